@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The pipeline, one target per stage; arrows point toward the source text:
+// Diagnostics <- Syntax <- Semantics -> Model <- Analysis <- Driver <- statecraft
+let package = Package(
+    name: "Statecraft",
+    products: [
+        .library(name: "Statecraft", targets: ["Statecraft"]),
+        .executable(name: "statecraft", targets: ["StatecraftCLI"]),
+    ],
+    targets: [
+        .target(
+            name: "StatecraftDiagnostics",
+            path: "Sources/Diagnostics",
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "StatecraftSyntax", dependencies: ["StatecraftDiagnostics"], path: "Sources/Syntax"),
+        .target(name: "StatecraftModel", dependencies: ["StatecraftDiagnostics"], path: "Sources/Model"),
+        .target(
+            name: "StatecraftSemantics",
+            dependencies: ["StatecraftSyntax", "StatecraftModel"],
+            path: "Sources/Semantics"),
+        .target(name: "StatecraftAnalysis", dependencies: ["StatecraftModel"], path: "Sources/Analysis"),
+        .target(
+            name: "Statecraft",
+            dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
+                           "StatecraftSemantics", "StatecraftAnalysis"],
+            path: "Sources/Statecraft"),
+        .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
+        .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
+        .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax"], path: "Tests/SyntaxTests"),
+        .testTarget(
+            name: "CheckerTests",
+            dependencies: ["Statecraft", "StatecraftDriver"],
+            path: "Tests/CheckerTests"),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["StatecraftCLI"],
+            path: "Tests/CLITests"),
+    ]
+)

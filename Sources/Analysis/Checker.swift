@@ -1,0 +1,33 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+/// Runs every structural check on a resolved machine and collects the findings.
+///
+/// Each check lives in its own file and reads the model only. Checks are conservative
+/// about parts that failed to resolve (`Transition.isBroken`): they never report a problem
+/// that might be a consequence of an error already reported.
+public enum Checker {
+    /// All findings for `machine`, in no particular order.
+    public static func check(_ machine: Machine) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        findings += Reachability.diagnostics(machine)
+        findings += DeadEnds.diagnostics(machine)
+        findings += UnusedDeclarations.diagnostics(machine)
+        findings += ConstantConditions.diagnostics(machine)
+        findings += ShadowedTransitions.diagnostics(machine)
+        return findings
+    }
+}
+
+extension Transition {
+    /// Whether the guard is written and folds to `false`: the transition can never fire.
+    func neverFires(constants: [Value]) -> Bool {
+        guardExpr?.folded(constants: constants) == .bool(false)
+    }
+
+    /// Whether the guard is absent or folds to `true`.
+    func alwaysFires(constants: [Value]) -> Bool {
+        guard let g = guardExpr else { return true }
+        return g.folded(constants: constants) == .bool(true)
+    }
+}

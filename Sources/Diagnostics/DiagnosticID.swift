@@ -1,0 +1,104 @@
+/// The catalogue of every diagnostic Statecraft reports: a stable id, its default
+/// severity and a one-line summary. The README's table is checked against this list.
+public enum DiagnosticID: String, CaseIterable, Sendable {
+    // Reading the file.
+    case emptyFile = "empty-file"
+    case invalidUTF8 = "invalid-utf8"
+    // Lexical.
+    case invalidCharacter = "invalid-character"
+    case invalidNumber = "invalid-number"
+    case invalidEscape = "invalid-escape"
+    case unterminatedString = "unterminated-string"
+    case unterminatedComment = "unterminated-comment"
+    // Syntax.
+    case expectedToken = "expected-token"
+    case nestingTooDeep = "nesting-too-deep"
+    case tooManyErrors = "too-many-errors"
+    // Names.
+    case duplicateDeclaration = "duplicate-declaration"
+    case unknownState = "unknown-state"
+    case unknownEvent = "unknown-event"
+    case unknownOutput = "unknown-output"
+    case unknownName = "unknown-name"
+    case unknownFunction = "unknown-function"
+    case unknownType = "unknown-type"
+    case fieldNotInEvent = "field-not-in-event"
+    case shadowedName = "shadowed-name"
+    // Types.
+    case typeMismatch = "type-mismatch"
+    case assignToConstant = "assign-to-constant"
+    case assignToPayload = "assign-to-payload"
+    case argumentCount = "argument-count"
+    case nonConstantValue = "non-constant-value"
+    case useBeforeDeclaration = "use-before-declaration"
+    // Structure.
+    case noInitialState = "no-initial-state"
+    case multipleInitialStates = "multiple-initial-states"
+    case finalStateTransition = "final-state-transition"
+    case unsupportedNesting = "unsupported-nesting"
+    // Analysis.
+    case unreachableState = "unreachable-state"
+    case deadEndState = "dead-end-state"
+    case unusedEvent = "unused-event"
+    case unusedVariable = "unused-variable"
+    case unusedOutput = "unused-output"
+    case unusedConstant = "unused-constant"
+    case constantGuard = "constant-guard"
+    case unreachableTransition = "unreachable-transition"
+
+    /// Whether the diagnostic is an error or a warning unless options change it.
+    public var defaultSeverity: Severity {
+        switch self {
+        case .deadEndState, .unusedEvent, .unusedVariable, .unusedOutput, .unusedConstant,
+             .constantGuard, .unreachableTransition:
+            return .warning
+        case .tooManyErrors:
+            return .note
+        default:
+            return .error
+        }
+    }
+
+    /// What the diagnostic means, for the documentation.
+    public var summary: String {
+        switch self {
+        case .emptyFile: "the file holds no machine"
+        case .invalidUTF8: "bytes that are not UTF-8"
+        case .invalidCharacter: "a character that cannot start a token"
+        case .invalidNumber: "a malformed number literal or an unknown unit suffix"
+        case .invalidEscape: "an unknown escape sequence in a string"
+        case .unterminatedString: "a string without its closing quote on the same line"
+        case .unterminatedComment: "a block comment without its closing `*/`"
+        case .expectedToken: "the parser expected something else: says what, and what it found"
+        case .nestingTooDeep: "expressions, blocks or states nested deeper than the parser allows"
+        case .tooManyErrors: "the checker stopped reporting after this many errors"
+        case .duplicateDeclaration: "a name declared twice in one namespace; a note shows the first"
+        case .unknownState: "a transition targets a state that does not exist"
+        case .unknownEvent: "a transition names an event that is not declared"
+        case .unknownOutput: "`emit` names an output that is not declared"
+        case .unknownName: "a name that is not a constant, variable, payload field or local"
+        case .unknownFunction: "a call of a function that is not built in"
+        case .unknownType: "a type other than `Number`, `Bool` or `String`"
+        case .fieldNotInEvent: "a payload field used where one of the transition's events lacks it"
+        case .shadowedName: "a payload field or local value with the name of a constant or variable"
+        case .typeMismatch: "an operand, guard, initial value, argument or duration of the wrong type"
+        case .assignToConstant: "an assignment to a constant"
+        case .assignToPayload: "an assignment to a payload field or a local value"
+        case .argumentCount: "a function or output called with the wrong number of arguments"
+        case .nonConstantValue: "a constant or initial value that depends on something not constant"
+        case .useBeforeDeclaration: "a constant used (in another constant or an initial value) above its own declaration"
+        case .noInitialState: "no state is marked `initial`"
+        case .multipleInitialStates: "more than one state is marked `initial`"
+        case .finalStateTransition: "a final state with transitions or an exit action"
+        case .unsupportedNesting: "a state inside a state (nested states are not supported yet)"
+        case .unreachableState: "no path of transitions leads from the initial state to this one"
+        case .deadEndState: "a state that is not final and has no transition to another state"
+        case .unusedEvent: "an event that no transition handles"
+        case .unusedVariable: "a variable whose value is never read"
+        case .unusedOutput: "an output that is never emitted"
+        case .unusedConstant: "a constant that is never used"
+        case .constantGuard: "a guard that is always true or always false"
+        case .unreachableTransition: "a transition after one that always takes the same trigger"
+        }
+    }
+}

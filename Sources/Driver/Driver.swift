@@ -1,0 +1,92 @@
+import Statecraft
+
+/// Where a command writes, and what it knows about the terminal. Passed in, never global,
+/// so tests run commands in-process and in parallel.
+public struct Console: Sendable {
+    /// Writes to standard output.
+    public var out: @Sendable (String) -> Void
+    /// Writes to standard error.
+    public var err: @Sendable (String) -> Void
+    /// Whether standard output is a terminal and colour is allowed (`NO_COLOR` unset).
+    public var colour: Bool
+
+    /// Creates a console.
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                colour: Bool = false) {
+        self.out = out
+        self.err = err
+        self.colour = colour
+    }
+}
+
+/// Exit statuses of every command.
+public enum ExitStatus {
+    /// Success: no errors.
+    public static let success: Int32 = 0
+    /// The input has errors (diagnostics were printed).
+    public static let failure: Int32 = 1
+    /// A usage error, or a file that could not be read.
+    public static let usage: Int32 = 2
+}
+
+/// The `statecraft` command line: parses arguments and dispatches to a command.
+public enum Driver {
+    static let commands = ["check", "help"]
+
+    /// The version printed by `--version`.
+    public static let version = "0.1.0"
+
+    /// Runs the command line `arguments` (without the program name); returns the exit status.
+    public static func run(_ arguments: [String], console: Console) -> Int32 {
+        guard let command = arguments.first else {
+            console.err(usage)
+            return ExitStatus.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "check":
+            return CheckCommand.run(rest, console: console)
+        case "help", "-h", "--help":
+            console.out(usage)
+            return ExitStatus.success
+        case "--version":
+            console.out("statecraft \(version)\n")
+            return ExitStatus.success
+        default:
+            var message = "Error: unknown command '\(command)'"
+            if let close = closest(command, commands) { message += "; did you mean '\(close)'?" }
+            console.err(message + "\n\n" + usage)
+            return ExitStatus.usage
+        }
+    }
+
+    static let usage = """
+        USAGE: statecraft <command> [options]
+
+        COMMANDS:
+          check [PATH ...]    Parse and check specs (*.machine files, or folders of them)
+          help                Show this help
+
+        Run 'statecraft <command> --help' for a command's options.
+
+        """
+
+    /// The candidate within two edits of `word`, for "did you mean".
+    static func closest(_ word: String, _ candidates: [String]) -> String? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var row = Array(0...b.count)
+            for i in 1...max(a.count, 1) where !a.isEmpty {
+                var previous = row[0]
+                row[0] = i
+                for j in 1...max(b.count, 1) where !b.isEmpty {
+                    let current = row[j]
+                    row[j] = Swift.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    previous = current
+                }
+            }
+            return a.isEmpty ? b.count : row[b.count]
+        }
+        return candidates.map { ($0, distance(Array(word), Array($0))) }
+            .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+}

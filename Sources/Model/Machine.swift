@@ -1,0 +1,275 @@
+import StatecraftDiagnostics
+
+/// A checked machine: flat arrays indexed by typed ids, names resolved, expressions typed.
+///
+/// States form a tree under `root` (the machine itself); today every state is a child of
+/// the root, and compound and parallel states will add deeper levels without changing
+/// this shape.
+public struct Machine: Sendable {
+    /// The machine's name.
+    public var name: String
+    /// The source it was read from (diagnostics and exporters quote it).
+    public var source: SourceFile
+    /// Where the machine's name is written.
+    public var nameRange: SourceRange
+    /// Every state, the root first.
+    public var states: [State]
+    public var events: [Event]
+    public var variables: [Variable]
+    public var constants: [Constant]
+    public var outputs: [Output]
+    /// Every transition, in source order.
+    public var transitions: [Transition]
+
+    /// The root of the state tree: the machine itself.
+    public var root: StateID { StateID(0) }
+
+    /// Creates an empty machine with only its root state.
+    public init(name: String, source: SourceFile, nameRange: SourceRange) {
+        self.name = name
+        self.source = source
+        self.nameRange = nameRange
+        self.states = [State(id: StateID(0), name: name, kind: .compound, parent: nil, range: nameRange)]
+        self.events = []
+        self.variables = []
+        self.constants = []
+        self.outputs = []
+        self.transitions = []
+    }
+
+    /// The state the machine starts in: the root's initial child, followed down to a leaf.
+    public var initialState: StateID? {
+        var current = root
+        while let child = states[current.index].initialChild { current = child }
+        return current == root ? nil : current
+    }
+
+    /// Subscripts by id.
+    public subscript(id: StateID) -> State { states[id.index] }
+    public subscript(id: EventID) -> Event { events[id.index] }
+    public subscript(id: VariableID) -> Variable { variables[id.index] }
+    public subscript(id: ConstantID) -> Constant { constants[id.index] }
+    public subscript(id: OutputID) -> Output { outputs[id.index] }
+    public subscript(id: TransitionID) -> Transition { transitions[id.index] }
+
+    /// The constant values, indexed by `ConstantID` (for folding and evaluation).
+    public var constantValues: [Value] { constants.map(\.value) }
+
+    /// The source text of a range (guards and actions as the user wrote them).
+    public func text(_ range: SourceRange) -> String {
+        let end = min(range.end, source.bytes.count)
+        let start = min(range.start, end)
+        return String(decoding: source.bytes[start..<end], as: UTF8.self)
+    }
+}
+
+/// A state in the tree.
+public struct State: Sendable {
+    /// What kind of node it is.
+    public enum Kind: String, Sendable {
+        /// A leaf.
+        case atomic
+        /// Has children, one of them initial (the root is one).
+        case compound
+        /// Has children that are all active at once (reserved).
+        case parallel
+        /// A leaf that ends the run.
+        case final
+    }
+
+    public var id: StateID
+    public var name: String
+    public var kind: Kind
+    public var parent: StateID?
+    public var children: [StateID] = []
+    /// The child entered when this state is entered (compound states).
+    public var initialChild: StateID?
+    /// Runs when the state is entered.
+    public var entry: [Action] = []
+    /// Runs when the state is left.
+    public var exit: [Action] = []
+    /// Transitions leaving this state, in source order.
+    public var transitions: [TransitionID] = []
+    /// Where the state's name is written.
+    public var range: SourceRange
+
+    /// Creates a state with no children, actions or transitions.
+    public init(id: StateID, name: String, kind: Kind, parent: StateID?, range: SourceRange) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.parent = parent
+        self.range = range
+    }
+
+    /// Whether this is a final state.
+    public var isFinal: Bool { kind == .final }
+}
+
+/// A typed field of an event payload or output argument list.
+public struct Field: Sendable {
+    public var name: String
+    public var type: ValueType
+    public var range: SourceRange
+
+    /// Creates a field.
+    public init(name: String, type: ValueType, range: SourceRange) {
+        self.name = name
+        self.type = type
+        self.range = range
+    }
+}
+
+/// An event the outside world sends.
+public struct Event: Sendable {
+    public var id: EventID
+    public var name: String
+    /// Payload fields in declaration order (a runtime's payload slots).
+    public var fields: [Field]
+    public var range: SourceRange
+
+    /// Creates an event.
+    public init(id: EventID, name: String, fields: [Field], range: SourceRange) {
+        self.id = id
+        self.name = name
+        self.fields = fields
+        self.range = range
+    }
+
+    /// The slot of a payload field by name.
+    public func fieldIndex(_ name: String) -> Int? { fields.firstIndex { $0.name == name } }
+}
+
+/// An output the machine emits.
+public struct Output: Sendable {
+    public var id: OutputID
+    public var name: String
+    public var fields: [Field]
+    public var range: SourceRange
+
+    /// Creates an output.
+    public init(id: OutputID, name: String, fields: [Field], range: SourceRange) {
+        self.id = id
+        self.name = name
+        self.fields = fields
+        self.range = range
+    }
+}
+
+/// A variable with its initial value.
+public struct Variable: Sendable {
+    public var id: VariableID
+    public var name: String
+    public var type: ValueType
+    public var initialValue: Value
+    /// The initializer as written, resolved (so analyses see what it refers to).
+    public var initializer: Expr
+    public var range: SourceRange
+
+    /// Creates a variable.
+    public init(id: VariableID, name: String, type: ValueType, initialValue: Value, initializer: Expr,
+                range: SourceRange) {
+        self.id = id
+        self.name = name
+        self.type = type
+        self.initialValue = initialValue
+        self.initializer = initializer
+        self.range = range
+    }
+}
+
+/// A named constant.
+public struct Constant: Sendable {
+    public var id: ConstantID
+    public var name: String
+    public var value: Value
+    /// The definition as written, resolved.
+    public var definition: Expr
+    public var range: SourceRange
+
+    /// Creates a constant.
+    public init(id: ConstantID, name: String, value: Value, definition: Expr, range: SourceRange) {
+        self.id = id
+        self.name = name
+        self.value = value
+        self.definition = definition
+        self.range = range
+    }
+}
+
+/// What makes a transition fire.
+public enum Trigger: Sendable, Equatable {
+    /// Any of these events.
+    case events([EventID])
+    /// The source state has been active for this many seconds.
+    case after(Expr)
+}
+
+/// A transition from a state.
+public struct Transition: Sendable {
+    public var id: TransitionID
+    public var source: StateID
+    public var trigger: Trigger
+    /// Must hold for the transition to fire; nil means always.
+    public var guardExpr: Expr?
+    /// Where it goes; nil for an internal transition (actions only, no exit or entry).
+    public var target: StateID?
+    public var actions: [Action]
+    /// How many `let` slots its actions use.
+    public var localCount: Int
+    /// True when the trigger or target did not resolve (an error was reported); analyses
+    /// treat such a transition conservatively.
+    public var isBroken: Bool
+    /// The `on`/`after` keyword.
+    public var keywordRange: SourceRange
+    /// The whole transition.
+    public var range: SourceRange
+
+    /// Creates a transition.
+    public init(id: TransitionID, source: StateID, trigger: Trigger, guardExpr: Expr?, target: StateID?,
+                actions: [Action], localCount: Int, isBroken: Bool, keywordRange: SourceRange, range: SourceRange) {
+        self.id = id
+        self.source = source
+        self.trigger = trigger
+        self.guardExpr = guardExpr
+        self.target = target
+        self.actions = actions
+        self.localCount = localCount
+        self.isBroken = isBroken
+        self.keywordRange = keywordRange
+        self.range = range
+    }
+
+    /// Whether the transition changes state (a self transition counts).
+    public var isExternal: Bool { target != nil }
+}
+
+/// An action of a transition, entry or exit block.
+public indirect enum Action: Sendable, Equatable {
+    /// `variable op= value`; `op` is nil for a plain assignment.
+    case assign(VariableID, op: BinaryOp?, Expr, range: SourceRange)
+    case emit(OutputID, [Expr], range: SourceRange)
+    /// `let` stores a value in a local slot.
+    case setLocal(Int, Expr, range: SourceRange)
+    case ifAction(Expr, then: [Action], otherwise: [Action], range: SourceRange)
+
+    /// Calls `body` on every expression in this action and the actions inside it.
+    public func visitExpressions(_ body: (Expr) -> Void) {
+        switch self {
+        case .assign(_, _, let e, _), .setLocal(_, let e, _): e.visit(body)
+        case .emit(_, let args, _):
+            for a in args { a.visit(body) }
+        case .ifAction(let c, let then, let otherwise, _):
+            c.visit(body)
+            for a in then + otherwise { a.visitExpressions(body) }
+        }
+    }
+
+    /// Calls `body` on this action and every action nested in it.
+    public func visit(_ body: (Action) -> Void) {
+        body(self)
+        if case .ifAction(_, let then, let otherwise, _) = self {
+            for a in then + otherwise { a.visit(body) }
+        }
+    }
+}

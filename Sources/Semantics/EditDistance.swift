@@ -1,0 +1,37 @@
+/// Levenshtein distance, for "did you mean" suggestions.
+enum EditDistance {
+    /// The candidate closest to `name`, if it is close enough to be a likely typo
+    /// (at most a third of the name's length, and at least one edit allowed).
+    static func closest<S: Sequence>(to name: String, among candidates: S) -> String? where S.Element == String {
+        let limit = max(1, name.count / 3)
+        var best: (String, Int)?
+        for candidate in candidates where candidate != name {
+            let d = distance(Array(name.utf8), Array(candidate.utf8), limit: limit)
+            guard d <= limit else { continue }
+            if let (bestName, bestDistance) = best, bestDistance < d || (bestDistance == d && bestName < candidate) {
+                continue
+            }
+            best = (candidate, d)
+        }
+        return best?.0
+    }
+
+    /// The edit distance between two byte strings, or `limit + 1` when it exceeds `limit`.
+    static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            current[0] = i
+            var rowMin = current[0]
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                rowMin = min(rowMin, current[j])
+            }
+            if rowMin > limit { return limit + 1 }
+            swap(&previous, &current)
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}

@@ -1,0 +1,137 @@
+import StatecraftDiagnostics
+import StatecraftModel
+import StatecraftSyntax
+
+extension Resolver {
+    /// Resolves a block's actions. `let` values are visible to the actions after them in the
+    /// same block and in blocks nested inside; `slots` counts the local slots used.
+    mutating func resolveBlock(_ block: BlockSyntax, _ outer: Scope, slots: inout Int) -> [Action] {
+        var scope = outer
+        var actions: [Action] = []
+        for action in block.actions {
+            if let resolved = resolveAction(action, &scope, slots: &slots) { actions.append(resolved) }
+        }
+        return actions
+    }
+
+    private mutating func resolveAction(_ action: ActionSyntax, _ scope: inout Scope, slots: inout Int) -> Action? {
+        switch action {
+        case .assign(let target, let op, let valueSyntax, let range):
+            let value = resolveExpr(valueSyntax, scope)
+            guard let variable = assignableVariable(target, scope) else { return nil }
+            let type = machine.variables[variable.index].type
+            let binary: BinaryOp? = switch op {
+            case .assign: nil
+            case .add: .add
+            case .subtract: .subtract
+            case .multiply: .multiply
+            case .divide: .divide
+            }
+            if let binary, !(type == .number || (type == .string && binary == .add)) {
+                report(.typeMismatch, "'\(op.rawValue)' needs a 'Number' variable, but '\(target.name)' is '\(type.rawValue)'",
+                       at: target.range)
+                return nil
+            }
+            if !value.isInvalid && value.type != type {
+                report(.typeMismatch, "cannot assign '\(value.type.rawValue)' to '\(target.name)' of type '\(type.rawValue)'",
+                       at: valueSyntax.range)
+                return nil
+            }
+            return .assign(variable, op: binary, value, range: range)
+        case .emit(let name, let argumentSyntax, let range):
+            let arguments = argumentSyntax.map { resolveExpr($0, scope) }
+            guard let id = outputIDs[name.name] else {
+                report(.unknownOutput, "unknown output '\(name.name)'", at: name.range,
+                       notes: suggestion(for: name.name, among: outputIDs.keys, at: name.range))
+                return nil
+            }
+            let fields = machine.outputs[id.index].fields
+            guard fields.count == arguments.count else {
+                report(.argumentCount,
+                       "output '\(name.name)' takes \(plural(fields.count, "argument")), found \(arguments.count)",
+                       at: argumentSyntax.isEmpty ? name.range : SourceRange(argumentSyntax[0].range.start, range.end),
+                       notes: [DiagnosticNote("'\(name.name)' is declared here", at: machine.outputs[id.index].range)])
+                return nil
+            }
+            for (argument, field) in zip(arguments, fields) where !argument.isInvalid && argument.type != field.type {
+                report(.typeMismatch,
+                       "argument '\(field.name)' of '\(name.name)' must be '\(field.type.rawValue)', found '\(argument.type.rawValue)'",
+                       at: argument.range)
+                return nil
+            }
+            return .emit(id, arguments, range: range)
+        case .letValue(let name, let valueSyntax, let range):
+            let value = resolveExpr(valueSyntax, scope)
+            if let clash = clashingName(name.name, scope) {
+                report(.shadowedName, "'\(name.name)' is already \(clash.0)", at: name.range,
+                       notes: clash.1.map { [DiagnosticNote("'\(name.name)' is declared here", at: $0)] } ?? [])
+                return nil
+            }
+            let slot = slots
+            slots += 1
+            scope.locals.append(Scope.Local(name: name.name, slot: slot, type: value.type, range: name.range))
+            if value.isInvalid {
+                // Keep the name declared (so later uses do not cascade) but typed as invalid.
+                scope.locals[scope.locals.count - 1].slot = -1
+            }
+            return .setLocal(slot, value, range: range)
+        case .ifAction(let conditionSyntax, let then, let otherwise, let range):
+            var condition = resolveExpr(conditionSyntax, scope)
+            if !condition.isInvalid && condition.type != .bool {
+                report(.typeMismatch, "an 'if' condition must be 'Bool', found '\(condition.type.rawValue)'",
+                       at: conditionSyntax.range)
+                condition = invalid(conditionSyntax.range)
+            }
+            let thenActions = resolveBlock(then, scope, slots: &slots)
+            let elseActions = otherwise.map { resolveBlock($0, scope, slots: &slots) } ?? []
+            return .ifAction(condition, then: thenActions, otherwise: elseActions, range: range)
+        }
+    }
+
+    /// The variable an assignment writes, or nil after reporting why it cannot be written.
+    private mutating func assignableVariable(_ target: Identifier, _ scope: Scope) -> VariableID? {
+        if let local = scope.locals.last(where: { $0.name == target.name }) {
+            report(.assignToPayload, "cannot assign to '\(target.name)': 'let' values cannot change", at: target.range,
+                   notes: [DiagnosticNote("'\(target.name)' is declared here", at: local.range)])
+            return nil
+        }
+        if let event = scope.events.first(where: { machine.events[$0.index].fieldIndex(target.name) != nil }) {
+            report(.assignToPayload,
+                   "cannot assign to '\(target.name)': it is a payload field of event '\(machine.events[event.index].name)'",
+                   at: target.range)
+            return nil
+        }
+        switch values[target.name] {
+        case .variable(let id):
+            return id
+        case .constant(let id):
+            report(.assignToConstant, "cannot assign to constant '\(target.name)'", at: target.range,
+                   notes: [DiagnosticNote("'\(target.name)' is declared here", at: machine.constants[id.index].range)])
+        case .pi:
+            report(.assignToConstant, "cannot assign to the built-in constant 'pi'", at: target.range)
+        case nil:
+            report(.unknownName, "unknown variable '\(target.name)'", at: target.range,
+                   notes: suggestion(for: target.name, among: machine.variables.map(\.name), at: target.range))
+        }
+        return nil
+    }
+
+    /// What a new `let` name would collide with, and where that is declared.
+    private func clashingName(_ name: String, _ scope: Scope) -> (String, SourceRange?)? {
+        if let local = scope.locals.last(where: { $0.name == name }) { return ("declared with 'let'", local.range) }
+        for event in scope.events {
+            if let i = machine.events[event.index].fieldIndex(name) {
+                return ("a payload field of event '\(machine.events[event.index].name)'",
+                        machine.events[event.index].fields[i].range)
+            }
+        }
+        switch values[name] {
+        case .variable(let id): return ("a variable", machine.variables[id.index].range)
+        case .constant(let id): return ("a constant", machine.constants[id.index].range)
+        case .pi: return ("the built-in constant", nil)
+        case nil: return nil
+        }
+    }
+
+    func plural(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+}

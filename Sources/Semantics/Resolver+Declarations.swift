@@ -1,0 +1,218 @@
+import StatecraftDiagnostics
+import StatecraftModel
+import StatecraftSyntax
+
+extension Resolver {
+    /// First pass: gives every declaration an id, reporting duplicates per namespace.
+    mutating func declareMembers() {
+        for member in decl.members {
+            switch member {
+            case .constant(let c):
+                guard declareValue(c.name, kind: "constant") else { continue }
+                let id = ConstantID(machine.constants.count)
+                values[c.name.name] = .constant(id)
+                machine.constants.append(Constant(id: id, name: c.name.name, value: .number(0),
+                                                  definition: invalid(c.value.range), range: c.name.range))
+                constantDecls.append(c)
+            case .variable(let v):
+                guard declareValue(v.name, kind: "variable") else { continue }
+                let id = VariableID(machine.variables.count)
+                values[v.name.name] = .variable(id)
+                var type = ValueType.number
+                if let ref = v.type, let t = resolveType(ref) { type = t }
+                machine.variables.append(Variable(id: id, name: v.name.name, type: type, initialValue: .number(0),
+                                                  initializer: invalid(v.initialValue.range), range: v.name.range))
+                variableDecls.append(v)
+            case .event(let e):
+                if let earlier = eventIDs[e.name.name] {
+                    duplicate(e.name, kind: "event", earlier: machine.events[earlier.index].range)
+                    continue
+                }
+                let id = EventID(machine.events.count)
+                eventIDs[e.name.name] = id
+                machine.events.append(Event(id: id, name: e.name.name, fields: resolveFields(e.fields), range: e.name.range))
+            case .output(let o):
+                if let earlier = outputIDs[o.name.name] {
+                    duplicate(o.name, kind: "output", earlier: machine.outputs[earlier.index].range)
+                    continue
+                }
+                let id = OutputID(machine.outputs.count)
+                outputIDs[o.name.name] = id
+                machine.outputs.append(Output(id: id, name: o.name.name, fields: resolveFields(o.fields), range: o.name.range))
+            case .state(let s):
+                declareState(s, parent: machine.root)
+            }
+        }
+    }
+
+    private mutating func declareValue(_ name: Identifier, kind: String) -> Bool {
+        switch values[name.name] {
+        case nil:
+            return true
+        case .pi:
+            report(.duplicateDeclaration, "'pi' is a built-in constant and cannot be redeclared", at: name.range)
+        case .constant(let id):
+            duplicate(name, kind: kind, earlier: machine.constants[id.index].range)
+        case .variable(let id):
+            duplicate(name, kind: kind, earlier: machine.variables[id.index].range)
+        }
+        return false
+    }
+
+    mutating func duplicate(_ name: Identifier, kind: String, earlier: SourceRange) {
+        report(.duplicateDeclaration, "\(kind) '\(name.name)' is already declared", at: name.range,
+               notes: [DiagnosticNote("'\(name.name)' is first declared here", at: earlier)])
+    }
+
+    mutating func resolveType(_ type: TypeRef) -> ValueType? {
+        if let t = ValueType(spelling: type.name.name) { return t }
+        report(.unknownType, "unknown type '\(type.name.name)'; expected 'Number', 'Bool' or 'String'",
+               at: type.name.range,
+               notes: suggestion(for: type.name.name, among: ValueType.allCases.map(\.rawValue), at: type.name.range))
+        return nil
+    }
+
+    private mutating func resolveFields(_ fields: [FieldDecl]) -> [Field] {
+        var result: [Field] = []
+        for f in fields {
+            if let earlier = result.first(where: { $0.name == f.name.name }) {
+                duplicate(f.name, kind: "field", earlier: earlier.range)
+                continue
+            }
+            result.append(Field(name: f.name.name, type: resolveType(f.type) ?? .number, range: f.name.range))
+        }
+        return result
+    }
+
+    /// Adds a state and its children to the tree. Nested and parallel states are parsed and
+    /// kept in the tree, but reported as not supported yet.
+    mutating func declareState(_ s: StateDecl, parent: StateID) {
+        if let earlier = stateIDs[s.name.name] {
+            duplicate(s.name, kind: "state", earlier: machine.states[earlier.index].range)
+            return
+        }
+        let id = StateID(machine.states.count)
+        stateIDs[s.name.name] = id
+        let kind: State.Kind
+        if let parallel = s.modifier(.parallel) {
+            report(.unsupportedNesting, "parallel states are not supported yet", at: parallel.range)
+            kind = .parallel
+        } else if s.modifier(.final) != nil {
+            kind = .final
+        } else {
+            kind = s.children.isEmpty ? .atomic : .compound
+        }
+        if parent != machine.root {
+            report(.unsupportedNesting,
+                   "nested states are not supported yet; declare '\(s.name.name)' at the top level of the machine",
+                   at: s.name.range)
+        }
+        machine.states.append(State(id: id, name: s.name.name, kind: kind, parent: parent, range: s.name.range))
+        machine.states[parent.index].children.append(id)
+        stateDecls.append(s)
+        for child in s.children { declareState(child, parent: id) }
+    }
+
+    /// Picks the initial child of `parent` and of every compound state below it.
+    mutating func chooseInitialStates(of parent: StateID) {
+        let children = machine.states[parent.index].children
+        let marked = children.filter { stateDecls[$0.index]?.modifier(.initial) != nil }
+        if let first = marked.first {
+            machine.states[parent.index].initialChild = first
+            for extra in marked.dropFirst() {
+                if let modifier = stateDecls[extra.index]?.modifier(.initial) {
+                    report(.multipleInitialStates,
+                           "state '\(machine.states[extra.index].name)' is marked initial, but '\(machine.states[first.index].name)' already is",
+                           at: modifier.range,
+                           notes: [DiagnosticNote("'\(machine.states[first.index].name)' is marked initial here",
+                                                  at: stateDecls[first.index]?.modifier(.initial)?.range)])
+                }
+            }
+        } else if parent == machine.root {
+            report(.noInitialState, "machine '\(machine.name)' has no initial state; mark one state 'initial'",
+                   at: machine.nameRange)
+        } else if let first = children.first {
+            machine.states[parent.index].initialChild = first
+        }
+        for child in children where !machine.states[child.index].children.isEmpty {
+            chooseInitialStates(of: child)
+        }
+    }
+
+    /// Reports payload fields named like a constant or variable: inside a transition on the
+    /// event the field would hide it.
+    mutating func checkFieldShadowing() {
+        for event in machine.events {
+            for field in event.fields {
+                guard let symbol = values[field.name] else { continue }
+                let (kind, range): (String, SourceRange?) = switch symbol {
+                case .pi: ("the built-in constant", nil)
+                case .constant(let id): ("constant", machine.constants[id.index].range)
+                case .variable(let id): ("variable", machine.variables[id.index].range)
+                }
+                report(.shadowedName,
+                       "payload field '\(field.name)' of event '\(event.name)' has the name of \(kind) '\(field.name)'",
+                       at: field.range,
+                       notes: range.map { [DiagnosticNote("'\(field.name)' is declared here", at: $0)] } ?? [])
+            }
+        }
+    }
+
+    /// Resolves each constant's definition in order; a constant may use those above it.
+    mutating func resolveConstants() {
+        for (index, c) in constantDecls.enumerated() {
+            let scope = Scope(kind: .constantValue(visibleConstants: index))
+            var expr = resolveExpr(c.value, scope)
+            if let ref = c.type, let declared = resolveType(ref), !expr.isInvalid, expr.type != declared {
+                report(.typeMismatch, "constant '\(c.name.name)' is declared '\(declared.rawValue)' but its value is '\(expr.type.rawValue)'",
+                       at: c.value.range)
+                expr = invalid(c.value.range)
+            }
+            machine.constants[index].definition = expr
+            machine.constants[index].value = foldedValue(expr, what: "constant '\(c.name.name)'")
+        }
+    }
+
+    /// Resolves each variable's initial value: a constant expression of the declared type.
+    mutating func resolveVariables() {
+        let scope = Scope(kind: .constantValue(visibleConstants: machine.constants.count))
+        for (index, v) in variableDecls.enumerated() {
+            var expr = resolveExpr(v.initialValue, scope)
+            let type = machine.variables[index].type
+            if !expr.isInvalid && expr.type != type {
+                report(.typeMismatch, "initial value of '\(v.name.name)' must be '\(type.rawValue)', found '\(expr.type.rawValue)'",
+                       at: v.initialValue.range)
+                expr = invalid(v.initialValue.range)
+            }
+            machine.variables[index].initializer = expr
+            let value = foldedValue(expr, what: "the initial value of '\(v.name.name)'")
+            machine.variables[index].initialValue = value.type == type ? value : Resolver.zero(type)
+        }
+    }
+
+    private mutating func foldedValue(_ expr: Expr, what: String) -> Value {
+        if expr.isInvalid { return Resolver.zero(expr.type) }
+        if let value = expr.folded(constants: machine.constantValues) { return value }
+        report(.nonConstantValue, "\(what) cannot be computed: it divides by zero or is not a finite number",
+               at: expr.range)
+        return Resolver.zero(expr.type)
+    }
+
+    static func zero(_ type: ValueType) -> Value {
+        switch type {
+        case .number: .number(0)
+        case .bool: .bool(false)
+        case .string: .string("")
+        }
+    }
+
+    func invalid(_ range: SourceRange) -> Expr { Expr(.invalid, type: .number, range: range) }
+}
+
+extension Expr {
+    /// Whether this node itself failed to resolve.
+    var isInvalid: Bool {
+        if case .invalid = kind { return true }
+        return false
+    }
+}

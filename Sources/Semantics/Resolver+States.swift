@@ -1,0 +1,81 @@
+import StatecraftDiagnostics
+import StatecraftModel
+import StatecraftSyntax
+
+extension Resolver {
+    /// Resolves a state's entry and exit actions and its transitions.
+    mutating func resolveStateBody(_ id: StateID) {
+        guard let s = stateDecls[id.index] else { return }
+        var slots = 0
+        let plain = Scope(kind: .behaviour)
+        machine.states[id.index].entry = s.entry.flatMap { resolveBlock($0, plain, slots: &slots) }
+        machine.states[id.index].exit = s.exit.flatMap { resolveBlock($0, plain, slots: &slots) }
+        if machine.states[id.index].isFinal, let exit = s.exit.first {
+            report(.finalStateTransition, "final state '\(s.name.name)' is never left, so it cannot have exit actions",
+                   at: SourceRange(exit.range.start, exit.range.start + 1))
+        }
+        for t in s.transitions {
+            resolveTransition(t, from: id, decl: s)
+        }
+    }
+
+    private mutating func resolveTransition(_ t: TransitionDecl, from source: StateID, decl: StateDecl) {
+        var broken = false
+        var scope = Scope(kind: .behaviour)
+        let trigger: Trigger
+        switch t.trigger {
+        case .events(let names):
+            var ids: [EventID] = []
+            for name in names {
+                if let id = eventIDs[name.name] {
+                    if !ids.contains(id) { ids.append(id) }
+                } else {
+                    report(.unknownEvent, "unknown event '\(name.name)'", at: name.range,
+                           notes: suggestion(for: name.name, among: eventIDs.keys, at: name.range))
+                    broken = true
+                }
+            }
+            scope.events = ids
+            trigger = .events(ids)
+        case .after(let duration):
+            var expr = resolveExpr(duration, scope)
+            if !expr.isInvalid && expr.type != .number {
+                report(.typeMismatch, "a delay must be a 'Number' of seconds, found '\(expr.type.rawValue)'",
+                       at: duration.range)
+                expr = invalid(duration.range)
+            }
+            trigger = .after(expr)
+        }
+        var guardExpr: Expr?
+        if let g = t.guardExpr {
+            var expr = resolveExpr(g, scope)
+            if !expr.isInvalid && expr.type != .bool {
+                report(.typeMismatch, "a guard must be 'Bool', found '\(expr.type.rawValue)'", at: g.range)
+                expr = invalid(g.range)
+            }
+            guardExpr = expr
+        }
+        var target: StateID?
+        if let name = t.target {
+            if let id = stateIDs[name.name] {
+                target = id
+            } else {
+                report(.unknownState, "unknown state '\(name.name)'", at: name.range,
+                       notes: suggestion(for: name.name, among: stateIDs.keys, at: name.range))
+                broken = true
+            }
+        }
+        var slots = 0
+        let actions = t.actions.map { resolveBlock($0, scope, slots: &slots) } ?? []
+        if machine.states[source.index].isFinal {
+            report(.finalStateTransition, "final state '\(decl.name.name)' cannot have transitions",
+                   at: t.keywordRange,
+                   notes: [DiagnosticNote("'\(decl.name.name)' is declared final here", at: decl.modifier(.final)?.range)])
+        }
+        let id = TransitionID(machine.transitions.count)
+        machine.transitions.append(Transition(
+            id: id, source: source, trigger: trigger, guardExpr: guardExpr, target: target, actions: actions,
+            localCount: slots, isBroken: broken, keywordRange: t.keywordRange, range: t.range))
+        machine.states[source.index].transitions.append(id)
+    }
+}

@@ -1,0 +1,55 @@
+@_exported import StatecraftAnalysis
+@_exported import StatecraftDiagnostics
+@_exported import StatecraftModel
+@_exported import StatecraftSemantics
+@_exported import StatecraftSyntax
+
+/// What checking one spec found: the machine (when the file parsed) and every diagnostic,
+/// sorted by position.
+public struct CheckResult: Sendable {
+    /// The file that was checked.
+    public var file: SourceFile
+    /// The resolved machine; nil when the file had syntax errors or no machine.
+    public var machine: Machine?
+    /// Errors, warnings and notes, in source order.
+    public var diagnostics: [Diagnostic]
+
+    /// How many diagnostics are errors.
+    public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
+    /// How many diagnostics are warnings.
+    public var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
+}
+
+/// The front door of the library: the whole pipeline, source text to checked machine.
+public enum Statecraft {
+    /// Parses, resolves and checks one spec.
+    ///
+    /// Semantic checks run only when the file parsed cleanly, so a syntax error is not
+    /// followed by a cascade of follow-on errors. Analyses run even when names or types
+    /// failed to resolve; they skip what is broken.
+    public static func check(_ file: SourceFile, errorLimit: Int = 50) -> CheckResult {
+        var bag = DiagnosticBag(limit: errorLimit)
+        let (syntax, syntaxDiagnostics) = Parser.parse(file)
+        bag.merge(syntaxDiagnostics)
+        var machine: Machine?
+        if !syntaxDiagnostics.hasErrors {
+            let resolution = Resolver.resolve(syntax, in: file)
+            bag.merge(resolution.diagnostics)
+            machine = resolution.machine
+            if let machine {
+                for finding in Checker.check(machine) { bag.add(finding) }
+            }
+        }
+        var diagnostics = bag.sorted
+        if bag.truncated {
+            diagnostics.append(Diagnostic(.tooManyErrors, "too many errors; stopped after \(bag.limit)",
+                                          at: .point(file.bytes.count)))
+        }
+        return CheckResult(file: file, machine: bag.hasErrors ? nil : machine, diagnostics: diagnostics)
+    }
+
+    /// Checks spec source text (tests and embedding apps).
+    public static func check(source: String, path: String = "<input>") -> CheckResult {
+        check(SourceFile(path: path, text: source))
+    }
+}

@@ -1,0 +1,9 @@
+import Foundation
+import StatecraftDriver
+
+let colour = isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+let console = Console(
+    out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+    err: { FileHandle.standardError.write(Data($0.utf8)) },
+    colour: colour)
+exit(Driver.run(Array(CommandLine.arguments.dropFirst()), console: console))

@@ -1,0 +1,241 @@
+import StatecraftDiagnostics
+
+extension Parser {
+    static let memberStarts: Set<TokenKind> = [.kwConst, .kwVar, .kwEvent, .kwOutput, .kwState,
+                                               .kwInitial, .kwFinal, .kwParallel]
+    static let stateMemberStarts: Set<TokenKind> = [.kwOn, .kwAfter, .kwEntry, .kwExit, .kwState,
+                                                    .kwInitial, .kwFinal, .kwParallel]
+
+    /// `file = machine`
+    mutating func parseFile() -> MachineDecl? {
+        if token.kind == .endOfFile {
+            diagnostics.add(Diagnostic(.emptyFile, "file holds no machine; expected 'machine'", at: .point(0)))
+            return nil
+        }
+        if token.kind != .kwMachine {
+            error(expected: "'machine'")
+            while token.kind != .kwMachine && token.kind != .endOfFile { advance() }
+            if token.kind == .endOfFile { return nil }
+        }
+        let machine = parseMachine()
+        if token.kind != .endOfFile {
+            error(expected: "end of file after the machine")
+        }
+        return machine
+    }
+
+    /// `machine = "machine" IDENT "{" { member } "}"`
+    mutating func parseMachine() -> MachineDecl {
+        let start = token.range.start
+        advance()
+        let name = expectIdentifier("machine name")
+        var members: [MemberDecl] = []
+        guard expect(.lBrace, "'{' after the machine name") != nil else {
+            // Recover: read the members anyway if they follow.
+            if Parser.memberStarts.contains(token.kind) { parseMembers(into: &members) }
+            return MachineDecl(name: name, members: members, range: SourceRange(start, previousEnd))
+        }
+        parseMembers(into: &members)
+        expect(.rBrace, "'}' at the end of the machine")
+        return MachineDecl(name: name, members: members, range: SourceRange(start, previousEnd))
+    }
+
+    private mutating func parseMembers(into members: inout [MemberDecl]) {
+        while token.kind != .rBrace && token.kind != .endOfFile {
+            let before = token.range.start
+            if let member = parseMember() { members.append(member) }
+            if token.range.start == before && token.kind != .endOfFile && token.kind != .rBrace { advance() }
+        }
+    }
+
+    /// `member = const | var | event | output | state`
+    mutating func parseMember() -> MemberDecl? {
+        switch token.kind {
+        case .kwConst: return parseConst().map(MemberDecl.constant)
+        case .kwVar: return parseVar().map(MemberDecl.variable)
+        case .kwEvent:
+            advance()
+            return parseSignature().map { MemberDecl.event(EventDecl(name: $0.0, fields: $0.1)) }
+        case .kwOutput:
+            advance()
+            return parseSignature().map { MemberDecl.output(OutputDecl(name: $0.0, fields: $0.1)) }
+        case .kwState, .kwInitial, .kwFinal, .kwParallel:
+            return parseState().map(MemberDecl.state)
+        case .semicolon:
+            advance()
+            return nil
+        default:
+            error(expected: "a declaration ('const', 'var', 'event', 'output' or 'state')")
+            advance()
+            synchronize(to: Parser.memberStarts)
+            return nil
+        }
+    }
+
+    /// `const = "const" IDENT [ ":" type ] "=" expr`
+    mutating func parseConst() -> ConstDecl? {
+        advance()
+        guard let name = expectIdentifier("constant name") else { return recoverMember() }
+        var type: TypeRef?
+        if consume(.colon) {
+            guard let t = parseType() else { return recoverMember() }
+            type = t
+        }
+        guard expect(.assign, "'=' and the constant's value") != nil else { return recoverMember() }
+        return ConstDecl(name: name, type: type, value: parseExpr())
+    }
+
+    /// `var = "var" IDENT ":" type "=" expr`
+    mutating func parseVar() -> VarDecl? {
+        advance()
+        guard let name = expectIdentifier("variable name") else { return recoverMember() }
+        guard expect(.colon, "':' and the variable's type") != nil, let type = parseType() else {
+            return recoverMember()
+        }
+        guard expect(.assign, "'=' and the variable's initial value") != nil else { return recoverMember() }
+        return VarDecl(name: name, type: type, initialValue: parseExpr())
+    }
+
+    /// `type = "Number" | "Bool" | "String"`
+    mutating func parseType() -> TypeRef? {
+        expectIdentifier("a type ('Number', 'Bool' or 'String')").map { TypeRef(name: $0) }
+    }
+
+    /// `IDENT [ "(" [ field { "," field } [ "," ] ] ")" ]`, shared by events and outputs.
+    mutating func parseSignature() -> (Identifier, [FieldDecl])? {
+        guard let name = expectIdentifier("name") else { return recoverMember() }
+        var fields: [FieldDecl] = []
+        guard token.kind == .lParen && !token.startsLine else { return (name, fields) }
+        advance()
+        while token.kind != .rParen {
+            guard let field = expectIdentifier("field name or ')'") else { return recoverMember() }
+            guard expect(.colon, "':' and the field's type") != nil, let type = parseType() else {
+                return recoverMember()
+            }
+            fields.append(FieldDecl(name: field, type: type))
+            if !consume(.comma) { break }
+        }
+        guard expect(.rParen, "',' or ')'") != nil else { return recoverMember() }
+        return (name, fields)
+    }
+
+    private mutating func recoverMember<T>() -> T? {
+        synchronize(to: Parser.memberStarts)
+        return nil
+    }
+
+    /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]`
+    mutating func parseState() -> StateDecl? {
+        let start = token.range.start
+        var modifiers: [StateModifier] = []
+        while let kind = modifierKind(token.kind) {
+            modifiers.append(StateModifier(kind: kind, range: token.range))
+            advance()
+        }
+        guard expect(.kwState, "'state'") != nil, let name = expectIdentifier("state name") else {
+            synchronize(to: Parser.stateMemberStarts.union(Parser.memberStarts))
+            return nil
+        }
+        var state = StateDecl(modifiers: modifiers, name: name, entry: [], exit: [], transitions: [],
+                              children: [], range: SourceRange(start, previousEnd))
+        guard token.kind == .lBrace else { return state }
+        nesting += 1
+        defer { nesting -= 1 }
+        if nesting > Parser.maxNesting {
+            reportTooDeep(token.range)
+            skipGroup()
+            return state
+        }
+        advance()
+        while token.kind != .rBrace && token.kind != .endOfFile {
+            let before = token.range.start
+            parseStateMember(into: &state)
+            if token.range.start == before && token.kind != .endOfFile && token.kind != .rBrace { advance() }
+        }
+        expect(.rBrace, "'}' at the end of state '\(name.name)'")
+        state.range = SourceRange(start, previousEnd)
+        return state
+    }
+
+    private func modifierKind(_ kind: TokenKind) -> StateModifier.Kind? {
+        switch kind {
+        case .kwInitial: .initial
+        case .kwFinal: .final
+        case .kwParallel: .parallel
+        default: nil
+        }
+    }
+
+    /// `stateMember = "entry" block | "exit" block | transition | state`
+    mutating func parseStateMember(into state: inout StateDecl) {
+        switch token.kind {
+        case .kwEntry:
+            advance()
+            if let block = parseBlock() { state.entry.append(block) }
+        case .kwExit:
+            advance()
+            if let block = parseBlock() { state.exit.append(block) }
+        case .kwOn, .kwAfter:
+            if let transition = parseTransition() { state.transitions.append(transition) }
+        case .kwState, .kwInitial, .kwFinal, .kwParallel:
+            if let child = parseState() { state.children.append(child) }
+        case .semicolon:
+            advance()
+        default:
+            error(expected: "'on', 'after', 'entry', 'exit' or 'state' in state '\(state.name.name)'")
+            advance()
+            synchronize(to: Parser.stateMemberStarts)
+        }
+    }
+
+    /// `transition = trigger [ "if" expr ] [ "->" IDENT ] [ block ]`
+    /// `trigger = "on" IDENT { "," IDENT } | "after" expr`
+    mutating func parseTransition() -> TransitionDecl? {
+        let keyword = token
+        advance()
+        let trigger: TriggerSyntax
+        if keyword.kind == .kwOn {
+            var events: [Identifier] = []
+            repeat {
+                guard let event = expectIdentifier("event name") else {
+                    synchronize(to: Parser.stateMemberStarts)
+                    return nil
+                }
+                events.append(event)
+            } while consume(.comma)
+            trigger = .events(events)
+        } else {
+            trigger = .after(parseExpr())
+        }
+        var guardExpr: ExprSyntax?
+        if consume(.kwIf) { guardExpr = parseExpr() }
+        var target: Identifier?
+        if consume(.arrow) {
+            guard let name = expectIdentifier("target state name") else {
+                synchronize(to: Parser.stateMemberStarts)
+                return nil
+            }
+            target = name
+        }
+        var actions: BlockSyntax?
+        if token.kind == .lBrace { actions = parseBlock() }
+        if !(token.startsLine || [.rBrace, .semicolon, .endOfFile].contains(token.kind)) {
+            error(expected: guardExpr == nil && target == nil && actions == nil
+                ? "'if', '->', '{' or a new line after the trigger" : "a new line after the transition")
+            synchronize(to: Parser.stateMemberStarts)
+        }
+        return TransitionDecl(trigger: trigger, keywordRange: keyword.range, guardExpr: guardExpr,
+                              target: target, actions: actions,
+                              range: SourceRange(keyword.range.start, previousEnd))
+    }
+
+    /// Skips a brace group starting at the current `{`, iteratively (used past the nesting limit).
+    mutating func skipGroup() {
+        var depth = 0
+        repeat {
+            if token.kind == .lBrace { depth += 1 }
+            if token.kind == .rBrace { depth -= 1 }
+            advance()
+        } while depth > 0 && token.kind != .endOfFile
+    }
+}

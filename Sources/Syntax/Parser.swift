@@ -1,0 +1,149 @@
+import StatecraftDiagnostics
+
+/// A recursive-descent parser that recovers from errors.
+///
+/// Errors are collected, never thrown: after an error the parser skips to the start of the
+/// next construct (panic mode) and goes on, so one run reports several problems. Every loop
+/// consumes a token or stops, and nesting is bounded, so no input can hang it or overflow
+/// the stack.
+public struct Parser {
+    /// How deeply blocks, states and parenthesised expressions may nest.
+    public static let maxNesting = 64
+    /// How deep an expression tree may grow (long operator chains count).
+    public static let maxExpressionDepth = 256
+
+    var lexer: Lexer
+    var token: Token
+    var lookahead: Token?
+    var previousEnd = 0
+    var nesting = 0
+    var reportedTooDeep = false
+    /// Syntax errors of the parser itself (the lexer keeps its own until the end).
+    var diagnostics = DiagnosticBag()
+    let file: SourceFile
+
+    /// Creates a parser at the start of `file`.
+    public init(file: SourceFile) {
+        self.file = file
+        self.lexer = Lexer(file: file)
+        self.token = lexer.next()
+    }
+
+    /// Parses a whole file. The machine is nil only when the file holds no `machine` at all.
+    public static func parse(_ file: SourceFile) -> (machine: MachineDecl?, diagnostics: DiagnosticBag) {
+        var parser = Parser(file: file)
+        let machine = parser.parseFile()
+        var all = DiagnosticBag()
+        let merged = (parser.lexer.diagnostics.diagnostics + parser.diagnostics.diagnostics)
+            .sorted { $0.range.start < $1.range.start }
+        var lines = Set<Int>()
+        for d in merged where lines.insert(file.lineIndex(of: d.range.start)).inserted {
+            all.add(d)
+        }
+        return (machine, all)
+    }
+
+    // MARK: - Token handling
+
+    /// Moves to the next token.
+    mutating func advance() {
+        previousEnd = token.range.end
+        if let next = lookahead {
+            token = next
+            lookahead = nil
+        } else {
+            token = lexer.next()
+        }
+    }
+
+    /// The token after the current one.
+    mutating func peek() -> Token {
+        if let next = lookahead { return next }
+        let next = lexer.next()
+        lookahead = next
+        return next
+    }
+
+    /// The source text of a token.
+    func text(_ t: Token) -> String {
+        String(decoding: file.bytes[t.range.start..<t.range.end], as: UTF8.self)
+    }
+
+    /// Consumes a token of `kind` or reports what was expected.
+    mutating func consume(_ kind: TokenKind) -> Bool {
+        guard token.kind == kind else { return false }
+        advance()
+        return true
+    }
+
+    /// Consumes a token of `kind`, or reports "expected …, found …" and returns nil.
+    @discardableResult
+    mutating func expect(_ kind: TokenKind, _ what: String? = nil) -> Token? {
+        if token.kind == kind {
+            let t = token
+            advance()
+            return t
+        }
+        error(expected: what ?? kind.spelling)
+        return nil
+    }
+
+    /// Consumes an identifier or reports what was expected.
+    mutating func expectIdentifier(_ what: String) -> Identifier? {
+        guard token.kind == .identifier else {
+            error(expected: what)
+            return nil
+        }
+        let id = Identifier(text(token), token.range)
+        advance()
+        return id
+    }
+
+    /// How the current token is described after "found".
+    var foundDescription: String {
+        switch token.kind {
+        case .identifier: return "identifier '\(text(token).prefix(40))'"
+        case .number: return "number \(text(token).prefix(40))"
+        default: return token.kind.spelling
+        }
+    }
+
+    /// Reports "expected X, found Y". When the current token starts a new line, the error
+    /// points just past the previous token, where the missing piece belongs.
+    mutating func error(expected what: String) {
+        guard token.kind != .invalid else { return }  // the lexer already reported it
+        let at: SourceRange = token.startsLine && previousEnd > 0 && token.kind != .endOfFile
+            ? .point(previousEnd) : token.range
+        diagnostics.addSyntaxError(
+            Diagnostic(.expectedToken, "expected \(what), found \(foundDescription)", at: at), in: file)
+    }
+
+    /// Reports nesting past the limit, once per file.
+    mutating func reportTooDeep(_ range: SourceRange) {
+        guard !reportedTooDeep else { return }
+        reportedTooDeep = true
+        diagnostics.addSyntaxError(
+            Diagnostic(.nestingTooDeep, "nesting is too deep; at most \(Parser.maxNesting) levels are allowed",
+                       at: range), in: file)
+    }
+
+    /// Skips tokens until one of `stops` starts a line (or follows a `;`), or a closing
+    /// brace or parenthesis that belongs to an enclosing construct. Brace and parenthesis
+    /// groups in between are skipped whole.
+    mutating func synchronize(to stops: Set<TokenKind>) {
+        var depth = 0
+        var afterSemicolon = false
+        while token.kind != .endOfFile {
+            if depth == 0 && stops.contains(token.kind) && (token.startsLine || afterSemicolon) { return }
+            switch token.kind {
+            case .lBrace, .lParen: depth += 1
+            case .rBrace, .rParen:
+                if depth == 0 { return }
+                depth -= 1
+            default: break
+            }
+            afterSemicolon = token.kind == .semicolon
+            advance()
+        }
+    }
+}

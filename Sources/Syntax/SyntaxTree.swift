@@ -1,0 +1,194 @@
+import StatecraftDiagnostics
+
+// The syntax tree: value types named after the grammar's productions. Every node keeps
+// the byte range it came from so later stages can point diagnostics at it. Parse errors
+// leave `.bad` placeholders (expressions) or drop the broken member, so the tree is
+// always whole.
+
+/// A name as written, with where it was written.
+public struct Identifier: Equatable, Sendable {
+    /// The name's text.
+    public var name: String
+    /// Where it is in the source.
+    public var range: SourceRange
+
+    /// Creates an identifier.
+    public init(_ name: String, _ range: SourceRange) {
+        self.name = name
+        self.range = range
+    }
+}
+
+/// `machine = "machine" IDENT "{" { member } "}"`
+public struct MachineDecl: Equatable, Sendable {
+    /// The machine's name; nil when the file has none (an error was reported).
+    public var name: Identifier?
+    /// Declarations in source order.
+    public var members: [MemberDecl]
+    /// The whole machine.
+    public var range: SourceRange
+}
+
+/// `member = const | var | event | output | state`
+public enum MemberDecl: Equatable, Sendable {
+    case constant(ConstDecl)
+    case variable(VarDecl)
+    case event(EventDecl)
+    case output(OutputDecl)
+    case state(StateDecl)
+}
+
+/// `type = "Number" | "Bool" | "String"` (any identifier parses; semantics checks it).
+public struct TypeRef: Equatable, Sendable {
+    /// The type's name as written.
+    public var name: Identifier
+}
+
+/// `const = "const" IDENT [ ":" type ] "=" expr`
+public struct ConstDecl: Equatable, Sendable {
+    public var name: Identifier
+    public var type: TypeRef?
+    public var value: ExprSyntax
+}
+
+/// `var = "var" IDENT ":" type "=" expr`
+public struct VarDecl: Equatable, Sendable {
+    public var name: Identifier
+    public var type: TypeRef?
+    public var initialValue: ExprSyntax
+}
+
+/// `field = IDENT ":" type`
+public struct FieldDecl: Equatable, Sendable {
+    public var name: Identifier
+    public var type: TypeRef
+}
+
+/// `event = "event" IDENT [ "(" fields ")" ]`
+public struct EventDecl: Equatable, Sendable {
+    public var name: Identifier
+    public var fields: [FieldDecl]
+}
+
+/// `output = "output" IDENT [ "(" fields ")" ]`
+public struct OutputDecl: Equatable, Sendable {
+    public var name: Identifier
+    public var fields: [FieldDecl]
+}
+
+/// A state modifier keyword as written (`initial`, `final`, `parallel`).
+public struct StateModifier: Equatable, Sendable {
+    /// Which modifier.
+    public enum Kind: String, Sendable { case initial, final, parallel }
+    public var kind: Kind
+    public var range: SourceRange
+}
+
+/// `state = { "initial" | "final" } "state" IDENT [ "{" { stateMember } "}" ]`
+public struct StateDecl: Equatable, Sendable {
+    public var modifiers: [StateModifier]
+    public var name: Identifier
+    /// `entry` blocks, in order (normally at most one).
+    public var entry: [BlockSyntax]
+    /// `exit` blocks, in order.
+    public var exit: [BlockSyntax]
+    public var transitions: [TransitionDecl]
+    /// States declared inside this one.
+    public var children: [StateDecl]
+    /// The `state` keyword through the closing brace.
+    public var range: SourceRange
+
+    /// The modifier of the given kind, if written.
+    public func modifier(_ kind: StateModifier.Kind) -> StateModifier? {
+        modifiers.first { $0.kind == kind }
+    }
+}
+
+/// `trigger = "on" IDENT { "," IDENT } | "after" expr`
+public enum TriggerSyntax: Equatable, Sendable {
+    case events([Identifier])
+    case after(ExprSyntax)
+}
+
+/// `transition = trigger [ "if" expr ] [ "->" IDENT ] [ block ]`
+public struct TransitionDecl: Equatable, Sendable {
+    public var trigger: TriggerSyntax
+    /// The `on` or `after` keyword.
+    public var keywordRange: SourceRange
+    public var guardExpr: ExprSyntax?
+    public var target: Identifier?
+    public var actions: BlockSyntax?
+    /// The keyword through the end of the transition.
+    public var range: SourceRange
+}
+
+/// `block = "{" { action } "}"`
+public struct BlockSyntax: Equatable, Sendable {
+    public var actions: [ActionSyntax]
+    public var range: SourceRange
+}
+
+/// The assignment operators.
+public enum AssignOperator: String, Sendable {
+    case assign = "=", add = "+=", subtract = "-=", multiply = "*=", divide = "/="
+}
+
+/// `action = assignment | emit | let | if`
+public indirect enum ActionSyntax: Equatable, Sendable {
+    /// `assignment = IDENT ( "=" | "+=" | "-=" | "*=" | "/=" ) expr`
+    case assign(target: Identifier, op: AssignOperator, value: ExprSyntax, range: SourceRange)
+    /// `emit = "emit" IDENT [ "(" args ")" ]`
+    case emit(output: Identifier, arguments: [ExprSyntax], range: SourceRange)
+    /// `let = "let" IDENT "=" expr`
+    case letValue(name: Identifier, value: ExprSyntax, range: SourceRange)
+    /// `if = "if" expr block [ "else" ( block | if ) ]`
+    case ifAction(condition: ExprSyntax, then: BlockSyntax, otherwise: BlockSyntax?, range: SourceRange)
+}
+
+/// Unary operators.
+public enum UnaryOperator: String, Sendable { case not = "!", negate = "-" }
+
+/// Binary operators, loosest binding first.
+public enum BinaryOperator: String, Sendable {
+    case or = "||", and = "&&"
+    case equal = "==", notEqual = "!="
+    case less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
+    case add = "+", subtract = "-"
+    case multiply = "*", divide = "/", remainder = "%"
+}
+
+/// An expression with its source range and tree depth (bounded by the parser).
+public struct ExprSyntax: Equatable, Sendable {
+    /// What the expression is.
+    public indirect enum Kind: Equatable, Sendable {
+        case number(Double)
+        case string(String)
+        case bool(Bool)
+        case name(String)
+        case call(Identifier, [ExprSyntax])
+        case unary(UnaryOperator, ExprSyntax)
+        case binary(BinaryOperator, ExprSyntax, ExprSyntax)
+        case conditional(ExprSyntax, ExprSyntax, ExprSyntax)
+        case paren(ExprSyntax)
+        /// Placeholder for an expression that failed to parse (already reported).
+        case bad
+    }
+
+    public var kind: Kind
+    public var range: SourceRange
+    /// 1 for a leaf; 1 + the deepest child otherwise.
+    public var depth: Int
+
+    /// Creates a node, computing its depth from its children.
+    public init(_ kind: Kind, _ range: SourceRange) {
+        self.kind = kind
+        self.range = range
+        switch kind {
+        case .number, .string, .bool, .name, .bad: depth = 1
+        case .call(_, let args): depth = 1 + (args.map(\.depth).max() ?? 0)
+        case .unary(_, let e), .paren(let e): depth = 1 + e.depth
+        case .binary(_, let l, let r): depth = 1 + max(l.depth, r.depth)
+        case .conditional(let c, let t, let e): depth = 1 + max(c.depth, t.depth, e.depth)
+        }
+    }
+}

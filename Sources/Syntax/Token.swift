@@ -1,0 +1,95 @@
+import StatecraftDiagnostics
+
+/// What kind of token: keywords and punctuation are their own kinds so the parser
+/// compares integers, never strings.
+public enum TokenKind: UInt8, Sendable {
+    case identifier, number, string
+    // Keywords.
+    case kwMachine, kwConst, kwVar, kwEvent, kwOutput, kwState, kwInitial, kwFinal, kwParallel
+    case kwEntry, kwExit, kwOn, kwAfter, kwIf, kwElse, kwEmit, kwLet, kwTrue, kwFalse
+    // Punctuation.
+    case lBrace, rBrace, lParen, rParen, comma, colon, semicolon, arrow, question
+    case assign, plusAssign, minusAssign, starAssign, slashAssign
+    case plus, minus, star, slash, percent, bang
+    case equalEqual, bangEqual, less, lessEqual, greater, greaterEqual, ampAmp, pipePipe
+    /// A run of bytes the lexer already reported as an error.
+    case invalid
+    case endOfFile
+
+    /// The keyword kinds by spelling.
+    static let keywords: [String: TokenKind] = [
+        "machine": .kwMachine, "const": .kwConst, "var": .kwVar, "event": .kwEvent,
+        "output": .kwOutput, "state": .kwState, "initial": .kwInitial, "final": .kwFinal,
+        "parallel": .kwParallel, "entry": .kwEntry, "exit": .kwExit, "on": .kwOn,
+        "after": .kwAfter, "if": .kwIf, "else": .kwElse, "emit": .kwEmit, "let": .kwLet,
+        "true": .kwTrue, "false": .kwFalse,
+    ]
+
+    /// How the token is named in "expected X, found Y" messages.
+    public var spelling: String {
+        switch self {
+        case .identifier: return "identifier"
+        case .number: return "number"
+        case .string: return "string"
+        case .invalid: return "invalid input"
+        case .endOfFile: return "end of file"
+        default:
+            if let keyword = TokenKind.keywords.first(where: { $0.value == self })?.key {
+                return "'\(keyword)'"
+            }
+            return "'\(punctuation)'"
+        }
+    }
+
+    private var punctuation: String {
+        switch self {
+        case .lBrace: "{"
+        case .rBrace: "}"
+        case .lParen: "("
+        case .rParen: ")"
+        case .comma: ","
+        case .colon: ":"
+        case .semicolon: ";"
+        case .arrow: "->"
+        case .question: "?"
+        case .assign: "="
+        case .plusAssign: "+="
+        case .minusAssign: "-="
+        case .starAssign: "*="
+        case .slashAssign: "/="
+        case .plus: "+"
+        case .minus: "-"
+        case .star: "*"
+        case .slash: "/"
+        case .percent: "%"
+        case .bang: "!"
+        case .equalEqual: "=="
+        case .bangEqual: "!="
+        case .less: "<"
+        case .lessEqual: "<="
+        case .greater: ">"
+        case .greaterEqual: ">="
+        case .ampAmp: "&&"
+        case .pipePipe: "||"
+        default: "?"
+        }
+    }
+}
+
+/// A token: its kind and the bytes it covers. Text is read from the source when needed.
+public struct Token: Equatable, Sendable {
+    /// The kind.
+    public var kind: TokenKind
+    /// The bytes of the token in the source file.
+    public var range: SourceRange
+    /// Whether a line break (or the start of the file) comes between this token and the
+    /// previous one; the parser's error recovery uses it to find the start of a construct.
+    public var startsLine: Bool
+
+    /// Creates a token.
+    public init(kind: TokenKind, range: SourceRange, startsLine: Bool) {
+        self.kind = kind
+        self.range = range
+        self.startsLine = startsLine
+    }
+}
