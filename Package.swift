@@ -28,14 +28,17 @@ let package = Package(
             path: "Sources/Statecraft"),
         .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
-        .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax"], path: "Tests/SyntaxTests"),
+        // Helpers shared by the test targets: repository paths, golden files, running the CLI.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
         .testTarget(
             name: "CheckerTests",
-            dependencies: ["Statecraft", "StatecraftDriver"],
-            path: "Tests/CheckerTests"),
+            dependencies: ["Statecraft", "StatecraftDriver", "TestSupport"],
+            path: "Tests/CheckerTests",
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["StatecraftCLI"],
+            dependencies: ["StatecraftCLI", "TestSupport"],
             path: "Tests/CLITests"),
     ]
 )

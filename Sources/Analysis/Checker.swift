@@ -8,9 +8,14 @@ import StatecraftModel
 /// that might be a consequence of an error already reported.
 public enum Checker {
     /// All findings for `machine`, in no particular order.
-    public static func check(_ machine: Machine) -> [Diagnostic] {
+    ///
+    /// With `errorsOnly` (used when resolution already failed), only the checks that report
+    /// errors run: warnings about a half-resolved machine are mostly echoes of its errors
+    /// (an output whose `emit` did not type-check looks never emitted).
+    public static func check(_ machine: Machine, errorsOnly: Bool = false) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         findings += Reachability.diagnostics(machine)
+        if errorsOnly { return findings }
         findings += DeadEnds.diagnostics(machine)
         findings += UnusedDeclarations.diagnostics(machine)
         findings += ConstantConditions.diagnostics(machine)

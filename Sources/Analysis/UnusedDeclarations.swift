@@ -41,8 +41,9 @@ enum UnusedDeclarations {
             findings.append(Diagnostic(.unusedEvent, "event '\(e.name)' is never handled: no transition is triggered by it",
                                        at: e.range))
         }
-        for v in machine.variables where !read.contains(v.id) {
-            findings.append(Diagnostic(.unusedVariable, "variable '\(v.name)' is never read", at: v.range))
+        for v in machine.variables where !read.contains(v.id) && !v.isPublic {
+            findings.append(Diagnostic(.unusedVariable, "variable '\(v.name)' is never read", at: v.range,
+                                       notes: [DiagnosticNote("mark it 'public var' if the app reads it", at: v.range)]))
         }
         for o in machine.outputs where !emitted.contains(o.id) {
             findings.append(Diagnostic(.unusedOutput, "output '\(o.name)' is never emitted", at: o.range))

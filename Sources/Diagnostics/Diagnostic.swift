@@ -60,7 +60,9 @@ public struct DiagnosticBag: Sendable {
     /// Errors collected; counts toward `limit`.
     public private(set) var errorCount = 0
     /// Whether diagnostics were dropped because of `limit`.
-    public private(set) var truncated = false
+    public var truncated: Bool { firstDropped != nil }
+    /// Where the first dropped diagnostic pointed.
+    public private(set) var firstDropped: SourceRange?
     /// The maximum number of errors kept.
     public let limit: Int
     private var syntaxErrorLines: Set<Int> = []
@@ -76,7 +78,7 @@ public struct DiagnosticBag: Sendable {
     /// Adds a diagnostic, unless the error limit was reached.
     public mutating func add(_ diagnostic: Diagnostic) {
         if errorCount >= limit {
-            truncated = true
+            if firstDropped == nil { firstDropped = diagnostic.range }
             return
         }
         diagnostics.append(diagnostic)
@@ -93,7 +95,7 @@ public struct DiagnosticBag: Sendable {
     /// Appends every diagnostic of another bag (a later stage's findings).
     public mutating func merge(_ other: DiagnosticBag) {
         for d in other.diagnostics { add(d) }
-        if other.truncated { truncated = true }
+        if firstDropped == nil, let dropped = other.firstDropped { firstDropped = dropped }
     }
 
     /// The diagnostics sorted by position, errors before warnings at the same position.

@@ -77,8 +77,10 @@ public struct DiagnosticRenderer: Sendable {
                 source += cell.text
                 if index < caretStart {
                     caret += cell.text == "\t" ? "\t" : String(repeating: " ", count: cell.width)
+                } else if index == caretStart {
+                    caret += "^" + String(repeating: "~", count: max(0, cell.width - 1))
                 } else if index < caretEnd {
-                    caret += (index == caretStart ? "^" : "~") + String(repeating: "~", count: max(0, cell.width - 1))
+                    caret += String(repeating: "~", count: cell.width)
                 }
             }
             i += length

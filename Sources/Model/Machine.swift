@@ -161,17 +161,20 @@ public struct Variable: Sendable {
     public var id: VariableID
     public var name: String
     public var type: ValueType
+    /// Marked `public`: read by the app, so not reported when no guard or action reads it.
+    public var isPublic: Bool
     public var initialValue: Value
     /// The initializer as written, resolved (so analyses see what it refers to).
     public var initializer: Expr
     public var range: SourceRange
 
     /// Creates a variable.
-    public init(id: VariableID, name: String, type: ValueType, initialValue: Value, initializer: Expr,
-                range: SourceRange) {
+    public init(id: VariableID, name: String, type: ValueType, isPublic: Bool, initialValue: Value,
+                initializer: Expr, range: SourceRange) {
         self.id = id
         self.name = name
         self.type = type
+        self.isPublic = isPublic
         self.initialValue = initialValue
         self.initializer = initializer
         self.range = range

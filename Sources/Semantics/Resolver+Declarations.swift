@@ -19,8 +19,8 @@ extension Resolver {
                 let id = VariableID(machine.variables.count)
                 values[v.name.name] = .variable(id)
                 var type = ValueType.number
-                if let ref = v.type, let t = resolveType(ref) { type = t }
-                machine.variables.append(Variable(id: id, name: v.name.name, type: type, initialValue: .number(0),
+                if let ref = v.type, let t = resolveType(ref) { type = t } else { untypedVariables.insert(id.index) }
+                machine.variables.append(Variable(id: id, name: v.name.name, type: type, isPublic: v.isPublic, initialValue: .number(0),
                                                   initializer: invalid(v.initialValue.range), range: v.name.range))
                 variableDecls.append(v)
             case .event(let e):
@@ -179,7 +179,9 @@ extension Resolver {
         for (index, v) in variableDecls.enumerated() {
             var expr = resolveExpr(v.initialValue, scope)
             let type = machine.variables[index].type
-            if !expr.isInvalid && expr.type != type {
+            if untypedVariables.contains(index) {
+                expr = invalid(v.initialValue.range)
+            } else if !expr.isInvalid && expr.type != type {
                 report(.typeMismatch, "initial value of '\(v.name.name)' must be '\(type.rawValue)', found '\(expr.type.rawValue)'",
                        at: v.initialValue.range)
                 expr = invalid(v.initialValue.range)

@@ -8,11 +8,12 @@ extension Resolver {
         guard let s = stateDecls[id.index] else { return }
         var slots = 0
         let plain = Scope(kind: .behaviour)
-        machine.states[id.index].entry = s.entry.flatMap { resolveBlock($0, plain, slots: &slots) }
-        machine.states[id.index].exit = s.exit.flatMap { resolveBlock($0, plain, slots: &slots) }
+        machine.states[id.index].entry = s.entry.flatMap { resolveBlock($0.block, plain, slots: &slots) }
+        machine.states[id.index].exit = s.exit.flatMap { resolveBlock($0.block, plain, slots: &slots) }
         if machine.states[id.index].isFinal, let exit = s.exit.first {
             report(.finalStateTransition, "final state '\(s.name.name)' is never left, so it cannot have exit actions",
-                   at: SourceRange(exit.range.start, exit.range.start + 1))
+                   at: exit.keywordRange,
+                   notes: [DiagnosticNote("'\(s.name.name)' is declared final here", at: s.modifier(.final)?.range)])
         }
         for t in s.transitions {
             resolveTransition(t, from: id, decl: s)

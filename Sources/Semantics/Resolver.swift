@@ -43,6 +43,8 @@ public struct Resolver {
     var stateDecls: [StateDecl?] = [nil]
     var constantDecls: [ConstDecl] = []
     var variableDecls: [VarDecl] = []
+    /// Variables whose declared type did not resolve (their values are not type-checked).
+    var untypedVariables: Set<Int> = []
 
     init(decl: MachineDecl, file: SourceFile) {
         self.decl = decl

@@ -25,8 +25,9 @@ public enum Statecraft {
     /// Parses, resolves and checks one spec.
     ///
     /// Semantic checks run only when the file parsed cleanly, so a syntax error is not
-    /// followed by a cascade of follow-on errors. Analyses run even when names or types
-    /// failed to resolve; they skip what is broken.
+    /// followed by a cascade of follow-on errors. When names or types failed to resolve,
+    /// only the analyses that report errors run (they skip what is broken); the warnings
+    /// come once the errors are fixed.
     public static func check(_ file: SourceFile, errorLimit: Int = 50) -> CheckResult {
         var bag = DiagnosticBag(limit: errorLimit)
         let (syntax, syntaxDiagnostics) = Parser.parse(file)
@@ -37,13 +38,14 @@ public enum Statecraft {
             bag.merge(resolution.diagnostics)
             machine = resolution.machine
             if let machine {
-                for finding in Checker.check(machine) { bag.add(finding) }
+                let errorsOnly = resolution.diagnostics.hasErrors
+                for finding in Checker.check(machine, errorsOnly: errorsOnly) { bag.add(finding) }
             }
         }
         var diagnostics = bag.sorted
-        if bag.truncated {
+        if let dropped = bag.firstDropped {
             diagnostics.append(Diagnostic(.tooManyErrors, "too many errors; stopped after \(bag.limit)",
-                                          at: .point(file.bytes.count)))
+                                          at: .point(dropped.start)))
         }
         return CheckResult(file: file, machine: bag.hasErrors ? nil : machine, diagnostics: diagnostics)
     }

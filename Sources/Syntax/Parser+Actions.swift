@@ -70,7 +70,7 @@ extension Parser {
             advance()
             return nil
         default:
-            error(expected: "an action (an assignment, 'emit', 'let' or 'if')")
+            error(expected: "an action (an assignment, 'emit', 'let' or 'if')", atToken: true)
             advance()
             return recoverAction()
         }

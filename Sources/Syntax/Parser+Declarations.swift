@@ -1,7 +1,7 @@
 import StatecraftDiagnostics
 
 extension Parser {
-    static let memberStarts: Set<TokenKind> = [.kwConst, .kwVar, .kwEvent, .kwOutput, .kwState,
+    static let memberStarts: Set<TokenKind> = [.kwConst, .kwVar, .kwPublic, .kwEvent, .kwOutput, .kwState,
                                                .kwInitial, .kwFinal, .kwParallel]
     static let stateMemberStarts: Set<TokenKind> = [.kwOn, .kwAfter, .kwEntry, .kwExit, .kwState,
                                                     .kwInitial, .kwFinal, .kwParallel]
@@ -13,13 +13,13 @@ extension Parser {
             return nil
         }
         if token.kind != .kwMachine {
-            error(expected: "'machine'")
+            error(expected: "'machine'", atToken: true)
             while token.kind != .kwMachine && token.kind != .endOfFile { advance() }
             if token.kind == .endOfFile { return nil }
         }
         let machine = parseMachine()
         if token.kind != .endOfFile {
-            error(expected: "end of file after the machine")
+            error(expected: "end of file after the machine", atToken: true)
         }
         return machine
     }
@@ -52,7 +52,7 @@ extension Parser {
     mutating func parseMember() -> MemberDecl? {
         switch token.kind {
         case .kwConst: return parseConst().map(MemberDecl.constant)
-        case .kwVar: return parseVar().map(MemberDecl.variable)
+        case .kwVar, .kwPublic: return parseVar().map(MemberDecl.variable)
         case .kwEvent:
             advance()
             return parseSignature().map { MemberDecl.event(EventDecl(name: $0.0, fields: $0.1)) }
@@ -65,7 +65,7 @@ extension Parser {
             advance()
             return nil
         default:
-            error(expected: "a declaration ('const', 'var', 'event', 'output' or 'state')")
+            error(expected: "a declaration ('const', 'var', 'public var', 'event', 'output' or 'state')", atToken: true)
             advance()
             synchronize(to: Parser.memberStarts)
             return nil
@@ -85,15 +85,16 @@ extension Parser {
         return ConstDecl(name: name, type: type, value: parseExpr())
     }
 
-    /// `var = "var" IDENT ":" type "=" expr`
+    /// `var = [ "public" ] "var" IDENT ":" type "=" expr`
     mutating func parseVar() -> VarDecl? {
-        advance()
+        let isPublic = consume(.kwPublic)
+        guard expect(.kwVar, "'var' after 'public'") != nil else { return recoverMember() }
         guard let name = expectIdentifier("variable name") else { return recoverMember() }
         guard expect(.colon, "':' and the variable's type") != nil, let type = parseType() else {
             return recoverMember()
         }
         guard expect(.assign, "'=' and the variable's initial value") != nil else { return recoverMember() }
-        return VarDecl(name: name, type: type, initialValue: parseExpr())
+        return VarDecl(isPublic: isPublic, name: name, type: type, initialValue: parseExpr())
     }
 
     /// `type = "Number" | "Bool" | "String"`
@@ -169,12 +170,12 @@ extension Parser {
     /// `stateMember = "entry" block | "exit" block | transition | state`
     mutating func parseStateMember(into state: inout StateDecl) {
         switch token.kind {
-        case .kwEntry:
+        case .kwEntry, .kwExit:
+            let keyword = token
             advance()
-            if let block = parseBlock() { state.entry.append(block) }
-        case .kwExit:
-            advance()
-            if let block = parseBlock() { state.exit.append(block) }
+            guard let block = parseBlock() else { return }
+            let decl = EntryExitDecl(keywordRange: keyword.range, block: block)
+            if keyword.kind == .kwEntry { state.entry.append(decl) } else { state.exit.append(decl) }
         case .kwOn, .kwAfter:
             if let transition = parseTransition() { state.transitions.append(transition) }
         case .kwState, .kwInitial, .kwFinal, .kwParallel:
@@ -182,7 +183,7 @@ extension Parser {
         case .semicolon:
             advance()
         default:
-            error(expected: "'on', 'after', 'entry', 'exit' or 'state' in state '\(state.name.name)'")
+            error(expected: "'on', 'after', 'entry', 'exit' or 'state' in state '\(state.name.name)'", atToken: true)
             advance()
             synchronize(to: Parser.stateMemberStarts)
         }

@@ -108,11 +108,16 @@ public struct Parser {
         }
     }
 
-    /// Reports "expected X, found Y". When the current token starts a new line, the error
-    /// points just past the previous token, where the missing piece belongs.
-    mutating func error(expected what: String) {
+    /// Reports "expected X, found Y". When something is missing and the current token
+    /// starts a new line, the error points just past the previous token, where the missing
+    /// piece belongs; when the current token itself is out of place (`atToken`), at it.
+    mutating func error(expected what: String, atToken: Bool = false) {
         guard token.kind != .invalid else { return }  // the lexer already reported it
-        let at: SourceRange = token.startsLine && previousEnd > 0 && token.kind != .endOfFile
+        // After an unterminated comment the end of file is no surprise: say nothing more.
+        if token.kind == .endOfFile && lexer.diagnostics.diagnostics.contains(where: { $0.id == .unterminatedComment }) {
+            return
+        }
+        let at: SourceRange = !atToken && token.startsLine && previousEnd > 0 && token.kind != .endOfFile
             ? .point(previousEnd) : token.range
         diagnostics.addSyntaxError(
             Diagnostic(.expectedToken, "expected \(what), found \(foundDescription)", at: at), in: file)

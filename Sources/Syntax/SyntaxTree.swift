@@ -51,8 +51,11 @@ public struct ConstDecl: Equatable, Sendable {
     public var value: ExprSyntax
 }
 
-/// `var = "var" IDENT ":" type "=" expr`
+/// `var = [ "public" ] "var" IDENT ":" type "=" expr`
 public struct VarDecl: Equatable, Sendable {
+    /// Whether the variable is marked `public`: part of the machine's interface, read by
+    /// the app (and by event logs), so never reported as unused.
+    public var isPublic: Bool
     public var name: Identifier
     public var type: TypeRef?
     public var initialValue: ExprSyntax
@@ -89,9 +92,9 @@ public struct StateDecl: Equatable, Sendable {
     public var modifiers: [StateModifier]
     public var name: Identifier
     /// `entry` blocks, in order (normally at most one).
-    public var entry: [BlockSyntax]
+    public var entry: [EntryExitDecl]
     /// `exit` blocks, in order.
-    public var exit: [BlockSyntax]
+    public var exit: [EntryExitDecl]
     public var transitions: [TransitionDecl]
     /// States declared inside this one.
     public var children: [StateDecl]
@@ -102,6 +105,13 @@ public struct StateDecl: Equatable, Sendable {
     public func modifier(_ kind: StateModifier.Kind) -> StateModifier? {
         modifiers.first { $0.kind == kind }
     }
+}
+
+/// `"entry" block` or `"exit" block`
+public struct EntryExitDecl: Equatable, Sendable {
+    /// The `entry` or `exit` keyword.
+    public var keywordRange: SourceRange
+    public var block: BlockSyntax
 }
 
 /// `trigger = "on" IDENT { "," IDENT } | "after" expr`

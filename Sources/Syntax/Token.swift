@@ -5,7 +5,7 @@ import StatecraftDiagnostics
 public enum TokenKind: UInt8, Sendable {
     case identifier, number, string
     // Keywords.
-    case kwMachine, kwConst, kwVar, kwEvent, kwOutput, kwState, kwInitial, kwFinal, kwParallel
+    case kwMachine, kwConst, kwVar, kwPublic, kwEvent, kwOutput, kwState, kwInitial, kwFinal, kwParallel
     case kwEntry, kwExit, kwOn, kwAfter, kwIf, kwElse, kwEmit, kwLet, kwTrue, kwFalse
     // Punctuation.
     case lBrace, rBrace, lParen, rParen, comma, colon, semicolon, arrow, question
@@ -18,7 +18,7 @@ public enum TokenKind: UInt8, Sendable {
 
     /// The keyword kinds by spelling.
     static let keywords: [String: TokenKind] = [
-        "machine": .kwMachine, "const": .kwConst, "var": .kwVar, "event": .kwEvent,
+        "machine": .kwMachine, "const": .kwConst, "var": .kwVar, "public": .kwPublic, "event": .kwEvent,
         "output": .kwOutput, "state": .kwState, "initial": .kwInitial, "final": .kwFinal,
         "parallel": .kwParallel, "entry": .kwEntry, "exit": .kwExit, "on": .kwOn,
         "after": .kwAfter, "if": .kwIf, "else": .kwElse, "emit": .kwEmit, "let": .kwLet,

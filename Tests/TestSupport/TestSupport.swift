@@ -1,0 +1,131 @@
+import Foundation
+
+/// Paths of the repository, found from this file's location so tests run from any folder.
+public enum Repository {
+    /// The repository's root folder.
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `Specs/`.
+    public static var specs: URL { root.appendingPathComponent("Specs") }
+
+    /// The `*.machine` files in `Specs/`, sorted.
+    public static func specFiles() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: specs.path)) ?? []
+        return names.filter { $0.hasSuffix(".machine") }.sorted().map { specs.appendingPathComponent($0) }
+    }
+
+    /// Reads a file's bytes (empty if it cannot be read, which the calling test then notices).
+    public static func bytes(_ url: URL) -> [UInt8] {
+        (try? Data(contentsOf: url)).map { [UInt8]($0) } ?? []
+    }
+}
+
+/// Golden files: expected output checked into the repository next to the tests.
+///
+/// Set `STATECRAFT_RECORD=1` to rewrite them from the current output; the comparison still
+/// fails in that run, so a recording is never mistaken for a pass.
+public enum Golden {
+    /// Compares `actual` with the golden file; returns nil when they match, else a message
+    /// naming the first differing line.
+    public static func compare(_ actual: String, to url: URL) -> String? {
+        if ProcessInfo.processInfo.environment["STATECRAFT_RECORD"] == "1" {
+            try? actual.write(to: url, atomically: true, encoding: .utf8)
+            return "recorded \(url.lastPathComponent); run the tests again without STATECRAFT_RECORD"
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            return "missing golden file \(url.path); run with STATECRAFT_RECORD=1 to create it"
+        }
+        if expected == actual { return nil }
+        let e = expected.components(separatedBy: "\n")
+        let a = actual.components(separatedBy: "\n")
+        for i in 0..<max(e.count, a.count) {
+            let el = i < e.count ? e[i] : "<end of file>"
+            let al = i < a.count ? a[i] : "<end of output>"
+            if el != al {
+                return "\(url.lastPathComponent):\(i + 1) differs\n  expected: \(el)\n  actual:   \(al)"
+            }
+        }
+        return "\(url.lastPathComponent) differs"
+    }
+}
+
+/// Runs the built `statecraft` executable as a user would.
+public enum CLI {
+    /// What a run produced.
+    public struct Result: Sendable {
+        public var status: Int32
+        /// False when the process died from a signal (a crash).
+        public var exitedNormally: Bool
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The `statecraft` binary next to the test bundle in the build folder.
+    public static var executable: URL? {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<5 {
+            let candidate = dir.appendingPathComponent("statecraft")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        for bundle in Bundle.allBundles {
+            let candidate = bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("statecraft")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `statecraft arguments` in `directory` with `NO_COLOR` unset and stdout piped.
+    public static func run(_ arguments: [String], in directory: URL = Repository.root,
+                           environment: [String: String] = [:]) throws -> Result {
+        guard let executable else {
+            throw NSError(domain: "CLI", code: 1, userInfo: [NSLocalizedDescriptionKey: "statecraft binary not found"])
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes while the process runs, so a large output cannot block it.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      exitedNormally: process.terminationReason == .exit,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A small deterministic random generator (SplitMix64), so fuzz tests repeat exactly.
+public struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    /// Creates a generator from a seed.
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
