@@ -1,3 +1,5 @@
+import StatecraftDiagnostics
+
 /// The types of the language.
 public enum ValueType: String, Sendable, CaseIterable {
     case number = "Number", bool = "Bool", string = "String"
@@ -28,7 +30,7 @@ public enum Value: Equatable, Hashable, Sendable, CustomStringConvertible {
             if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
             return "\(n)"
         case .bool(let b): return b ? "true" : "false"
-        case .string(let s): return "\"" + s.replacingQuotes() + "\""
+        case .string(let s): return StringEscaping.quoted(s, style: .spec)
         }
     }
 
@@ -42,22 +44,5 @@ public enum Value: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var bool: Bool? {
         if case .bool(let b) = self { return b }
         return nil
-    }
-}
-
-extension String {
-    fileprivate func replacingQuotes() -> String {
-        var out = ""
-        for c in unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
     }
 }

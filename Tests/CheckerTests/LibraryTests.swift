@@ -1,0 +1,65 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// The library API as the README shows it, and the model it produces.
+@Suite struct LibraryTests {
+    static func drawer() throws -> Machine {
+        let text = try String(contentsOf: Repository.specs.appendingPathComponent("Drawer.machine"), encoding: .utf8)
+        return try #require(Statecraft.check(source: text, path: "Drawer.machine").machine)
+    }
+
+    @Test func readmeExample() throws {
+        let machine = try LibraryTests.drawer()
+        #expect(machine.states.dropFirst().map(\.name) == ["open", "closed", "dragging"])
+    }
+
+    @Test func theStateTreeHasTheMachineAtItsRoot() throws {
+        let machine = try LibraryTests.drawer()
+        #expect(machine[machine.root].name == "Drawer")
+        #expect(machine[machine.root].children.count == 3)
+        #expect(machine.states.dropFirst().allSatisfy { $0.parent == machine.root && $0.kind == .atomic })
+        #expect(machine.initialState.map { machine[$0].name } == "open")
+    }
+
+    @Test func constantsAndInitialValuesAreFolded() throws {
+        let machine = try LibraryTests.drawer()
+        #expect(machine.variables.first { $0.name == "originY" }?.initialValue == .number(-617))
+        let source = """
+            machine M {
+                const a = 2
+                const b = a * 3 + pi - pi
+                const c = max(a, b, 4) > 5 ? "big" : "small"
+                const d = round(-2.5)
+                var s: String = c + "!"
+                public var t: Number = 300ms
+                initial state x
+            }
+            """
+        let m = try #require(Statecraft.check(source: source).machine)
+        #expect(m.constants.map(\.value) == [.number(2), .number(6), .string("big"), .number(-3)])
+        #expect(m.variables.map(\.initialValue) == [.string("big!"), .number(0.3)])
+    }
+
+    @Test func transitionsAreResolvedToIds() throws {
+        let machine = try LibraryTests.drawer()
+        let dragging = try #require(machine.states.first { $0.name == "dragging" })
+        let release = machine[dragging.transitions[2]]
+        guard case .events(let events) = release.trigger else {
+            Issue.record("expected an event trigger")
+            return
+        }
+        #expect(events.map { machine[$0].name } == ["touchEnded", "touchCancelled"])
+        #expect(release.target.map { machine[$0].name } == "closed")
+        #expect(release.guardExpr?.type == .bool)
+        #expect(machine.text(release.guardExpr?.range ?? .point(0))
+                == "y < (directionTop ? boundaryAdjustmentY : viewHeight - boundaryAdjustmentY)")
+    }
+
+    @Test func aMachineWithErrorsIsNotReturned() {
+        let result = Statecraft.check(source: "machine M { initial state a { on nope -> a } }")
+        #expect(result.machine == nil)
+        #expect(result.errorCount == 1)
+    }
+}
