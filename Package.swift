@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax <- Semantics -> Model <- Analysis <- Driver <- statecraft
+// Diagnostics <- Syntax <- Semantics -> Model <- Analysis / Runtime (<- EventLog) <- Driver <- statecraft
 let package = Package(
     name: "Statecraft",
     products: [
@@ -21,10 +21,15 @@ let package = Package(
             dependencies: ["StatecraftSyntax", "StatecraftModel"],
             path: "Sources/Semantics"),
         .target(name: "StatecraftAnalysis", dependencies: ["StatecraftModel"], path: "Sources/Analysis"),
+        .target(name: "StatecraftEventLog", dependencies: ["StatecraftDiagnostics"], path: "Sources/EventLog"),
+        .target(
+            name: "StatecraftRuntime",
+            dependencies: ["StatecraftModel", "StatecraftEventLog"],
+            path: "Sources/Runtime"),
         .target(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
-                           "StatecraftSemantics", "StatecraftAnalysis"],
+                           "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime"],
             path: "Sources/Statecraft"),
         .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
@@ -36,6 +41,14 @@ let package = Package(
             dependencies: ["Statecraft", "StatecraftDriver", "TestSupport"],
             path: "Tests/CheckerTests",
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["StatecraftEventLog", "TestSupport"],
+            path: "Tests/EventLogTests"),
+        .testTarget(
+            name: "RuntimeTests",
+            dependencies: ["Statecraft", "TestSupport"],
+            path: "Tests/RuntimeTests"),
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "TestSupport"],
