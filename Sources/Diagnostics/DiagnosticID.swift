@@ -45,6 +45,18 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     case unusedConstant = "unused-constant"
     case constantGuard = "constant-guard"
     case unreachableTransition = "unreachable-transition"
+    // Replaying event logs.
+    case malformedLogLine = "malformed-log-line"
+    case expectationFailed = "expectation-failed"
+    case eventRejected = "event-rejected"
+
+    /// Whether the diagnostic is about a spec (`statecraft check`) or an event log (`replay`).
+    public var isAboutLogs: Bool {
+        switch self {
+        case .malformedLogLine, .expectationFailed, .eventRejected: true
+        default: false
+        }
+    }
 
     /// Whether the diagnostic is an error or a warning unless options change it.
     public var defaultSeverity: Severity {
@@ -99,6 +111,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .unusedConstant: "a constant that is never used"
         case .constantGuard: "a guard that is always true or always false"
         case .unreachableTransition: "a transition after one that always takes the same trigger"
+        case .malformedLogLine: "a log line that breaks the event-log format or the machine's interface"
+        case .expectationFailed: "an expectation line that does not hold"
+        case .eventRejected: "an event whose step failed at run time, or that --strict refused"
         }
     }
 }

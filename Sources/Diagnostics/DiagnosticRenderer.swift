@@ -27,6 +27,12 @@ public struct DiagnosticRenderer: Sendable {
         return out
     }
 
+    /// Renders a note on its own (a note that points into another file than its diagnostic,
+    /// such as the spec expression behind a failed log line).
+    public func renderNote(_ message: String, at range: SourceRange, in file: SourceFile) -> String {
+        header(file: file, range: range, severity: .note, message: message, id: nil) + snippet(file: file, range: range)
+    }
+
     private func header(file: SourceFile, range: SourceRange, severity: Severity, message: String,
                         id: DiagnosticID?) -> String {
         let loc = file.location(of: range.start)

@@ -9,11 +9,16 @@ public final class SourceFile: Sendable {
     public let bytes: [UInt8]
     /// Byte offset of the first byte of each line; `lineStarts[0] == 0`.
     public let lineStarts: [Int]
+    /// The line number of the first line: 1 for a whole file, more for a fragment (one line
+    /// of a streamed event log, say).
+    public let firstLine: Int
 
-    /// Creates a source file from raw bytes.
-    public init(path: String, bytes: [UInt8]) {
+    /// Creates a source file from raw bytes; a fragment of a larger file gives the line
+    /// number its first line has there.
+    public init(path: String, bytes: [UInt8], firstLine: Int = 1) {
         self.path = path
         self.bytes = bytes
+        self.firstLine = firstLine
         var starts = [0]
         for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
             starts.append(i + 1)
@@ -56,7 +61,7 @@ public final class SourceFile: Sendable {
             i += UTF8Scanner.sequenceLength(bytes, at: i, limit: clamped)
             column += 1
         }
-        return SourceLocation(line: line + 1, column: column)
+        return SourceLocation(line: line + firstLine, column: column)
     }
 }
 

@@ -31,7 +31,7 @@ public enum ExitStatus {
 
 /// The `statecraft` command line: parses arguments and dispatches to a command.
 public enum Driver {
-    static let commands = ["check", "help"]
+    static let commands = ["check", "replay", "help"]
 
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -46,6 +46,8 @@ public enum Driver {
         switch command {
         case "check":
             return CheckCommand.run(rest, console: console)
+        case "replay":
+            return ReplayCommand.run(rest, console: console)
         case "help", "-h", "--help":
             console.out(usage)
             return ExitStatus.success
@@ -65,6 +67,8 @@ public enum Driver {
 
         COMMANDS:
           check [PATH ...]    Parse and check specs (*.machine files, or folders of them)
+          replay SPEC [LOG ...]
+                              Run a spec against event logs and report where they part ways
           help                Show this help
 
         Run 'statecraft <command> --help' for a command's options.
@@ -73,20 +77,6 @@ public enum Driver {
 
     /// The candidate within two edits of `word`, for "did you mean".
     static func closest(_ word: String, _ candidates: [String]) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var row = Array(0...b.count)
-            for i in 1...max(a.count, 1) where !a.isEmpty {
-                var previous = row[0]
-                row[0] = i
-                for j in 1...max(b.count, 1) where !b.isEmpty {
-                    let current = row[j]
-                    row[j] = Swift.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                    previous = current
-                }
-            }
-            return a.isEmpty ? b.count : row[b.count]
-        }
-        return candidates.map { ($0, distance(Array(word), Array($0))) }
-            .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+        EditDistance.closest(to: word, among: candidates, limit: 2)
     }
 }

@@ -1,0 +1,117 @@
+import StatecraftDiagnostics
+import StatecraftEventLog
+import StatecraftModel
+
+/// An output as emitted: its name and argument values.
+public struct EmittedOutput: Sendable, Equatable, CustomStringConvertible {
+    public var name: String
+    public var arguments: [Value]
+
+    /// `didTap(0)`, or `didRefresh` without arguments.
+    public var description: String {
+        arguments.isEmpty ? name : name + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
+    }
+}
+
+/// An expectation line that did not hold.
+public struct ExpectationFailure: Sendable, Equatable {
+    /// The log line.
+    public var line: Int
+    /// The 1-based column of the expected value that failed.
+    public var column: Int
+    /// What was asserted: `state`, `vars.originY` or `outputs`.
+    public var subject: String
+    /// The expected value, as the log wrote it.
+    public var expected: String
+    /// What the run had.
+    public var actual: String
+    /// The line's text, for the caret.
+    public var text: [UInt8]
+}
+
+/// An event (or timer) that was rejected: its step failed, or `--strict` refused an ignored event.
+public struct Rejection: Sendable, Equatable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+    /// The spec expression that failed, when an expression failed.
+    public var specRange: SourceRange?
+    public var text: [UInt8]
+}
+
+/// What happened in one case of a log.
+public struct CaseReport: Sendable {
+    /// The case key; nil for the lines without a `case`.
+    public var key: String?
+    /// The first line of the case.
+    public var firstLine: Int
+    /// The active state at the end.
+    public var state: String
+    /// Whether the run ended in a final state.
+    public var finished: Bool
+    /// The variables at the end, in declaration order.
+    public var variables: [(name: String, value: Value)]
+    /// The first `Replayer.keptOutputs` outputs, in order.
+    public var outputs: [EmittedOutput]
+    /// How many outputs were emitted in all.
+    public var outputCount: Int
+    /// Event lines whose event fired a transition (timers that fired are counted in `timersFired`).
+    public var applied = 0
+    /// Event lines that no transition took (or that arrived after the run ended).
+    public var ignored = 0
+    /// Event lines (and timers) whose step failed, or that `--strict` refused.
+    public var rejected = 0
+    /// Timers that fired.
+    public var timersFired = 0
+    /// Expectation lines read.
+    public var expectations = 0
+    /// The first `Replayer.keptFailures` failed expectations.
+    public var failures: [ExpectationFailure] = []
+    /// How many expectations failed in all.
+    public var failureCount = 0
+    /// The first `Replayer.keptFailures` rejections.
+    public var rejections: [Rejection] = []
+    /// The virtual time at the end.
+    public var time: Double = 0
+}
+
+/// What a replay of one log found.
+public struct ReplayReport: Sendable {
+    /// The cases in the order their first line appeared.
+    public var cases: [CaseReport]
+    /// The line that could not be read, if the replay stopped early.
+    public var error: LogError?
+    /// Lines read (including blank ones skipped by the reader is not counted).
+    public var records: Int
+
+    /// Whether every expectation held and nothing was rejected (exit status 0).
+    public var passed: Bool {
+        error == nil && cases.allSatisfy { $0.failureCount == 0 && $0.rejected == 0 }
+    }
+}
+
+/// One step of a replay, for `--trace`.
+public struct TraceStep: Sendable {
+    /// What happened.
+    public enum Result: Sendable, Equatable {
+        case applied
+        case ignored
+        /// The run had already ended in a final state.
+        case afterFinal
+        case rejected(String)
+    }
+
+    public var line: Int
+    public var caseKey: String?
+    public var time: Double
+    /// The event's name, or `after 2s` for a timer.
+    public var event: String
+    public var isTimer: Bool
+    public var payload: [(name: String, value: Value)]
+    public var from: String
+    public var to: String
+    public var result: Result
+    public var outputs: [EmittedOutput]
+    /// Variables whose value the step changed, with the new value.
+    public var changed: [(name: String, value: Value)]
+}

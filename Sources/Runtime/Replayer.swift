@@ -1,0 +1,300 @@
+import StatecraftDiagnostics
+import StatecraftEventLog
+import StatecraftModel
+
+/// Replays log records against a machine: one `Instance` per case, payloads checked against
+/// the events' declared fields, timers fired by the log's time, expectations compared.
+///
+/// Feed it records in order with `consume`; a record that breaks the log's contract throws
+/// a `LogError` naming its line and column, and everything before it stays in `report`.
+public struct Replayer {
+    /// How many outputs, failures and rejections each case keeps for its report (the counts
+    /// are always exact); memory stays flat however long the log.
+    public static let keptOutputs = 100
+    public static let keptFailures = 100
+    /// How many outputs an `outputs` expectation can compare since the previous expectation.
+    public static let outputWindow = 100_000
+
+    /// Options of a replay.
+    public struct Options: Sendable {
+        /// Treat ignored events as rejected.
+        public var strict = false
+        /// Build `TraceStep`s (costs time; off for plain replays).
+        public var trace = false
+
+        /// Creates options.
+        public init(strict: Bool = false, trace: Bool = false) {
+            self.strict = strict
+            self.trace = trace
+        }
+    }
+
+    struct Run {
+        var instance: Instance
+        var report: CaseReport
+        /// Outputs since the previous expectation line of this case.
+        var window: [OutputID] = []
+        var windowOverflowed = false
+    }
+
+    let program: Program
+    let options: Options
+    var runs: [Run] = []
+    var caseIndex: [String: Int] = [:]
+    var defaultRun: Int?
+    var records = 0
+
+    /// Creates a replayer for a compiled machine.
+    public init(program: Program, options: Options = Options()) {
+        self.program = program
+        self.options = options
+    }
+
+    /// The report so far.
+    public var report: ReplayReport {
+        ReplayReport(cases: runs.map { run in
+            var report = run.report
+            let machine = program.machine
+            report.state = machine[run.instance.state].name
+            report.finished = run.instance.isFinished
+            report.variables = zip(machine.variables, run.instance.variables).map { ($0.name, $1) }
+            report.time = run.instance.now
+            return report
+        }, error: nil, records: records)
+    }
+
+    /// Applies one record. `trace` is called for every step when tracing is on.
+    public mutating func consume(_ record: LogRecord, trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
+        records += 1
+        let index = run(for: record)
+        let time = try checkedTime(record, runIndex: index)
+        advance(index, to: time, line: record.line, text: record.text, trace: trace)
+        switch record.body {
+        case .event(let name, let nameOffset, let payload):
+            let (event, values) = try resolve(event: name, at: nameOffset, payload: payload, record: record)
+            apply(event, values, runIndex: index, record: record, trace: trace)
+        case .expect(let expectation):
+            try check(expectation, runIndex: index, record: record)
+        }
+    }
+
+    // MARK: - Cases and time
+
+    private mutating func run(for record: LogRecord) -> Int {
+        if let key = record.caseKey, let index = caseIndex[key] { return index }
+        if record.caseKey == nil, let index = defaultRun { return index }
+        var instance = Instance(program)
+        var report = CaseReport(key: record.caseKey, firstLine: record.line, state: "", finished: false,
+                                variables: [], outputs: [], outputCount: 0)
+        var window: [OutputID] = []
+        _ = instance.start { output, args in
+            report.outputCount += 1
+            report.outputs.append(EmittedOutput(name: program.machine[output].name, arguments: args))
+            window.append(output)
+        }
+        runs.append(Run(instance: instance, report: report, window: window))
+        let index = runs.count - 1
+        if let key = record.caseKey { caseIndex[key] = index } else { defaultRun = index }
+        return index
+    }
+
+    private func checkedTime(_ record: LogRecord, runIndex: Int) throws(LogError) -> Double {
+        let now = runs[runIndex].instance.now
+        guard let time = record.time else { return now }
+        if time < now {
+            throw error(record, at: record.timeOffset ?? 0,
+                        "time goes backwards: \(Value.number(time)) is before \(Value.number(now)), the latest time of \(caseName(record.caseKey))")
+        }
+        return time
+    }
+
+    private func caseName(_ key: String?) -> String {
+        key.map { "case '\($0)'" } ?? "the lines without a case"
+    }
+
+    private mutating func advance(_ index: Int, to time: Double, line: Int, text: [UInt8], trace: (TraceStep) -> Void) {
+        guard let deadline = runs[index].instance.nextDeadline, deadline <= time else {
+            runs[index].instance.advance(to: time)
+            return
+        }
+        let machine = program.machine
+        var emitted: [EmittedOutput] = []
+        var steps: [(Step, [EmittedOutput], Double)] = []
+        var run = runs[index]
+        run.instance.advance(to: time, emit: { output, args in
+            run.window.append(output)
+            emitted.append(EmittedOutput(name: machine[output].name, arguments: args))
+        }, onStep: { step in
+            steps.append((step, emitted, run.instance.now))
+            emitted.removeAll()
+        })
+        for (step, outputs, at) in steps {
+            record(outputs, into: &run)
+            var result = TraceStep.Result.applied
+            var eventName = "after"
+            switch step.kind {
+            case .fired(let t):
+                run.report.timersFired += 1
+                if case .after(let delay) = machine[t].trigger { eventName = "after " + machine.text(delay.range) }
+            case .failed(let fault):
+                run.report.rejected += 1
+                let message = "timer step failed: \(fault.message)"
+                result = .rejected(message)
+                if run.report.rejections.count < Replayer.keptFailures {
+                    run.report.rejections.append(Rejection(line: line, column: 1, message: message,
+                                                           specRange: fault.range, text: text))
+                }
+            default:
+                result = .ignored
+            }
+            if options.trace {
+                trace(TraceStep(line: line, caseKey: run.report.key, time: at, event: eventName, isTimer: true,
+                                payload: [], from: machine[step.from].name, to: machine[step.to].name,
+                                result: result, outputs: outputs, changed: changes(run.instance)))
+            }
+        }
+        trimWindow(&run)
+        runs[index] = run
+    }
+
+    // MARK: - Events
+
+    private func resolve(event name: String, at offset: Int, payload: [JSONMember],
+                         record: LogRecord) throws(LogError) -> (EventID, [Value]) {
+        let machine = program.machine
+        guard let id = program.event(named: name) else {
+            var message = "unknown event '\(name)'"
+            if let close = EditDistance.closest(to: name, among: machine.events.map(\.name)) { message += "; did you mean '\(close)'?" }
+            throw error(record, at: offset, message)
+        }
+        let event = machine[id]
+        var values = Array(repeating: Value.number(0), count: event.fields.count)
+        var seen = Array(repeating: false, count: event.fields.count)
+        for member in payload {
+            guard let slot = event.fieldIndex(member.key) else {
+                let declared = event.fields.isEmpty ? "it has no payload"
+                    : "its fields are " + event.fields.map { "'\($0.name)'" }.joined(separator: ", ")
+                throw error(record, at: member.keyOffset, "event '\(name)' has no field '\(member.key)'; \(declared)")
+            }
+            let field = event.fields[slot]
+            guard let value = Replayer.value(member.value, as: field.type) else {
+                throw error(record, at: member.valueOffset,
+                            "field '\(field.name)' of event '\(name)' must be \(article(field.type)), found \(describe(member.value))")
+            }
+            values[slot] = value
+            seen[slot] = true
+        }
+        if let missing = seen.firstIndex(of: false) {
+            throw error(record, at: offset, "event '\(name)' is missing its field '\(event.fields[missing].name)'")
+        }
+        return (id, values)
+    }
+
+    private mutating func apply(_ event: EventID, _ payload: [Value], runIndex: Int, record: LogRecord,
+                                trace: (TraceStep) -> Void) {
+        let machine = program.machine
+        var run = runs[runIndex]
+        var emitted: [EmittedOutput] = []
+        let step = run.instance.send(event, payload: payload) { output, args in
+            run.window.append(output)
+            emitted.append(EmittedOutput(name: machine[output].name, arguments: args))
+        }
+        record(emitted, into: &run)
+        var result = TraceStep.Result.applied
+        switch step.kind {
+        case .fired, .started:
+            run.report.applied += 1
+        case .ignored, .afterFinal:
+            if options.strict {
+                let why = step.kind == .afterFinal ? "the run already ended in final state '\(machine[step.from].name)'"
+                    : "no transition of state '\(machine[step.from].name)' takes it"
+                let message = "event '\(machine[event].name)' was ignored: \(why) (--strict)"
+                reject(&run, record: record, message: message, specRange: nil)
+                result = .rejected(message)
+            } else {
+                run.report.ignored += 1
+                result = step.kind == .afterFinal ? .afterFinal : .ignored
+            }
+        case .failed(let fault):
+            let message = "event '\(machine[event].name)' was rejected: \(fault.message)"
+            reject(&run, record: record, message: message, specRange: fault.range)
+            result = .rejected(message)
+        }
+        if options.trace {
+            trace(TraceStep(line: record.line, caseKey: record.caseKey, time: run.instance.now,
+                            event: machine[event].name, isTimer: false,
+                            payload: zip(machine[event].fields, payload).map { ($0.name, $1) },
+                            from: machine[step.from].name, to: machine[step.to].name, result: result,
+                            outputs: emitted, changed: changes(run.instance)))
+        }
+        trimWindow(&run)
+        runs[runIndex] = run
+    }
+
+    private func reject(_ run: inout Run, record: LogRecord, message: String, specRange: SourceRange?) {
+        run.report.rejected += 1
+        guard run.report.rejections.count < Replayer.keptFailures else { return }
+        let offset: Int
+        if case .event(_, let nameOffset, _) = record.body { offset = nameOffset } else { offset = 0 }
+        run.report.rejections.append(Rejection(line: record.line, column: record.column(ofByte: offset),
+                                               message: message, specRange: specRange, text: record.text))
+    }
+
+    private func record(_ outputs: [EmittedOutput], into run: inout Run) {
+        run.report.outputCount += outputs.count
+        for o in outputs where run.report.outputs.count < Replayer.keptOutputs { run.report.outputs.append(o) }
+    }
+
+    private func trimWindow(_ run: inout Run) {
+        if run.window.count > Replayer.outputWindow {
+            run.window.removeAll(keepingCapacity: true)
+            run.windowOverflowed = true
+        }
+    }
+
+    private func changes(_ instance: Instance) -> [(name: String, value: Value)] {
+        let before = instance.variablesBeforeLastStep
+        let after = instance.variables
+        guard before.count == after.count else { return [] }
+        var result: [(name: String, value: Value)] = []
+        for i in after.indices where before[i] != after[i] {
+            result.append((program.machine.variables[i].name, after[i]))
+        }
+        return result
+    }
+
+    // MARK: - Helpers
+
+    /// Converts a JSON value to a value of `type`, or nil if it is not one.
+    static func value(_ json: JSONValue, as type: ValueType) -> Value? {
+        switch (json, type) {
+        case (.number(let n), .number): .number(n)
+        case (.bool(let b), .bool): .bool(b)
+        case (.string(let s), .string): .string(s)
+        default: nil
+        }
+    }
+
+    func error(_ record: LogRecord, at offset: Int, _ message: String) -> LogError {
+        LogError(line: record.line, column: record.column(ofByte: offset), message: message, text: record.text)
+    }
+
+    func article(_ type: ValueType) -> String {
+        switch type {
+        case .number: "a Number"
+        case .bool: "a Bool"
+        case .string: "a String"
+        }
+    }
+
+    func describe(_ json: JSONValue) -> String {
+        switch json {
+        case .null: "null"
+        case .bool(let b): "\(b)"
+        case .number(let n): "the number \(Value.number(n))"
+        case .string(let s): "the string \(StringEscaping.quoted(s, style: .json))"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
