@@ -195,7 +195,7 @@ struct LineParser {
         guard let scalar = UTF8Scanner.scalar(text, at: offset, limit: end) else {
             return LogMessage.invalidUTF8(b)
         }
-        if scalar.value < 0x21 || scalar.value == 0x7F || (scalar.value >= 0x80 && scalar.value < 0xA0)
+        if scalar.value < 0x21 || scalar.value == 0x27 || scalar.value == 0x7F || (scalar.value >= 0x80 && scalar.value < 0xA0)
             || scalar.properties.generalCategory == .format || scalar.properties.isWhitespace {
             return LogMessage.unicodeName(scalar.value)
         }
