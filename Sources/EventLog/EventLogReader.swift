@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads an event log (JSON Lines) as a stream of records, checking the format only.
+///
+/// Whether an event or a field exists is the replayer's business; the records carry byte
+/// offsets so it can point at the right column. After an error, `next()` continues with the
+/// following line.
+public struct EventLogReader {
+    /// How many bytes a streaming reader asks for at a time.
+    static let defaultChunkSize = 1 << 20
+
+    private var lines: LineBuffer
+    /// The number of the last line read (1-based; 0 before the first).
+    private var lineNumber = 0
+
+    /// Reads a log held in memory (tests, small inputs).
+    public init(bytes: [UInt8]) {
+        lines = LineBuffer(bytes: bytes)
+    }
+
+    /// Streams a log from an open file descriptor, in fixed-size chunks; the caller keeps
+    /// ownership of the descriptor.
+    public init(fileDescriptor: Int32) {
+        self.init(fileDescriptor: fileDescriptor, chunkSize: EventLogReader.defaultChunkSize)
+    }
+
+    /// Streams from a descriptor in chunks of `chunkSize` bytes (tests use tiny chunks).
+    init(fileDescriptor: Int32, chunkSize: Int) {
+        self.init(chunkSize: chunkSize) { buffer in EventLogReader.read(fileDescriptor, into: buffer) }
+    }
+
+    /// Streams from any source: `refill` fills a buffer and returns the count read, 0 at the
+    /// end, or a negated `errno`.
+    init(chunkSize: Int, refill: @escaping (UnsafeMutableBufferPointer<UInt8>) -> Int) {
+        lines = LineBuffer(chunkSize: chunkSize, refill: refill)
+    }
+
+    /// Opens the file at `path` and streams it; the file is closed when the reader goes away.
+    public static func open(path: String) throws(LogError) -> EventLogReader {
+        try open(path: path, chunkSize: defaultChunkSize)
+    }
+
+    /// `open(path:)` with a chosen chunk size.
+    static func open(path: String, chunkSize: Int) throws(LogError) -> EventLogReader {
+        let descriptor = path.withCString { systemOpen($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw LogError(line: 0, column: 0, message: LogMessage.cannotOpen(path, reason: reason), text: [])
+        }
+        let owner = OwnedFileDescriptor(descriptor)
+        return EventLogReader(chunkSize: chunkSize) { buffer in EventLogReader.read(owner.descriptor, into: buffer) }
+    }
+
+    /// The next record, skipping blank (whitespace-only) lines; nil at the end.
+    public mutating func next() throws(LogError) -> LogRecord? {
+        while true {
+            var range: Range<Int>
+            do throws(LineBuffer.ReadFailure) {
+                guard let line = try lines.nextLine() else { return nil }
+                range = line
+            } catch {
+                throw LogError(line: lineNumber + 1, column: 1, message: LogMessage.cannotRead(reason: error.reason),
+                               text: [])
+            }
+            lineNumber += 1
+            if lineNumber == 1 && lines.startsWithByteOrderMark(range) {
+                range = range.lowerBound + 3..<range.upperBound
+            }
+            if lines.isBlank(range) { continue }
+            let text = lines.bytes(range)
+            let parsed = text.withUnsafeBufferPointer { buffer -> Result<ParsedLine, LineFailure> in
+                var parser = LineParser(bytes: buffer, text: text)
+                do throws(LineFailure) {
+                    return .success(try parser.parseLine())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch parsed {
+            case .success(let line):
+                return LogRecord(line: lineNumber, body: line.body, time: line.time, timeOffset: line.timeOffset,
+                                 caseKey: line.caseKey, caseOffset: line.caseOffset, text: text)
+            case .failure(let failure):
+                throw LogError(line: lineNumber, column: LogRecord.column(ofByte: failure.offset, in: text),
+                               message: failure.message, text: text)
+            }
+        }
+    }
+
+    /// read(2), retried when interrupted; returns the count, 0 at the end, or a negated errno.
+    private static func read(_ descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        while true {
+            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { return -Int(errno) }
+        }
+    }
+}
+
+/// A file descriptor the reader opened itself, closed when the last reader copy is gone.
+private final class OwnedFileDescriptor {
+    let descriptor: Int32
+
+    init(_ descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        _ = close(descriptor)
+    }
+}
+
+// The C functions, under names that do not clash with this type's own `open` and `read`.
+private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { open(path, flags) }
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

@@ -1,0 +1,33 @@
+/// `{"expect": "open"}` or `{"expect": {"state": ..., "vars": {...}, "outputs": [...]}}`
+///
+/// Offsets are 0-based byte offsets into the line's `LogRecord.text`. At least one of
+/// `state`, `vars` and `outputs` is present.
+public struct Expectation: Equatable, Sendable {
+    /// The state that should be active.
+    public var state: String?
+    /// Byte offset of the state's string.
+    public var stateOffset: Int?
+    /// Variable name -> expected value, in line order.
+    public var vars: [JSONMember]?
+    /// The outputs expected since the previous expectation of the same case, in order.
+    public var outputs: [String]?
+    /// Byte offset of the `[` of the outputs array.
+    public var outputsOffset: Int?
+    /// Byte offset of each string in `outputs`, so an unknown output name can be pointed at.
+    public var outputOffsets: [Int]?
+    /// Byte offset of where the `expect` value starts.
+    public var offset: Int
+
+    /// Creates an expectation.
+    public init(state: String? = nil, stateOffset: Int? = nil, vars: [JSONMember]? = nil,
+                outputs: [String]? = nil, outputsOffset: Int? = nil, outputOffsets: [Int]? = nil,
+                offset: Int) {
+        self.state = state
+        self.stateOffset = stateOffset
+        self.vars = vars
+        self.outputs = outputs
+        self.outputsOffset = outputsOffset
+        self.outputOffsets = outputOffsets
+        self.offset = offset
+    }
+}

@@ -1,0 +1,208 @@
+/// What a line holds, before it gets its line number and text.
+struct ParsedLine {
+    var body: LogRecord.Body
+    var time: Double?
+    var timeOffset: Int?
+    var caseKey: String?
+    var caseOffset: Int?
+}
+
+/// The keys with a meaning on every line of a log.
+enum ReservedKey {
+    case event, expect, time, `case`
+
+    /// Compares bytes, not canonically equivalent strings.
+    init?(_ key: String) {
+        var key = key
+        let found: ReservedKey? = key.withUTF8 { k in
+            switch k.count {
+            case 4:
+                if k.elementsEqual("time".utf8) { return .time }
+                if k.elementsEqual("case".utf8) { return .case }
+            case 5:
+                if k.elementsEqual("event".utf8) { return .event }
+            case 6:
+                if k.elementsEqual("expect".utf8) { return .expect }
+            default:
+                break
+            }
+            return nil
+        }
+        guard let found else { return nil }
+        self = found
+    }
+}
+
+extension LineParser {
+    /// line = ws object ws, where the object holds `event` or `expect` (not both), and
+    /// optionally `time` and `case`; an event line's other keys are its payload.
+    mutating func parseLine() throws(LineFailure) -> ParsedLine {
+        skipWhitespace()
+        let objectOffset = position
+        guard current == UInt8(ascii: "{"), position < end else {
+            throw unexpected("'{' to start a JSON object", at: position)
+        }
+        position += 1
+        skipWhitespace()
+        var line = LineParts()
+        if current == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                try parseLineMember(into: &line)
+                if try endOfMember() { break }
+            }
+        }
+        skipWhitespace()
+        guard position >= end else { throw unexpected("end of line after the object", at: position) }
+        let body: LogRecord.Body
+        if let expectation = line.expectation {
+            body = .expect(expectation)
+        } else if let (name, nameOffset) = line.event {
+            body = .event(name: name, nameOffset: nameOffset, payload: line.payload)
+        } else {
+            throw LineFailure(offset: objectOffset, message: LogMessage.missingEventOrExpect())
+        }
+        return ParsedLine(body: body, time: line.time, timeOffset: line.timeOffset,
+                          caseKey: line.caseKey, caseOffset: line.caseOffset)
+    }
+
+    /// One key and value of the line's object.
+    private mutating func parseLineMember(into line: inout LineParts) throws(LineFailure) {
+        let (key, keyOffset) = try parseKey()
+        let valueOffset = position
+        let duplicate = LineFailure(offset: keyOffset, message: LogMessage.duplicateKey(key))
+        switch ReservedKey(key) {
+        case .event:
+            guard line.event == nil else { throw duplicate }
+            guard line.expectation == nil else {
+                throw LineFailure(offset: keyOffset, message: LogMessage.bothEventAndExpect())
+            }
+            guard current == UInt8(ascii: "\"") else { throw try wrongType("a string", "for 'event'", depth: 2) }
+            line.event = (try parseString(), valueOffset)
+        case .expect:
+            guard line.expectation == nil else { throw duplicate }
+            guard line.event == nil else {
+                throw LineFailure(offset: keyOffset, message: LogMessage.bothEventAndExpect())
+            }
+            if let first = line.payload.first {
+                throw LineFailure(offset: first.keyOffset, message: LogMessage.keyOnExpectationLine(first.key))
+            }
+            line.expectation = try parseExpectation(depth: 2)
+        case .time:
+            guard line.time == nil else { throw duplicate }
+            guard current == UInt8(ascii: "-") || LineParser.isDigit(current), position < end else {
+                throw try wrongType("a number", "for 'time'", depth: 2)
+            }
+            line.time = try parseNumber()
+            line.timeOffset = valueOffset
+        case .case:
+            guard line.caseKey == nil else { throw duplicate }
+            line.caseKey = try parseCase()
+            line.caseOffset = valueOffset
+        case nil:
+            guard line.payloadKeys.insert(key, existing: line.payload) else { throw duplicate }
+            if line.expectation != nil {
+                throw LineFailure(offset: keyOffset, message: LogMessage.keyOnExpectationLine(key))
+            }
+            let value = try parseValue(depth: 2)
+            line.payload.append(JSONMember(key: key, value: value, keyOffset: keyOffset, valueOffset: valueOffset))
+        }
+    }
+
+    /// case = string / integer; an integer is kept as its decimal digits, so 7 and "7" match.
+    private mutating func parseCase() throws(LineFailure) -> String {
+        let start = position
+        if current == UInt8(ascii: "\"") { return try parseString() }
+        guard current == UInt8(ascii: "-") || LineParser.isDigit(current), position < end else {
+            throw try wrongType("a string or an integer", "for 'case'", depth: 2)
+        }
+        let value = try parseNumber()
+        // Integers beyond 2^53 cannot be told apart as doubles, so they cannot name a case.
+        guard value == value.rounded(.towardZero), abs(value) <= 9_007_199_254_740_992 else {
+            let found = describe(.number(value), from: start)
+            throw LineFailure(offset: start, message: LogMessage.wrongType("a string or an integer", "for 'case'",
+                                                                           found: found))
+        }
+        return String(Int64(value))
+    }
+
+    /// expect = string / "{" [ ( "state" ":" string / "vars" ":" object / "outputs" ":" array ) ... ] "}"
+    private mutating func parseExpectation(depth: Int) throws(LineFailure) -> Expectation {
+        let offset = position
+        if current == UInt8(ascii: "\"") {
+            return Expectation(state: try parseString(), stateOffset: offset, offset: offset)
+        }
+        guard current == UInt8(ascii: "{"), position < end else {
+            throw try wrongType("a state name or an object", "for 'expect'", depth: depth)
+        }
+        guard depth <= LineParser.maxDepth else {
+            throw LineFailure(offset: position, message: LogMessage.nestingTooDeep(limit: LineParser.maxDepth))
+        }
+        position += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            throw LineFailure(offset: offset, message: LogMessage.emptyExpectation())
+        }
+        var expectation = Expectation(offset: offset)
+        while true {
+            let (key, keyOffset) = try parseKey()
+            let valueOffset = position
+            let duplicate = LineFailure(offset: keyOffset, message: LogMessage.duplicateKey(key))
+            if key.utf8.elementsEqual("state".utf8) {
+                guard expectation.state == nil else { throw duplicate }
+                guard current == UInt8(ascii: "\"") else { throw try wrongType("a string", "for 'state'", depth: depth + 1) }
+                expectation.state = try parseString()
+                expectation.stateOffset = valueOffset
+            } else if key.utf8.elementsEqual("vars".utf8) {
+                guard expectation.vars == nil else { throw duplicate }
+                guard current == UInt8(ascii: "{") else { throw try wrongType("an object", "for 'vars'", depth: depth + 1) }
+                expectation.vars = try parseObject(depth: depth + 1)
+            } else if key.utf8.elementsEqual("outputs".utf8) {
+                guard expectation.outputs == nil else { throw duplicate }
+                guard current == UInt8(ascii: "[") else { throw try wrongType("an array", "for 'outputs'", depth: depth + 1) }
+                let (names, offsets) = try parseOutputs(depth: depth + 1)
+                expectation.outputs = names
+                expectation.outputsOffset = valueOffset
+                expectation.outputOffsets = offsets
+            } else {
+                throw LineFailure(offset: keyOffset, message: LogMessage.unknownExpectationKey(key))
+            }
+            if try endOfMember() { return expectation }
+        }
+    }
+
+    /// outputs = "[" [ string *( "," string ) ] "]": the names and where each starts.
+    private mutating func parseOutputs(depth: Int) throws(LineFailure) -> ([String], [Int]) {
+        guard depth <= LineParser.maxDepth else {
+            throw LineFailure(offset: position, message: LogMessage.nestingTooDeep(limit: LineParser.maxDepth))
+        }
+        position += 1
+        skipWhitespace()
+        var names: [String] = []
+        var offsets: [Int] = []
+        if current == UInt8(ascii: "]") {
+            position += 1
+            return (names, offsets)
+        }
+        while true {
+            let offset = position
+            guard current == UInt8(ascii: "\"") else { throw try wrongType("a string", "in 'outputs'", depth: depth + 1) }
+            names.append(try parseString())
+            offsets.append(offset)
+            if try endOfElement() { return (names, offsets) }
+        }
+    }
+}
+
+/// The parts of a line's object collected so far.
+private struct LineParts {
+    var event: (String, Int)?
+    var expectation: Expectation?
+    var time: Double?
+    var timeOffset: Int?
+    var caseKey: String?
+    var caseOffset: Int?
+    var payload: [JSONMember] = []
+    var payloadKeys = KeyIndex()
+}

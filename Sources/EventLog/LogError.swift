@@ -1,0 +1,19 @@
+/// A line that breaks the format.
+public struct LogError: Error, Sendable, Equatable {
+    /// 1-based line number in the log.
+    public var line: Int
+    /// 1-based column of the offending character, counted in Unicode scalars.
+    public var column: Int
+    /// Lowercase text, no final period; names in single quotes.
+    public var message: String
+    /// The line's bytes without its terminator (empty when the file itself failed).
+    public var text: [UInt8]
+
+    /// Creates an error.
+    public init(line: Int, column: Int, message: String, text: [UInt8]) {
+        self.line = line
+        self.column = column
+        self.message = message
+        self.text = text
+    }
+}
