@@ -22,6 +22,8 @@ public struct Step: Sendable, Equatable {
     public var from: StateID
     /// The active state after it (equal to `from` unless a transition changed it).
     public var to: StateID
+    /// The virtual time of the step: a timer's deadline, or the time the event arrived.
+    public var time: Double = 0
 }
 
 /// One running copy of a machine: the active state, variables, armed timers and virtual time.
@@ -158,7 +160,7 @@ public struct Instance: Sendable {
                 pending.removeAll()
                 onStep(Step(kind: .failed(ExpressionFault(
                     message: "timers fired \(Instance.timerLoopLimit) times at t=\(Value.number(now)) without time passing; stopped them",
-                    range: range)), from: from, to: from))
+                    range: range)), from: from, to: from, time: now))
                 break
             }
             let t = program.timers[timer.state.index][timer.index].transition
@@ -166,17 +168,19 @@ public struct Instance: Sendable {
             snapshot()
             do {
                 if let g = t.guardCode, try g.evaluate(&frame).bool != true {
-                    onStep(Step(kind: .ignored, from: from, to: from))
+                    onStep(Step(kind: .ignored, from: from, to: from, time: now))
                     continue
                 }
             } catch {
                 undo()
-                onStep(Step(kind: .failed(error), from: from, to: from))
+                onStep(Step(kind: .failed(error), from: from, to: from, time: now))
                 continue
             }
-            onStep(transaction(from: from, kind: .fired(t.id), emit: emit, snapshotTaken: true) { me throws(ExpressionFault) in
+            var step = transaction(from: from, kind: .fired(t.id), emit: emit, snapshotTaken: true) { me throws(ExpressionFault) in
                 try me.fire(t, source: timer.state)
-            })
+            }
+            step.time = now
+            onStep(step)
         }
         now = max(now, time)
     }
@@ -228,7 +232,7 @@ public struct Instance: Sendable {
         }
         for (output, values) in outputs { emit(output, values) }
         outputs.removeAll(keepingCapacity: true)
-        return Step(kind: kind, from: from, to: state)
+        return Step(kind: kind, from: from, to: state, time: now)
     }
 
     private mutating func fire(_ t: Program.CompiledTransition, source: StateID) throws(ExpressionFault) {

@@ -66,13 +66,17 @@ public struct Replayer {
     /// Applies one record. `trace` is called for every step when tracing is on.
     public mutating func consume(_ record: LogRecord, trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
         records += 1
+        // Check the event against the machine before the line can open a case.
+        var resolved: (EventID, [Value])?
+        if case .event(let name, let nameOffset, let payload) = record.body {
+            resolved = try resolve(event: name, at: nameOffset, payload: payload, record: record)
+        }
         let index = run(for: record)
         let time = try checkedTime(record, runIndex: index)
         advance(index, to: time, line: record.line, text: record.text, trace: trace)
         switch record.body {
-        case .event(let name, let nameOffset, let payload):
-            let (event, values) = try resolve(event: name, at: nameOffset, payload: payload, record: record)
-            apply(event, values, runIndex: index, record: record, trace: trace)
+        case .event:
+            if let (event, values) = resolved { apply(event, values, runIndex: index, record: record, trace: trace) }
         case .expect(let expectation):
             try check(expectation, runIndex: index, record: record)
         }
@@ -119,17 +123,17 @@ public struct Replayer {
         }
         let machine = program.machine
         var emitted: [EmittedOutput] = []
-        var steps: [(Step, [EmittedOutput], Double)] = []
+        var steps: [(Step, [EmittedOutput])] = []
         var run = runs[index]
         run.instance.advance(to: time, emit: { output, args in
             run.window.append(output)
             emitted.append(EmittedOutput(name: machine[output].name, arguments: args))
         }, onStep: { step in
-            steps.append((step, emitted, run.instance.now))
+            steps.append((step, emitted))
             emitted.removeAll()
         })
-        for (step, outputs, at) in steps {
-            record(outputs, into: &run)
+        for (step, outputs) in steps {
+            tally(outputs, into: &run)
             var result = TraceStep.Result.applied
             var eventName = "after"
             switch step.kind {
@@ -148,7 +152,7 @@ public struct Replayer {
                 result = .ignored
             }
             if options.trace {
-                trace(TraceStep(line: line, caseKey: run.report.key, time: at, event: eventName, isTimer: true,
+                trace(TraceStep(line: line, caseKey: run.report.key, time: step.time, event: eventName, isTimer: true,
                                 payload: [], from: machine[step.from].name, to: machine[step.to].name,
                                 result: result, outputs: outputs, changed: changes(run.instance)))
             }
@@ -199,7 +203,7 @@ public struct Replayer {
             run.window.append(output)
             emitted.append(EmittedOutput(name: machine[output].name, arguments: args))
         }
-        record(emitted, into: &run)
+        tally(emitted, into: &run)
         var result = TraceStep.Result.applied
         switch step.kind {
         case .fired, .started:
@@ -240,7 +244,7 @@ public struct Replayer {
                                                message: message, specRange: specRange, text: record.text))
     }
 
-    private func record(_ outputs: [EmittedOutput], into run: inout Run) {
+    private func tally(_ outputs: [EmittedOutput], into run: inout Run) {
         run.report.outputCount += outputs.count
         for o in outputs where run.report.outputs.count < Replayer.keptOutputs { run.report.outputs.append(o) }
     }

@@ -1,5 +1,6 @@
 @_exported import StatecraftAnalysis
 @_exported import StatecraftDiagnostics
+@_exported import StatecraftEventLog
 @_exported import StatecraftModel
 @_exported import StatecraftRuntime
 @_exported import StatecraftSemantics
