@@ -74,18 +74,18 @@ public struct EventLogReader {
             }
             if lines.isBlank(range) { continue }
             let text = lines.bytes(range)
-            let parsed = text.withUnsafeBufferPointer { buffer -> Result<ParsedLine, LineFailure> in
+            let number = lineNumber
+            let parsed = text.withUnsafeBufferPointer { buffer -> Result<LogRecord, LineFailure> in
                 var parser = LineParser(bytes: buffer, text: text)
                 do throws(LineFailure) {
-                    return .success(try parser.parseLine())
+                    return .success(try parser.parseLine(number: number))
                 } catch {
                     return .failure(error)
                 }
             }
             switch parsed {
-            case .success(let line):
-                return LogRecord(line: lineNumber, body: line.body, time: line.time, timeOffset: line.timeOffset,
-                                 caseKey: line.caseKey, caseOffset: line.caseOffset, text: text)
+            case .success(let record):
+                return record
             case .failure(let failure):
                 throw LogError(line: lineNumber, column: LogRecord.column(ofByte: failure.offset, in: text),
                                message: failure.message, text: text)

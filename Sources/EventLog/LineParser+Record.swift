@@ -1,42 +1,12 @@
-/// What a line holds, before it gets its line number and text.
-struct ParsedLine {
-    var body: LogRecord.Body
-    var time: Double?
-    var timeOffset: Int?
-    var caseKey: String?
-    var caseOffset: Int?
-}
-
 /// The keys with a meaning on every line of a log.
 enum ReservedKey {
     case event, expect, time, `case`
-
-    /// Compares bytes, not canonically equivalent strings.
-    init?(_ key: String) {
-        var key = key
-        let found: ReservedKey? = key.withUTF8 { k in
-            switch k.count {
-            case 4:
-                if k.elementsEqual("time".utf8) { return .time }
-                if k.elementsEqual("case".utf8) { return .case }
-            case 5:
-                if k.elementsEqual("event".utf8) { return .event }
-            case 6:
-                if k.elementsEqual("expect".utf8) { return .expect }
-            default:
-                break
-            }
-            return nil
-        }
-        guard let found else { return nil }
-        self = found
-    }
 }
 
 extension LineParser {
     /// line = ws object ws, where the object holds `event` or `expect` (not both), and
     /// optionally `time` and `case`; an event line's other keys are its payload.
-    mutating func parseLine() throws(LineFailure) -> ParsedLine {
+    mutating func parseLine(number: Int) throws(LineFailure) -> LogRecord {
         skipWhitespace()
         let objectOffset = position
         guard current == UInt8(ascii: "{"), position < end else {
@@ -63,16 +33,16 @@ extension LineParser {
         } else {
             throw LineFailure(offset: objectOffset, message: LogMessage.missingEventOrExpect())
         }
-        return ParsedLine(body: body, time: line.time, timeOffset: line.timeOffset,
-                          caseKey: line.caseKey, caseOffset: line.caseOffset)
+        return LogRecord(line: number, body: body, time: line.time, timeOffset: line.timeOffset,
+                         caseKey: line.caseKey, caseOffset: line.caseOffset, text: text)
     }
 
     /// One key and value of the line's object.
     private mutating func parseLineMember(into line: inout LineParts) throws(LineFailure) {
         let (key, keyOffset) = try parseKey()
         let valueOffset = position
-        let duplicate = LineFailure(offset: keyOffset, message: LogMessage.duplicateKey(key))
-        switch ReservedKey(key) {
+        var duplicate: LineFailure { LineFailure(offset: keyOffset, message: LogMessage.duplicateKey(key)) }
+        switch reservedKey(key) {
         case .event:
             guard line.event == nil else { throw duplicate }
             guard line.expectation == nil else {
@@ -108,6 +78,15 @@ extension LineParser {
             let value = try parseValue(depth: 2)
             line.payload.append(JSONMember(key: key, value: value, keyOffset: keyOffset, valueOffset: valueOffset))
         }
+    }
+
+    /// Which reserved key the key just parsed is, if any.
+    private func reservedKey(_ key: String) -> ReservedKey? {
+        if lastKeyIs("event", key) { return .event }
+        if lastKeyIs("time", key) { return .time }
+        if lastKeyIs("case", key) { return .case }
+        if lastKeyIs("expect", key) { return .expect }
+        return nil
     }
 
     /// case = string / integer; an integer is kept as its decimal digits, so 7 and "7" match.
@@ -148,17 +127,17 @@ extension LineParser {
         while true {
             let (key, keyOffset) = try parseKey()
             let valueOffset = position
-            let duplicate = LineFailure(offset: keyOffset, message: LogMessage.duplicateKey(key))
-            if key.utf8.elementsEqual("state".utf8) {
+            var duplicate: LineFailure { LineFailure(offset: keyOffset, message: LogMessage.duplicateKey(key)) }
+            if lastKeyIs("state", key) {
                 guard expectation.state == nil else { throw duplicate }
                 guard current == UInt8(ascii: "\"") else { throw try wrongType("a string", "for 'state'", depth: depth + 1) }
                 expectation.state = try parseString()
                 expectation.stateOffset = valueOffset
-            } else if key.utf8.elementsEqual("vars".utf8) {
+            } else if lastKeyIs("vars", key) {
                 guard expectation.vars == nil else { throw duplicate }
                 guard current == UInt8(ascii: "{") else { throw try wrongType("an object", "for 'vars'", depth: depth + 1) }
                 expectation.vars = try parseObject(depth: depth + 1)
-            } else if key.utf8.elementsEqual("outputs".utf8) {
+            } else if lastKeyIs("outputs", key) {
                 guard expectation.outputs == nil else { throw duplicate }
                 guard current == UInt8(ascii: "[") else { throw try wrongType("an array", "for 'outputs'", depth: depth + 1) }
                 let (names, offsets) = try parseOutputs(depth: depth + 1)

@@ -3,8 +3,9 @@ import StatecraftDiagnostics
 extension LineParser {
     /// string = quotation-mark *char quotation-mark, with `position` at the opening quote.
     ///
-    /// A string without escapes is decoded straight from the line; one with escapes is
-    /// built in `scratch`. Raw control characters and invalid UTF-8 are errors.
+    /// A string without escapes is decoded straight from the line (and `rawString` says
+    /// where); one with escapes is built in `scratch`. Raw control characters and invalid
+    /// UTF-8 are errors.
     mutating func parseString() throws(LineFailure) -> String {
         let start = position + 1
         var i = start
@@ -12,6 +13,7 @@ extension LineParser {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
                 position = i + 1
+                rawString = start..<i
                 return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
             }
             if b == UInt8(ascii: "\\") { break }
@@ -23,6 +25,7 @@ extension LineParser {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
                 position = i + 1
+                rawString = nil
                 return String(decoding: scratch, as: UTF8.self)
             }
             if b == UInt8(ascii: "\\") {

@@ -21,6 +21,9 @@ struct LineParser {
     var position = 0
     /// Reused for strings with escapes.
     var scratch: [UInt8] = []
+    /// Where the last string parsed lies in the line, if it had no escapes: its bytes are
+    /// then its value, and keys can be recognised without comparing strings.
+    var rawString: Range<Int>?
 
     init(bytes: UnsafeBufferPointer<UInt8>, text: [UInt8]) {
         self.bytes = bytes
@@ -223,6 +226,16 @@ struct LineParser {
         return LineFailure(offset: start, message: LogMessage.wrongType(what, context, found: describe(value, from: start)))
     }
 
+    /// Whether the key just parsed is `literal`, byte for byte.
+    func lastKeyIs(_ literal: StaticString, _ key: String) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard let raw = rawString else { return key.utf8.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: count)) }
+        guard raw.count == count else { return false }
+        let pattern = literal.utf8Start
+        for k in 0..<count where bytes[raw.lowerBound + k] != pattern[k] { return false }
+        return true
+    }
+
     @inline(__always)
     static func isWordByte(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
@@ -241,7 +254,10 @@ struct KeyIndex {
     /// false for a duplicate.
     mutating func insert(_ key: String, existing members: [JSONMember]) -> Bool {
         if set == nil && members.count < KeyIndex.linearLimit {
-            for member in members where member.key.utf8.elementsEqual(key.utf8) { return false }
+            let count = key.utf8.count
+            for member in members where member.key.utf8.count == count && member.key.utf8.elementsEqual(key.utf8) {
+                return false
+            }
             return true
         }
         var keys = set ?? Set(members.map { Array($0.key.utf8) })

@@ -1,8 +1,11 @@
 /// A line that breaks the format.
+///
+/// A file that cannot be opened has line 0 and column 0; one that fails while being read
+/// has the number of the line it was reading and column 1.
 public struct LogError: Error, Sendable, Equatable {
     /// 1-based line number in the log.
     public var line: Int
-    /// 1-based column of the offending character, counted in Unicode scalars.
+    /// 1-based column of the offending character, counted in Unicode scalars (a BOM on line 1 is not counted).
     public var column: Int
     /// Lowercase text, no final period; names in single quotes.
     public var message: String

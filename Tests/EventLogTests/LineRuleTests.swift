@@ -125,6 +125,10 @@ import Testing
 
     @Test func escapedReservedKeysAreReserved() {
         #expect(record(#"{"\u0065vent":"e"}"#)?.body == .event(name: "e", nameOffset: 14, payload: []))
+        #expect(record(#"{"expect":{"st\u0061te":"a"}}"#)?.body
+            == .expect(Expectation(state: "a", stateOffset: 24, offset: 10)))
+        #expect(record(#"{"event":"e","tim\u0065":2}"#)?.time == 2)
+        #expect(payload(#"{"event":"e","tim\u0065s":2}"#)?.first?.key == "times")
     }
 
     @Test func columnsCountScalarsNotBytes() throws {
