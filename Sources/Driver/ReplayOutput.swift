@@ -122,7 +122,7 @@ final class ReplayOutput {
         let rejected = cases.reduce(0) { $0 + $1.rejected }
         let expectations = cases.reduce(0) { $0 + $1.expectations }
         let failed = cases.reduce(0) { $0 + $1.failureCount }
-        out += "replayed \(log): \(count(cases.count, "case")), \(applied + ignored + rejected) events "
+        out += "replayed \(log): \(count(cases.count, "case")), \(count(applied + ignored + rejected, "event")) "
         out += "(\(applied) applied, \(ignored) ignored, \(rejected) rejected), "
         out += "\(count(expectations, "expectation")) (\(failed) failed)\n"
         return out

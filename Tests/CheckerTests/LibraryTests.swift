@@ -62,4 +62,24 @@ import TestSupport
         #expect(result.machine == nil)
         #expect(result.errorCount == 1)
     }
+
+    /// The runtime example of the README, step by step.
+    @Test func readmeRuntimeExample() throws {
+        let machine = try LibraryTests.drawer()
+        var drawer = Instance(Program(machine))
+        #expect(drawer.start().kind == .started)
+        var emitted: [String] = []
+        let step = drawer.send("touchBegan", ["y": .number(600), "onContent": .bool(true)]) { output, _ in
+            emitted.append(machine[output].name)
+        }
+        guard case .fired? = step?.kind else {
+            Issue.record("expected the touch to fire a transition")
+            return
+        }
+        #expect(machine[drawer.state].name == "dragging")
+        #expect(drawer.value(of: "originY") == .number(0))
+        drawer.advance(to: 2.5)
+        #expect(drawer.now == 2.5)
+        #expect(emitted.isEmpty)
+    }
 }

@@ -76,9 +76,10 @@ public enum CLI {
         return nil
     }
 
-    /// Runs `statecraft arguments` in `directory` with `NO_COLOR` unset and stdout piped.
+    /// Runs `statecraft arguments` in `directory` with stdout piped and `input` (or nothing)
+    /// on standard input.
     public static func run(_ arguments: [String], in directory: URL = Repository.root,
-                           environment: [String: String] = [:]) throws -> Result {
+                           environment: [String: String] = [:], input: String? = nil) throws -> Result {
         guard let executable else {
             throw NSError(domain: "CLI", code: 1, userInfo: [NSLocalizedDescriptionKey: "statecraft binary not found"])
         }
@@ -93,8 +94,18 @@ public enum CLI {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        if let input {
+            // Write from another thread so a large input cannot deadlock against the output.
+            let data = Data(input.utf8)
+            let handle = stdin.fileHandleForWriting
+            DispatchQueue.global().async {
+                handle.write(data)
+                try? handle.close()
+            }
+        }
         // Read both pipes while the process runs, so a large output cannot block it.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data()

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `statecraft replay` through the real binary.
+@Suite struct ReplayCommandTests {
+    static let machines = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"]
+
+    /// A temporary folder with the given files, removed by the caller.
+    static func folder(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return dir
+    }
+
+    @Test(arguments: ReplayCommandTests.machines)
+    func shippedSessionLogsReplayClean(machine: String) throws {
+        let r = try CLI.run(["replay", "Specs/\(machine).machine", "Specs/\(machine).session.jsonl"])
+        #expect(r.status == 0, "\(r.stdout)")
+        let summary = r.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.hasPrefix("replayed Specs/\(machine).session.jsonl: "))
+        #expect(summary.hasSuffix(" expectations (0 failed)"))
+        #expect(summary.contains(" 0 rejected)"))
+    }
+
+    @Test func readmeShowsEveryShippedLog() throws {
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        for m in ReplayCommandTests.machines {
+            #expect(readme.contains("statecraft replay Specs/\(m).machine Specs/\(m).session.jsonl"), "\(m)")
+        }
+    }
+
+    @Test func aFailedExpectationExitsOneAndNamesLineExpectedAndActual() throws {
+        let dir = try ReplayCommandTests.folder(["s.jsonl": """
+            {"event": "touchBegan", "y": 300, "onContent": true}
+            {"event": "touchMoved", "y": 100}
+            {"expect": {"state": "dragging", "vars": {"directionTop": true, "originY": -617}}}
+            {"event": "touchEnded", "y": 50}
+            {"expect": "open"}
+
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["replay", Repository.specs.appendingPathComponent("Drawer.machine").path, "s.jsonl"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("s.jsonl:3:76: error: expected originY = -617, found -200 [expectation-failed]\n"))
+        #expect(r.stdout.contains("s.jsonl:5:12: error: expected state 'open', found 'closed' [expectation-failed]\n"))
+        #expect(r.stdout.contains("  expectations  2 checked, 2 failed\n"))
+    }
+
+    @Test func aMalformedLineExitsTwoAndKeepsWhatCameBefore() throws {
+        let dir = try ReplayCommandTests.folder(["s.jsonl": """
+            {"event": "tap"}
+            {"expect": {"outputs": ["didTap"]}}
+            {"event": "tap", "force": 1}
+            {"event": "tap"}
+
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["replay", Repository.specs.appendingPathComponent("VibrantButton.machine").path, "s.jsonl"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stdout.contains("s.jsonl:3:18: error: event 'tap' has no field 'force'; it has no payload [malformed-log-line]"))
+        #expect(r.stdout.contains("  outputs       didTap(0)\n"))
+        #expect(r.stdout.contains("replay stopped at line 3"))
+        #expect(r.stdout.hasSuffix("1 case, 1 event (1 applied, 0 ignored, 0 rejected), 1 expectation (0 failed)\n"))
+    }
+
+    @Test func badJSONIsReportedWithItsColumn() throws {
+        let r = try CLI.run(["replay", "Specs/Drawer.machine", "-"], input: "{\"event\": \"touchMoved\", \"y\": 1,}\n")
+        #expect(r.status == 2)
+        #expect(r.stdout.contains("<stdin>:1:32: error: expected a string key, found '}' [malformed-log-line]"))
+    }
+
+    @Test func standardInputIsTheDefault() throws {
+        let log = try String(contentsOf: Repository.specs.appendingPathComponent("Drawer.session.jsonl"), encoding: .utf8)
+        let r = try CLI.run(["replay", "Specs/Drawer.machine"], input: log)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("replayed <stdin>: 1 case"))
+    }
+
+    @Test func aRunTimeErrorRejectsTheEventAndPointsIntoTheSpec() throws {
+        let dir = try ReplayCommandTests.folder([
+            "m.machine": """
+                machine Ratio {
+                    public var ratio: Number = 1
+                    event measure(width: Number, height: Number)
+                    initial state idle {
+                        on measure { ratio = width / height }
+                    }
+                }
+
+                """,
+            "s.jsonl": """
+                {"event": "measure", "width": 4, "height": 2}
+                {"event": "measure", "width": 4, "height": 0}
+                {"expect": {"vars": {"ratio": 2}}}
+
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["replay", "m.machine", "s.jsonl"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("s.jsonl:2:11: error: event 'measure' was rejected: division by zero (4 / 0) [event-rejected]"))
+        #expect(r.stdout.contains("m.machine:5:30: note: the failing expression in the spec\n"))
+        #expect(r.stdout.contains("  expectations  1 checked, 0 failed\n"), "the step was undone: ratio is still 2")
+    }
+
+    @Test func strictRejectsIgnoredEvents() throws {
+        let log = "{\"event\": \"touchMoved\", \"y\": 5}\n"
+        #expect(try CLI.run(["replay", "Specs/Drawer.machine"], input: log).status == 0)
+        let strict = try CLI.run(["replay", "--strict", "Specs/Drawer.machine"], input: log)
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("event 'touchMoved' was ignored: no transition of state 'open' takes it (--strict)"))
+    }
+
+    @Test func traceLinesShowEachStep() throws {
+        let r = try CLI.run(["replay", "--trace", "Specs/PullToRefresh.machine", "Specs/PullToRefresh.session.jsonl"])
+        #expect(r.status == 0)
+        let lines = r.stdout.components(separatedBy: "\n")
+        #expect(lines.contains("line 14, t=1.25: endDragging: pulling -> refreshing; emitted didRefresh; set insetTop = 110"))
+        #expect(lines.contains("line 20, t=3.25: after 2s: refreshing -> idle; set insetTop = 0"))
+        #expect(lines.contains("line 7, t=0.3: endDragging: ignored in pulling"))
+    }
+
+    @Test func jsonReport() throws {
+        let r = try CLI.run(["replay", "--format", "json", "Specs/SwipeToDismiss.machine", "Specs/SwipeToDismiss.session.jsonl"])
+        #expect(r.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["machine"] as? String == "SwipeToDismiss")
+        #expect(object["passed"] as? Bool == true)
+        let log = try #require((object["logs"] as? [[String: Any]])?.first)
+        let cases = try #require(log["cases"] as? [[String: Any]])
+        #expect(cases.map { $0["case"] as? String } == ["snap-back", "fling"])
+        #expect(cases[1]["state"] as? String == "dismissed")
+        #expect(cases[1]["finished"] as? Bool == true)
+        #expect((cases[1]["outputs"] as? [[String: Any]])?.first?["name"] as? String == "dismissed")
+        #expect((cases[1]["variables"] as? [String: Any])?["anchorY"] as? Int == 420)
+        #expect(cases[1]["ignored"] as? Int == 1)
+    }
+
+    @Test func jsonlTraceStreamsOneObjectPerStep() throws {
+        let r = try CLI.run(["replay", "--trace", "--format", "jsonl", "Specs/VibrantButton.machine", "Specs/VibrantButton.session.jsonl"])
+        #expect(r.status == 0)
+        let objects = try r.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == 8, "7 steps and the report")
+        #expect(objects.first?["event"] as? String == "tap")
+        #expect(objects.first?["result"] as? String == "applied")
+        #expect((objects.first?["outputs"] as? [[String: Any]])?.first?["args"] as? [Int] == [0])
+        #expect(objects[1]["to"] as? String == "selected")
+        #expect((objects[1]["changed"] as? [String: Any])?["textColor"] as? String == "black")
+        #expect(objects.last?["report"] != nil)
+    }
+
+    @Test func specWithErrorsExitsTwo() throws {
+        let r = try CLI.run(["replay", "Tests/CheckerTests/Fixtures/done-when.machine"], input: "")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("done-when.machine:9:30: error: unknown name 'amount' [unknown-name]"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["replay"], "Error: missing the SPEC argument"),
+        (["replay", "--trcae", "Specs/Drawer.machine"], "Error: unknown option '--trcae'; did you mean '--trace'?"),
+        (["replay", "Specs/Drawer.machine", "missing.jsonl"], "error: cannot open 'missing.jsonl'"),
+        (["replay", "nope.machine"], "error: cannot read 'nope.machine'"),
+    ])
+    func usageAndIOErrorsExitTwo(arguments: [String], message: String) throws {
+        let r = try CLI.run(arguments, input: "")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+}
