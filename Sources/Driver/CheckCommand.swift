@@ -17,50 +17,26 @@ enum CheckCommand {
 
         """
 
-    enum Format: String { case text, json }
+    enum Format: String, CaseIterable { case text, json }
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
-        var format = Format.text
-        var strict = false
-        var paths: [String] = []
-        var index = 0
-        var onlyPaths = false
-        while index < arguments.count {
-            let arg = arguments[index]
-            index += 1
-            if onlyPaths || !arg.hasPrefix("-") || arg == "-" {
-                paths.append(arg)
-                continue
-            }
-            switch arg {
-            case "--":
-                onlyPaths = true
-            case "-h", "--help":
-                console.out(help)
-                return ExitStatus.success
-            case "--warnings-as-errors":
-                strict = true
-            case "--format":
-                guard index < arguments.count, let f = Format(rawValue: arguments[index]) else {
-                    return usageError("--format takes 'text' or 'json'", console)
-                }
-                format = f
-                index += 1
-            default:
-                if arg.hasPrefix("--format=") {
-                    guard let f = Format(rawValue: String(arg.dropFirst("--format=".count))) else {
-                        return usageError("--format takes 'text' or 'json'", console)
-                    }
-                    format = f
-                    continue
-                }
-                var message = "unknown option '\(arg)'"
-                if let close = Driver.closest(arg, ["--format", "--warnings-as-errors", "--help"]) {
-                    message += "; did you mean '\(close)'?"
-                }
-                return usageError(message, console)
-            }
+        let parsed: ParsedArguments
+        let format: Format
+        switch ParsedArguments.parse(arguments, flags: ["--warnings-as-errors"], options: ["--format"]).flatMap({ p in
+            p.choice("--format", default: Format.text).map { (p, $0) }
+        }) {
+        case .success(let (p, f)):
+            parsed = p
+            format = f
+        case .failure(let error):
+            return usageError(error.message, console)
         }
+        if parsed.wantsHelp {
+            console.out(help)
+            return ExitStatus.success
+        }
+        let strict = parsed.flags.contains("--warnings-as-errors")
+        var paths = parsed.positionals
         if paths.isEmpty { paths = ["."] }
 
         let collected = SpecFiles.collect(paths)

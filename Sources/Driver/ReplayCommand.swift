@@ -22,7 +22,7 @@ enum ReplayCommand {
 
         """
 
-    enum Format: String { case text, json, jsonl }
+    enum Format: String, CaseIterable { case text, json, jsonl }
 
     struct Options {
         var format = Format.text
@@ -30,19 +30,20 @@ enum ReplayCommand {
         var trace = false
         var spec: String?
         var logs: [String] = []
+        var help = false
     }
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let options: Options
         switch parse(arguments) {
         case .success(let parsed): options = parsed
-        case .failure(let message):
-            if message.text.isEmpty {
-                console.out(help)
-                return ExitStatus.success
-            }
-            console.err("Error: \(message.text)\n\n" + help)
+        case .failure(let error):
+            console.err("Error: \(error.message)\n\n" + help)
             return ExitStatus.usage
+        }
+        if options.help {
+            console.out(help)
+            return ExitStatus.success
         }
         guard let specPath = options.spec else {
             console.err("Error: missing the SPEC argument\n\n" + help)
@@ -89,46 +90,19 @@ enum ReplayCommand {
         return status
     }
 
-    struct Message: Error { var text: String }
-
-    static func parse(_ arguments: [String]) -> Result<Options, Message> {
-        var options = Options()
-        var index = 0
-        var onlyPaths = false
-        while index < arguments.count {
-            let arg = arguments[index]
-            index += 1
-            if onlyPaths || !arg.hasPrefix("-") || arg == "-" {
-                if options.spec == nil { options.spec = arg } else { options.logs.append(arg) }
-                continue
-            }
-            switch arg {
-            case "--": onlyPaths = true
-            case "-h", "--help": return .failure(Message(text: ""))
-            case "--strict": options.strict = true
-            case "--trace": options.trace = true
-            case "--format":
-                guard index < arguments.count, let f = Format(rawValue: arguments[index]) else {
-                    return .failure(Message(text: "--format takes 'text', 'json' or 'jsonl'"))
-                }
-                options.format = f
-                index += 1
-            default:
-                if arg.hasPrefix("--format=") {
-                    guard let f = Format(rawValue: String(arg.dropFirst("--format=".count))) else {
-                        return .failure(Message(text: "--format takes 'text', 'json' or 'jsonl'"))
-                    }
-                    options.format = f
-                    continue
-                }
-                var text = "unknown option '\(arg)'"
-                if let close = Driver.closest(arg, ["--strict", "--trace", "--format", "--help"]) {
-                    text += "; did you mean '\(close)'?"
-                }
-                return .failure(Message(text: text))
+    static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
+        ParsedArguments.parse(arguments, flags: ["--strict", "--trace"], options: ["--format"]).flatMap { parsed in
+            parsed.choice("--format", default: Format.text).map { format in
+                var options = Options()
+                options.format = format
+                options.strict = parsed.flags.contains("--strict")
+                options.trace = parsed.flags.contains("--trace")
+                options.help = parsed.wantsHelp
+                options.spec = parsed.positionals.first
+                options.logs = Array(parsed.positionals.dropFirst())
+                return options
             }
         }
-        return .success(options)
     }
 
     /// Reads and checks the spec; prints its errors to standard error when it has any.

@@ -128,35 +128,28 @@ struct LineParser {
         return (key, keyOffset)
     }
 
-    /// After an object member: consumes `,` (then true if more follow: false) or `}` (true).
+    /// After an object member: consumes `,` (false: more follow) or `}` (true: the object ends).
     mutating func endOfMember() throws(LineFailure) -> Bool {
-        skipWhitespace()
-        switch current {
-        case UInt8(ascii: ","):
-            position += 1
-            skipWhitespace()
-            return false
-        case UInt8(ascii: "}"):
-            position += 1
-            return true
-        default:
-            throw unexpected("',' or '}'", at: position)
-        }
+        try endOfItem(closedBy: UInt8(ascii: "}"))
     }
 
-    /// After an array element: consumes `,` (false: more follow) or `]` (true).
+    /// After an array element: consumes `,` (false: more follow) or `]` (true: the array ends).
     mutating func endOfElement() throws(LineFailure) -> Bool {
+        try endOfItem(closedBy: UInt8(ascii: "]"))
+    }
+
+    private mutating func endOfItem(closedBy close: UInt8) throws(LineFailure) -> Bool {
         skipWhitespace()
         switch current {
         case UInt8(ascii: ","):
             position += 1
             skipWhitespace()
             return false
-        case UInt8(ascii: "]"):
+        case close:
             position += 1
             return true
         default:
-            throw unexpected("',' or ']'", at: position)
+            throw unexpected("',' or '\(Character(Unicode.Scalar(close)))'", at: position)
         }
     }
 

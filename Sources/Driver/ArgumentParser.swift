@@ -1,0 +1,63 @@
+/// The command line of one command, split into flags, options with values and positionals.
+///
+/// Shared by every command so they all accept the same shapes: `--flag`, `--option value`,
+/// `--option=value`, `-` as a positional (standard input), `--` before positionals that
+/// start with `-`, and `-h`/`--help`.
+struct ParsedArguments {
+    var flags: Set<String> = []
+    var values: [String: String] = [:]
+    var positionals: [String] = []
+    var wantsHelp = false
+
+    /// Parses `arguments`; the error is the message to print before the usage.
+    static func parse(_ arguments: [String], flags: [String], options: [String]) -> Result<ParsedArguments, UsageError> {
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let arg = arguments[index]
+            index += 1
+            if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {
+                parsed.positionals.append(arg)
+                continue
+            }
+            if arg == "--" {
+                onlyPositionals = true
+            } else if arg == "-h" || arg == "--help" {
+                parsed.wantsHelp = true
+            } else if flags.contains(arg) {
+                parsed.flags.insert(arg)
+            } else if options.contains(arg) {
+                guard index < arguments.count else { return .failure(UsageError("\(arg) needs a value")) }
+                parsed.values[arg] = arguments[index]
+                index += 1
+            } else if let equals = arg.firstIndex(of: "="), options.contains(String(arg[..<equals])) {
+                parsed.values[String(arg[..<equals])] = String(arg[arg.index(after: equals)...])
+            } else {
+                var message = "unknown option '\(arg)'"
+                if let close = Driver.closest(arg, flags + options + ["--help"]) { message += "; did you mean '\(close)'?" }
+                return .failure(UsageError(message))
+            }
+        }
+        return .success(parsed)
+    }
+
+    /// The value of an option that takes one of a fixed set of words.
+    func choice<T: RawRepresentable & CaseIterable>(_ option: String, default value: T) -> Result<T, UsageError>
+    where T.RawValue == String {
+        guard let word = values[option] else { return .success(value) }
+        guard let chosen = T(rawValue: word) else {
+            var words = T.allCases.map { "'\($0.rawValue)'" }
+            let last = words.removeLast()
+            let list = words.isEmpty ? last : words.joined(separator: ", ") + " or " + last
+            return .failure(UsageError("\(option) takes \(list), not '\(word)'"))
+        }
+        return .success(chosen)
+    }
+}
+
+/// A command line that does not parse: the message printed before the usage (exit 2).
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
