@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax <- Semantics -> Model <- Analysis / Runtime (<- EventLog) <- Driver <- statecraft
+// Diagnostics <- Syntax <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export <- Driver <- statecraft
 let package = Package(
     name: "Statecraft",
     products: [
@@ -22,6 +22,7 @@ let package = Package(
             path: "Sources/Semantics"),
         .target(name: "StatecraftAnalysis", dependencies: ["StatecraftModel"], path: "Sources/Analysis"),
         .target(name: "StatecraftEventLog", dependencies: ["StatecraftDiagnostics"], path: "Sources/EventLog"),
+        .target(name: "StatecraftExport", dependencies: ["StatecraftModel"], path: "Sources/Export"),
         .target(
             name: "StatecraftRuntime",
             dependencies: ["StatecraftModel", "StatecraftEventLog"],
@@ -29,7 +30,8 @@ let package = Package(
         .target(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
-                           "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime"],
+                           "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
+                           "StatecraftExport"],
             path: "Sources/Statecraft"),
         .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
@@ -49,6 +51,11 @@ let package = Package(
             name: "RuntimeTests",
             dependencies: ["Statecraft", "TestSupport"],
             path: "Tests/RuntimeTests"),
+        .testTarget(
+            name: "ExportTests",
+            dependencies: ["Statecraft", "TestSupport"],
+            path: "Tests/ExportTests",
+            exclude: ["Golden"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "TestSupport"],
