@@ -81,8 +81,12 @@ public struct ReplayReport: Sendable {
     public var cases: [CaseReport]
     /// The line that could not be read, if the replay stopped early.
     public var error: LogError?
-    /// Lines read (including blank ones skipped by the reader is not counted).
+    /// Records read (blank lines are not records).
     public var records: Int
+    /// How often each transition fired, over all cases, indexed by `TransitionID`.
+    public var transitionCounts: [Int] = []
+    /// Which states were active at some point, over all cases, indexed by `StateID`.
+    public var visitedStates: [Bool] = []
 
     /// Whether every expectation held and nothing was rejected (exit status 0).
     public var passed: Bool {

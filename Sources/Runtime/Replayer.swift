@@ -43,11 +43,16 @@ public struct Replayer {
     var caseIndex: [String: Int] = [:]
     var defaultRun: Int?
     var records = 0
+    /// Coverage over all cases: fired transitions and visited states.
+    var transitionCounts: [Int]
+    var visitedStates: [Bool]
 
     /// Creates a replayer for a compiled machine.
     public init(program: Program, options: Options = Options()) {
         self.program = program
         self.options = options
+        transitionCounts = Array(repeating: 0, count: program.machine.transitions.count)
+        visitedStates = Array(repeating: false, count: program.machine.states.count)
     }
 
     /// The report so far.
@@ -60,7 +65,7 @@ public struct Replayer {
             report.variables = zip(machine.variables, run.instance.variables).map { ($0.name, $1) }
             report.time = run.instance.now
             return report
-        }, error: nil, records: records)
+        }, error: nil, records: records, transitionCounts: transitionCounts, visitedStates: visitedStates)
     }
 
     /// Applies one record. `trace` is called for every step when tracing is on.
@@ -96,6 +101,7 @@ public struct Replayer {
             report.outputs.append(EmittedOutput(name: program.machine[output].name, arguments: args))
             window.append(output)
         }
+        for s in instance.activeStates { visitedStates[s.index] = true }
         runs.append(Run(instance: instance, report: report, window: window))
         let index = runs.count - 1
         if let key = record.caseKey { caseIndex[key] = index } else { defaultRun = index }
@@ -139,6 +145,7 @@ public struct Replayer {
             switch step.kind {
             case .fired(let t):
                 run.report.timersFired += 1
+                cover(t, reaching: step.to)
                 if case .after(let delay) = machine[t].trigger { eventName = "after " + machine.text(delay.range) }
             case .failed(let fault):
                 run.report.rejected += 1
@@ -206,7 +213,10 @@ public struct Replayer {
         tally(emitted, into: &run)
         var result = TraceStep.Result.applied
         switch step.kind {
-        case .fired, .started:
+        case .fired(let t):
+            run.report.applied += 1
+            cover(t, reaching: step.to)
+        case .started:
             run.report.applied += 1
         case .ignored, .afterFinal:
             if options.strict {
@@ -233,6 +243,16 @@ public struct Replayer {
         }
         trimWindow(&run)
         runs[runIndex] = run
+    }
+
+    /// Counts a fired transition and marks the state it led to, with its ancestors, visited.
+    private mutating func cover(_ transition: TransitionID, reaching state: StateID) {
+        transitionCounts[transition.index] += 1
+        var current: StateID? = state
+        while let s = current, s != program.machine.root {
+            visitedStates[s.index] = true
+            current = program.machine[s].parent
+        }
     }
 
     private func reject(_ run: inout Run, record: LogRecord, message: String, specRange: SourceRange?) {
