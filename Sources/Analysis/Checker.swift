@@ -24,6 +24,23 @@ public enum Checker {
     }
 }
 
+extension Checker {
+    /// Transitions that can never fire: a guard that folds to `false`, or an earlier
+    /// transition of the same state that always takes the same events.
+    public static func deadTransitions(_ machine: Machine) -> Set<TransitionID> {
+        let constants = machine.constantValues
+        var dead = Set(machine.transitions.filter { $0.neverFires(constants: constants) }.map(\.id))
+        for pair in ShadowedTransitions.pairs(machine) { dead.insert(pair.shadowed.id) }
+        return dead
+    }
+
+    /// States no path of transitions reaches from the initial state.
+    public static func unreachableStates(_ machine: Machine) -> Set<StateID> {
+        let reachable = Reachability.reachableStates(machine)
+        return Set(machine.states.dropFirst().map(\.id).filter { !reachable.contains($0) })
+    }
+}
+
 extension Transition {
     /// Whether the guard is written and folds to `false`: the transition can never fire.
     func neverFires(constants: [Value]) -> Bool {

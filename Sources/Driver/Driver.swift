@@ -1,3 +1,4 @@
+import Foundation
 import Statecraft
 
 /// Where a command writes, and what it knows about the terminal. Passed in, never global,
@@ -7,14 +8,17 @@ public struct Console: Sendable {
     public var out: @Sendable (String) -> Void
     /// Writes to standard error.
     public var err: @Sendable (String) -> Void
+    /// Writes raw bytes to standard output (rendered images).
+    public var write: @Sendable (Data) -> Void
     /// Whether standard output is a terminal and colour is allowed (`NO_COLOR` unset).
     public var colour: Bool
 
     /// Creates a console.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                colour: Bool = false) {
+                write: (@Sendable (Data) -> Void)? = nil, colour: Bool = false) {
         self.out = out
         self.err = err
+        self.write = write ?? { out(String(decoding: $0, as: UTF8.self)) }
         self.colour = colour
     }
 }

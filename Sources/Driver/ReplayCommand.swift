@@ -115,7 +115,7 @@ enum ReplayCommand {
             return nil
         }
         let result = Statecraft.check(file)
-        guard let machine = result.machine else {
+        guard let machine = result.machine, result.errorCount == 0 else {
             console.err(CheckCommand.renderText(result, colour: false))
             console.err("error: '\(path)' has errors; fix them with 'statecraft check' before replaying\n")
             return nil

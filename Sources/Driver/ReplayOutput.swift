@@ -173,8 +173,12 @@ final class ReplayOutput {
         }
     }
 
-    /// The byte range of the character at a 1-based column of a line.
     private func range(_ text: [UInt8], column: Int) -> SourceRange {
+        ReplayOutput.byteRange(text, column: column)
+    }
+
+    /// The byte range of the character at a 1-based column of a line.
+    static func byteRange(_ text: [UInt8], column: Int) -> SourceRange {
         var offset = 0
         var col = 1
         while col < column && offset < text.count {

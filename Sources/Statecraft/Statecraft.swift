@@ -11,7 +11,9 @@
 public struct CheckResult: Sendable {
     /// The file that was checked.
     public var file: SourceFile
-    /// The resolved machine; nil when the file had syntax errors or no machine.
+    /// The resolved machine; nil when the file does not parse or its names and types do not
+    /// resolve. Findings of the analyses (an unreachable state, say) do not take it away:
+    /// the machine is whole, just questionable, and can still be drawn.
     public var machine: Machine?
     /// Errors, warnings and notes, in source order.
     public var diagnostics: [Diagnostic]
@@ -38,8 +40,8 @@ public enum Statecraft {
         if !syntaxDiagnostics.hasErrors {
             let resolution = Resolver.resolve(syntax, in: file)
             bag.merge(resolution.diagnostics)
-            machine = resolution.machine
-            if let machine {
+            machine = resolution.diagnostics.hasErrors ? nil : resolution.machine
+            if let machine = resolution.machine {
                 let errorsOnly = resolution.diagnostics.hasErrors
                 for finding in Checker.check(machine, errorsOnly: errorsOnly) { bag.add(finding) }
             }
@@ -49,7 +51,7 @@ public enum Statecraft {
             diagnostics.append(Diagnostic(.tooManyErrors, "too many errors; stopped after \(bag.limit)",
                                           at: .point(dropped.start)))
         }
-        return CheckResult(file: file, machine: bag.hasErrors ? nil : machine, diagnostics: diagnostics)
+        return CheckResult(file: file, machine: machine, diagnostics: diagnostics)
     }
 
     /// Checks spec source text (tests and embedding apps).

@@ -5,5 +5,6 @@ let colour = isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["
 let console = Console(
     out: { FileHandle.standardOutput.write(Data($0.utf8)) },
     err: { FileHandle.standardError.write(Data($0.utf8)) },
+    write: { FileHandle.standardOutput.write($0) },
     colour: colour)
 exit(Driver.run(Array(CommandLine.arguments.dropFirst()), console: console))
