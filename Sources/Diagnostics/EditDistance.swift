@@ -18,22 +18,28 @@ public enum EditDistance {
         return best?.0
     }
 
-    /// The edit distance between two byte strings, or `limit + 1` when it exceeds `limit`.
+    /// The edit distance between two byte strings, counting a swap of two neighbours as one
+    /// edit (`opne` → `open`), or `limit + 1` when it exceeds `limit`.
     static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...max(1, a.count) where !a.isEmpty {
+        for i in 1...a.count {
             current[0] = i
-            var rowMin = current[0]
-            for j in 1...max(1, b.count) where !b.isEmpty {
+            var rowMin = i
+            for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
                 rowMin = min(rowMin, current[j])
             }
             if rowMin > limit { return limit + 1 }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
-        return a.isEmpty ? b.count : previous[b.count]
+        return previous[b.count]
     }
 }

@@ -71,19 +71,22 @@ public struct Replayer {
     /// Applies one record. `trace` is called for every step when tracing is on.
     public mutating func consume(_ record: LogRecord, trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
         records += 1
-        // Check the event against the machine before the line can open a case.
+        // Check the line against the machine, and its time, before it can open a case.
         var resolved: (EventID, [Value])?
-        if case .event(let name, let nameOffset, let payload) = record.body {
+        switch record.body {
+        case .event(let name, let nameOffset, let payload):
             resolved = try resolve(event: name, at: nameOffset, payload: payload, record: record)
+        case .expect(let expectation):
+            try validate(expectation, record: record)
         }
+        let time = try checkedTime(record)
         let index = run(for: record)
-        let time = try checkedTime(record, runIndex: index)
         advance(index, to: time, line: record.line, text: record.text, trace: trace)
         switch record.body {
         case .event:
             if let (event, values) = resolved { apply(event, values, runIndex: index, record: record, trace: trace) }
         case .expect(let expectation):
-            try check(expectation, runIndex: index, record: record)
+            check(expectation, runIndex: index, record: record)
         }
     }
 
@@ -108,8 +111,9 @@ public struct Replayer {
         return index
     }
 
-    private func checkedTime(_ record: LogRecord, runIndex: Int) throws(LogError) -> Double {
-        let now = runs[runIndex].instance.now
+    private func checkedTime(_ record: LogRecord) throws(LogError) -> Double {
+        let existing = record.caseKey.map { caseIndex[$0] } ?? defaultRun
+        let now = existing.map { runs[$0].instance.now } ?? 0
         guard let time = record.time else { return now }
         if time < now {
             throw error(record, at: record.timeOffset ?? 0,
