@@ -1,9 +1,9 @@
 import StatecraftModel
 
 extension DOTDocument {
-    /// Labels up to this many characters stay on one line; longer ones put the guard and
-    /// the outputs on lines of their own, so long guards do not stretch the graph sideways.
-    private static let oneLineLimit = 30
+    /// A label's parts share a line while it stays this short; a part that does not fit
+    /// starts a new line, so long guards do not stretch the graph sideways.
+    private static let lineLimit = 30
 
     /// Every transition as its own edge, in source order, so several transitions between
     /// the same pair of states stay separate and keep their own labels and overlay styles.
@@ -16,8 +16,8 @@ extension DOTDocument {
     }
 
     /// One edge. An internal transition (no target: actions only, no exit or entry) is a
-    /// loop on its state like an external self transition, but below the state instead of
-    /// above, dotted, and ending in a small circle instead of an arrow. It stays an edge, not
+    /// loop on its state like an external self transition, but dotted and ending in a small
+    /// circle instead of an arrow (and below the state when both kinds meet). It stays an edge, not
     /// a line in the state's box, so the overlay can colour it, count it and dash it like
     /// any other transition; the circle still marks it when coverage dashes it.
     private mutating func writeTransition(_ transition: Transition) {
@@ -46,9 +46,10 @@ extension DOTDocument {
         if isCluster(target), !isInside(tail, target) {
             attrs.append(("lhead", "cluster_" + nodeID(target)))
         }
-        // Loops sit on fixed sides so the two kinds never tangle: external self transitions
-        // above the state, internal ones below it.
-        let port = tail != head ? "" : transition.target == nil ? ":s" : ":n"
+        // A state with loops of both kinds gets them on fixed sides, external above and
+        // internal below, so they never tangle. Otherwise Graphviz places the loops itself:
+        // it reserves room for the labels of loops without ports, but not for those with.
+        let port = tail != head || !hasBothKindsOfLoops(tail) ? "" : transition.target == nil ? ":s" : ":n"
         line(nodeID(tail) + port + " -> " + nodeID(head) + port + " [" + attributes(attrs) + "]")
     }
 
@@ -56,10 +57,31 @@ extension DOTDocument {
     /// coverage says the transition was taken.
     private func labelLines(_ transition: Transition) -> [String] {
         let label = TransitionLabel(transition, in: machine)
-        var lines = label.singleLine.count <= Self.oneLineLimit ? [label.singleLine] : label.parts
+        var lines: [String] = []
+        for part in label.parts {
+            if let last = lines.last, last.count + 1 + part.count <= Self.lineLimit {
+                lines[lines.count - 1] = last + " " + part
+            } else {
+                lines.append(part)
+            }
+        }
         if let coverage = overlay.coverage, coverage.count(transition.id) > 0, let last = lines.popLast() {
             lines.append(last + " ×\(coverage.count(transition.id))")
         }
         return lines
+    }
+
+    /// Whether the node `id` carries an external self transition and an internal one.
+    private func hasBothKindsOfLoops(_ id: StateID) -> Bool {
+        var external = false
+        var stays = false
+        for t in machine.transitions where isDrawn(t.source) && anchor(t.source) == id {
+            if let target = t.target {
+                if isDrawn(target) && anchor(target) == id { external = true }
+            } else {
+                stays = true
+            }
+        }
+        return external && stays
     }
 }

@@ -6,12 +6,12 @@
 /// HTML. Mermaid's documented escape is the entity code `#NN;` (decimal), which it decodes
 /// when drawing, so every character that could be read as syntax is written that way.
 enum MermaidText {
-    /// Words Mermaid's state diagram lexer treats specially (compared case-insensitively, as
-    /// the lexer does); a state with one of these names gets a generated id and an alias.
+    /// Words Mermaid's state diagram lexer reads as keywords where an id may stand (compared
+    /// case-insensitively, as the lexer does), plus `end`, which breaks other Mermaid
+    /// diagrams and is best kept out of ids; such a state gets a generated id and an alias.
     private static let reserved: Set<String> = [
-        "state", "note", "end", "as", "left", "right", "of", "class", "classdef", "style", "linkstyle",
-        "click", "scale", "hide", "statediagram", "acctitle", "accdescr", "fork", "join", "choice",
-        "tb", "bt", "lr", "rl",
+        "state", "note", "class", "classdef", "style", "linkstyle", "click", "scale", "hide",
+        "statediagram", "acctitle", "accdescr", "end",
     ]
 
     /// Whether `name` can be written as a state id as it is: an ASCII identifier that is no
