@@ -1,0 +1,129 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+/// The parts of a transition's label, as both writers show them: what triggers it, the guard
+/// as written, and the outputs it emits with their arguments as written.
+struct TransitionLabel {
+    /// `touchEnded, touchCancelled` or `after 2s`.
+    var trigger: String
+    /// The guard's source text, without brackets; nil when there is none.
+    var guardText: String?
+    /// `rated(rating)`, one per `emit` (including those inside `if`), in source order.
+    var outputs: [String]
+
+    init(_ transition: Transition, in machine: Machine) {
+        switch transition.trigger {
+        case .events(let ids):
+            trigger = ids.map { Self.eventName($0, in: machine) }.joined(separator: ", ")
+        case .after(let duration):
+            trigger = "after " + Self.sourceText(duration.range, in: machine)
+        }
+        guardText = transition.guardExpr.map { Self.sourceText($0.range, in: machine) }
+        outputs = Self.outputs(of: transition.actions, in: machine)
+    }
+
+    /// The label's parts, empty ones left out: `trigger`, `[guard]`, `/ outputs`.
+    var parts: [String] {
+        var parts = [trigger]
+        if let guardText { parts.append("[" + guardText + "]") }
+        if !outputs.isEmpty { parts.append("/ " + outputs.joined(separator: ", ")) }
+        return parts
+    }
+
+    /// The whole label on one line.
+    var singleLine: String { parts.joined(separator: " ") }
+
+    /// The outputs `actions` emit, with arguments as written, in source order.
+    static func outputs(of actions: [Action], in machine: Machine) -> [String] {
+        var result: [String] = []
+        for action in actions {
+            action.visit { nested in
+                guard case .emit(let id, let arguments, _) = nested else { return }
+                let name = machine.outputs.indices.contains(id.index) ? machine.outputs[id.index].name : "?"
+                if arguments.isEmpty {
+                    result.append(name)
+                } else {
+                    let written = arguments.map { sourceText($0.range, in: machine) }
+                    result.append(name + "(" + written.joined(separator: ", ") + ")")
+                }
+            }
+        }
+        return result
+    }
+
+    /// An event's name, or `?` for an id outside the machine (a model built by hand).
+    static func eventName(_ id: EventID, in machine: Machine) -> String {
+        machine.events.indices.contains(id.index) ? machine.events[id.index].name : "?"
+    }
+
+    /// The source text of `range` on one line: comments are dropped and every run of white
+    /// space outside string literals becomes one space, so a guard written over several
+    /// lines, with comments between, reads as it would on one.
+    static func sourceText(_ range: SourceRange, in machine: Machine) -> String {
+        let chars = Array(machine.text(range))
+        var out = ""
+        var pendingSpace = false
+        var i = 0
+        while i < chars.count {
+            let ch = chars[i]
+            let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+            if ch.isWhitespace || (ch == "/" && (next == "/" || next == "*")) {
+                i = skipSpaceOrComment(chars, from: i)
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                out.append(" ")
+                pendingSpace = false
+            }
+            if ch == "\"" {
+                let end = stringLiteralEnd(chars, from: i)
+                out.append(contentsOf: String(chars[i..<end]))
+                i = end
+            } else {
+                out.append(ch)
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// The index after the white space, `//` comment or nested `/* */` comment at `start`.
+    private static func skipSpaceOrComment(_ chars: [Character], from start: Int) -> Int {
+        var i = start
+        if chars[i].isWhitespace { return i + 1 }
+        if chars[i + 1] == "/" {
+            while i < chars.count && !chars[i].isNewline { i += 1 }
+            return i
+        }
+        var depth = 0
+        while i < chars.count {
+            if chars[i] == "/" && i + 1 < chars.count && chars[i + 1] == "*" {
+                depth += 1
+                i += 2
+            } else if chars[i] == "*" && i + 1 < chars.count && chars[i + 1] == "/" {
+                depth -= 1
+                i += 2
+                if depth == 0 { return i }
+            } else {
+                i += 1
+            }
+        }
+        return i
+    }
+
+    /// The index after the string literal that opens at `start` (or the end of the text).
+    private static func stringLiteralEnd(_ chars: [Character], from start: Int) -> Int {
+        var i = start + 1
+        while i < chars.count {
+            if chars[i] == "\\" {
+                i += 2
+            } else if chars[i] == "\"" {
+                return i + 1
+            } else {
+                i += 1
+            }
+        }
+        return chars.count
+    }
+}

@@ -1,0 +1,108 @@
+import Statecraft
+import StatecraftExport
+import Testing
+
+@Suite struct MermaidWriterTests {
+    @Test(arguments: ExportFixtures.allNames)
+    func sameMachineSameBytes(_ name: String) throws {
+        let first = try #require(ExportFixtures.named(name))
+        let second = try #require(ExportFixtures.named(name))
+        #expect(MermaidWriter.write(first) == MermaidWriter.write(second))
+    }
+
+    /// Every state, transition, entry and exit arrow is there, under the state's own name
+    /// (every spec's names are plain ids).
+    @Test(arguments: ExportFixtures.specNames)
+    func everyStateAndTransitionIsPresent(_ name: String) throws {
+        let machine = try #require(ExportFixtures.spec(name))
+        let text = MermaidWriter.write(machine)
+        let lines = text.split(separator: "\n").map { String($0.drop { $0 == " " }) }
+        #expect(lines.first == "stateDiagram-v2")
+        let initial = try #require(machine.initialState)
+        #expect(lines.contains("[*] --> " + machine[initial].name))
+        for state in machine.states.dropFirst() {
+            #expect(lines.contains { $0.hasPrefix(state.name + " ") || $0.hasSuffix(" " + state.name) || $0 == state.name },
+                    "state \(state.name) missing")
+            if state.isFinal { #expect(lines.contains(state.name + " --> [*]")) }
+        }
+        for transition in machine.transitions {
+            let source = machine[transition.source].name
+            let prefix = transition.target.map { source + " --> " + machine[$0].name + " : " } ?? source + " : "
+            let trigger: String
+            switch transition.trigger {
+            case .events(let events): trigger = events.map { machine[$0].name }.joined(separator: ", ")
+            case .after(let duration): trigger = "after " + machine.text(duration.range)
+            }
+            let matching = lines.filter { $0.hasPrefix(prefix + trigger) }
+            #expect(!matching.isEmpty, "transition \(transition.id.index) missing: \(prefix + trigger)")
+        }
+        let arrows = lines.filter { $0.contains(" --> ") && !$0.hasPrefix("[*]") && !$0.hasSuffix("[*]") }
+        #expect(arrows.count == machine.transitions.filter(\.isExternal).count)
+    }
+
+    /// After the `:` that starts it, no label holds a character Mermaid would read as syntax;
+    /// only entity codes like `#58;` remain.
+    @Test(arguments: ExportFixtures.allNames)
+    func labelsHoldNoSyntax(_ name: String) throws {
+        let text = MermaidWriter.write(try #require(ExportFixtures.named(name)))
+        for line in text.split(separator: "\n") {
+            var label: Substring
+            if let colon = line.range(of: " : ") {
+                label = line[colon.upperBound...]
+            } else if line.contains("state \""), let open = line.firstIndex(of: "\""), let close = line.lastIndex(of: "\"") {
+                label = line[line.index(after: open)..<close]
+            } else {
+                continue
+            }
+            let plain = label.replacing(/#[0-9]+;/, with: "")
+            #expect(!plain.contains { ":;#{}<>\"%".contains($0) }, "unsafe label: \(line)")
+            #expect(!plain.lowercased().contains("direction "), "direction statement look-alike: \(line)")
+        }
+    }
+
+    @Test func oddNamesGetIdsAndEntityCodes() throws {
+        let text = MermaidWriter.write(try #require(ExportFixtures.odd()))
+        #expect(text.contains("    state \"default\" as s1\n"))
+        #expect(text.contains("    state \"directio#110;\" as s2\n"))
+        #expect(text.contains("    state \"end\" as s3\n"))
+        #expect(text.contains("    [*] --> s1\n"))
+        #expect(text.contains("    s3 --> [*]\n"))
+        #expect(text.contains(" / said(#34;💀 #123;x#125; | #60;y#62; #59;z#35; #58;w#34;)\n"))
+        #expect(text.contains("    s1 : note [mood == #34;❤️#34; || entity == #34;a\\nb#34;] / said(#34;#37;#37; not a comment#34;)\n"))
+    }
+
+    @Test func handEditedNamesAndDuplicates() throws {
+        var machine = try #require(ExportFixtures.spec("VibrantButton"))
+        machine.states[1].name = "two words: \"x\""
+        machine.states[2].name = "s1"
+        let text = MermaidWriter.write(machine)
+        // `s1` is a plain id and keeps it, so the generated id for state 1 steps aside.
+        #expect(text.contains("    state \"two words#58; #34;x#34;\" as s1_\n"))
+        #expect(text.contains("    [*] --> s1_\n"))
+        #expect(text.contains("    s1_ --> s1 : select\n"))
+    }
+
+    @Test func compoundAndParallelStates() throws {
+        let text = MermaidWriter.write(try #require(NestedMachine.make()))
+        let expected = """
+            state active {
+                [*] --> dragging
+                dragging --> dragging : touchBegan [onContent]
+                dragging : touchMoved
+            }
+            state both {
+                state left {
+                    [*] --> l1
+                    l1 --> l2 : touchBegan
+                }
+                --
+                right
+            }
+
+        """
+        #expect(text.contains(expected), "\(text)")
+        #expect(text.contains("    closed --> active : touchBegan [onContent]\n"))
+        #expect(text.contains("    active --> both : touchBegan\n"))
+        #expect(text.contains("    dragging --> closed : touchEnded"))
+    }
+}
