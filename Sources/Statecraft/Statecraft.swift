@@ -1,6 +1,7 @@
 @_exported import StatecraftAnalysis
 @_exported import StatecraftDiagnostics
 @_exported import StatecraftEventLog
+@_exported import StatecraftExport
 @_exported import StatecraftModel
 @_exported import StatecraftRuntime
 @_exported import StatecraftSemantics

@@ -1,0 +1,219 @@
+import Foundation
+import Statecraft
+
+/// `statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG]` and
+/// `statecraft mermaid SPEC [-o FILE] [--check] [--coverage LOG]`.
+enum DiagramCommand {
+    enum Kind: String { case dot, mermaid }
+    enum RenderFormat: String, CaseIterable { case svg, png }
+
+    static func help(_ kind: Kind) -> String {
+        switch kind {
+        case .dot:
+            return """
+                USAGE: statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG]
+
+                Prints the machine as a Graphviz DOT diagram: states as nodes (the initial one
+                marked by an arrow, final ones as double circles), transitions labelled
+                'event [guard] / outputs', timers as 'after 2s', constants and variables in a note.
+
+                OPTIONS:
+                  -o FILE            Write to FILE instead of standard output
+                  -T svg|png         Render through Graphviz's 'dot' (must be installed)
+                  --check            Draw unreachable states and dead transitions in red
+                  --coverage LOG     Replay LOG and draw what it exercised: taken transitions with
+                                     their counts, never-taken ones dashed grey, unvisited states grey
+                  -h, --help         Show this help
+
+                EXIT STATUS: 0 written, 2 the spec or log cannot be read, or rendering failed.
+
+                """
+        case .mermaid:
+            return """
+                USAGE: statecraft mermaid SPEC [-o FILE]
+
+                Prints the machine as a Mermaid stateDiagram-v2, which GitHub renders in Markdown.
+
+                OPTIONS:
+                  -o FILE            Write to FILE instead of standard output
+                  -h, --help         Show this help
+
+                EXIT STATUS: 0 written, 2 the spec cannot be read.
+
+                """
+        }
+    }
+
+    static func run(_ kind: Kind, _ arguments: [String], console: Console) -> Int32 {
+        let flags = kind == .dot ? ["--check"] : []
+        let options = kind == .dot ? ["-o", "-T", "--coverage"] : ["-o"]
+        let parsed: ParsedArguments
+        let render: RenderFormat?
+        switch ParsedArguments.parse(arguments, flags: flags, options: options) {
+        case .success(let p): parsed = p
+        case .failure(let error): return usageError(error.message, kind, console)
+        }
+        if parsed.wantsHelp {
+            console.out(help(kind))
+            return ExitStatus.success
+        }
+        if let word = parsed.values["-T"] {
+            guard let format = RenderFormat(rawValue: word) else {
+                return usageError("-T takes 'svg' or 'png', not '\(word)'", kind, console)
+            }
+            render = format
+        } else {
+            render = nil
+        }
+        guard parsed.positionals.count == 1, let specPath = parsed.positionals.first else {
+            return usageError(parsed.positionals.isEmpty ? "missing the SPEC argument"
+                              : "expected one SPEC, found \(parsed.positionals.count) arguments", kind, console)
+        }
+        guard let machine = loadMachine(specPath, console: console) else { return ExitStatus.usage }
+
+        var overlay = DiagramOverlay()
+        if parsed.flags.contains("--check") {
+            overlay.unreachableStates = Checker.unreachableStates(machine)
+            overlay.deadTransitions = Checker.deadTransitions(machine)
+        }
+        if let log = parsed.values["--coverage"] {
+            guard let coverage = replayCoverage(machine, log: log, console: console) else { return ExitStatus.usage }
+            overlay.coverage = coverage
+        }
+        let text = kind == .dot ? DOTWriter.write(machine, overlay: overlay) : MermaidWriter.write(machine)
+        var bytes = Data(text.utf8)
+        if let render {
+            switch Graphviz.render(bytes, format: render.rawValue) {
+            case .success(let rendered): bytes = rendered
+            case .failure(let problem):
+                console.err("error: \(problem.message)\n")
+                return ExitStatus.usage
+            }
+        }
+        if let output = parsed.values["-o"] {
+            do {
+                try bytes.write(to: URL(fileURLWithPath: output))
+            } catch {
+                console.err("error: cannot write '\(output)': \(error.localizedDescription)\n")
+                return ExitStatus.usage
+            }
+        } else if render == .png {
+            console.write(bytes)
+        } else {
+            console.out(String(decoding: bytes, as: UTF8.self))
+        }
+        return ExitStatus.success
+    }
+
+    /// Reads and resolves the spec; analysis findings (such as unreachable states) do not stop
+    /// a diagram, since drawing them is what `--check` is for.
+    static func loadMachine(_ path: String, console: Console) -> Machine? {
+        switch SpecFiles.read(path) {
+        case .failure(let problem):
+            console.err("error: \(problem.message)\n")
+            return nil
+        case .success(let file):
+            let result = Statecraft.check(file)
+            guard let machine = result.machine else {
+                console.err(CheckCommand.renderText(result, colour: false))
+                console.err("error: '\(path)' has errors; fix them with 'statecraft check' before drawing it\n")
+                return nil
+            }
+            return machine
+        }
+    }
+
+    /// Replays a log to learn which transitions and states it exercised.
+    static func replayCoverage(_ machine: Machine, log: String, console: Console) -> Coverage? {
+        let reader: EventLogReader
+        do {
+            reader = try EventLogReader.open(path: log)
+        } catch {
+            console.err("error: \(error.message)\n")
+            return nil
+        }
+        var records = reader
+        var replayer = Replayer(program: Program(machine))
+        do {
+            while let record = try records.next() { try replayer.consume(record) }
+        } catch {
+            let d = Diagnostic(.malformedLogLine, error.message, at: .point(0))
+            let line = SourceFile(path: log, bytes: error.text, firstLine: error.line)
+            let offset = ReplayOutput.byteRange(error.text, column: error.column)
+            var located = d
+            located.range = offset
+            console.err(DiagnosticRenderer().render(located, in: line))
+            console.err("error: cannot draw the coverage of '\(log)': replay stopped at line \(error.line)\n")
+            return nil
+        }
+        let report = replayer.report
+        var counts: [TransitionID: Int] = [:]
+        for (index, count) in report.transitionCounts.enumerated() { counts[TransitionID(index)] = count }
+        let visited = Set(report.visitedStates.enumerated().filter { $0.element }.map { StateID($0.offset) })
+        return Coverage(transitionCounts: counts, visitedStates: visited)
+    }
+
+    static func usageError(_ message: String, _ kind: Kind, _ console: Console) -> Int32 {
+        console.err("Error: \(message)\n\n" + help(kind))
+        return ExitStatus.usage
+    }
+}
+
+/// Running Graphviz's `dot` to turn DOT into SVG or PNG.
+enum Graphviz {
+    struct Problem: Error { var message: String }
+
+    static let installHint = "install Graphviz ('apt-get install graphviz' on Debian and Ubuntu, "
+        + "'brew install graphviz' on macOS), or leave out -T to print DOT"
+
+    /// The `dot` executable on PATH.
+    static func executable() -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/usr/local/bin"
+        for dir in path.split(separator: ":").map(String.init) {
+            let candidate = URL(fileURLWithPath: dir).appendingPathComponent("dot")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// Renders DOT text; the failure says what went wrong in words a user can act on.
+    static func render(_ dot: Data, format: String) -> Result<Data, Problem> {
+        guard let executable = executable() else {
+            return .failure(Problem(message: "rendering \(format.uppercased()) needs Graphviz's 'dot', which is not on PATH; " + installHint))
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["-T\(format)"]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            return .failure(Problem(message: "cannot run '\(executable.path)': \(error.localizedDescription)"))
+        }
+        let writer = input.fileHandleForWriting
+        DispatchQueue.global().async {
+            writer.write(dot)
+            try? writer.close()
+        }
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let rendered = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let detail = String(decoding: errorData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return .failure(Problem(message: "Graphviz's 'dot' failed (exit \(process.terminationStatus)): \(detail)"))
+        }
+        return .success(rendered)
+    }
+}

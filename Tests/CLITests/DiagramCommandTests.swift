@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `statecraft dot` and `statecraft mermaid` through the real binary.
+@Suite struct DiagramCommandTests {
+    static let machines = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"]
+    static let golden = Repository.root.appendingPathComponent("Tests/ExportTests/Golden")
+    static var graphvizInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/dot")
+        || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/dot") }
+
+    @Test(arguments: DiagramCommandTests.machines)
+    func dotAndMermaidPrintTheGoldenDiagrams(machine: String) throws {
+        let dot = try CLI.run(["dot", "Specs/\(machine).machine"])
+        #expect(dot.status == 0)
+        #expect(dot.stdout == (try String(contentsOf: DiagramCommandTests.golden.appendingPathComponent("\(machine).dot"), encoding: .utf8)))
+        let mermaid = try CLI.run(["mermaid", "Specs/\(machine).machine"])
+        #expect(mermaid.status == 0)
+        #expect(mermaid.stdout == (try String(contentsOf: DiagramCommandTests.golden.appendingPathComponent("\(machine).mmd"), encoding: .utf8)))
+    }
+
+    @Test func outputFile() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-\(UUID().uuidString).dot")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let r = try CLI.run(["dot", "Specs/Drawer.machine", "-o", out.path])
+        #expect(r.status == 0 && r.stdout.isEmpty)
+        #expect(try String(contentsOf: out, encoding: .utf8).hasPrefix("digraph \"Drawer\" {"))
+    }
+
+    /// The coverage view's counts are replay's own: they add up to the events applied plus
+    /// the timers fired, and the one transition the session never takes is dashed grey.
+    @Test func coverageCountsMatchReplay() throws {
+        let dot = try CLI.run(["dot", "Specs/PullToRefresh.machine", "--coverage", "Specs/PullToRefresh.session.jsonl"])
+        #expect(dot.status == 0)
+        let counts = dot.stdout.matches(of: /×(\d+)/).compactMap { Int($0.output.1) }
+        let replay = try CLI.run(["replay", "--format", "json", "Specs/PullToRefresh.machine", "Specs/PullToRefresh.session.jsonl"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
+        let c = try #require(((report["logs"] as? [[String: Any]])?.first?["cases"] as? [[String: Any]])?.first)
+        let applied = try #require(c["applied"] as? Int)
+        let timers = try #require(c["timersFired"] as? Int)
+        #expect(counts.reduce(0, +) == applied + timers)
+        #expect(dot.stdout.contains("s1 -> s3 [label=\"endDragging [progress >= 1]\", style=dashed, color=grey55, fontcolor=grey55]"))
+    }
+
+    @Test func checkDrawsFindingsInRed() throws {
+        let r = try CLI.run(["dot", "--check", "Tests/CheckerTests/Fixtures/analysis.machine"])
+        #expect(r.status == 0)
+        let red = r.stdout.split(separator: "\n").filter { $0.contains("color=red") }
+        #expect(red.contains { $0.contains("label=\"island\"") })
+        #expect(red.contains { $0.contains("label=\"hidden\"") })
+        #expect(red.contains { $0.contains("release [enabled]") })
+        #expect(red.contains { $0.contains("release [progress > 2]") })
+        #expect(red.count == 4)
+    }
+
+    @Test(.enabled(if: DiagramCommandTests.graphvizInstalled)) func rendersSVGThroughGraphviz() throws {
+        let r = try CLI.run(["dot", "Specs/PeekRating.machine", "-T", "svg"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("<svg"))
+        #expect(r.stdout.contains("commit"))
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test func missingGraphvizIsExplained() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let r = try CLI.run(["dot", "Specs/Drawer.machine", "-T", "png"], environment: ["PATH": empty.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("rendering PNG needs Graphviz's 'dot', which is not on PATH; install Graphviz ('apt-get install graphviz'"))
+    }
+
+    @Test(arguments: [
+        (["dot"], "Error: missing the SPEC argument"),
+        (["dot", "Specs/Drawer.machine", "-T", "gif"], "Error: -T takes 'svg' or 'png', not 'gif'"),
+        (["mermaid", "Specs/Drawer.machine", "--check"], "Error: unknown option '--check'"),
+        (["dot", "Tests/CheckerTests/Fixtures/names.machine"], "has errors; fix them with 'statecraft check' before drawing it"),
+        (["dot", "Specs/Drawer.machine", "--coverage", "Specs/PullToRefresh.session.jsonl"], "unknown state 'idle' in expectation"),
+    ])
+    func errorsExitTwo(arguments: [String], message: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+}
