@@ -35,6 +35,12 @@ let package = Package(
             path: "Sources/Statecraft"),
         .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
+        // Measurements, run on purpose in release mode: `swift run -c release statecraft-bench`.
+        .executableTarget(
+            name: "statecraft-bench",
+            dependencies: ["Statecraft"],
+            path: "Sources/Benchmarks",
+            exclude: ["python"]),
         // Helpers shared by the test targets: repository paths, golden files, running the CLI.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
