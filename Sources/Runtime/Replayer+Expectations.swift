@@ -41,7 +41,7 @@ extension Replayer {
     /// expectation.
     mutating func check(_ expectation: Expectation, runIndex: Int, record: LogRecord) {
         let machine = program.machine
-        var run = runs[runIndex]
+        let run = runs[runIndex]
         run.report.expectations += 1
         var failures: [ExpectationFailure] = []
         func fail(_ offset: Int, _ subject: String, _ expected: String, _ actual: String) {
@@ -74,7 +74,6 @@ extension Replayer {
         run.windowOverflowed = false
         run.report.failureCount += failures.count
         for f in failures where run.report.failures.count < Replayer.keptFailures { run.report.failures.append(f) }
-        runs[runIndex] = run
     }
 
     /// Equality for expectations: numbers within `tolerance`, everything else exactly.

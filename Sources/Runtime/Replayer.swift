@@ -29,12 +29,20 @@ public struct Replayer {
         }
     }
 
-    struct Run {
+    /// One case's run. A class, so a step mutates it in place: copying a struct out of the
+    /// array and back would copy its growing output window on every event.
+    final class Run {
         var instance: Instance
         var report: CaseReport
         /// Outputs since the previous expectation line of this case.
-        var window: [OutputID] = []
+        var window: [OutputID]
         var windowOverflowed = false
+
+        init(instance: Instance, report: CaseReport, window: [OutputID]) {
+            self.instance = instance
+            self.report = report
+            self.window = window
+        }
     }
 
     let program: Program
@@ -134,7 +142,7 @@ public struct Replayer {
         let machine = program.machine
         var emitted: [EmittedOutput] = []
         var steps: [(Step, [EmittedOutput])] = []
-        var run = runs[index]
+        let run = runs[index]
         run.instance.advance(to: time, emit: { output, args in
             run.window.append(output)
             emitted.append(EmittedOutput(name: machine[output].name, arguments: args))
@@ -143,7 +151,7 @@ public struct Replayer {
             emitted.removeAll()
         })
         for (step, outputs) in steps {
-            tally(outputs, into: &run)
+            tally(outputs, into: run)
             var result = TraceStep.Result.applied
             var eventName = "after"
             switch step.kind {
@@ -168,8 +176,7 @@ public struct Replayer {
                                 result: result, outputs: outputs, changed: changes(run.instance)))
             }
         }
-        trimWindow(&run)
-        runs[index] = run
+        trimWindow(run)
     }
 
     // MARK: - Events
@@ -208,13 +215,13 @@ public struct Replayer {
     private mutating func apply(_ event: EventID, _ payload: [Value], runIndex: Int, record: LogRecord,
                                 trace: (TraceStep) -> Void) {
         let machine = program.machine
-        var run = runs[runIndex]
+        let run = runs[runIndex]
         var emitted: [EmittedOutput] = []
         let step = run.instance.send(event, payload: payload) { output, args in
             run.window.append(output)
             emitted.append(EmittedOutput(name: machine[output].name, arguments: args))
         }
-        tally(emitted, into: &run)
+        tally(emitted, into: run)
         var result = TraceStep.Result.applied
         switch step.kind {
         case .fired(let t):
@@ -227,7 +234,7 @@ public struct Replayer {
                 let why = step.kind == .afterFinal ? "the run already ended in final state '\(machine[step.from].name)'"
                     : "no transition of state '\(machine[step.from].name)' takes it"
                 let message = "event '\(machine[event].name)' was ignored: \(why) (--strict)"
-                reject(&run, record: record, message: message, specRange: nil)
+                reject(run, record: record, message: message, specRange: nil)
                 result = .rejected(message)
             } else {
                 run.report.ignored += 1
@@ -235,7 +242,7 @@ public struct Replayer {
             }
         case .failed(let fault):
             let message = "event '\(machine[event].name)' was rejected: \(fault.message)"
-            reject(&run, record: record, message: message, specRange: fault.range)
+            reject(run, record: record, message: message, specRange: fault.range)
             result = .rejected(message)
         }
         if options.trace {
@@ -245,8 +252,7 @@ public struct Replayer {
                             from: machine[step.from].name, to: machine[step.to].name, result: result,
                             outputs: emitted, changed: changes(run.instance)))
         }
-        trimWindow(&run)
-        runs[runIndex] = run
+        trimWindow(run)
     }
 
     /// Counts a fired transition and marks the state it led to, with its ancestors, visited.
@@ -259,7 +265,7 @@ public struct Replayer {
         }
     }
 
-    private func reject(_ run: inout Run, record: LogRecord, message: String, specRange: SourceRange?) {
+    private func reject(_ run: Run, record: LogRecord, message: String, specRange: SourceRange?) {
         run.report.rejected += 1
         guard run.report.rejections.count < Replayer.keptFailures else { return }
         let offset: Int
@@ -268,12 +274,12 @@ public struct Replayer {
                                                message: message, specRange: specRange, text: record.text))
     }
 
-    private func tally(_ outputs: [EmittedOutput], into run: inout Run) {
+    private func tally(_ outputs: [EmittedOutput], into run: Run) {
         run.report.outputCount += outputs.count
         for o in outputs where run.report.outputs.count < Replayer.keptOutputs { run.report.outputs.append(o) }
     }
 
-    private func trimWindow(_ run: inout Run) {
+    private func trimWindow(_ run: Run) {
         if run.window.count > Replayer.outputWindow {
             run.window.removeAll(keepingCapacity: true)
             run.windowOverflowed = true
