@@ -20,7 +20,8 @@ let package = Package(
             name: "StatecraftSemantics",
             dependencies: ["StatecraftSyntax", "StatecraftModel"],
             path: "Sources/Semantics"),
-        .target(name: "StatecraftAnalysis", dependencies: ["StatecraftModel"], path: "Sources/Analysis"),
+        // Analysis explores machines with the runtime's step function (its public API only).
+        .target(name: "StatecraftAnalysis", dependencies: ["StatecraftModel", "StatecraftRuntime"], path: "Sources/Analysis"),
         .target(name: "StatecraftEventLog", dependencies: ["StatecraftDiagnostics"], path: "Sources/EventLog"),
         .target(name: "StatecraftExport", dependencies: ["StatecraftModel"], path: "Sources/Export"),
         .target(

@@ -12,10 +12,12 @@ public enum Checker {
     /// With `errorsOnly` (used when resolution already failed), only the checks that report
     /// errors run: warnings about a half-resolved machine are mostly echoes of its errors
     /// (an output whose `emit` did not type-check looks never emitted).
-    public static func check(_ machine: Machine, errorsOnly: Bool = false) -> [Diagnostic] {
+    public static func check(_ machine: Machine, errorsOnly: Bool = false,
+                             exploration: ExplorationReport? = nil) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         findings += Reachability.diagnostics(machine)
         if errorsOnly { return findings }
+        if let exploration { findings += ExplorationDiagnostics.diagnostics(machine, exploration) }
         findings += DeadEnds.diagnostics(machine)
         findings += UnusedDeclarations.diagnostics(machine)
         findings += ConstantConditions.diagnostics(machine)

@@ -45,6 +45,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     case unusedConstant = "unused-constant"
     case constantGuard = "constant-guard"
     case unreachableTransition = "unreachable-transition"
+    case deadTransition = "dead-transition"
+    case overlappingGuards = "overlapping-guards"
+    case notReached = "not-reached"
     // Replaying event logs.
     case malformedLogLine = "malformed-log-line"
     case expectationFailed = "expectation-failed"
@@ -62,7 +65,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     public var defaultSeverity: Severity {
         switch self {
         case .deadEndState, .unusedEvent, .unusedVariable, .unusedOutput, .unusedConstant,
-             .constantGuard, .unreachableTransition:
+             .constantGuard, .unreachableTransition, .deadTransition, .overlappingGuards, .notReached:
             return .warning
         case .tooManyErrors:
             return .note
@@ -111,6 +114,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .unusedConstant: "a constant that is never used"
         case .constantGuard: "a guard that is always true or always false"
         case .unreachableTransition: "a transition after one that always takes the same trigger"
+        case .deadTransition: "a transition whose guard can never hold in its state, or a timer a sooner one always beats"
+        case .overlappingGuards: "two guarded transitions of one state that can both take an event, with a witness"
+        case .notReached: "a state or transition the search did not reach within its bounds (not a proof)"
         case .malformedLogLine: "a log line that breaks the event-log format or the machine's interface"
         case .expectationFailed: "an expectation line that does not hold"
         case .eventRejected: "an event whose step failed at run time, or that --strict refused"

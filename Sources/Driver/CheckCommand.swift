@@ -3,7 +3,8 @@ import Statecraft
 /// `statecraft check [--format text|json] [--warnings-as-errors] [PATH ...]`
 enum CheckCommand {
     static let help = """
-        USAGE: statecraft check [--format text|json] [--warnings-as-errors] [PATH ...]
+        USAGE: statecraft check [--format text|json] [--warnings-as-errors] [--witnesses]
+                                [--max-depth N] [--max-configurations N] [PATH ...]
 
         Parses and checks each spec: each file, or each *.machine file under each folder.
         With no PATH, checks the current folder.
@@ -11,6 +12,10 @@ enum CheckCommand {
         OPTIONS:
           --format text|json     Output format (default: text)
           --warnings-as-errors   Treat warnings as errors
+          --witnesses            Also list every state and transition: reached (with the
+                                 shortest event sequence that gets there), or why not
+          --max-depth N          Longest witness the search tries (default 12)
+          --max-configurations N Most configurations the search visits (default 5000)
           -h, --help             Show this help
 
         EXIT STATUS: 0 no errors, 1 errors found, 2 usage error or unreadable file.
@@ -22,12 +27,15 @@ enum CheckCommand {
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
         let format: Format
-        switch ParsedArguments.parse(arguments, flags: ["--warnings-as-errors"], options: ["--format"]).flatMap({ p in
-            p.choice("--format", default: Format.text).map { (p, $0) }
-        }) {
-        case .success(let (p, f)):
+        let bounds: ExplorationBounds
+        switch ParsedArguments.parse(arguments, flags: ["--warnings-as-errors", "--witnesses"],
+                                     options: ["--format", "--max-depth", "--max-configurations"])
+            .flatMap({ p in p.choice("--format", default: Format.text).map { (p, $0) } })
+            .flatMap({ p, f in p.bounds().map { (p, f, $0) } }) {
+        case .success(let (p, f, b)):
             parsed = p
             format = f
+            bounds = b
         case .failure(let error):
             return usageError(error.message, console)
         }
@@ -36,6 +44,7 @@ enum CheckCommand {
             return ExitStatus.success
         }
         let strict = parsed.flags.contains("--warnings-as-errors")
+        let witnesses = parsed.flags.contains("--witnesses")
         var paths = parsed.positionals
         if paths.isEmpty { paths = ["."] }
 
@@ -50,7 +59,7 @@ enum CheckCommand {
         for path in collected.files {
             switch SpecFiles.read(path) {
             case .success(let file):
-                var result = Statecraft.check(file)
+                var result = Statecraft.check(file, bounds: bounds)
                 if strict {
                     result.diagnostics = result.diagnostics.map { d in
                         var d = d
@@ -59,7 +68,10 @@ enum CheckCommand {
                     }
                 }
                 results.append(result)
-                if format == .text { console.out(renderText(result, colour: console.colour)) }
+                if format == .text {
+                    console.out(renderText(result, colour: console.colour))
+                    if witnesses { console.out(renderWitnesses(result)) }
+                }
             case .failure(let problem):
                 readFailures += 1
                 console.err("error: \(problem.message)\n")
@@ -80,6 +92,30 @@ enum CheckCommand {
     static func renderText(_ result: CheckResult, colour: Bool) -> String {
         let renderer = DiagnosticRenderer(colour: colour)
         return result.diagnostics.map { renderer.render($0, in: result.file) }.joined()
+    }
+
+    /// The reachability table of `--witnesses`.
+    static func renderWitnesses(_ result: CheckResult) -> String {
+        guard let machine = result.machine, let report = result.exploration else { return "" }
+        var rows: [(String, ExplorationReport.Finding)] = []
+        for s in machine.states.dropFirst() { rows.append(("state \(s.name)", report.states[s.id.index])) }
+        for t in machine.transitions {
+            rows.append(("transition " + TestGeneration.describe(t, machine), report.transitions[t.id.index]))
+        }
+        let width = min(70, rows.map(\.0.count).max() ?? 0)
+        var out = "\(result.file.path): reachability (\(report.configurations) configurations searched)\n"
+        for (name, finding) in rows {
+            let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
+            switch finding {
+            case .reached(let steps):
+                out += "  \(padded)  reached" + (steps.isEmpty ? " at the start" : " by " + WitnessText.describe(steps, machine)) + "\n"
+            case .unreachable(let reason):
+                out += "  \(padded)  unreachable: \(reason)\n"
+            case .notReached:
+                out += "  \(padded)  not reached within the bounds (not a proof)\n"
+            }
+        }
+        return out
     }
 
     static func summary(files: Int, errors: Int, warnings: Int) -> String {

@@ -2,6 +2,50 @@ import Statecraft
 
 /// The `--format json` rendering of check results; keys in a fixed order.
 enum DiagnosticJSON {
+    /// One file's reachability: every state and transition with its witness or reason.
+    static func exploration(_ file: SourceFile, _ machine: Machine, _ report: ExplorationReport) -> String {
+        let q = JSONWriter.quote
+        func finding(_ f: ExplorationReport.Finding) -> String {
+            switch f {
+            case .reached(let steps): return "\"status\": \"reached\", \"witness\": " + witness(steps, machine)
+            case .unreachable(let reason): return "\"status\": \"unreachable\", \"reason\": \(q(reason))"
+            case .notReached: return "\"status\": \"not-reached\""
+            }
+        }
+        var out = "\n    {\"file\": \(q(file.path)), \"configurations\": \(report.configurations), "
+        out += "\"maxDepth\": \(report.bounds.maxDepth), \"maxConfigurations\": \(report.bounds.maxConfigurations),\n     \"states\": ["
+        out += machine.states.dropFirst().map { s in
+            let at = file.location(of: s.range.start)
+            return "\n      {\"name\": \(q(s.name)), \"line\": \(at.line), \"column\": \(at.column), " + finding(report.states[s.id.index]) + "}"
+        }.joined(separator: ",")
+        out += "],\n     \"transitions\": ["
+        out += machine.transitions.map { t in
+            let at = file.location(of: t.keywordRange.start)
+            return "\n      {\"transition\": \(q(TestGeneration.describe(t, machine))), \"line\": \(at.line), \"column\": \(at.column), "
+                + finding(report.transitions[t.id.index]) + "}"
+        }.joined(separator: ",")
+        out += "],\n     \"overlaps\": ["
+        out += report.overlaps.map { o in
+            "\n      {\"first\": \(q(TestGeneration.describe(machine[o.first], machine))), "
+                + "\"second\": \(q(TestGeneration.describe(machine[o.second], machine))), "
+                + "\"witness\": " + witness(o.path + [.event(o.event, o.payload, time: 0)], machine) + "}"
+        }.joined(separator: ",")
+        return out + "]}"
+    }
+
+    static func witness(_ steps: [WitnessStep], _ machine: Machine) -> String {
+        "[" + steps.map { step in
+            switch step {
+            case .event(let e, let payload, let time):
+                let fields = zip(machine[e].fields, payload).map { "\(JSONWriter.quote($0.name)): \(TestGeneration.json($1))" }
+                return "{\"event\": \(JSONWriter.quote(machine[e].name)), \"time\": \(JSONWriter.number(time)), \"payload\": {"
+                    + fields.joined(separator: ", ") + "}}"
+            case .wait(let until):
+                return "{\"wait\": \(JSONWriter.number(until))}"
+            }
+        }.joined(separator: ", ") + "]"
+    }
+
     static func render(_ results: [CheckResult], errors: Int, warnings: Int) -> String {
         let q = JSONWriter.quote
         var out = "{\n  \"files\": [" + results.map { q($0.file.path) }.joined(separator: ", ") + "],\n"
@@ -28,6 +72,8 @@ enum DiagnosticJSON {
             }
         }
         out += first ? "],\n" : "\n  ],\n"
+        let explored = results.compactMap { r in r.machine.flatMap { m in r.exploration.map { (r.file, m, $0) } } }
+        out += "  \"exploration\": [" + explored.map { exploration($0.0, $0.1, $0.2) }.joined(separator: ",") + (explored.isEmpty ? "],\n" : "\n  ],\n")
         out += "  \"errors\": \(errors),\n  \"warnings\": \(warnings)\n}\n"
         return out
     }

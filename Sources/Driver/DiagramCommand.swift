@@ -70,11 +70,20 @@ enum DiagramCommand {
                               : "expected one SPEC, found \(parsed.positionals.count) arguments", kind, console)
         }
         guard let machine = loadMachine(specPath, console: console) else { return ExitStatus.usage }
+        let checked = parsed.flags.contains("--check")
 
         var overlay = DiagramOverlay()
-        if parsed.flags.contains("--check") {
+        if checked {
+            // Structural findings, and what the guard-aware analysis proves.
             overlay.unreachableStates = Checker.unreachableStates(machine)
             overlay.deadTransitions = Checker.deadTransitions(machine)
+            let report = Exploration.run(machine)
+            for s in machine.states.dropFirst() {
+                if case .unreachable = report.states[s.id.index] { overlay.unreachableStates.insert(s.id) }
+            }
+            for t in machine.transitions {
+                if case .unreachable = report.transitions[t.id.index] { overlay.deadTransitions.insert(t.id) }
+            }
         }
         if let log = parsed.values["--coverage"] {
             guard let coverage = replayCoverage(machine, log: log, console: console) else { return ExitStatus.usage }
@@ -108,19 +117,14 @@ enum DiagramCommand {
     /// Reads and resolves the spec; analysis findings (such as unreachable states) do not stop
     /// a diagram, since drawing them is what `--check` is for.
     static func loadMachine(_ path: String, console: Console) -> Machine? {
-        switch SpecFiles.read(path) {
-        case .failure(let problem):
-            console.err("error: \(problem.message)\n")
+        guard let file = ReplayCommand.readSpec(path, console: console) else { return nil }
+        let result = Statecraft.check(file, bounds: nil)
+        guard let machine = result.machine else {
+            console.err(CheckCommand.renderText(result, colour: false))
+            console.err("error: '\(path)' has errors; fix them with 'statecraft check' before drawing it\n")
             return nil
-        case .success(let file):
-            let result = Statecraft.check(file)
-            guard let machine = result.machine else {
-                console.err(CheckCommand.renderText(result, colour: false))
-                console.err("error: '\(path)' has errors; fix them with 'statecraft check' before drawing it\n")
-                return nil
-            }
-            return machine
         }
+        return machine
     }
 
     /// Replays a log to learn which transitions and states it exercised.

@@ -35,7 +35,7 @@ public enum ExitStatus {
 
 /// The `statecraft` command line: parses arguments and dispatches to a command.
 public enum Driver {
-    static let commands = ["check", "replay", "dot", "mermaid", "help"]
+    static let commands = ["check", "replay", "paths", "dot", "mermaid", "help"]
 
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -52,6 +52,8 @@ public enum Driver {
             return CheckCommand.run(rest, console: console)
         case "replay":
             return ReplayCommand.run(rest, console: console)
+        case "paths":
+            return PathsCommand.run(rest, console: console)
         case "dot":
             return DiagramCommand.run(.dot, rest, console: console)
         case "mermaid":
@@ -77,6 +79,7 @@ public enum Driver {
           check [PATH ...]    Parse and check specs (*.machine files, or folders of them)
           replay SPEC [LOG ...]
                               Run a spec against event logs and report where they part ways
+          paths SPEC          Generate event logs that reach every transition (model-based tests)
           dot SPEC            Draw the machine as Graphviz DOT (or SVG/PNG with -T)
           mermaid SPEC        Draw the machine as a Mermaid state diagram
           help                Show this help

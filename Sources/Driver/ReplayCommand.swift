@@ -105,16 +105,20 @@ enum ReplayCommand {
         }
     }
 
-    /// Reads and checks the spec; prints its errors to standard error when it has any.
-    static func loadProgram(_ path: String, console: Console) -> Program? {
-        let file: SourceFile
+    /// Reads a spec file, or says why it cannot.
+    static func readSpec(_ path: String, console: Console) -> SourceFile? {
         switch SpecFiles.read(path) {
-        case .success(let f): file = f
+        case .success(let f): return f
         case .failure(let problem):
             console.err("error: \(problem.message)\n")
             return nil
         }
-        let result = Statecraft.check(file)
+    }
+
+    /// Reads and checks the spec; prints its errors to standard error when it has any.
+    static func loadProgram(_ path: String, console: Console) -> Program? {
+        guard let file = readSpec(path, console: console) else { return nil }
+        let result = Statecraft.check(file, bounds: nil)
         guard let machine = result.machine, result.errorCount == 0 else {
             console.err(CheckCommand.renderText(result, colour: false))
             console.err("error: '\(path)' has errors; fix them with 'statecraft check' before replaying\n")

@@ -18,6 +18,9 @@ public struct CheckResult: Sendable {
     public var machine: Machine?
     /// Errors, warnings and notes, in source order.
     public var diagnostics: [Diagnostic]
+    /// The guard-aware analysis: a witness or a proof (or neither) for every state and
+    /// transition; nil when the spec did not resolve.
+    public var exploration: ExplorationReport?
 
     /// How many diagnostics are errors.
     public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
@@ -33,18 +36,24 @@ public enum Statecraft {
     /// followed by a cascade of follow-on errors. When names or types failed to resolve,
     /// only the analyses that report errors run (they skip what is broken); the warnings
     /// come once the errors are fixed.
-    public static func check(_ file: SourceFile, errorLimit: Int = 50) -> CheckResult {
+    ///
+    /// `bounds` limits the guard-aware search; nil skips it (commands that only need the
+    /// machine, such as replay, do not pay for it).
+    public static func check(_ file: SourceFile, errorLimit: Int = 50,
+                             bounds: ExplorationBounds? = ExplorationBounds()) -> CheckResult {
         var bag = DiagnosticBag(limit: errorLimit)
         let (syntax, syntaxDiagnostics) = Parser.parse(file)
         bag.merge(syntaxDiagnostics)
         var machine: Machine?
+        var exploration: ExplorationReport?
         if !syntaxDiagnostics.hasErrors {
             let resolution = Resolver.resolve(syntax, in: file)
             bag.merge(resolution.diagnostics)
             machine = resolution.diagnostics.hasErrors ? nil : resolution.machine
             if let machine = resolution.machine {
                 let errorsOnly = resolution.diagnostics.hasErrors
-                for finding in Checker.check(machine, errorsOnly: errorsOnly) { bag.add(finding) }
+                if !errorsOnly, let bounds { exploration = Exploration.run(machine, bounds: bounds) }
+                for finding in Checker.check(machine, errorsOnly: errorsOnly, exploration: exploration) { bag.add(finding) }
             }
         }
         var diagnostics = bag.sorted
@@ -52,11 +61,12 @@ public enum Statecraft {
             diagnostics.append(Diagnostic(.tooManyErrors, "too many errors; stopped after \(bag.limit)",
                                           at: .point(dropped.start)))
         }
-        return CheckResult(file: file, machine: machine, diagnostics: diagnostics)
+        return CheckResult(file: file, machine: machine, diagnostics: diagnostics, exploration: exploration)
     }
 
     /// Checks spec source text (tests and embedding apps).
-    public static func check(source: String, path: String = "<input>") -> CheckResult {
-        check(SourceFile(path: path, text: source))
+    public static func check(source: String, path: String = "<input>",
+                             bounds: ExplorationBounds? = ExplorationBounds()) -> CheckResult {
+        check(SourceFile(path: path, text: source), bounds: bounds)
     }
 }

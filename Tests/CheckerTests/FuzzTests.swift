@@ -11,7 +11,9 @@ import TestSupport
     static func checkInvariants(_ bytes: [UInt8], expectError: Bool = false,
                                 sourceLocation: Testing.SourceLocation = #_sourceLocation) -> CheckResult {
         let file = SourceFile(path: "fuzz.machine", bytes: bytes)
-        let result = Statecraft.check(file)
+        // Small search bounds: the exploration runs on every mutant that resolves, which is
+        // fuzzing for it too, and stays quick in a debug build.
+        let result = Statecraft.check(file, bounds: ExplorationBounds(maxDepth: 4, maxConfigurations: 40))
         for d in result.diagnostics {
             #expect(d.range.start >= 0 && d.range.start <= bytes.count && d.range.end <= bytes.count,
                     "range out of file: \(d.id.rawValue)", sourceLocation: sourceLocation)

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct LibraryTests {
     static func drawer() throws -> Machine {
         let text = try String(contentsOf: Repository.specs.appendingPathComponent("Drawer.machine"), encoding: .utf8)
-        return try #require(Statecraft.check(source: text, path: "Drawer.machine").machine)
+        return try #require(Statecraft.check(source: text, path: "Drawer.machine", bounds: nil).machine)
     }
 
     @Test func readmeExample() throws {

@@ -71,7 +71,7 @@ let interfaces: [Interface] = [
     @Test(arguments: interfaces)
     func specHasTheContractedInterface(_ interface: Interface) throws {
         let url = Repository.specs.appendingPathComponent(interface.file)
-        let machine = try #require(Statecraft.check(SourceFile(path: interface.file, bytes: Repository.bytes(url))).machine)
+        let machine = try #require(Statecraft.check(SourceFile(path: interface.file, bytes: Repository.bytes(url)), bounds: nil).machine)
         let states = machine.states.dropFirst()
         #expect(Set(states.map(\.name)).isSuperset(of: interface.states))
         #expect(machine.initialState.map { machine[$0].name } == interface.initial)
@@ -96,7 +96,7 @@ let interfaces: [Interface] = [
     @Test(arguments: interfaces)
     func everyStateIsReachable(_ interface: Interface) throws {
         let url = Repository.specs.appendingPathComponent(interface.file)
-        let machine = try #require(Statecraft.check(SourceFile(path: interface.file, bytes: Repository.bytes(url))).machine)
+        let machine = try #require(Statecraft.check(SourceFile(path: interface.file, bytes: Repository.bytes(url)), bounds: nil).machine)
         #expect(Reachability.reachableStates(machine).count == machine.states.count - 1)
     }
 }

@@ -16,7 +16,7 @@ enum ExportFixtures {
     /// Reads and checks a spec; nil (and the test fails on it) when it has errors.
     static func machine(at url: URL) -> Machine? {
         let text = String(decoding: Repository.bytes(url), as: UTF8.self)
-        return Statecraft.check(source: text, path: url.path).machine
+        return Statecraft.check(source: text, path: url.path, bounds: nil).machine
     }
 
     /// A spec from `Specs/` by name.

@@ -15,7 +15,7 @@ import TestSupport
         let end = try #require(readme.range(of: "```\n", range: start.upperBound..<readme.endIndex))
         let shown = String(readme[start.upperBound..<end.lowerBound])
         let url = Repository.specs.appendingPathComponent(name + ".machine")
-        let machine = try #require(Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url))).machine)
+        let machine = try #require(Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)), bounds: nil).machine)
         #expect(shown == MermaidWriter.write(machine))
     }
 }

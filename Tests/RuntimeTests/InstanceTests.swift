@@ -6,12 +6,12 @@ import TestSupport
 /// Compiles a spec from `Specs/`, or source text.
 func program(spec name: String) throws -> Program {
     let url = Repository.specs.appendingPathComponent(name + ".machine")
-    let result = Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)))
+    let result = Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)), bounds: nil)
     return Program(try #require(result.machine))
 }
 
 func program(source: String) throws -> Program {
-    let result = Statecraft.check(source: source)
+    let result = Statecraft.check(source: source, bounds: nil)
     let rendered = result.diagnostics.map { DiagnosticRenderer().render($0, in: result.file) }.joined()
     return Program(try #require(result.machine, "\(rendered)"))
 }

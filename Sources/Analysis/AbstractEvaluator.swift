@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import StatecraftModel
+
+/// Evaluates expressions and runs actions over `AbstractValue`s: every concrete run is
+/// covered by the abstract result, so "the guard cannot be true" here is a proof.
+struct AbstractEvaluator {
+    let machine: Machine
+    let constants: [Value]
+    /// Payload fields in scope, by name (every value of their type).
+    var fields: [String: AbstractValue] = [:]
+    var locals: [AbstractValue] = []
+
+    init(machine: Machine) {
+        self.machine = machine
+        self.constants = machine.constantValues
+    }
+
+    /// The payload of a transition's events: each field may be any value of its type.
+    mutating func setPayload(of trigger: Trigger) {
+        fields = [:]
+        guard case .events(let events) = trigger else { return }
+        for e in events {
+            for f in machine[e].fields { fields[f.name] = .any(f.type) }
+        }
+    }
+
+    func evaluate(_ e: Expr, _ vars: [AbstractValue]) -> AbstractValue {
+        if let v = e.folded(constants: constants) { return AbstractValue(v) }
+        switch e.kind {
+        case .literal(let v): return AbstractValue(v)
+        case .pi: return AbstractValue(.number(Double.pi))
+        case .constant(let id): return AbstractValue(constants[id.index])
+        case .variable(let id): return vars[id.index]
+        case .field(let name): return fields[name] ?? .any(e.type)
+        case .local(let slot): return slot < locals.count ? locals[slot] : .any(e.type)
+        case .invalid: return .any(e.type)
+        case .unary(.not, let x):
+            let v = evaluate(x, vars)
+            return .bool(canBeFalse: v.canBeTrue, canBeTrue: v.canBeFalse)
+        case .unary(.negate, let x):
+            guard case .number(let lo, let hi) = evaluate(x, vars) else { return .anyNumber }
+            return .number(lo: -hi, hi: -lo)
+        case .binary(let op, let l, let r):
+            return binary(op, evaluate(l, vars), evaluate(r, vars))
+        case .conditional(let c, let t, let f):
+            let condition = evaluate(c, vars)
+            switch (condition.canBeTrue, condition.canBeFalse) {
+            case (true, false): return evaluate(t, vars)
+            case (false, true): return evaluate(f, vars)
+            case (false, false): return evaluate(t, vars)
+            case (true, true): return evaluate(t, vars).joined(with: evaluate(f, vars))
+            }
+        case .call(let f, let args):
+            return call(f, args.map { evaluate($0, vars) })
+        }
+    }
+
+    private func interval(_ v: AbstractValue) -> (Double, Double) {
+        if case .number(let lo, let hi) = v { return (lo, hi) }
+        return (-.infinity, .infinity)
+    }
+
+    private func binary(_ op: BinaryOp, _ a: AbstractValue, _ b: AbstractValue) -> AbstractValue {
+        switch op {
+        case .and:
+            return .bool(canBeFalse: a.canBeFalse || b.canBeFalse, canBeTrue: a.canBeTrue && b.canBeTrue)
+        case .or:
+            return .bool(canBeFalse: a.canBeFalse && b.canBeFalse, canBeTrue: a.canBeTrue || b.canBeTrue)
+        case .equal, .notEqual:
+            let (canEqual, mustEqual) = equality(a, b)
+            return op == .equal ? .bool(canBeFalse: !mustEqual, canBeTrue: canEqual)
+                : .bool(canBeFalse: canEqual, canBeTrue: !mustEqual)
+        case .less, .lessEqual, .greater, .greaterEqual:
+            let (alo, ahi) = interval(a)
+            let (blo, bhi) = interval(b)
+            switch op {
+            case .less: return .bool(canBeFalse: ahi >= blo, canBeTrue: alo < bhi)
+            case .lessEqual: return .bool(canBeFalse: ahi > blo, canBeTrue: alo <= bhi)
+            case .greater: return .bool(canBeFalse: alo <= bhi, canBeTrue: ahi > blo)
+            default: return .bool(canBeFalse: alo < bhi, canBeTrue: ahi >= blo)
+            }
+        case .add where { if case .string = a { return true } else { return false } }():
+            guard case .string(let x?) = a, case .string(let y?) = b, x.count * y.count <= AbstractValue.maxStrings else {
+                return .string(nil)
+            }
+            return .string(Set(x.flatMap { s in y.map { s + $0 } }))
+        case .add, .subtract, .multiply, .divide, .remainder:
+            return arithmetic(op, interval(a), interval(b))
+        }
+    }
+
+    /// (can the two be equal, must they be equal)
+    private func equality(_ a: AbstractValue, _ b: AbstractValue) -> (Bool, Bool) {
+        switch (a, b) {
+        case (.number(let alo, let ahi), .number(let blo, let bhi)):
+            return (alo <= bhi && blo <= ahi, alo == ahi && blo == bhi && alo == blo)
+        case (.bool(let af, let at), .bool(let bf, let bt)):
+            return ((af && bf) || (at && bt), (af != at) && (bf != bt) && af == bf)
+        case (.string(let x?), .string(let y?)):
+            return (!x.isDisjoint(with: y), x.count == 1 && x == y)
+        default:
+            return (true, false)
+        }
+    }
+
+    private func arithmetic(_ op: BinaryOp, _ a: (Double, Double), _ b: (Double, Double)) -> AbstractValue {
+        let (alo, ahi) = a
+        let (blo, bhi) = b
+        switch op {
+        case .add: return .number(lo: alo + blo, hi: ahi + bhi)
+        case .subtract: return .number(lo: alo - bhi, hi: ahi - blo)
+        case .multiply:
+            let products = [alo * blo, alo * bhi, ahi * blo, ahi * bhi].filter { !$0.isNaN }
+            guard products.count == 4 else { return .anyNumber }
+            return .number(lo: products.min() ?? -.infinity, hi: products.max() ?? .infinity)
+        case .divide:
+            // A run that divides by zero fails, so only non-zero divisors matter; an interval
+            // that straddles zero can give any quotient.
+            guard blo > 0 || bhi < 0 else { return .anyNumber }
+            let quotients = [alo / blo, alo / bhi, ahi / blo, ahi / bhi].filter { !$0.isNaN }
+            guard quotients.count == 4 else { return .anyNumber }
+            return .number(lo: quotients.min() ?? -.infinity, hi: quotients.max() ?? .infinity)
+        default:
+            // x % y has the sign of x and a magnitude below |y|.
+            let bound = Swift.max(Swift.abs(blo), Swift.abs(bhi))
+            return .number(lo: alo >= 0 ? 0 : -bound, hi: ahi <= 0 ? 0 : bound)
+        }
+    }
+
+    private func call(_ f: BuiltinFunction, _ args: [AbstractValue]) -> AbstractValue {
+        let intervals = args.map(interval)
+        guard let (lo, hi) = intervals.first else { return .anyNumber }
+        switch f {
+        case .min:
+            return .number(lo: intervals.map(\.0).min() ?? lo, hi: intervals.map(\.1).min() ?? hi)
+        case .max:
+            return .number(lo: intervals.map(\.0).max() ?? lo, hi: intervals.map(\.1).max() ?? hi)
+        case .abs:
+            if lo >= 0 { return .number(lo: lo, hi: hi) }
+            if hi <= 0 { return .number(lo: -hi, hi: -lo) }
+            return .number(lo: 0, hi: Swift.max(-lo, hi))
+        case .sqrt:
+            return hi < 0 ? .number(lo: 1, hi: 0) : .number(lo: Swift.max(lo, 0).squareRoot(), hi: hi.squareRoot())
+        case .floor: return .number(lo: lo.rounded(.down), hi: hi.rounded(.down))
+        case .ceil: return .number(lo: lo.rounded(.up), hi: hi.rounded(.up))
+        case .round: return .number(lo: lo.rounded(.toNearestOrAwayFromZero), hi: hi.rounded(.toNearestOrAwayFromZero))
+        case .atan2: return .number(lo: -Double.pi, hi: Double.pi)
+        }
+    }
+
+    /// Runs actions abstractly: assignments update `vars`; an `if` whose condition can go
+    /// either way runs both branches and joins the results.
+    mutating func run(_ actions: [Action], _ vars: inout [AbstractValue]) {
+        for action in actions {
+            switch action {
+            case .assign(let v, let op, let e, _):
+                let value = evaluate(e, vars)
+                vars[v.index] = op.map { binary($0, vars[v.index], value) } ?? value
+            case .emit:
+                break
+            case .setLocal(let slot, let e, _):
+                if slot >= locals.count {
+                    locals.append(contentsOf: Array(repeating: AbstractValue.anyNumber, count: slot + 1 - locals.count))
+                }
+                locals[slot] = evaluate(e, vars)
+            case .ifAction(let c, let then, let otherwise, _):
+                let condition = evaluate(c, vars)
+                var thenVars = vars
+                var elseVars = vars
+                if condition.canBeTrue { run(then, &thenVars) }
+                if condition.canBeFalse { run(otherwise, &elseVars) }
+                switch (condition.canBeTrue, condition.canBeFalse) {
+                case (true, false): vars = thenVars
+                case (false, true): vars = elseVars
+                default: vars = zip(thenVars, elseVars).map { $0.joined(with: $1) }
+                }
+            }
+        }
+    }
+}

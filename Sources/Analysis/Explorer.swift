@@ -1,0 +1,182 @@
+import StatecraftModel
+import StatecraftRuntime
+
+/// One step of a witness: an event with its payload at a time, or waiting for a timer.
+public enum WitnessStep: Sendable, Equatable {
+    case event(EventID, [Value], time: Double)
+    /// Let time pass to `until`; the timers due by then fire.
+    case wait(until: Double)
+}
+
+/// How far the search for witnesses goes.
+public struct ExplorationBounds: Sendable {
+    /// The most steps in a witness.
+    public var maxDepth: Int
+    /// The most distinct configurations visited.
+    public var maxConfigurations: Int
+
+    /// Creates bounds; the defaults keep `check` of a hand-written spec well under a second.
+    public init(maxDepth: Int = 12, maxConfigurations: Int = 5_000) {
+        self.maxDepth = maxDepth
+        self.maxConfigurations = maxConfigurations
+    }
+}
+
+/// Breadth-first search over concrete configurations with the runtime's own step function:
+/// each configuration tries every event with payloads drawn from the values the spec
+/// compares against, and lets time pass to the next timer. The first time a state is active
+/// or a transition fires, the path there is its shortest witness.
+struct Explorer {
+    struct Node {
+        var instance: Instance
+        var parent: Int
+        var step: WitnessStep?
+        var depth: Int
+        /// False for a node kept only as the end of a witness (its configuration was
+        /// already reached another way, and is expanded there).
+        var expand = true
+    }
+
+    /// Two transitions of one state and event whose guards both held, and where.
+    struct OverlapWitness {
+        var first: TransitionID
+        var second: TransitionID
+        var path: [WitnessStep]
+        var payload: [Value]
+        var variables: [Value]
+    }
+
+    let program: Program
+    let bounds: ExplorationBounds
+    var nodes: [Node] = []
+    var stateWitness: [Int?]
+    var transitionWitness: [Int?]
+    /// For a transition first fired by a step out of a node: the node index of that step's result.
+    var overlaps: [OverlapWitness] = []
+    var seenOverlaps: Set<[Int]> = []
+    var exhausted = true
+
+    init(program: Program, bounds: ExplorationBounds) {
+        self.program = program
+        self.bounds = bounds
+        stateWitness = Array(repeating: nil, count: program.machine.states.count)
+        transitionWitness = Array(repeating: nil, count: program.machine.transitions.count)
+    }
+
+    /// The path of steps from the start to node `index`.
+    func path(to index: Int) -> [WitnessStep] {
+        var steps: [WitnessStep] = []
+        var i = index
+        while i > 0 {
+            if let s = nodes[i].step { steps.append(s) }
+            i = nodes[i].parent
+        }
+        return steps.reversed()
+    }
+
+    /// Explores until every target is found, the search space is used up, or a bound is hit;
+    /// `done` says whether the remaining targets still need looking for.
+    mutating func run(stopWhen done: (Explorer) -> Bool) {
+        let machine = program.machine
+        var start = Instance(program)
+        _ = start.start()
+        nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0))
+        markStates(of: start, node: 0)
+        var seen: Set<Configuration> = [start.configuration]
+        let payloads = PayloadCandidates(machine)
+        var head = 0
+        while head < nodes.count {
+            if done(self) { return }
+            let node = nodes[head]
+            let index = head
+            head += 1
+            if !node.expand { continue }
+            if node.depth >= bounds.maxDepth {
+                exhausted = false
+                continue
+            }
+            var successors: [Node] = []
+            if !node.instance.isFinished {
+                for event in machine.events {
+                    for payload in payloads.candidates(for: event, in: node.instance) {
+                        noteOverlaps(event.id, payload, node: index)
+                        var next = node.instance
+                        let step = next.send(event.id, payload: payload)
+                        guard case .fired(let t) = step.kind else { continue }
+                        successors.append(Node(instance: next, parent: index,
+                                               step: .event(event.id, payload, time: node.instance.now),
+                                               depth: node.depth + 1))
+                        record(t, successor: successors.count - 1)
+                    }
+                }
+                if let deadline = node.instance.nextDeadline {
+                    var next = node.instance
+                    var fired: [TransitionID] = []
+                    next.advance(to: deadline, onStep: { if case .fired(let t) = $0.kind { fired.append(t) } })
+                    successors.append(Node(instance: next, parent: index, step: .wait(until: deadline), depth: node.depth + 1))
+                    for t in fired { record(t, successor: successors.count - 1) }
+                }
+            }
+            for successor in successors {
+                let key = successor.instance.configuration
+                if seen.contains(key) {
+                    continue
+                }
+                if nodes.count >= bounds.maxConfigurations {
+                    exhausted = false
+                    return
+                }
+                seen.insert(key)
+                nodes.append(successor)
+                markStates(of: successor.instance, node: nodes.count - 1)
+            }
+            // Transitions fired on the way to configurations already seen still count.
+            resolvePending(successors, base: index)
+        }
+    }
+
+    private var pendingTransitions: [(TransitionID, Int)] = []
+
+    private mutating func record(_ t: TransitionID, successor: Int) {
+        if transitionWitness[t.index] == nil { pendingTransitions.append((t, successor)) }
+    }
+
+    /// Gives each newly fired transition the node its step produced (appending that node if
+    /// its configuration was already known through another path).
+    private mutating func resolvePending(_ successors: [Node], base: Int) {
+        for (t, successorIndex) in pendingTransitions where transitionWitness[t.index] == nil {
+            let successor = successors[successorIndex]
+            if let existing = nodes.lastIndex(where: { $0.parent == base && $0.step == successor.step }) {
+                transitionWitness[t.index] = existing
+            } else {
+                nodes.append(Node(instance: successor.instance, parent: base, step: successor.step,
+                                  depth: successor.depth, expand: false))
+                transitionWitness[t.index] = nodes.count - 1
+            }
+        }
+        pendingTransitions.removeAll()
+    }
+
+    private mutating func markStates(of instance: Instance, node: Int) {
+        for s in instance.activeStates where stateWitness[s.index] == nil { stateWitness[s.index] = node }
+    }
+
+    /// Records two guarded transitions that can both take the same event at once.
+    private mutating func noteOverlaps(_ event: EventID, _ payload: [Value], node: Int) {
+        let machine = program.machine
+        // A transition without a real guard (none, or a constant one) is the fallback
+        // ("else") of those above it, not an overlap.
+        let constants = machine.constantValues
+        let enabled = nodes[node].instance.enabledTransitions(event, payload: payload)
+            .filter { machine[$0].guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
+        guard enabled.count >= 2 else { return }
+        for i in 0..<enabled.count {
+            for j in (i + 1)..<enabled.count where machine[enabled[i]].source == machine[enabled[j]].source {
+                let key = [enabled[i].index, enabled[j].index]
+                guard seenOverlaps.insert(key).inserted else { continue }
+                overlaps.append(OverlapWitness(first: enabled[i], second: enabled[j], path: path(to: node),
+                                               payload: payload, variables: nodes[node].instance.variables))
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import StatecraftModel
+
+/// Abstract interpretation of a machine over intervals: for each state, an over-approximation
+/// of the variables' values whenever it is active. What it says cannot happen, cannot happen:
+/// a state it never reaches is unreachable, a guard that cannot be true there never holds.
+struct IntervalAnalysis {
+    /// Variables' abstract values per state, indexed by `StateID`; nil for a state no
+    /// abstract run reaches.
+    var environments: [[AbstractValue]?]
+    /// Transitions that can never fire, with the reason in words.
+    var deadTransitions: [TransitionID: String] = [:]
+
+    /// After this many visits of a state its intervals are widened, so the fixpoint ends.
+    static let wideningDelay = 3
+
+    init(_ machine: Machine) {
+        environments = Array(repeating: nil, count: machine.states.count)
+        // Timers beaten by a sooner one never fire, whatever the variables: leave them out.
+        findTimerRaces(machine)
+        let beaten = deadTransitions
+        var evaluator = AbstractEvaluator(machine: machine)
+        guard let initial = machine.initialState else { return }
+        var vars = machine.variables.map { AbstractValue($0.initialValue) }
+        evaluator.setPayload(of: .events([]))
+        for s in IntervalAnalysis.path(machine, to: initial) { evaluator.run(machine[s].entry, &vars) }
+        var visits = Array(repeating: 0, count: machine.states.count)
+        var worklist = [initial]
+        environments[initial.index] = vars
+        var guardSteps = 0
+        while let state = worklist.popLast(), guardSteps < 100_000 {
+            guardSteps += 1
+            guard let env = environments[state.index] else { continue }
+            for id in IntervalAnalysis.candidateTransitions(machine, from: state) where beaten[id] == nil {
+                let t = machine[id]
+                evaluator.setPayload(of: t.trigger)
+                evaluator.locals = []
+                if let g = t.guardExpr, !evaluator.evaluate(g, env).canBeTrue { continue }
+                var after = env
+                let target = t.target ?? state
+                if t.target != nil { evaluator.run(machine[state].exit, &after) }
+                evaluator.run(t.actions, &after)
+                if t.target != nil {
+                    evaluator.setPayload(of: .events([]))
+                    for s in IntervalAnalysis.path(machine, to: target) { evaluator.run(machine[s].entry, &after) }
+                }
+                if after.contains(where: \.isEmpty) { continue }
+                let old = environments[target.index]
+                var merged = old.map { zip($0, after).map { $0.joined(with: $1) } } ?? after
+                visits[target.index] += 1
+                if let old, visits[target.index] > IntervalAnalysis.wideningDelay {
+                    merged = zip(merged, old).map { $0.widened(from: $1) }
+                }
+                if merged != old {
+                    environments[target.index] = merged
+                    worklist.append(target)
+                }
+            }
+        }
+        findDeadTransitions(machine, &evaluator)
+    }
+
+    /// The transitions that leave `state` or an ancestor of it.
+    static func candidateTransitions(_ machine: Machine, from state: StateID) -> [TransitionID] {
+        var result: [TransitionID] = []
+        var current: StateID? = state
+        while let s = current, s != machine.root {
+            result += machine[s].transitions
+            current = machine[s].parent
+        }
+        return result
+    }
+
+    /// The states entered to reach `target` from the root, outermost first.
+    static func path(_ machine: Machine, to target: StateID) -> [StateID] {
+        var path: [StateID] = []
+        var current: StateID? = target
+        while let s = current, s != machine.root {
+            path.append(s)
+            current = machine[s].parent
+        }
+        return path.reversed()
+    }
+
+    private mutating func findDeadTransitions(_ machine: Machine, _ evaluator: inout AbstractEvaluator) {
+        for t in machine.transitions where !t.isBroken {
+            guard let env = environments[t.source.index], let g = t.guardExpr else { continue }
+            evaluator.setPayload(of: t.trigger)
+            evaluator.locals = []
+            guard !evaluator.evaluate(g, env).canBeTrue else { continue }
+            if g.folded(constants: machine.constantValues) != nil { continue }  // a constant guard is reported as such
+            var read: [VariableID] = []
+            g.visit { if case .variable(let v) = $0.kind, !read.contains(v) { read.append(v) } }
+            let facts = read.map { "'\(machine[$0].name)' is \(env[$0.index]) there" }
+            let because = facts.isEmpty ? "" : ": " + facts.joined(separator: ", ")
+            deadTransitions[t.id] = "its guard '\(machine.text(g.range))' can never hold in '\(machine[t.source].name)'\(because)"
+        }
+    }
+
+    /// A timer that a sooner unguarded timer of the same state (or an equally soon one
+    /// declared before it) always beats never fires: that timer leaves the state first.
+    private mutating func findTimerRaces(_ machine: Machine) {
+        for state in machine.states {
+            let timers = state.transitions.map { machine[$0] }.compactMap { t -> (Transition, Double)? in
+                guard case .after(let delay) = t.trigger, case .number(let d)? = delay.folded(constants: machine.constantValues)
+                else { return nil }
+                return (t, Swift.max(0, d))
+            }
+            for (i, (winner, d1)) in timers.enumerated() where winner.target != nil && winner.alwaysFires(constants: machine.constantValues) {
+                for (j, (loser, d2)) in timers.enumerated() where loser.id != winner.id && (d2 > d1 || (d2 == d1 && j > i)) {
+                    guard deadTransitions[loser.id] == nil, case .after(let w) = winner.trigger else { continue }
+                    deadTransitions[loser.id] = "the 'after \(machine.text(w.range))' transition always leaves '\(state.name)' first"
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import StatecraftDiagnostics
+import StatecraftModel
+import StatecraftRuntime
+
+/// Model-based test generation: turns witnesses into event logs, with an expectation line
+/// after every step, that replay must pass.
+public enum TestGeneration {
+    /// Which items each generated log must reach.
+    public enum Cover: String, Sendable, CaseIterable {
+        case transitions, states
+    }
+
+    /// A state or transition to reach, and what the analysis said about it.
+    public struct Target: Sendable {
+        /// `state closed` or `transition dragging --touchEnded, touchCancelled--> closed (line 59)`.
+        public var name: String
+        public var finding: ExplorationReport.Finding
+        /// The file whose log reaches it, when one does.
+        public var file: String?
+    }
+
+    /// One generated log.
+    public struct Log: Sendable {
+        /// A file name: a number and the longest target it reaches.
+        public var file: String
+        /// The event log text (JSON Lines).
+        public var text: String
+        /// The targets it reaches.
+        public var targets: [String]
+    }
+
+    /// The logs for every reachable target, with logs whose steps are a prefix of another's
+    /// merged into the longer one; and every target with the file that reaches it.
+    public static func generate(_ machine: Machine, _ report: ExplorationReport,
+                                cover: Cover) -> (logs: [Log], targets: [Target]) {
+        var targets: [Target] = []
+        switch cover {
+        case .states:
+            for s in machine.states.dropFirst() {
+                targets.append(Target(name: "state \(s.name)", finding: report.states[s.id.index]))
+            }
+        case .transitions:
+            for t in machine.transitions {
+                targets.append(Target(name: "transition " + describe(t, machine), finding: report.transitions[t.id.index]))
+            }
+        }
+        // Longest witnesses first, so shorter ones that are prefixes of them merge in.
+        let reached = targets.indices.compactMap { i -> (Int, [WitnessStep])? in
+            if case .reached(let steps) = targets[i].finding { return (i, steps) }
+            return nil
+        }.sorted { $0.1.count > $1.1.count || ($0.1.count == $1.1.count && $0.0 < $1.0) }
+        var groups: [(steps: [WitnessStep], members: [Int])] = []
+        for (i, steps) in reached {
+            if let g = groups.firstIndex(where: { $0.steps.starts(with: steps) }) {
+                groups[g].members.append(i)
+            } else {
+                groups.append((steps, [i]))
+            }
+        }
+        groups.sort { ($0.members.min() ?? 0) < ($1.members.min() ?? 0) }
+        var logs: [Log] = []
+        for (number, group) in groups.enumerated() {
+            let lead = group.members.min() ?? 0
+            let digits = String(number + 1)
+            let file = (digits.count < 2 ? "0" + digits : digits) + "-" + slug(targets[lead].name) + ".jsonl"
+            for m in group.members { targets[m].file = file }
+            logs.append(Log(file: file, text: logText(group.steps, machine),
+                            targets: group.members.sorted().map { targets[$0].name }))
+        }
+        return (logs, targets)
+    }
+
+    /// `dragging --touchEnded, touchCancelled--> closed (line 59)`
+    public static func describe(_ t: Transition, _ machine: Machine) -> String {
+        let trigger: String
+        switch t.trigger {
+        case .events(let events): trigger = events.map { machine[$0].name }.joined(separator: ", ")
+        case .after(let d): trigger = "after " + machine.text(d.range)
+        }
+        let line = machine.source.location(of: t.keywordRange.start).line
+        let target = t.target.map { machine[$0].name } ?? "(internal)"
+        return "\(machine[t.source].name) --\(trigger)--> \(target) (line \(line))"
+    }
+
+    /// The log of a witness: an expectation of the start, then each step followed by an
+    /// expectation of the state, every variable and the outputs since the last one.
+    static func logText(_ steps: [WitnessStep], _ machine: Machine) -> String {
+        var instance = Instance(Program(machine))
+        var outputs: [String] = []
+        _ = instance.start { o, _ in outputs.append(machine[o].name) }
+        var lines = [expectation(instance, machine, &outputs, time: nil)]
+        for step in steps {
+            switch step {
+            case .event(let e, let payload, let time):
+                instance.advance(to: time, emit: { o, _ in outputs.append(machine[o].name) })
+                var line = "{\"time\": \(JSONWriter.number(time)), \"event\": \(JSONWriter.quote(machine[e].name))"
+                for (field, value) in zip(machine[e].fields, payload) {
+                    line += ", \(JSONWriter.quote(field.name)): \(json(value))"
+                }
+                lines.append(line + "}")
+                _ = instance.send(e, payload: payload) { o, _ in outputs.append(machine[o].name) }
+                lines.append(expectation(instance, machine, &outputs, time: nil))
+            case .wait(let until):
+                instance.advance(to: until, emit: { o, _ in outputs.append(machine[o].name) })
+                lines.append(expectation(instance, machine, &outputs, time: until))
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func expectation(_ instance: Instance, _ machine: Machine, _ outputs: inout [String],
+                                    time: Double?) -> String {
+        let vars = zip(machine.variables, instance.variables)
+            .map { "\(JSONWriter.quote($0.name)): \(json($1))" }.joined(separator: ", ")
+        let names = outputs.map(JSONWriter.quote).joined(separator: ", ")
+        outputs.removeAll()
+        let prefix = time.map { "{\"time\": \(JSONWriter.number($0)), " } ?? "{"
+        return prefix + "\"expect\": {\"state\": \(JSONWriter.quote(machine[instance.state].name)), "
+            + "\"vars\": {\(vars)}, \"outputs\": [\(names)]}}"
+    }
+
+    public static func json(_ v: Value) -> String {
+        switch v {
+        case .number(let n): JSONWriter.number(n)
+        case .bool(let b): b ? "true" : "false"
+        case .string(let s): JSONWriter.quote(s)
+        }
+    }
+
+    /// A file-name-safe form of a target name.
+    static func slug(_ name: String) -> String {
+        var out = ""
+        for c in name.unicodeScalars {
+            if (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") {
+                out.unicodeScalars.append(c)
+            } else if !out.hasSuffix("-") {
+                out += "-"
+            }
+        }
+        return String(out.trimmingSuffix("-").prefix(60))
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ c: Character) -> String {
+        var s = self
+        while s.last == c { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Statecraft
+
+/// `statecraft paths SPEC [--emit DIR] [--cover transitions|states] [--max-depth N] [--max-configurations N]`
+enum PathsCommand {
+    static let help = """
+        USAGE: statecraft paths SPEC [--emit DIR] [--cover transitions|states]
+                                     [--max-depth N] [--max-configurations N]
+
+        Generates tests from the model: for every transition (or state), an event log that
+        reaches it, with an expectation line after each step. Logs whose steps are a prefix of
+        another's are merged into it, so the set stays small. Without --emit, prints a table
+        of the targets and the log that reaches each.
+
+        OPTIONS:
+          --emit DIR               Write one .jsonl file per log into DIR (created if needed)
+          --cover transitions|states
+                                   What the logs must reach (default: transitions)
+          --max-depth N            Longest witness searched (default 12)
+          --max-configurations N   Most configurations searched (default 5000)
+          -h, --help               Show this help
+
+        Every log replays cleanly: statecraft replay SPEC DIR/01-….jsonl
+
+        EXIT STATUS: 0 written, 2 usage error, a spec with errors, or a folder that cannot be written.
+
+        """
+
+    static func run(_ arguments: [String], console: Console) -> Int32 {
+        let parsed: ParsedArguments
+        let cover: TestGeneration.Cover
+        let bounds: ExplorationBounds
+        switch ParsedArguments.parse(arguments, flags: [],
+                                     options: ["--emit", "--cover", "--max-depth", "--max-configurations"])
+            .flatMap({ p in p.choice("--cover", default: TestGeneration.Cover.transitions).map { (p, $0) } })
+            .flatMap({ p, c in p.bounds().map { (p, c, $0) } }) {
+        case .success(let (p, c, b)):
+            parsed = p
+            cover = c
+            bounds = b
+        case .failure(let error):
+            console.err("Error: \(error.message)\n\n" + help)
+            return ExitStatus.usage
+        }
+        if parsed.wantsHelp {
+            console.out(help)
+            return ExitStatus.success
+        }
+        guard parsed.positionals.count == 1, let specPath = parsed.positionals.first else {
+            console.err("Error: expected one SPEC\n\n" + help)
+            return ExitStatus.usage
+        }
+        guard let file = ReplayCommand.readSpec(specPath, console: console) else { return ExitStatus.usage }
+        let result = Statecraft.check(file, bounds: bounds)
+        guard let machine = result.machine, let report = result.exploration, result.errorCount == 0 else {
+            console.err(CheckCommand.renderText(result, colour: false))
+            console.err("error: '\(specPath)' has errors; fix them with 'statecraft check' first\n")
+            return ExitStatus.usage
+        }
+        let (logs, targets) = TestGeneration.generate(machine, report, cover: cover)
+        if let dir = parsed.values["--emit"] {
+            let url = URL(fileURLWithPath: dir)
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                for log in logs { try Data(log.text.utf8).write(to: url.appendingPathComponent(log.file)) }
+            } catch {
+                console.err("error: cannot write into '\(dir)': \(error.localizedDescription)\n")
+                return ExitStatus.usage
+            }
+        }
+        console.out(table(targets, logs: logs, emittedTo: parsed.values["--emit"]))
+        return ExitStatus.success
+    }
+
+    static func table(_ targets: [TestGeneration.Target], logs: [TestGeneration.Log], emittedTo dir: String?) -> String {
+        let width = min(70, targets.map(\.name.count).max() ?? 0)
+        var out = ""
+        for t in targets {
+            let name = t.name.count < width ? t.name + String(repeating: " ", count: width - t.name.count) : t.name
+            switch t.finding {
+            case .reached(let steps):
+                out += "\(name)  \(t.file ?? "?")  (\(steps.count) step\(steps.count == 1 ? "" : "s"))\n"
+            case .unreachable(let reason):
+                out += "\(name)  unreachable: \(reason)\n"
+            case .notReached:
+                out += "\(name)  not reached within the bounds (not a proof)\n"
+            }
+        }
+        let reached = targets.filter { if case .reached = $0.finding { return true } else { return false } }.count
+        out += "\(reached) of \(targets.count) targets reached by \(logs.count) log\(logs.count == 1 ? "" : "s")"
+        out += dir.map { ", written to \($0)\n" } ?? "; use --emit DIR to write them\n"
+        return out
+    }
+}
+
+extension ParsedArguments {
+    /// The exploration bounds from `--max-depth` and `--max-configurations`.
+    func bounds() -> Result<ExplorationBounds, UsageError> {
+        var bounds = ExplorationBounds()
+        for (option, apply) in [("--max-depth", { (b: inout ExplorationBounds, n: Int) in b.maxDepth = n }),
+                                ("--max-configurations", { (b: inout ExplorationBounds, n: Int) in b.maxConfigurations = n })] {
+            guard let word = values[option] else { continue }
+            guard let n = Int(word), n > 0 else { return .failure(UsageError("\(option) takes a positive whole number, not '\(word)'")) }
+            apply(&bounds, n)
+        }
+        return .success(bounds)
+    }
+}

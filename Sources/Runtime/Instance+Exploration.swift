@@ -1,0 +1,53 @@
+import StatecraftModel
+
+/// What distinguishes one configuration of an instance from another: the active state, the
+/// variables and the armed timers (as time left, so configurations reached at different
+/// times compare equal when they behave the same from then on).
+public struct Configuration: Hashable, Sendable {
+    public var state: StateID
+    public var variables: [Value]
+    /// Each armed timer: its state, its index among that state's timers, the time left.
+    public var timers: [Timer]
+    public var isFinished: Bool
+
+    /// An armed timer in a configuration.
+    public struct Timer: Hashable, Sendable {
+        public var state: StateID
+        public var index: Int
+        public var remaining: Double
+    }
+}
+
+extension Instance {
+    /// The instance's configuration, for exploring the state space.
+    public var configuration: Configuration {
+        let timers = pending.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+            .map { Configuration.Timer(state: $0.state, index: $0.index, remaining: $0.deadline - now) }
+        return Configuration(state: state, variables: frame.variables, timers: timers, isFinished: isFinished)
+    }
+
+    /// The transitions whose guards hold for `event` with `payload` in the active states, in
+    /// the order they would be tried (the first is the one `send` would fire). Guards that
+    /// fail to evaluate count as not holding. Nothing changes.
+    public func enabledTransitions(_ event: EventID, payload: [Value]) -> [TransitionID] {
+        guard !isFinished else { return [] }
+        var frame = self.frame
+        frame.payload = payload
+        var enabled: [TransitionID] = []
+        for source in activeStates {
+            for t in program.transitions(of: source, on: event) {
+                if let g = t.guardCode {
+                    guard let holds = try? g.evaluate(&frame).bool, holds else { continue }
+                }
+                enabled.append(t.id)
+            }
+        }
+        return enabled
+    }
+
+    /// The transition a timer step fires, for armed timers, by deadline order.
+    public var armedTimerTransitions: [TransitionID] {
+        pending.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+            .map { program.timers[$0.state.index][$0.index].transition.id }
+    }
+}
