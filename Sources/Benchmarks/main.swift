@@ -1,2 +1,47 @@
-// The benchmark executable: run on purpose, in release mode (`swift run -c release statecraft-bench`).
-print("statecraft-bench: not written yet")
+// statecraft-bench: replay throughput, run on purpose in release mode, never as a test.
+//
+// Build everything once (the `run` command also times the `statecraft` binary built next to it):
+//
+//     swift build -c release
+//
+// Commands (run from the repository root, which holds Specs/):
+//
+//     .build/release/statecraft-bench generate --machine Drawer --events 1000000 --out /tmp/drawer.jsonl
+//         Writes a deterministic log (same bytes every time): a `time` on every line, no
+//         expectation lines. Machines: Drawer, VibrantButton, PullToRefresh (its refreshes
+//         run into the 2 s timer), PeekRating, SwipeToDismiss (four interleaved cases).
+//
+//     .build/release/statecraft-bench run [--events 1000000] [--runs 5] [--machine Drawer ...]
+//                                         [--dir /tmp/statecraft-bench] [--python] [--no-cli]
+//         For each machine, generates (or reuses) DIR/<Machine>-<events>.jsonl and prints the
+//         median of the runs for: a raw newline count (read(2) + memchr), EventLogReader.next(),
+//         EventLogReader.nextRaw(), replay in process (reader + Replayer, the CLI's loop), the
+//         `statecraft replay` process (plain and --trace --format jsonl; peak RSS is the
+//         child's own, from wait4), Instance.send over the log decoded ahead of time, and the
+//         hand-written Swift `switch` (Drawer, PullToRefresh). In-process peak RSS is this
+//         process's high-water mark after the stage (getrusage), so it only grows down the table.
+//         --python also runs python/transitions_baseline.py (needs `pip install transitions`)
+//         and prints how many times faster the CLI is.
+//
+//     .build/release/statecraft-bench allocs [--machine Drawer] [--count 5000]
+//         Heap allocations per event for each stage, counted by Valgrind memcheck ("total heap
+//         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind.
+//
+//     .build/release/statecraft-bench probe --stage next|raw|replay|step|hand --machine M --log FILE --count N
+//         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind.
+//
+//     python3 Sources/Benchmarks/python/transitions_baseline.py Drawer /tmp/statecraft-bench/Drawer-1000000.jsonl
+//         Python's `transitions` package replaying the same log (Drawer, VibrantButton,
+//         PullToRefresh); prints "events/s N".
+//
+// Peak RSS on a 1 GB log (about 18 M Drawer events):
+//
+//     .build/release/statecraft-bench run --events 18000000 --runs 1 --machine Drawer
+//     (or: /usr/bin/time -v .build/release/statecraft replay Specs/Drawer.machine FILE)
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let status = Arguments(Array(CommandLine.arguments.dropFirst())).dispatch()
+exit(status)

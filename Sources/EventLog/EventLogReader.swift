@@ -15,9 +15,11 @@ public struct EventLogReader {
     /// How many bytes a streaming reader asks for at a time.
     static let defaultChunkSize = 1 << 20
 
-    private var lines: LineBuffer
+    var lines: LineBuffer
     /// The number of the last line read (1-based; 0 before the first).
-    private var lineNumber = 0
+    var lineNumber = 0
+    /// Payload fields of the last line read by `nextRaw`; the storage is reused line after line.
+    var rawFields: [RawField] = []
 
     /// Reads a log held in memory (tests, small inputs).
     public init(bytes: [UInt8]) {
@@ -59,6 +61,13 @@ public struct EventLogReader {
 
     /// The next record, skipping blank (whitespace-only) lines; nil at the end.
     public mutating func next() throws(LogError) -> LogRecord? {
+        guard let range = try nextLineRange() else { return nil }
+        return try parseFull(range)
+    }
+
+    /// The byte range in `lines` of the next non-blank line (without a BOM on line 1), with
+    /// `lineNumber` set to its number; nil at the end.
+    mutating func nextLineRange() throws(LogError) -> Range<Int>? {
         while true {
             var range: Range<Int>
             do throws(LineBuffer.ReadFailure) {
@@ -73,23 +82,29 @@ public struct EventLogReader {
                 range = range.lowerBound + 3..<range.upperBound
             }
             if lines.isBlank(range) { continue }
-            let text = lines.bytes(range)
-            let number = lineNumber
-            let parsed = text.withUnsafeBufferPointer { buffer -> Result<LogRecord, LineFailure> in
-                var parser = LineParser(bytes: buffer, text: text)
-                do throws(LineFailure) {
-                    return .success(try parser.parseLine(number: number))
-                } catch {
-                    return .failure(error)
-                }
+            return range
+        }
+    }
+
+    /// Parses the line at `range` with the full parser: a copy of its bytes becomes the
+    /// record's `text`.
+    func parseFull(_ range: Range<Int>) throws(LogError) -> LogRecord {
+        let text = lines.bytes(range)
+        let number = lineNumber
+        let parsed = text.withUnsafeBufferPointer { buffer -> Result<LogRecord, LineFailure> in
+            var parser = LineParser(bytes: buffer, text: text)
+            do throws(LineFailure) {
+                return .success(try parser.parseLine(number: number))
+            } catch {
+                return .failure(error)
             }
-            switch parsed {
-            case .success(let record):
-                return record
-            case .failure(let failure):
-                throw LogError(line: lineNumber, column: LogRecord.column(ofByte: failure.offset, in: text),
-                               message: failure.message, text: text)
-            }
+        }
+        switch parsed {
+        case .success(let record):
+            return record
+        case .failure(let failure):
+            throw LogError(line: number, column: LogRecord.column(ofByte: failure.offset, in: text),
+                           message: failure.message, text: text)
         }
     }
 

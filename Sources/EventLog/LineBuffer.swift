@@ -72,6 +72,12 @@ struct LineBuffer {
         Array(storage[range])
     }
 
+    /// Calls `body` with the bytes of `range`, in place; the pointer is valid only inside `body`.
+    @inline(__always)
+    func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        storage.withUnsafeBufferPointer { buffer in body(UnsafeBufferPointer(rebasing: buffer[range])) }
+    }
+
     /// Whether `range` holds only spaces, tabs and carriage returns.
     func isBlank(_ range: Range<Int>) -> Bool {
         for i in range {

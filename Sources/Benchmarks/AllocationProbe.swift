@@ -1,0 +1,81 @@
+import Statecraft
+
+/// Counts heap allocations per event by running `probe` under Valgrind twice, over the first
+/// N and the first 2N events of one log, and dividing the difference in Valgrind's "total
+/// heap usage: X allocs" by N. Set-up (spec, decoding, buffers) is the same in both runs and
+/// cancels out.
+struct AllocationProbe {
+    var machine = "Drawer"
+    var count = 5_000
+    var specs = "Specs"
+    var directory = "/tmp/statecraft-bench"
+    static let stages = ["next", "raw", "replay", "step", "hand"]
+
+    func run() -> Int32 {
+        guard let me = System.executablePath() else { return 1 }
+        var command = RunCommand()
+        command.events = count * 2
+        command.directory = directory
+        _ = System.run(["mkdir", "-p", directory])
+        guard case .success(let log) = command.log(for: machine) else {
+            print("error: cannot generate a log for \(machine)")
+            return 1
+        }
+        print("allocations per event, \(machine), valgrind memcheck, (allocs(\(2 * count)) - allocs(\(count))) / \(count):")
+        for stage in AllocationProbe.stages {
+            var totals: [Int] = []
+            for n in [count, 2 * count] {
+                let err = "\(directory)/valgrind-\(stage)-\(n).txt"
+                guard System.run(["valgrind", "--tool=memcheck", "--leak-check=no", me, "probe", "--stage", stage,
+                                  "--machine", machine, "--log", log, "--count", String(n), "--specs", specs],
+                                 stderr: err)?.status == 0,
+                      let text = System.readFile(err), let total = AllocationProbe.allocs(String(decoding: text, as: UTF8.self))
+                else { break }
+                totals.append(total)
+            }
+            guard totals.count == 2 else {
+                print("  \(Table.pad(stage, 8)) not measured (is valgrind installed?)")
+                continue
+            }
+            let perEvent = Double(totals[1] - totals[0]) / Double(count)
+            print("  \(Table.pad(stage, 8)) \(Table.fixed(perEvent, 2)) allocs/event  (\(totals[0]) → \(totals[1]))")
+        }
+        return 0
+    }
+
+    /// Runs one stage over the first `count` events (the process Valgrind watches).
+    static func probe(stage: String, machine: String, log: String, count: Int, specs: String) -> Int32 {
+        guard case .success(let program) = Stages.loadProgram("\(specs)/\(machine).machine") else { return 1 }
+        do {
+            switch stage {
+            case "next": _ = try Stages.readRecords(log, limit: count)
+            case "raw": _ = try Stages.readRaw(log, limit: count)
+            case "replay": _ = try Stages.replay(log, program: program, limit: count)
+            case "step", "hand":
+                guard case .success(let decoded) = DecodedLog.decode(path: log, program: program) else { return 1 }
+                if stage == "step" {
+                    _ = decoded.step(program, count: count)
+                } else if let events = decoded.handEvents(names: HandDrawer.events, program: program) {
+                    var m = HandDrawer()
+                    events.withUnsafeBufferPointer { m.run(UnsafeBufferPointer(rebasing: $0[0..<min(count, $0.count)])) }
+                    if m.applied < 0 { print(m.applied) }
+                }
+            default: return 2
+            }
+        } catch {
+            return 1
+        }
+        return 0
+    }
+
+    /// The X of Valgrind's "total heap usage: X allocs".
+    static func allocs(_ output: String) -> Int? {
+        let marker = "total heap usage: "
+        for line in output.split(separator: "\n") {
+            guard let start = line.firstRange(of: marker) else { continue }
+            let digits = line[start.upperBound...].prefix { $0.isNumber || $0 == "," }.filter(\.isNumber)
+            return Int(digits)
+        }
+        return nil
+    }
+}

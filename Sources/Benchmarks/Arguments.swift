@@ -1,0 +1,88 @@
+/// The benchmark's command line: a command, then `--name value` options and `--flag`s.
+struct Arguments {
+    var command: String
+    var options: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var problem: String?
+
+    static let usage = """
+        USAGE: statecraft-bench generate --machine NAME --events N --out FILE
+               statecraft-bench run [--events N] [--runs K] [--machine NAME ...] [--dir DIR] [--specs DIR] [--python] [--no-cli]
+               statecraft-bench allocs [--machine NAME] [--count N] [--dir DIR] [--specs DIR]
+               statecraft-bench probe --stage STAGE --machine NAME --log FILE --count N [--specs DIR]
+        (see the header of Sources/Benchmarks/main.swift)
+        """
+
+    init(_ arguments: [String]) {
+        command = arguments.first ?? "help"
+        var i = 1
+        while i < arguments.count {
+            let argument = arguments[i]
+            if ["--python", "--no-cli"].contains(argument) {
+                flags.insert(argument)
+            } else if argument.hasPrefix("--"), i + 1 < arguments.count {
+                options[argument, default: []].append(arguments[i + 1])
+                i += 1
+            } else {
+                problem = "unexpected argument '\(argument)'"
+            }
+            i += 1
+        }
+    }
+
+    func value(_ name: String) -> String? { options[name]?.last }
+
+    func number(_ name: String, default value: Int) -> Int? {
+        guard let text = self.value(name) else { return value }
+        return Int(text.filter { $0 != "_" })
+    }
+
+    func dispatch() -> Int32 {
+        if let problem { return fail(problem) }
+        switch command {
+        case "generate":
+            guard let machine = value("--machine"), let out = value("--out"),
+                  let events = number("--events", default: 1_000_000) else { return fail("generate needs --machine and --out") }
+            guard LogGenerator.generate(machine: machine, events: events, path: out) else {
+                return fail("cannot generate '\(machine)' into '\(out)' (machines: \(LogGenerator.machines.joined(separator: ", ")))")
+            }
+            return 0
+        case "run":
+            var command = RunCommand()
+            guard let events = number("--events", default: command.events), let runs = number("--runs", default: command.runs) else {
+                return fail("--events and --runs take integers")
+            }
+            command.events = events
+            command.runs = runs
+            command.machines = options["--machine"] ?? command.machines
+            command.directory = value("--dir") ?? command.directory
+            command.specs = value("--specs") ?? command.specs
+            command.python = flags.contains("--python")
+            command.cli = !flags.contains("--no-cli")
+            return command.run()
+        case "allocs":
+            var probe = AllocationProbe()
+            guard let count = number("--count", default: probe.count) else { return fail("--count takes an integer") }
+            probe.count = count
+            probe.machine = value("--machine") ?? probe.machine
+            probe.directory = value("--dir") ?? probe.directory
+            probe.specs = value("--specs") ?? probe.specs
+            return probe.run()
+        case "probe":
+            guard let stage = value("--stage"), let machine = value("--machine"), let log = value("--log"),
+                  let count = number("--count", default: 1000) else { return fail("probe needs --stage, --machine and --log") }
+            return AllocationProbe.probe(stage: stage, machine: machine, log: log, count: count,
+                                         specs: value("--specs") ?? "Specs")
+        case "help", "-h", "--help":
+            print(Arguments.usage)
+            return 0
+        default:
+            return fail("unknown command '\(command)'")
+        }
+    }
+
+    private func fail(_ message: String) -> Int32 {
+        print("Error: \(message)\n\n" + Arguments.usage)
+        return 2
+    }
+}

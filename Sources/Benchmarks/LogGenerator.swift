@@ -1,0 +1,174 @@
+/// Writes deterministic, realistic event logs for the five machines in `Specs/`: JSON Lines
+/// with a `time` on every line and no expectation lines.
+///
+/// The same machine, count and seed always give the same bytes. Numbers are written with at
+/// most three decimals, like real touch and scroll data.
+struct LogGenerator {
+    /// The machines the generator knows.
+    static let machines = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"]
+
+    private var random: SplitMix64
+    private var ms = 0
+    private var writer: FileWriter
+    private var written = 0
+    private let limit: Int
+
+    /// Writes `events` lines for `machine` to `path`; false for an unknown machine or a file
+    /// that cannot be written.
+    static func generate(machine: String, events: Int, path: String, seed: UInt64 = 1) -> Bool {
+        guard let writer = FileWriter(path: path) else { return false }
+        var generator = LogGenerator(random: SplitMix64(seed: seed ^ UInt64(machine.utf8.count) << 32),
+                                     writer: writer, limit: events)
+        switch machine {
+        case "Drawer": while !generator.done { generator.drawerGesture() }
+        case "VibrantButton": while !generator.done { generator.buttonAction() }
+        case "PullToRefresh": while !generator.done { generator.pullGesture() }
+        case "PeekRating": while !generator.done { generator.peek() }
+        case "SwipeToDismiss": while !generator.done { generator.swipe() }
+        default:
+            generator.writer.close()
+            return false
+        }
+        generator.writer.close()
+        return true
+    }
+
+    private init(random: SplitMix64, writer: FileWriter, limit: Int) {
+        self.random = random
+        self.writer = writer
+        self.limit = limit
+    }
+
+    private var done: Bool { written >= limit }
+
+    /// One line: time, event name, then the payload (already formatted JSON values).
+    private mutating func line(_ event: String, _ fields: KeyValuePairs<String, String> = [:], after delay: Int,
+                               caseKey: String? = nil) {
+        guard !done else { return }
+        ms += delay
+        var text = "{\"time\": " + LogGenerator.decimal(ms, places: 3)
+        if let caseKey { text += ", \"case\": \"" + caseKey + "\"" }
+        text += ", \"event\": \"" + event + "\""
+        for (key, value) in fields { text += ", \"" + key + "\": " + value }
+        writer.write(text + "}\n")
+        written += 1
+    }
+
+    private mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    private mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
+
+    /// `tenths` / 10 as JSON: `312.5`, `-40`.
+    private static func tenths(_ tenths: Int) -> String { decimal(tenths, places: 1) }
+
+    /// `value` / 10^places, without trailing zeros: decimal(16, places: 3) is "0.016".
+    static func decimal(_ value: Int, places: Int) -> String {
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let sign = value < 0 ? "-" : ""
+        let whole = abs(value) / scale
+        var fraction = abs(value) % scale
+        guard fraction != 0 else { return sign + String(whole) }
+        var digits = places
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        let text = String(fraction)
+        return sign + String(whole) + "." + String(repeating: "0", count: digits - text.count) + text
+    }
+
+    // MARK: Machines
+
+    /// A drag of the drawer: touchBegan, 3-40 moves a frame apart, then ended or cancelled.
+    private mutating func drawerGesture() {
+        var y = int(0...6670)
+        let onContent = chance(92) ? "true" : "false"
+        line("touchBegan", ["y": LogGenerator.tenths(y), "onContent": onContent], after: int(300...3000))
+        for _ in 0..<int(3...40) {
+            y = max(0, min(6670, y + int(-400...400)))
+            line("touchMoved", ["y": LogGenerator.tenths(y)], after: 16)
+        }
+        line(chance(90) ? "touchEnded" : "touchCancelled", ["y": LogGenerator.tenths(y)], after: 16)
+    }
+
+    /// Taps mostly; the owner selects and deselects now and then.
+    private mutating func buttonAction() {
+        let roll = int(0...99)
+        line(roll < 60 ? "tap" : roll < 80 ? "select" : "deselect", after: int(100...2000))
+    }
+
+    /// A pull: scrolls down frame by frame, a release, then (for a full pull) a refresh that
+    /// either runs into its 2 s timer or is ended early, and a scroll back.
+    private mutating func pullGesture() {
+        let depth = int(100...2000)
+        var offset = 0
+        line("scroll", ["offsetY": "0"], after: int(500...4000))
+        while offset > -depth {
+            offset -= int(50...250)
+            line("scroll", ["offsetY": LogGenerator.tenths(offset)], after: 16)
+        }
+        line("endDragging", after: 16)
+        let refreshing = depth > 1100
+        if refreshing && chance(30) {
+            line("endRefreshing", after: int(300...1500))
+        }
+        // Settling back; for a refresh still running, a pause past 2 s fires its timer.
+        let pause = refreshing && chance(70) ? int(2100...3000) : int(16...400)
+        line("scroll", ["offsetY": LogGenerator.tenths(offset / 2)], after: pause)
+        line("scroll", ["offsetY": "0"], after: 16)
+        if chance(10) { line("endRefreshing", after: int(16...200)) }
+    }
+
+    /// A press on a cell, the peek growing, then a commit at a point or a cancel.
+    private mutating func peek() {
+        let cellX = int(0...200), cellY = int(0...1200), width = int(80...200), height = int(80...240)
+        line("pressBegan", ["x": String(cellX + int(0...width)), "y": String(cellY + int(0...height)),
+                            "onCell": chance(90) ? "true" : "false", "cellX": String(cellX), "cellY": String(cellY),
+                            "cellWidth": String(width), "cellHeight": String(height)], after: int(500...5000))
+        let steps = int(2...12)
+        for k in 1...steps {
+            line("previewUpdate", ["progress": LogGenerator.decimal(k * 1000 / steps, places: 3),
+                                   "ended": k == steps ? "true" : "false"], after: 16)
+        }
+        if chance(20) {
+            line("cancel", after: int(16...300))
+            return
+        }
+        let moves = int(1...10)
+        for k in 1...moves {
+            line("commitUpdate", ["progress": LogGenerator.decimal(k * 1000 / moves, places: 3),
+                                  "ended": k == moves ? "true" : "false",
+                                  "x": String(cellX + int(-20...width + 20)), "y": String(cellY + int(-20...height + 20))],
+                 after: 16)
+        }
+    }
+
+    /// A pan on one of four interleaved views (cases): drag, release, then a snap back or a
+    /// fling caught by the next pan (views never leave the screen, so no case ends).
+    private mutating func swipe() {
+        let caseKey = "view" + String(int(1...4))
+        var x = int(100...300), y = int(100...600)
+        line("panBegan", ["x": String(x), "y": String(y)], after: int(200...2000), caseKey: caseKey)
+        for _ in 0..<int(3...30) {
+            x += int(-15...15)
+            y += int(-10...30)
+            line("panChanged", ["x": String(x), "y": String(y)], after: 16, caseKey: caseKey)
+        }
+        line("panEnded", ["vx": String(int(-900...900)), "vy": String(int(-900...900))], after: 16, caseKey: caseKey)
+        if chance(60) { line("snapped", after: int(200...600), caseKey: caseKey) }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so logs are the same on every machine.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

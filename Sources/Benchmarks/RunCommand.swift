@@ -1,0 +1,161 @@
+import Statecraft
+
+/// `statecraft-bench run`: generates (or reuses) a log per machine and prints one table row
+/// per measured stage.
+struct RunCommand {
+    var events = 1_000_000
+    var runs = 5
+    var machines = LogGenerator.machines
+    var specs = "Specs"
+    var directory = "/tmp/statecraft-bench"
+    var python = false
+    var cli = true
+
+    /// One row of the table.
+    struct Row {
+        var machine: String
+        var stage: String
+        var seconds: Double
+        var items: Int
+        var bytes: Int
+        var ratio: String
+        var peakRSS: Int
+    }
+
+    func run() -> Int32 {
+        _ = System.run(["mkdir", "-p", directory])
+        let binary = System.executablePath().map { path in String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) + "/statecraft" }
+        let statecraft = binary.flatMap { System.fileSize($0) != nil ? $0 : nil }
+        let hasPython = python && System.run(["python3", "-c", "import transitions"])?.status == 0
+        print("statecraft-bench run: \(events) events per log, median of \(runs) runs, release build")
+        if python && !hasPython { print("note: python3 with 'transitions' not found; pip install transitions") }
+        if cli && statecraft == nil { print("note: no 'statecraft' next to this binary; build it with swift build -c release") }
+        print(Table.header)
+        var failed = false
+        for machine in machines {
+            switch measure(machine, statecraft: cli ? statecraft : nil, python: hasPython) {
+            case .success(let rows): for row in rows { print(Table.format(row)) }
+            case .failure(let error):
+                print("error: \(machine): \(error.message)")
+                failed = true
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    /// The log for `machine`, generated unless a file of this size is already there.
+    func log(for machine: String) -> Result<String, BenchError> {
+        let path = "\(directory)/\(machine)-\(events).jsonl"
+        if System.fileSize(path) ?? 0 > 0 { return .success(path) }
+        guard LogGenerator.generate(machine: machine, events: events, path: path) else {
+            return .failure(BenchError("cannot generate '\(path)'"))
+        }
+        return .success(path)
+    }
+
+    private func measure(_ machine: String, statecraft: String?, python: Bool) -> Result<[Row], BenchError> {
+        let program: Program
+        let path: String
+        switch (Stages.loadProgram("\(specs)/\(machine).machine"), log(for: machine)) {
+        case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
+        case (.success(let p), .success(let l)): (program, path) = (p, l)
+        }
+        let size = System.fileSize(path) ?? 0
+        var rows: [Row] = []
+        func add(_ stage: String, _ seconds: Double, items: Int, ratio: String = "", rss: Int = System.peakRSS()) {
+            rows.append(Row(machine: machine, stage: stage, seconds: seconds, items: items, bytes: size, ratio: ratio,
+                            peakRSS: rss))
+        }
+        let lines = System.countNewlines(path) ?? 0
+        let scan = Stages.time(runs: runs) { System.countNewlines(path) ?? 0 }
+        add("newline scan (read+memchr)", scan, items: lines)
+        do throws(LogError) {
+            let next = try Stages.time(runs: runs) { () throws(LogError) -> Int in try Stages.readRecords(path) }
+            add("reader next()", next, items: lines, ratio: Table.ratio(next, scan, "scan"))
+            let raw = try Stages.time(runs: runs) { () throws(LogError) -> Int in try Stages.readRaw(path) }
+            add("reader nextRaw()", raw, items: lines, ratio: Table.ratio(raw, scan, "scan"))
+            let replay = try Stages.time(runs: runs) { () throws(LogError) -> Int in try Stages.replay(path, program: program) }
+            add("replay in process", replay, items: lines, ratio: Table.ratio(replay, scan, "scan"))
+        } catch {
+            return .failure(BenchError("\(path):\(error.line):\(error.column): \(error.message)"))
+        }
+        var cliSeconds: Double?
+        if let statecraft {
+            let spec = "\(specs)/\(machine).machine"
+            var results: [System.ChildResult] = []
+            for _ in 0..<runs { if let r = System.run([statecraft, "replay", spec, path]) { results.append(r) } }
+            if let worst = results.map(\.peakRSS).max(), results.allSatisfy({ $0.status <= 1 }) {
+                cliSeconds = median(results.map(\.seconds))
+                add("statecraft replay (process)", cliSeconds ?? 0, items: lines, ratio: Table.ratio(cliSeconds ?? 0, scan, "scan"),
+                    rss: worst)
+            }
+            let traced = (0..<max(1, runs / 2)).compactMap { _ in
+                System.run([statecraft, "replay", spec, path, "--trace", "--format", "jsonl"])
+            }
+            if let worst = traced.map(\.peakRSS).max() {
+                let t = median(traced.map(\.seconds))
+                add("… --trace --format jsonl", t, items: lines, ratio: Table.ratio(t, scan, "scan"), rss: worst)
+            }
+        }
+        let decoded: DecodedLog
+        switch DecodedLog.decode(path: path, program: program) {
+        case .success(let d): decoded = d
+        case .failure(let e): return .failure(e)
+        }
+        let stepping = Stages.time(runs: runs) { decoded.step(program).count }
+        let hand = handWritten(machine, decoded, program)
+        add("Instance.send (pre-decoded)", stepping, items: decoded.events.count,
+            ratio: hand.map { Table.ratio(stepping, $0.seconds, "hand") } ?? "")
+        if let hand {
+            add("hand-written switch", hand.seconds, items: decoded.events.count, ratio: hand.check)
+        }
+        if python, let cliSeconds {
+            let script = "\(specs)/../Sources/Benchmarks/python/transitions_baseline.py"
+            let out = "\(directory)/python-\(machine).txt"
+            if let r = System.run(["python3", script, machine, path], stdout: out), r.status == 0,
+               let text = System.readFile(out), let rate = Table.eventsPerSecond(String(decoding: text, as: UTF8.self)) {
+                let seconds = Double(lines) / rate
+                add("python transitions", seconds, items: lines,
+                    ratio: "CLI " + Table.ratio(seconds, cliSeconds, "faster"), rss: r.peakRSS)
+            }
+        }
+        return .success(rows)
+    }
+
+    /// The hand-written baseline's median time, and whether it agrees with the interpreter.
+    private func handWritten(_ machine: String, _ decoded: DecodedLog, _ program: Program) -> (seconds: Double, check: String)? {
+        let final = decoded.step(program).first
+        let finalState = final.map { program.machine[$0.state].name } ?? ""
+        func number(_ name: String) -> Double? {
+            if case .number(let n)? = final?.value(of: name) { return n }
+            return nil
+        }
+        switch machine {
+        case "Drawer":
+            guard let events = decoded.handEvents(names: HandDrawer.events, program: program) else { return nil }
+            var last = HandDrawer()
+            let seconds = Stages.time(runs: runs) {
+                var m = HandDrawer()
+                events.withUnsafeBufferPointer { m.run($0) }
+                last = m
+                return m.applied
+            }
+            let same = last.stateName == finalState && last.originY == number("originY")
+            return (seconds, same ? "same end state" : "DIFFERS: \(last.stateName)")
+        case "PullToRefresh":
+            guard let events = decoded.handEvents(names: HandPullToRefresh.events, program: program) else { return nil }
+            var last = HandPullToRefresh()
+            let seconds = Stages.time(runs: runs) {
+                var m = HandPullToRefresh()
+                events.withUnsafeBufferPointer { m.run($0) }
+                last = m
+                return m.refreshes
+            }
+            let same = last.stateName == finalState && last.insetTop == number("insetTop")
+                && last.progress == number("progress")
+            return (seconds, (same ? "same end state" : "DIFFERS: \(last.stateName)") + ", \(last.timersFired) timers")
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Statecraft
+
+/// The measured stages: each reads or steps through one log and returns how many events or
+/// lines it handled (so the work cannot be optimised away).
+enum Stages {
+    /// `EventLogReader.next()` over the file: the full record of every line.
+    static func readRecords(_ path: String, limit: Int = .max) throws(LogError) -> Int {
+        var reader = try EventLogReader.open(path: path)
+        var count = 0
+        var fields = 0
+        while count < limit, let record = try reader.next() {
+            count += 1
+            if case .event(_, _, let payload) = record.body { fields += payload.count }
+        }
+        return count + fields & 1
+    }
+
+    /// `EventLogReader.nextRaw` over the file: plain event lines in place.
+    static func readRaw(_ path: String, limit: Int = .max) throws(LogError) -> Int {
+        var reader = try EventLogReader.open(path: path)
+        var count = 0
+        var fields = 0
+        while count < limit, try reader.nextRaw({ line in
+            count += 1
+            if case .event(let raw) = line { fields += raw.fields.count }
+        }) {}
+        return count + fields & 1
+    }
+
+    /// What `statecraft replay` does in process: reader records into a Replayer, then the report.
+    static func replay(_ path: String, program: Program, trace: Bool = false, limit: Int = .max) throws(LogError) -> Int {
+        var reader = try EventLogReader.open(path: path)
+        var replayer = Replayer(program: program, options: Replayer.Options(trace: trace))
+        var count = 0
+        while count < limit, let record = try reader.next() {
+            try replayer.consume(record)
+            count += 1
+        }
+        return replayer.report.cases.count + count
+    }
+
+    /// Loads and checks a spec; nil with a message on failure.
+    static func loadProgram(_ path: String) -> Result<Program, BenchError> {
+        guard let bytes = System.readFile(path) else { return .failure(BenchError("cannot read '\(path)'")) }
+        let result = Statecraft.check(SourceFile(path: path, bytes: bytes))
+        guard let machine = result.machine, result.errorCount == 0 else {
+            return .failure(BenchError("'\(path)' has errors; run 'statecraft check \(path)'"))
+        }
+        return .success(Program(machine))
+    }
+
+    /// Runs `body` `runs` times and returns the median time in seconds.
+    static func time<E: Error>(runs: Int, _ body: () throws(E) -> Int) throws(E) -> Double {
+        var times: [Double] = []
+        var sink = 0
+        for _ in 0..<max(1, runs) {
+            let start = System.now()
+            sink &+= try body()
+            times.append(System.now() - start)
+        }
+        if sink == Int.min { print("") }
+        return median(times)
+    }
+}
