@@ -54,8 +54,9 @@ enum ExplorationDiagnostics {
     }
 
     private static func notReachedMessage(_ what: String, _ report: ExplorationReport) -> String {
-        "\(what) was not reached within the search bounds (\(report.configurations) configurations, "
-            + "witnesses of up to \(report.bounds.maxDepth) steps); this is not a proof that it is unreachable"
+        let depth = report.bounds.maxDepth
+        return "\(what) was not reached within the search bounds (\(report.configurations) configurations, "
+            + "witnesses of up to \(depth) step\(depth == 1 ? "" : "s")); this is not a proof that it is unreachable"
     }
 }
 

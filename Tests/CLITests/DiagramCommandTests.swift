@@ -84,3 +84,48 @@ import TestSupport
         #expect(r.stderr.contains(message), "\(r.stderr)")
     }
 }
+
+/// `statecraft check --witnesses` and `statecraft paths` through the binary.
+@Suite struct AnalysisCommandTests {
+    @Test(arguments: ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"])
+    func pathsEmitLogsThatReplayClean(machine: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-paths-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["paths", "Specs/\(machine).machine", "--emit", dir.path])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains(" targets reached by "))
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".jsonl") }.sorted()
+        #expect(!files.isEmpty)
+        for file in files {
+            let replay = try CLI.run(["replay", "--strict", "Specs/\(machine).machine", dir.appendingPathComponent(file).path])
+            #expect(replay.status == 0, "\(file): \(replay.stdout)")
+        }
+    }
+
+    @Test func checkWitnessesListsEveryStateAndTransition() throws {
+        let r = try CLI.run(["check", "--witnesses", "Tests/CheckerTests/Fixtures/guard-clamp.machine"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("  state refreshing "))
+        #expect(r.stdout.contains("reached by pull(offset: -"))
+        #expect(r.stdout.contains("unreachable: its guard 'progress > 1' can never hold in 'idle': 'progress' is in [0, 1] there"))
+    }
+
+    @Test func checkJSONCarriesTheExploration() throws {
+        let r = try CLI.run(["check", "--format", "json", "Tests/CheckerTests/Fixtures/guard-overlap.machine"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let exploration = try #require((object["exploration"] as? [[String: Any]])?.first)
+        let states = try #require(exploration["states"] as? [[String: Any]])
+        #expect(states.map { $0["status"] as? String } == ["reached", "reached", "reached"])
+        #expect((states[1]["witness"] as? [[String: Any]])?.first?["event"] as? String == "drag")
+        #expect((exploration["overlaps"] as? [Any])?.count == 1)
+        let ids = (object["diagnostics"] as? [[String: Any]])?.map { $0["id"] as? String }
+        #expect(ids == ["overlapping-guards"])
+    }
+
+    @Test func boundsAreFlags() throws {
+        let r = try CLI.run(["check", "--witnesses", "--max-depth", "1", "Tests/CheckerTests/Fixtures/guard-equality.machine"])
+        #expect(r.stdout.contains("state four"))
+        #expect(r.stdout.contains("witnesses of up to 1 step)"))
+        #expect(try CLI.run(["check", "--max-depth", "zero", "Specs"]).status == 2)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// The guard-aware analysis on the tricky fixtures and the bundled specs: witnesses that
+/// really reach their target, proofs with their reasons, overlaps with a witness payload.
+@Suite struct ExplorationTests {
+    static func explore(fixture name: String) throws -> (Machine, ExplorationReport) {
+        let url = GoldenTests.fixtures.appendingPathComponent(name + ".machine")
+        let result = Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)))
+        return (try #require(result.machine), try #require(result.exploration))
+    }
+
+    static func state(_ machine: Machine, _ name: String) -> StateID? {
+        machine.states.first { $0.name == name }?.id
+    }
+
+    @Test func aClampMakesAThresholdUnreachable() throws {
+        let (m, r) = try ExplorationTests.explore(fixture: "guard-clamp")
+        let overscroll = try #require(m.transitions.first { $0.guardExpr.map { m.text($0.range) } == "progress > 1" })
+        guard case .unreachable(let reason) = r.transitions[overscroll.id.index] else {
+            Issue.record("expected a proof, got \(r.transitions[overscroll.id.index])")
+            return
+        }
+        #expect(reason.contains("'progress' is in [0, 1] there"))
+        guard case .unreachable(let stateReason)? = ExplorationTests.state(m, "overscrolled").map({ r.states[$0.index] }) else {
+            Issue.record("overscrolled should be proven unreachable")
+            return
+        }
+        #expect(stateReason == "no transition into it can ever fire")
+        // The threshold itself is reachable, with a pull of at least 110.
+        guard case .reached(let steps)? = ExplorationTests.state(m, "refreshing").map({ r.states[$0.index] }),
+              case .event(_, let payload, _)? = steps.first else {
+            Issue.record("refreshing should be reached")
+            return
+        }
+        #expect((payload.first?.number ?? 0) <= -110)
+    }
+
+    @Test func overlappingRangesComeWithAWitnessThatSatisfiesBoth() throws {
+        let (m, r) = try ExplorationTests.explore(fixture: "guard-overlap")
+        let overlap = try #require(r.overlaps.first)
+        #expect(r.overlaps.count == 1)
+        #expect(m[overlap.first].target.map { m[$0].name } == "right")
+        #expect(m[overlap.second].target.map { m[$0].name } == "left")
+        let x = try #require(overlap.payload.first?.number)
+        #expect(x > 0 && x < 10)
+    }
+
+    @Test func equalityOnAComputedValueIsReachedOrHonestlyNotReached() throws {
+        let (m, r) = try ExplorationTests.explore(fixture: "guard-equality")
+        guard case .reached(let steps)? = ExplorationTests.state(m, "four").map({ r.states[$0.index] }) else {
+            Issue.record("four should be reached")
+            return
+        }
+        #expect(WitnessText.describe(steps, m) == "tap, tap, check")
+        #expect(ExplorationTests.state(m, "five").map { r.states[$0.index] } == .notReached)
+    }
+
+    @Test func aTimerBeatenByASoonerOneNeverFires() throws {
+        let (m, r) = try ExplorationTests.explore(fixture: "timer-race")
+        let late = try #require(m.transitions.first { if case .after(let d) = $0.trigger { return m.text(d.range) == "5s" } else { return false } })
+        #expect(r.transitions[late.id.index] == .unreachable("the 'after 1s' transition always leaves 'waiting' first"))
+        guard case .reached(let steps)? = ExplorationTests.state(m, "timedOut").map({ r.states[$0.index] }) else {
+            Issue.record("timedOut should be reached")
+            return
+        }
+        #expect(steps.count == 1)
+    }
+
+    @Test func aStringEqualityOnAnEmittedValueIsReached() throws {
+        let (m, r) = try ExplorationTests.explore(fixture: "string-emitted")
+        guard case .reached(let steps)? = ExplorationTests.state(m, "done").map({ r.states[$0.index] }) else {
+            Issue.record("done should be reached")
+            return
+        }
+        #expect(WitnessText.describe(steps, m) == "pick(name: \"💀\"), confirm")
+    }
+
+    /// Every witness for the bundled specs, replayed with the runtime, really gets there:
+    /// its last step fires the transition, or leaves the state active.
+    @Test(arguments: ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"])
+    func witnessesOfTheSpecsReachTheirTargets(name: String) throws {
+        let url = Repository.specs.appendingPathComponent(name + ".machine")
+        let result = Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)))
+        let machine = try #require(result.machine)
+        let report = try #require(result.exploration)
+        for t in machine.transitions {
+            guard case .reached(let steps) = report.transitions[t.id.index] else {
+                Issue.record("transition \(TestGeneration.describe(t, machine)) not reached: \(report.transitions[t.id.index])")
+                continue
+            }
+            #expect(ExplorationTests.run(steps, machine).fired.last == t.id || ExplorationTests.run(steps, machine).firedAtEnd.contains(t.id),
+                    "\(TestGeneration.describe(t, machine))")
+        }
+        for s in machine.states.dropFirst() {
+            guard case .reached(let steps) = report.states[s.id.index] else {
+                Issue.record("state \(s.name) not reached")
+                continue
+            }
+            #expect(ExplorationTests.run(steps, machine).instance.activeStates.contains(s.id), "\(s.name)")
+        }
+        #expect(report.overlaps.isEmpty)
+    }
+
+    /// Replays a witness; returns the instance and the transitions fired (those of the last step apart).
+    static func run(_ steps: [WitnessStep], _ machine: Machine) -> (instance: Instance, fired: [TransitionID], firedAtEnd: [TransitionID]) {
+        var instance = Instance(Program(machine))
+        _ = instance.start()
+        var fired: [TransitionID] = []
+        var last: [TransitionID] = []
+        for step in steps {
+            last = []
+            switch step {
+            case .event(let e, let payload, let time):
+                instance.advance(to: time)
+                if case .fired(let t) = instance.send(e, payload: payload).kind { last.append(t) }
+            case .wait(let until):
+                instance.advance(to: until, onStep: { if case .fired(let t) = $0.kind { last.append(t) } })
+            }
+            fired += last
+        }
+        return (instance, fired, last)
+    }
+}
+
+/// Model-based test generation: every generated log replays cleanly and together they
+/// reach every reachable target.
+@Suite struct TestGenerationTests {
+    static let specs = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"]
+
+    @Test(arguments: TestGenerationTests.specs, TestGeneration.Cover.allCases)
+    func generatedLogsReplayCleanAndCoverEveryTarget(name: String, cover: TestGeneration.Cover) throws {
+        let url = Repository.specs.appendingPathComponent(name + ".machine")
+        let result = Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)))
+        let machine = try #require(result.machine)
+        let (logs, targets) = TestGeneration.generate(machine, try #require(result.exploration), cover: cover)
+        #expect(targets.count == (cover == .states ? machine.states.count - 1 : machine.transitions.count))
+        #expect(targets.allSatisfy { $0.file != nil }, "every target of the bundled specs is reached")
+        #expect(logs.count <= targets.count)
+        #expect(Set(logs.map(\.file)).count == logs.count)
+        for log in logs {
+            var reader = EventLogReader(bytes: Array(log.text.utf8))
+            var replayer = Replayer(program: Program(machine), options: .init(strict: true))
+            while let record = try reader.next() { try replayer.consume(record) }
+            let report = replayer.report
+            #expect(report.passed, "\(log.file): \(report.cases.first?.failures.first.map { "\($0.subject) \($0.expected) ≠ \($0.actual)" } ?? "")")
+            #expect((report.cases.first?.expectations ?? 0) > 1)
+        }
+    }
+
+    @Test func prefixesAreMergedIntoLongerLogs() throws {
+        let url = Repository.specs.appendingPathComponent("PullToRefresh.machine")
+        let result = Statecraft.check(SourceFile(path: "p", bytes: Repository.bytes(url)))
+        let machine = try #require(result.machine)
+        let (logs, targets) = TestGeneration.generate(machine, try #require(result.exploration), cover: .transitions)
+        #expect(logs.count < targets.count)
+        #expect(logs.contains { $0.targets.count > 1 })
+    }
+}
