@@ -71,9 +71,13 @@ enum ReplayCommand {
             var replayer = Replayer(program: program, options: Replayer.Options(strict: options.strict, trace: options.trace))
             var failure: LogError?
             do {
-                while let record = try reader.next() {
-                    try replayer.consume(record) { output.step($0, log: displayPath) }
-                }
+                // Plain event lines are read and applied in place; anything else comes as a record.
+                while try reader.nextRaw({ (line: RawLine) throws(LogError) in
+                    switch line {
+                    case .event(let raw): try replayer.consume(raw: raw) { output.step($0, log: displayPath) }
+                    case .record(let record): try replayer.consume(record) { output.step($0, log: displayPath) }
+                    }
+                }) {}
             } catch {
                 failure = error
             }

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StatecraftDiagnostics
 import StatecraftModel
 
@@ -69,12 +76,33 @@ extension Code {
         case .conditional(let c, let t, let e):
             return try c.evaluate(&frame).bool == true ? t.evaluate(&frame) : e.evaluate(&frame)
         case .call(let f, let args, let range):
-            var numbers: [Double] = []
-            numbers.reserveCapacity(args.count)
-            for a in args { numbers.append(try a.evaluate(&frame).number ?? .nan) }
-            if let result = Arithmetic.call(f, numbers) { return .number(result) }
-            throw ExpressionFault(message: "'\(f.rawValue)' of \(numbers.map { Value.number($0).description }.joined(separator: ", ")) is not a finite number",
-                                  range: range)
+            // No argument array on the hot path: the built-ins take one or two numbers, and
+            // min/max fold over theirs.
+            guard let first = args.first else { return .number(0) }
+            let x = try first.evaluate(&frame).number ?? .nan
+            var result: Double
+            switch f {
+            case .min, .max:
+                result = x
+                for a in args.dropFirst() {
+                    let y = try a.evaluate(&frame).number ?? .nan
+                    result = f == .min ? Swift.min(result, y) : Swift.max(result, y)
+                }
+            case .atan2:
+                let y = args.count > 1 ? try args[1].evaluate(&frame).number ?? .nan : .nan
+                result = atan2(x, y)
+                if !result.isFinite {
+                    throw ExpressionFault(message: "'atan2' of \(Value.number(x)), \(Value.number(y)) is not a finite number", range: range)
+                }
+                return .number(result)
+            case .abs: result = Swift.abs(x)
+            case .sqrt: result = x.squareRoot()
+            case .floor: result = x.rounded(.down)
+            case .ceil: result = x.rounded(.up)
+            case .round: result = x.rounded(.toNearestOrAwayFromZero)
+            }
+            if result.isFinite { return .number(result) }
+            throw ExpressionFault(message: "'\(f.rawValue)' of \(Value.number(x)) is not a finite number", range: range)
         }
     }
 

@@ -93,9 +93,8 @@ public struct Instance: Sendable {
     /// Enters the initial state, running its entry actions.
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
-        let machine = program.machine
-        guard let initial = machine.initialState else { return Step(kind: .ignored, from: from, to: from) }
-        let path = entryPath(from: machine.root, to: initial)
+        guard !program.initialPath.isEmpty else { return Step(kind: .ignored, from: from, to: from) }
+        let path = program.initialPath
         return transaction(from: from, kind: .started, emit: emit) { me throws(ExpressionFault) in
             try me.enter(path: path)
         }
@@ -106,21 +105,26 @@ public struct Instance: Sendable {
         let from = state
         if isFinished { return Step(kind: .afterFinal, from: from, to: from) }
         frame.payload = payload
+        // Let go of the caller's payload afterwards, so the caller can refill its buffer in place.
+        defer { frame.payload = Instance.noPayload }
         snapshot()
-        for source in activeStates {
-            for t in program.transitions(of: source, on: event) {
+        var source = state.index
+        while source > 0 {
+            for t in program.transitions(of: StateID(source), on: event) {
                 do {
                     if let g = t.guardCode, try g.evaluate(&frame).bool != true { continue }
                 } catch {
                     undo()
-                    return Step(kind: .failed(error), from: from, to: from)
+                    return Step(kind: .failed(error), from: from, to: from, time: now)
                 }
+                let owner = StateID(source)
                 return transaction(from: from, kind: .fired(t.id), emit: emit, snapshotTaken: true) { me throws(ExpressionFault) in
-                    try me.fire(t, source: source)
+                    try me.fire(t, source: owner)
                 }
             }
+            source = program.parents[source]
         }
-        return Step(kind: .ignored, from: from, to: from)
+        return Step(kind: .ignored, from: from, to: from, time: now)
     }
 
     /// Sends an event by name with its payload by field name; nil if the event is unknown
@@ -186,7 +190,13 @@ public struct Instance: Sendable {
     }
 
     /// The deadline of the earliest armed timer, if any.
-    public var nextDeadline: Double? { pending.map(\.deadline).min() }
+    public var nextDeadline: Double? {
+        var earliest: Double?
+        for t in pending where earliest.map({ t.deadline < $0 }) ?? true { earliest = t.deadline }
+        return earliest
+    }
+
+    static let noPayload: [Value] = []
 
     // MARK: - Steps
 
@@ -236,14 +246,13 @@ public struct Instance: Sendable {
     }
 
     private mutating func fire(_ t: Program.CompiledTransition, source: StateID) throws(ExpressionFault) {
-        guard let target = t.target else {
+        guard t.target != nil else {
             try run(t.actions)
             return
         }
-        let domain = transitionDomain(source: source, target: target)
-        try exitStates(upTo: domain)
+        try exitStates(upTo: t.domain)
         try run(t.actions)
-        try enter(path: entryPath(from: domain, to: target))
+        try enter(path: t.entryPath)
     }
 
     private mutating func run(_ actions: [CodeAction]) throws(ExpressionFault) {
@@ -255,53 +264,16 @@ public struct Instance: Sendable {
         }
     }
 
-    /// The innermost proper ancestor of `source` that is also a proper ancestor of `target`
-    /// (SCXML's transition domain for an external transition): the states below it are
-    /// exited and entered; a self transition leaves and re-enters its state.
-    private func transitionDomain(source: StateID, target: StateID) -> StateID {
-        let machine = program.machine
-        var targetAncestors = Set<StateID>()
-        var current = machine[target].parent
-        while let s = current {
-            targetAncestors.insert(s)
-            current = machine[s].parent
-        }
-        current = machine[source].parent
-        while let s = current {
-            if targetAncestors.contains(s) { return s }
-            current = machine[s].parent
-        }
-        return machine.root
-    }
-
     /// Exits the active states below `domain`, innermost first: exit actions run and the
     /// state's timers are cancelled.
     private mutating func exitStates(upTo domain: StateID) throws(ExpressionFault) {
-        for s in activeStates {
-            if s == domain { break }
-            try run(program.exit[s.index])
-            pending.removeAll { $0.state == s }
-            state = program.machine[s].parent ?? program.machine.root
+        var s = state.index
+        while s > 0 && s != domain.index {
+            try run(program.exit[s])
+            if !pending.isEmpty { pending.removeAll { $0.state.index == s } }
+            s = program.parents[s]
+            state = StateID(max(0, s))
         }
-    }
-
-    /// The states to enter below `domain` to reach `target`, outermost first, followed by
-    /// the initial-child chain below `target`.
-    private func entryPath(from domain: StateID, to target: StateID) -> [StateID] {
-        let machine = program.machine
-        var path: [StateID] = []
-        var current: StateID? = target
-        while let s = current, s != domain {
-            path.append(s)
-            current = machine[s].parent
-        }
-        path.reverse()
-        var leaf = target
-        while let child = machine[leaf].initialChild {
-            path.append(child)
-            leaf = child
-        }
-        return path
     }
 
     /// Enters each state of `path` in order: entry actions, then its timers are armed
@@ -317,7 +289,7 @@ public struct Instance: Sendable {
                 pending.append(PendingTimer(deadline: now + max(0, delay), sequence: sequence, state: s, index: index))
             }
         }
-        if program.machine[state].isFinal && program.machine[state].parent == program.machine.root {
+        if program.endsRun[state.index] {
             isFinished = true
             pending.removeAll()
         }

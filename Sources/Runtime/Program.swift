@@ -15,6 +15,10 @@ public final class Program: Sendable {
         var target: StateID?
         var actions: [CodeAction]
         var localCount: Int
+        /// The transition's domain (exited below, entered below) and the states it enters,
+        /// outermost first: fixed by the model, so computed once here.
+        var domain: StateID = StateID(0)
+        var entryPath: [StateID] = []
     }
 
     struct Timer: Sendable {
@@ -34,6 +38,12 @@ public final class Program: Sendable {
     let localSlots: Int
     /// Event ids by name, for callers that send events by name.
     let eventIDs: [String: EventID]
+    /// Each state's parent index (-1 for the root), so hot loops never copy a `State`.
+    let parents: [Int]
+    /// Whether entering the state ends the run: a final state directly under the root.
+    let endsRun: [Bool]
+    /// The states entered at start, outermost first.
+    let initialPath: [StateID]
 
     /// Compiles a machine that checked without errors.
     public init(_ machine: Machine) {
@@ -61,10 +71,61 @@ public final class Program: Sendable {
         let plain = Compiler(fields: [], constants: constants)
         entry = machine.states.map { plain.actions($0.entry) }
         exit = machine.states.map { plain.actions($0.exit) }
-        byStateAndEvent = table
-        self.timers = timers
         localSlots = max(slots, Program.entryExitSlots(machine))
         eventIDs = Dictionary(machine.events.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+        parents = machine.states.map { $0.parent?.index ?? -1 }
+        endsRun = machine.states.map { $0.isFinal && $0.parent == machine.root }
+        initialPath = machine.initialState.map { Program.entryPath(machine, from: machine.root, to: $0) } ?? []
+        for i in table.indices {
+            for j in table[i].indices { Program.placeSteps(&table[i][j], machine) }
+        }
+        for i in timers.indices {
+            for j in timers[i].indices { Program.placeSteps(&timers[i][j].transition, machine) }
+        }
+        byStateAndEvent = table
+        self.timers = timers
+    }
+
+    private static func placeSteps(_ t: inout CompiledTransition, _ machine: Machine) {
+        guard let target = t.target else { return }
+        t.domain = transitionDomain(machine, source: machine[t.id].source, target: target)
+        t.entryPath = entryPath(machine, from: t.domain, to: target)
+    }
+
+    /// The innermost proper ancestor of `source` that is also a proper ancestor of `target`
+    /// (SCXML's transition domain for an external transition): the states below it are
+    /// exited and entered; a self transition leaves and re-enters its state.
+    static func transitionDomain(_ machine: Machine, source: StateID, target: StateID) -> StateID {
+        var targetAncestors = Set<StateID>()
+        var current = machine[target].parent
+        while let s = current {
+            targetAncestors.insert(s)
+            current = machine[s].parent
+        }
+        current = machine[source].parent
+        while let s = current {
+            if targetAncestors.contains(s) { return s }
+            current = machine[s].parent
+        }
+        return machine.root
+    }
+
+    /// The states to enter below `domain` to reach `target`, outermost first, followed by
+    /// the initial-child chain below `target`.
+    static func entryPath(_ machine: Machine, from domain: StateID, to target: StateID) -> [StateID] {
+        var path: [StateID] = []
+        var current: StateID? = target
+        while let s = current, s != domain {
+            path.append(s)
+            current = machine[s].parent
+        }
+        path.reverse()
+        var leaf = target
+        while let child = machine[leaf].initialChild {
+            path.append(child)
+            leaf = child
+        }
+        return path
     }
 
     private static func compile(_ t: Transition, fields: [String], constants: [Value]) -> CompiledTransition {

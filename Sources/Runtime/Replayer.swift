@@ -54,12 +54,14 @@ public struct Replayer {
     /// Coverage over all cases: fired transitions and visited states.
     var transitionCounts: [Int]
     var visitedStates: [Bool]
+    var lookup: RawLookup
 
     /// Creates a replayer for a compiled machine.
     public init(program: Program, options: Options = Options()) {
         self.program = program
         self.options = options
         transitionCounts = Array(repeating: 0, count: program.machine.transitions.count)
+        lookup = RawLookup(program.machine)
         visitedStates = Array(repeating: false, count: program.machine.states.count)
     }
 
@@ -87,12 +89,14 @@ public struct Replayer {
         case .expect(let expectation):
             try validate(expectation, record: record)
         }
-        let time = try checkedTime(record)
-        let index = run(for: record)
-        advance(index, to: time, line: record.line, text: record.text, trace: trace)
+        let time = try checkedTime(record.time, offset: record.timeOffset, caseKey: record.caseKey, record)
+        let index = run(for: record.caseKey, line: record.line)
+        advance(index, to: time, record, trace: trace)
         switch record.body {
-        case .event:
-            if let (event, values) = resolved { apply(event, values, runIndex: index, record: record, trace: trace) }
+        case .event(_, let nameOffset, _):
+            if let (event, values) = resolved {
+                apply(event, values, runIndex: index, caseKey: record.caseKey, nameOffset: nameOffset, record, trace: trace)
+            }
         case .expect(let expectation):
             check(expectation, runIndex: index, record: record)
         }
@@ -100,11 +104,11 @@ public struct Replayer {
 
     // MARK: - Cases and time
 
-    private mutating func run(for record: LogRecord) -> Int {
-        if let key = record.caseKey, let index = caseIndex[key] { return index }
-        if record.caseKey == nil, let index = defaultRun { return index }
+    mutating func run(for caseKey: String?, line: Int) -> Int {
+        if let key = caseKey, let index = caseIndex[key] { return index }
+        if caseKey == nil, let index = defaultRun { return index }
         var instance = Instance(program)
-        var report = CaseReport(key: record.caseKey, firstLine: record.line, state: "", finished: false,
+        var report = CaseReport(key: caseKey, firstLine: line, state: "", finished: false,
                                 variables: [], outputs: [], outputCount: 0)
         var window: [OutputID] = []
         _ = instance.start { output, args in
@@ -115,17 +119,17 @@ public struct Replayer {
         for s in instance.activeStates { visitedStates[s.index] = true }
         runs.append(Run(instance: instance, report: report, window: window))
         let index = runs.count - 1
-        if let key = record.caseKey { caseIndex[key] = index } else { defaultRun = index }
+        if let key = caseKey { caseIndex[key] = index } else { defaultRun = index }
         return index
     }
 
-    private func checkedTime(_ record: LogRecord) throws(LogError) -> Double {
-        let existing = record.caseKey.map { caseIndex[$0] } ?? defaultRun
+    func checkedTime<L: ReplayLine>(_ time: Double?, offset: Int?, caseKey: String?, _ source: L) throws(LogError) -> Double {
+        let existing = caseKey.map { caseIndex[$0] } ?? defaultRun
         let now = existing.map { runs[$0].instance.now } ?? 0
-        guard let time = record.time else { return now }
+        guard let time else { return now }
         if time < now {
-            throw error(record, at: record.timeOffset ?? 0,
-                        "time goes backwards: \(Value.number(time)) is before \(Value.number(now)), the latest time of \(caseName(record.caseKey))")
+            throw error(source, at: offset ?? 0,
+                        "time goes backwards: \(Value.number(time)) is before \(Value.number(now)), the latest time of \(caseName(caseKey))")
         }
         return time
     }
@@ -134,7 +138,8 @@ public struct Replayer {
         key.map { "case '\($0)'" } ?? "the lines without a case"
     }
 
-    private mutating func advance(_ index: Int, to time: Double, line: Int, text: [UInt8], trace: (TraceStep) -> Void) {
+    mutating func advance<L: ReplayLine>(_ index: Int, to time: Double, _ source: L, trace: (TraceStep) -> Void) {
+        let line = source.lineNumber
         guard let deadline = runs[index].instance.nextDeadline, deadline <= time else {
             runs[index].instance.advance(to: time)
             return
@@ -165,7 +170,7 @@ public struct Replayer {
                 result = .rejected(message)
                 if run.report.rejections.count < Replayer.keptFailures {
                     run.report.rejections.append(Rejection(line: line, column: 1, message: message,
-                                                           specRange: fault.range, text: text))
+                                                           specRange: fault.range, text: source.lineText()))
                 }
             default:
                 result = .ignored
@@ -212,16 +217,22 @@ public struct Replayer {
         return (id, values)
     }
 
-    private mutating func apply(_ event: EventID, _ payload: [Value], runIndex: Int, record: LogRecord,
-                                trace: (TraceStep) -> Void) {
+    mutating func apply<L: ReplayLine>(_ event: EventID, _ payload: [Value], runIndex: Int, caseKey: String?,
+                                       nameOffset: Int, _ source: L, trace: (TraceStep) -> Void) {
         let machine = program.machine
         let run = runs[runIndex]
         var emitted: [EmittedOutput] = []
+        let keep = options.trace
         let step = run.instance.send(event, payload: payload) { output, args in
             run.window.append(output)
-            emitted.append(EmittedOutput(name: machine[output].name, arguments: args))
+            run.report.outputCount += 1
+            // Names and arguments are kept only where someone will read them.
+            if keep || run.report.outputs.count < Replayer.keptOutputs {
+                let emittedOutput = EmittedOutput(name: machine[output].name, arguments: args)
+                if run.report.outputs.count < Replayer.keptOutputs { run.report.outputs.append(emittedOutput) }
+                if keep { emitted.append(emittedOutput) }
+            }
         }
-        tally(emitted, into: run)
         var result = TraceStep.Result.applied
         switch step.kind {
         case .fired(let t):
@@ -234,7 +245,7 @@ public struct Replayer {
                 let why = step.kind == .afterFinal ? "the run already ended in final state '\(machine[step.from].name)'"
                     : "no transition of state '\(machine[step.from].name)' takes it"
                 let message = "event '\(machine[event].name)' was ignored: \(why) (--strict)"
-                reject(run, record: record, message: message, specRange: nil)
+                reject(run, source, at: nameOffset, message: message, specRange: nil)
                 result = .rejected(message)
             } else {
                 run.report.ignored += 1
@@ -242,11 +253,11 @@ public struct Replayer {
             }
         case .failed(let fault):
             let message = "event '\(machine[event].name)' was rejected: \(fault.message)"
-            reject(run, record: record, message: message, specRange: fault.range)
+            reject(run, source, at: nameOffset, message: message, specRange: fault.range)
             result = .rejected(message)
         }
         if options.trace {
-            trace(TraceStep(line: record.line, caseKey: record.caseKey, time: run.instance.now,
+            trace(TraceStep(line: source.lineNumber, caseKey: caseKey, time: run.instance.now,
                             event: machine[event].name, isTimer: false,
                             payload: zip(machine[event].fields, payload).map { ($0.name, $1) },
                             from: machine[step.from].name, to: machine[step.to].name, result: result,
@@ -265,13 +276,11 @@ public struct Replayer {
         }
     }
 
-    private func reject(_ run: Run, record: LogRecord, message: String, specRange: SourceRange?) {
+    private func reject<L: ReplayLine>(_ run: Run, _ source: L, at offset: Int, message: String, specRange: SourceRange?) {
         run.report.rejected += 1
         guard run.report.rejections.count < Replayer.keptFailures else { return }
-        let offset: Int
-        if case .event(_, let nameOffset, _) = record.body { offset = nameOffset } else { offset = 0 }
-        run.report.rejections.append(Rejection(line: record.line, column: record.column(ofByte: offset),
-                                               message: message, specRange: specRange, text: record.text))
+        run.report.rejections.append(Rejection(line: source.lineNumber, column: source.lineColumn(ofByte: offset),
+                                               message: message, specRange: specRange, text: source.lineText()))
     }
 
     private func tally(_ outputs: [EmittedOutput], into run: Run) {
@@ -309,8 +318,8 @@ public struct Replayer {
         }
     }
 
-    func error(_ record: LogRecord, at offset: Int, _ message: String) -> LogError {
-        LogError(line: record.line, column: record.column(ofByte: offset), message: message, text: record.text)
+    func error<L: ReplayLine>(_ source: L, at offset: Int, _ message: String) -> LogError {
+        LogError(line: source.lineNumber, column: source.lineColumn(ofByte: offset), message: message, text: source.lineText())
     }
 
     func article(_ type: ValueType) -> String {
