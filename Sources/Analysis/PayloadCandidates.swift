@@ -79,7 +79,7 @@ struct PayloadCandidates {
                 add(p)
             }
         }
-        var rng = SplitMix(seed: UInt64(event.id.index + 1))
+        var rng = SplitMix64(seed: UInt64(event.id.index + 1))
         for _ in 0..<PayloadCandidates.randomCombinations {
             add(fields.map { f in
                 let options = values(f.type)
@@ -90,11 +90,16 @@ struct PayloadCandidates {
     }
 }
 
-/// A tiny deterministic generator, so the search is the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+/// A small deterministic random generator (SplitMix64): the search, and anything else that
+/// must give the same result on every machine, draws from it.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator from a seed.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

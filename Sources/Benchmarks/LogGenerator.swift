@@ -1,3 +1,4 @@
+import Statecraft
 /// Writes deterministic, realistic event logs for the five machines in `Specs/`: JSON Lines
 /// with a `time` on every line and no expectation lines.
 ///
@@ -153,22 +154,5 @@ struct LogGenerator {
         }
         line("panEnded", ["vx": String(int(-900...900)), "vy": String(int(-900...900))], after: 16, caseKey: caseKey)
         if chance(60) { line("snapped", after: int(200...600), caseKey: caseKey) }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so logs are the same on every machine.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

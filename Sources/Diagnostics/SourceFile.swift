@@ -107,7 +107,9 @@ public struct SourceRange: Equatable, Hashable, Sendable {
 public enum UTF8Scanner {
     /// The length of the well-formed UTF-8 sequence at `i`, or 1 if the byte there does not
     /// start one (so callers always make progress). Never reads at or past `limit`.
-    public static func sequenceLength(_ bytes: [UInt8], at i: Int, limit: Int) -> Int {
+    @inlinable
+    public static func sequenceLength<Bytes: RandomAccessCollection>(_ bytes: Bytes, at i: Int, limit: Int) -> Int
+    where Bytes.Element == UInt8, Bytes.Index == Int {
         let lead = bytes[i]
         if lead < 0x80 { return 1 }
         let length: Int

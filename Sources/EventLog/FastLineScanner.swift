@@ -1,3 +1,4 @@
+import StatecraftDiagnostics
 /// Reads the common shape of event line in place, without allocating:
 /// `{"time": 1.5, "event": "name", "field": 12, "flag": true, "label": "text"}`, keys in any
 /// order, whitespace anywhere JSON allows it.
@@ -147,35 +148,13 @@ struct FastLineScanner {
             if b < 0x80 {
                 i += 1
             } else {
-                let length = sequenceLength(at: i)
-                if length == 0 { return nil }
+                // A byte of 0x80 or more that starts no well-formed sequence gives length 1.
+                let length = UTF8Scanner.sequenceLength(bytes, at: i, limit: bytes.count)
+                if length == 1 { return nil }
                 i += length
             }
         }
         return nil
-    }
-
-    /// The length of the well-formed UTF-8 sequence at `i` (never less strict than
-    /// `UTF8Scanner.sequenceLength`), or 0.
-    private func sequenceLength(at i: Int) -> Int {
-        var lower: UInt8 = 0x80
-        var upper: UInt8 = 0xBF
-        let length: Int
-        switch bytes[i] {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: return 0
-        }
-        guard i + length <= bytes.count else { return 0 }
-        let second = bytes[i + 1]
-        guard second >= lower && second <= upper else { return 0 }
-        for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return 0 }
-        return length
     }
 
     private mutating func scanLiteral(_ word: StaticString) -> Bool {

@@ -70,14 +70,7 @@ import TestSupport
         let specs = Repository.specFiles().map(Repository.bytes)
         for _ in 0..<400 {
             var bytes = specs[Int.random(in: 0..<specs.count, using: &rng)]
-            for _ in 0..<Int.random(in: 1...4, using: &rng) where !bytes.isEmpty {
-                let i = Int.random(in: 0..<bytes.count, using: &rng)
-                switch Int.random(in: 0..<3, using: &rng) {
-                case 0: bytes[i] = UInt8.random(in: 0...255, using: &rng)
-                case 1: bytes.remove(at: i)
-                default: bytes.insert(bytes[i], at: i)
-                }
-            }
+            Mutation.damage(&bytes, using: &rng)
             FuzzTests.checkInvariants(bytes)
         }
     }

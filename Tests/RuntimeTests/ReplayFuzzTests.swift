@@ -35,14 +35,7 @@ import TestSupport
         var rng = SeededGenerator(seed: UInt64(machine.utf8.count))
         for _ in 0..<150 {
             var bytes = log
-            for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
-                let i = Int.random(in: 0..<bytes.count, using: &rng)
-                switch Int.random(in: 0..<3, using: &rng) {
-                case 0: bytes[i] = UInt8.random(in: 0...255, using: &rng)
-                case 1: bytes.remove(at: i)
-                default: bytes.insert(bytes[i], at: i)
-                }
-            }
+            Mutation.damage(&bytes, using: &rng)
             ReplayFuzzTests.replayChecked(program, bytes)
         }
     }

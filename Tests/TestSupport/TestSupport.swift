@@ -140,3 +140,18 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Damage for fuzz tests: a few bytes flipped, dropped or doubled.
+public enum Mutation {
+    /// Applies one to three random edits to `bytes`.
+    public static func damage(_ bytes: inout [UInt8], using rng: inout SeededGenerator) {
+        for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
+            let i = Int.random(in: 0..<bytes.count, using: &rng)
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: bytes[i] = UInt8.random(in: 0...255, using: &rng)
+            case 1: bytes.remove(at: i)
+            default: bytes.insert(bytes[i], at: i)
+            }
+        }
+    }
+}
