@@ -43,7 +43,7 @@ let package = Package(
             path: "Sources/Benchmarks",
             exclude: ["python"]),
         // Helpers shared by the test targets: repository paths, golden files, running the CLI.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["StatecraftAnalysis"], path: "Tests/TestSupport"),
         .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
         .testTarget(
             name: "CheckerTests",

@@ -1,4 +1,5 @@
 import Foundation
+import StatecraftAnalysis
 
 /// Paths of the repository, found from this file's location so tests run from any folder.
 public enum Repository {
@@ -125,21 +126,8 @@ public enum CLI {
     }
 }
 
-/// A small deterministic random generator (SplitMix64), so fuzz tests repeat exactly.
-public struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    /// Creates a generator from a seed.
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The library's deterministic generator, so fuzz tests repeat exactly.
+public typealias SeededGenerator = SplitMix64
 
 /// Damage for fuzz tests: a few bytes flipped, dropped or doubled.
 public enum Mutation {
