@@ -9,16 +9,33 @@ public final class Program: Sendable {
     /// The machine it was compiled from.
     public let machine: Machine
 
-    struct CompiledTransition: Sendable {
-        var id: TransitionID
-        var guardCode: Code?
-        var target: StateID?
-        var actions: [CodeAction]
-        var localCount: Int
+    /// A class, so the step function holds one reference per transition it looks at rather
+    /// than copying (and retaining) each of its fields.
+    final class CompiledTransition: Sendable {
+        let id: TransitionID
+        let guardCode: Code?
+        let target: StateID?
+        let actions: [CodeAction]
+        let localCount: Int
         /// The transition's domain (exited below, entered below) and the states it enters,
         /// outermost first: fixed by the model, so computed once here.
-        var domain: StateID = StateID(0)
-        var entryPath: [StateID] = []
+        let domain: StateID
+        let entryPath: [StateID]
+
+        init(_ t: Transition, compiler: Compiler, machine: Machine) {
+            id = t.id
+            guardCode = t.guardExpr.map(compiler.code)
+            target = t.target
+            actions = compiler.actions(t.actions)
+            localCount = t.localCount
+            if let target = t.target {
+                domain = Program.transitionDomain(machine, source: t.source, target: target)
+                entryPath = Program.entryPath(machine, from: domain, to: target)
+            } else {
+                domain = machine.root
+                entryPath = []
+            }
+        }
     }
 
     struct Timer: Sendable {
@@ -59,11 +76,11 @@ public final class Program: Sendable {
             case .events(let events):
                 for e in events {
                     let fields = machine[e].fields.map(\.name)
-                    let compiled = Program.compile(t, fields: fields, constants: constants)
+                    let compiled = CompiledTransition(t, compiler: Compiler(fields: fields, constants: constants), machine: machine)
                     table[t.source.index * eventCount + e.index].append(compiled)
                 }
             case .after(let delay):
-                let compiled = Program.compile(t, fields: [], constants: constants)
+                let compiled = CompiledTransition(t, compiler: Compiler(fields: [], constants: constants), machine: machine)
                 timers[t.source.index].append(Timer(transition: compiled,
                                                     delay: Compiler(fields: [], constants: constants).code(delay)))
             }
@@ -76,20 +93,8 @@ public final class Program: Sendable {
         parents = machine.states.map { $0.parent?.index ?? -1 }
         endsRun = machine.states.map { $0.isFinal && $0.parent == machine.root }
         initialPath = machine.initialState.map { Program.entryPath(machine, from: machine.root, to: $0) } ?? []
-        for i in table.indices {
-            for j in table[i].indices { Program.placeSteps(&table[i][j], machine) }
-        }
-        for i in timers.indices {
-            for j in timers[i].indices { Program.placeSteps(&timers[i][j].transition, machine) }
-        }
         byStateAndEvent = table
         self.timers = timers
-    }
-
-    private static func placeSteps(_ t: inout CompiledTransition, _ machine: Machine) {
-        guard let target = t.target else { return }
-        t.domain = transitionDomain(machine, source: machine[t.id].source, target: target)
-        t.entryPath = entryPath(machine, from: t.domain, to: target)
     }
 
     /// The innermost proper ancestor of `source` that is also a proper ancestor of `target`
@@ -126,12 +131,6 @@ public final class Program: Sendable {
             leaf = child
         }
         return path
-    }
-
-    private static func compile(_ t: Transition, fields: [String], constants: [Value]) -> CompiledTransition {
-        let compiler = Compiler(fields: fields, constants: constants)
-        return CompiledTransition(id: t.id, guardCode: t.guardExpr.map(compiler.code), target: t.target,
-                                  actions: compiler.actions(t.actions), localCount: t.localCount)
     }
 
     private static func entryExitSlots(_ machine: Machine) -> Int {

@@ -144,13 +144,12 @@ public struct Replayer {
             runs[index].instance.advance(to: time)
             return
         }
-        let machine = program.machine
         var emitted: [EmittedOutput] = []
         var steps: [(Step, [EmittedOutput])] = []
         let run = runs[index]
         run.instance.advance(to: time, emit: { output, args in
             run.window.append(output)
-            emitted.append(EmittedOutput(name: machine[output].name, arguments: args))
+            emitted.append(EmittedOutput(name: program.machine[output].name, arguments: args))
         }, onStep: { step in
             steps.append((step, emitted))
             emitted.removeAll()
@@ -163,7 +162,7 @@ public struct Replayer {
             case .fired(let t):
                 run.report.timersFired += 1
                 cover(t, reaching: step.to)
-                if case .after(let delay) = machine[t].trigger { eventName = "after " + machine.text(delay.range) }
+                if case .after(let delay) = program.machine[t].trigger { eventName = "after " + program.machine.text(delay.range) }
             case .failed(let fault):
                 run.report.rejected += 1
                 let message = "timer step failed: \(fault.message)"
@@ -177,7 +176,7 @@ public struct Replayer {
             }
             if options.trace {
                 trace(TraceStep(line: line, caseKey: run.report.key, time: step.time, event: eventName, isTimer: true,
-                                payload: [], from: machine[step.from].name, to: machine[step.to].name,
+                                payload: [], from: program.machine[step.from].name, to: program.machine[step.to].name,
                                 result: result, outputs: outputs, changed: changes(run.instance)))
             }
         }
@@ -219,7 +218,6 @@ public struct Replayer {
 
     mutating func apply<L: ReplayLine>(_ event: EventID, _ payload: [Value], runIndex: Int, caseKey: String?,
                                        nameOffset: Int, _ source: L, trace: (TraceStep) -> Void) {
-        let machine = program.machine
         let run = runs[runIndex]
         var emitted: [EmittedOutput] = []
         let keep = options.trace
@@ -228,7 +226,7 @@ public struct Replayer {
             run.report.outputCount += 1
             // Names and arguments are kept only where someone will read them.
             if keep || run.report.outputs.count < Replayer.keptOutputs {
-                let emittedOutput = EmittedOutput(name: machine[output].name, arguments: args)
+                let emittedOutput = EmittedOutput(name: program.machine[output].name, arguments: args)
                 if run.report.outputs.count < Replayer.keptOutputs { run.report.outputs.append(emittedOutput) }
                 if keep { emitted.append(emittedOutput) }
             }
@@ -242,9 +240,9 @@ public struct Replayer {
             run.report.applied += 1
         case .ignored, .afterFinal:
             if options.strict {
-                let why = step.kind == .afterFinal ? "the run already ended in final state '\(machine[step.from].name)'"
-                    : "no transition of state '\(machine[step.from].name)' takes it"
-                let message = "event '\(machine[event].name)' was ignored: \(why) (--strict)"
+                let why = step.kind == .afterFinal ? "the run already ended in final state '\(program.machine[step.from].name)'"
+                    : "no transition of state '\(program.machine[step.from].name)' takes it"
+                let message = "event '\(program.machine[event].name)' was ignored: \(why) (--strict)"
                 reject(run, source, at: nameOffset, message: message, specRange: nil)
                 result = .rejected(message)
             } else {
@@ -252,15 +250,15 @@ public struct Replayer {
                 result = step.kind == .afterFinal ? .afterFinal : .ignored
             }
         case .failed(let fault):
-            let message = "event '\(machine[event].name)' was rejected: \(fault.message)"
+            let message = "event '\(program.machine[event].name)' was rejected: \(fault.message)"
             reject(run, source, at: nameOffset, message: message, specRange: fault.range)
             result = .rejected(message)
         }
         if options.trace {
             trace(TraceStep(line: source.lineNumber, caseKey: caseKey, time: run.instance.now,
-                            event: machine[event].name, isTimer: false,
-                            payload: zip(machine[event].fields, payload).map { ($0.name, $1) },
-                            from: machine[step.from].name, to: machine[step.to].name, result: result,
+                            event: program.machine[event].name, isTimer: false,
+                            payload: zip(program.machine[event].fields, payload).map { ($0.name, $1) },
+                            from: program.machine[step.from].name, to: program.machine[step.to].name, result: result,
                             outputs: emitted, changed: changes(run.instance)))
         }
         trimWindow(run)
