@@ -39,6 +39,10 @@ struct Frame {
     var variables: [Value]
     var payload: [Value]
     var locals: [Value]
+    /// Each assignment of the current step: the slot and the value it replaced, in order,
+    /// so a failed step can be undone and a trace can say what changed, without copying
+    /// every variable on every event.
+    var journal: [(slot: Int, old: Value)] = []
 }
 
 /// A run-time failure inside an expression: what went wrong and where in the spec.
@@ -119,14 +123,16 @@ extension CodeAction {
         switch self {
         case .assign(let slot, let op, let code, let range):
             let value = try code.evaluate(&frame)
+            let old = frame.variables[slot]
             guard let op else {
+                frame.journal.append((slot, old))
                 frame.variables[slot] = value
                 return
             }
-            let old = frame.variables[slot]
             guard let result = Expr.apply(op, old, value) else {
                 throw ExpressionFault(message: "\(old) \(op.rawValue) \(value) is not a finite number", range: range)
             }
+            frame.journal.append((slot, old))
             frame.variables[slot] = result
         case .emit(let output, let args):
             var values: [Value] = []

@@ -52,8 +52,10 @@ public struct Instance: Sendable {
     var pending: [PendingTimer] = []
     var sequence = 0
     /// Variables as they were before the current step (for undo and for traces).
-    var before: [Value] = []
+    /// The armed timers as they were before the current step, saved when the step first
+    /// changes them (so a failed step can be undone).
     var pendingBefore: [PendingTimer] = []
+    var pendingSaved = false
     var outputs: [(OutputID, [Value])] = []
 
     /// How many timers may fire at one instant before the instance reports a timer loop.
@@ -77,7 +79,11 @@ public struct Instance: Sendable {
     }
 
     /// The variables as they were before the last step.
-    public var variablesBeforeLastStep: [Value] { before }
+    public var variablesBeforeLastStep: [Value] {
+        var values = frame.variables
+        for entry in frame.journal.reversed() { values[entry.slot] = entry.old }
+        return values
+    }
 
     /// The active state and its ancestors (not the root), innermost first.
     public var activeStates: [StateID] {
@@ -210,18 +216,25 @@ public struct Instance: Sendable {
     }
 
     private mutating func snapshot() {
-        before.removeAll(keepingCapacity: true)
-        before.append(contentsOf: frame.variables)
-        pendingBefore.removeAll(keepingCapacity: true)
-        pendingBefore.append(contentsOf: pending)
+        frame.journal.removeAll(keepingCapacity: true)
+        pendingSaved = false
         outputs.removeAll(keepingCapacity: true)
     }
 
+    /// Saves the armed timers before the step first changes them.
+    private mutating func savePending() {
+        guard !pendingSaved else { return }
+        pendingBefore.removeAll(keepingCapacity: true)
+        pendingBefore.append(contentsOf: pending)
+        pendingSaved = true
+    }
+
     private mutating func undo() {
-        swap(&frame.variables, &before)
-        before.removeAll(keepingCapacity: true)
-        before.append(contentsOf: frame.variables)
-        swap(&pending, &pendingBefore)
+        while let entry = frame.journal.popLast() { frame.variables[entry.slot] = entry.old }
+        if pendingSaved {
+            swap(&pending, &pendingBefore)
+            pendingSaved = false
+        }
         outputs.removeAll(keepingCapacity: true)
     }
 
@@ -270,7 +283,10 @@ public struct Instance: Sendable {
         var s = state.index
         while s > 0 && s != domain.index {
             try run(program.exit[s])
-            if !pending.isEmpty { pending.removeAll { $0.state.index == s } }
+            if !pending.isEmpty {
+                savePending()
+                pending.removeAll { $0.state.index == s }
+            }
             s = program.parents[s]
             state = StateID(max(0, s))
         }
@@ -286,11 +302,13 @@ public struct Instance: Sendable {
                 frame.payload = []
                 let delay = try timer.delay.evaluate(&frame).number ?? 0
                 sequence += 1
+                savePending()
                 pending.append(PendingTimer(deadline: now + max(0, delay), sequence: sequence, state: s, index: index))
             }
         }
         if program.endsRun[state.index] {
             isFinished = true
+            savePending()
             pending.removeAll()
         }
     }

@@ -267,10 +267,10 @@ public struct Replayer {
     /// Counts a fired transition and marks the state it led to, with its ancestors, visited.
     private mutating func cover(_ transition: TransitionID, reaching state: StateID) {
         transitionCounts[transition.index] += 1
-        var current: StateID? = state
-        while let s = current, s != program.machine.root {
-            visitedStates[s.index] = true
-            current = program.machine[s].parent
+        var s = state.index
+        while s > 0 {
+            visitedStates[s] = true
+            s = program.parents[s]
         }
     }
 
