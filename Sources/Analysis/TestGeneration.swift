@@ -95,7 +95,7 @@ public enum TestGeneration {
                 instance.advance(to: time, emit: { o, _ in outputs.append(machine[o].name) })
                 var line = "{\"time\": \(JSONWriter.number(time)), \"event\": \(JSONWriter.quote(machine[e].name))"
                 for (field, value) in zip(machine[e].fields, payload) {
-                    line += ", \(JSONWriter.quote(field.name)): \(json(value))"
+                    line += ", \(JSONWriter.quote(field.name)): \(value.json)"
                 }
                 lines.append(line + "}")
                 _ = instance.send(e, payload: payload) { o, _ in outputs.append(machine[o].name) }
@@ -111,7 +111,7 @@ public enum TestGeneration {
     private static func expectation(_ instance: Instance, _ machine: Machine, _ outputs: inout [String],
                                     time: Double?) -> String {
         let vars = zip(machine.variables, instance.variables)
-            .map { "\(JSONWriter.quote($0.name)): \(json($1))" }.joined(separator: ", ")
+            .map { "\(JSONWriter.quote($0.name)): \($1.json)" }.joined(separator: ", ")
         let names = outputs.map(JSONWriter.quote).joined(separator: ", ")
         outputs.removeAll()
         let prefix = time.map { "{\"time\": \(JSONWriter.number($0)), " } ?? "{"
@@ -119,13 +119,6 @@ public enum TestGeneration {
             + "\"vars\": {\(vars)}, \"outputs\": [\(names)]}}"
     }
 
-    public static func json(_ v: Value) -> String {
-        switch v {
-        case .number(let n): JSONWriter.number(n)
-        case .bool(let b): b ? "true" : "false"
-        case .string(let s): JSONWriter.quote(s)
-        }
-    }
 
     /// A file-name-safe form of a target name.
     static func slug(_ name: String) -> String {

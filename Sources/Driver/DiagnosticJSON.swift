@@ -37,7 +37,7 @@ enum DiagnosticJSON {
         "[" + steps.map { step in
             switch step {
             case .event(let e, let payload, let time):
-                let fields = zip(machine[e].fields, payload).map { "\(JSONWriter.quote($0.name)): \(TestGeneration.json($1))" }
+                let fields = zip(machine[e].fields, payload).map { "\(JSONWriter.quote($0.name)): \($1.json)" }
                 return "{\"event\": \(JSONWriter.quote(machine[e].name)), \"time\": \(JSONWriter.number(time)), \"payload\": {"
                     + fields.joined(separator: ", ") + "}}"
             case .wait(let until):

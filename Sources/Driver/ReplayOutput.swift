@@ -192,18 +192,11 @@ final class ReplayOutput {
     private func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 
     static func object(_ pairs: [(name: String, value: Value)]) -> String {
-        "{" + pairs.map { "\(JSONWriter.quote($0.name)): \(json($0.value))" }.joined(separator: ", ") + "}"
+        "{" + pairs.map { "\(JSONWriter.quote($0.name)): \($0.value.json)" }.joined(separator: ", ") + "}"
     }
 
     static func output(_ o: EmittedOutput) -> String {
-        "{\"name\": \(JSONWriter.quote(o.name)), \"args\": [" + o.arguments.map(json).joined(separator: ", ") + "]}"
+        "{\"name\": \(JSONWriter.quote(o.name)), \"args\": [" + o.arguments.map(\.json).joined(separator: ", ") + "]}"
     }
 
-    static func json(_ v: Value) -> String {
-        switch v {
-        case .number(let n): JSONWriter.number(n)
-        case .bool(let b): b ? "true" : "false"
-        case .string(let s): JSONWriter.quote(s)
-        }
-    }
 }

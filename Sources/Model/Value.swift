@@ -6,6 +6,15 @@ public enum ValueType: String, Sendable, CaseIterable {
 
     /// Looks a type up by its spelling in source.
     public init?(spelling: String) { self.init(rawValue: spelling) }
+
+    /// The type's neutral value: 0, false or "".
+    public var zero: Value {
+        switch self {
+        case .number: .number(0)
+        case .bool: .bool(false)
+        case .string: .string("")
+        }
+    }
 }
 
 /// A value of one of the language's types.
@@ -26,11 +35,18 @@ public enum Value: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The value as spec source would write it (`-617`, `0.7`, `true`, `"❤️"`).
     public var description: String {
         switch self {
-        case .number(let n):
-            if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
-            return "\(n)"
+        case .number(let n): return n.isFinite ? JSONWriter.number(n) : "\(n)"
         case .bool(let b): return b ? "true" : "false"
         case .string(let s): return StringEscaping.quoted(s, style: .spec)
+        }
+    }
+
+    /// The value as JSON text (event logs, reports, traces).
+    public var json: String {
+        switch self {
+        case .number(let n): JSONWriter.number(n)
+        case .bool(let b): b ? "true" : "false"
+        case .string(let s): JSONWriter.quote(s)
         }
     }
 

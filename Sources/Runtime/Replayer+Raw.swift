@@ -11,7 +11,7 @@ struct RawLookup {
     init(_ machine: Machine) {
         events = ByteNameTable(machine.events.map(\.name))
         fields = machine.events.map { ByteNameTable($0.fields.map(\.name)) }
-        payloads = machine.events.map { $0.fields.map { f in Replayer.zero(f.type) } }
+        payloads = machine.events.map { $0.fields.map { f in f.type.zero } }
         filled = machine.events.map { Array(repeating: false, count: $0.fields.count) }
     }
 }
@@ -60,13 +60,5 @@ extension Replayer {
     private func caseString(_ line: RawEventLine) -> String? {
         guard let range = line.caseKey else { return nil }
         return line.string(range)
-    }
-
-    static func zero(_ type: ValueType) -> Value {
-        switch type {
-        case .number: .number(0)
-        case .bool: .bool(false)
-        case .string: .string("")
-        }
     }
 }

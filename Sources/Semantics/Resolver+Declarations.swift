@@ -188,24 +188,16 @@ extension Resolver {
             }
             machine.variables[index].initializer = expr
             let value = foldedValue(expr, what: "the initial value of '\(v.name.name)'")
-            machine.variables[index].initialValue = value.type == type ? value : Resolver.zero(type)
+            machine.variables[index].initialValue = value.type == type ? value : type.zero
         }
     }
 
     private mutating func foldedValue(_ expr: Expr, what: String) -> Value {
-        if expr.isInvalid { return Resolver.zero(expr.type) }
+        if expr.isInvalid { return expr.type.zero }
         if let value = expr.folded(constants: machine.constantValues) { return value }
         report(.nonConstantValue, "\(what) cannot be computed: it divides by zero or is not a finite number",
                at: expr.range)
-        return Resolver.zero(expr.type)
-    }
-
-    static func zero(_ type: ValueType) -> Value {
-        switch type {
-        case .number: .number(0)
-        case .bool: .bool(false)
-        case .string: .string("")
-        }
+        return expr.type.zero
     }
 
     func invalid(_ range: SourceRange) -> Expr { Expr(.invalid, type: .number, range: range) }
