@@ -198,5 +198,4 @@ final class ReplayOutput {
     static func output(_ o: EmittedOutput) -> String {
         "{\"name\": \(JSONWriter.quote(o.name)), \"args\": [" + o.arguments.map(\.json).joined(separator: ", ") + "]}"
     }
-
 }

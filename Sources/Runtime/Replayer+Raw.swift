@@ -27,8 +27,9 @@ extension Replayer {
         }
         records += 1
         let caseKey = caseString(line)
-        let time = try checkedTime(line.time, offset: line.timeOffset, caseKey: caseKey, line)
-        let index = run(for: caseKey, line: line.line)
+        let existing = existingRun(for: caseKey)
+        let time = try checkedTime(line.time, offset: line.timeOffset, caseKey: caseKey, run: existing, line)
+        let index = existing ?? openRun(for: caseKey, line: line.line)
         advance(index, to: time, line, trace: trace)
         let payload = lookup.payloads[event]
         lookup.payloads[event] = Replayer.emptyPayload  // so the buffer stays uniquely owned while it is used

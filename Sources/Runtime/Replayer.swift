@@ -89,8 +89,9 @@ public struct Replayer {
         case .expect(let expectation):
             try validate(expectation, record: record)
         }
-        let time = try checkedTime(record.time, offset: record.timeOffset, caseKey: record.caseKey, record)
-        let index = run(for: record.caseKey, line: record.line)
+        let existing = existingRun(for: record.caseKey)
+        let time = try checkedTime(record.time, offset: record.timeOffset, caseKey: record.caseKey, run: existing, record)
+        let index = existing ?? openRun(for: record.caseKey, line: record.line)
         advance(index, to: time, record, trace: trace)
         switch record.body {
         case .event(_, let nameOffset, _):
@@ -104,9 +105,14 @@ public struct Replayer {
 
     // MARK: - Cases and time
 
-    mutating func run(for caseKey: String?, line: Int) -> Int {
-        if let key = caseKey, let index = caseIndex[key] { return index }
-        if caseKey == nil, let index = defaultRun { return index }
+    /// The run a case already has, if any (one dictionary look-up per line at most).
+    func existingRun(for caseKey: String?) -> Int? {
+        guard let key = caseKey else { return defaultRun }
+        return caseIndex[key]
+    }
+
+    /// Starts the run of a case seen for the first time.
+    mutating func openRun(for caseKey: String?, line: Int) -> Int {
         var instance = Instance(program)
         var report = CaseReport(key: caseKey, firstLine: line, state: "", finished: false,
                                 variables: [], outputs: [], outputCount: 0)
@@ -123,9 +129,10 @@ public struct Replayer {
         return index
     }
 
-    func checkedTime<L: ReplayLine>(_ time: Double?, offset: Int?, caseKey: String?, _ source: L) throws(LogError) -> Double {
-        let existing = caseKey.map { caseIndex[$0] } ?? defaultRun
-        let now = existing.map { runs[$0].instance.now } ?? 0
+    /// The line's time, checked against the latest time of its case (0 for a new case).
+    func checkedTime<L: ReplayLine>(_ time: Double?, offset: Int?, caseKey: String?, run: Int?,
+                                    _ source: L) throws(LogError) -> Double {
+        let now = run.map { runs[$0].instance.now } ?? 0
         guard let time else { return now }
         if time < now {
             throw error(source, at: offset ?? 0,

@@ -33,13 +33,11 @@ public struct Parser {
     public static func parse(_ file: SourceFile) -> (machine: MachineDecl?, diagnostics: DiagnosticBag) {
         var parser = Parser(file: file)
         let machine = parser.parseFile()
+        // Lexer and parser errors in source order, still at most one per line.
         var all = DiagnosticBag()
         let merged = (parser.lexer.diagnostics.diagnostics + parser.diagnostics.diagnostics)
             .sorted { $0.range.start < $1.range.start }
-        var lines = Set<Int>()
-        for d in merged where lines.insert(file.lineIndex(of: d.range.start)).inserted {
-            all.add(d)
-        }
+        for d in merged { all.addSyntaxError(d, in: file) }
         return (machine, all)
     }
 
