@@ -96,11 +96,6 @@ public struct SourceRange: Equatable, Hashable, Sendable {
 
     /// An empty range at `offset`.
     public static func point(_ offset: Int) -> SourceRange { SourceRange(offset, offset) }
-
-    /// The smallest range covering both.
-    public func union(_ other: SourceRange) -> SourceRange {
-        SourceRange(min(start, other.start), max(end, other.end))
-    }
 }
 
 /// Helpers for walking UTF-8 without trusting it to be valid.
@@ -130,11 +125,6 @@ public enum UTF8Scanner {
         guard second >= lowerBound && second <= upperBound else { return 1 }
         for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return 1 }
         return length
-    }
-
-    /// Whether `bytes[i..<i+length]` is one well-formed scalar (length > 1 implies yes).
-    public static func isValidSequence(_ bytes: [UInt8], at i: Int, limit: Int) -> Bool {
-        bytes[i] < 0x80 || sequenceLength(bytes, at: i, limit: limit) > 1
     }
 
     /// Decodes the scalar at `i`, or nil when the bytes there are not valid UTF-8.

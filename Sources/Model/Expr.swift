@@ -61,13 +61,6 @@ public struct Expr: Equatable, Sendable {
         self.range = range
     }
 
-    /// Whether this node or any below it is `.invalid`.
-    public var containsInvalid: Bool {
-        var found = false
-        visit { if case .invalid = $0.kind { found = true } }
-        return found
-    }
-
     /// Calls `body` on this node and every node below it, parents first.
     public func visit(_ body: (Expr) -> Void) {
         body(self)

@@ -44,10 +44,4 @@ extension Instance {
         }
         return enabled
     }
-
-    /// The transition a timer step fires, for armed timers, by deadline order.
-    public var armedTimerTransitions: [TransitionID] {
-        pending.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
-            .map { program.timers[$0.state.index][$0.index].transition.id }
-    }
 }
