@@ -97,8 +97,9 @@ struct Explorer {
             }
             var successors: [Node] = []
             if !node.instance.isFinished {
+                let pool = payloads.pool(for: node.instance)
                 for event in machine.events {
-                    for payload in payloads.candidates(for: event, in: node.instance) {
+                    for payload in payloads.candidates(for: event, from: pool) {
                         noteOverlaps(event.id, payload, node: index)
                         var next = node.instance
                         let step = next.send(event.id, payload: payload)

@@ -41,23 +41,37 @@ struct PayloadCandidates {
         self.strings = strings.sorted()
     }
 
-    /// The payloads to try for `event` in the instance's configuration: a base payload, each
-    /// field varied on its own (numbers also around the current variable values), every
-    /// combination of the bool fields, and a few seeded random combinations.
-    func candidates(for event: Event, in instance: Instance) -> [[Value]] {
-        let fields = event.fields
-        if fields.isEmpty { return [[]] }
+    /// The candidate values of each type in one configuration: the spec's own numbers plus
+    /// the current variable values and half a unit either side of them.
+    struct Pool {
+        var numbers: [Value]
+        var strings: [Value]
+        static let bools: [Value] = [.bool(false), .bool(true)]
+
+        func values(_ type: ValueType) -> [Value] {
+            switch type {
+            case .number: numbers
+            case .bool: Pool.bools
+            case .string: strings
+            }
+        }
+    }
+
+    /// The pool for the instance's configuration (built once per configuration, for all events).
+    func pool(for instance: Instance) -> Pool {
         var local = numbers
         for v in instance.variables {
             if case .number(let n) = v { local += [n, n - 0.5, n + 0.5] }
         }
-        func values(_ type: ValueType) -> [Value] {
-            switch type {
-            case .number: local.map(Value.number)
-            case .bool: [.bool(false), .bool(true)]
-            case .string: strings.map(Value.string)
-            }
-        }
+        return Pool(numbers: local.map(Value.number), strings: strings.map(Value.string))
+    }
+
+    /// The payloads to try for `event`: a base payload, each field varied on its own, every
+    /// combination of the bool fields, and a few seeded random combinations.
+    func candidates(for event: Event, from pool: Pool) -> [[Value]] {
+        let fields = event.fields
+        if fields.isEmpty { return [[]] }
+        let values = pool.values
         let base = fields.map { f -> Value in
             f.type == .bool ? .bool(true) : values(f.type).first ?? .number(0)
         }
