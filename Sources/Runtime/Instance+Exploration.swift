@@ -22,8 +22,9 @@ extension Instance {
     /// The instance's configuration, for exploring the state space.
     public var configuration: Configuration {
         let timers = pending.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
-            .map { Configuration.Timer(state: $0.state, index: $0.index, remaining: $0.deadline - now) }
-        return Configuration(state: state, variables: frame.variables, timers: timers, isFinished: isFinished)
+            .map { Configuration.Timer(state: StateID(Int($0.state)), index: Int($0.timer - program.timerGroups[Int($0.state)]),
+                                       remaining: $0.deadline - now) }
+        return Configuration(state: state, variables: variables, timers: timers, isFinished: isFinished)
     }
 
     /// The transitions whose guards hold for `event` with `payload` in the active states, in
@@ -31,13 +32,15 @@ extension Instance {
     /// fail to evaluate count as not holding. Nothing changes.
     public func enabledTransitions(_ event: EventID, payload: [Value]) -> [TransitionID] {
         guard !isFinished else { return [] }
-        var frame = self.frame
-        frame.payload = payload
+        var copy = self
+        copy.loadPayload(event.index, payload)
         var enabled: [TransitionID] = []
         for source in activeStates {
-            for t in program.transitions(of: source, on: event) {
-                if let g = t.guardCode {
-                    guard let holds = try? g.evaluate(&frame).bool, holds else { continue }
+            for k in program.group(source.index, event.index) {
+                let t = program.transitions[k]
+                if t.guardPC >= 0 {
+                    guard (try? copy.registers.execute(t.guardPC, program)) != nil,
+                          copy.registers.numbers[Int(t.guardRegister)] != 0 else { continue }
                 }
                 enabled.append(t.id)
             }

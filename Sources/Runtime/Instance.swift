@@ -44,19 +44,20 @@ public struct Instance: Sendable {
     struct PendingTimer: Sendable {
         var deadline: Double
         var sequence: Int
-        var state: StateID
-        var index: Int
+        /// The state that armed it, and the timer's index in `Program.timers`.
+        var state: Int32
+        var timer: Int32
     }
 
-    var frame: Frame
+    /// Variables, payload, locals, constants and temporaries, and the step's journal and
+    /// outputs.
+    var registers: Registers
     var pending: [PendingTimer] = []
     var sequence = 0
-    /// Variables as they were before the current step (for undo and for traces).
     /// The armed timers as they were before the current step, saved when the step first
     /// changes them (so a failed step can be undone).
     var pendingBefore: [PendingTimer] = []
     var pendingSaved = false
-    var outputs: [(OutputID, [Value])] = []
 
     /// How many timers may fire at one instant before the instance reports a timer loop.
     static let timerLoopLimit = 10_000
@@ -64,34 +65,42 @@ public struct Instance: Sendable {
     /// Creates an instance that has not started: call `start` to enter the initial state.
     public init(_ program: Program) {
         self.program = program
-        let machine = program.machine
-        state = machine.root
-        frame = Frame(variables: machine.variables.map(\.initialValue), payload: [],
-                      locals: Array(repeating: .number(0), count: program.localSlots))
+        state = program.machine.root
+        registers = Registers(numbers: program.initialNumbers, strings: program.initialStrings)
     }
 
     /// The current variable values, indexed by `VariableID`.
-    public var variables: [Value] { frame.variables }
+    public var variables: [Value] {
+        program.variableTypes.enumerated().map { i, type in
+            Program.value(type, number: registers.numbers[i], string: type == .string ? registers.strings[i] : "")
+        }
+    }
 
     /// The value of a variable by name.
     public func value(of name: String) -> Value? {
-        program.machine.variables.firstIndex { $0.name == name }.map { frame.variables[$0] }
+        program.machine.variables.firstIndex { $0.name == name }.map { variables[$0] }
     }
 
     /// The variables as they were before the last step.
     public var variablesBeforeLastStep: [Value] {
-        var values = frame.variables
-        for entry in frame.journal.reversed() { values[entry.slot] = entry.old }
-        return values
+        var copy = registers
+        while let entry = copy.journal.popLast() { copy.numbers[Int(entry.slot)] = entry.old }
+        while let entry = copy.stringJournal.popLast() { copy.strings[Int(entry.slot)] = entry.old }
+        return program.variableTypes.enumerated().map { i, type in
+            Program.value(type, number: copy.numbers[i], string: type == .string ? copy.strings[i] : "")
+        }
     }
+
+    /// Whether the last step assigned any variable (possibly to the value it had).
+    var assignedInLastStep: Bool { !registers.journal.isEmpty || !registers.stringJournal.isEmpty }
 
     /// The active state and its ancestors (not the root), innermost first.
     public var activeStates: [StateID] {
         var result: [StateID] = []
-        var current: StateID? = state
-        while let s = current, s != program.machine.root {
-            result.append(s)
-            current = program.machine[s].parent
+        var s = state.index
+        while s > 0 {
+            result.append(StateID(s))
+            s = Int(program.parents[s])
         }
         return result
     }
@@ -100,37 +109,26 @@ public struct Instance: Sendable {
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
         guard !program.initialPath.isEmpty else { return Step(kind: .ignored, from: from, to: from) }
-        let path = program.initialPath
-        return transaction(from: from, kind: .started, emit: emit) { me throws(ExpressionFault) in
-            try me.enter(path: path)
+        beginStep()
+        let finishedBefore = isFinished
+        do {
+            for s in program.initialPath { try enterState(Int(s)) }
+            try finishEntering()
+        } catch {
+            rollBack(to: from, finished: finishedBefore)
+            return Step(kind: .failed(error), from: from, to: from)
         }
+        deliverOutputs(emit)
+        return Step(kind: .started, from: from, to: state, time: now)
     }
 
     /// Sends an event with its payload (values in the event's field order).
     public mutating func send(_ event: EventID, payload: [Value], emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
-        let from = state
-        if isFinished { return Step(kind: .afterFinal, from: from, to: from) }
-        frame.payload = payload
-        // Let go of the caller's payload afterwards, so the caller can refill its buffer in place.
-        defer { frame.payload = Instance.noPayload }
-        snapshot()
-        var source = state.index
-        while source > 0 {
-            for t in program.transitions(of: StateID(source), on: event) {
-                do {
-                    if let g = t.guardCode, try g.evaluate(&frame).bool != true { continue }
-                } catch {
-                    undo()
-                    return Step(kind: .failed(error), from: from, to: from, time: now)
-                }
-                let owner = StateID(source)
-                return transaction(from: from, kind: .fired(t.id), emit: emit, snapshotTaken: true) { me throws(ExpressionFault) in
-                    try me.fire(t, source: owner)
-                }
-            }
-            source = program.parents[source]
-        }
-        return Step(kind: .ignored, from: from, to: from, time: now)
+        if isFinished { return Step(kind: .afterFinal, from: state, to: state) }
+        loadPayload(event.index, payload)
+        let step = receive(event.index)
+        deliverOutputs(emit)
+        return step
     }
 
     /// Sends an event by name with its payload by field name; nil if the event is unknown
@@ -154,42 +152,8 @@ public struct Instance: Sendable {
     public mutating func advance(to time: Double, emit: (OutputID, [Value]) -> Void = { _, _ in },
                                  onStep: (Step) -> Void = { _ in }) {
         var firedAtOnce = 0
-        var lastInstant = now
-        while !isFinished, let next = nextTimer(dueBy: time) {
-            let timer = pending.remove(at: next)
-            now = max(now, timer.deadline)
-            if now == lastInstant {
-                firedAtOnce += 1
-            } else {
-                lastInstant = now
-                firedAtOnce = 1
-            }
-            let from = state
-            if firedAtOnce > Instance.timerLoopLimit {
-                let range = program.machine[program.timers[timer.state.index][timer.index].transition.id].keywordRange
-                pending.removeAll()
-                onStep(Step(kind: .failed(ExpressionFault(
-                    message: "timers fired \(Instance.timerLoopLimit) times at t=\(Value.number(now)) without time passing; stopped them",
-                    range: range)), from: from, to: from, time: now))
-                break
-            }
-            let t = program.timers[timer.state.index][timer.index].transition
-            frame.payload = []
-            snapshot()
-            do {
-                if let g = t.guardCode, try g.evaluate(&frame).bool != true {
-                    onStep(Step(kind: .ignored, from: from, to: from, time: now))
-                    continue
-                }
-            } catch {
-                undo()
-                onStep(Step(kind: .failed(error), from: from, to: from, time: now))
-                continue
-            }
-            var step = transaction(from: from, kind: .fired(t.id), emit: emit, snapshotTaken: true) { me throws(ExpressionFault) in
-                try me.fire(t, source: timer.state)
-            }
-            step.time = now
+        while let step = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
+            deliverOutputs(emit)
             onStep(step)
         }
         now = max(now, time)
@@ -202,9 +166,79 @@ public struct Instance: Sendable {
         return earliest
     }
 
-    static let noPayload: [Value] = []
+    // MARK: - Steps (the replayer's fast path uses these directly)
 
-    // MARK: - Steps
+    /// Writes an event's payload into its registers.
+    mutating func loadPayload(_ event: Int, _ payload: [Value]) {
+        let registers = program.payloadRegisters[event]
+        for (i, register) in registers.enumerated() where i < payload.count {
+            let r = Int(register.index)
+            switch payload[i] {
+            case .number(let n): self.registers.numbers[r] = n
+            case .bool(let b): self.registers.numbers[r] = b ? 1 : 0
+            case .string(let s): self.registers.strings[r] = s
+            }
+        }
+    }
+
+    /// Takes an event whose payload is already in its registers: the first enabled
+    /// transition of the active states, innermost first, fires. Outputs stay in
+    /// `registers.outputs` until the next step.
+    mutating func receive(_ event: Int) -> Step {
+        let from = state
+        if isFinished { return Step(kind: .afterFinal, from: from, to: from) }
+        beginStep()
+        var source = state.index
+        while source > 0 {
+            for k in program.group(source, event) {
+                let t = program.transitions[k]
+                if t.guardPC >= 0 {
+                    do {
+                        try registers.execute(t.guardPC, program)
+                    } catch {
+                        rollBack(to: from, finished: isFinished)
+                        return Step(kind: .failed(error), from: from, to: from, time: now)
+                    }
+                    if registers.numbers[Int(t.guardRegister)] == 0 { continue }
+                }
+                return commit(t, from: from)
+            }
+            source = Int(program.parents[source])
+        }
+        return Step(kind: .ignored, from: from, to: from, time: now)
+    }
+
+    /// Fires the earliest timer due by `time`, if any; its outputs stay in
+    /// `registers.outputs`. Time moves to the timer's deadline. `firedAtOnce` counts the
+    /// timers fired at the current instant by this advance (start it at 0); past
+    /// `timerLoopLimit` the timers are stopped.
+    mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Step? {
+        guard !isFinished, let next = nextTimer(dueBy: time) else { return nil }
+        let timer = pending.remove(at: next)
+        let instant = now
+        now = max(now, timer.deadline)
+        firedAtOnce = now == instant ? firedAtOnce + 1 : 1
+        let from = state
+        let t = program.timers[Int(timer.timer)].transition
+        if firedAtOnce > Instance.timerLoopLimit {
+            pending.removeAll()
+            registers.outputs.removeAll(keepingCapacity: true)
+            return Step(kind: .failed(ExpressionFault(
+                message: "timers fired \(Instance.timerLoopLimit) times at t=\(Value.number(now)) without time passing; stopped them",
+                range: program.machine[t.id].keywordRange)), from: from, to: from, time: now)
+        }
+        beginStep()
+        if t.guardPC >= 0 {
+            do {
+                try registers.execute(t.guardPC, program)
+            } catch {
+                rollBack(to: from, finished: isFinished)
+                return Step(kind: .failed(error), from: from, to: from, time: now)
+            }
+            if registers.numbers[Int(t.guardRegister)] == 0 { return Step(kind: .ignored, from: from, to: from, time: now) }
+        }
+        return commit(t, from: from)
+    }
 
     private func nextTimer(dueBy time: Double) -> Int? {
         var best: Int?
@@ -215,10 +249,106 @@ public struct Instance: Sendable {
         return best
     }
 
-    private mutating func snapshot() {
-        frame.journal.removeAll(keepingCapacity: true)
+    private mutating func beginStep() {
+        registers.journal.removeAll(keepingCapacity: true)
+        registers.stringJournal.removeAll(keepingCapacity: true)
+        registers.outputs.removeAll(keepingCapacity: true)
+        registers.outputArguments.removeAll(keepingCapacity: true)
         pendingSaved = false
-        outputs.removeAll(keepingCapacity: true)
+    }
+
+    /// Undoes the current step: variables, timers, state, outputs.
+    private mutating func rollBack(to from: StateID, finished: Bool) {
+        while let entry = registers.journal.popLast() { registers.numbers[Int(entry.slot)] = entry.old }
+        while let entry = registers.stringJournal.popLast() { registers.strings[Int(entry.slot)] = entry.old }
+        if pendingSaved {
+            swap(&pending, &pendingBefore)
+            pendingSaved = false
+        }
+        registers.outputs.removeAll(keepingCapacity: true)
+        registers.outputArguments.removeAll(keepingCapacity: true)
+        state = from
+        isFinished = finished
+    }
+
+    /// Hands the step's outputs to `emit`, in order.
+    private func deliverOutputs(_ emit: (OutputID, [Value]) -> Void) {
+        for o in registers.outputs {
+            emit(o.output, Array(registers.outputArguments[Int(o.start)..<Int(o.start + o.count)]))
+        }
+    }
+
+    /// Fires `t` as one step: on failure restores the state, variables and timers as they were.
+    private mutating func commit(_ t: Program.CompiledTransition, from: StateID) -> Step {
+        let finishedBefore = isFinished
+        do {
+            try fire(t)
+        } catch {
+            rollBack(to: from, finished: finishedBefore)
+            return Step(kind: .failed(error), from: from, to: from, time: now)
+        }
+        return Step(kind: .fired(t.id), from: from, to: state, time: now)
+    }
+
+    private mutating func fire(_ t: Program.CompiledTransition) throws(ExpressionFault) {
+        guard t.target >= 0 else {
+            if t.actionsPC >= 0 { try registers.execute(t.actionsPC, program) }
+            return
+        }
+        try exitStates(upTo: Int(t.domain))
+        if t.actionsPC >= 0 { try registers.execute(t.actionsPC, program) }
+        var k = Int(t.entryStart)
+        let end = k + Int(t.entryCount)
+        while k < end {
+            try enterState(Int(program.entryPaths[k]))
+            k += 1
+        }
+        try finishEntering()
+    }
+
+    /// Exits the active states below `domain`, innermost first: exit actions run and the
+    /// state's timers are cancelled.
+    private mutating func exitStates(upTo domain: Int) throws(ExpressionFault) {
+        var s = state.index
+        while s > 0 && s != domain {
+            let pc = program.exitPC[s]
+            if pc >= 0 { try registers.execute(pc, program) }
+            if !pending.isEmpty {
+                savePending()
+                let exited = Int32(s)
+                pending.removeAll { $0.state == exited }
+            }
+            s = Int(program.parents[s])
+            state = StateID(max(0, s))
+        }
+    }
+
+    /// Enters state `s`: entry actions, then its timers are armed (their delays are
+    /// evaluated after the entry actions).
+    private mutating func enterState(_ s: Int) throws(ExpressionFault) {
+        state = StateID(s)
+        let pc = program.entryPC[s]
+        if pc >= 0 { try registers.execute(pc, program) }
+        var k = Int(program.timerGroups[s])
+        let end = Int(program.timerGroups[s + 1])
+        while k < end {
+            let timer = program.timers[k]
+            try registers.execute(timer.delayPC, program)
+            let delay = registers.numbers[Int(timer.delayRegister)]
+            sequence += 1
+            savePending()
+            pending.append(PendingTimer(deadline: now + max(0, delay), sequence: sequence, state: Int32(s), timer: Int32(k)))
+            k += 1
+        }
+    }
+
+    /// After entering: a final state directly under the machine ends the run.
+    private mutating func finishEntering() throws(ExpressionFault) {
+        if program.endsRun[state.index] {
+            isFinished = true
+            savePending()
+            pending.removeAll()
+        }
     }
 
     /// Saves the armed timers before the step first changes them.
@@ -227,89 +357,5 @@ public struct Instance: Sendable {
         pendingBefore.removeAll(keepingCapacity: true)
         pendingBefore.append(contentsOf: pending)
         pendingSaved = true
-    }
-
-    private mutating func undo() {
-        while let entry = frame.journal.popLast() { frame.variables[entry.slot] = entry.old }
-        if pendingSaved {
-            swap(&pending, &pendingBefore)
-            pendingSaved = false
-        }
-        outputs.removeAll(keepingCapacity: true)
-    }
-
-    /// Runs `body` as one step: on success delivers the outputs; on failure restores the
-    /// state, variables and timers as they were.
-    private mutating func transaction(from: StateID, kind: Step.Kind, emit: (OutputID, [Value]) -> Void,
-                                      snapshotTaken: Bool = false,
-                                      _ body: (inout Instance) throws(ExpressionFault) -> Void) -> Step {
-        if !snapshotTaken { snapshot() }
-        let finishedBefore = isFinished
-        do {
-            try body(&self)
-        } catch {
-            undo()
-            state = from
-            isFinished = finishedBefore
-            return Step(kind: .failed(error), from: from, to: from)
-        }
-        for (output, values) in outputs { emit(output, values) }
-        outputs.removeAll(keepingCapacity: true)
-        return Step(kind: kind, from: from, to: state, time: now)
-    }
-
-    private mutating func fire(_ t: Program.CompiledTransition, source: StateID) throws(ExpressionFault) {
-        guard t.target != nil else {
-            try run(t.actions)
-            return
-        }
-        try exitStates(upTo: t.domain)
-        try run(t.actions)
-        try enter(path: t.entryPath)
-    }
-
-    private mutating func run(_ actions: [CodeAction]) throws(ExpressionFault) {
-        var collected = outputs
-        outputs = []
-        defer { outputs = collected }
-        for action in actions {
-            try action.run(&frame) { collected.append(($0, $1)) }
-        }
-    }
-
-    /// Exits the active states below `domain`, innermost first: exit actions run and the
-    /// state's timers are cancelled.
-    private mutating func exitStates(upTo domain: StateID) throws(ExpressionFault) {
-        var s = state.index
-        while s > 0 && s != domain.index {
-            try run(program.exit[s])
-            if !pending.isEmpty {
-                savePending()
-                pending.removeAll { $0.state.index == s }
-            }
-            s = program.parents[s]
-            state = StateID(max(0, s))
-        }
-    }
-
-    /// Enters each state of `path` in order: entry actions, then its timers are armed
-    /// (their delays are evaluated after the entry actions).
-    private mutating func enter(path: [StateID]) throws(ExpressionFault) {
-        for s in path {
-            state = s
-            try run(program.entry[s.index])
-            for (index, timer) in program.timers[s.index].enumerated() {
-                frame.payload = []
-                let delay = try timer.delay.evaluate(&frame).number ?? 0
-                sequence += 1
-                savePending()
-                pending.append(PendingTimer(deadline: now + max(0, delay), sequence: sequence, state: s, index: index))
-            }
-        }
-        if program.endsRun[state.index] {
-            isFinished = true
-            savePending()
-            pending.removeAll()
-        }
     }
 }

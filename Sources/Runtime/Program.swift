@@ -1,100 +1,184 @@
 import StatecraftDiagnostics
 import StatecraftModel
 
-/// A checked machine compiled for running: transitions grouped by (state, event), guards
-/// and actions compiled per event so payload fields are slots, timers listed per state.
+/// A checked machine compiled for running: transitions grouped by (state, event) in flat
+/// tables of integers, guards and actions compiled to register code (`Instruction`s) per
+/// event so payload fields are registers, timers listed per state.
 ///
 /// Build one per machine and share it between instances; it is immutable.
 public final class Program: Sendable {
     /// The machine it was compiled from.
     public let machine: Machine
 
-    /// A class, so the step function holds one reference per transition it looks at rather
-    /// than copying (and retaining) each of its fields.
-    final class CompiledTransition: Sendable {
-        let id: TransitionID
-        let guardCode: Code?
-        let target: StateID?
-        let actions: [CodeAction]
-        let localCount: Int
+    /// A transition as the step function needs it: integers only, so looking at one copies
+    /// no reference.
+    struct CompiledTransition: Sendable {
+        var id: TransitionID
+        /// The guard's code and the register holding its value; -1 when unguarded.
+        var guardPC: Int32
+        var guardRegister: Int32
+        /// The actions' code; -1 when there are none.
+        var actionsPC: Int32
+        /// The target state's index; -1 for an internal transition.
+        var target: Int32
         /// The transition's domain (exited below, entered below) and the states it enters,
-        /// outermost first: fixed by the model, so computed once here.
-        let domain: StateID
-        let entryPath: [StateID]
-
-        init(_ t: Transition, compiler: Compiler, machine: Machine) {
-            id = t.id
-            guardCode = t.guardExpr.map(compiler.code)
-            target = t.target
-            actions = compiler.actions(t.actions)
-            localCount = t.localCount
-            if let target = t.target {
-                domain = Program.transitionDomain(machine, source: t.source, target: target)
-                entryPath = Program.entryPath(machine, from: domain, to: target)
-            } else {
-                domain = machine.root
-                entryPath = []
-            }
-        }
+        /// outermost first (`entryPaths[entryStart ..< entryStart + entryCount]`).
+        var domain: Int32
+        var entryStart: Int32
+        var entryCount: Int32
     }
 
-    struct Timer: Sendable {
+    struct CompiledTimer: Sendable {
         var transition: CompiledTransition
-        var delay: Code
+        var delayPC: Int32
+        var delayRegister: Int32
     }
 
     let eventCount: Int
-    /// `byStateAndEvent[state * eventCount + event]`: the transitions of that state on that
-    /// event, in source order.
-    let byStateAndEvent: [[CompiledTransition]]
-    /// The `after` transitions of each state, in source order.
-    let timers: [[Timer]]
-    let entry: [[CodeAction]]
-    let exit: [[CodeAction]]
-    /// The most `let` slots any action list needs.
-    let localSlots: Int
-    /// Event ids by name, for callers that send events by name.
-    let eventIDs: [String: EventID]
-    /// Each state's parent index (-1 for the root), so hot loops never copy a `State`.
-    let parents: [Int]
+    /// The transitions of state `s` on event `e`, in source order, are
+    /// `transitions[groups[s * eventCount + e] ..< groups[s * eventCount + e + 1]]`.
+    let groups: [Int32]
+    let transitions: [CompiledTransition]
+    /// The `after` transitions of state `s`: `timers[timerGroups[s] ..< timerGroups[s + 1]]`.
+    let timerGroups: [Int32]
+    let timers: [CompiledTimer]
+    /// Entry and exit code of each state; -1 when it has none.
+    let entryPC: [Int32]
+    let exitPC: [Int32]
+    let entryPaths: [Int32]
+    /// Each state's parent index (-1 for the root).
+    let parents: [Int32]
     /// Whether entering the state ends the run: a final state directly under the root.
     let endsRun: [Bool]
     /// The states entered at start, outermost first.
-    let initialPath: [StateID]
+    let initialPath: [Int32]
+    /// Event ids by name, for callers that send events by name.
+    let eventIDs: [String: EventID]
+
+    /// The code of every guard, action list and delay, one after another.
+    let code: [Instruction]
+    let faults: [Int: FaultSite]
+    let emits: [EmitSite]
+    /// The initial contents of an instance's register files (variables' initial values and
+    /// constants; zero or empty elsewhere).
+    let initialNumbers: [Double]
+    let initialStrings: [String]
+    /// Each event's payload registers, in field order, and whether each is a string.
+    let payloadRegisters: [[Register]]
+    /// Which variables are strings and which are bools (the rest are numbers).
+    let variableTypes: [ValueType]
 
     /// Compiles a machine that checked without errors.
     public init(_ machine: Machine) {
         self.machine = machine
-        let constants = machine.constantValues
         eventCount = machine.events.count
-        var table = Array(repeating: [CompiledTransition](), count: machine.states.count * max(1, eventCount))
-        var timers = Array(repeating: [Timer](), count: machine.states.count)
-        var slots = 0
+        let payloadSlots = machine.events.map(\.fields.count).max() ?? 0
+        let localSlots = max(machine.transitions.map(\.localCount).max() ?? 0, Program.entryExitSlots(machine))
+        var generator = CodeGenerator(machine: machine, payloadSlots: payloadSlots, localSlots: localSlots)
+        var entryPaths: [Int32] = []
+
+        /// The compiled transition, and its guard's result register (placed by `finish`).
+        func compile(_ t: Transition) -> (CompiledTransition, Register?) {
+            let guardBlock = t.guardExpr.map { generator.block($0) }
+            var compiled = CompiledTransition(id: t.id, guardPC: guardBlock?.pc ?? -1,
+                                              guardRegister: guardBlock?.result.index ?? 0,
+                                              actionsPC: generator.block(t.actions), target: -1,
+                                              domain: Int32(machine.root.index), entryStart: 0, entryCount: 0)
+            if let target = t.target {
+                let domain = Program.transitionDomain(machine, source: t.source, target: target)
+                let path = Program.entryPath(machine, from: domain, to: target)
+                compiled.target = Int32(target.index)
+                compiled.domain = Int32(domain.index)
+                compiled.entryStart = Int32(entryPaths.count)
+                compiled.entryCount = Int32(path.count)
+                entryPaths.append(contentsOf: path.map { Int32($0.index) })
+            }
+            return (compiled, guardBlock?.result)
+        }
+
+        // Transitions per (state, event), and timers per state, in source order.
+        let stateCount = machine.states.count
+        var byGroup = Array(repeating: [CompiledTransition](), count: stateCount * max(1, eventCount))
+        var timersByState = Array(repeating: [CompiledTimer](), count: stateCount)
+        var guardResults: [(group: Int, index: Int, register: Register)] = []
+        var timerResults: [(state: Int, index: Int, guardRegister: Register?, delay: Register)] = []
         for t in machine.transitions {
-            slots = max(slots, t.localCount)
             switch t.trigger {
             case .events(let events):
                 for e in events {
-                    let fields = machine[e].fields.map(\.name)
-                    let compiled = CompiledTransition(t, compiler: Compiler(fields: fields, constants: constants), machine: machine)
-                    table[t.source.index * eventCount + e.index].append(compiled)
+                    generator.fields = machine[e].fields.map(\.name)
+                    let group = t.source.index * eventCount + e.index
+                    let (compiled, guardResult) = compile(t)
+                    byGroup[group].append(compiled)
+                    if let g = guardResult { guardResults.append((group, byGroup[group].count - 1, g)) }
                 }
             case .after(let delay):
-                let compiled = CompiledTransition(t, compiler: Compiler(fields: [], constants: constants), machine: machine)
-                timers[t.source.index].append(Timer(transition: compiled,
-                                                    delay: Compiler(fields: [], constants: constants).code(delay)))
+                generator.fields = []
+                let (transition, guardRegister) = compile(t)
+                let delayBlock = generator.block(delay)
+                timersByState[t.source.index].append(CompiledTimer(transition: transition, delayPC: delayBlock.pc,
+                                                                  delayRegister: 0))
+                timerResults.append((t.source.index, timersByState[t.source.index].count - 1, guardRegister, delayBlock.result))
             }
         }
-        let plain = Compiler(fields: [], constants: constants)
-        entry = machine.states.map { plain.actions($0.entry) }
-        exit = machine.states.map { plain.actions($0.exit) }
-        localSlots = max(slots, Program.entryExitSlots(machine))
+        generator.fields = []
+        entryPC = machine.states.map { generator.block($0.entry) }
+        exitPC = machine.states.map { generator.block($0.exit) }
+        let registerCount = generator.finish()
+
+        // Result registers are known only once temporaries are placed.
+        for r in guardResults { byGroup[r.group][r.index].guardRegister = generator.relocated(r.register).index }
+        for r in timerResults {
+            if let g = r.guardRegister { timersByState[r.state][r.index].transition.guardRegister = generator.relocated(g).index }
+            timersByState[r.state][r.index].delayRegister = generator.relocated(r.delay).index
+        }
+
+        var groups: [Int32] = [0]
+        var flat: [CompiledTransition] = []
+        for list in byGroup {
+            flat.append(contentsOf: list)
+            groups.append(Int32(flat.count))
+        }
+        var timerGroups: [Int32] = [0]
+        var flatTimers: [CompiledTimer] = []
+        for list in timersByState {
+            flatTimers.append(contentsOf: list)
+            timerGroups.append(Int32(flatTimers.count))
+        }
+        self.groups = groups
+        transitions = flat
+        self.timerGroups = timerGroups
+        timers = flatTimers
+        self.entryPaths = entryPaths
+        code = generator.code
+        faults = generator.faults
+        emits = generator.emits
+
+        var numbers = Array(repeating: 0.0, count: registerCount)
+        var strings = Array(repeating: "", count: registerCount)
+        for (i, v) in machine.variables.enumerated() { Program.put(v.initialValue, at: i, &numbers, &strings) }
+        for (i, v) in generator.pool.enumerated() { Program.put(v, at: Int(generator.constantBase) + i, &numbers, &strings) }
+        initialNumbers = numbers
+        initialStrings = strings
+        payloadRegisters = machine.events.map { event in
+            event.fields.enumerated().map { i, f in
+                Register(file: f.type == .string ? .string : .number, index: generator.payloadBase + Int32(i))
+            }
+        }
+        variableTypes = machine.variables.map { $0.initialValue.type }
+
         eventIDs = Dictionary(machine.events.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
-        parents = machine.states.map { $0.parent?.index ?? -1 }
+        parents = machine.states.map { Int32($0.parent?.index ?? -1) }
         endsRun = machine.states.map { $0.isFinal && $0.parent == machine.root }
-        initialPath = machine.initialState.map { Program.entryPath(machine, from: machine.root, to: $0) } ?? []
-        byStateAndEvent = table
-        self.timers = timers
+        initialPath = machine.initialState.map { Program.entryPath(machine, from: machine.root, to: $0).map { Int32($0.index) } } ?? []
+    }
+
+    private static func put(_ value: Value, at index: Int, _ numbers: inout [Double], _ strings: inout [String]) {
+        switch value {
+        case .number(let n): numbers[index] = n
+        case .bool(let b): numbers[index] = b ? 1 : 0
+        case .string(let s): strings[index] = s
+        }
     }
 
     /// The innermost proper ancestor of `source` that is also a proper ancestor of `target`
@@ -143,48 +227,22 @@ public final class Program: Sendable {
         return slots
     }
 
-    /// The transitions of `state` (not its ancestors) on `event`.
-    func transitions(of state: StateID, on event: EventID) -> [CompiledTransition] {
-        byStateAndEvent[state.index * eventCount + event.index]
+    /// The range of `transitions` holding the transitions of `state` on `event`.
+    @inline(__always)
+    func group(_ state: Int, _ event: Int) -> Range<Int> {
+        let g = state * eventCount + event
+        return Int(groups[g])..<Int(groups[g + 1])
     }
 
     /// Looks an event up by name.
     public func event(named name: String) -> EventID? { eventIDs[name] }
-}
 
-/// Turns model expressions into `Code` for one event's payload layout.
-struct Compiler {
-    let fields: [String]
-    let constants: [Value]
-
-    func code(_ e: Expr) -> Code {
-        if let value = e.folded(constants: constants) { return .value(value) }
-        switch e.kind {
-        case .literal(let v): return .value(v)
-        case .pi: return .value(.number(Double.pi))
-        case .constant(let id): return .value(constants[id.index])
-        case .variable(let id): return .variable(id.index)
-        case .field(let name): return .field(fields.firstIndex(of: name) ?? 0)
-        case .local(let slot): return .local(slot)
-        case .unary(.not, let x): return .not(code(x))
-        case .unary(.negate, let x): return .negate(code(x), e.range)
-        case .binary(.and, let l, let r): return .and(code(l), code(r))
-        case .binary(.or, let l, let r): return .or(code(l), code(r))
-        case .binary(let op, let l, let r): return .binary(op, code(l), code(r), e.range)
-        case .conditional(let c, let t, let f): return .conditional(code(c), code(t), code(f))
-        case .call(let f, let args): return .call(f, args.map(code), e.range)
-        case .invalid: return .value(.number(0))
-        }
-    }
-
-    func actions(_ list: [Action]) -> [CodeAction] {
-        list.map { action in
-            switch action {
-            case .assign(let v, let op, let e, let range): .assign(v.index, op, code(e), range)
-            case .emit(let o, let args, _): .emit(o, args.map(code))
-            case .setLocal(let slot, let e, _): .setLocal(slot, code(e))
-            case .ifAction(let c, let then, let otherwise, _): .branch(code(c), actions(then), actions(otherwise))
-            }
+    /// The value of a register as a `Value` of `type`.
+    static func value(_ type: ValueType, number: Double, string: String) -> Value {
+        switch type {
+        case .number: .number(number)
+        case .bool: .bool(number != 0)
+        case .string: .string(string)
         }
     }
 }

@@ -277,7 +277,7 @@ public struct Replayer {
         var s = state.index
         while s > 0 {
             visitedStates[s] = true
-            s = program.parents[s]
+            s = Int(program.parents[s])
         }
     }
 

@@ -1,0 +1,101 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+/// One instruction of the register code the runtime executes.
+///
+/// Registers are slots of two files of the same size: numbers and bools (as 0 or 1) in a
+/// file of `Double`, strings in a file of `String`. The layout of a file is fixed per
+/// program: variables (a variable's register is its `VariableID` index), the triggering
+/// event's payload fields, `let` locals, constants, temporaries. The type checker proved
+/// every operand's type, so an instruction never looks at a tag.
+struct Instruction: Sendable {
+    var op: Opcode
+    /// Usually the destination register.
+    var a: Int32
+    /// Usually the first operand register.
+    var b: Int32
+    /// Usually the second operand register.
+    var c: Int32
+
+    init(_ op: Opcode, _ a: Int32 = 0, _ b: Int32 = 0, _ c: Int32 = 0) {
+        self.op = op
+        self.a = a
+        self.b = b
+        self.c = c
+    }
+}
+
+/// What an instruction does. `n[x]` is the number file, `s[x]` the string file.
+enum Opcode: UInt8, Sendable {
+    /// `n[a] = n[b]`
+    case move
+    /// `n[a] = n[b] op n[c]`; fails when the result is not finite (or the divisor is 0).
+    case add, subtract, multiply, divide, remainder
+    /// `n[a] = -n[b]`
+    case negate
+    /// `n[a] = n[b] == 0 ? 1 : 0`
+    case not
+    /// `n[a] = n[b] op n[c] ? 1 : 0`
+    case less, lessEqual, greater, greaterEqual, equal, notEqual
+    /// `n[a] = f(n[b], n[c])`
+    case min, max, atan2
+    /// `n[a] = f(n[b])`
+    case abs, sqrt, floor, ceil, round
+    /// Continue at `a`.
+    case jump
+    /// Continue at `a` when `n[b]` is 0 (false) / not 0 (true).
+    case jumpIfFalse, jumpIfTrue
+    /// Variable `a` = `n[b]`, journalled so the step can be undone.
+    case store
+    /// `s[a] = s[b]`
+    case moveString
+    /// `s[a] = s[b] + s[c]`
+    case concatenate
+    /// `n[a] = s[b] == s[c] ? 1 : 0` / `!=`
+    case equalStrings, notEqualStrings
+    /// String variable `a` = `s[b]`, journalled.
+    case storeString
+    /// Emits output `Program.emits[a]`.
+    case emit
+    /// Fails with `Program.faults[pc]`'s message (an operation the checker should have
+    /// rejected; kept total so the runtime never traps).
+    case fail
+    /// The end of a code block.
+    case end
+}
+
+/// Which register file a value lives in.
+enum RegisterFile: Sendable {
+    case number, string
+}
+
+/// A register of one of the files.
+struct Register: Sendable, Equatable {
+    var file: RegisterFile
+    var index: Int32
+}
+
+/// An `emit`: the output and where each argument is.
+struct EmitSite: Sendable {
+    var output: OutputID
+    var arguments: [Register]
+    /// Whether each number-file argument is a Bool (so it is delivered as `.bool`).
+    var isBool: [Bool]
+}
+
+/// How a failing instruction reports itself.
+struct FaultSite: Sendable {
+    enum Style: Sendable {
+        /// `a / b` inside an expression: "division by zero (7 / 0)".
+        case expression
+        /// `x /= 0`: "7 / 0 is not a finite number", like any compound assignment.
+        case compound
+        /// A call of a built-in function.
+        case call(BuiltinFunction)
+        /// A fixed message.
+        case message(String)
+    }
+
+    var range: SourceRange
+    var style: Style
+}

@@ -1,0 +1,292 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+/// Turns model expressions and actions into register code (`Instruction`s), appending to
+/// one code array for the whole program.
+///
+/// Registers are laid out as `Bytecode.swift` describes; the generator hands out constant
+/// registers (deduplicated) and temporaries (reset per statement; the most any statement
+/// needs is the size of the temporary area).
+struct CodeGenerator {
+    var code: [Instruction] = []
+    /// The fault of each instruction that can fail, by instruction index.
+    var faults: [Int: FaultSite] = [:]
+    var emits: [EmitSite] = []
+
+    let variableCount: Int32
+    let payloadBase: Int32
+    let localBase: Int32
+    /// The constants of the spec, by `ConstantID`.
+    let constants: [Value]
+
+    /// Constants in registers: value, in order of first use (register `constantBase + i`).
+    private(set) var pool: [Value] = []
+    private var poolIndex: [Value: Int32] = [:]
+    /// Temporaries in use by the current statement; the maximum over all statements.
+    private var temporaries: Int32 = 0
+    private(set) var maxTemporaries: Int32 = 0
+    /// The payload layout of the event being compiled for: field names in slot order.
+    var fields: [String] = []
+
+    /// Where the constant pool starts.
+    let constantBase: Int32
+
+    init(machine: Machine, payloadSlots: Int, localSlots: Int) {
+        variableCount = Int32(machine.variables.count)
+        payloadBase = variableCount
+        localBase = payloadBase + Int32(payloadSlots)
+        constantBase = localBase + Int32(localSlots)
+        constants = machine.constantValues
+    }
+
+    /// Where temporaries start: after the constants, known once everything is compiled.
+    /// Temporaries are numbered from 0 while compiling and relocated by `finish()`.
+    static let temporaryFlag: Int32 = 1 << 30
+
+    // MARK: - Entry points
+
+    /// Compiles an expression as a code block: returns its first instruction and the
+    /// register holding its value when the block ends.
+    mutating func block(_ e: Expr) -> (pc: Int32, result: Register) {
+        let pc = Int32(code.count)
+        temporaries = 0
+        let result = expression(e)
+        append(Instruction(.end))
+        return (pc, result)
+    }
+
+    /// Compiles an action list as a code block; -1 when it is empty.
+    mutating func block(_ actions: [Action]) -> Int32 {
+        guard !actions.isEmpty else { return -1 }
+        let pc = Int32(code.count)
+        for action in actions { statement(action) }
+        append(Instruction(.end))
+        return pc
+    }
+
+    // MARK: - Actions
+
+    private mutating func statement(_ action: Action) {
+        temporaries = 0
+        switch action {
+        case .assign(let variable, let op, let e, let range):
+            let slot = Int32(variable.index)
+            let value = expression(e)
+            let file = value.file
+            guard let op else {
+                append(Instruction(file == .number ? .store : .storeString, slot, value.index))
+                return
+            }
+            let target = temporary(file)
+            let variableRegister = Register(file: file, index: slot)
+            binary(op, into: target, variableRegister, value, fault: FaultSite(range: range, style: .compound))
+            append(Instruction(file == .number ? .store : .storeString, slot, target.index))
+        case .emit(let output, let args, _):
+            var registers: [Register] = []
+            var isBool: [Bool] = []
+            for a in args {
+                registers.append(expression(a))
+                isBool.append(a.type == .bool)
+            }
+            emits.append(EmitSite(output: output, arguments: registers, isBool: isBool))
+            append(Instruction(.emit, Int32(emits.count - 1)))
+        case .setLocal(let slot, let e, _):
+            let value = expression(e)
+            let local = Register(file: value.file, index: localBase + Int32(slot))
+            move(value, to: local)
+        case .ifAction(let condition, let then, let otherwise, _):
+            let c = expression(condition)
+            let branch = append(Instruction(.jumpIfFalse, 0, c.index))
+            for a in then { statement(a) }
+            if otherwise.isEmpty {
+                patch(branch)
+            } else {
+                let skip = append(Instruction(.jump))
+                patch(branch)
+                for a in otherwise { statement(a) }
+                patch(skip)
+            }
+        }
+    }
+
+    // MARK: - Expressions
+
+    /// Compiles `e` and returns the register holding its value: variables, fields, locals
+    /// and constants are read where they are; operations write a temporary.
+    private mutating func expression(_ e: Expr) -> Register {
+        if let value = e.folded(constants: constants) { return constant(value) }
+        switch e.kind {
+        case .literal(let v): return constant(v)
+        case .pi: return constant(.number(Double.pi))
+        case .constant(let id): return constant(id.index < constants.count ? constants[id.index] : e.type.zero)
+        case .variable(let id): return Register(file: file(e.type), index: Int32(id.index))
+        case .field(let name): return Register(file: file(e.type), index: payloadBase + Int32(fields.firstIndex(of: name) ?? 0))
+        case .local(let slot): return Register(file: file(e.type), index: localBase + Int32(slot))
+        case .unary(let op, let x):
+            let operand = expression(x)
+            let result = temporary(.number)
+            append(Instruction(op == .not ? .not : .negate, result.index, operand.index))
+            return result
+        case .binary(.and, let l, let r), .binary(.or, let l, let r):
+            let result = temporary(.number)
+            move(expression(l), to: result)
+            let isAnd = if case .binary(.and, _, _) = e.kind { true } else { false }
+            let skip = append(Instruction(isAnd ? .jumpIfFalse : .jumpIfTrue, 0, result.index))
+            move(expression(r), to: result)
+            patch(skip)
+            return result
+        case .binary(let op, let l, let r):
+            let left = expression(l)
+            let right = expression(r)
+            let result = temporary(isComparison(op) ? .number : left.file)
+            binary(op, into: result, left, right, fault: FaultSite(range: e.range, style: .expression))
+            return result
+        case .conditional(let c, let t, let f):
+            let condition = expression(c)
+            let result = temporary(file(e.type))
+            let otherwise = append(Instruction(.jumpIfFalse, 0, condition.index))
+            move(expression(t), to: result)
+            let end = append(Instruction(.jump))
+            patch(otherwise)
+            move(expression(f), to: result)
+            patch(end)
+            return result
+        case .call(let f, let args):
+            return call(f, args, range: e.range)
+        case .invalid:
+            return constant(e.type.zero)
+        }
+    }
+
+    private mutating func call(_ f: BuiltinFunction, _ args: [Expr], range: SourceRange) -> Register {
+        let registers = args.map { expression($0) }
+        let result = temporary(.number)
+        let fault = FaultSite(range: range, style: .call(f))
+        guard let first = registers.first else {
+            move(constant(.number(0)), to: result)
+            return result
+        }
+        switch f {
+        case .min, .max:
+            move(first, to: result)
+            for r in registers.dropFirst() { append(Instruction(f == .min ? .min : .max, result.index, result.index, r.index)) }
+        case .atan2:
+            let second = registers.count > 1 ? registers[1] : constant(.number(.nan))
+            append(Instruction(.atan2, result.index, first.index, second.index), fault: fault)
+        case .abs: append(Instruction(.abs, result.index, first.index))
+        case .sqrt: append(Instruction(.sqrt, result.index, first.index), fault: fault)
+        case .floor: append(Instruction(.floor, result.index, first.index))
+        case .ceil: append(Instruction(.ceil, result.index, first.index))
+        case .round: append(Instruction(.round, result.index, first.index))
+        }
+        return result
+    }
+
+    /// `result = left op right` for every operator but `&&` and `||`.
+    private mutating func binary(_ op: BinaryOp, into result: Register, _ left: Register, _ right: Register,
+                                 fault: FaultSite) {
+        if left.file == .string {
+            switch op {
+            case .equal: append(Instruction(.equalStrings, result.index, left.index, right.index))
+            case .notEqual: append(Instruction(.notEqualStrings, result.index, left.index, right.index))
+            case .add: append(Instruction(.concatenate, result.index, left.index, right.index))
+            default:
+                append(Instruction(.fail), fault: FaultSite(range: fault.range, style: .message("'\(op.rawValue)' does not apply to strings")))
+            }
+            return
+        }
+        let opcode: Opcode
+        switch op {
+        case .add: opcode = .add
+        case .subtract: opcode = .subtract
+        case .multiply: opcode = .multiply
+        case .divide: opcode = .divide
+        case .remainder: opcode = .remainder
+        case .less: opcode = .less
+        case .lessEqual: opcode = .lessEqual
+        case .greater: opcode = .greater
+        case .greaterEqual: opcode = .greaterEqual
+        case .equal: opcode = .equal
+        case .notEqual: opcode = .notEqual
+        case .and, .or:
+            // Only reached for `&&=`-like compound forms, which the language does not have.
+            append(Instruction(.fail), fault: FaultSite(range: fault.range, style: .message("'\(op.rawValue)' is not an assignment operator")))
+            return
+        }
+        append(Instruction(opcode, result.index, left.index, right.index), fault: isComparison(op) ? nil : fault)
+    }
+
+    private func isComparison(_ op: BinaryOp) -> Bool {
+        switch op {
+        case .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual, .and, .or: true
+        default: false
+        }
+    }
+
+    // MARK: - Registers and instructions
+
+    private func file(_ type: ValueType) -> RegisterFile { type == .string ? .string : .number }
+
+    private mutating func constant(_ value: Value) -> Register {
+        let file: RegisterFile = value.type == .string ? .string : .number
+        if let index = poolIndex[value] { return Register(file: file, index: constantBase + index) }
+        pool.append(value)
+        let index = Int32(pool.count - 1)
+        poolIndex[value] = index
+        return Register(file: file, index: constantBase + index)
+    }
+
+    /// A fresh temporary; its index is flagged and relocated after the constants by `finish`.
+    private mutating func temporary(_ file: RegisterFile) -> Register {
+        let index = temporaries
+        temporaries += 1
+        maxTemporaries = max(maxTemporaries, temporaries)
+        return Register(file: file, index: CodeGenerator.temporaryFlag | index)
+    }
+
+    private mutating func move(_ from: Register, to: Register) {
+        guard from != to else { return }
+        append(Instruction(from.file == .number ? .move : .moveString, to.index, from.index))
+    }
+
+    @discardableResult
+    private mutating func append(_ instruction: Instruction, fault: FaultSite? = nil) -> Int {
+        if let fault { faults[code.count] = fault }
+        code.append(instruction)
+        return code.count - 1
+    }
+
+    /// Points the jump at `index` to the next instruction.
+    private mutating func patch(_ index: Int) {
+        code[index].a = Int32(code.count)
+    }
+
+    /// Relocates temporaries after the constant pool (its size is known only now) and
+    /// returns the register count of each file.
+    mutating func finish() -> Int {
+        let base = constantBase + Int32(pool.count)
+        func relocate(_ r: Int32) -> Int32 { r & CodeGenerator.temporaryFlag != 0 ? base + (r & ~CodeGenerator.temporaryFlag) : r }
+        for i in code.indices {
+            switch code[i].op {
+            case .jump, .jumpIfFalse, .jumpIfTrue:
+                code[i].b = relocate(code[i].b)
+            case .emit, .fail, .end:
+                break
+            default:
+                code[i].a = relocate(code[i].a)
+                code[i].b = relocate(code[i].b)
+                code[i].c = relocate(code[i].c)
+            }
+        }
+        for e in emits.indices {
+            for k in emits[e].arguments.indices { emits[e].arguments[k].index = relocate(emits[e].arguments[k].index) }
+        }
+        return Int(base + maxTemporaries)
+    }
+
+    /// Relocates a result register the same way `finish` relocates the code.
+    func relocated(_ r: Register) -> Register {
+        guard r.index & CodeGenerator.temporaryFlag != 0 else { return r }
+        return Register(file: r.file, index: constantBase + Int32(pool.count) + (r.index & ~CodeGenerator.temporaryFlag))
+    }
+}
