@@ -50,7 +50,11 @@ struct AllocationProbe {
             switch stage {
             case "next": _ = try Stages.readRecords(log, limit: count)
             case "raw": _ = try Stages.readRaw(log, limit: count)
-            case "replay": _ = try Stages.replay(log, program: program, limit: count)
+            case "replay":
+                // Replay reads whole files: give it the first `count` lines as one.
+                let prefix = "\(log).first-\(count)"
+                guard System.run(["head", "-n", String(count), log], stdout: prefix)?.status == 0 else { return 1 }
+                _ = try Stages.replay(prefix, program: program)
             case "step", "hand":
                 guard case .success(let decoded) = DecodedLog.decode(path: log, program: program) else { return 1 }
                 if stage == "step" {

@@ -27,16 +27,14 @@ enum Stages {
         return count + fields & 1
     }
 
-    /// What `statecraft replay` does in process: reader records into a Replayer, then the report.
-    static func replay(_ path: String, program: Program, trace: Bool = false, limit: Int = .max) throws(LogError) -> Int {
+    /// What `statecraft replay` does in process: `Replayer.replay` over the reader (lines in
+    /// place), then the report.
+    static func replay(_ path: String, program: Program, trace: Bool = false) throws(LogError) -> Int {
         var reader = try EventLogReader.open(path: path)
         var replayer = Replayer(program: program, options: Replayer.Options(trace: trace))
-        var count = 0
-        while count < limit, let record = try reader.next() {
-            try replayer.consume(record)
-            count += 1
-        }
-        return replayer.report.cases.count + count
+        try replayer.replay(&reader)
+        let report = replayer.report
+        return report.cases.count + report.records
     }
 
     /// Loads and checks a spec; nil with a message on failure.

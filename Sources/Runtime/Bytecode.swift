@@ -65,13 +65,13 @@ enum Opcode: UInt8, Sendable {
 }
 
 /// Which register file a value lives in.
-enum RegisterFile: Sendable {
+enum RegisterKind: Sendable {
     case number, string
 }
 
 /// A register of one of the files.
 struct Register: Sendable, Equatable {
-    var file: RegisterFile
+    var file: RegisterKind
     var index: Int32
 }
 

@@ -225,10 +225,10 @@ struct CodeGenerator {
 
     // MARK: - Registers and instructions
 
-    private func file(_ type: ValueType) -> RegisterFile { type == .string ? .string : .number }
+    private func file(_ type: ValueType) -> RegisterKind { type == .string ? .string : .number }
 
     private mutating func constant(_ value: Value) -> Register {
-        let file: RegisterFile = value.type == .string ? .string : .number
+        let file: RegisterKind = value.type == .string ? .string : .number
         if let index = poolIndex[value] { return Register(file: file, index: constantBase + index) }
         pool.append(value)
         let index = Int32(pool.count - 1)
@@ -237,7 +237,7 @@ struct CodeGenerator {
     }
 
     /// A fresh temporary; its index is flagged and relocated after the constants by `finish`.
-    private mutating func temporary(_ file: RegisterFile) -> Register {
+    private mutating func temporary(_ file: RegisterKind) -> Register {
         let index = temporaries
         temporaries += 1
         maxTemporaries = max(maxTemporaries, temporaries)

@@ -33,7 +33,7 @@ extension Instance {
     public func enabledTransitions(_ event: EventID, payload: [Value]) -> [TransitionID] {
         guard !isFinished else { return [] }
         var copy = self
-        copy.loadPayload(event.index, payload)
+        copy.loadPayload(event.index, payload)  // copies the registers: this instance stays as it is
         var enabled: [TransitionID] = []
         for source in activeStates {
             for k in program.group(source.index, event.index) {

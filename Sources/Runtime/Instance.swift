@@ -50,8 +50,8 @@ public struct Instance: Sendable {
     }
 
     /// Variables, payload, locals, constants and temporaries, and the step's journal and
-    /// outputs.
-    var registers: Registers
+    /// outputs. Shared between copies of an instance until one of them steps.
+    var registers: RegisterFile
     var pending: [PendingTimer] = []
     var sequence = 0
     /// The armed timers as they were before the current step, saved when the step first
@@ -66,7 +66,13 @@ public struct Instance: Sendable {
     public init(_ program: Program) {
         self.program = program
         state = program.machine.root
-        registers = Registers(numbers: program.initialNumbers, strings: program.initialStrings)
+        registers = RegisterFile(numbers: program.initialNumbers, strings: program.initialStrings)
+    }
+
+    /// Gives this instance its own registers before it changes them (value semantics).
+    @inline(__always)
+    mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&registers) { registers = registers.copy() }
     }
 
     /// The current variable values, indexed by `VariableID`.
@@ -83,16 +89,15 @@ public struct Instance: Sendable {
 
     /// The variables as they were before the last step.
     public var variablesBeforeLastStep: [Value] {
-        var copy = registers
-        while let entry = copy.journal.popLast() { copy.numbers[Int(entry.slot)] = entry.old }
-        while let entry = copy.stringJournal.popLast() { copy.strings[Int(entry.slot)] = entry.old }
-        return program.variableTypes.enumerated().map { i, type in
-            Program.value(type, number: copy.numbers[i], string: type == .string ? copy.strings[i] : "")
+        var values = variables
+        for k in stride(from: registers.journalCount - 1, through: 0, by: -1) {
+            let entry = registers.journal[k]
+            let i = Int(entry.slot)
+            values[i] = Program.value(program.variableTypes[i], number: entry.old, string: "")
         }
+        for entry in registers.stringJournal.reversed() { values[Int(entry.slot)] = .string(entry.old) }
+        return values
     }
-
-    /// Whether the last step assigned any variable (possibly to the value it had).
-    var assignedInLastStep: Bool { !registers.journal.isEmpty || !registers.stringJournal.isEmpty }
 
     /// The active state and its ancestors (not the root), innermost first.
     public var activeStates: [StateID] {
@@ -109,6 +114,7 @@ public struct Instance: Sendable {
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
         guard !program.initialPath.isEmpty else { return Step(kind: .ignored, from: from, to: from) }
+        makeUnique()
         beginStep()
         let finishedBefore = isFinished
         do {
@@ -170,14 +176,45 @@ public struct Instance: Sendable {
 
     /// Writes an event's payload into its registers.
     mutating func loadPayload(_ event: Int, _ payload: [Value]) {
-        let registers = program.payloadRegisters[event]
-        for (i, register) in registers.enumerated() where i < payload.count {
-            let r = Int(register.index)
+        makeUnique()
+        let first = Int(program.payloadStart[event])
+        let count = Swift.min(Int(program.payloadStart[event + 1]) - first, payload.count)
+        for i in 0..<count {
+            let r = Int(program.payloadRegisters[first + i].index)
             switch payload[i] {
-            case .number(let n): self.registers.numbers[r] = n
-            case .bool(let b): self.registers.numbers[r] = b ? 1 : 0
-            case .string(let s): self.registers.strings[r] = s
+            case .number(let n): registers.numbers[r] = n
+            case .bool(let b): registers.numbers[r] = b ? 1 : 0
+            case .string(let s): registers.strings[r] = s
             }
+        }
+    }
+
+    /// Writes an event's payload, staged by field slot (numbers and bools as 0/1 in
+    /// `numbers`, strings in `strings`), into its registers.
+    @inline(__always)
+    mutating func loadPayload(_ event: Int, numbers: UnsafeBufferPointer<Double>, strings: [String]) {
+        makeUnique()
+        let first = Int(program.payloadStart[event])
+        let end = Int(program.payloadStart[event + 1])
+        var k = first
+        while k < end {
+            let register = program.payloadRegisters[k]
+            if register.file == .number {
+                registers.numbers[Int(register.index)] = numbers[k - first]
+            } else {
+                registers.strings[Int(register.index)] = strings[k - first]
+            }
+            k += 1
+        }
+    }
+
+    /// The payload of the event last loaded, as values in field order (for traces).
+    func payload(of event: Int) -> [Value] {
+        let fields = program.machine.events[event].fields
+        let first = Int(program.payloadStart[event])
+        return fields.enumerated().map { i, field in
+            let r = Int(program.payloadRegisters[first + i].index)
+            return Program.value(field.type, number: registers.numbers[r], string: field.type == .string ? registers.strings[r] : "")
         }
     }
 
@@ -187,6 +224,7 @@ public struct Instance: Sendable {
     mutating func receive(_ event: Int) -> Step {
         let from = state
         if isFinished { return Step(kind: .afterFinal, from: from, to: from) }
+        makeUnique()
         beginStep()
         var source = state.index
         while source > 0 {
@@ -214,6 +252,7 @@ public struct Instance: Sendable {
     /// `timerLoopLimit` the timers are stopped.
     mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Step? {
         guard !isFinished, let next = nextTimer(dueBy: time) else { return nil }
+        makeUnique()
         let timer = pending.remove(at: next)
         let instant = now
         now = max(now, timer.deadline)
@@ -249,30 +288,26 @@ public struct Instance: Sendable {
         return best
     }
 
+    @inline(__always)
     private mutating func beginStep() {
-        registers.journal.removeAll(keepingCapacity: true)
-        registers.stringJournal.removeAll(keepingCapacity: true)
-        registers.outputs.removeAll(keepingCapacity: true)
-        registers.outputArguments.removeAll(keepingCapacity: true)
+        registers.beginStep()
         pendingSaved = false
     }
 
     /// Undoes the current step: variables, timers, state, outputs.
     private mutating func rollBack(to from: StateID, finished: Bool) {
-        while let entry = registers.journal.popLast() { registers.numbers[Int(entry.slot)] = entry.old }
-        while let entry = registers.stringJournal.popLast() { registers.strings[Int(entry.slot)] = entry.old }
+        registers.rollBack()
         if pendingSaved {
             swap(&pending, &pendingBefore)
             pendingSaved = false
         }
-        registers.outputs.removeAll(keepingCapacity: true)
-        registers.outputArguments.removeAll(keepingCapacity: true)
         state = from
         isFinished = finished
     }
 
     /// Hands the step's outputs to `emit`, in order.
     private func deliverOutputs(_ emit: (OutputID, [Value]) -> Void) {
+        guard !registers.outputs.isEmpty else { return }
         for o in registers.outputs {
             emit(o.output, Array(registers.outputArguments[Int(o.start)..<Int(o.start + o.count)]))
         }

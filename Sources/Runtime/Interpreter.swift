@@ -24,115 +24,189 @@ struct PendingOutput: Sendable {
     var count: Int32
 }
 
-/// The register files and journals one code block works on, borrowed from an instance for
-/// the duration of a run.
-struct Registers {
-    var numbers: [Double]
-    var strings: [String]
-    /// Each variable assignment of the current step: the register and the value it
-    /// replaced, in order, so a failed step can be undone and a trace can say what changed.
-    var journal: [(slot: Int32, old: Double)] = []
-    var stringJournal: [(slot: Int32, old: String)] = []
-    var outputs: [PendingOutput] = []
-    var outputArguments: [Value] = []
+/// A variable assignment of the current step: the register and the value it replaced.
+struct JournalEntry {
+    var slot: Int32
+    var old: Double
 }
 
-extension Registers {
+/// An instance's registers (variables, payload, locals, constants, temporaries), and the
+/// current step's journal and outputs.
+///
+/// A class with raw storage so the step function reads and writes registers without bounds
+/// checks, uniqueness checks or retains; `Instance` keeps value semantics by copying it
+/// before it changes a shared one (`Instance.makeUnique`). Like an array's buffer, it is
+/// only ever mutated while uniquely referenced, which is what makes it safe to send.
+final class RegisterFile: @unchecked Sendable {
+    /// The number file: numbers, and bools as 0 or 1.
+    let numbers: UnsafeMutablePointer<Double>
+    let count: Int
+    /// The string file (empty strings where no string lives).
+    @exclusivity(unchecked) var strings: [String]
+    /// Each number-variable assignment of the current step, in order, so a failed step can
+    /// be undone and a trace can say what changed; `journal[0 ..< journalCount]`.
+    @exclusivity(unchecked) private(set) var journal: UnsafeMutablePointer<JournalEntry>
+    @exclusivity(unchecked) private(set) var journalCount = 0
+    @exclusivity(unchecked) private var journalCapacity: Int
+    @exclusivity(unchecked) var stringJournal: [(slot: Int32, old: String)] = []
+    @exclusivity(unchecked) var outputs: [PendingOutput] = []
+    @exclusivity(unchecked) var outputArguments: [Value] = []
+
+    init(numbers initial: [Double], strings: [String]) {
+        count = initial.count
+        let file = UnsafeMutablePointer<Double>.allocate(capacity: Swift.max(1, initial.count))
+        initial.withUnsafeBufferPointer { source in
+            if let start = source.baseAddress { file.initialize(from: start, count: source.count) }
+        }
+        numbers = file
+        self.strings = strings
+        journalCapacity = 8
+        journal = .allocate(capacity: journalCapacity)
+    }
+
+    /// A copy with the same registers, journal and outputs.
+    func copy() -> RegisterFile {
+        let copy = RegisterFile(numbers: Array(UnsafeBufferPointer(start: numbers, count: count)), strings: strings)
+        for k in 0..<journalCount { copy.record(journal[k].slot, old: journal[k].old) }
+        copy.stringJournal = stringJournal
+        copy.outputs = outputs
+        copy.outputArguments = outputArguments
+        return copy
+    }
+
+    deinit {
+        numbers.deallocate()
+        journal.deallocate()
+    }
+
+    @inline(__always)
+    func record(_ slot: Int32, old: Double) {
+        if journalCount == journalCapacity { growJournal() }
+        journal[journalCount] = JournalEntry(slot: slot, old: old)
+        journalCount += 1
+    }
+
+    private func growJournal() {
+        let bigger = UnsafeMutablePointer<JournalEntry>.allocate(capacity: journalCapacity * 2)
+        bigger.moveInitialize(from: journal, count: journalCount)
+        journal.deallocate()
+        journal = bigger
+        journalCapacity *= 2
+    }
+
+    /// Forgets the previous step's journal and outputs.
+    @inline(__always)
+    func beginStep() {
+        journalCount = 0
+        if !stringJournal.isEmpty { stringJournal.removeAll(keepingCapacity: true) }
+        if !outputs.isEmpty {
+            outputs.removeAll(keepingCapacity: true)
+            outputArguments.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Undoes the current step's assignments and drops its outputs.
+    func rollBack() {
+        while journalCount > 0 {
+            journalCount -= 1
+            numbers[Int(journal[journalCount].slot)] = journal[journalCount].old
+        }
+        while let entry = stringJournal.popLast() { strings[Int(entry.slot)] = entry.old }
+        outputs.removeAll(keepingCapacity: true)
+        outputArguments.removeAll(keepingCapacity: true)
+    }
+
     /// Runs the code block starting at `start` until its `end`. Type errors cannot happen
     /// (the checker proved types); the only failures are arithmetic ones, reported with the
     /// failing expression's range.
-    mutating func execute(_ start: Int32, _ program: Program) throws(ExpressionFault) {
-        // Moved out of `self` for the run, so the closure can use the other files too.
-        var file = numbers
-        numbers = []
-        defer { numbers = file }
-        let failure: (pc: Int, x: Double, y: Double)? = program.code.withUnsafeBufferPointer { code in
-            file.withUnsafeMutableBufferPointer { n in
-                var pc = Int(start)
-                while true {
-                    let i = code[pc]
-                    let a = Int(i.a), b = Int(i.b), c = Int(i.c)
-                    pc &+= 1
-                    switch i.op {
-                    case .move: n[a] = n[b]
-                    case .add:
-                        let r = n[b] + n[c]
-                        guard r.isFinite else { return (pc - 1, n[b], n[c]) }
-                        n[a] = r
-                    case .subtract:
-                        let r = n[b] - n[c]
-                        guard r.isFinite else { return (pc - 1, n[b], n[c]) }
-                        n[a] = r
-                    case .multiply:
-                        let r = n[b] * n[c]
-                        guard r.isFinite else { return (pc - 1, n[b], n[c]) }
-                        n[a] = r
-                    case .divide:
-                        let r = n[b] / n[c]
-                        guard n[c] != 0, r.isFinite else { return (pc - 1, n[b], n[c]) }
-                        n[a] = r
-                    case .remainder:
-                        let r = n[b].truncatingRemainder(dividingBy: n[c])
-                        guard n[c] != 0, r.isFinite else { return (pc - 1, n[b], n[c]) }
-                        n[a] = r
-                    case .negate: n[a] = -n[b]
-                    case .not: n[a] = n[b] == 0 ? 1 : 0
-                    case .less: n[a] = n[b] < n[c] ? 1 : 0
-                    case .lessEqual: n[a] = n[b] <= n[c] ? 1 : 0
-                    case .greater: n[a] = n[b] > n[c] ? 1 : 0
-                    case .greaterEqual: n[a] = n[b] >= n[c] ? 1 : 0
-                    case .equal: n[a] = n[b] == n[c] ? 1 : 0
-                    case .notEqual: n[a] = n[b] != n[c] ? 1 : 0
-                    case .min: n[a] = Swift.min(n[b], n[c])
-                    case .max: n[a] = Swift.max(n[b], n[c])
-                    case .atan2:
-                        let r = Glibc_atan2(n[b], n[c])
-                        guard r.isFinite else { return (pc - 1, n[b], n[c]) }
-                        n[a] = r
-                    case .abs: n[a] = Swift.abs(n[b])
-                    case .sqrt:
-                        let r = n[b].squareRoot()
-                        guard r.isFinite else { return (pc - 1, n[b], 0) }
-                        n[a] = r
-                    case .floor: n[a] = n[b].rounded(.down)
-                    case .ceil: n[a] = n[b].rounded(.up)
-                    case .round: n[a] = n[b].rounded(.toNearestOrAwayFromZero)
-                    case .jump: pc = a
-                    case .jumpIfFalse: if n[b] == 0 { pc = a }
-                    case .jumpIfTrue: if n[b] != 0 { pc = a }
-                    case .store:
-                        journal.append((i.a, n[a]))
-                        n[a] = n[b]
-                    case .moveString: strings[a] = strings[b]
-                    case .concatenate: strings[a] = strings[b] + strings[c]
-                    case .equalStrings: n[a] = strings[b] == strings[c] ? 1 : 0
-                    case .notEqualStrings: n[a] = strings[b] != strings[c] ? 1 : 0
-                    case .storeString:
-                        stringJournal.append((i.a, strings[a]))
-                        strings[a] = strings[b]
-                    case .emit:
-                        let site = program.emits[a]
-                        outputs.append(PendingOutput(output: site.output, start: Int32(outputArguments.count),
-                                                     count: Int32(site.arguments.count)))
-                        for (k, r) in site.arguments.enumerated() {
-                            let index = Int(r.index)
-                            switch r.file {
-                            case .number: outputArguments.append(site.isBool[k] ? .bool(n[index] != 0) : .number(n[index]))
-                            case .string: outputArguments.append(.string(strings[index]))
-                            }
-                        }
-                    case .fail: return (pc - 1, 0, 0)
-                    case .end: return nil
-                    }
-                }
+    func execute(_ start: Int32, _ program: Program) throws(ExpressionFault) {
+        let code = program.code.base
+        let n = numbers
+        var pc = Int(start)
+        while true {
+            let i = code[pc]
+            let a = Int(i.a), b = Int(i.b), c = Int(i.c)
+            pc &+= 1
+            switch i.op {
+            case .move: n[a] = n[b]
+            case .add:
+                let r = n[b] + n[c]
+                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                n[a] = r
+            case .subtract:
+                let r = n[b] - n[c]
+                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                n[a] = r
+            case .multiply:
+                let r = n[b] * n[c]
+                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                n[a] = r
+            case .divide:
+                let r = n[b] / n[c]
+                guard n[c] != 0, r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                n[a] = r
+            case .remainder:
+                let r = n[b].truncatingRemainder(dividingBy: n[c])
+                guard n[c] != 0, r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                n[a] = r
+            case .negate: n[a] = -n[b]
+            case .not: n[a] = n[b] == 0 ? 1 : 0
+            case .less: n[a] = n[b] < n[c] ? 1 : 0
+            case .lessEqual: n[a] = n[b] <= n[c] ? 1 : 0
+            case .greater: n[a] = n[b] > n[c] ? 1 : 0
+            case .greaterEqual: n[a] = n[b] >= n[c] ? 1 : 0
+            case .equal: n[a] = n[b] == n[c] ? 1 : 0
+            case .notEqual: n[a] = n[b] != n[c] ? 1 : 0
+            case .min: n[a] = Swift.min(n[b], n[c])
+            case .max: n[a] = Swift.max(n[b], n[c])
+            case .atan2:
+                let r = arcTangent(n[b], n[c])
+                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                n[a] = r
+            case .abs: n[a] = Swift.abs(n[b])
+            case .sqrt:
+                let r = n[b].squareRoot()
+                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], 0) }
+                n[a] = r
+            case .floor: n[a] = n[b].rounded(.down)
+            case .ceil: n[a] = n[b].rounded(.up)
+            case .round: n[a] = n[b].rounded(.toNearestOrAwayFromZero)
+            case .jump: pc = a
+            case .jumpIfFalse: if n[b] == 0 { pc = a }
+            case .jumpIfTrue: if n[b] != 0 { pc = a }
+            case .store:
+                record(i.a, old: n[a])
+                n[a] = n[b]
+            case .moveString: strings[a] = strings[b]
+            case .concatenate: strings[a] = strings[b] + strings[c]
+            case .equalStrings: n[a] = strings[b] == strings[c] ? 1 : 0
+            case .notEqualStrings: n[a] = strings[b] != strings[c] ? 1 : 0
+            case .storeString:
+                stringJournal.append((i.a, strings[a]))
+                strings[a] = strings[b]
+            case .emit:
+                emit(program.emits[a])
+            case .fail: throw program.fault(at: pc - 1, 0, 0)
+            case .end: return
             }
         }
-        if let failure { throw program.fault(at: failure.pc, failure.x, failure.y) }
+    }
+
+    private func emit(_ site: EmitSite) {
+        outputs.append(PendingOutput(output: site.output, start: Int32(outputArguments.count), count: Int32(site.arguments.count)))
+        for (k, r) in site.arguments.enumerated() {
+            let index = Int(r.index)
+            switch r.file {
+            case .number: outputArguments.append(site.isBool[k] ? .bool(numbers[index] != 0) : .number(numbers[index]))
+            case .string: outputArguments.append(.string(strings[index]))
+            }
+        }
     }
 }
 
 extension Program {
     /// The fault of the instruction at `pc`, which failed on operands `x` and `y`.
+    @inline(never)
     func fault(at pc: Int, _ x: Double, _ y: Double) -> ExpressionFault {
         guard let site = faults[pc] else { return ExpressionFault(message: "internal error at instruction \(pc)", range: SourceRange(0, 0)) }
         let a = Value.number(x), b = Value.number(y)
@@ -158,4 +232,4 @@ extension Program {
 }
 
 @inline(__always)
-private func Glibc_atan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
+private func arcTangent(_ y: Double, _ x: Double) -> Double { atan2(y, x) }

@@ -6,7 +6,7 @@ import StatecraftModel
 /// event so payload fields are registers, timers listed per state.
 ///
 /// Build one per machine and share it between instances; it is immutable.
-public final class Program: Sendable {
+public final class Program: @unchecked Sendable {  // immutable; its tables are freed in deinit
     /// The machine it was compiled from.
     public let machine: Machine
 
@@ -37,35 +37,37 @@ public final class Program: Sendable {
     let eventCount: Int
     /// The transitions of state `s` on event `e`, in source order, are
     /// `transitions[groups[s * eventCount + e] ..< groups[s * eventCount + e + 1]]`.
-    let groups: [Int32]
-    let transitions: [CompiledTransition]
+    let groups: FrozenTable<Int32>
+    let transitions: FrozenTable<CompiledTransition>
     /// The `after` transitions of state `s`: `timers[timerGroups[s] ..< timerGroups[s + 1]]`.
-    let timerGroups: [Int32]
-    let timers: [CompiledTimer]
+    let timerGroups: FrozenTable<Int32>
+    let timers: FrozenTable<CompiledTimer>
     /// Entry and exit code of each state; -1 when it has none.
-    let entryPC: [Int32]
-    let exitPC: [Int32]
-    let entryPaths: [Int32]
+    let entryPC: FrozenTable<Int32>
+    let exitPC: FrozenTable<Int32>
+    let entryPaths: FrozenTable<Int32>
     /// Each state's parent index (-1 for the root).
-    let parents: [Int32]
+    let parents: FrozenTable<Int32>
     /// Whether entering the state ends the run: a final state directly under the root.
-    let endsRun: [Bool]
+    let endsRun: FrozenTable<Bool>
     /// The states entered at start, outermost first.
     let initialPath: [Int32]
     /// Event ids by name, for callers that send events by name.
     let eventIDs: [String: EventID]
 
     /// The code of every guard, action list and delay, one after another.
-    let code: [Instruction]
+    let code: FrozenTable<Instruction>
     let faults: [Int: FaultSite]
     let emits: [EmitSite]
     /// The initial contents of an instance's register files (variables' initial values and
     /// constants; zero or empty elsewhere).
     let initialNumbers: [Double]
     let initialStrings: [String]
-    /// Each event's payload registers, in field order, and whether each is a string.
-    let payloadRegisters: [[Register]]
-    /// Which variables are strings and which are bools (the rest are numbers).
+    /// Event `e`'s payload registers, in field order:
+    /// `payloadRegisters[payloadStart[e] ..< payloadStart[e + 1]]`.
+    let payloadStart: FrozenTable<Int32>
+    let payloadRegisters: FrozenTable<Register>
+    /// Each variable's type, by `VariableID` index.
     let variableTypes: [ValueType]
 
     /// Compiles a machine that checked without errors.
@@ -122,8 +124,8 @@ public final class Program: Sendable {
             }
         }
         generator.fields = []
-        entryPC = machine.states.map { generator.block($0.entry) }
-        exitPC = machine.states.map { generator.block($0.exit) }
+        entryPC = FrozenTable(machine.states.map { generator.block($0.entry) })
+        exitPC = FrozenTable(machine.states.map { generator.block($0.exit) })
         let registerCount = generator.finish()
 
         // Result registers are known only once temporaries are placed.
@@ -145,12 +147,12 @@ public final class Program: Sendable {
             flatTimers.append(contentsOf: list)
             timerGroups.append(Int32(flatTimers.count))
         }
-        self.groups = groups
-        transitions = flat
-        self.timerGroups = timerGroups
-        timers = flatTimers
-        self.entryPaths = entryPaths
-        code = generator.code
+        self.groups = FrozenTable(groups)
+        transitions = FrozenTable(flat)
+        self.timerGroups = FrozenTable(timerGroups)
+        timers = FrozenTable(flatTimers)
+        self.entryPaths = FrozenTable(entryPaths)
+        code = FrozenTable(generator.code)
         faults = generator.faults
         emits = generator.emits
 
@@ -160,17 +162,37 @@ public final class Program: Sendable {
         for (i, v) in generator.pool.enumerated() { Program.put(v, at: Int(generator.constantBase) + i, &numbers, &strings) }
         initialNumbers = numbers
         initialStrings = strings
-        payloadRegisters = machine.events.map { event in
-            event.fields.enumerated().map { i, f in
-                Register(file: f.type == .string ? .string : .number, index: generator.payloadBase + Int32(i))
+        var payloadStart: [Int32] = [0]
+        var payloadRegisters: [Register] = []
+        for event in machine.events {
+            for (i, f) in event.fields.enumerated() {
+                payloadRegisters.append(Register(file: f.type == .string ? .string : .number, index: generator.payloadBase + Int32(i)))
             }
+            payloadStart.append(Int32(payloadRegisters.count))
         }
+        self.payloadStart = FrozenTable(payloadStart)
+        self.payloadRegisters = FrozenTable(payloadRegisters)
         variableTypes = machine.variables.map { $0.initialValue.type }
 
         eventIDs = Dictionary(machine.events.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
-        parents = machine.states.map { Int32($0.parent?.index ?? -1) }
-        endsRun = machine.states.map { $0.isFinal && $0.parent == machine.root }
+        parents = FrozenTable(machine.states.map { Int32($0.parent?.index ?? -1) })
+        endsRun = FrozenTable(machine.states.map { $0.isFinal && $0.parent == machine.root })
         initialPath = machine.initialState.map { Program.entryPath(machine, from: machine.root, to: $0).map { Int32($0.index) } } ?? []
+    }
+
+    deinit {
+        groups.free()
+        transitions.free()
+        timerGroups.free()
+        timers.free()
+        entryPC.free()
+        exitPC.free()
+        entryPaths.free()
+        parents.free()
+        endsRun.free()
+        code.free()
+        payloadStart.free()
+        payloadRegisters.free()
     }
 
     private static func put(_ value: Value, at index: Int, _ numbers: inout [Double], _ strings: inout [String]) {

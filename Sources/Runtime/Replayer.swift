@@ -32,11 +32,12 @@ public struct Replayer {
     /// One case's run. A class, so a step mutates it in place: copying a struct out of the
     /// array and back would copy its growing output window on every event.
     final class Run {
-        var instance: Instance
-        var report: CaseReport
+        // Only the replayer touches a run, one access at a time: no run-time exclusivity checks.
+        @exclusivity(unchecked) var instance: Instance
+        @exclusivity(unchecked) var report: CaseReport
         /// Outputs since the previous expectation line of this case.
-        var window: [OutputID]
-        var windowOverflowed = false
+        @exclusivity(unchecked) var window: [OutputID]
+        @exclusivity(unchecked) var windowOverflowed = false
 
         init(instance: Instance, report: CaseReport, window: [OutputID]) {
             self.instance = instance
@@ -96,7 +97,8 @@ public struct Replayer {
         switch record.body {
         case .event(_, let nameOffset, _):
             if let (event, values) = resolved {
-                apply(event, values, runIndex: index, caseKey: record.caseKey, nameOffset: nameOffset, record, trace: trace)
+                runs[index].instance.loadPayload(event.index, values)
+                apply(event, runIndex: index, nameOffset: nameOffset, record, trace: trace)
             }
         case .expect(let expectation):
             check(expectation, runIndex: index, record: record)
@@ -125,18 +127,23 @@ public struct Replayer {
         for s in instance.activeStates { visitedStates[s.index] = true }
         runs.append(Run(instance: instance, report: report, window: window))
         let index = runs.count - 1
-        if let key = caseKey { caseIndex[key] = index } else { defaultRun = index }
+        if var key = caseKey {
+            caseIndex[key] = index
+            key.withUTF8 { lookup.cases.insert($0, run: index) }
+        } else {
+            defaultRun = index
+        }
         return index
     }
 
     /// The line's time, checked against the latest time of its case (0 for a new case).
-    func checkedTime<L: ReplayLine>(_ time: Double?, offset: Int?, caseKey: String?, run: Int?,
+    func checkedTime<L: ReplayLine>(_ time: Double?, offset: Int?, caseKey: @autoclosure () -> String?, run: Int?,
                                     _ source: L) throws(LogError) -> Double {
         let now = run.map { runs[$0].instance.now } ?? 0
         guard let time else { return now }
         if time < now {
             throw error(source, at: offset ?? 0,
-                        "time goes backwards: \(Value.number(time)) is before \(Value.number(now)), the latest time of \(caseName(caseKey))")
+                        "time goes backwards: \(Value.number(time)) is before \(Value.number(now)), the latest time of \(caseName(caseKey()))")
         }
         return time
     }
@@ -146,23 +153,10 @@ public struct Replayer {
     }
 
     mutating func advance<L: ReplayLine>(_ index: Int, to time: Double, _ source: L, trace: (TraceStep) -> Void) {
-        let line = source.lineNumber
-        guard let deadline = runs[index].instance.nextDeadline, deadline <= time else {
-            runs[index].instance.advance(to: time)
-            return
-        }
-        var emitted: [EmittedOutput] = []
-        var steps: [(Step, [EmittedOutput])] = []
         let run = runs[index]
-        run.instance.advance(to: time, emit: { output, args in
-            run.window.append(output)
-            emitted.append(EmittedOutput(name: program.machine[output].name, arguments: args))
-        }, onStep: { step in
-            steps.append((step, emitted))
-            emitted.removeAll()
-        })
-        for (step, outputs) in steps {
-            tally(outputs, into: run)
+        var firedAtOnce = 0
+        while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
+            let outputs = collectOutputs(run)
             var result = TraceStep.Result.applied
             var eventName = "after"
             switch step.kind {
@@ -175,19 +169,45 @@ public struct Replayer {
                 let message = "timer step failed: \(fault.message)"
                 result = .rejected(message)
                 if run.report.rejections.count < Replayer.keptFailures {
-                    run.report.rejections.append(Rejection(line: line, column: 1, message: message,
+                    run.report.rejections.append(Rejection(line: source.lineNumber, column: 1, message: message,
                                                            specRange: fault.range, text: source.lineText()))
                 }
             default:
                 result = .ignored
             }
             if options.trace {
-                trace(TraceStep(line: line, caseKey: run.report.key, time: step.time, event: eventName, isTimer: true,
+                trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: step.time, event: eventName, isTimer: true,
                                 payload: [], from: program.machine[step.from].name, to: program.machine[step.to].name,
                                 result: result, outputs: outputs, changed: changes(run.instance)))
             }
         }
+        run.instance.advance(to: time)
+    }
+
+    /// Counts the outputs of the step just taken, appends them to the case's window and
+    /// keeps the first ones for the report; returns them when tracing (empty otherwise).
+    @inline(__always)
+    private func collectOutputs(_ run: Run) -> [EmittedOutput] {
+        if run.instance.registers.outputs.isEmpty { return [] }
+        return collectPendingOutputs(run)
+    }
+
+    private func collectPendingOutputs(_ run: Run) -> [EmittedOutput] {
+        let registers = run.instance.registers
+        var traced: [EmittedOutput] = []
+        for o in registers.outputs {
+            run.window.append(o.output)
+            run.report.outputCount += 1
+            // Names and arguments are built only where someone will read them.
+            let keep = run.report.outputs.count < Replayer.keptOutputs
+            guard keep || options.trace else { continue }
+            let emitted = EmittedOutput(name: program.machine[o.output].name,
+                                        arguments: Array(registers.outputArguments[Int(o.start)..<Int(o.start + o.count)]))
+            if keep { run.report.outputs.append(emitted) }
+            if options.trace { traced.append(emitted) }
+        }
         trimWindow(run)
+        return traced
     }
 
     // MARK: - Events
@@ -223,26 +243,19 @@ public struct Replayer {
         return (id, values)
     }
 
-    mutating func apply<L: ReplayLine>(_ event: EventID, _ payload: [Value], runIndex: Int, caseKey: String?,
-                                       nameOffset: Int, _ source: L, trace: (TraceStep) -> Void) {
+    /// Sends the event, whose payload is already in the run's registers, and records what
+    /// happened.
+    mutating func apply<L: ReplayLine>(_ event: EventID, runIndex: Int, nameOffset: Int, _ source: L,
+                                       trace: (TraceStep) -> Void) {
         let run = runs[runIndex]
-        var emitted: [EmittedOutput] = []
-        let keep = options.trace
-        let step = run.instance.send(event, payload: payload) { output, args in
-            run.window.append(output)
-            run.report.outputCount += 1
-            // Names and arguments are kept only where someone will read them.
-            if keep || run.report.outputs.count < Replayer.keptOutputs {
-                let emittedOutput = EmittedOutput(name: program.machine[output].name, arguments: args)
-                if run.report.outputs.count < Replayer.keptOutputs { run.report.outputs.append(emittedOutput) }
-                if keep { emitted.append(emittedOutput) }
-            }
-        }
+        let step = run.instance.receive(event.index)
         var result = TraceStep.Result.applied
+        var outputs: [EmittedOutput] = []
         switch step.kind {
         case .fired(let t):
             run.report.applied += 1
             cover(t, reaching: step.to)
+            outputs = collectOutputs(run)
         case .started:
             run.report.applied += 1
         case .ignored, .afterFinal:
@@ -262,16 +275,16 @@ public struct Replayer {
             result = .rejected(message)
         }
         if options.trace {
-            trace(TraceStep(line: source.lineNumber, caseKey: caseKey, time: run.instance.now,
+            trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: run.instance.now,
                             event: program.machine[event].name, isTimer: false,
-                            payload: zip(program.machine[event].fields, payload).map { ($0.name, $1) },
+                            payload: zip(program.machine[event].fields, run.instance.payload(of: event.index)).map { ($0.name, $1) },
                             from: program.machine[step.from].name, to: program.machine[step.to].name, result: result,
-                            outputs: emitted, changed: changes(run.instance)))
+                            outputs: outputs, changed: changes(run.instance)))
         }
-        trimWindow(run)
     }
 
     /// Counts a fired transition and marks the state it led to, with its ancestors, visited.
+    @inline(__always)
     private mutating func cover(_ transition: TransitionID, reaching state: StateID) {
         transitionCounts[transition.index] += 1
         var s = state.index
@@ -286,11 +299,6 @@ public struct Replayer {
         guard run.report.rejections.count < Replayer.keptFailures else { return }
         run.report.rejections.append(Rejection(line: source.lineNumber, column: source.lineColumn(ofByte: offset),
                                                message: message, specRange: specRange, text: source.lineText()))
-    }
-
-    private func tally(_ outputs: [EmittedOutput], into run: Run) {
-        run.report.outputCount += outputs.count
-        for o in outputs where run.report.outputs.count < Replayer.keptOutputs { run.report.outputs.append(o) }
     }
 
     private func trimWindow(_ run: Run) {

@@ -1,0 +1,29 @@
+/// An immutable array in memory that a `Program` owns: the step function reads it without
+/// bounds checks, retains or uniqueness checks. Indices come from the compiled program,
+/// never from input. The program frees it when it goes away.
+struct FrozenTable<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+    let count: Int
+
+    init(_ elements: [Element]) {
+        count = elements.count
+        base = .allocate(capacity: Swift.max(1, elements.count))
+        elements.withUnsafeBufferPointer { source in
+            if let start = source.baseAddress { base.initialize(from: start, count: source.count) }
+        }
+    }
+
+    @inline(__always)
+    subscript(_ index: Int) -> Element {
+        assert(index >= 0 && index < count, "frozen table index out of range")
+        return base[index]
+    }
+
+    /// The elements as an array (for code off the hot path).
+    var array: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    func free() {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+}
