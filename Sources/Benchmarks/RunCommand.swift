@@ -76,6 +76,10 @@ struct RunCommand {
             add("reader nextRaw()", raw, items: lines, ratio: Table.ratio(raw, scan, "scan"))
             let replay = try Stages.time(runs: runs) { () throws(LogError) -> Int in try Stages.replay(path, program: program) }
             add("replay in process", replay, items: lines, ratio: Table.ratio(replay, scan, "scan"))
+            let pipelined = try Stages.time(runs: runs) { () throws(LogError) -> Int in
+                try Stages.replay(path, program: program, concurrently: true)
+            }
+            add("replay in process, 2 threads", pipelined, items: lines, ratio: Table.ratio(pipelined, scan, "scan"))
         } catch {
             return .failure(BenchError("\(path):\(error.line):\(error.column): \(error.message)"))
         }

@@ -29,10 +29,10 @@ enum Stages {
 
     /// What `statecraft replay` does in process: `Replayer.replay` over the reader (lines in
     /// place), then the report.
-    static func replay(_ path: String, program: Program, trace: Bool = false) throws(LogError) -> Int {
+    static func replay(_ path: String, program: Program, trace: Bool = false, concurrently: Bool = false) throws(LogError) -> Int {
         var reader = try EventLogReader.open(path: path)
         var replayer = Replayer(program: program, options: Replayer.Options(trace: trace))
-        try replayer.replay(&reader)
+        try replayer.replay(&reader, concurrently: concurrently)
         let report = replayer.report
         return report.cases.count + report.records
     }

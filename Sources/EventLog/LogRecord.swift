@@ -46,7 +46,7 @@ public struct LogRecord: Equatable, Sendable {
     }
 
     /// The column of `offset` in `text`; an offset at or past the end gives the column after the last scalar.
-    static func column(ofByte offset: Int, in text: [UInt8]) -> Int {
+    public static func column(ofByte offset: Int, in text: [UInt8]) -> Int {
         let limit = min(max(0, offset), text.count)
         var column = 1
         var i = 0

@@ -157,12 +157,24 @@ public struct Instance: Sendable {
     /// are ignored (time never goes back).
     public mutating func advance(to time: Double, emit: (OutputID, [Value]) -> Void = { _, _ in },
                                  onStep: (Step) -> Void = { _ in }) {
+        guard hasTimerDue(by: time) else {
+            if time > now { now = time }
+            return
+        }
         var firedAtOnce = 0
         while let step = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             deliverOutputs(emit)
             onStep(step)
         }
         now = max(now, time)
+    }
+
+    /// Whether an armed timer is due at or before `time` (and the run goes on).
+    @inline(__always)
+    func hasTimerDue(by time: Double) -> Bool {
+        if pending.isEmpty || isFinished { return false }
+        for t in pending where t.deadline <= time { return true }
+        return false
     }
 
     /// The deadline of the earliest armed timer, if any.
@@ -192,7 +204,7 @@ public struct Instance: Sendable {
     /// Writes an event's payload, staged by field slot (numbers and bools as 0/1 in
     /// `numbers`, strings in `strings`), into its registers.
     @inline(__always)
-    mutating func loadPayload(_ event: Int, numbers: UnsafeBufferPointer<Double>, strings: [String]) {
+    mutating func loadPayload(_ event: Int, _ payload: StagedPayload) {
         makeUnique()
         let first = Int(program.payloadStart[event])
         let end = Int(program.payloadStart[event + 1])
@@ -200,9 +212,9 @@ public struct Instance: Sendable {
         while k < end {
             let register = program.payloadRegisters[k]
             if register.file == .number {
-                registers.numbers[Int(register.index)] = numbers[k - first]
+                registers.numbers[Int(register.index)] = payload.numbers[k - first]
             } else {
-                registers.strings[Int(register.index)] = strings[k - first]
+                registers.strings[Int(register.index)] = payload.strings[k - first]
             }
             k += 1
         }

@@ -1,16 +1,17 @@
 import StatecraftEventLog
 import StatecraftModel
 
-/// Names the fast path looks up by their bytes, cases by their key's bytes, and the payload
-/// of the line being read, staged by field slot.
+/// Names the fast path looks up by their bytes, and cases by their key's bytes.
 struct RawLookup {
     var events: ByteNameTable
     var fields: [ByteNameTable]
     /// Each event's field types, by slot.
     var types: [[ValueType]]
+    /// Whether each event has a String field.
+    var hasStrings: [Bool]
     var cases = CaseTable()
-    /// The line's payload by field slot: numbers and bools (0 or 1) here, strings in
-    /// `stagedStrings`. Room for the widest event.
+    /// The payload of the line being applied, by field slot: numbers and bools (0 or 1)
+    /// here, strings in `stagedStrings`. Room for the widest event.
     var stagedNumbers: [Double]
     var stagedStrings: [String]
 
@@ -18,17 +19,56 @@ struct RawLookup {
         events = ByteNameTable(machine.events.map(\.name))
         fields = machine.events.map { ByteNameTable($0.fields.map(\.name)) }
         types = machine.events.map { $0.fields.map(\.type) }
+        hasStrings = machine.events.map { $0.fields.contains { $0.type == .string } }
         let widest = machine.events.map(\.fields.count).max() ?? 0
         stagedNumbers = Array(repeating: 0, count: max(1, widest))
         stagedStrings = Array(repeating: "", count: widest)
     }
+
+    /// The line's event, with its payload written by field slot into `numbers` (numbers and
+    /// bools) and `strings`; nil if the event is unknown or a field is unknown, mistyped or
+    /// missing (the slow path then reports it). Reads the tables only, so a copy can stage
+    /// lines on another thread.
+    func stage(_ line: RawEventLine, numbers: UnsafeMutablePointer<Double>,
+               strings: (Int, String) -> Void) -> Int? {
+        guard let event = events.index(of: line.name, in: line) else { return nil }
+        let types = self.types[event]
+        if types.count != line.fields.count { return nil }
+        // Keys are unique (the reader declines duplicates), so as many known keys as fields
+        // means every field is there.
+        for field in line.fields {
+            guard let slot = fields[event].index(of: field.key, in: line) else { return nil }
+            switch (field.value, types[slot]) {
+            case (.number(let n), .number): numbers[slot] = n
+            case (.bool(let b), .bool): numbers[slot] = b ? 1 : 0
+            case (.string(let r), .string): strings(slot, line.string(r))
+            default: return nil
+            }
+        }
+        return event
+    }
+}
+
+/// Where a staged line's payload is: numbers by field slot, strings by field slot.
+struct StagedPayload {
+    var numbers: UnsafeBufferPointer<Double>
+    var strings: UnsafeBufferPointer<String>
 }
 
 extension Replayer {
     /// Reads `reader` to its end and applies every line: plain event lines in place (no
     /// allocation per line), anything else as a full record. Throws at the first line that
     /// breaks the log's contract; everything before it stays in `report`.
-    public mutating func replay(_ reader: inout EventLogReader, trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
+    ///
+    /// With `concurrently`, a second thread reads and stages lines in batches while this one
+    /// applies them (same results, same errors, in the same order); use it for files, not
+    /// for a live stream whose lines should be applied as they arrive.
+    public mutating func replay(_ reader: inout EventLogReader, concurrently: Bool = false,
+                                trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
+        if concurrently {
+            try replayPipelined(&reader, trace: trace)
+            return
+        }
         while try reader.nextRaw({ (line: RawLine) throws(LogError) in
             switch line {
             case .event(let raw): try consume(raw: raw, trace: trace)
@@ -41,38 +81,42 @@ extension Replayer {
     /// in the common case. Anything unusual (an unknown name, a missing or mistyped field)
     /// goes through `consume(_:)` with the full record, so errors are exactly the same.
     public mutating func consume(raw line: RawEventLine, trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
-        guard let event = lookup.events.index(of: line.name, in: line), stage(line, event: event) else {
+        var numbers = lookup.stagedNumbers
+        var strings = lookup.stagedStrings
+        lookup.stagedNumbers = []
+        lookup.stagedStrings = []
+        defer {
+            lookup.stagedNumbers = numbers
+            lookup.stagedStrings = strings
+        }
+        let staged = numbers.withUnsafeMutableBufferPointer { n -> Int? in
+            guard let base = n.baseAddress else { return nil }  // never: there is room for one number at least
+            return lookup.stage(line, numbers: base) { strings[$0] = $1 }
+        }
+        guard let event = staged else {
             try consume(line.record(), trace: trace)
             return
         }
-        records += 1
-        let existing = line.caseKey.map { lookup.cases.run(for: line.slice($0)) } ?? defaultRun
-        let time = try checkedTime(line.time, offset: line.timeOffset, caseKey: line.caseKey.map(line.string), run: existing, line)
-        let index = existing ?? openRun(for: line.caseKey.map(line.string), line: line.line)
-        advance(index, to: time, line, trace: trace)
-        lookup.stagedNumbers.withUnsafeBufferPointer { staged in
-            runs[index].instance.loadPayload(event, numbers: staged, strings: lookup.stagedStrings)
-        }
-        apply(EventID(event), runIndex: index, nameOffset: line.nameOffset, line, trace: trace)
-    }
-
-    /// Stages the line's payload by field slot; false if a field is unknown, mistyped or
-    /// missing (the slow path then reports it).
-    private mutating func stage(_ line: RawEventLine, event: Int) -> Bool {
-        let types = lookup.types[event]
-        if types.count != line.fields.count { return false }
-        if types.isEmpty { return true }
-        // Keys are unique (the reader declines duplicates), so as many known keys as fields
-        // means every field is there.
-        for field in line.fields {
-            guard let slot = lookup.fields[event].index(of: field.key, in: line) else { return false }
-            switch (field.value, types[slot]) {
-            case (.number(let n), .number): lookup.stagedNumbers[slot] = n
-            case (.bool(let b), .bool): lookup.stagedNumbers[slot] = b ? 1 : 0
-            case (.string(let r), .string): lookup.stagedStrings[slot] = line.string(r)
-            default: return false
+        try numbers.withUnsafeBufferPointer { (n) throws(LogError) in
+            try strings.withUnsafeBufferPointer { (s) throws(LogError) in
+                try apply(staged: event, payload: StagedPayload(numbers: n, strings: s),
+                          caseKey: line.caseKey.map(line.slice), time: line.time, timeOffset: line.timeOffset,
+                          nameOffset: line.nameOffset, line, trace: trace)
             }
         }
-        return true
+    }
+
+    /// Applies an event line whose event and payload are already resolved.
+    mutating func apply<L: ReplayLine>(staged event: Int, payload: StagedPayload, caseKey: UnsafeBufferPointer<UInt8>?,
+                                       time: Double?, timeOffset: Int?, nameOffset: Int, _ source: L,
+                                       trace: (TraceStep) -> Void) throws(LogError) {
+        records += 1
+        let existing = caseKey.map { lookup.cases.run(for: $0) } ?? defaultRun
+        let caseString = { caseKey.map { String(decoding: $0, as: UTF8.self) } }
+        let time = try checkedTime(time, offset: timeOffset, caseKey: caseString(), run: existing, source)
+        let index = existing ?? openRun(for: caseString(), line: source.lineNumber)
+        advance(index, to: time, source, trace: trace)
+        runs[index].instance.loadPayload(event, payload)
+        apply(EventID(event), runIndex: index, nameOffset: nameOffset, source, trace: trace)
     }
 }

@@ -154,6 +154,10 @@ public struct Replayer {
 
     mutating func advance<L: ReplayLine>(_ index: Int, to time: Double, _ source: L, trace: (TraceStep) -> Void) {
         let run = runs[index]
+        if !run.instance.hasTimerDue(by: time) {
+            run.instance.advance(to: time)
+            return
+        }
         var firedAtOnce = 0
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             let outputs = collectOutputs(run)

@@ -3,7 +3,8 @@ import Statecraft
 import Testing
 import TestSupport
 
-/// The in-place replay path (`nextRaw` + `consume(raw:)`, what the CLI runs) against the
+/// The in-place replay path (`nextRaw` + `consume(raw:)`, what the CLI runs), alone and with
+/// a second thread reading and staging (`replay(_:concurrently: true)`), against the
 /// straightforward one (`next` + `consume`): same report, same error, on the shipped logs,
 /// hostile lines and damaged logs.
 @Suite struct ReplayFastPathTests {
@@ -25,17 +26,19 @@ import TestSupport
         return outcome(replayer.report, failure)
     }
 
+    /// The in-place path; asserts that the pipelined replay gives the same outcome.
     static func fast(_ program: Program, _ bytes: [UInt8], strict: Bool) -> Outcome {
+        let alone = fast(program, bytes, strict: strict, concurrently: false)
+        #expect(fast(program, bytes, strict: strict, concurrently: true) == alone, "pipelined replay differs")
+        return alone
+    }
+
+    static func fast(_ program: Program, _ bytes: [UInt8], strict: Bool, concurrently: Bool) -> Outcome {
         var reader = EventLogReader(bytes: bytes)
         var replayer = Replayer(program: program, options: .init(strict: strict))
         var failure: LogError?
         do {
-            while try reader.nextRaw({ (line: RawLine) throws(LogError) in
-                switch line {
-                case .event(let raw): try replayer.consume(raw: raw)
-                case .record(let record): try replayer.consume(record)
-                }
-            }) {}
+            try replayer.replay(&reader, concurrently: concurrently)
         } catch {
             failure = error
         }
@@ -97,5 +100,48 @@ import TestSupport
             Mutation.damage(&bytes, using: &rng)
             #expect(ReplayFastPathTests.fast(program, bytes, strict: false) == ReplayFastPathTests.slow(program, bytes, strict: false))
         }
+    }
+
+    /// Logs of many batches: interleaved string-keyed and integer-keyed cases, string
+    /// payloads, expectations, and an error late in the log (the reading thread is told to
+    /// stop) or in the reader itself (a malformed line).
+    @Test(arguments: [0, 1, 2])
+    func longLogsGiveTheSameOutcomeAcrossBatches(ending: Int) throws {
+        let program = try program(source: """
+            machine Pick {
+                public var last: String = ""
+                var count: Number = 0
+                event pick(name: String, weight: Number, sure: Bool)
+                event confirm
+                output picked(name: String)
+
+                initial state choosing {
+                    on pick if sure { last = name; count += weight; emit picked(last) }
+                    on confirm if last == "💀" -> done
+                }
+                final state done
+            }
+            """)
+        var lines: [String] = []
+        let names = ["a", "💀", "a longer name than fits inline", "\\u00e9", "x"]
+        for i in 0..<20_000 {
+            let key = i % 3 == 0 ? "\"c\(i % 7)\"" : "\(i % 5)"
+            if i % 997 == 0 {
+                lines.append(#"{"case": \#(key), "expect": {"state": "choosing"}}"#)
+            } else if i % 13 == 0 {
+                lines.append(#"{"case": \#(key), "time": \#(i), "event": "confirm"}"#)
+            } else {
+                lines.append(#"{"case": \#(key), "time": \#(i), "event": "pick", "name": "\#(names[i % 5])", "weight": \#(i % 4), "sure": \#(i % 2 == 0)}"#)
+            }
+        }
+        switch ending {
+        case 1: lines.insert(#"{"case": 1, "time": 0, "event": "confirm"}"#, at: 15_000)  // time goes backwards
+        case 2: lines.insert(#"{"case": 1, "time": 1e5, "event": "pick", "name": "x", "weight": 1, sure: true}"#, at: 15_000)
+        default: break
+        }
+        let bytes = Array(lines.joined(separator: "\n").utf8)
+        let slow = ReplayFastPathTests.slow(program, bytes, strict: false)
+        #expect(ReplayFastPathTests.fast(program, bytes, strict: false) == slow)
+        #expect((slow.error?.line).map { $0 > 15_000 } ?? (ending == 0))
     }
 }
