@@ -9,7 +9,7 @@ struct AllocationProbe {
     var count = 5_000
     var specs = "Specs"
     var directory = "/tmp/statecraft-bench"
-    static let stages = ["next", "raw", "replay", "step", "hand"]
+    static let stages = ["next", "raw", "replay", "replay2", "step", "hand"]
 
     func run() -> Int32 {
         guard let me = System.executablePath() else { return 1 }
@@ -50,11 +50,11 @@ struct AllocationProbe {
             switch stage {
             case "next": _ = try Stages.readRecords(log, limit: count)
             case "raw": _ = try Stages.readRaw(log, limit: count)
-            case "replay":
+            case "replay", "replay2":
                 // Replay reads whole files: give it the first `count` lines as one.
                 let prefix = "\(log).first-\(count)"
                 guard System.run(["head", "-n", String(count), log], stdout: prefix)?.status == 0 else { return 1 }
-                _ = try Stages.replay(prefix, program: program)
+                _ = try Stages.replay(prefix, program: program, concurrently: stage == "replay2")
             case "step", "hand":
                 guard case .success(let decoded) = DecodedLog.decode(path: log, program: program) else { return 1 }
                 if stage == "step" {

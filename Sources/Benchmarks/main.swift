@@ -27,8 +27,9 @@
 //         Heap allocations per event for each stage, counted by Valgrind memcheck ("total heap
 //         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind.
 //
-//     .build/release/statecraft-bench probe --stage next|raw|replay|step|hand --machine M --log FILE --count N
-//         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind.
+//     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|hand --machine M --log FILE --count N
+//         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind
+//         (replay2: replay with the second thread reading).
 //
 //     python3 Sources/Benchmarks/python/transitions_baseline.py Drawer /tmp/statecraft-bench/Drawer-1000000.jsonl
 //         Python's `transitions` package replaying the same log (Drawer, VibrantButton,

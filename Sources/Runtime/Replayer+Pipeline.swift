@@ -28,15 +28,16 @@ final class LineBatch: @unchecked Sendable {  // owned by one thread at a time, 
     static let lineLimit = 4096
     static let byteLimit = 1 << 19
 
-    var entries: [Entry] = []
-    var bytes: [UInt8] = []
-    var numbers: [Double] = []
-    var strings: [String] = []
-    var records: [LogRecord] = []
+    // One thread at a time: no run-time exclusivity checks.
+    @exclusivity(unchecked) var entries: [Entry] = []
+    @exclusivity(unchecked) var bytes: [UInt8] = []
+    @exclusivity(unchecked) var numbers: [Double] = []
+    @exclusivity(unchecked) var strings: [String] = []
+    @exclusivity(unchecked) var records: [LogRecord] = []
     /// The error that ended the log after these lines, if any.
-    var failure: LogError?
+    @exclusivity(unchecked) var failure: LogError?
     /// Whether the log ends after these lines.
-    var isLast = false
+    @exclusivity(unchecked) var isLast = false
 
     var isFull: Bool { entries.count >= LineBatch.lineLimit || bytes.count >= LineBatch.byteLimit }
 
@@ -55,8 +56,7 @@ final class LineBatch: @unchecked Sendable {  // owned by one thread at a time, 
         let start = bytes.count
         bytes.append(contentsOf: line.bytes)
         let numbersStart = numbers.count
-        let width = lookup.types.count > 0 ? lookup.stagedNumbers.count : 0
-        numbers.append(contentsOf: repeatElement(0, count: width))
+        for _ in 0..<lookup.stagedNumbers.count { numbers.append(0) }
         let stringsStart = strings.count
         var stringsUsed = false
         let event = numbers.withUnsafeMutableBufferPointer { n -> Int? in
@@ -106,7 +106,7 @@ private final class Pipeline: @unchecked Sendable {  // every field is handed ov
     let empty = DispatchSemaphore(value: Pipeline.depth)
     let full = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
-    var reader: EventLogReader
+    @exclusivity(unchecked) var reader: EventLogReader
     let lookup: RawLookup
     /// Set by the replaying thread when it stops early; read by the reading thread.
     private let stopLock = DispatchSemaphore(value: 1)
