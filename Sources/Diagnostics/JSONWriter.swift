@@ -38,22 +38,38 @@ public enum JSONWriter {
     /// Appends an integer in decimal.
     public static func appendInteger(_ value: Int64, to out: inout ByteBuffer) {
         out.append(upTo: 20) { p in
-            var magnitude = value.magnitude
-            var digits = 0
-            var probe = magnitude
-            repeat {
-                digits += 1
-                probe /= 10
-            } while probe != 0
-            let sign = value < 0 ? 1 : 0
-            if sign == 1 { p[0] = UInt8(ascii: "-") }
-            var i = sign + digits
-            repeat {
-                i -= 1
-                p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            return sign + digits
+            var n = 0
+            if value < 0 {
+                p[0] = UInt8(ascii: "-")
+                n = 1
+            }
+            let digits = digitCount(value.magnitude)
+            writeDigits(value.magnitude, count: digits, endingAt: p + n + digits)
+            return n + digits
+        }
+    }
+
+    /// How many decimal digits `n` has (1 for 0).
+    @inline(__always)
+    static func digitCount(_ n: UInt64) -> Int {
+        var digits = 1
+        var rest = n
+        while rest >= 10 {
+            digits += 1
+            rest /= 10
+        }
+        return digits
+    }
+
+    /// Writes the last `count` decimal digits of `n` (with leading zeros) just before `end`.
+    @inline(__always)
+    static func writeDigits(_ n: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        var rest = n
+        var p = end
+        for _ in 0..<count {
+            p -= 1
+            p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
         }
     }
 
@@ -61,38 +77,47 @@ public enum JSONWriter {
     /// `value.description` does, without building a String; false (nothing written) for
     /// numbers it does not handle.
     ///
-    /// It tries 1, 2, 3... fraction digits and stops at the first decimal that converts back
-    /// to `value` exactly. While `|value| × 10^digits < 2^43` the decimals of that length are
-    /// spaced far wider than the doubles near `value`, so at most one of them converts back to
-    /// `value`, the rounded product finds it when there is one, and none shorter does: it is
-    /// the shortest round-trip form `description` prints. Magnitudes from 0.001 to 10^9 are
-    /// written in plain notation by `description`, never with an exponent.
+    /// It takes the most fraction digits `d` with `|value| × 10^d < 2^43`, rounds
+    /// `|value| × 10^d` to an integer and keeps it if that decimal converts back to `value`
+    /// exactly, then drops its trailing zeros. With `|value| × 10^d < 2^43`, decimals of `d`
+    /// digits are spaced hundreds of times wider than the doubles near `value`, so at most one
+    /// of them converts back to `value` and the rounding finds it; the shortest round-trip
+    /// form that `description` prints is that same decimal without its trailing zeros.
+    /// Magnitudes from 0.001 to 10^9 are printed in plain notation, never with an exponent.
     static func appendShortDecimal(_ value: Double, to out: inout ByteBuffer) -> Bool {
         let magnitude = abs(value)
         guard magnitude >= 1e-3 && magnitude < 1e9 else { return false }
-        var scale = 1.0
-        var scaled: Int64 = 0
-        var digits = 0
-        repeat {
-            digits += 1
-            scale *= 10  // exact: powers of ten up to 10^22 are doubles
-            let product = magnitude * scale
-            guard product < 0x1p43 else { return false }
-            scaled = Int64(product + 0.5)  // a candidate; the loop's test checks it exactly
-        } while Double(scaled) / scale != magnitude
-        let power = Int64(scale)
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        appendInteger(scaled / power, to: &out)
-        out.append(upTo: digits + 1) { p in
-            p[0] = UInt8(ascii: ".")
-            // The fraction, with its leading zeros.
-            var fraction = scaled % power
-            for i in stride(from: digits, to: 0, by: -1) {
-                p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-                fraction /= 10
+        // magnitude < 2^(exponent + 1), so magnitude × 10^digits < 2^43 when
+        // digits <= (42 - exponent) × log10(2); from 3 (near 10^9) to 15 (near 0.001).
+        let exponent = Int((magnitude.bitPattern >> 52) & 0x7FF) - 1023  // a normal number here
+        var digits = Int(Double(42 - exponent) * 0.301029995663981)
+        let scale = Double(powersOfTen[digits])  // exact: powers of ten up to 10^22 are doubles
+        var scaled = UInt64(magnitude * scale + 0.5)
+        guard Double(scaled) / scale == magnitude else { return false }
+        // Drop the trailing zeros (fewer than `digits`, as `value` is no integer): 8, 4, 2, 1 at a time.
+        for strip in [8, 4, 2, 1] where digits >= strip && scaled % powersOfTen[strip] == 0 {
+            scaled /= powersOfTen[strip]
+            digits -= strip
+        }
+        let power = powersOfTen[digits]
+        let whole = scaled / power
+        let wholeDigits = digitCount(whole)
+        out.append(upTo: 1 + wholeDigits + 1 + digits) { p in
+            var n = 0
+            if value < 0 {
+                p[0] = UInt8(ascii: "-")
+                n = 1
             }
-            return digits + 1
+            writeDigits(whole, count: wholeDigits, endingAt: p + n + wholeDigits)
+            n += wholeDigits
+            p[n] = UInt8(ascii: ".")
+            // The fraction, with its leading zeros.
+            writeDigits(scaled % power, count: digits, endingAt: p + n + 1 + digits)
+            return n + 1 + digits
         }
         return true
     }
+
+    /// 10^0 ... 10^19.
+    private static let powersOfTen: [UInt64] = (0...19).map { (0..<$0).reduce(UInt64(1)) { p, _ in p * 10 } }
 }

@@ -20,24 +20,27 @@ public enum StringEscaping {
     public static func appendQuoted(_ s: String, style: Style, to out: inout ByteBuffer) {
         var s = s
         s.withUTF8 { bytes in
-            // The common case: nothing to escape, so the bytes go out as they are.
-            guard bytes.contains(where: needsEscape) else {
-                out.append(upTo: bytes.count + 2) { p in
-                    p[0] = UInt8(ascii: "\"")
-                    if let source = bytes.baseAddress { (p + 1).update(from: source, count: bytes.count) }
-                    p[bytes.count + 1] = UInt8(ascii: "\"")
-                    return bytes.count + 2
-                }
-                return
-            }
             out.append(UInt8(ascii: "\""))
-            for byte in bytes {
-                guard needsEscape(byte) else {
-                    out.append(byte)  // bytes of multi-byte characters are all >= 0x80
-                    continue
+            // In pieces, so the room reserved for escapes (at most 6 bytes per byte:
+            // `\u001b`, `\u{1B}`) stays small however long the string.
+            var from = 0
+            repeat {
+                let to = min(from + 4096, bytes.count)
+                out.append(upTo: (to - from) * 6) { start in
+                    var p = start
+                    for i in from..<to {
+                        let byte = bytes[i]
+                        if needsEscape(byte) {
+                            p = writeEscape(byte, style: style, at: p)
+                        } else {
+                            p.pointee = byte  // bytes of multi-byte characters are all >= 0x80
+                            p += 1
+                        }
+                    }
+                    return p - start
                 }
-                appendEscape(byte, style: style, to: &out)
-            }
+                from = to
+            } while from < bytes.count
             out.append(UInt8(ascii: "\""))
         }
     }
@@ -47,27 +50,46 @@ public enum StringEscaping {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
     }
 
-    private static func appendEscape(_ byte: UInt8, style: Style, to out: inout ByteBuffer) {
+    /// Writes the escape of `byte` at `p`; returns the position after it.
+    private static func writeEscape(_ byte: UInt8, style: Style, at p: UnsafeMutablePointer<UInt8>)
+        -> UnsafeMutablePointer<UInt8> {
+        p[0] = UInt8(ascii: "\\")
         switch byte {
-        case UInt8(ascii: "\""): out.append("\\\"")
-        case UInt8(ascii: "\\"): out.append("\\\\")
-        case UInt8(ascii: "\n"): out.append("\\n")
-        case UInt8(ascii: "\r"): out.append("\\r")
-        case UInt8(ascii: "\t"): out.append("\\t")
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+            p[1] = byte
+            return p + 2
+        case UInt8(ascii: "\n"):
+            p[1] = UInt8(ascii: "n")
+            return p + 2
+        case UInt8(ascii: "\r"):
+            p[1] = UInt8(ascii: "r")
+            return p + 2
+        case UInt8(ascii: "\t"):
+            p[1] = UInt8(ascii: "t")
+            return p + 2
         default:
             // Other control characters by code: `\u001b` in JSON, `\u{1B}` in specs.
             let digits: StaticString = style == .json ? "0123456789abcdef" : "0123456789ABCDEF"
             let (high, low) = digits.withUTF8Buffer { ($0[Int(byte >> 4)], $0[Int(byte & 0xF)]) }
+            p[1] = UInt8(ascii: "u")
             switch style {
             case .json:
-                out.append("\\u00")
-                out.append(high)
+                p[2] = UInt8(ascii: "0")
+                p[3] = UInt8(ascii: "0")
+                p[4] = high
+                p[5] = low
+                return p + 6
             case .spec:
-                out.append("\\u{")
-                if byte >= 0x10 { out.append(high) }
+                p[2] = UInt8(ascii: "{")
+                var q = p + 3
+                if byte >= 0x10 {
+                    q.pointee = high
+                    q += 1
+                }
+                q[0] = low
+                q[1] = UInt8(ascii: "}")
+                return q + 2
             }
-            out.append(low)
-            if style == .spec { out.append(UInt8(ascii: "}")) }
         }
     }
 }

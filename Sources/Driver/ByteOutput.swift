@@ -24,16 +24,29 @@ final class ByteOutput {
         bytes = ByteBuffer(capacity: ByteOutput.chunk + ByteOutput.chunk / 4)
     }
 
-    /// Ends a line: writes what is collected once a chunk is full (or at once, line by line).
+    /// Appends one line with `body`, then writes what is collected once a chunk is full (or
+    /// at once, line by line).
     @inline(__always)
-    func endLine() {
-        if lineByLine || bytes.count >= ByteOutput.chunk { flush() }
+    func line(_ body: (inout ByteBuffer) -> Void) {
+        if ByteOutput.append(to: &bytes, body) || lineByLine { flush() }
+    }
+
+    /// Whether the buffer holds a chunk after `body` appended to it.
+    @inline(__always)
+    private static func append(to bytes: inout ByteBuffer, _ body: (inout ByteBuffer) -> Void) -> Bool {
+        body(&bytes)
+        return bytes.count >= ByteOutput.chunk
     }
 
     /// Writes out everything collected.
     func flush() {
         guard !bytes.isEmpty else { return }
-        console.write(bytes.withBytes { Data(buffer: $0) })
+        bytes.withBytes { written in
+            guard let base = written.baseAddress else { return }
+            // No copy: the console writes (or copies) the bytes before it returns.
+            console.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: written.count,
+                               deallocator: .none))
+        }
         bytes.removeAll()
     }
 

@@ -15,8 +15,7 @@ final class ReplayOutput {
     var jsonSteps = ByteBuffer()
     var allPassed = true
     /// `{"log": "<path>", "line": ` for the log whose steps are being traced.
-    private var stepPrefix = ByteBuffer()
-    private var stepPrefixLog: String?
+    private var lastStepPrefix: (log: String, bytes: [UInt8])?
 
     init(format: ReplayCommand.Format, trace: Bool, console: Console, machine: Machine) {
         self.format = format
@@ -31,15 +30,16 @@ final class ReplayOutput {
     func step(_ step: TraceStep, log: String) {
         switch format {
         case .text:
-            ReplayOutput.appendText(step, to: &out.bytes)
-            out.endLine()
+            out.line { ReplayOutput.appendText(step, to: &$0) }
         case .jsonl:
-            appendJSON(step, log: log, to: &out.bytes)
-            out.bytes.append(UInt8(ascii: "\n"))
-            out.endLine()
+            let prefix = stepPrefix(log: log)
+            out.line { bytes in
+                ReplayOutput.appendJSON(step, prefix: prefix, to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
+            }
         case .json:
             if !jsonSteps.isEmpty { jsonSteps.append(",\n    ") }
-            appendJSON(step, log: log, to: &jsonSteps)
+            ReplayOutput.appendJSON(step, prefix: stepPrefix(log: log), to: &jsonSteps)
         }
     }
 
@@ -101,16 +101,21 @@ final class ReplayOutput {
         out.append(close)
     }
 
-    /// One step as a JSON object on one line (without the line end).
-    func appendJSON(_ step: TraceStep, log: String, to out: inout ByteBuffer) {
-        if stepPrefixLog != log {
-            stepPrefix.removeAll()
-            stepPrefix.append("{\"log\": ")
-            JSONWriter.appendQuoted(log, to: &stepPrefix)
-            stepPrefix.append(", \"line\": ")
-            stepPrefixLog = log
-        }
-        out.append(stepPrefix)
+    /// `{"log": "<path>", "line": `, the start of every step of a log.
+    private func stepPrefix(log: String) -> [UInt8] {
+        if let last = lastStepPrefix, last.log == log { return last.bytes }
+        var prefix = ByteBuffer()
+        prefix.append("{\"log\": ")
+        JSONWriter.appendQuoted(log, to: &prefix)
+        prefix.append(", \"line\": ")
+        let bytes = prefix.withBytes { Array($0) }
+        lastStepPrefix = (log, bytes)
+        return bytes
+    }
+
+    /// One step as a JSON object on one line (without the line end), after `prefix`.
+    static func appendJSON(_ step: TraceStep, prefix: [UInt8], to out: inout ByteBuffer) {
+        prefix.withUnsafeBufferPointer { out.append($0) }
         JSONWriter.appendInteger(Int64(step.line), to: &out)
         out.append(", \"case\": ")
         if let key = step.caseKey { JSONWriter.appendQuoted(key, to: &out) } else { out.append("null") }
