@@ -29,13 +29,6 @@ import TestSupport
         (1...count).map { "{\"time\": \(Double($0) / 100), \"event\": \"touchMoved\", \"y\": \($0).5}\n" }.joined()
     }
 
-    static func folder(_ files: [String: String]) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-trace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        return dir
-    }
-
     static func jsonObjects(_ stdout: String) throws -> [[String: Any]] {
         try stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -45,7 +38,7 @@ import TestSupport
     /// Many times the output buffer: every step once, in order, then the report.
     @Test func aLargeTraceComesOutWholeAndInOrder() throws {
         let steps = 6000
-        let dir = try ReplayTraceTests.folder(["big.jsonl": ReplayTraceTests.drawerLog(steps)])
+        let dir = try ReplayCommandTests.folder(["big.jsonl": ReplayTraceTests.drawerLog(steps)])
         defer { try? FileManager.default.removeItem(at: dir) }
         let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
         let r = try CLI.run(["replay", "--trace", "--format", "jsonl", spec, "big.jsonl"], in: dir)
@@ -68,7 +61,7 @@ import TestSupport
     func aMalformedLineKeepsEverythingProducedBeforeIt(format: String) throws {
         let before = 3000
         let log = ReplayTraceTests.drawerLog(before) + "{\"event\": \"touchMoved\", \"y\": }\n" + ReplayTraceTests.drawerLog(5)
-        let dir = try ReplayTraceTests.folder(["bad.jsonl": log])
+        let dir = try ReplayCommandTests.folder(["bad.jsonl": log])
         defer { try? FileManager.default.removeItem(at: dir) }
         let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
         let r = try CLI.run(["replay", "--trace", "--format", format, spec, "bad.jsonl"], in: dir)
@@ -91,7 +84,7 @@ import TestSupport
     /// Standard input (a pipe here, written line by line) gives the same trace as a file.
     @Test func standardInputTracesLikeAFile() throws {
         let log = ReplayTraceTests.drawerLog(1500)
-        let dir = try ReplayTraceTests.folder(["in.jsonl": log])
+        let dir = try ReplayCommandTests.folder(["in.jsonl": log])
         defer { try? FileManager.default.removeItem(at: dir) }
         let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
         for format in ["text", "jsonl", "json"] {
@@ -105,7 +98,7 @@ import TestSupport
     /// Several logs, one missing: each log's steps and report come out before the next log's,
     /// and the error for the missing one goes to standard error.
     @Test func logsComeOutInOrderAroundAMissingOne() throws {
-        let dir = try ReplayTraceTests.folder(["one.jsonl": ReplayTraceTests.drawerLog(400), "two.jsonl": ReplayTraceTests.drawerLog(300)])
+        let dir = try ReplayCommandTests.folder(["one.jsonl": ReplayTraceTests.drawerLog(400), "two.jsonl": ReplayTraceTests.drawerLog(300)])
         defer { try? FileManager.default.removeItem(at: dir) }
         let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
         let r = try CLI.run(["replay", "--trace", "--format", "jsonl", spec, "one.jsonl", "missing.jsonl", "two.jsonl"], in: dir)
