@@ -41,11 +41,10 @@ final class ByteOutput {
     /// Writes out everything collected.
     func flush() {
         guard !bytes.isEmpty else { return }
+        // A copy (one memcpy per chunk): the console may keep the Data it is given.
         bytes.withBytes { written in
             guard let base = written.baseAddress else { return }
-            // No copy: the console writes (or copies) the bytes before it returns.
-            console.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: written.count,
-                               deallocator: .none))
+            console.write(Data(bytes: base, count: written.count))
         }
         bytes.removeAll()
     }
