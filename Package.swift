@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "TestSupport"],
-            path: "Tests/CLITests"),
+            path: "Tests/CLITests",
+            exclude: ["Golden"]),
     ]
 )

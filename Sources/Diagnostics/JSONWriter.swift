@@ -1,5 +1,8 @@
 /// Pieces for writing JSON by hand, so keys come in a fixed order and output is
 /// byte-for-byte deterministic.
+///
+/// Each piece comes twice: as a String, and appended to a `ByteBuffer` (for output written
+/// in bulk, such as replay traces). The String forms are built from the byte forms.
 public enum JSONWriter {
     /// Quotes and escapes a string as a JSON string literal.
     public static func quote(_ s: String) -> String {
@@ -8,10 +11,113 @@ public enum JSONWriter {
 
     /// Formats a number the way JSON expects: integers without a fraction, no NaN or infinity.
     public static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded() && abs(value) < 1e15 {
-            return String(Int64(value))
-        }
-        return "\(value)"
+        var out = ByteBuffer(capacity: 32)
+        appendNumber(value, to: &out)
+        return out.text
     }
+
+    /// `quote(s)`, appended to `out`.
+    public static func appendQuoted(_ s: String, to out: inout ByteBuffer) {
+        StringEscaping.appendQuoted(s, style: .json, to: &out)
+    }
+
+    /// `number(value)`, appended to `out`: integers (below 10^15) without a fraction, other
+    /// finite numbers as Swift's shortest round-trip `description`, NaN and infinity as `null`.
+    public static func appendNumber(_ value: Double, to out: inout ByteBuffer) {
+        guard value.isFinite else {
+            out.append("null")
+            return
+        }
+        if abs(value) < 1e15, Double(Int64(value)) == value {
+            appendInteger(Int64(value), to: &out)
+        } else if !appendShortDecimal(value, to: &out) {
+            out.append(contentsOf: value.description)
+        }
+    }
+
+    /// Appends an integer in decimal.
+    public static func appendInteger(_ value: Int64, to out: inout ByteBuffer) {
+        out.append(upTo: 20) { p in
+            var n = 0
+            if value < 0 {
+                p[0] = UInt8(ascii: "-")
+                n = 1
+            }
+            let digits = digitCount(value.magnitude)
+            writeDigits(value.magnitude, count: digits, endingAt: p + n + digits)
+            return n + digits
+        }
+    }
+
+    /// How many decimal digits `n` has (1 for 0).
+    @inline(__always)
+    static func digitCount(_ n: UInt64) -> Int {
+        var digits = 1
+        var rest = n
+        while rest >= 10 {
+            digits += 1
+            rest /= 10
+        }
+        return digits
+    }
+
+    /// Writes the last `count` decimal digits of `n` (with leading zeros) just before `end`.
+    @inline(__always)
+    static func writeDigits(_ n: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        var rest = n
+        var p = end
+        for _ in 0..<count {
+            p -= 1
+            p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+    }
+
+    /// Writes a number with a short decimal fraction (`602.6`, `-0.125`, `1.342`) exactly as
+    /// `value.description` does, without building a String; false (nothing written) for
+    /// numbers it does not handle.
+    ///
+    /// It takes the most fraction digits `d` with `|value| × 10^d < 2^43`, rounds
+    /// `|value| × 10^d` to an integer and keeps it if that decimal converts back to `value`
+    /// exactly, then drops its trailing zeros. With `|value| × 10^d < 2^43`, decimals of `d`
+    /// digits are spaced hundreds of times wider than the doubles near `value`, so at most one
+    /// of them converts back to `value` and the rounding finds it; the shortest round-trip
+    /// form that `description` prints is that same decimal without its trailing zeros.
+    /// Magnitudes from 0.001 to 10^9 are printed in plain notation, never with an exponent.
+    static func appendShortDecimal(_ value: Double, to out: inout ByteBuffer) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude >= 1e-3 && magnitude < 1e9 else { return false }
+        // magnitude < 2^(exponent + 1), so magnitude × 10^digits < 2^43 when
+        // digits <= (42 - exponent) × log10(2); from 3 (near 10^9) to 15 (near 0.001).
+        let exponent = Int((magnitude.bitPattern >> 52) & 0x7FF) - 1023  // a normal number here
+        var digits = Int(Double(42 - exponent) * 0.301029995663981)
+        let scale = Double(powersOfTen[digits])  // exact: powers of ten up to 10^22 are doubles
+        var scaled = UInt64(magnitude * scale + 0.5)
+        guard Double(scaled) / scale == magnitude else { return false }
+        // Drop the trailing zeros (fewer than `digits`, as `value` is no integer): 8, 4, 2, 1 at a time.
+        for strip in [8, 4, 2, 1] where digits >= strip && scaled % powersOfTen[strip] == 0 {
+            scaled /= powersOfTen[strip]
+            digits -= strip
+        }
+        let power = powersOfTen[digits]
+        let whole = scaled / power
+        let wholeDigits = digitCount(whole)
+        out.append(upTo: 1 + wholeDigits + 1 + digits) { p in
+            var n = 0
+            if value < 0 {
+                p[0] = UInt8(ascii: "-")
+                n = 1
+            }
+            writeDigits(whole, count: wholeDigits, endingAt: p + n + wholeDigits)
+            n += wholeDigits
+            p[n] = UInt8(ascii: ".")
+            // The fraction, with its leading zeros.
+            writeDigits(scaled % power, count: digits, endingAt: p + n + 1 + digits)
+            return n + 1 + digits
+        }
+        return true
+    }
+
+    /// 10^0 ... 10^19.
+    private static let powersOfTen: [UInt64] = (0...19).map { (0..<$0).reduce(UInt64(1)) { p, _ in p * 10 } }
 }

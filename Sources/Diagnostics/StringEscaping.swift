@@ -11,26 +11,85 @@ public enum StringEscaping {
 
     /// `s` in double quotes, with quotes, backslashes and control characters escaped.
     public static func quoted(_ s: String, style: Style) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                guard scalar.value < 0x20 || scalar.value == 0x7F else {
-                    out.unicodeScalars.append(scalar)
-                    continue
+        var out = ByteBuffer(capacity: s.utf8.count + 2)
+        appendQuoted(s, style: style, to: &out)
+        return out.text
+    }
+
+    /// `quoted(s, style:)` appended to `out` as UTF-8, without building a String.
+    public static func appendQuoted(_ s: String, style: Style, to out: inout ByteBuffer) {
+        var s = s
+        s.withUTF8 { bytes in
+            out.append(UInt8(ascii: "\""))
+            // In pieces, so the room reserved for escapes (at most 6 bytes per byte:
+            // `\u001b`, `\u{1B}`) stays small however long the string.
+            var from = 0
+            repeat {
+                let to = min(from + 4096, bytes.count)
+                out.append(upTo: (to - from) * 6) { start in
+                    var p = start
+                    for i in from..<to {
+                        let byte = bytes[i]
+                        if needsEscape(byte) {
+                            p = writeEscape(byte, style: style, at: p)
+                        } else {
+                            p.pointee = byte  // bytes of multi-byte characters are all >= 0x80
+                            p += 1
+                        }
+                    }
+                    return p - start
                 }
-                let hex = String(scalar.value, radix: 16, uppercase: style == .spec)
-                switch style {
-                case .json: out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                case .spec: out += "\\u{" + hex + "}"
+                from = to
+            } while from < bytes.count
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+    }
+
+    /// Writes the escape of `byte` at `p`; returns the position after it.
+    private static func writeEscape(_ byte: UInt8, style: Style, at p: UnsafeMutablePointer<UInt8>)
+        -> UnsafeMutablePointer<UInt8> {
+        p[0] = UInt8(ascii: "\\")
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+            p[1] = byte
+            return p + 2
+        case UInt8(ascii: "\n"):
+            p[1] = UInt8(ascii: "n")
+            return p + 2
+        case UInt8(ascii: "\r"):
+            p[1] = UInt8(ascii: "r")
+            return p + 2
+        case UInt8(ascii: "\t"):
+            p[1] = UInt8(ascii: "t")
+            return p + 2
+        default:
+            // Other control characters by code: `\u001b` in JSON, `\u{1B}` in specs.
+            let digits: StaticString = style == .json ? "0123456789abcdef" : "0123456789ABCDEF"
+            let (high, low) = digits.withUTF8Buffer { ($0[Int(byte >> 4)], $0[Int(byte & 0xF)]) }
+            p[1] = UInt8(ascii: "u")
+            switch style {
+            case .json:
+                p[2] = UInt8(ascii: "0")
+                p[3] = UInt8(ascii: "0")
+                p[4] = high
+                p[5] = low
+                return p + 6
+            case .spec:
+                p[2] = UInt8(ascii: "{")
+                var q = p + 3
+                if byte >= 0x10 {
+                    q.pointee = high
+                    q += 1
                 }
+                q[0] = low
+                q[1] = UInt8(ascii: "}")
+                return q + 2
             }
         }
-        return out + "\""
     }
 }

@@ -57,12 +57,15 @@ enum ReplayCommand {
         for path in logs {
             let displayPath = path == "-" ? "<stdin>" : path
             var reader: EventLogReader
+            // Trace lines come out in large writes, or one by one while a live stream feeds them.
+            output.out.lineByLine = path == "-" && ByteOutput.isLive(fileDescriptor: 0)
             if path == "-" {
                 reader = EventLogReader(fileDescriptor: 0)
             } else {
                 do {
                     reader = try EventLogReader.open(path: path)
                 } catch {
+                    output.out.flush()
                     console.err("error: \(error.message)\n")
                     status = ExitStatus.usage
                     continue
@@ -83,7 +86,7 @@ enum ReplayCommand {
             }
             var report = replayer.report
             report.error = failure
-            output.report(report, log: displayPath)
+            output.report(report, log: displayPath)  // writes out everything up to here
             if failure != nil {
                 status = ExitStatus.usage
             } else if !report.passed && status == ExitStatus.success {

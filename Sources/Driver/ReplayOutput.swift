@@ -7,58 +7,144 @@ final class ReplayOutput {
     let console: Console
     let machine: Machine
     let renderer = DiagnosticRenderer()
-    /// `--format json`: the reports (and trace steps) of every log, printed at the end.
+    /// Standard output, written in large pieces.
+    let out: ByteOutput
+    /// `--format json`: the reports of every log, printed at the end.
     var jsonLogs: [String] = []
-    var jsonSteps: [String] = []
+    /// `--format json --trace`: the steps of every log, separated by `,\n    `, printed at the end.
+    var jsonSteps = ByteBuffer()
     var allPassed = true
+    /// `{"log": "<path>", "line": ` for the log whose steps are being traced.
+    private var lastStepPrefix: (log: String, bytes: [UInt8])?
 
     init(format: ReplayCommand.Format, trace: Bool, console: Console, machine: Machine) {
         self.format = format
         self.trace = trace
         self.console = console
         self.machine = machine
+        self.out = ByteOutput(console: console)
     }
 
     // MARK: - Steps
 
     func step(_ step: TraceStep, log: String) {
         switch format {
-        case .text: console.out(ReplayOutput.text(step))
-        case .jsonl: console.out(ReplayOutput.json(step, log: log) + "\n")
-        case .json: jsonSteps.append(ReplayOutput.json(step, log: log))
+        case .text:
+            out.line { ReplayOutput.appendText(step, to: &$0) }
+        case .jsonl:
+            let prefix = stepPrefix(log: log)
+            out.line { bytes in
+                ReplayOutput.appendJSON(step, prefix: prefix, to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
+            }
+        case .json:
+            if !jsonSteps.isEmpty { jsonSteps.append(",\n    ") }
+            ReplayOutput.appendJSON(step, prefix: stepPrefix(log: log), to: &jsonSteps)
         }
     }
 
-    static func text(_ step: TraceStep) -> String {
-        var where_ = "line \(step.line)"
-        if let key = step.caseKey { where_ += ", case \(key)" }
-        where_ += ", t=\(Value.number(step.time))"
-        let payload = step.payload.isEmpty ? "" : "(" + step.payload.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + ")"
-        var out = "\(where_): \(step.event)\(payload): "
-        switch step.result {
-        case .applied: out += "\(step.from) -> \(step.to)"
-        case .ignored: out += "ignored in \(step.from)"
-        case .afterFinal: out += "ignored, the run ended in \(step.from)"
-        case .rejected(let message): out += "rejected: \(message)"
+    /// `line 14, t=1.25: endDragging: pulling -> refreshing; emitted didRefresh; set insetTop = 110`
+    static func appendText(_ step: TraceStep, to out: inout ByteBuffer) {
+        out.append("line ")
+        JSONWriter.appendInteger(Int64(step.line), to: &out)
+        if let key = step.caseKey {
+            out.append(", case ")
+            out.append(contentsOf: key)
         }
-        if !step.outputs.isEmpty { out += "; emitted " + step.outputs.map(\.description).joined(separator: ", ") }
-        if !step.changed.isEmpty { out += "; set " + step.changed.map { "\($0.name) = \($0.value)" }.joined(separator: ", ") }
-        return out + "\n"
+        out.append(", t=")
+        Value.number(step.time).appendDescription(to: &out)
+        out.append(": ")
+        out.append(contentsOf: step.event)
+        appendList(step.payload, open: "(", close: ")", to: &out)
+        out.append(": ")
+        switch step.result {
+        case .applied:
+            out.append(contentsOf: step.from)
+            out.append(" -> ")
+            out.append(contentsOf: step.to)
+        case .ignored:
+            out.append("ignored in ")
+            out.append(contentsOf: step.from)
+        case .afterFinal:
+            out.append("ignored, the run ended in ")
+            out.append(contentsOf: step.from)
+        case .rejected(let message):
+            out.append("rejected: ")
+            out.append(contentsOf: message)
+        }
+        for (i, output) in step.outputs.enumerated() {
+            out.append(i == 0 ? "; emitted " : ", ")
+            out.append(contentsOf: output.name)
+            if !output.arguments.isEmpty {
+                for (j, argument) in output.arguments.enumerated() {
+                    out.append(j == 0 ? "(" : ", ")
+                    argument.appendDescription(to: &out)
+                }
+                out.append(UInt8(ascii: ")"))
+            }
+        }
+        appendList(step.changed, open: "; set ", close: "", separator: " = ", to: &out)
+        out.append(UInt8(ascii: "\n"))
     }
 
-    static func json(_ step: TraceStep, log: String) -> String {
-        let q = JSONWriter.quote
-        var out = "{\"log\": \(q(log)), \"line\": \(step.line), \"case\": \(step.caseKey.map(q) ?? "null"), "
-        out += "\"time\": \(JSONWriter.number(step.time)), \"event\": \(q(step.event)), \"timer\": \(step.isTimer), "
-        out += "\"payload\": " + object(step.payload) + ", \"from\": \(q(step.from)), \"to\": \(q(step.to)), "
-        switch step.result {
-        case .applied: out += "\"result\": \"applied\", "
-        case .ignored: out += "\"result\": \"ignored\", "
-        case .afterFinal: out += "\"result\": \"after-final\", "
-        case .rejected(let message): out += "\"result\": \"rejected\", \"message\": \(q(message)), "
+    /// `open` `name: value, ...` `close` in spec notation, or nothing when `pairs` is empty.
+    private static func appendList(_ pairs: [(name: String, value: Value)], open: StaticString, close: StaticString,
+                                   separator: StaticString = ": ", to out: inout ByteBuffer) {
+        guard !pairs.isEmpty else { return }
+        out.append(open)
+        for (i, pair) in pairs.enumerated() {
+            if i > 0 { out.append(", ") }
+            out.append(contentsOf: pair.name)
+            out.append(separator)
+            pair.value.appendDescription(to: &out)
         }
-        out += "\"outputs\": [" + step.outputs.map(output).joined(separator: ", ") + "], "
-        return out + "\"changed\": " + object(step.changed) + "}"
+        out.append(close)
+    }
+
+    /// `{"log": "<path>", "line": `, the start of every step of a log.
+    private func stepPrefix(log: String) -> [UInt8] {
+        if let last = lastStepPrefix, last.log == log { return last.bytes }
+        var prefix = ByteBuffer()
+        prefix.append("{\"log\": ")
+        JSONWriter.appendQuoted(log, to: &prefix)
+        prefix.append(", \"line\": ")
+        let bytes = prefix.withBytes { Array($0) }
+        lastStepPrefix = (log, bytes)
+        return bytes
+    }
+
+    /// One step as a JSON object on one line (without the line end), after `prefix`.
+    static func appendJSON(_ step: TraceStep, prefix: [UInt8], to out: inout ByteBuffer) {
+        prefix.withUnsafeBufferPointer { out.append($0) }
+        JSONWriter.appendInteger(Int64(step.line), to: &out)
+        out.append(", \"case\": ")
+        if let key = step.caseKey { JSONWriter.appendQuoted(key, to: &out) } else { out.append("null") }
+        out.append(", \"time\": ")
+        JSONWriter.appendNumber(step.time, to: &out)
+        out.append(", \"event\": ")
+        JSONWriter.appendQuoted(step.event, to: &out)
+        out.append(step.isTimer ? ", \"timer\": true, \"payload\": " : ", \"timer\": false, \"payload\": ")
+        ReplayOutput.appendObject(step.payload, to: &out)
+        out.append(", \"from\": ")
+        JSONWriter.appendQuoted(step.from, to: &out)
+        out.append(", \"to\": ")
+        JSONWriter.appendQuoted(step.to, to: &out)
+        switch step.result {
+        case .applied: out.append(", \"result\": \"applied\", \"outputs\": [")
+        case .ignored: out.append(", \"result\": \"ignored\", \"outputs\": [")
+        case .afterFinal: out.append(", \"result\": \"after-final\", \"outputs\": [")
+        case .rejected(let message):
+            out.append(", \"result\": \"rejected\", \"message\": ")
+            JSONWriter.appendQuoted(message, to: &out)
+            out.append(", \"outputs\": [")
+        }
+        for (i, output) in step.outputs.enumerated() {
+            if i > 0 { out.append(", ") }
+            ReplayOutput.appendOutput(output, to: &out)
+        }
+        out.append("], \"changed\": ")
+        ReplayOutput.appendObject(step.changed, to: &out)
+        out.append(UInt8(ascii: "}"))
     }
 
     // MARK: - Reports
@@ -66,18 +152,25 @@ final class ReplayOutput {
     func report(_ report: ReplayReport, log: String) {
         if !report.passed { allPassed = false }
         switch format {
-        case .text: console.out(text(report, log: log))
-        case .jsonl: console.out("{\"report\": " + json(report, log: log) + "}\n")
+        case .text: out.append(text(report, log: log))
+        case .jsonl: out.append("{\"report\": " + json(report, log: log) + "}\n")
         case .json: jsonLogs.append(json(report, log: log))
         }
+        out.flush()
     }
 
     func finish() {
         guard format == .json else { return }
-        var out = "{\n  \"spec\": \(JSONWriter.quote(machine.source.path)),\n  \"machine\": \(JSONWriter.quote(machine.name)),\n"
-        out += "  \"passed\": \(allPassed),\n  \"logs\": [\n    " + jsonLogs.joined(separator: ",\n    ") + "\n  ]"
-        if trace { out += ",\n  \"trace\": [\n    " + jsonSteps.joined(separator: ",\n    ") + "\n  ]" }
-        console.out(out + "\n}\n")
+        var text = "{\n  \"spec\": \(JSONWriter.quote(machine.source.path)),\n  \"machine\": \(JSONWriter.quote(machine.name)),\n"
+        text += "  \"passed\": \(allPassed),\n  \"logs\": [\n    " + jsonLogs.joined(separator: ",\n    ") + "\n  ]"
+        out.append(text)
+        if trace {
+            out.append(",\n  \"trace\": [\n    ")
+            out.bytes.append(jsonSteps)
+            out.append("\n  ]")
+        }
+        out.append("\n}\n")
+        out.flush()
     }
 
     func text(_ report: ReplayReport, log: String) -> String {
@@ -192,10 +285,58 @@ final class ReplayOutput {
     private func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 
     static func object(_ pairs: [(name: String, value: Value)]) -> String {
-        "{" + pairs.map { "\(JSONWriter.quote($0.name)): \($0.value.json)" }.joined(separator: ", ") + "}"
+        var out = ByteBuffer()
+        appendObject(pairs, to: &out)
+        return out.text
     }
 
     static func output(_ o: EmittedOutput) -> String {
-        "{\"name\": \(JSONWriter.quote(o.name)), \"args\": [" + o.arguments.map(\.json).joined(separator: ", ") + "]}"
+        var out = ByteBuffer()
+        appendOutput(o, to: &out)
+        return out.text
+    }
+
+    /// `{"name": value, ...}`
+    static func appendObject(_ pairs: [(name: String, value: Value)], to out: inout ByteBuffer) {
+        out.append(UInt8(ascii: "{"))
+        for (i, pair) in pairs.enumerated() {
+            if i > 0 { out.append(", ") }
+            JSONWriter.appendQuoted(pair.name, to: &out)
+            out.append(": ")
+            pair.value.appendJSON(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"name": "didTap", "args": [0]}`
+    static func appendOutput(_ o: EmittedOutput, to out: inout ByteBuffer) {
+        out.append("{\"name\": ")
+        JSONWriter.appendQuoted(o.name, to: &out)
+        out.append(", \"args\": [")
+        for (i, argument) in o.arguments.enumerated() {
+            if i > 0 { out.append(", ") }
+            argument.appendJSON(to: &out)
+        }
+        out.append("]}")
+    }
+}
+
+extension Value {
+    /// `json`, appended to `out`.
+    func appendJSON(to out: inout ByteBuffer) {
+        switch self {
+        case .number(let n): JSONWriter.appendNumber(n, to: &out)
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .string(let s): JSONWriter.appendQuoted(s, to: &out)
+        }
+    }
+
+    /// `description` (spec notation), appended to `out`.
+    func appendDescription(to out: inout ByteBuffer) {
+        switch self {
+        case .number(let n) where n.isFinite: JSONWriter.appendNumber(n, to: &out)
+        case .string(let s): StringEscaping.appendQuoted(s, style: .spec, to: &out)
+        default: out.append(contentsOf: description)
+        }
     }
 }

@@ -1,0 +1,91 @@
+/// A growable run of bytes written through a pointer, for output produced in bulk (replay
+/// traces, JSON): an append checks the capacity and copies, with none of an array's
+/// per-call uniqueness checks. Noncopyable: it owns its memory.
+public struct ByteBuffer: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    /// How many bytes it holds.
+    public var count: Int { storedCount }
+    @usableFromInline var storedCount = 0
+
+    /// An empty buffer with room for `capacity` bytes before it grows.
+    public init(capacity: Int = 64) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Whether it holds no bytes.
+    public var isEmpty: Bool { storedCount == 0 }
+
+    /// Makes room for `n` more bytes.
+    @inlinable @inline(__always)
+    public mutating func reserve(_ n: Int) {
+        if storedCount + n > capacity { grow(toFit: n) }
+    }
+
+    @usableFromInline
+    mutating func grow(toFit n: Int) {
+        let newCapacity = max(capacity * 2, storedCount + n)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: storedCount)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Appends one byte.
+    @inlinable @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[storedCount] = byte
+        storedCount += 1
+    }
+
+    /// Appends bytes.
+    @inlinable
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + storedCount).update(from: source, count: bytes.count)
+        storedCount += bytes.count
+    }
+
+    /// Appends the UTF-8 of a literal.
+    @inlinable @inline(__always)
+    public mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    /// Appends the UTF-8 of a string.
+    @inlinable
+    public mutating func append(contentsOf text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    /// Appends another buffer's bytes.
+    public mutating func append(_ other: borrowing ByteBuffer) {
+        append(UnsafeBufferPointer(start: other.base, count: other.storedCount))
+    }
+
+    /// Writes up to `n` bytes straight into the buffer: `body` gets room for `n` bytes and
+    /// returns how many it wrote.
+    @inlinable
+    public mutating func append(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(n)
+        storedCount += body(base + storedCount)
+    }
+
+    /// Empties the buffer, keeping its memory.
+    public mutating func removeAll() { storedCount = 0 }
+
+    /// Calls `body` with the bytes.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: storedCount))
+    }
+
+    /// The bytes as text (UTF-8; invalid sequences become U+FFFD).
+    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `statecraft replay --trace` output through the real binary: the exact bytes (golden files
+/// recorded before trace output was buffered), and that buffered output comes out whole and
+/// in order, whatever stops the replay.
+@Suite struct ReplayTraceTests {
+    static let golden = Repository.root.appendingPathComponent("Tests/CLITests/Golden")
+
+    /// A hostile machine and log (quotes, backslashes, control characters, emoji, huge and
+    /// tiny numbers, cases, timers, rejections, events after the final state).
+    @Test(arguments: [
+        (["--trace"], "hostile.jsonl", "replay-trace.txt", Int32(1)),
+        (["--trace", "--format", "jsonl"], "hostile.jsonl", "replay-trace.jsonl", 1),
+        (["--trace", "--format", "json"], "hostile.jsonl", "replay-trace.json", 1),
+        (["--trace", "--strict", "--format", "jsonl"], "hostile.jsonl", "replay-trace-strict.jsonl", 1),
+        (["--trace"], "hostile-bad.jsonl", "replay-trace-bad.txt", 2),
+        (["--trace", "--format", "jsonl"], "hostile-bad.jsonl", "replay-trace-bad.jsonl", 2),
+    ])
+    func traceOutputIsUnchanged(options: [String], log: String, expected: String, status: Int32) throws {
+        let r = try CLI.run(["replay"] + options + ["Hostile.machine", log], in: ReplayTraceTests.golden)
+        #expect(r.status == status)
+        #expect(Golden.compare(r.stdout, to: ReplayTraceTests.golden.appendingPathComponent(expected)) == nil)
+    }
+
+    /// `count` Drawer events, each traced as a JSON line of about 250 bytes.
+    static func drawerLog(_ count: Int) -> String {
+        (1...count).map { "{\"time\": \(Double($0) / 100), \"event\": \"touchMoved\", \"y\": \($0).5}\n" }.joined()
+    }
+
+    static func jsonObjects(_ stdout: String) throws -> [[String: Any]] {
+        try stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    /// Many times the output buffer: every step once, in order, then the report.
+    @Test func aLargeTraceComesOutWholeAndInOrder() throws {
+        let steps = 6000
+        let dir = try ReplayCommandTests.folder(["big.jsonl": ReplayTraceTests.drawerLog(steps)])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
+        let r = try CLI.run(["replay", "--trace", "--format", "jsonl", spec, "big.jsonl"], in: dir)
+        #expect(r.status == 0)
+        #expect(r.stdout.utf8.count > 4 * 65536)
+        let objects = try ReplayTraceTests.jsonObjects(r.stdout)
+        #expect(objects.count == steps + 1)
+        #expect(objects.dropLast().map { $0["line"] as? Int } == (1...steps).map { $0 })
+        #expect(objects.last?["report"] != nil)
+
+        let text = try CLI.run(["replay", "--trace", spec, "big.jsonl"], in: dir)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.prefix(steps).enumerated().allSatisfy { $0.element.hasPrefix("line \($0.offset + 1), t=") })
+        #expect(text.stdout.hasSuffix("1 case, \(steps) events (0 applied, \(steps) ignored, 0 rejected), 0 expectations (0 failed)\n"))
+    }
+
+    /// A malformed line after several buffers' worth of trace: everything before it is
+    /// written, then the report that names it, and the exit status says so.
+    @Test(arguments: ["text", "jsonl"])
+    func aMalformedLineKeepsEverythingProducedBeforeIt(format: String) throws {
+        let before = 3000
+        let log = ReplayTraceTests.drawerLog(before) + "{\"event\": \"touchMoved\", \"y\": }\n" + ReplayTraceTests.drawerLog(5)
+        let dir = try ReplayCommandTests.folder(["bad.jsonl": log])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
+        let r = try CLI.run(["replay", "--trace", "--format", format, spec, "bad.jsonl"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.exitedNormally)
+        if format == "jsonl" {
+            let objects = try ReplayTraceTests.jsonObjects(r.stdout)
+            #expect(objects.count == before + 1)
+            #expect(objects.dropLast().map { $0["line"] as? Int } == (1...before).map { $0 })
+            let report = try #require(objects.last?["report"] as? [String: Any])
+            #expect((report["error"] as? [String: Any])?["line"] as? Int == before + 1)
+        } else {
+            let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines[before - 1].hasPrefix("line \(before), t="))
+            #expect(r.stdout.contains("bad.jsonl: note: replay stopped at line \(before + 1)"))
+            #expect(r.stdout.hasSuffix("\(before) events (0 applied, \(before) ignored, 0 rejected), 0 expectations (0 failed)\n"))
+        }
+    }
+
+    /// Standard input (a pipe here, written line by line) gives the same trace as a file.
+    @Test func standardInputTracesLikeAFile() throws {
+        let log = ReplayTraceTests.drawerLog(1500)
+        let dir = try ReplayCommandTests.folder(["in.jsonl": log])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
+        for format in ["text", "jsonl", "json"] {
+            let file = try CLI.run(["replay", "--trace", "--format", format, spec, "in.jsonl"], in: dir)
+            let piped = try CLI.run(["replay", "--trace", "--format", format, spec, "-"], in: dir, input: log)
+            #expect(piped.status == 0)
+            #expect(piped.stdout == file.stdout.replacingOccurrences(of: "in.jsonl", with: "<stdin>"), "\(format)")
+        }
+    }
+
+    /// Several logs, one missing: each log's steps and report come out before the next log's,
+    /// and the error for the missing one goes to standard error.
+    @Test func logsComeOutInOrderAroundAMissingOne() throws {
+        let dir = try ReplayCommandTests.folder(["one.jsonl": ReplayTraceTests.drawerLog(400), "two.jsonl": ReplayTraceTests.drawerLog(300)])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
+        let r = try CLI.run(["replay", "--trace", "--format", "jsonl", spec, "one.jsonl", "missing.jsonl", "two.jsonl"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("error: cannot open 'missing.jsonl'"))
+        let objects = try ReplayTraceTests.jsonObjects(r.stdout)
+        #expect(objects.count == 400 + 1 + 300 + 1)
+        #expect(objects[0..<400].allSatisfy { $0["log"] as? String == "one.jsonl" })
+        #expect((objects[400]["report"] as? [String: Any])?["log"] as? String == "one.jsonl")
+        #expect(objects[401..<701].allSatisfy { $0["log"] as? String == "two.jsonl" })
+        #expect((objects[701]["report"] as? [String: Any])?["log"] as? String == "two.jsonl")
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// The byte-level JSON and spec quoting (used for replay traces) against the String
+/// versions they replaced, kept here as the reference: the output must not change by a byte.
+@Suite struct JSONWriterTests {
+    /// `StringEscaping.quoted` as it was written before the byte-level version.
+    static func referenceQuoted(_ s: String, style: StringEscaping.Style) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                guard scalar.value < 0x20 || scalar.value == 0x7F else {
+                    out.unicodeScalars.append(scalar)
+                    continue
+                }
+                let hex = String(scalar.value, radix: 16, uppercase: style == .spec)
+                switch style {
+                case .json: out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                case .spec: out += "\\u{" + hex + "}"
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// `JSONWriter.number` as it was written before the byte-level version.
+    static func referenceNumber(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    static let hostileStrings: [String] = [
+        "", "plain", "quote\"inside", "back\\slash", "\\\"", "new\nline", "tab\there", "\r\u{8}\u{C}",
+        "\u{0}\u{1}\u{1F}\u{7F}\u{80}", "u2028\u{2028}u2029\u{2029}", "emoji😀🏳️‍🌈", "é e\u{301}", "</script>",
+        "exactly15bytes!", "sixteen bytes!!!", String(decoding: [0x61, 0xFF, 0xC3, 0x62], as: UTF8.self),
+        String(repeating: "a\"\u{1}é", count: 3000),  // escapes across the 4096-byte pieces
+        String(repeating: "x", count: 4095) + "\"", String(repeating: "\u{1}", count: 5000),
+    ]
+
+    @Test(arguments: JSONWriterTests.hostileStrings)
+    func quotingGivesTheSameBytesAsBefore(s: String) {
+        for style in [StringEscaping.Style.json, .spec] {
+            let expected = JSONWriterTests.referenceQuoted(s, style: style)
+            #expect(StringEscaping.quoted(s, style: style) == expected)
+            var out = ByteBuffer()
+            out.append("prefix ")
+            StringEscaping.appendQuoted(s, style: style, to: &out)
+            #expect(out.withBytes { Array($0) } == Array(("prefix " + expected).utf8))
+        }
+        #expect(JSONWriter.quote(s) == JSONWriterTests.referenceQuoted(s, style: .json))
+    }
+
+    static let numbers: [Double] = [
+        0, -0.0, 1, -1, 7, -617, 0.1, 0.2, 0.3, 0.1 + 0.2, 1.0 / 3, 602.6, 1.342, 86315.759, -2.5, 0.001, 0.0009999,
+        1e-7, .leastNonzeroMagnitude, 1e15, -1e15, 1e15 - 1, 1e15 + 2, 999999999999999.9, 9007199254740992, 9007199254740994, 1e9, 1e9 - 0.5,
+        999999999.9999, 123456789.125, 12.0000001, 1e21, 1e300, -1e300, .greatestFiniteMagnitude,
+        .leastNormalMagnitude, .infinity, -.infinity, .nan,
+    ]
+
+    @Test func numbersGiveTheSameBytesAsBefore() {
+        var values = JSONWriterTests.numbers
+        var rng = SeededGenerator(seed: 42)
+        for _ in 0..<20_000 {
+            // Short decimals (the common case in logs), their neighbours, and anything at all.
+            var scale = 1.0
+            for _ in 0..<Int.random(in: 1...12, using: &rng) { scale *= 10 }
+            let short = Double(Int64.random(in: -1 << 50...1 << 50, using: &rng) >> Int.random(in: 0...48, using: &rng)) / scale
+            values += [short, short.nextUp, short.nextDown, Double(bitPattern: rng.next())]
+        }
+        for e in -1074...1023 { values.append(Double(sign: .plus, exponent: e, significand: 1)) }
+        for value in values {
+            let expected = JSONWriterTests.referenceNumber(value)
+            #expect(JSONWriter.number(value) == expected, "\(value)")
+            var out = ByteBuffer(capacity: 1)
+            JSONWriter.appendNumber(value, to: &out)
+            #expect(out.text == expected, "\(value)")
+        }
+    }
+
+    @Test func integers() {
+        for n: Int64 in [0, 1, -1, 9, 10, -10, 99, 100, 1_000_000, .max, .min, .max - 1, .min + 1] {
+            var out = ByteBuffer(capacity: 1)
+            JSONWriter.appendInteger(n, to: &out)
+            #expect(out.text == String(n))
+        }
+    }
+
+    @Test func aByteBufferGrowsAndKeepsItsBytesInOrder() {
+        var out = ByteBuffer(capacity: 1)
+        var expected: [UInt8] = []
+        for i in 0..<10_000 {
+            let piece = "\(i),"
+            out.append(contentsOf: piece)
+            expected += Array(piece.utf8)
+            out.append(UInt8(ascii: ";"))
+            expected.append(UInt8(ascii: ";"))
+        }
+        out.append("literal")
+        expected += Array("literal".utf8)
+        #expect(out.count == expected.count)
+        #expect(out.withBytes { Array($0) } == expected)
+        var copy = ByteBuffer()
+        copy.append(out)
+        #expect(copy.text == out.text)
+        out.removeAll()
+        #expect(out.isEmpty && out.text == "")
+        out.append("again")
+        #expect(out.text == "again")
+    }
+}
