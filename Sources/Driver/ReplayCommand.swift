@@ -74,13 +74,9 @@ enum ReplayCommand {
             var replayer = Replayer(program: program, options: Replayer.Options(strict: options.strict, trace: options.trace))
             var failure: LogError?
             do {
-                // Plain event lines are read and applied in place; anything else comes as a record.
-                while try reader.nextRaw({ (line: RawLine) throws(LogError) in
-                    switch line {
-                    case .event(let raw): try replayer.consume(raw: raw) { output.step($0, log: displayPath) }
-                    case .record(let record): try replayer.consume(record) { output.step($0, log: displayPath) }
-                    }
-                }) {}
+                // A file is read and staged on a second thread while this one applies; standard
+                // input is applied line by line as it arrives.
+                try replayer.replay(&reader, concurrently: path != "-") { output.step($0, log: displayPath) }
             } catch {
                 failure = error
             }

@@ -220,14 +220,20 @@ public struct Instance: Sendable {
         }
     }
 
-    /// The payload of the event last loaded, as values in field order (for traces).
-    func payload(of event: Int) -> [Value] {
-        let fields = program.machine.events[event].fields
+    /// The payload of the event last loaded, by field name in field order (for traces).
+    func namedPayload(of event: Int) -> [(name: String, value: Value)] {
+        let names = program.fieldNames[event]
         let first = Int(program.payloadStart[event])
-        return fields.enumerated().map { i, field in
-            let r = Int(program.payloadRegisters[first + i].index)
-            return Program.value(field.type, number: registers.numbers[r], string: field.type == .string ? registers.strings[r] : "")
+        var result: [(name: String, value: Value)] = []
+        result.reserveCapacity(names.count)
+        for (i, name) in names.enumerated() {
+            let register = program.payloadRegisters[first + i]
+            let r = Int(register.index)
+            let value: Value = register.file == .string ? .string(registers.strings[r])
+                : Program.value(program.fieldTypes[event][i], number: registers.numbers[r], string: "")
+            result.append((name, value))
         }
+        return result
     }
 
     /// Takes an event whose payload is already in its registers: the first enabled

@@ -69,6 +69,14 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let payloadRegisters: FrozenTable<Register>
     /// Each variable's type, by `VariableID` index.
     let variableTypes: [ValueType]
+    /// Names by index, so reports and traces never copy a whole `State` or `Event` to read one.
+    let stateNames: [String]
+    let eventNames: [String]
+    let outputNames: [String]
+    let variableNames: [String]
+    /// Each event's field names and types, in slot order.
+    let fieldNames: [[String]]
+    let fieldTypes: [[ValueType]]
 
     /// Compiles a machine that checked without errors.
     public init(_ machine: Machine) {
@@ -173,6 +181,12 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         self.payloadStart = FrozenTable(payloadStart)
         self.payloadRegisters = FrozenTable(payloadRegisters)
         variableTypes = machine.variables.map { $0.initialValue.type }
+        stateNames = machine.states.map(\.name)
+        eventNames = machine.events.map(\.name)
+        outputNames = machine.outputs.map(\.name)
+        variableNames = machine.variables.map(\.name)
+        fieldNames = machine.events.map { $0.fields.map(\.name) }
+        fieldTypes = machine.events.map { $0.fields.map(\.type) }
 
         eventIDs = Dictionary(machine.events.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         parents = FrozenTable(machine.states.map { Int32($0.parent?.index ?? -1) })

@@ -181,8 +181,8 @@ public struct Replayer {
             }
             if options.trace {
                 trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: step.time, event: eventName, isTimer: true,
-                                payload: [], from: program.machine[step.from].name, to: program.machine[step.to].name,
-                                result: result, outputs: outputs, changed: changes(run.instance)))
+                                payload: [], from: program.stateNames[step.from.index], to: program.stateNames[step.to.index],
+                                result: result, outputs: outputs, changed: changes(run)))
             }
         }
         run.instance.advance(to: time)
@@ -205,7 +205,7 @@ public struct Replayer {
             // Names and arguments are built only where someone will read them.
             let keep = run.report.outputs.count < Replayer.keptOutputs
             guard keep || options.trace else { continue }
-            let emitted = EmittedOutput(name: program.machine[o.output].name,
+            let emitted = EmittedOutput(name: program.outputNames[o.output.index],
                                         arguments: Array(registers.outputArguments[Int(o.start)..<Int(o.start + o.count)]))
             if keep { run.report.outputs.append(emitted) }
             if options.trace { traced.append(emitted) }
@@ -264,9 +264,9 @@ public struct Replayer {
             run.report.applied += 1
         case .ignored, .afterFinal:
             if options.strict {
-                let why = step.kind == .afterFinal ? "the run already ended in final state '\(program.machine[step.from].name)'"
-                    : "no transition of state '\(program.machine[step.from].name)' takes it"
-                let message = "event '\(program.machine[event].name)' was ignored: \(why) (--strict)"
+                let why = step.kind == .afterFinal ? "the run already ended in final state '\(program.stateNames[step.from.index])'"
+                    : "no transition of state '\(program.stateNames[step.from.index])' takes it"
+                let message = "event '\(program.eventNames[event.index])' was ignored: \(why) (--strict)"
                 reject(run, source, at: nameOffset, message: message, specRange: nil)
                 result = .rejected(message)
             } else {
@@ -274,16 +274,16 @@ public struct Replayer {
                 result = step.kind == .afterFinal ? .afterFinal : .ignored
             }
         case .failed(let fault):
-            let message = "event '\(program.machine[event].name)' was rejected: \(fault.message)"
+            let message = "event '\(program.eventNames[event.index])' was rejected: \(fault.message)"
             reject(run, source, at: nameOffset, message: message, specRange: fault.range)
             result = .rejected(message)
         }
         if options.trace {
             trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: run.instance.now,
-                            event: program.machine[event].name, isTimer: false,
-                            payload: zip(program.machine[event].fields, run.instance.payload(of: event.index)).map { ($0.name, $1) },
-                            from: program.machine[step.from].name, to: program.machine[step.to].name, result: result,
-                            outputs: outputs, changed: changes(run.instance)))
+                            event: program.eventNames[event.index], isTimer: false,
+                            payload: run.instance.namedPayload(of: event.index),
+                            from: program.stateNames[step.from.index], to: program.stateNames[step.to.index], result: result,
+                            outputs: outputs, changed: changes(run)))
         }
     }
 
@@ -312,13 +312,27 @@ public struct Replayer {
         }
     }
 
-    private func changes(_ instance: Instance) -> [(name: String, value: Value)] {
-        let before = instance.variablesBeforeLastStep
-        let after = instance.variables
-        guard before.count == after.count else { return [] }
+    /// The variables the last step of `run` changed, in declaration order, with their new
+    /// values: only the variables its journal names are looked at.
+    private func changes(_ run: Run) -> [(name: String, value: Value)] {
+        let registers = run.instance.registers
+        if registers.journalCount == 0 && registers.stringJournal.isEmpty { return [] }
+        var slots: [(slot: Int, before: Value)] = []
+        for k in 0..<registers.journalCount {
+            let entry = registers.journal[k]
+            let slot = Int(entry.slot)
+            if slots.contains(where: { $0.slot == slot }) { continue }  // the first entry holds the value before the step
+            slots.append((slot, Program.value(program.variableTypes[slot], number: entry.old, string: "")))
+        }
+        for entry in registers.stringJournal where !slots.contains(where: { $0.slot == Int(entry.slot) }) {
+            slots.append((Int(entry.slot), .string(entry.old)))
+        }
+        slots.sort { $0.slot < $1.slot }
         var result: [(name: String, value: Value)] = []
-        for i in after.indices where before[i] != after[i] {
-            result.append((program.machine.variables[i].name, after[i]))
+        for (slot, before) in slots {
+            let type = program.variableTypes[slot]
+            let after = Program.value(type, number: registers.numbers[slot], string: type == .string ? registers.strings[slot] : "")
+            if after != before { result.append((program.variableNames[slot], after)) }
         }
         return result
     }
