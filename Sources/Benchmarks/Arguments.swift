@@ -10,6 +10,7 @@ struct Arguments {
                statecraft-bench run [--events N] [--runs K] [--machine NAME ...] [--dir DIR] [--specs DIR] [--python] [--no-cli]
                statecraft-bench allocs [--machine NAME] [--count N] [--dir DIR] [--specs DIR]
                statecraft-bench probe --stage STAGE --machine NAME --log FILE --count N [--specs DIR]
+               statecraft-bench read-raw --log FILE [--runs K]
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -73,6 +74,11 @@ struct Arguments {
                   let count = number("--count", default: 1000) else { return fail("probe needs --stage, --machine and --log") }
             return AllocationProbe.probe(stage: stage, machine: machine, log: log, count: count,
                                          specs: value("--specs") ?? "Specs")
+        case "read-raw":
+            guard let log = value("--log"), let runs = number("--runs", default: 5) else {
+                return fail("read-raw needs --log (and --runs takes an integer)")
+            }
+            return Stages.printReadRaw(log, runs: runs)
         case "help", "-h", "--help":
             print(Arguments.usage)
             return 0

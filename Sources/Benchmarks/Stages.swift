@@ -27,6 +27,28 @@ enum Stages {
         return count + fields & 1
     }
 
+    /// Times the newline scan and `readRaw` over `path`; prints the medians per line.
+    static func printReadRaw(_ path: String, runs: Int) -> Int32 {
+        guard let lines = System.countNewlines(path), lines > 0 else {
+            print("error: cannot read '\(path)' (or it has no lines)")
+            return 1
+        }
+        let scan = time(runs: runs) { System.countNewlines(path) ?? 0 }
+        let raw: Double
+        do throws(LogError) {
+            raw = try time(runs: runs) { () throws(LogError) -> Int in try readRaw(path) }
+        } catch {
+            print("error: \(path):\(error.line):\(error.column): \(error.message)")
+            return 1
+        }
+        for (stage, seconds) in [("newline scan", scan), ("reader nextRaw()", raw)] {
+            let perLine = seconds / Double(lines) * 1e9
+            print("\(Table.pad(stage, 18)) \(Table.fixed(seconds * 1000, 1)) ms  \(Table.fixed(perLine, 1)) ns/line  "
+                  + "\(Table.fixed(Double(lines) / seconds / 1e6, 2)) M lines/s")
+        }
+        return 0
+    }
+
     /// What `statecraft replay` does in process: reader records into a Replayer, then the report.
     static func replay(_ path: String, program: Program, trace: Bool = false, limit: Int = .max) throws(LogError) -> Int {
         var reader = try EventLogReader.open(path: path)
