@@ -8,31 +8,68 @@ extension EventLogReader {
     /// through. The `.event` line's pointers are valid only inside `body`.
     public mutating func nextRaw(_ body: (RawLine) throws(LogError) -> Void) throws(LogError) -> Bool {
         guard let range = try nextLineRange() else { return false }
+        // A copy of this reader shares the store: take a store of our own before writing to it.
+        if !isKnownUniquelyReferenced(&rawFields) { rawFields = RawFieldStore(capacity: rawFields.capacity) }
         let number = lineNumber
-        // Moved out of `self` so the scanner can fill it while the buffer is borrowed.
-        var fields = rawFields
-        rawFields = []
-        defer { rawFields = fields }
-        let fast = lines.withBytes(range) { bytes -> Result<Void, LogError>? in
-            var scanner = FastLineScanner(bytes: bytes)
-            guard let header = scanner.scanEventLine(into: &fields) else { return nil }
-            return fields.withUnsafeBufferPointer { stored -> Result<Void, LogError> in
-                let line = RawEventLine(line: number, bytes: bytes, name: header.name, nameOffset: header.nameOffset,
-                                        fields: stored, time: header.time, timeOffset: header.timeOffset,
-                                        caseKey: header.caseKey, caseOffset: header.caseOffset)
-                do throws(LogError) {
-                    try body(.event(line))
-                    return .success(())
-                } catch {
-                    return .failure(error)
+        while true {
+            let fields = rawFields.buffer
+            let status = try lines.withLine(range) { (base, count, readable) throws(LogError) -> RawScanStatus in
+                let scanner = FastLineScanner(line: base, count: count, readable: readable)
+                switch scanner.scanEventLine(into: fields) {
+                case .event(let header, let fieldCount):
+                    try body(.event(RawEventLine(line: number, bytes: UnsafeBufferPointer(start: base, count: count),
+                                                 name: header.name, nameOffset: header.nameOffset,
+                                                 fields: UnsafeBufferPointer(rebasing: fields[0..<fieldCount]),
+                                                 time: header.time, timeOffset: header.timeOffset,
+                                                 caseKey: header.caseKey, caseOffset: header.caseOffset)))
+                    return .done
+                case .declined:
+                    return .declined
+                case .needsRoom:
+                    return .needsRoom
                 }
             }
+            switch status ?? .declined {
+            case .done:
+                return true
+            case .declined:
+                try body(.record(try parseFull(range)))
+                return true
+            case .needsRoom:
+                // Rarely: a line wider than any before it.
+                rawFields.grow()
+            }
         }
-        if let fast {
-            try fast.get()
-            return true
-        }
-        try body(.record(try parseFull(range)))
-        return true
+    }
+}
+
+/// What became of a line `nextRaw` handed to the scanner.
+private enum RawScanStatus {
+    case done, declined, needsRoom
+}
+
+/// The reader's storage for one line's payload fields, reused line after line (`RawField` is
+/// a trivial type, so the memory needs no deinitialization).
+final class RawFieldStore {
+    /// The fields' memory, `capacity` elements.
+    private(set) var buffer: UnsafeMutableBufferPointer<RawField>
+
+    var capacity: Int { buffer.count }
+
+    init(capacity: Int = 8) {
+        buffer = .allocate(capacity: max(1, capacity))
+        buffer.initialize(repeating: RawField(key: 0..<0, keyOffset: 0, valueOffset: 0, value: .bool(false)))
+    }
+
+    /// Doubles the capacity; the contents are not kept.
+    func grow() {
+        let larger = UnsafeMutableBufferPointer<RawField>.allocate(capacity: buffer.count * 2)
+        larger.initialize(repeating: RawField(key: 0..<0, keyOffset: 0, valueOffset: 0, value: .bool(false)))
+        buffer.deallocate()
+        buffer = larger
+    }
+
+    deinit {
+        buffer.deallocate()
     }
 }

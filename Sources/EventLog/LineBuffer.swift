@@ -72,10 +72,16 @@ struct LineBuffer {
         Array(storage[range])
     }
 
-    /// Calls `body` with the bytes of `range`, in place; the pointer is valid only inside `body`.
+    /// Calls `body` with a pointer to the first byte of `range`, the range's length and how
+    /// many bytes from that pointer on the buffer holds (the line and what follows it, so
+    /// word-sized reads near the line's end stay in memory); valid only inside `body`.
     @inline(__always)
-    func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        storage.withUnsafeBufferPointer { buffer in body(UnsafeBufferPointer(rebasing: buffer[range])) }
+    func withLine<R, E: Error>(_ range: Range<Int>,
+                               _ body: (UnsafePointer<UInt8>, _ count: Int, _ readable: Int) throws(E) -> R?) throws(E) -> R? {
+        try storage.withUnsafeBufferPointer { (buffer) throws(E) -> R? in
+            guard let base = buffer.baseAddress, range.upperBound <= buffer.count else { return nil }
+            return try body(base + range.lowerBound, range.count, buffer.count - range.lowerBound)
+        }
     }
 
     /// Whether `range` holds only spaces, tabs and carriage returns.
