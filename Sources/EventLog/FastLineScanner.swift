@@ -17,18 +17,30 @@ import StatecraftDiagnostics
 struct FastLineScanner {
     /// What the scanner read besides the payload fields.
     struct Header {
-        var name: Range<Int>
-        var nameOffset: Int
+        var name: Range<Int> = 0..<0
+        var nameOffset = 0
         var time: Double?
         var timeOffset: Int?
         var caseKey: Range<Int>?
         var caseOffset: Int?
+        /// The line's length, without its terminator.
+        var length = 0
+        /// Where the newline is, for `Extent.toNewline`.
+        var newline = 0
+    }
+
+    /// Where the line ends.
+    enum Extent {
+        /// At the end of the bytes given: they are exactly one line, without its terminator.
+        case whole
+        /// At the first newline in the bytes given (a `\r` before it is not part of the line).
+        case toNewline
     }
 
     /// How a scan ended.
     enum Outcome {
         /// An event line with `count` payload fields, stored at the start of the field buffer.
-        case event(Header, count: Int)
+        case event(count: Int)
         /// Not a line the scanner vouches for: the full parser must read it.
         case declined
         /// The line has more payload fields than the buffer holds: grow it and scan again.
@@ -42,27 +54,36 @@ struct FastLineScanner {
     /// How many bytes from `base` on may be read (at least `end`).
     private let readable: Int
 
-    init(line base: UnsafePointer<UInt8>, count: Int, readable: Int) {
+    private let extent: Extent
+
+    init(line base: UnsafePointer<UInt8>, count: Int, readable: Int, extent: Extent = .whole) {
         self.base = base
         end = count
         self.readable = max(count, readable)
+        self.extent = extent
     }
 
-    /// Reads an event line, storing its payload fields in `fields` from index 0.
-    func scanEventLine(into fields: UnsafeMutableBufferPointer<RawField>) -> Outcome {
+    /// Reads an event line into `header` (which must be fresh), storing its payload fields in
+    /// `fields` from index 0.
+    func scanEventLine(into header: inout Header, fields: UnsafeMutableBufferPointer<RawField>) -> Outcome {
         var i = skipWhitespace(0)
         guard i < end, base[i] == UInt8(ascii: "{") else { return .declined }
         i = skipWhitespace(i &+ 1)
         var count = 0
         var hasName = false
-        var header = Header(name: 0..<0, nameOffset: 0)
         while true {
             let keyOffset = i
             guard i < end, base[i] == UInt8(ascii: "\""), let keyEnd = stringEnd(from: i &+ 1) else { return .declined }
             let key = i &+ 1..<keyEnd
-            i = skipWhitespace(keyEnd &+ 1)
-            guard i < end, base[i] == UInt8(ascii: ":") else { return .declined }
-            i = skipWhitespace(i &+ 1)
+            i = keyEnd &+ 1
+            if i &+ 2 <= end && load16(i) == FastLineScanner.colonSpace {
+                // The usual `": "`; more whitespace may follow.
+                i = skipWhitespace(i &+ 2)
+            } else {
+                i = skipWhitespace(i)
+                guard i < end, base[i] == UInt8(ascii: ":") else { return .declined }
+                i = skipWhitespace(i &+ 1)
+            }
             let valueOffset = i
             guard i < end else { return .declined }
             switch reservedKey(key) {
@@ -98,6 +119,11 @@ struct FastLineScanner {
                 count &+= 1
                 i = next
             }
+            if i &+ 3 <= end && load16(i) == FastLineScanner.commaSpace && base[i &+ 2] == UInt8(ascii: "\"") {
+                // The usual `, "` before the next key.
+                i &+= 2
+                continue
+            }
             i = skipWhitespace(i)
             guard i < end else { return .declined }
             if base[i] == UInt8(ascii: ",") {
@@ -108,18 +134,32 @@ struct FastLineScanner {
                 return .declined
             }
         }
-        guard skipWhitespace(i &+ 1) == end, hasName else { return .declined }
-        return .event(header, count: count)
+        guard hasName else { return .declined }
+        // Whitespace never includes a newline here: a line given whole holds none, and a line
+        // scanned up to its newline must stop there (strings and numbers stop there too).
+        let stop = skipWhitespace(i &+ 1)
+        switch extent {
+        case .whole:
+            guard stop == end else { return .declined }
+            header.length = end
+        case .toNewline:
+            guard stop < end, base[stop] == 0x0A else { return .declined }
+            header.newline = stop
+            header.length = base[stop &- 1] == 0x0D ? stop &- 1 : stop
+        }
+        return .event(count: count)
     }
 
-    /// The first index from `i` on that is not JSON whitespace (or `end`).
+    /// The first index from `i` on that is not a space, tab or carriage return (or `end`).
+    /// A newline, JSON whitespace too, ends a line before the scanner ever sees it, or must
+    /// stop the scan (`Extent.toNewline`).
     @inline(__always)
     private func skipWhitespace(_ i: Int) -> Int {
         var i = i
         while i < end {
             let b = base[i]
             // Everything above the space is not whitespace: one compare for the usual byte.
-            if b > 0x20 || (b != 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) { return i }
+            if b > 0x20 || (b != 0x20 && b != 0x09 && b != 0x0D) { return i }
             i &+= 1
         }
         return i
@@ -151,6 +191,16 @@ struct FastLineScanner {
             break
         }
         return .payload
+    }
+
+    /// `": "` and `", "` as the little-endian words `load16` reads.
+    private static let colonSpace = UInt16(UInt8(ascii: ":")) | UInt16(UInt8(ascii: " ")) << 8
+    private static let commaSpace = UInt16(UInt8(ascii: ",")) | UInt16(UInt8(ascii: " ")) << 8
+
+    /// The two bytes at `i` (which must be readable) as a little-endian word.
+    @inline(__always)
+    private func load16(_ i: Int) -> UInt16 {
+        UInt16(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt16.self))
     }
 
     /// The four bytes at `i` (which must be readable) as a little-endian word.
@@ -272,6 +322,10 @@ struct FastLineScanner {
         var i = start
         let negative = base[i] == UInt8(ascii: "-")
         if negative { i &+= 1 }
+        if let (mantissa, fractionDigits, next) = shortDecimal(i) {
+            let value = Double(mantissa) / FastLineScanner.powerOfTen(fractionDigits)
+            return (negative ? -value : value, next)
+        }
         let integerStart = i
         var mantissa: UInt64 = 0
         while i < end {
@@ -302,6 +356,58 @@ struct FastLineScanner {
         }
         let value = Double(mantissa) / FastLineScanner.powerOfTen(fractionDigits)
         return (negative ? -value : value, i)
+    }
+
+    /// A number without sign or exponent whose digits and point fit in the 8 bytes at `i`
+    /// (`602.6`, `1.342`, `0`, `-11` after its sign, `6051.023`): its digits as an integer,
+    /// the count of fraction digits and the index after it; nil for anything else, which the
+    /// caller reads byte by byte.
+    @inline(__always)
+    private func shortDecimal(_ i: Int) -> (UInt64, Int, Int)? {
+        guard i &+ 8 <= readable else { return nil }
+        // Each byte xor '0': digits become 0...9, the point 0x1E.
+        let t = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ 0x3030_3030_3030_3030
+        let integerDigits = FastLineScanner.leadingDigits(t)
+        // No digit, 8 or more, or a leading zero (an error, left to the byte-by-byte reading).
+        guard integerDigits > 0, integerDigits < 8, integerDigits == 1 || t & 0xFF != 0 else { return nil }
+        let integerBits = UInt64(integerDigits &* 8)
+        var digits = t & (1 &<< integerBits &- 1)
+        var count = integerDigits
+        var fractionDigits = 0
+        if t &>> integerBits & 0xFF == 0x1E {
+            guard integerDigits < 7 else { return nil }
+            let rest = t &>> (integerBits &+ 8)
+            // The bytes shifted in at the top are zeros, which look like digits: stop before them.
+            let room = 7 &- integerDigits
+            fractionDigits = min(FastLineScanner.leadingDigits(rest), room)
+            guard fractionDigits > 0 else { return nil }
+            digits |= (rest & (1 &<< UInt64(fractionDigits &* 8) &- 1)) &<< integerBits
+            count &+= fractionDigits
+        }
+        let next = i &+ count &+ (fractionDigits > 0 ? 1 : 0)
+        // The number must end inside the line, before a byte that is neither a digit (when the
+        // run filled the word) nor an exponent.
+        guard next < end, !LineParser.isDigit(base[next]), base[next] | 0x20 != UInt8(ascii: "e") else { return nil }
+        return (FastLineScanner.eightDigits(digits &<< UInt64(64 &- 8 &* count)), fractionDigits, next)
+    }
+
+    /// How many of the 8 bytes of `t` (ASCII xor '0', in memory order) are digits before the
+    /// first that is not.
+    @inline(__always)
+    static func leadingDigits(_ t: UInt64) -> Int {
+        // A digit byte is 0...9; adding 0x76 sets the high bit of any byte from 10 up; bytes
+        // from 0x80 up have it already (their carries only reach bytes above them).
+        let other = (t &+ 0x7676_7676_7676_7676 | t) & 0x8080_8080_8080_8080
+        return other == 0 ? 8 : other.trailingZeroBitCount &>> 3
+    }
+
+    /// The value of 8 digits 0...9, one per byte, the first (most significant) in the lowest
+    /// byte.
+    @inline(__always)
+    static func eightDigits(_ t: UInt64) -> UInt64 {
+        let pairs = t &* 10 &+ t &>> 8
+        let mask: UInt64 = 0x0000_00FF_0000_00FF
+        return (pairs & mask &* 0x000F_4240_0000_0064 &+ (pairs &>> 16 & mask) &* 0x0000_2710_0000_0001) &>> 32
     }
 
     /// 10^k for 0 ≤ k ≤ 22 (each exact as a double).

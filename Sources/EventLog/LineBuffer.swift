@@ -84,6 +84,26 @@ struct LineBuffer {
         }
     }
 
+    /// Calls `body` with a pointer to the first unread byte, the number of unread bytes and
+    /// how many bytes from that pointer on the buffer holds; nil when nothing is unread. A
+    /// caller that finds a whole line there (up to a newline) takes it with `take(_:)`.
+    @inline(__always)
+    func withUnread<R, E: Error>(_ body: (UnsafePointer<UInt8>, _ count: Int, _ readable: Int) throws(E) -> R?) throws(E) -> R? {
+        guard start < end else { return nil }
+        return try withLine(start..<end, body)
+    }
+
+    /// Takes the next line, which the caller found in the unread bytes: `length` bytes
+    /// (without terminator) whose newline is `newline` bytes from the first unread byte.
+    /// Returns the line's range, as `nextLine()` would have.
+    @inline(__always)
+    mutating func take(length: Int, newline: Int) -> Range<Int> {
+        let line = start..<start + length
+        start += newline + 1
+        scanned = start
+        return line
+    }
+
     /// Whether `range` holds only spaces, tabs and carriage returns.
     func isBlank(_ range: Range<Int>) -> Bool {
         for i in range {
