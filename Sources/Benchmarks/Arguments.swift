@@ -1,3 +1,5 @@
+import Statecraft
+
 /// The benchmark's command line: a command, then `--name value` options and `--flag`s.
 struct Arguments {
     var command: String
@@ -10,7 +12,7 @@ struct Arguments {
                statecraft-bench run [--events N] [--runs K] [--machine NAME ...] [--dir DIR] [--specs DIR] [--python] [--no-cli]
                statecraft-bench allocs [--machine NAME] [--count N] [--dir DIR] [--specs DIR]
                statecraft-bench probe --stage STAGE --machine NAME --log FILE --count N [--specs DIR]
-               statecraft-bench read-raw --log FILE [--runs K]
+               statecraft-bench read-raw --log FILE [--runs K] [--machine NAME [--specs DIR]]
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -78,7 +80,14 @@ struct Arguments {
             guard let log = value("--log"), let runs = number("--runs", default: 5) else {
                 return fail("read-raw needs --log (and --runs takes an integer)")
             }
-            return Stages.printReadRaw(log, runs: runs)
+            var program: Program?
+            if let machine = value("--machine") {
+                switch Stages.loadProgram("\(value("--specs") ?? "Specs")/\(machine).machine") {
+                case .success(let p): program = p
+                case .failure(let e): return fail(e.message)
+                }
+            }
+            return Stages.printReadRaw(log, runs: runs, program: program)
         case "help", "-h", "--help":
             print(Arguments.usage)
             return 0

@@ -27,23 +27,43 @@ enum Stages {
         return count + fields & 1
     }
 
-    /// Times the newline scan and `readRaw` over `path`; prints the medians per line.
-    static func printReadRaw(_ path: String, runs: Int) -> Int32 {
+    /// What `statecraft replay` runs: `nextRaw` lines applied in place with `consume(raw:)`.
+    static func replayRaw(_ path: String, program: Program, limit: Int = .max) throws(LogError) -> Int {
+        var reader = try EventLogReader.open(path: path)
+        var replayer = Replayer(program: program, options: Replayer.Options())
+        var count = 0
+        while count < limit, try reader.nextRaw({ (line: RawLine) throws(LogError) in
+            count += 1
+            switch line {
+            case .event(let raw): try replayer.consume(raw: raw)
+            case .record(let record): try replayer.consume(record)
+            }
+        }) {}
+        return replayer.report.cases.count + count
+    }
+
+    /// Times the newline scan and `readRaw` over `path` (and `replayRaw` with `program`); prints
+    /// the medians per line.
+    static func printReadRaw(_ path: String, runs: Int, program: Program? = nil) -> Int32 {
         guard let lines = System.countNewlines(path), lines > 0 else {
             print("error: cannot read '\(path)' (or it has no lines)")
             return 1
         }
         let scan = time(runs: runs) { System.countNewlines(path) ?? 0 }
-        let raw: Double
+        var rows = [("newline scan", scan)]
         do throws(LogError) {
-            raw = try time(runs: runs) { () throws(LogError) -> Int in try readRaw(path) }
+            rows.append(("reader nextRaw()", try time(runs: runs) { () throws(LogError) -> Int in try readRaw(path) }))
+            if let program {
+                rows.append(("replay consume(raw:)",
+                             try time(runs: runs) { () throws(LogError) -> Int in try replayRaw(path, program: program) }))
+            }
         } catch {
             print("error: \(path):\(error.line):\(error.column): \(error.message)")
             return 1
         }
-        for (stage, seconds) in [("newline scan", scan), ("reader nextRaw()", raw)] {
+        for (stage, seconds) in rows {
             let perLine = seconds / Double(lines) * 1e9
-            print("\(Table.pad(stage, 18)) \(Table.fixed(seconds * 1000, 1)) ms  \(Table.fixed(perLine, 1)) ns/line  "
+            print("\(Table.pad(stage, 22)) \(Table.fixed(seconds * 1000, 1)) ms  \(Table.fixed(perLine, 1)) ns/line  "
                   + "\(Table.fixed(Double(lines) / seconds / 1e6, 2)) M lines/s")
         }
         return 0

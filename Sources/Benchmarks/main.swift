@@ -30,9 +30,10 @@
 //     .build/release/statecraft-bench probe --stage next|raw|replay|step|hand --machine M --log FILE --count N
 //         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind.
 //
-//     .build/release/statecraft-bench read-raw --log FILE [--runs 5]
+//     .build/release/statecraft-bench read-raw --log FILE [--runs 5] [--machine Drawer [--specs Specs]]
 //         Only the newline scan and EventLogReader.nextRaw() over FILE (median of the runs, ns
-//         per line); quick to run, and small enough to run under callgrind.
+//         per line), and with --machine the CLI's replay loop (nextRaw + Replayer.consume(raw:));
+//         quick to run, and small enough to run under callgrind.
 //
 //     python3 Sources/Benchmarks/python/transitions_baseline.py Drawer /tmp/statecraft-bench/Drawer-1000000.jsonl
 //         Python's `transitions` package replaying the same log (Drawer, VibrantButton,

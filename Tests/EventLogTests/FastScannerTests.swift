@@ -124,6 +124,34 @@ import TestSupport
         #expect(expectSame(line(40)) == 1)
     }
 
+    /// Names that differ in a single byte, at every position of every length up to 20: the
+    /// table's word-at-a-time hash and compare must tell each apart.
+    @Test func nameTableTellsApartNamesDifferingInOneByte() {
+        var names: [String] = []
+        for length in 0...20 {
+            let base = String((0..<length).map { Character(Unicode.Scalar(UInt8(97 + $0 % 26))) })
+            names.append(base)
+            for position in 0..<length {
+                var bytes = Array(base.utf8)
+                bytes[position] = UInt8(ascii: "Z")
+                names.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        let table = ByteNameTable(names)
+        for (i, name) in names.enumerated() {
+            #expect(Array(name.utf8).withUnsafeBufferPointer { table.index(of: $0) } == i, "\(name)")
+            var other = Array(name.utf8)
+            for position in other.indices {
+                other[position] = UInt8(ascii: "Y")
+                #expect(other.withUnsafeBufferPointer { table.index(of: $0) } == nil)
+                other[position] = Array(name.utf8)[position]
+            }
+            #expect((Array(name.utf8) + [0x61]).withUnsafeBufferPointer { table.index(of: $0) } == names.firstIndex(of: name + "a"))
+        }
+        #expect(ByteNameTable([]).index(of: UnsafeBufferPointer(start: nil, count: 0)) == nil)
+        #expect(ByteNameTable(["x", ""]).index(of: UnsafeBufferPointer(start: nil, count: 0)) == 1)
+    }
+
     /// Copies of a reader share the field store until one of them reads: a copy read inside
     /// the other's callback must leave that line's fields alone.
     @Test func copiesOfAReaderKeepTheirOwnFields() throws {
