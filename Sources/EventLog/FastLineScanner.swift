@@ -313,19 +313,26 @@ struct FastLineScanner {
         return (zeroQuote | zeroBackslash | control | w) & (0x80 &* ones)
     }
 
-    /// A number starting at `start`: its value and the index after it. Plain decimals of at
-    /// most 19 digits whose digits make an integer up to 2^53 are converted here (one
-    /// correctly rounded division by an exact power of ten); numbers with an exponent or more
-    /// digits go to `scanGeneralNumber`.
+    /// A number starting at `start`: its value and the index after it. Short decimals are
+    /// read a word at a time (`shortDecimal`); the rest byte by byte (`scanLongerNumber`).
     @inline(__always)
     private func scanNumber(_ start: Int) -> (Double, Int)? {
+        let negative = base[start] == UInt8(ascii: "-")
+        guard let (mantissa, fractionDigits, next) = shortDecimal(negative ? start &+ 1 : start) else {
+            return scanLongerNumber(start)
+        }
+        let value = Double(mantissa) / FastLineScanner.powerOfTen(fractionDigits)
+        return (negative ? -value : value, next)
+    }
+
+    /// Plain decimals of at most 19 digits whose digits make an integer up to 2^53 are
+    /// converted here (one correctly rounded division by an exact power of ten); numbers with
+    /// an exponent or more digits go to `scanGeneralNumber`.
+    @inline(never)
+    private func scanLongerNumber(_ start: Int) -> (Double, Int)? {
         var i = start
         let negative = base[i] == UInt8(ascii: "-")
         if negative { i &+= 1 }
-        if let (mantissa, fractionDigits, next) = shortDecimal(i) {
-            let value = Double(mantissa) / FastLineScanner.powerOfTen(fractionDigits)
-            return (negative ? -value : value, next)
-        }
         let integerStart = i
         var mantissa: UInt64 = 0
         while i < end {
@@ -358,37 +365,56 @@ struct FastLineScanner {
         return (negative ? -value : value, i)
     }
 
-    /// A number without sign or exponent whose digits and point fit in the 8 bytes at `i`
-    /// (`602.6`, `1.342`, `0`, `-11` after its sign, `6051.023`): its digits as an integer,
-    /// the count of fraction digits and the index after it; nil for anything else, which the
-    /// caller reads byte by byte.
+    /// A number without sign or exponent of at most 7 integer and 7 fraction digits
+    /// (`602.6`, `0`, `11` after its sign, `17328.373`), read a word for the integer part and
+    /// one for the fraction: its digits as an integer, the count of fraction digits and the
+    /// index after it; nil for anything else, which the caller reads byte by byte.
     @inline(__always)
     private func shortDecimal(_ i: Int) -> (UInt64, Int, Int)? {
         guard i &+ 8 <= readable else { return nil }
-        // Each byte xor '0': digits become 0...9, the point 0x1E.
-        let t = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ 0x3030_3030_3030_3030
+        // Each byte xor '0': digits become 0...9.
+        let t = load64(i) ^ 0x3030_3030_3030_3030
         let integerDigits = FastLineScanner.leadingDigits(t)
         // No digit, 8 or more, or a leading zero (an error, left to the byte-by-byte reading).
         guard integerDigits > 0, integerDigits < 8, integerDigits == 1 || t & 0xFF != 0 else { return nil }
-        let integerBits = UInt64(integerDigits &* 8)
-        var digits = t & (1 &<< integerBits &- 1)
-        var count = integerDigits
-        var fractionDigits = 0
-        if t &>> integerBits & 0xFF == 0x1E {
-            guard integerDigits < 7 else { return nil }
-            let rest = t &>> (integerBits &+ 8)
-            // The bytes shifted in at the top are zeros, which look like digits: stop before them.
-            let room = 7 &- integerDigits
-            fractionDigits = min(FastLineScanner.leadingDigits(rest), room)
-            guard fractionDigits > 0 else { return nil }
-            digits |= (rest & (1 &<< UInt64(fractionDigits &* 8) &- 1)) &<< integerBits
-            count &+= fractionDigits
+        // The digits moved to the top bytes, zeros below: an 8-digit number with leading zeros.
+        let integer = FastLineScanner.eightDigits(t &<< UInt64(64 &- 8 &* integerDigits))
+        var next = i &+ integerDigits
+        // The number must end inside the line, and not with an exponent.
+        guard next < end else { return nil }
+        if base[next] != UInt8(ascii: ".") {
+            guard base[next] | 0x20 != UInt8(ascii: "e") else { return nil }
+            return (integer, 0, next)
         }
-        let next = i &+ count &+ (fractionDigits > 0 ? 1 : 0)
-        // The number must end inside the line, before a byte that is neither a digit (when the
-        // run filled the word) nor an exponent.
-        guard next < end, !LineParser.isDigit(base[next]), base[next] | 0x20 != UInt8(ascii: "e") else { return nil }
-        return (FastLineScanner.eightDigits(digits &<< UInt64(64 &- 8 &* count)), fractionDigits, next)
+        let fractionStart = next &+ 1
+        guard fractionStart &+ 8 <= readable else { return nil }
+        let f = load64(fractionStart) ^ 0x3030_3030_3030_3030
+        let fractionDigits = FastLineScanner.leadingDigits(f)
+        guard fractionDigits > 0, fractionDigits < 8 else { return nil }
+        next = fractionStart &+ fractionDigits
+        guard next < end, base[next] | 0x20 != UInt8(ascii: "e") else { return nil }
+        let fraction = FastLineScanner.eightDigits(f &<< UInt64(64 &- 8 &* fractionDigits))
+        return (integer &* FastLineScanner.integerPowerOfTen(fractionDigits) &+ fraction, fractionDigits, next)
+    }
+
+    /// The 8 bytes at `i` (which must be readable) as a little-endian word.
+    @inline(__always)
+    private func load64(_ i: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+    }
+
+    /// 10^k for 1 ≤ k ≤ 7.
+    @inline(__always)
+    private static func integerPowerOfTen(_ k: Int) -> UInt64 {
+        switch k {
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100_000
+        case 6: 1_000_000
+        default: 10_000_000
+        }
     }
 
     /// How many of the 8 bytes of `t` (ASCII xor '0', in memory order) are digits before the
