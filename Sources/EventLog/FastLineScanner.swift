@@ -314,55 +314,15 @@ struct FastLineScanner {
     }
 
     /// A number starting at `start`: its value and the index after it. Short decimals are
-    /// read a word at a time (`shortDecimal`); the rest byte by byte (`scanLongerNumber`).
+    /// read a word at a time (`shortDecimal`); the rest byte by byte (`scanGeneralNumber`).
     @inline(__always)
     private func scanNumber(_ start: Int) -> (Double, Int)? {
         let negative = base[start] == UInt8(ascii: "-")
         guard let (mantissa, fractionDigits, next) = shortDecimal(negative ? start &+ 1 : start) else {
-            return scanLongerNumber(start)
-        }
-        let value = Double(mantissa) / FastLineScanner.powerOfTen(fractionDigits)
-        return (negative ? -value : value, next)
-    }
-
-    /// Plain decimals of at most 19 digits whose digits make an integer up to 2^53 are
-    /// converted here (one correctly rounded division by an exact power of ten); numbers with
-    /// an exponent or more digits go to `scanGeneralNumber`.
-    @inline(never)
-    private func scanLongerNumber(_ start: Int) -> (Double, Int)? {
-        var i = start
-        let negative = base[i] == UInt8(ascii: "-")
-        if negative { i &+= 1 }
-        let integerStart = i
-        var mantissa: UInt64 = 0
-        while i < end {
-            let d = base[i] &- UInt8(ascii: "0")
-            if d >= 10 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            i &+= 1
-        }
-        let integerDigits = i &- integerStart
-        // No digit, or a leading zero (an error for the full parser).
-        guard integerDigits > 0, integerDigits == 1 || base[integerStart] != UInt8(ascii: "0") else { return nil }
-        var fractionDigits = 0
-        if i < end && base[i] == UInt8(ascii: ".") {
-            i &+= 1
-            let fractionStart = i
-            while i < end {
-                let d = base[i] &- UInt8(ascii: "0")
-                if d >= 10 { break }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                i &+= 1
-            }
-            fractionDigits = i &- fractionStart
-            guard fractionDigits > 0 else { return nil }
-        }
-        if i < end && base[i] | 0x20 == UInt8(ascii: "e") || integerDigits &+ fractionDigits > 19
-            || mantissa > 1 << 53 || fractionDigits > 22 {
             return scanGeneralNumber(start)
         }
         let value = Double(mantissa) / FastLineScanner.powerOfTen(fractionDigits)
-        return (negative ? -value : value, i)
+        return (negative ? -value : value, next)
     }
 
     /// A number without sign or exponent of at most 7 integer and 7 fraction digits
@@ -436,7 +396,7 @@ struct FastLineScanner {
         return (pairs & mask &* 0x000F_4240_0000_0064 &+ (pairs &>> 16 & mask) &* 0x0000_2710_0000_0001) &>> 32
     }
 
-    /// 10^k for 0 ≤ k ≤ 22 (each exact as a double).
+    /// 10^k for 0 ≤ k ≤ 7, the fraction lengths `shortDecimal` reads.
     @inline(__always)
     private static func powerOfTen(_ k: Int) -> Double {
         switch k {
@@ -447,27 +407,13 @@ struct FastLineScanner {
         case 4: 1e4
         case 5: 1e5
         case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        case 15: 1e15
-        case 16: 1e16
-        case 17: 1e17
-        case 18: 1e18
-        case 19: 1e19
-        case 20: 1e20
-        case 21: 1e21
-        default: 1e22
+        default: 1e7
         }
     }
 
     /// The grammar of `LineParser.parseNumber`, accepting only numbers its exact fast path
     /// converts (so the double is the same); nil for anything else.
+    @inline(never)
     private func scanGeneralNumber(_ start: Int) -> (Double, Int)? {
         var i = start
         let negative = base[i] == UInt8(ascii: "-")
