@@ -8,11 +8,11 @@ public struct ByteNameTable: Sendable {
     private struct Slot {
         var hash: UInt64
         /// Where the name's bytes are in `storage`.
-        var start: Int32
-        var count: Int32
+        var start: Int
+        var count: Int
         /// The name's position in the array given to `init` (the first one, if repeated); -1
         /// for an empty slot.
-        var index: Int32
+        var index: Int
     }
 
     /// Every name's bytes, one after another (at least one byte, so there is always an address).
@@ -42,15 +42,15 @@ public struct ByteNameTable: Sendable {
                 var duplicate = false
                 while slots[slot].index >= 0 {
                     let other = slots[slot]
-                    if other.hash == hash && Int(other.count) == range.count
-                        && ByteNameTable.equal(base + Int(other.start), base + range.lowerBound, range.count) {
+                    if other.hash == hash && other.count == range.count
+                        && ByteNameTable.equal(base + other.start, base + range.lowerBound, range.count) {
                         duplicate = true
                         break
                     }
                     slot = (slot + 1) & (size - 1)
                 }
                 if !duplicate {
-                    slots[slot] = Slot(hash: hash, start: Int32(range.lowerBound), count: Int32(range.count), index: Int32(i))
+                    slots[slot] = Slot(hash: hash, start: range.lowerBound, count: range.count, index: i)
                 }
             }
         }
@@ -71,9 +71,8 @@ public struct ByteNameTable: Sendable {
                 while true {
                     let entry = slots[slot]
                     if entry.index < 0 { return nil }
-                    if entry.hash == hash && Int(entry.count) == count
-                        && ByteNameTable.equal(names + Int(entry.start), key, count) {
-                        return Int(entry.index)
+                    if entry.hash == hash && entry.count == count && ByteNameTable.equal(names + entry.start, key, count) {
+                        return entry.index
                     }
                     slot = (slot &+ 1) & mask
                 }
