@@ -1,3 +1,5 @@
+import Statecraft
+
 /// The benchmark's command line: a command, then `--name value` options and `--flag`s.
 struct Arguments {
     var command: String
@@ -10,6 +12,7 @@ struct Arguments {
                statecraft-bench run [--events N] [--runs K] [--machine NAME ...] [--dir DIR] [--specs DIR] [--python] [--no-cli]
                statecraft-bench allocs [--machine NAME] [--count N] [--dir DIR] [--specs DIR]
                statecraft-bench probe --stage STAGE --machine NAME --log FILE --count N [--specs DIR]
+               statecraft-bench read-raw --log FILE [--runs K] [--machine NAME [--specs DIR]]
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -73,6 +76,18 @@ struct Arguments {
                   let count = number("--count", default: 1000) else { return fail("probe needs --stage, --machine and --log") }
             return AllocationProbe.probe(stage: stage, machine: machine, log: log, count: count,
                                          specs: value("--specs") ?? "Specs")
+        case "read-raw":
+            guard let log = value("--log"), let runs = number("--runs", default: 5) else {
+                return fail("read-raw needs --log (and --runs takes an integer)")
+            }
+            var program: Program?
+            if let machine = value("--machine") {
+                switch Stages.loadProgram("\(value("--specs") ?? "Specs")/\(machine).machine") {
+                case .success(let p): program = p
+                case .failure(let e): return fail(e.message)
+                }
+            }
+            return Stages.printReadRaw(log, runs: runs, program: program)
         case "help", "-h", "--help":
             print(Arguments.usage)
             return 0

@@ -27,6 +27,37 @@ enum Stages {
         return count + fields & 1
     }
 
+    /// Times the newline scan and `readRaw` over `path` (and replay with `program`, on one
+    /// thread and on two); prints the medians per line.
+    static func printReadRaw(_ path: String, runs: Int, program: Program? = nil) -> Int32 {
+        guard let lines = System.countNewlines(path), lines > 0 else {
+            print("error: cannot read '\(path)' (or it has no lines)")
+            return 1
+        }
+        let scan = time(runs: runs) { System.countNewlines(path) ?? 0 }
+        var rows = [("newline scan", scan)]
+        do throws(LogError) {
+            rows.append(("reader nextRaw()", try time(runs: runs) { () throws(LogError) -> Int in try readRaw(path) }))
+            if let program {
+                for concurrently in [false, true] {
+                    rows.append((concurrently ? "replay, 2 threads" : "replay, 1 thread",
+                                 try time(runs: runs) { () throws(LogError) -> Int in
+                                     try replay(path, program: program, concurrently: concurrently)
+                                 }))
+                }
+            }
+        } catch {
+            print("error: \(path):\(error.line):\(error.column): \(error.message)")
+            return 1
+        }
+        for (stage, seconds) in rows {
+            let perLine = seconds / Double(lines) * 1e9
+            print("\(Table.pad(stage, 22)) \(Table.fixed(seconds * 1000, 1)) ms  \(Table.fixed(perLine, 1)) ns/line  "
+                  + "\(Table.fixed(Double(lines) / seconds / 1e6, 2)) M lines/s")
+        }
+        return 0
+    }
+
     /// What `statecraft replay` does in process: `Replayer.replay` over the reader (lines in
     /// place), then the report.
     static func replay(_ path: String, program: Program, trace: Bool = false, concurrently: Bool = false) throws(LogError) -> Int {

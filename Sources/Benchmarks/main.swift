@@ -31,6 +31,11 @@
 //         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind
 //         (replay2: replay with the second thread reading).
 //
+//     .build/release/statecraft-bench read-raw --log FILE [--runs 5] [--machine Drawer [--specs Specs]]
+//         Only the newline scan and EventLogReader.nextRaw() over FILE (median of the runs, ns
+//         per line), and with --machine the CLI's replay loop (nextRaw + Replayer.consume(raw:));
+//         quick to run, and small enough to run under callgrind.
+//
 //     python3 Sources/Benchmarks/python/transitions_baseline.py Drawer /tmp/statecraft-bench/Drawer-1000000.jsonl
 //         Python's `transitions` package replaying the same log (Drawer, VibrantButton,
 //         PullToRefresh); prints "events/s N".

@@ -7,32 +7,95 @@ extension EventLogReader {
     /// path cannot vouch for goes through the full parser. Errors thrown by `body` pass
     /// through. The `.event` line's pointers are valid only inside `body`.
     public mutating func nextRaw(_ body: (RawLine) throws(LogError) -> Void) throws(LogError) -> Bool {
-        guard let range = try nextLineRange() else { return false }
-        let number = lineNumber
-        // Moved out of `self` so the scanner can fill it while the buffer is borrowed.
-        var fields = rawFields
-        rawFields = []
-        defer { rawFields = fields }
-        let fast = lines.withBytes(range) { bytes -> Result<Void, LogError>? in
-            var scanner = FastLineScanner(bytes: bytes)
-            guard let header = scanner.scanEventLine(into: &fields) else { return nil }
-            return fields.withUnsafeBufferPointer { stored -> Result<Void, LogError> in
-                let line = RawEventLine(line: number, bytes: bytes, name: header.name, nameOffset: header.nameOffset,
-                                        fields: stored, time: header.time, timeOffset: header.timeOffset,
-                                        caseKey: header.caseKey, caseOffset: header.caseOffset)
-                do throws(LogError) {
-                    try body(.event(line))
-                    return .success(())
-                } catch {
-                    return .failure(error)
-                }
+        // A copy of this reader shares the store: take a store of our own before writing to it.
+        if !isKnownUniquelyReferenced(&rawFields) { rawFields = RawFieldStore(capacity: rawFields.capacity) }
+        let fields = rawFields.buffer
+        var header = FastLineScanner.Header()
+        // The usual case: the scanner finds the line's end itself, so the line needs no
+        // separate search for its newline. Line 1 (a byte order mark) and anything unusual
+        // (a blank line, a line the buffer does not hold whole, a line the scanner declines)
+        // take the general path below.
+        if lineNumber > 0 {
+            let outcome = lines.withUnread { base, count, readable in
+                FastLineScanner(line: base, count: count, readable: readable, extent: .toNewline)
+                    .scanEventLine(into: &header, fields: fields)
+            }
+            switch outcome {
+            case .event(let fieldCount)?:
+                lineNumber += 1
+                let range = lines.take(length: header.length, newline: header.newline)
+                try deliver(range, header, fieldCount, body)
+                return true
+            case .needsRoom?:
+                rawFields.grow()
+            case .declined?, nil:
+                break
             }
         }
-        if let fast {
-            try fast.get()
-            return true
+        guard let range = try nextLineRange() else { return false }
+        while true {
+            header = FastLineScanner.Header()
+            let fields = rawFields.buffer
+            let outcome = lines.withLine(range) { base, count, readable in
+                FastLineScanner(line: base, count: count, readable: readable).scanEventLine(into: &header, fields: fields)
+            }
+            switch outcome ?? .declined {
+            case .event(let fieldCount):
+                try deliver(range, header, fieldCount, body)
+                return true
+            case .declined:
+                try body(.record(try parseFull(range)))
+                return true
+            case .needsRoom:
+                // Rarely: a line wider than any before it.
+                rawFields.grow()
+            }
         }
-        try body(.record(try parseFull(range)))
-        return true
+    }
+
+    /// Calls `body` with the event line at `range`, which the scanner read into `header` and
+    /// the first `fieldCount` fields of the store.
+    @inline(__always)
+    private func deliver(_ range: Range<Int>, _ header: FastLineScanner.Header, _ fieldCount: Int,
+                         _ body: (RawLine) throws(LogError) -> Void) throws(LogError) {
+        let fields = UnsafeBufferPointer(rebasing: rawFields.buffer[0..<fieldCount])
+        let number = lineNumber
+        _ = try lines.withLine(range) { (base, count, _) throws(LogError) -> Void? in
+            try body(.event(RawEventLine(line: number, bytes: UnsafeBufferPointer(start: base, count: count),
+                                         name: header.name, nameOffset: header.nameOffset, fields: fields,
+                                         time: header.time, timeOffset: header.timeOffset,
+                                         caseKey: header.caseKey, caseOffset: header.caseOffset)))
+            return ()
+        }
+    }
+}
+
+/// The reader's storage for one line's payload fields, reused line after line (`RawField` is
+/// a trivial type, so the memory needs no deinitialization).
+final class RawFieldStore {
+    /// The fields' memory, `capacity` elements.
+    private(set) var buffer: UnsafeMutableBufferPointer<RawField>
+
+    var capacity: Int { buffer.count }
+
+    init(capacity: Int = 8) {
+        buffer = RawFieldStore.allocate(max(1, capacity))
+    }
+
+    /// Doubles the capacity; the contents are not kept.
+    func grow() {
+        let larger = RawFieldStore.allocate(buffer.count * 2)
+        buffer.deallocate()
+        buffer = larger
+    }
+
+    private static func allocate(_ capacity: Int) -> UnsafeMutableBufferPointer<RawField> {
+        let buffer = UnsafeMutableBufferPointer<RawField>.allocate(capacity: capacity)
+        buffer.initialize(repeating: RawField(key: 0..<0, keyOffset: 0, valueOffset: 0, value: .bool(false)))
+        return buffer
+    }
+
+    deinit {
+        buffer.deallocate()
     }
 }

@@ -19,7 +19,7 @@ public struct EventLogReader {
     /// The number of the last line read (1-based; 0 before the first).
     var lineNumber = 0
     /// Payload fields of the last line read by `nextRaw`; the storage is reused line after line.
-    var rawFields: [RawField] = []
+    var rawFields = RawFieldStore()
 
     /// Reads a log held in memory (tests, small inputs).
     public init(bytes: [UInt8]) {

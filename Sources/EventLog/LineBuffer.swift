@@ -72,10 +72,36 @@ struct LineBuffer {
         Array(storage[range])
     }
 
-    /// Calls `body` with the bytes of `range`, in place; the pointer is valid only inside `body`.
+    /// Calls `body` with a pointer to the first byte of `range`, the range's length and how
+    /// many bytes from that pointer on the buffer holds (the line and what follows it, so
+    /// word-sized reads near the line's end stay in memory); valid only inside `body`.
     @inline(__always)
-    func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        storage.withUnsafeBufferPointer { buffer in body(UnsafeBufferPointer(rebasing: buffer[range])) }
+    func withLine<R, E: Error>(_ range: Range<Int>,
+                               _ body: (UnsafePointer<UInt8>, _ count: Int, _ readable: Int) throws(E) -> R?) throws(E) -> R? {
+        try storage.withUnsafeBufferPointer { (buffer) throws(E) -> R? in
+            guard let base = buffer.baseAddress, range.upperBound <= buffer.count else { return nil }
+            return try body(base + range.lowerBound, range.count, buffer.count - range.lowerBound)
+        }
+    }
+
+    /// Calls `body` with a pointer to the first unread byte, the number of unread bytes and
+    /// how many bytes from that pointer on the buffer holds; nil when nothing is unread. A
+    /// caller that finds a whole line there (up to a newline) takes it with `take(_:)`.
+    @inline(__always)
+    func withUnread<R, E: Error>(_ body: (UnsafePointer<UInt8>, _ count: Int, _ readable: Int) throws(E) -> R?) throws(E) -> R? {
+        guard start < end else { return nil }
+        return try withLine(start..<end, body)
+    }
+
+    /// Takes the next line, which the caller found in the unread bytes: `length` bytes
+    /// (without terminator) whose newline is `newline` bytes from the first unread byte.
+    /// Returns the line's range, as `nextLine()` would have.
+    @inline(__always)
+    mutating func take(length: Int, newline: Int) -> Range<Int> {
+        let line = start..<start + length
+        start += newline + 1
+        scanned = start
+        return line
     }
 
     /// Whether `range` holds only spaces, tabs and carriage returns.

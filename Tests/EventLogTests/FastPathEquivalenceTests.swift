@@ -28,7 +28,7 @@ func readAllRaw(_ reader: EventLogReader) -> (results: [Result<LogRecord, LogErr
 }
 
 /// Doubles compared by bit pattern, so 0 and -0 differ.
-private func sameNumbers(_ a: LogRecord, _ b: LogRecord) -> Bool {
+func sameNumbers(_ a: LogRecord, _ b: LogRecord) -> Bool {
     guard a.time?.bitPattern == b.time?.bitPattern else { return false }
     guard case .event(_, _, let p) = a.body, case .event(_, _, let q) = b.body else { return true }
     for (x, y) in zip(p, q) {
