@@ -69,6 +69,23 @@ public struct RawEventLine {
     /// Byte offset of the `case` value.
     public let caseOffset: Int?
 
+    /// A line over bytes and fields kept elsewhere: for callers that copy lines out of the
+    /// callback (a reading thread's batches, say) and hand them on later. The ranges and
+    /// offsets are relative to `bytes`, as `nextRaw` gives them.
+    public init(line: Int, bytes: UnsafeBufferPointer<UInt8>, name: Range<Int>, nameOffset: Int,
+                fields: UnsafeBufferPointer<RawField>, time: Double?, timeOffset: Int?, caseKey: Range<Int>?,
+                caseOffset: Int?) {
+        self.line = line
+        self.bytes = bytes
+        self.name = name
+        self.nameOffset = nameOffset
+        self.fields = fields
+        self.time = time
+        self.timeOffset = timeOffset
+        self.caseKey = caseKey
+        self.caseOffset = caseOffset
+    }
+
     /// The bytes of `range` as a buffer (no copy).
     @inline(__always)
     public func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {

@@ -1,36 +1,37 @@
 import StatecraftEventLog
 import StatecraftModel
 
-/// Names the fast path looks up by their bytes, and cases by their key's bytes.
-struct RawLookup {
-    var events: ByteNameTable
-    var fields: [ByteNameTable]
+/// Names the in-place path looks up by their bytes, and the buffers it stages a line's
+/// payload in. A class, so the replayer holds it with one reference and never copies its
+/// tables; the staging buffers are scratch space for one line at a time.
+final class RawLookup {
+    let events: ByteNameTable
+    let fields: [ByteNameTable]
     /// Each event's field types, by slot.
-    var types: [[ValueType]]
-    /// Whether each event has a String field.
-    var hasStrings: [Bool]
-    var cases = CaseTable()
+    let types: [[ValueType]]
     /// The payload of the line being applied, by field slot: numbers and bools (0 or 1)
     /// here, strings in `stagedStrings`. Room for the widest event.
-    var stagedNumbers: [Double]
-    var stagedStrings: [String]
+    let stagedNumbers: UnsafeMutablePointer<Double>
+    let width: Int
+    @exclusivity(unchecked) var stagedStrings: [String]
 
     init(_ machine: Machine) {
         events = ByteNameTable(machine.events.map(\.name))
         fields = machine.events.map { ByteNameTable($0.fields.map(\.name)) }
         types = machine.events.map { $0.fields.map(\.type) }
-        hasStrings = machine.events.map { $0.fields.contains { $0.type == .string } }
-        let widest = machine.events.map(\.fields.count).max() ?? 0
-        stagedNumbers = Array(repeating: 0, count: max(1, widest))
-        stagedStrings = Array(repeating: "", count: widest)
+        width = max(1, machine.events.map(\.fields.count).max() ?? 0)
+        stagedNumbers = .allocate(capacity: width)
+        stagedNumbers.initialize(repeating: 0, count: width)
+        stagedStrings = Array(repeating: "", count: width)
     }
 
-    /// The line's event, with its payload written by field slot into `numbers` (numbers and
-    /// bools) and `strings`; nil if the event is unknown or a field is unknown, mistyped or
-    /// missing (the slow path then reports it). Reads the tables only, so a copy can stage
-    /// lines on another thread.
-    func stage(_ line: RawEventLine, numbers: UnsafeMutablePointer<Double>,
-               strings: (Int, String) -> Void) -> Int? {
+    deinit {
+        stagedNumbers.deallocate()
+    }
+
+    /// The line's event, with its payload staged by field slot; nil if the event is unknown
+    /// or a field is unknown, mistyped or missing (the slow path then reports it).
+    func stage(_ line: RawEventLine) -> Int? {
         guard let event = events.index(of: line.name, in: line) else { return nil }
         let types = self.types[event]
         if types.count != line.fields.count { return nil }
@@ -39,9 +40,9 @@ struct RawLookup {
         for field in line.fields {
             guard let slot = fields[event].index(of: field.key, in: line) else { return nil }
             switch (field.value, types[slot]) {
-            case (.number(let n), .number): numbers[slot] = n
-            case (.bool(let b), .bool): numbers[slot] = b ? 1 : 0
-            case (.string(let r), .string): strings(slot, line.string(r))
+            case (.number(let n), .number): stagedNumbers[slot] = n
+            case (.bool(let b), .bool): stagedNumbers[slot] = b ? 1 : 0
+            case (.string(let r), .string): stagedStrings[slot] = line.string(r)
             default: return nil
             }
         }
@@ -81,28 +82,15 @@ extension Replayer {
     /// in the common case. Anything unusual (an unknown name, a missing or mistyped field)
     /// goes through `consume(_:)` with the full record, so errors are exactly the same.
     public mutating func consume(raw line: RawEventLine, trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
-        var numbers = lookup.stagedNumbers
-        var strings = lookup.stagedStrings
-        lookup.stagedNumbers = []
-        lookup.stagedStrings = []
-        defer {
-            lookup.stagedNumbers = numbers
-            lookup.stagedStrings = strings
-        }
-        let staged = numbers.withUnsafeMutableBufferPointer { n -> Int? in
-            guard let base = n.baseAddress else { return nil }  // never: there is room for one number at least
-            return lookup.stage(line, numbers: base) { strings[$0] = $1 }
-        }
-        guard let event = staged else {
+        guard let event = lookup.stage(line) else {
             try consume(line.record(), trace: trace)
             return
         }
-        try numbers.withUnsafeBufferPointer { (n) throws(LogError) in
-            try strings.withUnsafeBufferPointer { (s) throws(LogError) in
-                try apply(staged: event, payload: StagedPayload(numbers: n, strings: s),
-                          caseKey: line.caseKey.map(line.slice), time: line.time, timeOffset: line.timeOffset,
-                          nameOffset: line.nameOffset, line, trace: trace)
-            }
+        let numbers = UnsafeBufferPointer(start: lookup.stagedNumbers, count: lookup.width)
+        try lookup.stagedStrings.withUnsafeBufferPointer { (strings) throws(LogError) in
+            try apply(staged: event, payload: StagedPayload(numbers: numbers, strings: strings),
+                      caseKey: line.caseKey.map(line.slice), time: line.time, timeOffset: line.timeOffset,
+                      nameOffset: line.nameOffset, line, trace: trace)
         }
     }
 
@@ -111,7 +99,7 @@ extension Replayer {
                                        time: Double?, timeOffset: Int?, nameOffset: Int, _ source: L,
                                        trace: (TraceStep) -> Void) throws(LogError) {
         records += 1
-        let existing = caseKey.map { lookup.cases.run(for: $0) } ?? defaultRun
+        let existing = caseKey.map { cases.run(for: $0) } ?? defaultRun
         let caseString = { caseKey.map { String(decoding: $0, as: UTF8.self) } }
         let time = try checkedTime(time, offset: timeOffset, caseKey: caseString(), run: existing, source)
         let index = existing ?? openRun(for: caseString(), line: source.lineNumber)

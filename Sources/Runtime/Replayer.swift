@@ -55,7 +55,10 @@ public struct Replayer {
     /// Coverage over all cases: fired transitions and visited states.
     var transitionCounts: [Int]
     var visitedStates: [Bool]
-    var lookup: RawLookup
+    /// Names and types the in-place path looks up, and its staging buffers.
+    let lookup: RawLookup
+    /// The cases opened so far, by the bytes of their key.
+    var cases = CaseTable()
 
     /// Creates a replayer for a compiled machine.
     public init(program: Program, options: Options = Options()) {
@@ -129,7 +132,7 @@ public struct Replayer {
         let index = runs.count - 1
         if var key = caseKey {
             caseIndex[key] = index
-            key.withUTF8 { lookup.cases.insert($0, run: index) }
+            key.withUTF8 { cases.insert($0, run: index) }
         } else {
             defaultRun = index
         }
