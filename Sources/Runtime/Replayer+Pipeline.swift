@@ -26,32 +26,57 @@ final class LineBatch: @unchecked Sendable {  // owned by one thread at a time, 
     static let lineLimit = 4096
     static let byteLimit = 1 << 19
 
-    // One thread at a time: no run-time exclusivity checks.
+    // One thread at a time: no run-time exclusivity checks. Bytes and fields live in raw
+    // storage that grows by doubling (a batch ends once it holds `byteLimit` bytes, so
+    // it stops growing after the first batches).
     @exclusivity(unchecked) var entries: [Entry] = []
-    @exclusivity(unchecked) var bytes: [UInt8] = []
-    @exclusivity(unchecked) var fields: [RawField] = []
+    @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private(set) var byteCount = 0
+    @exclusivity(unchecked) private var byteCapacity: Int
+    @exclusivity(unchecked) private(set) var fields: UnsafeMutablePointer<RawField>
+    @exclusivity(unchecked) private(set) var fieldCount = 0
+    @exclusivity(unchecked) private var fieldCapacity: Int
     @exclusivity(unchecked) var records: [LogRecord] = []
     /// The error that ended the log after these lines, if any.
     @exclusivity(unchecked) var failure: LogError?
     /// Whether the log ends after these lines.
     @exclusivity(unchecked) var isLast = false
 
-    var isFull: Bool { entries.count >= LineBatch.lineLimit || bytes.count >= LineBatch.byteLimit }
+    init() {
+        byteCapacity = LineBatch.byteLimit + 4096
+        bytes = .allocate(capacity: byteCapacity)
+        fieldCapacity = LineBatch.lineLimit * 4
+        fields = .allocate(capacity: fieldCapacity)
+        entries.reserveCapacity(LineBatch.lineLimit)
+    }
+
+    deinit {
+        bytes.deallocate()
+        fields.deinitialize(count: fieldCount)
+        fields.deallocate()
+    }
+
+    var isFull: Bool { entries.count >= LineBatch.lineLimit || byteCount >= LineBatch.byteLimit }
 
     func reset() {
         entries.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
-        fields.removeAll(keepingCapacity: true)
+        byteCount = 0
+        fields.deinitialize(count: fieldCount)
+        fieldCount = 0
         if !records.isEmpty { records.removeAll(keepingCapacity: true) }
         failure = nil
         isLast = false
     }
 
     func append(_ line: RawEventLine) {
-        let start = bytes.count
-        let fieldStart = fields.count
-        bytes.append(contentsOf: line.bytes)
-        fields.append(contentsOf: line.fields)
+        let start = byteCount
+        let fieldStart = fieldCount
+        if byteCount + line.bytes.count > byteCapacity { growBytes(to: byteCount + line.bytes.count) }
+        if fieldCount + line.fields.count > fieldCapacity { growFields(to: fieldCount + line.fields.count) }
+        if let source = line.bytes.baseAddress { (bytes + byteCount).update(from: source, count: line.bytes.count) }
+        byteCount += line.bytes.count
+        if let source = line.fields.baseAddress { (fields + fieldCount).initialize(from: source, count: line.fields.count) }
+        fieldCount += line.fields.count
         entries.append(Entry(line: line.line, start: start, count: line.bytes.count, fieldStart: fieldStart,
                              fieldCount: line.fields.count, name: line.name, nameOffset: line.nameOffset, time: line.time,
                              timeOffset: line.timeOffset, caseKey: line.caseKey, caseOffset: line.caseOffset, record: -1))
@@ -62,6 +87,22 @@ final class LineBatch: @unchecked Sendable {  // owned by one thread at a time, 
         entries.append(Entry(line: record.line, start: 0, count: 0, fieldStart: 0, fieldCount: 0, name: 0..<0,
                              nameOffset: 0, time: nil, timeOffset: nil, caseKey: nil, caseOffset: nil,
                              record: records.count - 1))
+    }
+
+    private func growBytes(to needed: Int) {
+        byteCapacity = max(needed, byteCapacity * 2)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: byteCapacity)
+        bigger.update(from: bytes, count: byteCount)
+        bytes.deallocate()
+        bytes = bigger
+    }
+
+    private func growFields(to needed: Int) {
+        fieldCapacity = max(needed, fieldCapacity * 2)
+        let bigger = UnsafeMutablePointer<RawField>.allocate(capacity: fieldCapacity)
+        bigger.moveInitialize(from: fields, count: fieldCount)
+        fields.deallocate()
+        fields = bigger
     }
 }
 
@@ -165,21 +206,17 @@ extension Replayer {
     }
 
     private mutating func apply(_ batch: LineBatch, trace: (TraceStep) -> Void) throws(LogError) {
-        try batch.bytes.withUnsafeBufferPointer { (bytes) throws(LogError) in
-            try batch.fields.withUnsafeBufferPointer { (fields) throws(LogError) in
-                for entry in batch.entries {
-                    if entry.record >= 0 {
-                        try consume(batch.records[entry.record], trace: trace)
-                        continue
-                    }
-                    let line = RawEventLine(
-                        line: entry.line, bytes: UnsafeBufferPointer(rebasing: bytes[entry.start..<entry.start + entry.count]),
-                        name: entry.name, nameOffset: entry.nameOffset,
-                        fields: UnsafeBufferPointer(rebasing: fields[entry.fieldStart..<entry.fieldStart + entry.fieldCount]),
-                        time: entry.time, timeOffset: entry.timeOffset, caseKey: entry.caseKey, caseOffset: entry.caseOffset)
-                    try consume(raw: line, trace: trace)
-                }
+        for entry in batch.entries {
+            if entry.record >= 0 {
+                try consume(batch.records[entry.record], trace: trace)
+                continue
             }
+            let line = RawEventLine(
+                line: entry.line, bytes: UnsafeBufferPointer(start: batch.bytes + entry.start, count: entry.count),
+                name: entry.name, nameOffset: entry.nameOffset,
+                fields: UnsafeBufferPointer(start: batch.fields + entry.fieldStart, count: entry.fieldCount),
+                time: entry.time, timeOffset: entry.timeOffset, caseKey: entry.caseKey, caseOffset: entry.caseOffset)
+            try consume(raw: line, trace: trace)
         }
     }
 }
