@@ -7,39 +7,76 @@ import StatecraftModel
 final class RawLookup {
     let events: ByteNameTable
     let fields: [ByteNameTable]
-    /// Each event's field types, by slot.
-    let types: [[ValueType]]
     /// The payload of the line being applied, by field slot: numbers and bools (0 or 1)
     /// here, strings in `stagedStrings`. Room for the widest event.
     let stagedNumbers: UnsafeMutablePointer<Double>
     let width: Int
     @exclusivity(unchecked) var stagedStrings: [String]
+    /// Event `e`'s fields are entries `fieldBase[e] ..< fieldBase[e + 1]` of the flat
+    /// tables below: their types, and their names' bytes (`names[nameStart[k] ..< nameStart[k + 1]]`).
+    private let fieldBase: FrozenTable<Int>
+    private let types: FrozenTable<ValueType>
+    private let names: FrozenTable<UInt8>
+    private let nameStart: FrozenTable<Int>
+    /// For each event and position in the line, the field slot found there in the previous
+    /// line of that event (-1: none yet). Lines of one event almost always list their keys in
+    /// the same order, so a key is compared with that field's name first and hashed only
+    /// when it differs.
+    private let expected: UnsafeMutablePointer<Int>
 
     init(_ machine: Machine) {
         events = ByteNameTable(machine.events.map(\.name))
         fields = machine.events.map { ByteNameTable($0.fields.map(\.name)) }
-        types = machine.events.map { $0.fields.map(\.type) }
         width = max(1, machine.events.map(\.fields.count).max() ?? 0)
         stagedNumbers = .allocate(capacity: width)
         stagedNumbers.initialize(repeating: 0, count: width)
         stagedStrings = Array(repeating: "", count: width)
+        var fieldBase = [0]
+        var types: [ValueType] = []
+        var names: [UInt8] = []
+        var nameStart = [0]
+        for event in machine.events {
+            for field in event.fields {
+                types.append(field.type)
+                names.append(contentsOf: field.name.utf8)
+                nameStart.append(names.count)
+            }
+            fieldBase.append(types.count)
+        }
+        self.fieldBase = FrozenTable(fieldBase)
+        self.types = FrozenTable(types)
+        self.names = FrozenTable(names)
+        self.nameStart = FrozenTable(nameStart)
+        expected = .allocate(capacity: max(1, machine.events.count * width))
+        expected.initialize(repeating: -1, count: max(1, machine.events.count * width))
     }
 
     deinit {
         stagedNumbers.deallocate()
+        expected.deallocate()
+        fieldBase.free()
+        types.free()
+        names.free()
+        nameStart.free()
     }
 
     /// The line's event, with its payload staged by field slot; nil if the event is unknown
     /// or a field is unknown, mistyped or missing (the slow path then reports it).
     func stage(_ line: RawEventLine) -> Int? {
         guard let event = events.index(of: line.name, in: line) else { return nil }
-        let types = self.types[event]
-        if types.count != line.fields.count { return nil }
+        let base = fieldBase[event]
         // Keys are unique (the reader declines duplicates), so as many known keys as fields
         // means every field is there.
-        for field in line.fields {
-            guard let slot = fields[event].index(of: field.key, in: line) else { return nil }
-            switch (field.value, types[slot]) {
+        if fieldBase[event + 1] - base != line.fields.count { return nil }
+        for (position, field) in line.fields.enumerated() {
+            let memo = expected + (event * width + position)
+            var slot = memo.pointee
+            if slot < 0 || !isName(base + slot, field.key, of: line) {
+                guard let found = fields[event].index(of: field.key, in: line) else { return nil }
+                slot = found
+                memo.pointee = found
+            }
+            switch (field.value, types[base + slot]) {
             case (.number(let n), .number): stagedNumbers[slot] = n
             case (.bool(let b), .bool): stagedNumbers[slot] = b ? 1 : 0
             case (.string(let r), .string): stagedStrings[slot] = line.string(r)
@@ -47,6 +84,19 @@ final class RawLookup {
             }
         }
         return event
+    }
+
+    /// Whether the bytes of `key` in `line` spell field `k`'s name.
+    @inline(__always)
+    private func isName(_ k: Int, _ key: Range<Int>, of line: RawEventLine) -> Bool {
+        let start = nameStart[k]
+        guard nameStart[k + 1] - start == key.count else { return false }
+        var i = 0
+        while i < key.count {
+            if names[start + i] != line.bytes[key.lowerBound + i] { return false }
+            i += 1
+        }
+        return true
     }
 }
 
