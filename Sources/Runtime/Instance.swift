@@ -279,7 +279,7 @@ public struct Instance: Sendable {
         let t = program.timers[Int(timer.timer)].transition
         if firedAtOnce > Instance.timerLoopLimit {
             pending.removeAll()
-            registers.outputs.removeAll(keepingCapacity: true)
+            registers.outputs.removeAll()
             return Step(kind: .failed(ExpressionFault(
                 message: "timers fired \(Instance.timerLoopLimit) times at t=\(Value.number(now)) without time passing; stopped them",
                 range: program.machine[t.id].keywordRange)), from: from, to: from, time: now)
@@ -326,8 +326,9 @@ public struct Instance: Sendable {
     /// Hands the step's outputs to `emit`, in order.
     private func deliverOutputs(_ emit: (OutputID, [Value]) -> Void) {
         guard !registers.outputs.isEmpty else { return }
-        for o in registers.outputs {
-            emit(o.output, Array(registers.outputArguments[Int(o.start)..<Int(o.start + o.count)]))
+        for k in 0..<registers.outputs.count {
+            let o = registers.outputs[k]
+            emit(o.output, registers.outputArguments.copy(Int(o.start)..<Int(o.start + o.count)))
         }
     }
 

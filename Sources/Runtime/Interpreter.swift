@@ -17,11 +17,38 @@ public struct ExpressionFault: Error, Sendable, Equatable {
 }
 
 /// An output emitted by the current step: its arguments are
-/// `Instance.outputArguments[start ..< start + count]`.
+/// `RegisterFile.outputArguments[start ..< start + count]`.
 struct PendingOutput: Sendable {
     var output: OutputID
     var start: Int32
     var count: Int32
+}
+
+/// A list emptied and refilled step after step: emptying only resets the count, so the
+/// storage (and the values in it, until overwritten) stays; no per-step work for the array.
+struct ReusableList<Element> {
+    private var storage: [Element] = []
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    @inline(__always)
+    mutating func append(_ element: Element) {
+        if count < storage.count {
+            storage[count] = element
+        } else {
+            storage.append(element)
+        }
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func removeAll() { count = 0 }
+
+    subscript(_ index: Int) -> Element { storage[index] }
+
+    /// Elements `range` as an array.
+    func copy(_ range: Range<Int>) -> [Element] { Array(storage[range]) }
 }
 
 /// A variable assignment of the current step: the register and the value it replaced.
@@ -49,8 +76,8 @@ final class RegisterFile: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var journalCount = 0
     @exclusivity(unchecked) private var journalCapacity: Int
     @exclusivity(unchecked) var stringJournal: [(slot: Int32, old: String)] = []
-    @exclusivity(unchecked) var outputs: [PendingOutput] = []
-    @exclusivity(unchecked) var outputArguments: [Value] = []
+    @exclusivity(unchecked) var outputs = ReusableList<PendingOutput>()
+    @exclusivity(unchecked) var outputArguments = ReusableList<Value>()
 
     init(numbers initial: [Double], strings: [String]) {
         count = initial.count
@@ -99,10 +126,8 @@ final class RegisterFile: @unchecked Sendable {
     func beginStep() {
         journalCount = 0
         if !stringJournal.isEmpty { stringJournal.removeAll(keepingCapacity: true) }
-        if !outputs.isEmpty {
-            outputs.removeAll(keepingCapacity: true)
-            outputArguments.removeAll(keepingCapacity: true)
-        }
+        outputs.removeAll()
+        outputArguments.removeAll()
     }
 
     /// Undoes the current step's assignments and drops its outputs.
@@ -112,8 +137,8 @@ final class RegisterFile: @unchecked Sendable {
             numbers[Int(journal[journalCount].slot)] = journal[journalCount].old
         }
         while let entry = stringJournal.popLast() { strings[Int(entry.slot)] = entry.old }
-        outputs.removeAll(keepingCapacity: true)
-        outputArguments.removeAll(keepingCapacity: true)
+        outputs.removeAll()
+        outputArguments.removeAll()
     }
 
     /// Runs the code block starting at `start` until its `end`. Type errors cannot happen
@@ -185,19 +210,22 @@ final class RegisterFile: @unchecked Sendable {
                 stringJournal.append((i.a, strings[a]))
                 strings[a] = strings[b]
             case .emit:
-                emit(program.emits[a])
+                emit(a, program)
             case .fail: throw program.fault(at: pc - 1, 0, 0)
             case .end: return
             }
         }
     }
 
-    private func emit(_ site: EmitSite) {
-        outputs.append(PendingOutput(output: site.output, start: Int32(outputArguments.count), count: Int32(site.arguments.count)))
-        for (k, r) in site.arguments.enumerated() {
-            let index = Int(r.index)
-            switch r.file {
-            case .number: outputArguments.append(site.isBool[k] ? .bool(numbers[index] != 0) : .number(numbers[index]))
+    private func emit(_ site: Int, _ program: Program) {
+        let first = Int(program.emitStart[site])
+        let end = Int(program.emitStart[site + 1])
+        outputs.append(PendingOutput(output: program.emitOutputs[site], start: Int32(outputArguments.count), count: Int32(end - first)))
+        for k in first..<end {
+            let r = program.emitArguments[k]
+            let index = Int(r.register.index)
+            switch r.register.file {
+            case .number: outputArguments.append(r.isBool ? .bool(numbers[index] != 0) : .number(numbers[index]))
             case .string: outputArguments.append(.string(strings[index]))
             }
         }

@@ -58,7 +58,10 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// The code of every guard, action list and delay, one after another.
     let code: FrozenTable<Instruction>
     let faults: [Int: FaultSite]
-    let emits: [EmitSite]
+    /// Emit site `e` emits `emitOutputs[e]` with arguments `emitArguments[emitStart[e] ..< emitStart[e + 1]]`.
+    let emitOutputs: FrozenTable<OutputID>
+    let emitStart: FrozenTable<Int32>
+    let emitArguments: FrozenTable<(register: Register, isBool: Bool)>
     /// The initial contents of an instance's register files (variables' initial values and
     /// constants; zero or empty elsewhere).
     let initialNumbers: [Double]
@@ -162,7 +165,15 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         self.entryPaths = FrozenTable(entryPaths)
         code = FrozenTable(generator.code)
         faults = generator.faults
-        emits = generator.emits
+        var emitStart: [Int32] = [0]
+        var emitArguments: [(register: Register, isBool: Bool)] = []
+        for site in generator.emits {
+            emitArguments.append(contentsOf: zip(site.arguments, site.isBool).map { ($0, $1) })
+            emitStart.append(Int32(emitArguments.count))
+        }
+        emitOutputs = FrozenTable(generator.emits.map(\.output))
+        self.emitStart = FrozenTable(emitStart)
+        self.emitArguments = FrozenTable(emitArguments)
 
         var numbers = Array(repeating: 0.0, count: registerCount)
         var strings = Array(repeating: "", count: registerCount)
@@ -205,6 +216,9 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         parents.free()
         endsRun.free()
         code.free()
+        emitOutputs.free()
+        emitStart.free()
+        emitArguments.free()
         payloadStart.free()
         payloadRegisters.free()
     }

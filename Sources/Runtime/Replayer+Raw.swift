@@ -11,7 +11,7 @@ final class RawLookup {
     /// here, strings in `stagedStrings`. Room for the widest event.
     let stagedNumbers: UnsafeMutablePointer<Double>
     let width: Int
-    @exclusivity(unchecked) var stagedStrings: [String]
+    let stagedStrings: UnsafeMutablePointer<String>
     /// Event `e`'s fields are entries `fieldBase[e] ..< fieldBase[e + 1]` of the flat
     /// tables below: their types, and their names' bytes (`names[nameStart[k] ..< nameStart[k + 1]]`).
     private let fieldBase: FrozenTable<Int>
@@ -30,7 +30,8 @@ final class RawLookup {
         width = max(1, machine.events.map(\.fields.count).max() ?? 0)
         stagedNumbers = .allocate(capacity: width)
         stagedNumbers.initialize(repeating: 0, count: width)
-        stagedStrings = Array(repeating: "", count: width)
+        stagedStrings = .allocate(capacity: width)
+        stagedStrings.initialize(repeating: "", count: width)
         var fieldBase = [0]
         var types: [ValueType] = []
         var names: [UInt8] = []
@@ -53,6 +54,8 @@ final class RawLookup {
 
     deinit {
         stagedNumbers.deallocate()
+        stagedStrings.deinitialize(count: width)
+        stagedStrings.deallocate()
         expected.deallocate()
         fieldBase.free()
         types.free()
@@ -136,12 +139,10 @@ extension Replayer {
             try consume(line.record(), trace: trace)
             return
         }
-        let numbers = UnsafeBufferPointer(start: lookup.stagedNumbers, count: lookup.width)
-        try lookup.stagedStrings.withUnsafeBufferPointer { (strings) throws(LogError) in
-            try apply(staged: event, payload: StagedPayload(numbers: numbers, strings: strings),
-                      caseKey: line.caseKey.map(line.slice), time: line.time, timeOffset: line.timeOffset,
-                      nameOffset: line.nameOffset, line, trace: trace)
-        }
+        let payload = StagedPayload(numbers: UnsafeBufferPointer(start: lookup.stagedNumbers, count: lookup.width),
+                                    strings: UnsafeBufferPointer(start: lookup.stagedStrings, count: lookup.width))
+        try apply(staged: event, payload: payload, caseKey: line.caseKey.map(line.slice), time: line.time,
+                  timeOffset: line.timeOffset, nameOffset: line.nameOffset, line, trace: trace)
     }
 
     /// Applies an event line whose event and payload are already resolved.

@@ -55,8 +55,10 @@ public struct Replayer {
     /// Coverage over all cases: fired transitions and visited states.
     var transitionCounts: [Int]
     var visitedStates: [Bool]
-    /// Names and types the in-place path looks up, and its staging buffers.
-    let lookup: RawLookup
+    /// Names and types the in-place path looks up, and its staging buffers; `lookup` is
+    /// the same object, used without retaining it on every line.
+    let lookupOwner: RawLookup
+    unowned(unsafe) let lookup: RawLookup
     /// The cases opened so far, by the bytes of their key.
     var cases = CaseTable()
 
@@ -65,7 +67,8 @@ public struct Replayer {
         self.program = program
         self.options = options
         transitionCounts = Array(repeating: 0, count: program.machine.transitions.count)
-        lookup = RawLookup(program.machine)
+        lookupOwner = RawLookup(program.machine)
+        lookup = lookupOwner
         visitedStates = Array(repeating: false, count: program.machine.states.count)
     }
 
@@ -202,14 +205,15 @@ public struct Replayer {
     private func collectPendingOutputs(_ run: Run) -> [EmittedOutput] {
         let registers = run.instance.registers
         var traced: [EmittedOutput] = []
-        for o in registers.outputs {
+        for k in 0..<registers.outputs.count {
+            let o = registers.outputs[k]
             run.window.append(o.output)
             run.report.outputCount += 1
             // Names and arguments are built only where someone will read them.
             let keep = run.report.outputs.count < Replayer.keptOutputs
             guard keep || options.trace else { continue }
             let emitted = EmittedOutput(name: program.outputNames[o.output.index],
-                                        arguments: Array(registers.outputArguments[Int(o.start)..<Int(o.start + o.count)]))
+                                        arguments: registers.outputArguments.copy(Int(o.start)..<Int(o.start + o.count)))
             if keep { run.report.outputs.append(emitted) }
             if options.trace { traced.append(emitted) }
         }
