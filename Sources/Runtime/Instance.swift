@@ -58,6 +58,8 @@ public struct Instance: Sendable {
     /// changes them (so a failed step can be undone).
     var pendingBefore: [PendingTimer] = []
     var pendingSaved = false
+    /// The fault of the last step that failed.
+    var lastFault: ExpressionFault?
 
     /// How many timers may fire at one instant before the instance reports a timer loop.
     static let timerLoopLimit = 10_000
@@ -236,12 +238,35 @@ public struct Instance: Sendable {
         return result
     }
 
+    /// What a step did, in integers only (no fault payload to copy on the hot path; a
+    /// failure's fault is in `lastFault`).
+    struct Outcome {
+        enum Kind: UInt8 { case fired, ignored, afterFinal, failed }
+        var kind: Kind
+        var transition: Int32
+        var from: Int32
+        var to: Int32
+    }
+
+    /// Takes an event whose payload is already in its registers (see `outcome(of:)`).
+    mutating func receive(_ event: Int) -> Step {
+        let outcome = self.outcome(of: event)
+        let from = StateID(Int(outcome.from)), to = StateID(Int(outcome.to))
+        switch outcome.kind {
+        case .fired: return Step(kind: .fired(TransitionID(Int(outcome.transition))), from: from, to: to, time: now)
+        case .ignored: return Step(kind: .ignored, from: from, to: to, time: now)
+        case .afterFinal: return Step(kind: .afterFinal, from: from, to: to)
+        case .failed: return Step(kind: .failed(lastFault ?? ExpressionFault(message: "failed", range: SourceRange(0, 0))),
+                                  from: from, to: to, time: now)
+        }
+    }
+
     /// Takes an event whose payload is already in its registers: the first enabled
     /// transition of the active states, innermost first, fires. Outputs stay in
     /// `registers.outputs` until the next step.
-    mutating func receive(_ event: Int) -> Step {
-        let from = state
-        if isFinished { return Step(kind: .afterFinal, from: from, to: from) }
+    mutating func outcome(of event: Int) -> Outcome {
+        let from = Int32(state.index)
+        if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
         makeUnique()
         beginStep()
         var source = state.index
@@ -252,16 +277,26 @@ public struct Instance: Sendable {
                     do {
                         try registers.execute(t.guardPC, program)
                     } catch {
-                        rollBack(to: from, finished: isFinished)
-                        return Step(kind: .failed(error), from: from, to: from, time: now)
+                        rollBack(to: state, finished: isFinished)
+                        lastFault = error
+                        return Outcome(kind: .failed, transition: -1, from: from, to: from)
                     }
                     if registers.numbers[Int(t.guardRegister)] == 0 { continue }
                 }
-                return commit(t, from: from)
+                let finishedBefore = isFinished
+                let fromState = state
+                do {
+                    try fire(t)
+                } catch {
+                    rollBack(to: fromState, finished: finishedBefore)
+                    lastFault = error
+                    return Outcome(kind: .failed, transition: -1, from: from, to: from)
+                }
+                return Outcome(kind: .fired, transition: Int32(t.id.index), from: from, to: Int32(state.index))
             }
             source = Int(program.parents[source])
         }
-        return Step(kind: .ignored, from: from, to: from, time: now)
+        return Outcome(kind: .ignored, transition: -1, from: from, to: from)
     }
 
     /// Fires the earliest timer due by `time`, if any; its outputs stay in

@@ -259,20 +259,18 @@ public struct Replayer {
     mutating func apply<L: ReplayLine>(_ event: EventID, runIndex: Int, nameOffset: Int, _ source: L,
                                        trace: (TraceStep) -> Void) {
         let run = runs[runIndex]
-        let step = run.instance.receive(event.index)
+        let step = run.instance.outcome(of: event.index)
         var result = TraceStep.Result.applied
         var outputs: [EmittedOutput] = []
         switch step.kind {
-        case .fired(let t):
+        case .fired:
             run.report.applied += 1
-            cover(t, reaching: step.to)
+            cover(TransitionID(Int(step.transition)), reaching: StateID(Int(step.to)))
             outputs = collectOutputs(run)
-        case .started:
-            run.report.applied += 1
         case .ignored, .afterFinal:
             if options.strict {
-                let why = step.kind == .afterFinal ? "the run already ended in final state '\(program.stateNames[step.from.index])'"
-                    : "no transition of state '\(program.stateNames[step.from.index])' takes it"
+                let why = step.kind == .afterFinal ? "the run already ended in final state '\(program.stateNames[Int(step.from)])'"
+                    : "no transition of state '\(program.stateNames[Int(step.from)])' takes it"
                 let message = "event '\(program.eventNames[event.index])' was ignored: \(why) (--strict)"
                 reject(run, source, at: nameOffset, message: message, specRange: nil)
                 result = .rejected(message)
@@ -280,7 +278,8 @@ public struct Replayer {
                 run.report.ignored += 1
                 result = step.kind == .afterFinal ? .afterFinal : .ignored
             }
-        case .failed(let fault):
+        case .failed:
+            let fault = run.instance.lastFault ?? ExpressionFault(message: "failed", range: SourceRange(0, 0))
             let message = "event '\(program.eventNames[event.index])' was rejected: \(fault.message)"
             reject(run, source, at: nameOffset, message: message, specRange: fault.range)
             result = .rejected(message)
@@ -289,7 +288,7 @@ public struct Replayer {
             trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: run.instance.now,
                             event: program.eventNames[event.index], isTimer: false,
                             payload: run.instance.namedPayload(of: event.index),
-                            from: program.stateNames[step.from.index], to: program.stateNames[step.to.index], result: result,
+                            from: program.stateNames[Int(step.from)], to: program.stateNames[Int(step.to)], result: result,
                             outputs: outputs, changed: changes(run)))
         }
     }
