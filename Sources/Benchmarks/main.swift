@@ -15,7 +15,8 @@
 //                                         [--dir /tmp/statecraft-bench] [--python] [--no-cli]
 //         For each machine, generates (or reuses) DIR/<Machine>-<events>.jsonl and prints the
 //         median of the runs for: a raw newline count (read(2) + memchr), EventLogReader.next(),
-//         EventLogReader.nextRaw(), replay in process (reader + Replayer, the CLI's loop), the
+//         EventLogReader.nextRaw(), replay in process (Replayer.replay, on one thread and with
+//         the second thread reading, as the CLI does for files), the
 //         `statecraft replay` process (plain and --trace --format jsonl; peak RSS is the
 //         child's own, from wait4), Instance.send over the log decoded ahead of time, and the
 //         hand-written Swift `switch` (Drawer, PullToRefresh). In-process peak RSS is this
@@ -33,8 +34,8 @@
 //
 //     .build/release/statecraft-bench read-raw --log FILE [--runs 5] [--machine Drawer [--specs Specs]]
 //         Only the newline scan and EventLogReader.nextRaw() over FILE (median of the runs, ns
-//         per line), and with --machine the CLI's replay loop (nextRaw + Replayer.consume(raw:));
-//         quick to run, and small enough to run under callgrind.
+//         per line), and with --machine Replayer.replay on one thread and on two; quick to run,
+//         and small enough to run under callgrind.
 //
 //     python3 Sources/Benchmarks/python/transitions_baseline.py Drawer /tmp/statecraft-bench/Drawer-1000000.jsonl
 //         Python's `transitions` package replaying the same log (Drawer, VibrantButton,

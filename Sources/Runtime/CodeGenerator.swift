@@ -168,8 +168,13 @@ struct CodeGenerator {
         }
         switch f {
         case .min, .max:
-            move(first, to: result)
-            for r in registers.dropFirst() { append(Instruction(f == .min ? .min : .max, result.index, result.index, r.index)) }
+            // min(a, b, c) is min(min(a, b), c): the first operation reads both arguments.
+            var left = first
+            for r in registers.dropFirst() {
+                append(Instruction(f == .min ? .min : .max, result.index, left.index, r.index))
+                left = result
+            }
+            if registers.count == 1 { move(first, to: result) }
         case .atan2:
             let second = registers.count > 1 ? registers[1] : constant(.number(.nan))
             append(Instruction(.atan2, result.index, first.index, second.index), fault: fault)

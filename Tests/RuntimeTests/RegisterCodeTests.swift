@@ -1,0 +1,111 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// The register code the runtime executes against the model's own arithmetic: random
+/// expressions over variables run as compiled code, and the same expressions with the
+/// variables written as literals are folded by the model (`Expr.folded`, which uses
+/// `Arithmetic`). Both must give the same value, or both must fail.
+@Suite struct RegisterCodeTests {
+    struct ExpressionMaker {
+        var rng: SeededGenerator
+        let values: [String: String]
+
+        /// A Number expression; `literal` writes variables as their values.
+        mutating func number(depth: Int) -> (code: String, literal: String) {
+            if depth == 0 || Int.random(in: 0..<4, using: &rng) == 0 { return leaf() }
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0:
+                let x = number(depth: depth - 1)
+                return ("-(\(x.code))", "-(\(x.literal))")
+            case 1, 2:
+                let op = ["+", "-", "*", "/", "%"].randomElement(using: &rng) ?? "+"
+                let l = number(depth: depth - 1), r = number(depth: depth - 1)
+                return ("(\(l.code) \(op) \(r.code))", "(\(l.literal) \(op) \(r.literal))")
+            case 3:
+                let f = ["min", "max", "atan2"].randomElement(using: &rng) ?? "min"
+                let l = number(depth: depth - 1), r = number(depth: depth - 1)
+                var args = [l, r]
+                if f != "atan2" && Bool.random(using: &rng) { args.append(number(depth: depth - 1)) }
+                return ("\(f)(\(args.map(\.code).joined(separator: ", ")))", "\(f)(\(args.map(\.literal).joined(separator: ", ")))")
+            case 4:
+                let f = ["abs", "sqrt", "floor", "ceil", "round"].randomElement(using: &rng) ?? "abs"
+                let x = number(depth: depth - 1)
+                return ("\(f)(\(x.code))", "\(f)(\(x.literal))")
+            default:
+                let c = condition(depth: depth - 1), t = number(depth: depth - 1), e = number(depth: depth - 1)
+                return ("(\(c.code) ? \(t.code) : \(e.code))", "(\(c.literal) ? \(t.literal) : \(e.literal))")
+            }
+        }
+
+        mutating func condition(depth: Int) -> (code: String, literal: String) {
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0:
+                return Bool.random(using: &rng) ? ("p", values["p"] ?? "true") : ("!p", "!" + (values["p"] ?? "true"))
+            case 1:
+                let l = condition(depth: max(0, depth - 1)), r = condition(depth: max(0, depth - 1))
+                let op = Bool.random(using: &rng) ? "&&" : "||"
+                return ("(\(l.code) \(op) \(r.code))", "(\(l.literal) \(op) \(r.literal))")
+            default:
+                let op = ["<", "<=", ">", ">=", "==", "!="].randomElement(using: &rng) ?? "<"
+                let l = number(depth: max(0, depth - 1)), r = number(depth: max(0, depth - 1))
+                return ("(\(l.code) \(op) \(r.code))", "(\(l.literal) \(op) \(r.literal))")
+            }
+        }
+
+        mutating func leaf() -> (code: String, literal: String) {
+            if Bool.random(using: &rng) {
+                let name = ["a", "b", "c"].randomElement(using: &rng) ?? "a"
+                return (name, "(\(values[name] ?? "0"))")
+            }
+            let literal = ["0", "1", "2", "0.5", "3.25", "7", "1e300"].randomElement(using: &rng) ?? "1"
+            return (literal, literal)
+        }
+    }
+
+    static func machine(_ expression: String, _ values: [String: String]) -> String {
+        """
+        machine T {
+            public var a: Number = \(values["a"] ?? "0")
+            public var b: Number = \(values["b"] ?? "0")
+            public var c: Number = \(values["c"] ?? "0")
+            public var p: Bool = \(values["p"] ?? "true")
+            public var out: Number = -1
+            event go
+            initial state s { on go { out = \(expression) } }
+        }
+        """
+    }
+
+    /// `out` after `go`, or nil when the step failed.
+    static func run(_ source: String) throws -> Double? {
+        var instance = Instance(try program(source: source))
+        _ = instance.start()
+        guard let step = instance.send("go"), case .fired = step.kind else { return nil }
+        guard case .number(let n)? = instance.value(of: "out") else { return nil }
+        return n
+    }
+
+    @Test func compiledCodeAgreesWithTheModelsArithmetic() throws {
+        var rng = SeededGenerator(seed: 2026)
+        var compared = 0, failedBoth = 0
+        for _ in 0..<300 {
+            let values = ["a": ["0", "-2", "3.5", "10"].randomElement(using: &rng) ?? "0",
+                          "b": ["0", "1", "-0.25"].randomElement(using: &rng) ?? "0",
+                          "c": ["4", "-7", "1e300"].randomElement(using: &rng) ?? "4",
+                          "p": Bool.random(using: &rng) ? "true" : "false"]
+            var maker = ExpressionMaker(rng: rng, values: values)
+            let e = maker.number(depth: 4)
+            rng = maker.rng
+            let compiled = try RegisterCodeTests.run(RegisterCodeTests.machine(e.code, values))
+            let folded = try RegisterCodeTests.run(RegisterCodeTests.machine(e.literal, values))
+            #expect(compiled == folded, "\(e.code) with \(values): compiled \(compiled as Any), folded \(folded as Any)")
+            compared += 1
+            if compiled == nil { failedBoth += 1 }
+        }
+        // The generator must exercise both outcomes.
+        #expect(compared == 300)
+        #expect(failedBoth > 10 && failedBoth < 200)
+    }
+}
