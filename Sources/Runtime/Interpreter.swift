@@ -114,11 +114,8 @@ final class RegisterFile: @unchecked Sendable {
     }
 
     private func growJournal() {
-        let bigger = UnsafeMutablePointer<JournalEntry>.allocate(capacity: journalCapacity * 2)
-        bigger.moveInitialize(from: journal, count: journalCount)
-        journal.deallocate()
-        journal = bigger
         journalCapacity *= 2
+        journal = reallocate(journal, count: journalCount, capacity: journalCapacity)
     }
 
     /// Forgets the previous step's journal and outputs.

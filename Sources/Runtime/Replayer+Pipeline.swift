@@ -91,18 +91,12 @@ final class LineBatch: @unchecked Sendable {  // owned by one thread at a time, 
 
     private func growBytes(to needed: Int) {
         byteCapacity = max(needed, byteCapacity * 2)
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: byteCapacity)
-        bigger.update(from: bytes, count: byteCount)
-        bytes.deallocate()
-        bytes = bigger
+        bytes = reallocate(bytes, count: byteCount, capacity: byteCapacity)
     }
 
     private func growFields(to needed: Int) {
         fieldCapacity = max(needed, fieldCapacity * 2)
-        let bigger = UnsafeMutablePointer<RawField>.allocate(capacity: fieldCapacity)
-        bigger.moveInitialize(from: fields, count: fieldCount)
-        fields.deallocate()
-        fields = bigger
+        fields = reallocate(fields, count: fieldCount, capacity: fieldCapacity)
     }
 }
 
