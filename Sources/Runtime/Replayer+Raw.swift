@@ -114,7 +114,7 @@ extension Replayer {
     /// allocation per line), anything else as a full record. Throws at the first line that
     /// breaks the log's contract; everything before it stays in `report`.
     ///
-    /// With `concurrently`, a second thread reads and stages lines in batches while this one
+    /// With `concurrently`, a second thread reads and scans lines in batches while this one
     /// applies them (same results, same errors, in the same order); use it for files, not
     /// for a live stream whose lines should be applied as they arrive.
     public mutating func replay(_ reader: inout EventLogReader, concurrently: Bool = false,
