@@ -55,10 +55,8 @@ public struct Replayer {
     /// Coverage over all cases: fired transitions and visited states.
     var transitionCounts: [Int]
     var visitedStates: [Bool]
-    /// Names and types the in-place path looks up, and its staging buffers; `lookup` is
-    /// the same object, used without retaining it on every line.
-    let lookupOwner: RawLookup
-    unowned(unsafe) let lookup: RawLookup
+    /// Names and types the in-place path looks up, and its staging buffers.
+    let lookup: RawLookup
     /// The cases opened so far, by the bytes of their key.
     var cases = CaseTable()
 
@@ -67,8 +65,7 @@ public struct Replayer {
         self.program = program
         self.options = options
         transitionCounts = Array(repeating: 0, count: program.machine.transitions.count)
-        lookupOwner = RawLookup(program.machine)
-        lookup = lookupOwner
+        lookup = RawLookup(program.machine)
         visitedStates = Array(repeating: false, count: program.machine.states.count)
     }
 
