@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StatecraftEventLog
 import StatecraftModel
 
@@ -68,23 +75,27 @@ final class RawLookup {
     func stage(_ line: RawEventLine) -> Int? {
         guard let event = events.index(of: line.name, in: line) else { return nil }
         let base = fieldBase[event]
+        let fields = line.fields
         // Keys are unique (the reader declines duplicates), so as many known keys as fields
         // means every field is there.
-        if fieldBase[event + 1] - base != line.fields.count { return nil }
-        for (position, field) in line.fields.enumerated() {
+        if fieldBase[event + 1] - base != fields.count { return nil }
+        var position = 0
+        while position < fields.count {
+            let key = fields[position].key
             let memo = expected + (event * width + position)
             var slot = memo.pointee
-            if slot < 0 || !isName(base + slot, field.key, of: line) {
-                guard let found = fields[event].index(of: field.key, in: line) else { return nil }
+            if slot < 0 || !isName(base + slot, key, of: line) {
+                guard let found = self.fields[event].index(of: key, in: line) else { return nil }
                 slot = found
                 memo.pointee = found
             }
-            switch (field.value, types[base + slot]) {
+            switch (fields[position].value, types[base + slot]) {
             case (.number(let n), .number): stagedNumbers[slot] = n
             case (.bool(let b), .bool): stagedNumbers[slot] = b ? 1 : 0
             case (.string(let r), .string): stagedStrings[slot] = line.string(r)
             default: return nil
             }
+            position += 1
         }
         return event
     }
@@ -93,13 +104,8 @@ final class RawLookup {
     @inline(__always)
     private func isName(_ k: Int, _ key: Range<Int>, of line: RawEventLine) -> Bool {
         let start = nameStart[k]
-        guard nameStart[k + 1] - start == key.count else { return false }
-        var i = 0
-        while i < key.count {
-            if names[start + i] != line.bytes[key.lowerBound + i] { return false }
-            i += 1
-        }
-        return true
+        guard nameStart[k + 1] - start == key.count, let bytes = line.bytes.baseAddress else { return false }
+        return memcmp(names.base + start, bytes + key.lowerBound, key.count) == 0
     }
 }
 
