@@ -1,5 +1,6 @@
-/// A fixed set of names looked up by their UTF-8 bytes without allocating: event names and
-/// field names of a machine, matched against `RawEventLine` byte ranges.
+/// A set of names looked up by their UTF-8 bytes without allocating: event names and field
+/// names of a machine, matched against `RawEventLine` byte ranges, and the case keys a replay
+/// has met, added as they arrive.
 ///
 /// Open addressing over a hash of the bytes taken a word at a time; each slot keeps the
 /// name's hash, so a lookup compares bytes only with a name of the same hash.
@@ -10,52 +11,61 @@ public struct ByteNameTable: Sendable {
         /// Where the name's bytes are in `storage`.
         var start: Int
         var count: Int
-        /// The name's position in the array given to `init` (the first one, if repeated); -1
-        /// for an empty slot.
+        /// The name's position among the names added (the first one, if repeated); -1 for an
+        /// empty slot.
         var index: Int
     }
 
-    /// Every name's bytes, one after another (at least one byte, so there is always an address).
-    private let storage: [UInt8]
+    /// Every name's bytes, one after another, after one leading byte (so there is always an
+    /// address).
+    private var storage: [UInt8] = [0]
     /// The count is a power of two, at least twice the number of names.
-    private let slots: [Slot]
+    private var slots = [Slot](repeating: ByteNameTable.empty, count: 8)
+    /// How many names were added, repeats included.
+    public private(set) var count = 0
+    /// How many slots hold a name.
+    private var used = 0
+
+    private static let empty = Slot(hash: 0, start: 0, count: 0, index: -1)
 
     /// A table of `names`; `index(of:)` returns a name's position in this array (the first
     /// one, if a name is repeated).
     public init(_ names: [String]) {
-        var storage: [UInt8] = []
-        var size = 8
-        while size < names.count * 2 { size *= 2 }
-        var slots = [Slot](repeating: Slot(hash: 0, start: 0, count: 0, index: -1), count: size)
-        var ranges: [Range<Int>] = []
         for name in names {
-            let start = storage.count
-            storage.append(contentsOf: name.utf8)
-            ranges.append(start..<storage.count)
+            var name = name
+            name.withUTF8 { _ = insert($0) }
         }
-        storage.append(0)
-        storage.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            for (i, range) in ranges.enumerated() {
-                let hash = ByteNameTable.hash(base + range.lowerBound, range.count)
-                var slot = Int(truncatingIfNeeded: hash) & (size - 1)
-                var duplicate = false
-                while slots[slot].index >= 0 {
-                    let other = slots[slot]
-                    if other.hash == hash && other.count == range.count
-                        && ByteNameTable.equal(base + other.start, base + range.lowerBound, range.count) {
-                        duplicate = true
-                        break
-                    }
-                    slot = (slot + 1) & (size - 1)
-                }
-                if !duplicate {
-                    slots[slot] = Slot(hash: hash, start: range.lowerBound, count: range.count, index: i)
-                }
-            }
+    }
+
+    /// Adds a name as position `count` and returns its index: that position, or the index it
+    /// already had if it was added before.
+    @discardableResult
+    public mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let position = count
+        count += 1
+        if let existing = index(of: bytes) { return existing }
+        let start = storage.count
+        storage.append(contentsOf: bytes)
+        let hash = storage.withUnsafeBufferPointer { buffer -> UInt64 in
+            guard let base = buffer.baseAddress else { return 0 }  // never: storage starts with a byte
+            return ByteNameTable.hash(base + start, bytes.count)
         }
-        self.storage = storage
-        self.slots = slots
+        used += 1
+        if used * 2 > slots.count {
+            var bigger = [Slot](repeating: ByteNameTable.empty, count: slots.count * 2)
+            for slot in slots where slot.index >= 0 { ByteNameTable.place(slot, in: &bigger) }
+            slots = bigger
+        }
+        ByteNameTable.place(Slot(hash: hash, start: start, count: bytes.count, index: position), in: &slots)
+        return position
+    }
+
+    /// Puts `slot` in the first free slot from its hash on.
+    private static func place(_ slot: Slot, in slots: inout [Slot]) {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: slot.hash) & mask
+        while slots[i].index >= 0 { i = (i + 1) & mask }
+        slots[i] = slot
     }
 
     /// The index of the name whose UTF-8 is `bytes`, or nil.

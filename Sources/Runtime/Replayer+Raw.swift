@@ -151,15 +151,21 @@ extension Replayer {
                   timeOffset: line.timeOffset, nameOffset: line.nameOffset, line, trace: trace)
     }
 
+    /// A case key's bytes as the `String` reports use (only for errors and new cases).
+    static func caseString(_ key: UnsafeBufferPointer<UInt8>?) -> String? {
+        key.map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Applies an event line whose event and payload are already resolved.
     mutating func apply<L: ReplayLine>(staged event: Int, payload: StagedPayload, caseKey: UnsafeBufferPointer<UInt8>?,
                                        time: Double?, timeOffset: Int?, nameOffset: Int, _ source: L,
                                        trace: (TraceStep) -> Void) throws(LogError) {
         records += 1
-        let existing = caseKey.map { cases.run(for: $0) } ?? defaultRun
-        let caseString = { caseKey.map { String(decoding: $0, as: UTF8.self) } }
-        let time = try checkedTime(time, offset: timeOffset, caseKey: caseString(), run: existing, source)
-        let index = existing ?? openRun(for: caseString(), line: source.lineNumber)
+        // No closures here: a captured context would be allocated on every line.
+        let existing: Int?
+        if let key = caseKey { existing = existingRun(forKey: key) } else { existing = defaultRun }
+        let time = try checkedTime(time, offset: timeOffset, caseKey: Replayer.caseString(caseKey), run: existing, source)
+        let index = existing ?? openRun(for: Replayer.caseString(caseKey), line: source.lineNumber)
         advance(index, to: time, source, trace: trace)
         runs[index].instance.loadPayload(event, payload)
         apply(EventID(event), runIndex: index, nameOffset: nameOffset, source, trace: trace)

@@ -49,7 +49,11 @@ public struct Replayer {
     let program: Program
     let options: Options
     var runs: [Run] = []
-    var caseIndex: [String: Int] = [:]
+    /// The keys of the cases opened so far, looked up by their bytes (no `String` per line);
+    /// key `i` is the case of run `caseRuns[i]`.
+    var caseKeys = ByteNameTable([])
+    var caseRuns: [Int] = []
+    /// The run of the lines without a case.
     var defaultRun: Int?
     var records = 0
     /// Coverage over all cases: fired transitions and visited states.
@@ -57,8 +61,6 @@ public struct Replayer {
     var visitedStates: [Bool]
     /// Names and types the in-place path looks up, and its staging buffers.
     let lookup: RawLookup
-    /// The cases opened so far, by the bytes of their key.
-    var cases = CaseTable()
 
     /// Creates a replayer for a compiled machine.
     public init(program: Program, options: Options = Options()) {
@@ -110,10 +112,15 @@ public struct Replayer {
 
     // MARK: - Cases and time
 
-    /// The run a case already has, if any (one dictionary look-up per line at most).
+    /// The run a case already has, if any.
     func existingRun(for caseKey: String?) -> Int? {
-        guard let key = caseKey else { return defaultRun }
-        return caseIndex[key]
+        guard var key = caseKey else { return defaultRun }
+        return key.withUTF8 { existingRun(forKey: $0) }
+    }
+
+    /// The run of the case whose key has these bytes, if it has one.
+    func existingRun(forKey key: UnsafeBufferPointer<UInt8>) -> Int? {
+        caseKeys.index(of: key).map { caseRuns[$0] }
     }
 
     /// Starts the run of a case seen for the first time.
@@ -131,8 +138,8 @@ public struct Replayer {
         runs.append(Run(instance: instance, report: report, window: window))
         let index = runs.count - 1
         if var key = caseKey {
-            caseIndex[key] = index
-            key.withUTF8 { cases.insert($0, run: index) }
+            key.withUTF8 { _ = caseKeys.insert($0) }
+            caseRuns.append(index)
         } else {
             defaultRun = index
         }

@@ -152,6 +152,23 @@ import TestSupport
         #expect(ByteNameTable(["x", ""]).index(of: UnsafeBufferPointer(start: nil, count: 0)) == 1)
     }
 
+    /// Names added one at a time (a replay's case keys) grow the table: every key added is
+    /// found at its position through many rehashes, a repeat keeps its first position, and
+    /// keys never added are not found.
+    @Test func namesAddedOneAtATimeAreFoundAfterTheTableGrows() {
+        var table = ByteNameTable([])
+        let keys = (0..<3_000).map { i in i % 3 == 0 ? "view\(i)" : i % 3 == 1 ? "\(i)" : "-\(i)é" }
+        for (i, key) in keys.enumerated() {
+            #expect(Array(key.utf8).withUnsafeBufferPointer { table.insert($0) } == i)
+        }
+        #expect(Array("view3".utf8).withUnsafeBufferPointer { table.insert($0) } == 3)
+        #expect(table.count == keys.count + 1)
+        for (i, key) in keys.enumerated() {
+            #expect(Array(key.utf8).withUnsafeBufferPointer { table.index(of: $0) } == i, "\(key)")
+            #expect(Array((key + "x").utf8).withUnsafeBufferPointer { table.index(of: $0) } == nil)
+        }
+    }
+
     /// Copies of a reader share the field store until one of them reads: a copy read inside
     /// the other's callback must leave that line's fields alone.
     @Test func copiesOfAReaderKeepTheirOwnFields() throws {
