@@ -250,7 +250,12 @@ public struct Instance: Sendable {
 
     /// Takes an event whose payload is already in its registers (see `outcome(of:)`).
     mutating func receive(_ event: Int) -> Step {
-        let outcome = self.outcome(of: event)
+        let outcome = outcome(of: event)  // first: `step` reads `lastFault`, which the step sets
+        return step(outcome)
+    }
+
+    /// The public form of an outcome.
+    private func step(_ outcome: Outcome) -> Step {
         let from = StateID(Int(outcome.from)), to = StateID(Int(outcome.to))
         switch outcome.kind {
         case .fired: return Step(kind: .fired(TransitionID(Int(outcome.transition))), from: from, to: to, time: now)
@@ -273,26 +278,11 @@ public struct Instance: Sendable {
         while source > 0 {
             for k in program.group(source, event) {
                 let t = program.transitions[k]
-                if t.guardPC >= 0 {
-                    do {
-                        try registers.execute(t.guardPC, program)
-                    } catch {
-                        rollBack(to: state, finished: isFinished)
-                        lastFault = error
-                        return Outcome(kind: .failed, transition: -1, from: from, to: from)
-                    }
-                    if registers.numbers[Int(t.guardRegister)] == 0 { continue }
+                switch guardHolds(t) {
+                case nil: return Outcome(kind: .failed, transition: -1, from: from, to: from)
+                case false?: continue
+                case true?: return commit(t)
                 }
-                let finishedBefore = isFinished
-                let fromState = state
-                do {
-                    try fire(t)
-                } catch {
-                    rollBack(to: fromState, finished: finishedBefore)
-                    lastFault = error
-                    return Outcome(kind: .failed, transition: -1, from: from, to: from)
-                }
-                return Outcome(kind: .fired, transition: Int32(t.id.index), from: from, to: Int32(state.index))
             }
             source = Int(program.parents[source])
         }
@@ -320,16 +310,28 @@ public struct Instance: Sendable {
                 range: program.machine[t.id].keywordRange)), from: from, to: from, time: now)
         }
         beginStep()
-        if t.guardPC >= 0 {
-            do {
-                try registers.execute(t.guardPC, program)
-            } catch {
-                rollBack(to: from, finished: isFinished)
-                return Step(kind: .failed(error), from: from, to: from, time: now)
-            }
-            if registers.numbers[Int(t.guardRegister)] == 0 { return Step(kind: .ignored, from: from, to: from, time: now) }
+        let outcome: Outcome
+        switch guardHolds(t) {
+        case nil: outcome = Outcome(kind: .failed, transition: -1, from: Int32(from.index), to: Int32(from.index))
+        case false?: return Step(kind: .ignored, from: from, to: from, time: now)
+        case true?: outcome = commit(t)
         }
-        return commit(t, from: from)
+        return step(outcome)
+    }
+
+    /// Whether `t`'s guard holds (an unguarded transition's always does); nil when the
+    /// guard fails to evaluate: the step is undone and the fault is in `lastFault`.
+    @inline(__always)
+    private mutating func guardHolds(_ t: Program.CompiledTransition) -> Bool? {
+        guard t.guardPC >= 0 else { return true }
+        do {
+            try registers.execute(t.guardPC, program)
+        } catch {
+            rollBack(to: state, finished: isFinished)
+            lastFault = error
+            return nil
+        }
+        return registers.numbers[Int(t.guardRegister)] != 0
     }
 
     private func nextTimer(dueBy time: Double) -> Int? {
@@ -368,15 +370,18 @@ public struct Instance: Sendable {
     }
 
     /// Fires `t` as one step: on failure restores the state, variables and timers as they were.
-    private mutating func commit(_ t: Program.CompiledTransition, from: StateID) -> Step {
+    @inline(__always)
+    private mutating func commit(_ t: Program.CompiledTransition) -> Outcome {
+        let from = state
         let finishedBefore = isFinished
         do {
             try fire(t)
         } catch {
             rollBack(to: from, finished: finishedBefore)
-            return Step(kind: .failed(error), from: from, to: from, time: now)
+            lastFault = error
+            return Outcome(kind: .failed, transition: -1, from: Int32(from.index), to: Int32(from.index))
         }
-        return Step(kind: .fired(t.id), from: from, to: state, time: now)
+        return Outcome(kind: .fired, transition: Int32(t.id.index), from: Int32(from.index), to: Int32(state.index))
     }
 
     private mutating func fire(_ t: Program.CompiledTransition) throws(ExpressionFault) {
