@@ -232,7 +232,7 @@ public struct Instance: Sendable {
             let register = program.payloadRegisters[first + i]
             let r = Int(register.index)
             let value: Value = register.file == .string ? .string(registers.strings[r])
-                : Program.value(program.fieldTypes[event][i], number: registers.numbers[r], string: "")
+                : Program.value(program.fieldTypes[first + i], number: registers.numbers[r], string: "")
             result.append((name, value))
         }
         return result

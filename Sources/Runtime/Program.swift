@@ -77,9 +77,11 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let eventNames: [String]
     let outputNames: [String]
     let variableNames: [String]
-    /// Each event's field names and types, in slot order.
+    /// Each event's field names, in slot order.
     let fieldNames: [[String]]
-    let fieldTypes: [[ValueType]]
+    /// Each event's field types, flat like `payloadRegisters`:
+    /// `fieldTypes[payloadStart[e] ..< payloadStart[e + 1]]`.
+    let fieldTypes: FrozenTable<ValueType>
 
     /// Compiles a machine that checked without errors.
     public init(_ machine: Machine) {
@@ -197,7 +199,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         outputNames = machine.outputs.map(\.name)
         variableNames = machine.variables.map(\.name)
         fieldNames = machine.events.map { $0.fields.map(\.name) }
-        fieldTypes = machine.events.map { $0.fields.map(\.type) }
+        fieldTypes = FrozenTable(machine.events.flatMap { $0.fields.map(\.type) })
 
         eventIDs = Dictionary(machine.events.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         parents = FrozenTable(machine.states.map { Int32($0.parent?.index ?? -1) })
@@ -221,6 +223,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         emitArguments.free()
         payloadStart.free()
         payloadRegisters.free()
+        fieldTypes.free()
     }
 
     private static func put(_ value: Value, at index: Int, _ numbers: inout [Double], _ strings: inout [String]) {

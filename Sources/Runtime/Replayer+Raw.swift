@@ -19,10 +19,9 @@ final class RawLookup {
     let stagedNumbers: UnsafeMutablePointer<Double>
     let width: Int
     let stagedStrings: UnsafeMutablePointer<String>
-    /// Event `e`'s fields are entries `fieldBase[e] ..< fieldBase[e + 1]` of the flat
-    /// tables below: their types, and their names' bytes (`names[nameStart[k] ..< nameStart[k + 1]]`).
-    private let fieldBase: FrozenTable<Int>
-    private let types: FrozenTable<ValueType>
+    /// The program, whose flat field tables (`payloadStart`, `fieldTypes`) these follow:
+    /// field `k` of the machine has its name's bytes at `names[nameStart[k] ..< nameStart[k + 1]]`.
+    private let program: Program
     private let names: FrozenTable<UInt8>
     private let nameStart: FrozenTable<Int>
     /// For each event and position in the line, the field slot found there in the previous
@@ -31,7 +30,9 @@ final class RawLookup {
     /// when it differs.
     private let expected: UnsafeMutablePointer<Int>
 
-    init(_ machine: Machine) {
+    init(_ program: Program) {
+        self.program = program
+        let machine = program.machine
         events = ByteNameTable(machine.events.map(\.name))
         fields = machine.events.map { ByteNameTable($0.fields.map(\.name)) }
         width = max(1, machine.events.map(\.fields.count).max() ?? 0)
@@ -39,20 +40,12 @@ final class RawLookup {
         stagedNumbers.initialize(repeating: 0, count: width)
         stagedStrings = .allocate(capacity: width)
         stagedStrings.initialize(repeating: "", count: width)
-        var fieldBase = [0]
-        var types: [ValueType] = []
         var names: [UInt8] = []
         var nameStart = [0]
-        for event in machine.events {
-            for field in event.fields {
-                types.append(field.type)
-                names.append(contentsOf: field.name.utf8)
-                nameStart.append(names.count)
-            }
-            fieldBase.append(types.count)
+        for field in machine.events.flatMap(\.fields) {
+            names.append(contentsOf: field.name.utf8)
+            nameStart.append(names.count)
         }
-        self.fieldBase = FrozenTable(fieldBase)
-        self.types = FrozenTable(types)
         self.names = FrozenTable(names)
         self.nameStart = FrozenTable(nameStart)
         expected = .allocate(capacity: max(1, machine.events.count * width))
@@ -64,8 +57,6 @@ final class RawLookup {
         stagedStrings.deinitialize(count: width)
         stagedStrings.deallocate()
         expected.deallocate()
-        fieldBase.free()
-        types.free()
         names.free()
         nameStart.free()
     }
@@ -74,11 +65,11 @@ final class RawLookup {
     /// or a field is unknown, mistyped or missing (the slow path then reports it).
     func stage(_ line: RawEventLine) -> Int? {
         guard let event = events.index(of: line.name, in: line) else { return nil }
-        let base = fieldBase[event]
+        let base = Int(program.payloadStart[event])
         let fields = line.fields
         // Keys are unique (the reader declines duplicates), so as many known keys as fields
         // means every field is there.
-        if fieldBase[event + 1] - base != fields.count { return nil }
+        if Int(program.payloadStart[event + 1]) - base != fields.count { return nil }
         var position = 0
         while position < fields.count {
             let key = fields[position].key
@@ -89,7 +80,7 @@ final class RawLookup {
                 slot = found
                 memo.pointee = found
             }
-            switch (fields[position].value, types[base + slot]) {
+            switch (fields[position].value, program.fieldTypes[base + slot]) {
             case (.number(let n), .number): stagedNumbers[slot] = n
             case (.bool(let b), .bool): stagedNumbers[slot] = b ? 1 : 0
             case (.string(let r), .string): stagedStrings[slot] = line.string(r)

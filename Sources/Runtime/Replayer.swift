@@ -67,7 +67,7 @@ public struct Replayer {
         self.program = program
         self.options = options
         transitionCounts = Array(repeating: 0, count: program.machine.transitions.count)
-        lookup = RawLookup(program.machine)
+        lookup = RawLookup(program)
         visitedStates = Array(repeating: false, count: program.machine.states.count)
     }
 
