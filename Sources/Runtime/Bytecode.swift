@@ -78,9 +78,8 @@ struct Register: Sendable, Equatable {
 /// An `emit`: the output and where each argument is.
 struct EmitSite: Sendable {
     var output: OutputID
-    var arguments: [Register]
-    /// Whether each number-file argument is a Bool (so it is delivered as `.bool`).
-    var isBool: [Bool]
+    /// Each argument's register, and whether it is a Bool (delivered as `.bool`).
+    var arguments: [(register: Register, isBool: Bool)]
 }
 
 /// How a failing instruction reports itself.

@@ -82,13 +82,8 @@ struct CodeGenerator {
             binary(op, into: target, variableRegister, value, fault: FaultSite(range: range, style: .compound))
             append(Instruction(file == .number ? .store : .storeString, slot, target.index))
         case .emit(let output, let args, _):
-            var registers: [Register] = []
-            var isBool: [Bool] = []
-            for a in args {
-                registers.append(expression(a))
-                isBool.append(a.type == .bool)
-            }
-            emits.append(EmitSite(output: output, arguments: registers, isBool: isBool))
+            let arguments = args.map { (register: expression($0), isBool: $0.type == .bool) }
+            emits.append(EmitSite(output: output, arguments: arguments))
             append(Instruction(.emit, Int32(emits.count - 1)))
         case .setLocal(let slot, let e, _):
             let value = expression(e)
@@ -284,7 +279,7 @@ struct CodeGenerator {
             }
         }
         for e in emits.indices {
-            for k in emits[e].arguments.indices { emits[e].arguments[k].index = relocate(emits[e].arguments[k].index) }
+            for k in emits[e].arguments.indices { emits[e].arguments[k].register.index = relocate(emits[e].arguments[k].register.index) }
         }
         return Int(base + maxTemporaries)
     }

@@ -170,7 +170,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         var emitStart: [Int32] = [0]
         var emitArguments: [(register: Register, isBool: Bool)] = []
         for site in generator.emits {
-            emitArguments.append(contentsOf: zip(site.arguments, site.isBool).map { ($0, $1) })
+            emitArguments.append(contentsOf: site.arguments)
             emitStart.append(Int32(emitArguments.count))
         }
         emitOutputs = FrozenTable(generator.emits.map(\.output))
