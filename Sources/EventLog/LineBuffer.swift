@@ -72,6 +72,14 @@ struct LineBuffer {
         Array(storage[range])
     }
 
+    /// Copies `range`'s bytes to `destination`.
+    func copy(_ range: Range<Int>, to destination: UnsafeMutablePointer<UInt8>) {
+        storage.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, range.upperBound <= buffer.count else { return }
+            destination.update(from: base + range.lowerBound, count: range.count)
+        }
+    }
+
     /// Calls `body` with a pointer to the first byte of `range`, the range's length and how
     /// many bytes from that pointer on the buffer holds (the line and what follows it, so
     /// word-sized reads near the line's end stay in memory); valid only inside `body`.

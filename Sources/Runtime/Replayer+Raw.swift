@@ -158,7 +158,7 @@ extension Replayer {
         let time = try checkedTime(time, offset: timeOffset, caseKey: Replayer.caseString(caseKey), run: existing, source)
         let index = existing ?? openRun(for: Replayer.caseString(caseKey), line: source.lineNumber)
         advance(index, to: time, source, trace: trace)
-        runs[index].instance.loadPayload(event, payload)
+        runHandles[index]._withUnsafeGuaranteedRef { $0.instance.loadPayload(event, payload) }
         apply(EventID(event), runIndex: index, nameOffset: nameOffset, source, trace: trace)
     }
 }

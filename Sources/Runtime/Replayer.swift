@@ -49,6 +49,8 @@ public struct Replayer {
     let program: Program
     let options: Options
     var runs: [Run] = []
+    /// `runs` again, unretained, for the hot paths to borrow a run without retaining it.
+    var runHandles: [Unmanaged<Run>] = []
     /// The keys of the cases opened so far, looked up by their bytes (no `String` per line);
     /// key `i` is the case of run `caseRuns[i]`.
     var caseKeys = ByteNameTable([])
@@ -135,7 +137,9 @@ public struct Replayer {
             window.append(output)
         }
         for s in instance.activeStates { visitedStates[s.index] = true }
-        runs.append(Run(instance: instance, report: report, window: window))
+        let run = Run(instance: instance, report: report, window: window)
+        runs.append(run)
+        runHandles.append(Unmanaged.passUnretained(run))
         let index = runs.count - 1
         if var key = caseKey {
             key.withUTF8 { _ = caseKeys.insert($0) }
@@ -163,11 +167,19 @@ public struct Replayer {
     }
 
     mutating func advance<L: ReplayLine>(_ index: Int, to time: Double, _ source: L, trace: (TraceStep) -> Void) {
-        let run = runs[index]
-        if !run.instance.hasTimerDue(by: time) {
-            run.instance.advance(to: time)
-            return
+        // Borrowed, not loaded from `runs`: that would retain and release the run on every
+        // line. `runs` keeps every run alive for as long as the replayer lives.
+        runHandles[index]._withUnsafeGuaranteedRef { run in
+            if run.instance.hasTimerDue(by: time) {
+                fireTimers(run, to: time, source, trace: trace)
+            } else {
+                run.instance.advance(to: time)
+            }
         }
+    }
+
+    /// Fires the timers of `run` that are due by `time`, then moves its clock there.
+    private mutating func fireTimers<L: ReplayLine>(_ run: Run, to time: Double, _ source: L, trace: (TraceStep) -> Void) {
         var firedAtOnce = 0
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             let outputs = collectOutputs(run)
@@ -262,7 +274,13 @@ public struct Replayer {
     /// happened.
     mutating func apply<L: ReplayLine>(_ event: EventID, runIndex: Int, nameOffset: Int, _ source: L,
                                        trace: (TraceStep) -> Void) {
-        let run = runs[runIndex]
+        runHandles[runIndex]._withUnsafeGuaranteedRef { run in
+            apply(event, to: run, nameOffset: nameOffset, source, trace: trace)
+        }
+    }
+
+    private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, nameOffset: Int, _ source: L,
+                                               trace: (TraceStep) -> Void) {
         let step = run.instance.outcome(of: event.index)
         var result = TraceStep.Result.applied
         var outputs: [EmittedOutput] = []

@@ -27,6 +27,40 @@ func readAllRaw(_ reader: EventLogReader) -> (results: [Result<LogRecord, LogErr
     }
 }
 
+/// Reads every line with `readBatch`, through two batches used in turn, and turns a batch's
+/// lines into records only after the next batch has been read: a batch's lines must not
+/// depend on the reader's buffer once the call returns.
+func readAllBatched(_ reader: EventLogReader, lineLimit: Int, byteLimit: Int) -> [Result<LogRecord, LogError>] {
+    var reader = reader
+    var results: [Result<LogRecord, LogError>] = []
+    let batches = [RawLineBatch(lineLimit: lineLimit, byteLimit: byteLimit),
+                   RawLineBatch(lineLimit: lineLimit, byteLimit: byteLimit)]
+    var previous: (batch: RawLineBatch, failure: LogError?)?
+    func collect(_ batch: RawLineBatch, _ failure: LogError?) {
+        for entry in batch.entries {
+            results.append(.success(entry.record >= 0 ? batch.records[entry.record] : batch.eventLine(entry).record()))
+        }
+        if let failure { results.append(.failure(failure)) }
+    }
+    var turn = 0
+    while results.count <= 1_000_000 {
+        let batch = batches[turn % 2]
+        turn += 1
+        var more = true
+        var failure: LogError?
+        do {
+            more = try reader.readBatch(into: batch)
+        } catch {
+            failure = error
+        }
+        if let (last, lastFailure) = previous { collect(last, lastFailure) }
+        previous = (batch, failure)
+        if !more { break }
+    }
+    if let (last, lastFailure) = previous { collect(last, lastFailure) }
+    return results
+}
+
 /// Doubles compared by bit pattern, so 0 and -0 differ.
 func sameNumbers(_ a: LogRecord, _ b: LogRecord) -> Bool {
     guard a.time?.bitPattern == b.time?.bitPattern else { return false }
@@ -49,6 +83,10 @@ func sameNumbers(_ a: LogRecord, _ b: LogRecord) -> Bool {
             #expect(sameNumbers(a, b), "\(text)", sourceLocation: sourceLocation)
         }
         #expect(readAllRaw(chunkedReader(bytes, chunk: chunk)).results == slow, sourceLocation: sourceLocation)
+        #expect(readAllBatched(EventLogReader(bytes: bytes), lineLimit: 4096, byteLimit: 1 << 19) == slow,
+                sourceLocation: sourceLocation)
+        #expect(readAllBatched(chunkedReader(bytes, chunk: chunk), lineLimit: 2, byteLimit: 40) == slow,
+                sourceLocation: sourceLocation)
     }
 
     static let plainLines = [

@@ -26,6 +26,13 @@ import TestSupport
                     sourceLocation: sourceLocation)
         }
         #expect(readAllRaw(chunkedReader(bytes, chunk: 16, readSize: 3)).results == slow, sourceLocation: sourceLocation)
+        // Batches: whole, and cut at every few lines or bytes, over chunks of every size.
+        #expect(readAllBatched(EventLogReader(bytes: bytes), lineLimit: 4096, byteLimit: 1 << 19) == slow,
+                sourceLocation: sourceLocation)
+        for (chunk, lineLimit, byteLimit) in [(1, 1, 1), (3, 2, 1000), (8, 3, 30), (13, 100, 7), (64, 5, 100)] {
+            #expect(readAllBatched(chunkedReader(bytes, chunk: chunk), lineLimit: lineLimit, byteLimit: byteLimit) == slow,
+                    "chunk \(chunk), lines \(lineLimit), bytes \(byteLimit)", sourceLocation: sourceLocation)
+        }
         return fast
     }
 
