@@ -94,13 +94,27 @@ public enum JSONWriter {
         let scale = Double(powersOfTen[digits])  // exact: powers of ten up to 10^22 are doubles
         var scaled = UInt64(magnitude * scale + 0.5)
         guard Double(scaled) / scale == magnitude else { return false }
-        // Drop the trailing zeros (fewer than `digits`, as `value` is no integer): 8, 4, 2, 1 at a time.
-        for strip in [8, 4, 2, 1] where digits >= strip && scaled % powersOfTen[strip] == 0 {
-            scaled /= powersOfTen[strip]
-            digits -= strip
+        // Drop the trailing zeros (fewer than `digits`, as `value` is no integer): 8, 4, 2, 1
+        // at a time, dividing by constants (which compile to multiplications).
+        if digits >= 8 && scaled % 100_000_000 == 0 {
+            scaled /= 100_000_000
+            digits -= 8
+        }
+        if digits >= 4 && scaled % 10_000 == 0 {
+            scaled /= 10_000
+            digits -= 4
+        }
+        if digits >= 2 && scaled % 100 == 0 {
+            scaled /= 100
+            digits -= 2
+        }
+        if digits >= 1 && scaled % 10 == 0 {
+            scaled /= 10
+            digits -= 1
         }
         let power = powersOfTen[digits]
         let whole = scaled / power
+        let fraction = scaled &- whole &* power
         let wholeDigits = digitCount(whole)
         out.append(upTo: 1 + wholeDigits + 1 + digits) { p in
             var n = 0
@@ -112,7 +126,7 @@ public enum JSONWriter {
             n += wholeDigits
             p[n] = UInt8(ascii: ".")
             // The fraction, with its leading zeros.
-            writeDigits(scaled % power, count: digits, endingAt: p + n + 1 + digits)
+            writeDigits(fraction, count: digits, endingAt: p + n + 1 + digits)
             return n + 1 + digits
         }
         return true

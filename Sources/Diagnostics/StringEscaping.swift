@@ -21,6 +21,12 @@ public enum StringEscaping {
         var s = s
         s.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))
+            // Names and most values need no escape: copied whole.
+            if !containsEscape(bytes) {
+                out.append(bytes)
+                out.append(UInt8(ascii: "\""))
+                return
+            }
             // In pieces, so the room reserved for escapes (at most 6 bytes per byte:
             // `\u001b`, `\u{1B}`) stays small however long the string.
             var from = 0
@@ -43,6 +49,30 @@ public enum StringEscaping {
             } while from < bytes.count
             out.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// Whether any byte needs an escape: 8 bytes at a time, then byte by byte.
+    @inline(__always)
+    private static func containsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var i = 0
+        while i &+ 8 <= bytes.count {
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            // A byte below 0x20, a quote, a backslash or DEL sets its high bit here (bytes of
+            // 0x80 and up are masked out: they never need an escape).
+            let quote = w ^ (0x22 &* ones), backslash = w ^ (0x5C &* ones), delete = w ^ (0x7F &* ones)
+            let flagged = (w &- 0x20 &* ones) | (quote &- ones) | (backslash &- ones) | (delete &- ones)
+            if flagged & ~w & (0x80 &* ones) != 0 {
+                for k in i..<i &+ 8 where needsEscape(base[k]) { return true }
+            }
+            i &+= 8
+        }
+        while i < bytes.count {
+            if needsEscape(base[i]) { return true }
+            i &+= 1
+        }
+        return false
     }
 
     @inline(__always)

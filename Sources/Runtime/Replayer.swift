@@ -204,7 +204,7 @@ public struct Replayer {
             if options.trace {
                 trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: step.time, event: eventName, isTimer: true,
                                 payload: [], from: program.stateNames[step.from.index], to: program.stateNames[step.to.index],
-                                result: result, outputs: outputs, changed: changes(run)))
+                                result: result, outputs: outputs, changed: changes(of: run)))
             }
         }
         run.instance.advance(to: time)
@@ -311,7 +311,7 @@ public struct Replayer {
                             event: program.eventNames[event.index], isTimer: false,
                             payload: run.instance.namedPayload(of: event.index),
                             from: program.stateNames[Int(step.from)], to: program.stateNames[Int(step.to)], result: result,
-                            outputs: outputs, changed: changes(run)))
+                            outputs: outputs, changed: changes(of: run)))
         }
     }
 
@@ -342,27 +342,37 @@ public struct Replayer {
 
     /// The variables the last step of `run` changed, in declaration order, with their new
     /// values: only the variables its journal names are looked at.
-    private func changes(_ run: Run) -> [(name: String, value: Value)] {
+    private func changes(of run: Run) -> [(name: String, value: Value)] {
         let registers = run.instance.registers
-        if registers.journalCount == 0 && registers.stringJournal.isEmpty { return [] }
-        var slots: [(slot: Int, before: Value)] = []
-        for k in 0..<registers.journalCount {
-            let entry = registers.journal[k]
-            let slot = Int(entry.slot)
-            if slots.contains(where: { $0.slot == slot }) { continue }  // the first entry holds the value before the step
-            slots.append((slot, Program.value(program.variableTypes[slot], number: entry.old, string: "")))
-        }
-        for entry in registers.stringJournal where !slots.contains(where: { $0.slot == Int(entry.slot) }) {
-            slots.append((Int(entry.slot), .string(entry.old)))
-        }
-        slots.sort { $0.slot < $1.slot }
+        let strings = registers.stringJournal
+        if registers.journalCount == 0 && strings.isEmpty { return [] }
+        // The journals are short (an entry per assignment of the step), so the slots are
+        // taken in order by repeated scans: no allocation but the result's. The first entry
+        // of a slot holds its value before the step.
         var result: [(name: String, value: Value)] = []
-        for (slot, before) in slots {
+        var last = -1
+        while true {
+            var slot = Int.max
+            for k in 0..<registers.journalCount {
+                let s = Int(registers.journal[k].slot)
+                if s > last && s < slot { slot = s }
+            }
+            for entry in strings where Int(entry.slot) > last && Int(entry.slot) < slot { slot = Int(entry.slot) }
+            if slot == Int.max { return result }
+            last = slot
             let type = program.variableTypes[slot]
             let after = Program.value(type, number: registers.numbers[slot], string: type == .string ? registers.strings[slot] : "")
-            if after != before { result.append((program.variableNames[slot], after)) }
+            var before: Value?
+            if type == .string {
+                if let entry = strings.first(where: { Int($0.slot) == slot }) { before = .string(entry.old) }
+            } else {
+                for k in 0..<registers.journalCount where Int(registers.journal[k].slot) == slot {
+                    before = Program.value(type, number: registers.journal[k].old, string: "")
+                    break
+                }
+            }
+            if let before, after != before { result.append((program.variableNames[slot], after)) }
         }
-        return result
     }
 
     // MARK: - Helpers

@@ -66,6 +66,31 @@ import TestSupport
         .leastNormalMagnitude, .infinity, -.infinity, .nan,
     ]
 
+    /// Plain strings are copied whole after a check 8 bytes at a time: every character that
+    /// needs an escape, at every position of such a word and past it, among ASCII and
+    /// multi-byte neighbours.
+    @Test func escapesAreFoundAtEveryPositionOfAWord() {
+        let specials: [Character] = ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1}", "\u{1F}", "\u{7F}"]
+        for filler in ["a", "~", " ", "é", "\u{80}", "😀"] {
+            for length in [1, 7, 8, 9, 16, 23] {
+                for position in 0..<length {
+                    for special in specials {
+                        var characters = Array(repeating: Character(filler), count: length)
+                        characters[position] = special
+                        let s = String(characters)
+                        for style in [StringEscaping.Style.json, .spec] {
+                            var out = ByteBuffer()
+                            StringEscaping.appendQuoted(s, style: style, to: &out)
+                            #expect(out.text == JSONWriterTests.referenceQuoted(s, style: style))
+                        }
+                    }
+                }
+                let plain = String(repeating: filler, count: length)
+                #expect(StringEscaping.quoted(plain, style: .json) == "\"" + plain + "\"")
+            }
+        }
+    }
+
     @Test func numbersGiveTheSameBytesAsBefore() {
         var values = JSONWriterTests.numbers
         var rng = SeededGenerator(seed: 42)
