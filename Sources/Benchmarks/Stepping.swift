@@ -62,9 +62,11 @@ struct DecodedLog {
         }
         let limit = min(count ?? events.count, events.count)
         events.withUnsafeBufferPointer { all in
-            for e in all[0..<limit] {
-                if let time = e.time { instances[e.run].advance(to: time) }
-                _ = instances[e.run].send(e.id, payload: e.payload)
+            // By index, not `for e in`: a copy of each event would retain and release its payload.
+            for k in 0..<limit {
+                let run = all[k].run
+                if let time = all[k].time { instances[run].advance(to: time) }
+                _ = instances[run].send(all[k].id, payload: all[k].payload)
             }
         }
         return instances
