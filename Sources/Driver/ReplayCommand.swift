@@ -73,13 +73,19 @@ enum ReplayCommand {
             }
             var replayer = Replayer(program: program, options: Replayer.Options(strict: options.strict, trace: options.trace))
             var failure: LogError?
+            // A file is read and staged on a second thread while this one applies, and its trace
+            // is formatted on another; standard input is applied and traced line by line as it
+            // arrives.
+            let concurrently = path != "-"
+            let traceThread = options.trace && concurrently ? TraceThread(output: output, log: displayPath) : nil
             do {
-                // A file is read and staged on a second thread while this one applies; standard
-                // input is applied line by line as it arrives.
-                try replayer.replay(&reader, concurrently: path != "-") { output.step($0, log: displayPath) }
+                try replayer.replay(&reader, concurrently: concurrently) { step in
+                    if let traceThread { traceThread.add(step) } else { output.step(step, log: displayPath) }
+                }
             } catch {
                 failure = error
             }
+            traceThread?.finish()  // every step is in `output` from here on
             var report = replayer.report
             report.error = failure
             output.report(report, log: displayPath)  // writes out everything up to here

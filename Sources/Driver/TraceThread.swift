@@ -1,0 +1,85 @@
+import Dispatch
+import Statecraft
+
+/// Formats and writes a log's trace on a second thread: the replaying thread only builds the
+/// steps and hands them over in chunks, so a trace streams at the speed of the slower of
+/// the two halves instead of their sum.
+///
+/// Steps keep their order: chunks go through a ring in sequence, and one thread formats
+/// them all. While the thread runs it owns `output`; `finish()` waits until it has formatted
+/// every step, after which the caller may use `output` again.
+final class TraceThread: @unchecked Sendable {  // each slot is handed over through the semaphores
+    /// Steps per chunk.
+    static let chunkSize = 1024
+    /// Chunks in flight.
+    static let depth = 3
+
+    /// One place in the ring, filled by one thread, then emptied by the other.
+    private final class Slot: @unchecked Sendable {
+        var steps: [TraceStep] = []
+        /// The last chunk: the formatting thread stops after it.
+        var isLast = false
+    }
+
+    private let output: ReplayOutput
+    private let log: String
+    private let slots = (0..<TraceThread.depth).map { _ in Slot() }
+    private let empty = DispatchSemaphore(value: TraceThread.depth)
+    private let full = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    /// The replaying thread's side: the chunk being filled and the next slot to fill.
+    private var pending: [TraceStep] = []
+    private var next = 0
+    private var isFinished = false
+
+    /// Starts the formatting thread, which writes `log`'s steps to `output`.
+    init(output: ReplayOutput, log: String) {
+        self.output = output
+        self.log = log
+        pending.reserveCapacity(TraceThread.chunkSize)
+        DispatchQueue.global().async { self.format() }
+    }
+
+    /// Adds a step (from the replaying thread).
+    func add(_ step: TraceStep) {
+        pending.append(step)
+        if pending.count >= TraceThread.chunkSize { handOver(last: false) }
+    }
+
+    /// Hands over the steps still pending and waits until every step is written to
+    /// `output`'s buffer. Call it once, from the replaying thread, before using `output`.
+    func finish() {
+        guard !isFinished else { return }
+        isFinished = true
+        handOver(last: true)
+        finished.wait()
+    }
+
+    private func handOver(last: Bool) {
+        empty.wait()
+        let slot = slots[next]
+        // Swap, so the arrays' storage is reused; the steps formatted from this slot before
+        // are released here, on the thread that made them (glibc's malloc is much slower
+        // when memory is freed on another thread than the one that allocates it).
+        swap(&slot.steps, &pending)
+        pending.removeAll(keepingCapacity: true)
+        slot.isLast = last
+        full.signal()
+        next = (next + 1) % TraceThread.depth
+    }
+
+    /// The formatting thread.
+    private func format() {
+        var index = 0
+        while true {
+            full.wait()
+            let slot = slots[index]
+            for step in slot.steps { output.step(step, log: log) }
+            let last = slot.isLast
+            empty.signal()
+            if last { break }
+            index = (index + 1) % TraceThread.depth
+        }
+        finished.signal()
+    }
+}
