@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StatecraftEventLog
 import StatecraftModel
 
@@ -29,6 +22,12 @@ final class RawLookup {
     /// the same order, so a key is compared with that field's name first and hashed only
     /// when it differs.
     private let expected: UnsafeMutablePointer<Int>
+    /// Event names' bytes, as for fields: event `e`'s at `eventNames[eventNameStart[e] ..< eventNameStart[e + 1]]`.
+    private let eventNames: FrozenTable<UInt8>
+    private let eventNameStart: FrozenTable<Int>
+    /// The event of the previous line: lines of one event often follow each other, so the
+    /// name is compared with it before it is hashed.
+    private var lastEvent = -1
 
     init(_ program: Program) {
         self.program = program
@@ -48,6 +47,14 @@ final class RawLookup {
         }
         self.names = FrozenTable(names)
         self.nameStart = FrozenTable(nameStart)
+        var eventNames: [UInt8] = []
+        var eventNameStart = [0]
+        for event in machine.events {
+            eventNames.append(contentsOf: event.name.utf8)
+            eventNameStart.append(eventNames.count)
+        }
+        self.eventNames = FrozenTable(eventNames)
+        self.eventNameStart = FrozenTable(eventNameStart)
         expected = .allocate(capacity: max(1, machine.events.count * width))
         expected.initialize(repeating: -1, count: max(1, machine.events.count * width))
     }
@@ -59,12 +66,21 @@ final class RawLookup {
         expected.deallocate()
         names.free()
         nameStart.free()
+        eventNames.free()
+        eventNameStart.free()
     }
 
     /// The line's event, with its payload staged by field slot; nil if the event is unknown
     /// or a field is unknown, mistyped or missing (the slow path then reports it).
     func stage(_ line: RawEventLine) -> Int? {
-        guard let event = events.index(of: line.name, in: line) else { return nil }
+        let event: Int
+        if lastEvent >= 0 && RawLookup.spells(eventNames, eventNameStart, lastEvent, line.name, line) {
+            event = lastEvent
+        } else {
+            guard let found = events.index(of: line.name, in: line) else { return nil }
+            event = found
+            lastEvent = found
+        }
         let base = Int(program.payloadStart[event])
         let fields = line.fields
         // Keys are unique (the reader declines duplicates), so as many known keys as fields
@@ -75,7 +91,7 @@ final class RawLookup {
             let key = fields[position].key
             let memo = expected + (event * width + position)
             var slot = memo.pointee
-            if slot < 0 || !isName(base + slot, key, of: line) {
+            if slot < 0 || !RawLookup.spells(names, nameStart, base + slot, key, line) {
                 guard let found = self.fields[event].index(of: key, in: line) else { return nil }
                 slot = found
                 memo.pointee = found
@@ -91,12 +107,36 @@ final class RawLookup {
         return event
     }
 
-    /// Whether the bytes of `key` in `line` spell field `k`'s name.
+    /// Whether the bytes of `range` in `line` spell name `k` of a table (`names` holds name
+    /// `k`'s bytes from `start[k]` to `start[k + 1]`): compared a word at a time, the last
+    /// word overlapping the one before it, never a byte outside either name.
     @inline(__always)
-    private func isName(_ k: Int, _ key: Range<Int>, of line: RawEventLine) -> Bool {
-        let start = nameStart[k]
-        guard nameStart[k + 1] - start == key.count, let bytes = line.bytes.baseAddress else { return false }
-        return memcmp(names.base + start, bytes + key.lowerBound, key.count) == 0
+    private static func spells(_ names: FrozenTable<UInt8>, _ start: FrozenTable<Int>, _ k: Int, _ range: Range<Int>,
+                               _ line: RawEventLine) -> Bool {
+        let first = start[k]
+        let count = range.count
+        guard start[k + 1] - first == count, let bytes = line.bytes.baseAddress else { return false }
+        let a = UnsafeRawPointer(names.base + first), b = UnsafeRawPointer(bytes + range.lowerBound)
+        if count >= 8 {
+            var i = 0
+            while i &+ 8 < count {
+                if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                    return false
+                }
+                i &+= 8
+            }
+            return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        }
+        if count >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        }
+        // Up to three bytes: the first, the middle and the last cover them all.
+        if count == 0 { return true }
+        let p = a.assumingMemoryBound(to: UInt8.self), q = b.assumingMemoryBound(to: UInt8.self)
+        return p[0] == q[0] && p[count &>> 1] == q[count &>> 1] && p[count &- 1] == q[count &- 1]
     }
 }
 

@@ -90,6 +90,48 @@ import TestSupport
         #expect(ReplayFastPathTests.fast(program, all, strict: false) == ReplayFastPathTests.slow(program, all, strict: false))
     }
 
+    /// The in-place path compares a line's event and field names with the previous line's
+    /// before it hashes them: names that differ from each other in a single byte, at every
+    /// position and for every length up to 20, must never be taken for one another.
+    @Test func namesDifferingInOneByteAreToldApart() throws {
+        var declarations: [String] = []
+        var lines: [String] = []
+        for length in 1...20 {
+            for position in 0..<length {
+                for (k, letter) in ["a", "b"].enumerated() {
+                    var name = Array(repeating: "n", count: length)
+                    name[position] = letter
+                    let event = "e" + name.joined(), field = "f" + name.joined()
+                    declarations.append("event \(event)(\(field): Number)")
+                    lines.append(#"{"event": "\#(event)", "\#(field)": \#(k)}"#)
+                    // The same event with its sibling's field: unknown, for the slow path to report.
+                    let sibling = "f" + name.enumerated().map { $0.offset == position ? (k == 0 ? "b" : "a") : $0.element }.joined()
+                    lines.append(#"{"event": "\#(event)", "\#(sibling)": \#(k)}"#)
+                }
+            }
+        }
+        let names = declarations.map { $0.dropFirst(6).prefix { $0 != "(" } }
+        let transitions = names.map { "on \($0) -> s" }.joined(separator: "\n        ")
+        let program = try program(source: """
+            machine Names {
+                \(declarations.joined(separator: "\n    "))
+                initial state s {
+                    \(transitions)
+                }
+            }
+            """)
+        // Each pair of lines alone (the second line is an error), and every good line in one log.
+        for pair in stride(from: 0, to: lines.count, by: 2) {
+            let bytes = Array((lines[pair] + "\n" + lines[pair + 1] + "\n").utf8)
+            #expect(ReplayFastPathTests.fast(program, bytes, strict: true) == ReplayFastPathTests.slow(program, bytes, strict: true))
+        }
+        let good = Array(stride(from: 0, to: lines.count, by: 2).map { lines[$0] }.joined(separator: "\n").utf8)
+        let outcome = ReplayFastPathTests.fast(program, good, strict: true)
+        #expect(outcome == ReplayFastPathTests.slow(program, good, strict: true))
+        #expect(outcome.error == nil)
+        #expect(outcome.coverage.allSatisfy { $0 == 1 })
+    }
+
     @Test(arguments: ReplayFastPathTests.machines)
     func damagedLogsGiveTheSameOutcome(machine: String) throws {
         let program = try program(spec: machine)
