@@ -66,10 +66,20 @@ public enum JSONWriter {
     static func writeDigits(_ n: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
         var rest = n
         var p = end
-        for _ in 0..<count {
+        var left = count
+        // Two digits per division; the tens of a pair below 100 are (pair × 103) >> 10.
+        while left >= 2 {
+            let pair = rest % 100
+            rest /= 100
+            let tens = (pair &* 103) &>> 10
+            p -= 2
+            p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
+            p[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair &- tens &* 10)
+            left &-= 2
+        }
+        if left == 1 {
             p -= 1
             p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
         }
     }
 

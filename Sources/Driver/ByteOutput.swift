@@ -13,10 +13,10 @@ final class ByteOutput {
     static let chunk = 1 << 16
 
     /// The bytes not yet written; append to it directly.
-    var bytes: ByteBuffer
+    @exclusivity(unchecked) var bytes: ByteBuffer  // one thread at a time (see ReplayOutput)
     /// Write after every line, not every chunk: for input that arrives a line at a time
     /// (standard input from a terminal or a pipe), so each step shows as it happens.
-    var lineByLine = false
+    @exclusivity(unchecked) var lineByLine = false
     private let console: Console
 
     init(console: Console) {

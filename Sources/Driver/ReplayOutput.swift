@@ -11,11 +11,13 @@ final class ReplayOutput {
     let out: ByteOutput
     /// `--format json`: the reports of every log, printed at the end.
     var jsonLogs: [String] = []
+    // One thread at a time uses an output (the replaying thread, or a `TraceThread` while it
+    // runs): no run-time exclusivity checks on what every step touches.
     /// `--format json --trace`: the steps of every log, separated by `,\n    `, printed at the end.
-    var jsonSteps = ByteBuffer()
+    @exclusivity(unchecked) var jsonSteps = ByteBuffer()
     var allPassed = true
     /// `{"log": "<path>", "line": ` for the log whose steps are being traced.
-    private var lastStepPrefix: (log: String, bytes: [UInt8])?
+    @exclusivity(unchecked) private var lastStepPrefix: (log: String, bytes: [UInt8])?
 
     init(format: ReplayCommand.Format, trace: Bool, console: Console, machine: Machine) {
         self.format = format

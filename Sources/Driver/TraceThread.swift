@@ -74,7 +74,10 @@ final class TraceThread: @unchecked Sendable {  // each slot is handed over thro
         while true {
             full.wait()
             let slot = slots[index]
-            for step in slot.steps { output.step(step, log: log) }
+            // By index, not `for step in`: that copies each step (retaining its arrays).
+            slot.steps.withUnsafeBufferPointer { steps in
+                for k in steps.indices { output.step(steps[k], log: log) }
+            }
             let last = slot.isLast
             empty.signal()
             if last { break }

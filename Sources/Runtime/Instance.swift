@@ -222,22 +222,6 @@ public struct Instance: Sendable {
         }
     }
 
-    /// The payload of the event last loaded, by field name in field order (for traces).
-    func namedPayload(of event: Int) -> [(name: String, value: Value)] {
-        let names = program.fieldNames[event]
-        let first = Int(program.payloadStart[event])
-        var result: [(name: String, value: Value)] = []
-        result.reserveCapacity(names.count)
-        for (i, name) in names.enumerated() {
-            let register = program.payloadRegisters[first + i]
-            let r = Int(register.index)
-            let value: Value = register.file == .string ? .string(registers.strings[r])
-                : Program.value(program.fieldTypes[first + i], number: registers.numbers[r], string: "")
-            result.append((name, value))
-        }
-        return result
-    }
-
     /// What a step did, in integers only (no fault payload to copy on the hot path; a
     /// failure's fault is in `lastFault`).
     struct Outcome {

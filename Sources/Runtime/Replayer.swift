@@ -309,7 +309,7 @@ public struct Replayer {
         if options.trace {
             trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: run.instance.now,
                             event: program.eventNames[event.index], isTimer: false,
-                            payload: run.instance.namedPayload(of: event.index),
+                            payload: run.instance.registers.namedPayload(of: event.index, in: program),
                             from: program.stateNames[Int(step.from)], to: program.stateNames[Int(step.to)], result: result,
                             outputs: outputs, changed: changes(of: run)))
         }
