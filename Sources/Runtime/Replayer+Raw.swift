@@ -171,6 +171,7 @@ extension Replayer {
     /// Applies an event line read in place by `EventLogReader.nextRaw`, without allocating
     /// in the common case. Anything unusual (an unknown name, a missing or mistyped field)
     /// goes through `consume(_:)` with the full record, so errors are exactly the same.
+    @inline(__always)
     public mutating func consume(raw line: RawEventLine, trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
         guard let event = lookup.stage(line) else {
             try consume(line.record(), trace: trace)
@@ -188,6 +189,7 @@ extension Replayer {
     }
 
     /// Applies an event line whose event and payload are already resolved.
+    @inline(__always)
     mutating func apply<L: ReplayLine>(staged event: Int, payload: StagedPayload, caseKey: UnsafeBufferPointer<UInt8>?,
                                        time: Double?, timeOffset: Int?, nameOffset: Int, _ source: L,
                                        trace: (TraceStep) -> Void) throws(LogError) {

@@ -29,6 +29,25 @@ public struct Replayer {
         }
     }
 
+    /// Fired transitions and visited states, counted in place: a class over raw storage, so
+    /// counting a step costs no uniqueness check.
+    final class Coverage {
+        let transitionCounts: UnsafeMutableBufferPointer<Int>
+        let visitedStates: UnsafeMutableBufferPointer<Bool>
+
+        init(transitions: Int, states: Int) {
+            transitionCounts = .allocate(capacity: transitions)
+            transitionCounts.initialize(repeating: 0)
+            visitedStates = .allocate(capacity: states)
+            visitedStates.initialize(repeating: false)
+        }
+
+        deinit {
+            transitionCounts.deallocate()
+            visitedStates.deallocate()
+        }
+    }
+
     /// One case's run. A class, so a step mutates it in place: copying a struct out of the
     /// array and back would copy its growing output window on every event.
     final class Run {
@@ -59,8 +78,7 @@ public struct Replayer {
     var defaultRun: Int?
     var records = 0
     /// Coverage over all cases: fired transitions and visited states.
-    var transitionCounts: [Int]
-    var visitedStates: [Bool]
+    let coverage: Coverage
     /// Names and types the in-place path looks up, and its staging buffers.
     let lookup: RawLookup
 
@@ -68,9 +86,8 @@ public struct Replayer {
     public init(program: Program, options: Options = Options()) {
         self.program = program
         self.options = options
-        transitionCounts = Array(repeating: 0, count: program.machine.transitions.count)
+        coverage = Coverage(transitions: program.machine.transitions.count, states: program.machine.states.count)
         lookup = RawLookup(program)
-        visitedStates = Array(repeating: false, count: program.machine.states.count)
     }
 
     /// The report so far.
@@ -83,7 +100,8 @@ public struct Replayer {
             report.variables = zip(machine.variables, run.instance.variables).map { ($0.name, $1) }
             report.time = run.instance.now
             return report
-        }, error: nil, records: records, transitionCounts: transitionCounts, visitedStates: visitedStates)
+        }, error: nil, records: records, transitionCounts: Array(coverage.transitionCounts),
+           visitedStates: Array(coverage.visitedStates))
     }
 
     /// Applies one record. `trace` is called for every step when tracing is on.
@@ -136,7 +154,7 @@ public struct Replayer {
             report.outputs.append(EmittedOutput(name: program.machine[output].name, arguments: args))
             window.append(output)
         }
-        for s in instance.activeStates { visitedStates[s.index] = true }
+        for s in instance.activeStates { coverage.visitedStates[s.index] = true }
         let run = Run(instance: instance, report: report, window: window)
         runs.append(run)
         runHandles.append(Unmanaged.passUnretained(run))
@@ -317,11 +335,12 @@ public struct Replayer {
 
     /// Counts a fired transition and marks the state it led to, with its ancestors, visited.
     @inline(__always)
-    private mutating func cover(_ transition: TransitionID, reaching state: StateID) {
-        transitionCounts[transition.index] += 1
+    private func cover(_ transition: TransitionID, reaching state: StateID) {
+        coverage.transitionCounts[transition.index] += 1
+        // A visited state's ancestors are visited too: stop at the first one already marked.
         var s = state.index
-        while s > 0 {
-            visitedStates[s] = true
+        while s > 0 && !coverage.visitedStates[s] {
+            coverage.visitedStates[s] = true
             s = Int(program.parents[s])
         }
     }
