@@ -19,12 +19,18 @@ final class ReplayOutput {
     /// `{"log": "<path>", "line": ` for the log whose steps are being traced.
     @exclusivity(unchecked) private var lastStepPrefix: (log: String, bytes: [UInt8])?
 
+    /// The machine's event and state names as JSON strings, quoted once for every step.
+    private let quotedEvents: [[UInt8]]
+    private let quotedStates: [[UInt8]]
+
     init(format: ReplayCommand.Format, trace: Bool, console: Console, machine: Machine) {
         self.format = format
         self.trace = trace
         self.console = console
         self.machine = machine
         self.out = ByteOutput(console: console)
+        quotedEvents = machine.events.map { Array(JSONWriter.quote($0.name).utf8) }
+        quotedStates = machine.states.map { Array(JSONWriter.quote($0.name).utf8) }
     }
 
     // MARK: - Steps
@@ -36,12 +42,12 @@ final class ReplayOutput {
         case .jsonl:
             let prefix = stepPrefix(log: log)
             out.line { bytes in
-                ReplayOutput.appendJSON(step, prefix: prefix, to: &bytes)
+                appendJSON(step, prefix: prefix, to: &bytes)
                 bytes.append(UInt8(ascii: "\n"))
             }
         case .json:
             if !jsonSteps.isEmpty { jsonSteps.append(",\n    ") }
-            ReplayOutput.appendJSON(step, prefix: stepPrefix(log: log), to: &jsonSteps)
+            appendJSON(step, prefix: stepPrefix(log: log), to: &jsonSteps)
         }
     }
 
@@ -116,7 +122,7 @@ final class ReplayOutput {
     }
 
     /// One step as a JSON object on one line (without the line end), after `prefix`.
-    static func appendJSON(_ step: TraceStep, prefix: [UInt8], to out: inout ByteBuffer) {
+    func appendJSON(_ step: TraceStep, prefix: [UInt8], to out: inout ByteBuffer) {
         prefix.withUnsafeBufferPointer { out.append($0) }
         JSONWriter.appendInteger(Int64(step.line), to: &out)
         out.append(", \"case\": ")
@@ -124,13 +130,13 @@ final class ReplayOutput {
         out.append(", \"time\": ")
         JSONWriter.appendNumber(step.time, to: &out)
         out.append(", \"event\": ")
-        JSONWriter.appendQuoted(step.event, to: &out)
+        appendQuoted(step.event, id: step.eventID?.index, from: quotedEvents, to: &out)
         out.append(step.isTimer ? ", \"timer\": true, \"payload\": " : ", \"timer\": false, \"payload\": ")
         ReplayOutput.appendObject(step.payload, to: &out)
         out.append(", \"from\": ")
-        JSONWriter.appendQuoted(step.from, to: &out)
+        appendQuoted(step.from, id: step.fromState.index, from: quotedStates, to: &out)
         out.append(", \"to\": ")
-        JSONWriter.appendQuoted(step.to, to: &out)
+        appendQuoted(step.to, id: step.toState.index, from: quotedStates, to: &out)
         switch step.result {
         case .applied: out.append(", \"result\": \"applied\", \"outputs\": [")
         case .ignored: out.append(", \"result\": \"ignored\", \"outputs\": [")
@@ -147,6 +153,17 @@ final class ReplayOutput {
         out.append("], \"changed\": ")
         ReplayOutput.appendObject(step.changed, to: &out)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// `name` as a JSON string: from `quoted` when `id` indexes it (a name of this output's
+    /// machine), else quoted now.
+    @inline(__always)
+    private func appendQuoted(_ name: String, id: Int?, from quoted: [[UInt8]], to out: inout ByteBuffer) {
+        if let id, quoted.indices.contains(id) {
+            quoted[id].withUnsafeBufferPointer { out.append($0) }
+        } else {
+            JSONWriter.appendQuoted(name, to: &out)
+        }
     }
 
     // MARK: - Reports

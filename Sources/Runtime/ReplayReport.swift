@@ -118,4 +118,9 @@ public struct TraceStep: Sendable {
     public var outputs: [EmittedOutput]
     /// Variables whose value the step changed, with the new value.
     public var changed: [(name: String, value: Value)]
+    /// The event (nil for a timer) and the states of `from` and `to`, by id: for writers
+    /// that look names up once per machine rather than once per step.
+    public var eventID: EventID?
+    public var fromState: StateID
+    public var toState: StateID
 }

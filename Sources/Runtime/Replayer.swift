@@ -222,7 +222,8 @@ public struct Replayer {
             if options.trace {
                 trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: step.time, event: eventName, isTimer: true,
                                 payload: [], from: program.stateNames[step.from.index], to: program.stateNames[step.to.index],
-                                result: result, outputs: outputs, changed: changes(of: run)))
+                                result: result, outputs: outputs, changed: changes(of: run), eventID: nil,
+                                fromState: step.from, toState: step.to))
             }
         }
         run.instance.advance(to: time)
@@ -329,7 +330,8 @@ public struct Replayer {
                             event: program.eventNames[event.index], isTimer: false,
                             payload: run.instance.registers.namedPayload(of: event.index, in: program),
                             from: program.stateNames[Int(step.from)], to: program.stateNames[Int(step.to)], result: result,
-                            outputs: outputs, changed: changes(of: run)))
+                            outputs: outputs, changed: changes(of: run), eventID: event,
+                            fromState: StateID(Int(step.from)), toState: StateID(Int(step.to))))
         }
     }
 
@@ -390,7 +392,10 @@ public struct Replayer {
                     break
                 }
             }
-            if let before, after != before { result.append((program.variableNames[slot], after)) }
+            if let before, after != before {
+                if result.isEmpty { result.reserveCapacity(registers.journalCount + strings.count) }
+                result.append((program.variableNames[slot], after))
+            }
         }
     }
 
