@@ -66,6 +66,26 @@ import TestSupport
         }
     }
 
+    /// The README's bulk-reading loop (`readBatch` into a reused `RawLineBatch`, then
+    /// `consume`) gives the report `replay` gives.
+    @Test(arguments: ReplayFastPathTests.machines)
+    func aHandWrittenBatchLoopGivesTheSameReport(machine: String) throws {
+        let program = try program(spec: machine)
+        let log = Repository.bytes(Repository.specs.appendingPathComponent(machine + ".session.jsonl"))
+        var reader = EventLogReader(bytes: log)
+        var replayer = Replayer(program: program)
+        let batch = RawLineBatch(lineLimit: 7, byteLimit: 300)
+        var more = true
+        while more {
+            more = try reader.readBatch(into: batch)
+            for entry in batch.entries {
+                if entry.record >= 0 { try replayer.consume(batch.records[entry.record]) }
+                else { try replayer.consume(raw: batch.eventLine(entry)) }
+            }
+        }
+        #expect(ReplayFastPathTests.outcome(replayer.report, nil) == ReplayFastPathTests.slow(program, log, strict: false))
+    }
+
     @Test func hostileEventLinesGiveTheSameOutcome() throws {
         let program = try program(spec: "PeekRating")
         let lines = [
