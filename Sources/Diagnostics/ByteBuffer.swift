@@ -52,6 +52,15 @@ public struct ByteBuffer: ~Copyable {
         storedCount += bytes.count
     }
 
+    /// Appends raw bytes.
+    @inlinable
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        UnsafeMutableRawPointer(base + storedCount).copyMemory(from: source, byteCount: bytes.count)
+        storedCount += bytes.count
+    }
+
     /// Appends the UTF-8 of a literal.
     @inlinable @inline(__always)
     public mutating func append(_ text: StaticString) {

@@ -31,7 +31,11 @@ public enum JSONWriter {
         if abs(value) < 1e15, Double(Int64(value)) == value {
             appendInteger(Int64(value), to: &out)
         } else if !appendShortDecimal(value, to: &out) {
-            out.append(contentsOf: value.description)
+            // `description`'s text without building the String: Double writes its ASCII
+            // digits to a text stream in one piece.
+            var text = NumberText()
+            value.write(to: &text)
+            text.withBytes { out.append($0) }
         }
     }
 
@@ -144,4 +148,52 @@ public enum JSONWriter {
 
     /// 10^0 ... 10^19.
     private static let powersOfTen: [UInt64] = (0...19).map { (0..<$0).reduce(UInt64(1)) { p, _ in p * 10 } }
+}
+
+/// The text of one number, as `Double.write(to:)` produces it (the same as `description`):
+/// the digits arrive through `_writeASCII`, the stream's hook for ASCII text, and stay in a
+/// fixed buffer; anything else arrives as a String and is kept too.
+private struct NumberText: TextOutputStream {
+    /// Room for the longest `description` of a Double (`-2.2250738585072014e-308`) and more.
+    private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    private var count = 0
+    /// Text that did not fit, or did not come as ASCII.
+    private var overflow: [UInt8] = []
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        append(buffer)
+    }
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { append($0) }
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let capacity = MemoryLayout.size(ofValue: storage)
+        if overflow.isEmpty && count + bytes.count <= capacity, let source = bytes.baseAddress {
+            let start = count
+            withUnsafeMutableBytes(of: &storage) { raw in
+                guard let base = raw.baseAddress else { return }
+                (base + start).copyMemory(from: source, byteCount: bytes.count)
+            }
+            count += bytes.count
+        } else {
+            if overflow.isEmpty {
+                var kept: [UInt8] = []
+                withBytes { kept.append(contentsOf: $0) }
+                overflow = kept
+            }
+            overflow.append(contentsOf: bytes)
+        }
+    }
+
+    /// Calls `body` with the text's bytes.
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        if !overflow.isEmpty {
+            overflow.withUnsafeBytes(body)
+            return
+        }
+        withUnsafeBytes(of: storage) { raw in body(UnsafeRawBufferPointer(rebasing: raw[0..<count])) }
+    }
 }
