@@ -3,7 +3,7 @@ import TestSupport
 @testable import StatecraftEventLog
 
 /// Random bytes, mutations and truncations of valid lines: the reader reports errors, never
-/// crashes, and every error points inside its line.
+/// crashes, and every error points inside its line; `nextRaw` and `readBatch` agree with it.
 @Suite struct HostileInputTests {
     static let validLines = [
         #"{"event": "touchBegan", "y": 40, "onContent": true}"#,
@@ -24,6 +24,9 @@ import TestSupport
             #expect(!e.message.isEmpty && e.message.first?.isLowercase == true && e.message.last != ".")
         }
         #expect(readAll(chunkedReader(bytes, chunk: chunk)) == results)
+        // The in-place path and the batch reader give the same, whatever the bytes.
+        #expect(readAllRaw(chunkedReader(bytes, chunk: chunk)).results == results)
+        #expect(readAllBatched(chunkedReader(bytes, chunk: chunk), lineLimit: 3, byteLimit: 64) == results)
     }
 
     @Test func randomBytesNeverCrash() {
@@ -74,6 +77,20 @@ import TestSupport
             }
             check(bytes, chunk: Int.random(in: 1...16, using: &random))
         }
+    }
+
+    /// A line of 3 MB, longer than a read chunk and than a batch's byte limit, between short
+    /// lines: read whole by every path, in order.
+    @Test func aLineLongerThanAChunkAndABatch() throws {
+        let long = #"{"event": "e", "s": ""# + String(repeating: "ab", count: 1_500_000) + #"", "n": 1}"#
+        let text = #"{"event": "e", "n": 1}"# + "\n" + long + "\n" + #"{"event": "e", "n": 2}"# + "\n"
+        let bytes = Array(text.utf8)
+        let results = readAll(EventLogReader(bytes: bytes))
+        #expect(results.count == 3)
+        #expect(try results[1].get().text.count == long.utf8.count)
+        #expect(readAll(chunkedReader(bytes, chunk: 1 << 16)) == results)
+        #expect(readAllRaw(chunkedReader(bytes, chunk: 1 << 16)).results == results)
+        #expect(readAllBatched(chunkedReader(bytes, chunk: 1 << 16), lineLimit: 4096, byteLimit: 1 << 19) == results)
     }
 
     @Test func aLogOfManyLinesReadsInOrder() throws {
