@@ -110,22 +110,10 @@ public enum JSONWriter {
         guard Double(scaled) / scale == magnitude else { return false }
         // Drop the trailing zeros (fewer than `digits`, as `value` is no integer): 8, 4, 2, 1
         // at a time, dividing by constants (which compile to multiplications).
-        if digits >= 8 && scaled % 100_000_000 == 0 {
-            scaled /= 100_000_000
-            digits -= 8
-        }
-        if digits >= 4 && scaled % 10_000 == 0 {
-            scaled /= 10_000
-            digits -= 4
-        }
-        if digits >= 2 && scaled % 100 == 0 {
-            scaled /= 100
-            digits -= 2
-        }
-        if digits >= 1 && scaled % 10 == 0 {
-            scaled /= 10
-            digits -= 1
-        }
+        stripZeros(8, 100_000_000, from: &scaled, &digits)
+        stripZeros(4, 10_000, from: &scaled, &digits)
+        stripZeros(2, 100, from: &scaled, &digits)
+        stripZeros(1, 10, from: &scaled, &digits)
         let power = powersOfTen[digits]
         let whole = scaled / power
         let fraction = scaled &- whole &* power
@@ -144,6 +132,16 @@ public enum JSONWriter {
             return n + 1 + digits
         }
         return true
+    }
+
+    /// Divides `scaled` by `power` (10^`count`) when it is a multiple and has that many
+    /// fraction `digits` to lose. Inlined, so `power` is a constant at each use.
+    @inline(__always)
+    private static func stripZeros(_ count: Int, _ power: UInt64, from scaled: inout UInt64, _ digits: inout Int) {
+        if digits >= count && scaled % power == 0 {
+            scaled /= power
+            digits -= count
+        }
     }
 
     /// 10^0 ... 10^19.

@@ -16,12 +16,7 @@ extension EventLogReader {
             // The usual case, as in `nextRaw`: a whole line in the buffer, read up to its newline.
             if lineNumber > 0 {
                 var header = FastLineScanner.Header()
-                let fields = batch.freeFields
-                let outcome = lines.withUnread { base, count, readable in
-                    FastLineScanner(line: base, count: count, readable: readable, extent: .toNewline)
-                        .scanEventLine(into: &header, fields: fields)
-                }
-                switch outcome {
+                switch scanUnread(into: &header, fields: batch.freeFields) {
                 case .event(let fieldCount)?:
                     lineNumber += 1
                     let range = lines.take(length: header.length, newline: header.newline)
@@ -41,11 +36,7 @@ extension EventLogReader {
             guard let range = try nextLineRange() else { return false }
             while true {
                 var header = FastLineScanner.Header()
-                let fields = batch.freeFields
-                let outcome = lines.withLine(range) { base, count, readable in
-                    FastLineScanner(line: base, count: count, readable: readable).scanEventLine(into: &header, fields: fields)
-                }
-                switch outcome ?? .declined {
+                switch scan(range, into: &header, fields: batch.freeFields) {
                 case .event(let fieldCount):
                     let start = pending.add(range, in: batch)
                     batch.appendEvent(line: lineNumber, start: start, count: range.count, header: header,

@@ -16,11 +16,7 @@ extension EventLogReader {
         // (a blank line, a line the buffer does not hold whole, a line the scanner declines)
         // take the general path below.
         if lineNumber > 0 {
-            let outcome = lines.withUnread { base, count, readable in
-                FastLineScanner(line: base, count: count, readable: readable, extent: .toNewline)
-                    .scanEventLine(into: &header, fields: fields)
-            }
-            switch outcome {
+            switch scanUnread(into: &header, fields: fields) {
             case .event(let fieldCount)?:
                 lineNumber += 1
                 let range = lines.take(length: header.length, newline: header.newline)
@@ -35,11 +31,7 @@ extension EventLogReader {
         guard let range = try nextLineRange() else { return false }
         while true {
             header = FastLineScanner.Header()
-            let fields = rawFields.buffer
-            let outcome = lines.withLine(range) { base, count, readable in
-                FastLineScanner(line: base, count: count, readable: readable).scanEventLine(into: &header, fields: fields)
-            }
-            switch outcome ?? .declined {
+            switch scan(range, into: &header, fields: rawFields.buffer) {
             case .event(let fieldCount):
                 try deliver(range, header, fieldCount, body)
                 return true
@@ -51,6 +43,27 @@ extension EventLogReader {
                 rawFields.grow()
             }
         }
+    }
+
+    /// Scans the line at the start of the unread bytes, up to its newline, as an event line
+    /// (`header` must be fresh); nil when nothing is unread. The line stays unread: `take` it
+    /// on `.event`.
+    @inline(__always)
+    func scanUnread(into header: inout FastLineScanner.Header,
+                    fields: UnsafeMutableBufferPointer<RawField>) -> FastLineScanner.Outcome? {
+        lines.withUnread { base, count, readable in
+            FastLineScanner(line: base, count: count, readable: readable, extent: .toNewline)
+                .scanEventLine(into: &header, fields: fields)
+        }
+    }
+
+    /// Scans the whole line at `range` as an event line (`header` must be fresh).
+    @inline(__always)
+    func scan(_ range: Range<Int>, into header: inout FastLineScanner.Header,
+              fields: UnsafeMutableBufferPointer<RawField>) -> FastLineScanner.Outcome {
+        lines.withLine(range) { base, count, readable in
+            FastLineScanner(line: base, count: count, readable: readable).scanEventLine(into: &header, fields: fields)
+        } ?? .declined
     }
 
     /// Calls `body` with the event line at `range`, which the scanner read into `header` and
