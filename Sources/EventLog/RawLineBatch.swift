@@ -32,6 +32,8 @@ public final class RawLineBatch: @unchecked Sendable {  // used by one thread at
     /// …or this many bytes of event lines.
     public let byteLimit: Int
 
+    // One thread at a time (see above): no run-time exclusivity checks on the properties.
+
     /// The lines, in log order.
     @exclusivity(unchecked) public private(set) var entries: [Entry] = []
     /// The records of the lines the fast path did not read.
@@ -48,10 +50,10 @@ public final class RawLineBatch: @unchecked Sendable {  // used by one thread at
     @exclusivity(unchecked) private(set) var fieldCount = 0
     @exclusivity(unchecked) private var fieldCapacity: Int
 
-    /// An empty batch.
+    /// An empty batch. The limits are kept between 1 and 2^24 lines and 2^30 bytes.
     public init(lineLimit: Int = 4096, byteLimit: Int = 1 << 19) {
-        self.lineLimit = max(1, lineLimit)
-        self.byteLimit = max(1, byteLimit)
+        self.lineLimit = min(max(1, lineLimit), 1 << 24)
+        self.byteLimit = min(max(1, byteLimit), 1 << 30)
         byteCapacity = self.byteLimit + 4096
         bytes = .allocate(capacity: byteCapacity)
         fieldCapacity = self.lineLimit * 4
@@ -63,8 +65,6 @@ public final class RawLineBatch: @unchecked Sendable {  // used by one thread at
         bytes.deallocate()
         fields.deallocate()  // RawField is a trivial type: nothing to deinitialize
     }
-
-    // One thread at a time (see above): no run-time exclusivity checks on the properties.
 
     /// The number of lines.
     public var count: Int { entries.count }
