@@ -101,13 +101,23 @@ public enum JSONWriter {
     static func appendShortDecimal(_ value: Double, to out: inout ByteBuffer) -> Bool {
         let magnitude = abs(value)
         guard magnitude >= 1e-3 && magnitude < 1e9 else { return false }
-        // magnitude < 2^(exponent + 1), so magnitude × 10^digits < 2^43 when
-        // digits <= (42 - exponent) × log10(2); from 3 (near 10^9) to 15 (near 0.001).
-        let exponent = Int((magnitude.bitPattern >> 52) & 0x7FF) - 1023  // a normal number here
-        var digits = Int(Double(42 - exponent) * 0.301029995663981)
-        let scale = Double(powersOfTen[digits])  // exact: powers of ten up to 10^22 are doubles
-        var scaled = UInt64(magnitude * scale + 0.5)
-        guard Double(scaled) / scale == magnitude else { return false }
+        var digits: Int
+        var scaled: UInt64
+        let thousandths = magnitude * 1000
+        if thousandths == thousandths.rounded(.towardZero) && Double(UInt64(thousandths)) / 1000 == magnitude {
+            // Most numbers in logs have at most three decimals: 3 digits (never more than the
+            // rule below gives) and no search for the scale.
+            digits = 3
+            scaled = UInt64(thousandths)
+        } else {
+            // magnitude < 2^(exponent + 1), so magnitude × 10^digits < 2^43 when
+            // digits <= (42 - exponent) × log10(2); from 3 (near 10^9) to 15 (near 0.001).
+            let exponent = Int((magnitude.bitPattern >> 52) & 0x7FF) - 1023  // a normal number here
+            digits = Int(Double(42 - exponent) * 0.301029995663981)
+            let scale = Double(powersOfTen[digits])  // exact: powers of ten up to 10^22 are doubles
+            scaled = UInt64(magnitude * scale + 0.5)
+            guard Double(scaled) / scale == magnitude else { return false }
+        }
         // Drop the trailing zeros (fewer than `digits`, as `value` is no integer): 8, 4, 2, 1
         // at a time, dividing by constants (which compile to multiplications).
         stripZeros(8, 100_000_000, from: &scaled, &digits)
