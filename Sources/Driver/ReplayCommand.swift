@@ -79,7 +79,7 @@ enum ReplayCommand {
             let concurrently = path != "-"
             let traceThread = options.trace && concurrently ? TraceThread(output: output, log: displayPath) : nil
             do {
-                try replayer.replay(&reader, concurrently: concurrently) { step in
+                try replayer.replay(&reader, concurrently: concurrently) { (step: consuming TraceStep) in
                     if let traceThread { traceThread.add(step) } else { output.step(step, log: displayPath) }
                 }
             } catch {

@@ -96,7 +96,7 @@ final class ReplayOutput {
     }
 
     /// `open` `name: value, ...` `close` in spec notation, or nothing when `pairs` is empty.
-    private static func appendList(_ pairs: [(name: String, value: Value)], open: StaticString, close: StaticString,
+    private static func appendList(_ pairs: [NamedValue], open: StaticString, close: StaticString,
                                    separator: StaticString = ": ", to out: inout ByteBuffer) {
         guard !pairs.isEmpty else { return }
         out.append(open)
@@ -305,7 +305,7 @@ final class ReplayOutput {
 
     static func object(_ pairs: [(name: String, value: Value)]) -> String {
         var out = ByteBuffer()
-        appendObject(pairs, to: &out)
+        appendObject(pairs.map { NamedValue(name: $0.name, value: $0.value) }, to: &out)
         return out.text
     }
 
@@ -316,7 +316,7 @@ final class ReplayOutput {
     }
 
     /// `{"name": value, ...}`
-    static func appendObject(_ pairs: [(name: String, value: Value)], to out: inout ByteBuffer) {
+    static func appendObject(_ pairs: [NamedValue], to out: inout ByteBuffer) {
         out.append(UInt8(ascii: "{"))
         for (i, pair) in pairs.enumerated() {
             if i > 0 { out.append(", ") }

@@ -41,7 +41,7 @@ final class TraceThread: @unchecked Sendable {  // each slot is handed over thro
     }
 
     /// Adds a step (from the replaying thread).
-    func add(_ step: TraceStep) {
+    func add(_ step: consuming TraceStep) {
         pending.append(step)
         if pending.count >= TraceThread.chunkSize { handOver(last: false) }
     }

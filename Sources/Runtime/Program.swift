@@ -302,17 +302,17 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
 
 extension RegisterFile {
     /// The payload of `event` in these registers, by field name in declaration order.
-    func namedPayload(of event: Int, in program: Program) -> [(name: String, value: Value)] {
+    func namedPayload(of event: Int, in program: Program) -> [NamedValue] {
         let names = program.fieldNames[event]
         let first = Int(program.payloadStart[event])
-        var result: [(name: String, value: Value)] = []
+        var result: [NamedValue] = []
         result.reserveCapacity(names.count)
         for (i, name) in names.enumerated() {
             let register = program.payloadRegisters[first + i]
             let r = Int(register.index)
             let value: Value = register.file == .string ? .string(strings[r])
                 : Program.value(program.fieldTypes[first + i], number: numbers[r], string: "")
-            result.append((name, value))
+            result.append(NamedValue(name: name, value: value))
         }
         return result
     }

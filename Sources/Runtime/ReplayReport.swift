@@ -94,6 +94,17 @@ public struct ReplayReport: Sendable {
     }
 }
 
+/// A payload field or a variable with its value, in a trace step.
+public struct NamedValue: Sendable, Equatable {
+    public var name: String
+    public var value: Value
+
+    public init(name: String, value: Value) {
+        self.name = name
+        self.value = value
+    }
+}
+
 /// One step of a replay, for `--trace`.
 public struct TraceStep: Sendable {
     /// What happened.
@@ -111,13 +122,13 @@ public struct TraceStep: Sendable {
     /// The event's name, or `after 2s` for a timer.
     public var event: String
     public var isTimer: Bool
-    public var payload: [(name: String, value: Value)]
+    public var payload: [NamedValue]
     public var from: String
     public var to: String
     public var result: Result
     public var outputs: [EmittedOutput]
     /// Variables whose value the step changed, with the new value.
-    public var changed: [(name: String, value: Value)]
+    public var changed: [NamedValue]
     /// The event (nil for a timer) and the states of `from` and `to`, by id: for writers
     /// that look names up once per machine rather than once per step.
     public var eventID: EventID?

@@ -75,7 +75,7 @@ private final class Pipeline: @unchecked Sendable {  // every field is handed ov
 
 extension Replayer {
     /// `replay(_:concurrently: true)`: a second thread reads and scans; this one applies.
-    mutating func replayPipelined(_ reader: inout EventLogReader, trace: (TraceStep) -> Void) throws(LogError) {
+    mutating func replayPipelined(_ reader: inout EventLogReader, trace: (consuming TraceStep) -> Void) throws(LogError) {
         let pipeline = Pipeline(reader: reader)
         DispatchQueue.global().async { pipeline.produce() }
         var index = 0
@@ -102,7 +102,7 @@ extension Replayer {
         if let failure { throw failure }
     }
 
-    private mutating func apply(_ batch: RawLineBatch, trace: (TraceStep) -> Void) throws(LogError) {
+    private mutating func apply(_ batch: RawLineBatch, trace: (consuming TraceStep) -> Void) throws(LogError) {
         for entry in batch.entries {
             if entry.record >= 0 {
                 try consume(batch.records[entry.record], trace: trace)

@@ -155,7 +155,7 @@ extension Replayer {
     /// applies them (same results, same errors, in the same order); use it for files, not
     /// for a live stream whose lines should be applied as they arrive.
     public mutating func replay(_ reader: inout EventLogReader, concurrently: Bool = false,
-                                trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
+                                trace: (consuming TraceStep) -> Void = { _ in }) throws(LogError) {
         if concurrently {
             try replayPipelined(&reader, trace: trace)
             return
@@ -172,7 +172,7 @@ extension Replayer {
     /// in the common case. Anything unusual (an unknown name, a missing or mistyped field)
     /// goes through `consume(_:)` with the full record, so errors are exactly the same.
     @inline(__always)
-    public mutating func consume(raw line: RawEventLine, trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
+    public mutating func consume(raw line: RawEventLine, trace: (consuming TraceStep) -> Void = { _ in }) throws(LogError) {
         guard let event = lookup.stage(line) else {
             try consume(line.record(), trace: trace)
             return
@@ -192,7 +192,7 @@ extension Replayer {
     @inline(__always)
     mutating func apply<L: ReplayLine>(staged event: Int, payload: StagedPayload, caseKey: UnsafeBufferPointer<UInt8>?,
                                        time: Double?, timeOffset: Int?, nameOffset: Int, _ source: L,
-                                       trace: (TraceStep) -> Void) throws(LogError) {
+                                       trace: (consuming TraceStep) -> Void) throws(LogError) {
         records += 1
         // No closures here: a captured context would be allocated on every line.
         let existing: Int?

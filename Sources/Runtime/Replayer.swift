@@ -105,7 +105,7 @@ public struct Replayer {
     }
 
     /// Applies one record. `trace` is called for every step when tracing is on.
-    public mutating func consume(_ record: LogRecord, trace: (TraceStep) -> Void = { _ in }) throws(LogError) {
+    public mutating func consume(_ record: LogRecord, trace: (consuming TraceStep) -> Void = { _ in }) throws(LogError) {
         records += 1
         // Check the line against the machine, and its time, before it can open a case.
         var resolved: (EventID, [Value])?
@@ -184,7 +184,7 @@ public struct Replayer {
         key.map { "case '\($0)'" } ?? "the lines without a case"
     }
 
-    mutating func advance<L: ReplayLine>(_ index: Int, to time: Double, _ source: L, trace: (TraceStep) -> Void) {
+    mutating func advance<L: ReplayLine>(_ index: Int, to time: Double, _ source: L, trace: (consuming TraceStep) -> Void) {
         // Borrowed, not loaded from `runs`: that would retain and release the run on every
         // line. `runs` keeps every run alive for as long as the replayer lives.
         runHandles[index]._withUnsafeGuaranteedRef { run in
@@ -197,7 +197,7 @@ public struct Replayer {
     }
 
     /// Fires the timers of `run` that are due by `time`, then moves its clock there.
-    private mutating func fireTimers<L: ReplayLine>(_ run: Run, to time: Double, _ source: L, trace: (TraceStep) -> Void) {
+    private mutating func fireTimers<L: ReplayLine>(_ run: Run, to time: Double, _ source: L, trace: (consuming TraceStep) -> Void) {
         var firedAtOnce = 0
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             let outputs = collectOutputs(run)
@@ -292,14 +292,14 @@ public struct Replayer {
     /// Sends the event, whose payload is already in the run's registers, and records what
     /// happened.
     mutating func apply<L: ReplayLine>(_ event: EventID, runIndex: Int, nameOffset: Int, _ source: L,
-                                       trace: (TraceStep) -> Void) {
+                                       trace: (consuming TraceStep) -> Void) {
         runHandles[runIndex]._withUnsafeGuaranteedRef { run in
             apply(event, to: run, nameOffset: nameOffset, source, trace: trace)
         }
     }
 
     private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, nameOffset: Int, _ source: L,
-                                               trace: (TraceStep) -> Void) {
+                                               trace: (consuming TraceStep) -> Void) {
         let step = run.instance.outcome(of: event.index)
         var result = TraceStep.Result.applied
         var outputs: [EmittedOutput] = []
@@ -363,14 +363,14 @@ public struct Replayer {
 
     /// The variables the last step of `run` changed, in declaration order, with their new
     /// values: only the variables its journal names are looked at.
-    private func changes(of run: Run) -> [(name: String, value: Value)] {
+    private func changes(of run: Run) -> [NamedValue] {
         let registers = run.instance.registers
         let strings = registers.stringJournal
         if registers.journalCount == 0 && strings.isEmpty { return [] }
         // The journals are short (an entry per assignment of the step), so the slots are
         // taken in order by repeated scans: no allocation but the result's. The first entry
         // of a slot holds its value before the step.
-        var result: [(name: String, value: Value)] = []
+        var result: [NamedValue] = []
         var last = -1
         while true {
             var slot = Int.max
@@ -394,7 +394,7 @@ public struct Replayer {
             }
             if let before, after != before {
                 if result.isEmpty { result.reserveCapacity(registers.journalCount + strings.count) }
-                result.append((program.variableNames[slot], after))
+                result.append(NamedValue(name: program.variableNames[slot], value: after))
             }
         }
     }

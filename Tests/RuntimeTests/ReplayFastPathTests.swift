@@ -86,6 +86,33 @@ import TestSupport
         #expect(ReplayFastPathTests.outcome(replayer.report, nil) == ReplayFastPathTests.slow(program, log, strict: false))
     }
 
+    /// The trace a library caller sees: the same steps, in order, whether lines go through
+    /// records, in place or on two threads; each step's ids name its event and states.
+    @Test(arguments: ReplayFastPathTests.machines)
+    func traceStepsAreTheSameOnEveryPath(machine: String) throws {
+        let program = try program(spec: machine)
+        let log = Repository.bytes(Repository.specs.appendingPathComponent(machine + ".session.jsonl"))
+        func describe(_ step: TraceStep) -> String {
+            #expect(program.machine[step.fromState].name == step.from && program.machine[step.toState].name == step.to)
+            #expect(step.eventID.map { program.machine[$0].name } == (step.isTimer ? nil : step.event))
+            return "\(step.line) \(step.caseKey ?? "-") \(step.time) \(step.event) \(step.from)->\(step.to) \(step.result) "
+                + "\(step.payload.map { "\($0.name)=\($0.value)" }) \(step.changed.map { "\($0.name)=\($0.value)" }) "
+                + "\(step.outputs.map(\.description))"
+        }
+        var records: [String] = []
+        var reader = EventLogReader(bytes: log)
+        var replayer = Replayer(program: program, options: .init(trace: true))
+        while let record = try reader.next() { try replayer.consume(record) { records.append(describe($0)) } }
+        #expect(!records.isEmpty)
+        for concurrently in [false, true] {
+            var steps: [String] = []
+            var reader = EventLogReader(bytes: log)
+            var replayer = Replayer(program: program, options: .init(trace: true))
+            try replayer.replay(&reader, concurrently: concurrently) { step in steps.append(describe(step)) }
+            #expect(steps == records, "concurrently: \(concurrently)")
+        }
+    }
+
     @Test func hostileEventLinesGiveTheSameOutcome() throws {
         let program = try program(spec: "PeekRating")
         let lines = [
