@@ -135,7 +135,7 @@ public struct Instance: Sendable {
         if isFinished { return Step(kind: .afterFinal, from: state, to: state) }
         loadPayload(event.index, payload)
         let step = receive(event.index)
-        deliverOutputs(emit)
+        if !registers.outputs.isEmpty { deliverOutputs(emit) }
         return step
     }
 
@@ -189,6 +189,7 @@ public struct Instance: Sendable {
     // MARK: - Steps (the replayer's fast path uses these directly)
 
     /// Writes an event's payload into its registers.
+    @inline(__always)
     mutating func loadPayload(_ event: Int, _ payload: [Value]) {
         makeUnique()
         let first = Int(program.payloadStart[event])
@@ -233,12 +234,14 @@ public struct Instance: Sendable {
     }
 
     /// Takes an event whose payload is already in its registers (see `outcome(of:)`).
+    @inline(__always)
     mutating func receive(_ event: Int) -> Step {
         let outcome = outcome(of: event)  // first: `step` reads `lastFault`, which the step sets
         return step(outcome)
     }
 
     /// The public form of an outcome.
+    @inline(__always)
     private func step(_ outcome: Outcome) -> Step {
         let from = StateID(Int(outcome.from)), to = StateID(Int(outcome.to))
         switch outcome.kind {
