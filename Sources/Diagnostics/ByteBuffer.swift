@@ -27,12 +27,8 @@ public struct ByteBuffer: ~Copyable {
 
     @usableFromInline
     mutating func grow(toFit n: Int) {
-        let newCapacity = max(capacity * 2, storedCount + n)
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: storedCount)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+        capacity = max(capacity * 2, storedCount + n)
+        base = reallocate(base, count: storedCount, capacity: capacity)
     }
 
     /// Appends one byte.
@@ -97,4 +93,15 @@ public struct ByteBuffer: ~Copyable {
 
     /// The bytes as text (UTF-8; invalid sequences become U+FFFD).
     public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// Moves the first `count` elements of `old` into new storage for `capacity` elements and
+/// frees `old`: how the package's growable raw buffers grow (this one, the event-log
+/// batches, the runtime's undo journal).
+package func reallocate<Element>(_ old: UnsafeMutablePointer<Element>, count: Int,
+                                 capacity: Int) -> UnsafeMutablePointer<Element> {
+    let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+    bigger.moveInitialize(from: old, count: count)
+    old.deallocate()
+    return bigger
 }

@@ -1,3 +1,5 @@
+import StatecraftDiagnostics
+
 /// Lines read by `EventLogReader.readBatch(into:)`: event lines read in place, their bytes
 /// and payload fields copied into the batch's own storage so they stay valid after the reader
 /// moves on (another thread can apply them while the reader fills the next batch), and any
@@ -126,12 +128,5 @@ public final class RawLineBatch: @unchecked Sendable {  // used by one thread at
         entries.append(Entry(line: record.line, start: 0, count: 0, fieldStart: 0, fieldCount: 0, name: 0..<0,
                              nameOffset: 0, time: nil, timeOffset: nil, caseKey: nil, caseOffset: nil,
                              record: records.count - 1))
-    }
-
-    private func reallocate<T>(_ old: UnsafeMutablePointer<T>, count: Int, capacity: Int) -> UnsafeMutablePointer<T> {
-        let new = UnsafeMutablePointer<T>.allocate(capacity: capacity)
-        new.moveInitialize(from: old, count: count)
-        old.deallocate()
-        return new
     }
 }

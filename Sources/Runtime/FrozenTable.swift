@@ -24,12 +24,3 @@ struct FrozenTable<Element>: @unchecked Sendable {
         base.deallocate()
     }
 }
-
-/// Moves the first `count` elements of `old` into new storage for `capacity` elements and
-/// frees `old`: how the runtime's growable raw buffers grow.
-func reallocate<Element>(_ old: UnsafeMutablePointer<Element>, count: Int, capacity: Int) -> UnsafeMutablePointer<Element> {
-    let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
-    bigger.moveInitialize(from: old, count: count)
-    old.deallocate()
-    return bigger
-}
