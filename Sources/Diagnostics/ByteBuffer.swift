@@ -42,10 +42,7 @@ public struct ByteBuffer: ~Copyable {
     /// Appends bytes.
     @inlinable
     public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        reserve(bytes.count)
-        (base + storedCount).update(from: source, count: bytes.count)
-        storedCount += bytes.count
+        append(UnsafeRawBufferPointer(bytes))
     }
 
     /// Appends raw bytes.
