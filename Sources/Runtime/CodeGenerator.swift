@@ -264,8 +264,6 @@ struct CodeGenerator {
     /// Relocates temporaries after the constant pool (its size is known only now) and
     /// returns the register count of each file.
     mutating func finish() -> Int {
-        let base = constantBase + Int32(pool.count)
-        func relocate(_ r: Int32) -> Int32 { r & CodeGenerator.temporaryFlag != 0 ? base + (r & ~CodeGenerator.temporaryFlag) : r }
         for i in code.indices {
             switch code[i].op {
             case .jump, .jumpIfFalse, .jumpIfTrue:
@@ -281,12 +279,16 @@ struct CodeGenerator {
         for e in emits.indices {
             for k in emits[e].arguments.indices { emits[e].arguments[k].register.index = relocate(emits[e].arguments[k].register.index) }
         }
-        return Int(base + maxTemporaries)
+        return Int(constantBase + Int32(pool.count) + maxTemporaries)
     }
 
     /// Relocates a result register the same way `finish` relocates the code.
     func relocated(_ r: Register) -> Register {
-        guard r.index & CodeGenerator.temporaryFlag != 0 else { return r }
-        return Register(file: r.file, index: constantBase + Int32(pool.count) + (r.index & ~CodeGenerator.temporaryFlag))
+        Register(file: r.file, index: relocate(r.index))
+    }
+
+    /// Where register index `r` ends up: temporaries move after the constant pool.
+    private func relocate(_ r: Int32) -> Int32 {
+        r & CodeGenerator.temporaryFlag != 0 ? constantBase + Int32(pool.count) + (r & ~CodeGenerator.temporaryFlag) : r
     }
 }
