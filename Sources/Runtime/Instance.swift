@@ -121,7 +121,7 @@ public struct Instance: Sendable {
         let finishedBefore = isFinished
         do {
             for s in program.initialPath { try enterState(Int(s)) }
-            try finishEntering()
+            finishEntering()
         } catch {
             rollBack(to: from, finished: finishedBefore)
             return Step(kind: .failed(error), from: from, to: from)
@@ -384,7 +384,7 @@ public struct Instance: Sendable {
             try enterState(Int(program.entryPaths[k]))
             k += 1
         }
-        try finishEntering()
+        finishEntering()
     }
 
     /// Exits the active states below `domain`, innermost first: exit actions run and the
@@ -424,7 +424,7 @@ public struct Instance: Sendable {
     }
 
     /// After entering: a final state directly under the machine ends the run.
-    private mutating func finishEntering() throws(ExpressionFault) {
+    private mutating func finishEntering() {
         if program.endsRun[state.index] {
             isFinished = true
             savePending()
