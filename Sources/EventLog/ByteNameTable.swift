@@ -127,9 +127,10 @@ public struct ByteNameTable: Sendable {
     }
 
     /// Whether the `count` bytes at `a` and `b` are the same, compared a word at a time
-    /// (possibly overlapping words, never a byte outside them).
-    @inline(__always)
-    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    /// (possibly overlapping words, never a byte outside them). The replayer compares names
+    /// with it too.
+    @inlinable @inline(__always)
+    package static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         if count >= 8 {
             var i = 0
             while i &+ 8 < count {
@@ -146,13 +147,13 @@ public struct ByteNameTable: Sendable {
         return a[0] == b[0] && a[count &>> 1] == b[count &>> 1] && a[count &- 1] == b[count &- 1]
     }
 
-    @inline(__always)
-    private static func load64(_ p: UnsafePointer<UInt8>) -> UInt64 {
+    @usableFromInline @inline(__always)
+    package static func load64(_ p: UnsafePointer<UInt8>) -> UInt64 {
         UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
     }
 
-    @inline(__always)
-    private static func load32(_ p: UnsafePointer<UInt8>) -> UInt64 {
+    @usableFromInline @inline(__always)
+    package static func load32(_ p: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
     }
 }

@@ -39,22 +39,8 @@ final class RawLookup {
         stagedNumbers.initialize(repeating: 0, count: width)
         stagedStrings = .allocate(capacity: width)
         stagedStrings.initialize(repeating: "", count: width)
-        var names: [UInt8] = []
-        var nameStart = [0]
-        for field in machine.events.flatMap(\.fields) {
-            names.append(contentsOf: field.name.utf8)
-            nameStart.append(names.count)
-        }
-        self.names = FrozenTable(names)
-        self.nameStart = FrozenTable(nameStart)
-        var eventNames: [UInt8] = []
-        var eventNameStart = [0]
-        for event in machine.events {
-            eventNames.append(contentsOf: event.name.utf8)
-            eventNameStart.append(eventNames.count)
-        }
-        self.eventNames = FrozenTable(eventNames)
-        self.eventNameStart = FrozenTable(eventNameStart)
+        (names, nameStart) = RawLookup.packed(machine.events.flatMap(\.fields).map(\.name))
+        (eventNames, eventNameStart) = RawLookup.packed(machine.events.map(\.name))
         expected = .allocate(capacity: max(1, machine.events.count * width))
         expected.initialize(repeating: -1, count: max(1, machine.events.count * width))
     }
@@ -107,36 +93,25 @@ final class RawLookup {
         return event
     }
 
-    /// Whether the bytes of `range` in `line` spell name `k` of a table (`names` holds name
-    /// `k`'s bytes from `start[k]` to `start[k + 1]`): compared a word at a time, the last
-    /// word overlapping the one before it, never a byte outside either name.
+    /// Names' UTF-8 back to back, and where each starts: name `k` is
+    /// `bytes[start[k] ..< start[k + 1]]`.
+    private static func packed(_ names: [String]) -> (bytes: FrozenTable<UInt8>, start: FrozenTable<Int>) {
+        var bytes: [UInt8] = []
+        var start = [0]
+        for name in names {
+            bytes.append(contentsOf: name.utf8)
+            start.append(bytes.count)
+        }
+        return (FrozenTable(bytes), FrozenTable(start))
+    }
+
+    /// Whether the bytes of `range` in `line` spell name `k` of a table made by `packed`.
     @inline(__always)
     private static func spells(_ names: FrozenTable<UInt8>, _ start: FrozenTable<Int>, _ k: Int, _ range: Range<Int>,
                                _ line: RawEventLine) -> Bool {
         let first = start[k]
-        let count = range.count
-        guard start[k + 1] - first == count, let bytes = line.bytes.baseAddress else { return false }
-        let a = UnsafeRawPointer(names.base + first), b = UnsafeRawPointer(bytes + range.lowerBound)
-        if count >= 8 {
-            var i = 0
-            while i &+ 8 < count {
-                if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-                    return false
-                }
-                i &+= 8
-            }
-            return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-                == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        }
-        if count >= 4 {
-            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-                == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-        }
-        // Up to three bytes: the first, the middle and the last cover them all.
-        if count == 0 { return true }
-        let p = a.assumingMemoryBound(to: UInt8.self), q = b.assumingMemoryBound(to: UInt8.self)
-        return p[0] == q[0] && p[count &>> 1] == q[count &>> 1] && p[count &- 1] == q[count &- 1]
+        guard start[k + 1] - first == range.count, let bytes = line.bytes.baseAddress else { return false }
+        return ByteNameTable.equal(UnsafePointer(names.base + first), bytes + range.lowerBound, range.count)
     }
 }
 
