@@ -303,9 +303,9 @@ final class ReplayOutput {
 
     private func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 
-    static func object(_ pairs: [(name: String, value: Value)]) -> String {
+    static func object(_ pairs: [NamedValue]) -> String {
         var out = ByteBuffer()
-        appendObject(pairs.map { NamedValue(name: $0.name, value: $0.value) }, to: &out)
+        appendObject(pairs, to: &out)
         return out.text
     }
 

@@ -50,7 +50,7 @@ public struct CaseReport: Sendable {
     /// Whether the run ended in a final state.
     public var finished: Bool
     /// The variables at the end, in declaration order.
-    public var variables: [(name: String, value: Value)]
+    public var variables: [NamedValue]
     /// The first `Replayer.keptOutputs` outputs, in order.
     public var outputs: [EmittedOutput]
     /// How many outputs were emitted in all.
@@ -94,7 +94,7 @@ public struct ReplayReport: Sendable {
     }
 }
 
-/// A payload field or a variable with its value, in a trace step.
+/// A payload field or a variable with its value, in a trace step or a case report.
 public struct NamedValue: Sendable, Equatable {
     public var name: String
     public var value: Value

@@ -97,7 +97,7 @@ public struct Replayer {
             let machine = program.machine
             report.state = machine[run.instance.state].name
             report.finished = run.instance.isFinished
-            report.variables = zip(machine.variables, run.instance.variables).map { ($0.name, $1) }
+            report.variables = zip(machine.variables, run.instance.variables).map { NamedValue(name: $0.name, value: $1) }
             report.time = run.instance.now
             return report
         }, error: nil, records: records, transitionCounts: Array(coverage.transitionCounts),
