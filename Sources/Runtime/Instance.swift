@@ -89,18 +89,6 @@ public struct Instance: Sendable {
         program.machine.variables.firstIndex { $0.name == name }.map { variables[$0] }
     }
 
-    /// The variables as they were before the last step.
-    public var variablesBeforeLastStep: [Value] {
-        var values = variables
-        for k in stride(from: registers.journalCount - 1, through: 0, by: -1) {
-            let entry = registers.journal[k]
-            let i = Int(entry.slot)
-            values[i] = Program.value(program.variableTypes[i], number: entry.old, string: "")
-        }
-        for entry in registers.stringJournal.reversed() { values[Int(entry.slot)] = .string(entry.old) }
-        return values
-    }
-
     /// The active state and its ancestors (not the root), innermost first.
     public var activeStates: [StateID] {
         var result: [StateID] = []
