@@ -8,14 +8,12 @@ import Statecraft
 /// Steps keep their order: chunks go through a ring in sequence, and one thread formats
 /// them all. While the thread runs it owns `output`; `finish()` waits until it has formatted
 /// every step, after which the caller may use `output` again.
-final class TraceThread: @unchecked Sendable {  // each slot is handed over through the semaphores
+final class TraceThread: @unchecked Sendable {  // each chunk is handed over through the ring
     /// Steps per chunk.
     static let chunkSize = 1024
-    /// Chunks in flight.
-    static let depth = 3
 
     /// One place in the ring, filled by one thread, then emptied by the other.
-    private final class Slot: @unchecked Sendable {
+    private final class Chunk {
         var steps: [TraceStep] = []
         /// The last chunk: the formatting thread stops after it.
         var isLast = false
@@ -23,13 +21,10 @@ final class TraceThread: @unchecked Sendable {  // each slot is handed over thro
 
     private let output: ReplayOutput
     private let log: String
-    private let slots = (0..<TraceThread.depth).map { _ in Slot() }
-    private let empty = DispatchSemaphore(value: TraceThread.depth)
-    private let full = DispatchSemaphore(value: 0)
+    private let chunks = HandOffRing(depth: 3) { Chunk() }
     private let finished = DispatchSemaphore(value: 0)
-    /// The replaying thread's side: the chunk being filled and the next slot to fill.
+    /// The replaying thread's side: the chunk being filled.
     private var pending: [TraceStep] = []
-    private var next = 0
     private var isFinished = false
 
     /// Starts the formatting thread, which writes `log`'s steps to `output`.
@@ -56,32 +51,27 @@ final class TraceThread: @unchecked Sendable {  // each slot is handed over thro
     }
 
     private func handOver(last: Bool) {
-        empty.wait()
-        let slot = slots[next]
-        // Swap, so the arrays' storage is reused; the steps formatted from this slot before
+        let chunk = chunks.slotToFill()
+        // Swap, so the arrays' storage is reused; the steps formatted from this chunk before
         // are released here, on the thread that made them (glibc's malloc is much slower
         // when memory is freed on another thread than the one that allocates it).
-        swap(&slot.steps, &pending)
+        swap(&chunk.steps, &pending)
         pending.removeAll(keepingCapacity: true)
-        slot.isLast = last
-        full.signal()
-        next = (next + 1) % TraceThread.depth
+        chunk.isLast = last
+        chunks.filled()
     }
 
     /// The formatting thread.
     private func format() {
-        var index = 0
         while true {
-            full.wait()
-            let slot = slots[index]
+            let chunk = chunks.slotToEmpty()
             // By index, not `for step in`: that copies each step (retaining its arrays).
-            slot.steps.withUnsafeBufferPointer { steps in
+            chunk.steps.withUnsafeBufferPointer { steps in
                 for k in steps.indices { output.step(steps[k], log: log) }
             }
-            let last = slot.isLast
-            empty.signal()
+            let last = chunk.isLast
+            chunks.emptied()
             if last { break }
-            index = (index + 1) % TraceThread.depth
         }
         finished.signal()
     }

@@ -12,13 +12,10 @@ private final class Batch: @unchecked Sendable {  // owned by one thread at a ti
     @exclusivity(unchecked) var isLast = false
 }
 
-/// The two threads' shared state: a ring of batches, semaphores that hand them over, and
-/// the reader, which only the reading thread touches until it has finished.
-private final class Pipeline: @unchecked Sendable {  // every field is handed over through the semaphores
-    static let depth = 3
-    let batches = (0..<Pipeline.depth).map { _ in Batch() }
-    let empty = DispatchSemaphore(value: Pipeline.depth)
-    let full = DispatchSemaphore(value: 0)
+/// The two threads' shared state: a ring of batches, and the reader, which only the reading
+/// thread touches until it has finished.
+private final class Pipeline: @unchecked Sendable {  // every field is handed over through semaphores
+    let batches = HandOffRing(depth: 3) { Batch() }
     let finished = DispatchSemaphore(value: 0)
     @exclusivity(unchecked) var reader: EventLogReader
     /// Set by the replaying thread when it stops early; read by the reading thread.
@@ -43,10 +40,8 @@ private final class Pipeline: @unchecked Sendable {  // every field is handed ov
 
     /// The reading thread: fills batches in ring order until the log ends or fails.
     func produce() {
-        var index = 0
         while true {
-            empty.wait()
-            let batch = batches[index]
+            let batch = batches.slotToFill()
             batch.failure = nil
             batch.isLast = false
             batch.lines.removeAll()
@@ -56,9 +51,8 @@ private final class Pipeline: @unchecked Sendable {  // every field is handed ov
                 fill(batch)
             }
             let last = batch.isLast
-            full.signal()
+            batches.filled()
             if last { break }
-            index = (index + 1) % Pipeline.depth
         }
         finished.signal()
     }
@@ -78,11 +72,9 @@ extension Replayer {
     mutating func replayPipelined(_ reader: inout EventLogReader, trace: (consuming TraceStep) -> Void) throws(LogError) {
         let pipeline = Pipeline(reader: reader)
         DispatchQueue.global().async { pipeline.produce() }
-        var index = 0
         var failure: LogError?
         while true {
-            pipeline.full.wait()
-            let batch = pipeline.batches[index]
+            let batch = pipeline.batches.slotToEmpty()
             if failure == nil {
                 do throws(LogError) {
                     try apply(batch.lines, trace: trace)
@@ -93,9 +85,8 @@ extension Replayer {
                 }
             }
             let last = batch.isLast
-            pipeline.empty.signal()
+            pipeline.batches.emptied()
             if last { break }
-            index = (index + 1) % Pipeline.depth
         }
         pipeline.finished.wait()
         reader = pipeline.reader
