@@ -4,7 +4,9 @@ import StatecraftModel
 /// One instruction of the register code the runtime executes.
 ///
 /// Registers are slots of two files of the same size: numbers and bools (as 0 or 1) in a
-/// file of `Double`, strings in a file of `String`. The layout of a file is fixed per
+/// file of `Double`, strings in a file of `String`. Code writes number variables like any
+/// register: the variables an action block may assign are saved before it runs
+/// (`Program.saves`), which is what undoes a failed step. The layout of a file is fixed per
 /// program: variables (a variable's register is its `VariableID` index), the triggering
 /// event's payload fields, `let` locals, constants, temporaries. The type checker proved
 /// every operand's type, so an instruction never looks at a tag.
@@ -45,8 +47,6 @@ enum Opcode: UInt8, Sendable {
     case jump
     /// Continue at `a` when `n[b]` is 0 (false) / not 0 (true).
     case jumpIfFalse, jumpIfTrue
-    /// Variable `a` = `n[b]`, journalled so the step can be undone.
-    case store
     /// `s[a] = s[b]`
     case moveString
     /// `s[a] = s[b] + s[c]`
@@ -91,8 +91,8 @@ struct FaultSite: Sendable {
         case compound
         /// A call of a built-in function.
         case call(BuiltinFunction)
-        /// A fixed message.
-        case message(String)
+        /// An operator the checker should have refused (on strings, or as an assignment).
+        case unsupported(BinaryOp, onStrings: Bool)
     }
 
     var range: SourceRange

@@ -12,6 +12,12 @@ struct CodeGenerator {
     /// The fault of each instruction that can fail, by instruction index.
     var faults: [Int: FaultSite] = [:]
     var emits: [EmitSite] = []
+    /// The number variables each action block may assign, by the block's first instruction:
+    /// saved before the block runs, so a failed step can be undone and a trace can tell what
+    /// changed. Assignments then write their variable directly.
+    var saves: [(pc: Int32, slots: [Int32])] = []
+    /// The number variables assigned by the block being compiled.
+    private var assigned: [Int32] = []
 
     let variableCount: Int32
     let payloadBase: Int32
@@ -59,8 +65,10 @@ struct CodeGenerator {
     mutating func block(_ actions: [Action]) -> Int32 {
         guard !actions.isEmpty else { return -1 }
         let pc = Int32(code.count)
+        assigned = []
         for action in actions { statement(action) }
         append(Instruction(.end))
+        if !assigned.isEmpty { saves.append((pc, assigned)) }
         return pc
     }
 
@@ -71,24 +79,34 @@ struct CodeGenerator {
         switch action {
         case .assign(let variable, let op, let e, let range):
             let slot = Int32(variable.index)
-            let value = expression(e)
-            let file = value.file
-            guard let op else {
-                append(Instruction(file == .number ? .store : .storeString, slot, value.index))
+            if file(e.type) == .string {
+                // Strings are journalled as they are stored (`storeString`).
+                let value = expression(e)
+                guard let op else {
+                    append(Instruction(.storeString, slot, value.index))
+                    return
+                }
+                let target = temporary(.string)
+                binary(op, into: target, Register(file: .string, index: slot), value, fault: FaultSite(range: range, style: .compound))
+                append(Instruction(.storeString, slot, target.index))
                 return
             }
-            let target = temporary(file)
-            let variableRegister = Register(file: file, index: slot)
-            binary(op, into: target, variableRegister, value, fault: FaultSite(range: range, style: .compound))
-            append(Instruction(file == .number ? .store : .storeString, slot, target.index))
+            // A number variable is saved before its block runs, so the value is computed
+            // straight into it.
+            if !assigned.contains(slot) { assigned.append(slot) }
+            let variableRegister = Register(file: .number, index: slot)
+            guard let op else {
+                _ = expression(e, into: variableRegister)
+                return
+            }
+            let value = expression(e)
+            binary(op, into: variableRegister, variableRegister, value, fault: FaultSite(range: range, style: .compound))
         case .emit(let output, let args, _):
             let arguments = args.map { (register: expression($0), isBool: $0.type == .bool) }
             emits.append(EmitSite(output: output, arguments: arguments))
             append(Instruction(.emit, Int32(emits.count - 1)))
         case .setLocal(let slot, let e, _):
-            let value = expression(e)
-            let local = Register(file: value.file, index: localBase + Int32(slot))
-            move(value, to: local)
+            _ = expression(e, into: Register(file: file(e.type), index: localBase + Int32(slot)))
         case .ifAction(let condition, let then, let otherwise, _):
             let c = expression(condition)
             let branch = append(Instruction(.jumpIfFalse, 0, c.index))
@@ -107,55 +125,66 @@ struct CodeGenerator {
     // MARK: - Expressions
 
     /// Compiles `e` and returns the register holding its value: variables, fields, locals
-    /// and constants are read where they are; operations write a temporary.
-    private mutating func expression(_ e: Expr) -> Register {
-        if let value = e.folded(constants: constants) { return constant(value) }
+    /// and constants are read where they are; operations write a temporary, or
+    /// `destination` when one is given (then the value always ends up there).
+    ///
+    /// `destination` is written once, by the last instruction of the expression, after
+    /// every operand is read: so `x = y - x` can compute straight into `x`.
+    private mutating func expression(_ e: Expr, into destination: Register? = nil) -> Register {
+        func leaf(_ r: Register) -> Register {
+            guard let destination else { return r }
+            move(r, to: destination)
+            return destination
+        }
+        if let value = e.folded(constants: constants) { return leaf(constant(value)) }
         switch e.kind {
-        case .literal(let v): return constant(v)
-        case .pi: return constant(.number(Double.pi))
-        case .constant(let id): return constant(id.index < constants.count ? constants[id.index] : e.type.zero)
-        case .variable(let id): return Register(file: file(e.type), index: Int32(id.index))
-        case .field(let name): return Register(file: file(e.type), index: payloadBase + Int32(fields.firstIndex(of: name) ?? 0))
-        case .local(let slot): return Register(file: file(e.type), index: localBase + Int32(slot))
+        case .literal(let v): return leaf(constant(v))
+        case .pi: return leaf(constant(.number(Double.pi)))
+        case .constant(let id): return leaf(constant(id.index < constants.count ? constants[id.index] : e.type.zero))
+        case .variable(let id): return leaf(Register(file: file(e.type), index: Int32(id.index)))
+        case .field(let name): return leaf(Register(file: file(e.type), index: payloadBase + Int32(fields.firstIndex(of: name) ?? 0)))
+        case .local(let slot): return leaf(Register(file: file(e.type), index: localBase + Int32(slot)))
         case .unary(let op, let x):
             let operand = expression(x)
-            let result = temporary(.number)
+            let result = destination ?? temporary(.number)
             append(Instruction(op == .not ? .not : .negate, result.index, operand.index))
             return result
         case .binary(.and, let l, let r), .binary(.or, let l, let r):
+            // The result is written before the right operand is read: a temporary, never
+            // the destination.
             let result = temporary(.number)
             move(expression(l), to: result)
             let isAnd = if case .binary(.and, _, _) = e.kind { true } else { false }
             let skip = append(Instruction(isAnd ? .jumpIfFalse : .jumpIfTrue, 0, result.index))
             move(expression(r), to: result)
             patch(skip)
-            return result
+            return leaf(result)
         case .binary(let op, let l, let r):
             let left = expression(l)
             let right = expression(r)
-            let result = temporary(isComparison(op) ? .number : left.file)
+            let result = destination ?? temporary(isComparison(op) ? .number : left.file)
             binary(op, into: result, left, right, fault: FaultSite(range: e.range, style: .expression))
             return result
         case .conditional(let c, let t, let f):
             let condition = expression(c)
-            let result = temporary(file(e.type))
+            let result = destination ?? temporary(file(e.type))
             let otherwise = append(Instruction(.jumpIfFalse, 0, condition.index))
-            move(expression(t), to: result)
+            _ = expression(t, into: result)
             let end = append(Instruction(.jump))
             patch(otherwise)
-            move(expression(f), to: result)
+            _ = expression(f, into: result)
             patch(end)
             return result
         case .call(let f, let args):
-            return call(f, args, range: e.range)
+            return call(f, args, range: e.range, into: destination)
         case .invalid:
-            return constant(e.type.zero)
+            return leaf(constant(e.type.zero))
         }
     }
 
-    private mutating func call(_ f: BuiltinFunction, _ args: [Expr], range: SourceRange) -> Register {
+    private mutating func call(_ f: BuiltinFunction, _ args: [Expr], range: SourceRange, into destination: Register?) -> Register {
         let registers = args.map { expression($0) }
-        let result = temporary(.number)
+        let result = destination ?? temporary(.number)
         let fault = FaultSite(range: range, style: .call(f))
         guard let first = registers.first else {
             move(constant(.number(0)), to: result)
@@ -164,10 +193,13 @@ struct CodeGenerator {
         switch f {
         case .min, .max:
             // min(a, b, c) is min(min(a, b), c): the first operation reads both arguments.
+            // The steps before the last go to a temporary: an argument may read the destination.
             var left = first
-            for r in registers.dropFirst() {
-                append(Instruction(f == .min ? .min : .max, result.index, left.index, r.index))
-                left = result
+            let partial = registers.count > 2 ? temporary(.number) : result
+            for (k, r) in registers.enumerated().dropFirst() {
+                let into = k == registers.count - 1 ? result : partial
+                append(Instruction(f == .min ? .min : .max, into.index, left.index, r.index))
+                left = into
             }
             if registers.count == 1 { move(first, to: result) }
         case .atan2:
@@ -191,7 +223,7 @@ struct CodeGenerator {
             case .notEqual: append(Instruction(.notEqualStrings, result.index, left.index, right.index))
             case .add: append(Instruction(.concatenate, result.index, left.index, right.index))
             default:
-                append(Instruction(.fail), fault: FaultSite(range: fault.range, style: .message("'\(op.rawValue)' does not apply to strings")))
+                append(Instruction(.fail), fault: FaultSite(range: fault.range, style: .unsupported(op, onStrings: true)))
             }
             return
         }
@@ -210,7 +242,7 @@ struct CodeGenerator {
         case .notEqual: opcode = .notEqual
         case .and, .or:
             // Only reached for `&&=`-like compound forms, which the language does not have.
-            append(Instruction(.fail), fault: FaultSite(range: fault.range, style: .message("'\(op.rawValue)' is not an assignment operator")))
+            append(Instruction(.fail), fault: FaultSite(range: fault.range, style: .unsupported(op, onStrings: false)))
             return
         }
         append(Instruction(opcode, result.index, left.index, right.index), fault: isComparison(op) ? nil : fault)

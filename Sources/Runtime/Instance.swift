@@ -37,7 +37,7 @@ public struct Instance: Sendable {
     /// The active leaf state.
     public private(set) var state: StateID
     /// Virtual time, in seconds: the latest time the instance was advanced to.
-    public private(set) var now: Double = 0
+    public internal(set) var now: Double = 0
     /// Whether the run ended in a final state.
     public private(set) var isFinished = false
 
@@ -176,7 +176,8 @@ public struct Instance: Sendable {
 
     // MARK: - Steps (the replayer's fast path uses these directly)
 
-    /// Writes an event's payload into its registers.
+    /// Writes an event's payload into its registers, which it first makes this instance's
+    /// own: `outcome(of:)` counts on that.
     @inline(__always)
     mutating func loadPayload(_ event: Int, _ payload: [Value]) {
         makeUnique()
@@ -197,6 +198,12 @@ public struct Instance: Sendable {
     @inline(__always)
     mutating func loadPayload(_ event: Int, _ payload: StagedPayload) {
         makeUnique()
+        loadUniquePayload(event, payload)
+    }
+
+    /// `loadPayload` for registers known to be this instance's own.
+    @inline(__always)
+    mutating func loadUniquePayload(_ event: Int, _ payload: StagedPayload) {
         let first = Int(program.payloadStart[event])
         let end = Int(program.payloadStart[event + 1])
         var k = first
@@ -236,18 +243,17 @@ public struct Instance: Sendable {
         case .fired: return Step(kind: .fired(TransitionID(Int(outcome.transition))), from: from, to: to, time: now)
         case .ignored: return Step(kind: .ignored, from: from, to: to, time: now)
         case .afterFinal: return Step(kind: .afterFinal, from: from, to: to)
-        case .failed: return Step(kind: .failed(lastFault ?? ExpressionFault(message: "failed", range: SourceRange(0, 0))),
+        case .failed: return Step(kind: .failed(lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))),
                                   from: from, to: to, time: now)
         }
     }
 
-    /// Takes an event whose payload is already in its registers: the first enabled
-    /// transition of the active states, innermost first, fires. Outputs stay in
-    /// `registers.outputs` until the next step.
+    /// Takes an event whose payload is already in its registers (`loadPayload`, which also
+    /// made the registers this instance's own): the first enabled transition of the active
+    /// states, innermost first, fires. Outputs stay in `registers.outputs` until the next step.
     mutating func outcome(of event: Int) -> Outcome {
         let from = Int32(state.index)
         if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
-        makeUnique()
         beginStep()
         var source = state.index
         while source > 0 {
@@ -280,9 +286,8 @@ public struct Instance: Sendable {
         if firedAtOnce > Instance.timerLoopLimit {
             pending.removeAll()
             registers.outputs.removeAll()
-            return Step(kind: .failed(ExpressionFault(
-                message: "timers fired \(Instance.timerLoopLimit) times at t=\(Value.number(now)) without time passing; stopped them",
-                range: program.machine[t.id].keywordRange)), from: from, to: from, time: now)
+            return Step(kind: .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now),
+                                                      range: program.machine[t.id].keywordRange)), from: from, to: from, time: now)
         }
         beginStep()
         let outcome: Outcome
@@ -336,7 +341,7 @@ public struct Instance: Sendable {
     }
 
     /// Hands the step's outputs to `emit`, in order.
-    private func deliverOutputs(_ emit: (OutputID, [Value]) -> Void) {
+    func deliverOutputs(_ emit: (OutputID, [Value]) -> Void) {
         guard !registers.outputs.isEmpty else { return }
         for k in 0..<registers.outputs.count {
             let o = registers.outputs[k]
@@ -361,11 +366,11 @@ public struct Instance: Sendable {
 
     private mutating func fire(_ t: Program.CompiledTransition) throws(ExpressionFault) {
         guard t.target >= 0 else {
-            if t.actionsPC >= 0 { try registers.execute(t.actionsPC, program) }
+            if t.actionsPC >= 0 { try registers.perform(t.actionsPC, program) }
             return
         }
         try exitStates(upTo: Int(t.domain))
-        if t.actionsPC >= 0 { try registers.execute(t.actionsPC, program) }
+        if t.actionsPC >= 0 { try registers.perform(t.actionsPC, program) }
         var k = Int(t.entryStart)
         let end = k + Int(t.entryCount)
         while k < end {
@@ -381,7 +386,7 @@ public struct Instance: Sendable {
         var s = state.index
         while s > 0 && s != domain {
             let pc = program.exitPC[s]
-            if pc >= 0 { try registers.execute(pc, program) }
+            if pc >= 0 { try registers.perform(pc, program) }
             if !pending.isEmpty {
                 savePending()
                 let exited = Int32(s)
@@ -397,7 +402,7 @@ public struct Instance: Sendable {
     private mutating func enterState(_ s: Int) throws(ExpressionFault) {
         state = StateID(s)
         let pc = program.entryPC[s]
-        if pc >= 0 { try registers.execute(pc, program) }
+        if pc >= 0 { try registers.perform(pc, program) }
         var k = Int(program.timerGroups[s])
         let end = Int(program.timerGroups[s + 1])
         while k < end {

@@ -8,12 +8,61 @@ import Darwin
 import StatecraftDiagnostics
 import StatecraftModel
 
-/// A run-time failure inside an expression: what went wrong and where in the spec.
+/// A run-time failure inside an expression: what went wrong, with the operands, and where
+/// in the spec.
+///
+/// A fault holds numbers and ids only, never text, so a `Step` that may carry one is a plain
+/// value that costs nothing to copy or drop; `message` renders the text when asked.
 public struct ExpressionFault: Error, Sendable, Equatable {
-    /// Lowercase description, e.g. "division by zero".
-    public var message: String
-    /// The expression that failed, in the spec.
+    /// What went wrong.
+    public enum Reason: Sendable, Equatable {
+        /// `a / 0` or `a % 0` inside an expression.
+        case byZero(BinaryOp, Double)
+        /// `a op b` (an arithmetic operator, or a compound assignment) gave a result that is
+        /// not a finite number.
+        case notFinite(BinaryOp, Double, Double)
+        /// A built-in function gave a result that is not a finite number (the second operand
+        /// is only used by two-argument functions).
+        case function(BuiltinFunction, Double, Double)
+        /// An operator applied where the checker should have refused it (the runtime stays
+        /// total instead of trapping): on strings, or as an assignment operator.
+        case unsupported(BinaryOp, onStrings: Bool)
+        /// Timers fired this many times at one instant without time passing.
+        case timerLoop(limit: Int, time: Double)
+        /// The program has no fault site for this instruction (a bug of ours).
+        case internalError(instruction: Int)
+    }
+
+    public var reason: Reason
+    /// The expression (or, for a timer loop, the transition) that failed, in the spec.
     public var range: SourceRange
+
+    public init(_ reason: Reason, range: SourceRange) {
+        self.reason = reason
+        self.range = range
+    }
+
+    /// Lowercase description, e.g. "division by zero (7 / 0)".
+    public var message: String {
+        switch reason {
+        case .byZero(let op, let a):
+            op == .remainder ? "remainder by zero (\(Value.number(a)) % 0)" : "division by zero (\(Value.number(a)) / 0)"
+        case .notFinite(let op, let a, let b):
+            "\(Value.number(a)) \(op.rawValue) \(Value.number(b)) is not a finite number"
+        case .function(.atan2, let a, let b):
+            "'atan2' of \(Value.number(a)), \(Value.number(b)) is not a finite number"
+        case .function(let f, let a, _):
+            "'\(f.rawValue)' of \(Value.number(a)) is not a finite number"
+        case .unsupported(let op, true):
+            "'\(op.rawValue)' does not apply to strings"
+        case .unsupported(let op, false):
+            "'\(op.rawValue)' is not an assignment operator"
+        case .timerLoop(let limit, let time):
+            "timers fired \(limit) times at t=\(Value.number(time)) without time passing; stopped them"
+        case .internalError(let pc):
+            "internal error at instruction \(pc)"
+        }
+    }
 }
 
 /// An output emitted by the current step: its arguments are
@@ -70,8 +119,10 @@ final class RegisterFile: @unchecked Sendable {
     let count: Int
     /// The string file (empty strings where no string lives).
     @exclusivity(unchecked) var strings: [String]
-    /// Each number-variable assignment of the current step, in order, so a failed step can
-    /// be undone and a trace can say what changed; `journal[0 ..< journalCount]`.
+    /// The number variables the current step's action blocks may have assigned, with the
+    /// values they held before each block, in order: a failed step is undone from it and a
+    /// trace tells what changed (the first entry of a slot is its value before the step);
+    /// `journal[0 ..< journalCount]`.
     @exclusivity(unchecked) private(set) var journal: UnsafeMutablePointer<JournalEntry>
     @exclusivity(unchecked) private(set) var journalCount = 0
     @exclusivity(unchecked) private var journalCapacity: Int
@@ -108,13 +159,13 @@ final class RegisterFile: @unchecked Sendable {
 
     @inline(__always)
     func record(_ slot: Int32, old: Double) {
-        if journalCount == journalCapacity { growJournal() }
+        if journalCount == journalCapacity { growJournal(toHold: journalCount + 1) }
         journal[journalCount] = JournalEntry(slot: slot, old: old)
         journalCount += 1
     }
 
-    private func growJournal() {
-        journalCapacity *= 2
+    private func growJournal(toHold count: Int) {
+        journalCapacity = Swift.max(journalCapacity * 2, count)
         journal = reallocate(journal, count: journalCount, capacity: journalCapacity)
     }
 
@@ -138,9 +189,28 @@ final class RegisterFile: @unchecked Sendable {
         outputArguments.removeAll()
     }
 
+    /// Runs action block `start`: first saves the number variables it may assign in the
+    /// journal, then runs it.
+    @inline(__always)
+    func perform(_ start: Int32, _ program: Program) throws(ExpressionFault) {
+        let save = program.saves[Int(start)]
+        if save.count > 0 {
+            let first = Int(save.start), count = Int(save.count)
+            if journalCount &+ count > journalCapacity { growJournal(toHold: journalCount &+ count) }
+            let entries = journal + journalCount
+            for k in 0..<count {
+                let slot = program.saveSlots[first &+ k]
+                entries[k] = JournalEntry(slot: slot, old: numbers[Int(slot)])
+            }
+            journalCount &+= count
+        }
+        try execute(start, program)
+    }
+
     /// Runs the code block starting at `start` until its `end`. Type errors cannot happen
     /// (the checker proved types); the only failures are arithmetic ones, reported with the
     /// failing expression's range.
+    @inline(__always)
     func execute(_ start: Int32, _ program: Program) throws(ExpressionFault) {
         let code = program.code.base
         let n = numbers
@@ -196,9 +266,6 @@ final class RegisterFile: @unchecked Sendable {
             case .jump: pc = a
             case .jumpIfFalse: if n[b] == 0 { pc = a }
             case .jumpIfTrue: if n[b] != 0 { pc = a }
-            case .store:
-                record(i.a, old: n[a])
-                n[a] = n[b]
             case .moveString: strings[a] = strings[b]
             case .concatenate: strings[a] = strings[b] + strings[c]
             case .equalStrings: n[a] = strings[b] == strings[c] ? 1 : 0
@@ -233,26 +300,21 @@ extension Program {
     /// The fault of the instruction at `pc`, which failed on operands `x` and `y`.
     @inline(never)
     func fault(at pc: Int, _ x: Double, _ y: Double) -> ExpressionFault {
-        guard let site = faults[pc] else { return ExpressionFault(message: "internal error at instruction \(pc)", range: SourceRange(0, 0)) }
-        let a = Value.number(x), b = Value.number(y)
-        let symbol: String = switch code[pc].op {
-        case .add: "+"
-        case .subtract: "-"
-        case .multiply: "*"
-        case .divide: "/"
-        case .remainder: "%"
-        default: "?"
+        guard let site = faults[pc] else { return ExpressionFault(.internalError(instruction: pc), range: SourceRange(0, 0)) }
+        let op: BinaryOp = switch code[pc].op {
+        case .add: .add
+        case .subtract: .subtract
+        case .multiply: .multiply
+        case .divide: .divide
+        default: .remainder
         }
-        let message: String
-        switch site.style {
-        case .message(let text): message = text
-        case .call(.atan2): message = "'atan2' of \(a), \(b) is not a finite number"
-        case .call(let f): message = "'\(f.rawValue)' of \(a) is not a finite number"
-        case .expression where y == 0 && code[pc].op == .divide: message = "division by zero (\(a) / 0)"
-        case .expression where y == 0 && code[pc].op == .remainder: message = "remainder by zero (\(a) % 0)"
-        case .expression, .compound: message = "\(a) \(symbol) \(b) is not a finite number"
+        let reason: ExpressionFault.Reason = switch site.style {
+        case .unsupported(let op, let onStrings): .unsupported(op, onStrings: onStrings)
+        case .call(let f): .function(f, x, y)
+        case .expression where y == 0 && (op == .divide || op == .remainder): .byZero(op, x)
+        case .expression, .compound: .notFinite(op, x, y)
         }
-        return ExpressionFault(message: message, range: site.range)
+        return ExpressionFault(reason, range: site.range)
     }
 }
 

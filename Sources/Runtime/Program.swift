@@ -28,6 +28,12 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         var entryCount: Int32
     }
 
+    /// Where a block's saved variables are in `saveSlots`.
+    struct SaveRange: Sendable {
+        var start: Int32
+        var count: Int32
+    }
+
     struct CompiledTimer: Sendable {
         var transition: CompiledTransition
         var delayPC: Int32
@@ -57,6 +63,10 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
 
     /// The code of every guard, action list and delay, one after another.
     let code: FrozenTable<Instruction>
+    /// The number variables action block `pc` may assign:
+    /// `saveSlots[saves[pc].start ..< saves[pc].start + saves[pc].count]` (count 0 elsewhere).
+    let saves: FrozenTable<SaveRange>
+    let saveSlots: FrozenTable<Int32>
     let faults: [Int: FaultSite]
     /// Emit site `e` emits `emitOutputs[e]` with arguments `emitArguments[emitStart[e] ..< emitStart[e + 1]]`.
     let emitOutputs: FrozenTable<OutputID>
@@ -166,6 +176,14 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         timers = FrozenTable(flatTimers)
         self.entryPaths = FrozenTable(entryPaths)
         code = FrozenTable(generator.code)
+        var saves = Array(repeating: SaveRange(start: 0, count: 0), count: generator.code.count)
+        var saveSlots: [Int32] = []
+        for block in generator.saves {
+            saves[Int(block.pc)] = SaveRange(start: Int32(saveSlots.count), count: Int32(block.slots.count))
+            saveSlots.append(contentsOf: block.slots)
+        }
+        self.saves = FrozenTable(saves)
+        self.saveSlots = FrozenTable(saveSlots)
         faults = generator.faults
         var emitStart: [Int32] = [0]
         var emitArguments: [(register: Register, isBool: Bool)] = []
@@ -218,6 +236,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         parents.free()
         endsRun.free()
         code.free()
+        saves.free()
+        saveSlots.free()
         emitOutputs.free()
         emitStart.free()
         emitArguments.free()
@@ -283,8 +303,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// The range of `transitions` holding the transitions of `state` on `event`.
     @inline(__always)
     func group(_ state: Int, _ event: Int) -> Range<Int> {
-        let g = state * eventCount + event
-        return Int(groups[g])..<Int(groups[g + 1])
+        let g = state &* eventCount &+ event  // both are indices of this program's tables
+        return Int(groups[g])..<Int(groups[g &+ 1])
     }
 
     /// Looks an event up by name.

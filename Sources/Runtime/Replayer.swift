@@ -320,7 +320,7 @@ public struct Replayer {
                 result = step.kind == .afterFinal ? .afterFinal : .ignored
             }
         case .failed:
-            let fault = run.instance.lastFault ?? ExpressionFault(message: "failed", range: SourceRange(0, 0))
+            let fault = run.instance.lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))
             let message = "event '\(program.eventNames[event.index])' was rejected: \(fault.message)"
             reject(run, source, at: nameOffset, message: message, specRange: fault.range)
             result = .rejected(message)

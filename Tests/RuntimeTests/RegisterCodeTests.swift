@@ -64,7 +64,7 @@ import TestSupport
         }
     }
 
-    static func machine(_ expression: String, _ values: [String: String]) -> String {
+    static func machine(_ expression: String, _ values: [String: String], into target: String = "out") -> String {
         """
         machine T {
             public var a: Number = \(values["a"] ?? "0")
@@ -73,17 +73,21 @@ import TestSupport
             public var p: Bool = \(values["p"] ?? "true")
             public var out: Number = -1
             event go
-            initial state s { on go { out = \(expression) } }
+            initial state s { on go { \(target) = \(expression) } }
         }
         """
     }
 
-    /// `out` after `go`, or nil when the step failed.
-    static func run(_ source: String) throws -> Double? {
+    /// `target` after `go`, or nil when the step failed (then every variable must be as it was).
+    static func run(_ source: String, _ target: String = "out") throws -> Double? {
         var instance = Instance(try program(source: source))
         _ = instance.start()
-        guard let step = instance.send("go"), case .fired = step.kind else { return nil }
-        guard case .number(let n)? = instance.value(of: "out") else { return nil }
+        let before = instance.variables
+        guard let step = instance.send("go"), case .fired = step.kind else {
+            #expect(instance.variables == before, "a failed step left changes behind")
+            return nil
+        }
+        guard case .number(let n)? = instance.value(of: target) else { return nil }
         return n
     }
 
@@ -107,5 +111,49 @@ import TestSupport
         // The generator must exercise both outcomes.
         #expect(compared == 300)
         #expect(failedBoth > 10 && failedBoth < 200)
+    }
+
+    /// An assignment computes straight into its variable: the expression may read that
+    /// variable anywhere, and must still see its old value.
+    @Test func anAssignmentThatReadsItsOwnVariableSeesTheOldValue() throws {
+        var rng = SeededGenerator(seed: 1122)
+        var selfReading = 0
+        for _ in 0..<300 {
+            let values = ["a": ["0", "-2", "3.5", "10"].randomElement(using: &rng) ?? "0",
+                          "b": ["0", "1", "-0.25"].randomElement(using: &rng) ?? "0",
+                          "c": ["4", "-7", "1e300"].randomElement(using: &rng) ?? "4",
+                          "p": Bool.random(using: &rng) ? "true" : "false"]
+            var maker = ExpressionMaker(rng: rng, values: values)
+            let e = maker.number(depth: 4)
+            rng = maker.rng
+            if e.code.contains("a") { selfReading += 1 }
+            let compiled = try RegisterCodeTests.run(RegisterCodeTests.machine(e.code, values, into: "a"), "a")
+            let folded = try RegisterCodeTests.run(RegisterCodeTests.machine(e.literal, values, into: "a"), "a")
+            #expect(compiled == folded, "a = \(e.code) with \(values): compiled \(compiled as Any), folded \(folded as Any)")
+        }
+        #expect(selfReading > 100)
+    }
+
+    @Test func shapesThatWriteTheirDestinationEarlyStillReadTheOldValue() throws {
+        // min/max of more than two arguments, conditionals, && and ||, compound assignment
+        // and locals, each reading the variable being assigned.
+        let cases: [(String, Double)] = [
+            ("x = min(5, 9, x)", 3), ("x = max(x, 1, x * 2)", 6), ("x = y - x", 7),
+            ("x = x > 2 ? x * 10 : x", 30), ("x = x < 2 ? 0 : x + y", 13),
+            ("x -= x * 2", -3), ("x = -x", -3), ("let t = x + 1; x = t * x", 12),
+            ("f = f || x > 2; x = f ? x : 0", 3), ("f = x > 5 && f; x = f ? 1 : x", 3),
+        ]
+        for (actions, expected) in cases {
+            let source = """
+                machine T {
+                    public var x: Number = 3
+                    public var y: Number = 10
+                    public var f: Bool = false
+                    event go
+                    initial state s { on go { \(actions) } }
+                }
+                """
+            #expect(try RegisterCodeTests.run(source, "x") == expected, "\(actions)")
+        }
     }
 }
