@@ -9,7 +9,7 @@ struct AllocationProbe {
     var count = 5_000
     var specs = "Specs"
     var directory = "/tmp/statecraft-bench"
-    static let stages = ["next", "raw", "replay", "replay2", "step", "hand"]
+    static let stages = ["next", "raw", "replay", "replay2", "step", "tape", "hand"]
 
     func run() -> Int32 {
         guard let me = System.executablePath() else { return 1 }
@@ -43,8 +43,10 @@ struct AllocationProbe {
         return 0
     }
 
-    /// Runs one stage over the first `count` events (the process Valgrind watches).
-    static func probe(stage: String, machine: String, log: String, count: Int, specs: String) -> Int32 {
+    /// Runs one stage over the first `count` events (the process Valgrind watches); `step`
+    /// and `hand` go through them `repeats` times, so a profiler sees the stepping rather
+    /// than the decoding before it.
+    static func probe(stage: String, machine: String, log: String, count: Int, specs: String, repeats: Int = 1) -> Int32 {
         guard case .success(let program) = Stages.loadProgram("\(specs)/\(machine).machine") else { return 1 }
         do {
             switch stage {
@@ -55,14 +57,20 @@ struct AllocationProbe {
                 let prefix = "\(log).first-\(count)"
                 guard System.run(["head", "-n", String(count), log], stdout: prefix)?.status == 0 else { return 1 }
                 _ = try Stages.replay(prefix, program: program, concurrently: stage == "replay2")
-            case "step", "hand":
-                guard case .success(let decoded) = DecodedLog.decode(path: log, program: program) else { return 1 }
+            case "step", "tape", "hand":
+                guard case .success(var decoded) = DecodedLog.decode(path: log, program: program) else { return 1 }
                 if stage == "step" {
-                    _ = decoded.step(program, count: count)
+                    for _ in 0..<max(1, repeats) { _ = decoded.step(program, count: count) }
+                } else if stage == "tape" {
+                    decoded.events.removeSubrange(min(count, decoded.events.count)...)
+                    let tapes = decoded.tapes(program)
+                    for _ in 0..<max(1, repeats) { _ = DecodedLog.run(tapes, program) }
                 } else if let events = decoded.handEvents(names: HandDrawer.events, program: program) {
-                    var m = HandDrawer()
-                    events.withUnsafeBufferPointer { m.run(UnsafeBufferPointer(rebasing: $0[0..<min(count, $0.count)])) }
-                    if m.applied < 0 { print(m.applied) }
+                    for _ in 0..<max(1, repeats) {
+                        var m = HandDrawer()
+                        events.withUnsafeBufferPointer { m.run(UnsafeBufferPointer(rebasing: $0[0..<min(count, $0.count)])) }
+                        if m.applied < 0 { print(m.applied) }
+                    }
                 }
             default: return 2
             }

@@ -11,7 +11,7 @@ struct Arguments {
         USAGE: statecraft-bench generate --machine NAME --events N --out FILE
                statecraft-bench run [--events N] [--runs K] [--machine NAME ...] [--dir DIR] [--specs DIR] [--python] [--no-cli]
                statecraft-bench allocs [--machine NAME] [--count N] [--dir DIR] [--specs DIR]
-               statecraft-bench probe --stage STAGE --machine NAME --log FILE --count N [--specs DIR]
+               statecraft-bench probe --stage STAGE --machine NAME --log FILE --count N [--repeat R] [--specs DIR]
                statecraft-bench read-raw --log FILE [--runs K] [--machine NAME [--specs DIR]]
         (see the header of Sources/Benchmarks/main.swift)
         """
@@ -74,8 +74,9 @@ struct Arguments {
         case "probe":
             guard let stage = value("--stage"), let machine = value("--machine"), let log = value("--log"),
                   let count = number("--count", default: 1000) else { return fail("probe needs --stage, --machine and --log") }
+            guard let repeats = number("--repeat", default: 1) else { return fail("--repeat takes an integer") }
             return AllocationProbe.probe(stage: stage, machine: machine, log: log, count: count,
-                                         specs: value("--specs") ?? "Specs")
+                                         specs: value("--specs") ?? "Specs", repeats: repeats)
         case "read-raw":
             guard let log = value("--log"), let runs = number("--runs", default: 5) else {
                 return fail("read-raw needs --log (and --runs takes an integer)")

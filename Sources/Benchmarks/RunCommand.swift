@@ -107,9 +107,14 @@ struct RunCommand {
         case .failure(let e): return .failure(e)
         }
         let stepping = Stages.time(runs: runs) { decoded.step(program).count }
+        let tapes = decoded.tapes(program)
+        let taped = Stages.time(runs: runs) { DecodedLog.run(tapes, program).count }
         let hand = handWritten(machine, decoded, program)
         add("Instance.send (pre-decoded)", stepping, items: decoded.events.count,
             ratio: hand.map { Table.ratio(stepping, $0.seconds, "hand") } ?? "")
+        let sameEnd = DecodedLog.run(tapes, program).map(\.variables) == decoded.step(program).map(\.variables)
+        add("Instance.run(EventTape)", taped, items: decoded.events.count,
+            ratio: hand.map { Table.ratio(taped, $0.seconds, "hand") } ?? (sameEnd ? "" : "DIFFERS from send"))
         if let hand {
             add("hand-written switch", hand.seconds, items: decoded.events.count, ratio: hand.check)
         }

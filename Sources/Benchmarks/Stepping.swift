@@ -54,6 +54,7 @@ struct DecodedLog {
 
     /// Steps fresh instances through the first `count` events: advance to the line's time
     /// (firing timers), then send. Returns the instances at the end.
+    @inline(never)  // one symbol for a profiler to collect, whoever calls it
     func step(_ program: Program, count: Int? = nil) -> [Instance] {
         var instances = (0..<max(1, runCount)).map { _ in
             var instance = Instance(program)
@@ -61,15 +62,36 @@ struct DecodedLog {
             return instance
         }
         let limit = min(count ?? events.count, events.count)
-        events.withUnsafeBufferPointer { all in
-            // By index, not `for e in`: a copy of each event would retain and release its payload.
-            for k in 0..<limit {
-                let run = all[k].run
-                if let time = all[k].time { instances[run].advance(to: time) }
-                _ = instances[run].send(all[k].id, payload: all[k].payload)
+        instances.withUnsafeMutableBufferPointer { runs in
+            events.withUnsafeBufferPointer { all in
+                // By index, not `for e in`: a copy of each event would retain and release its payload.
+                for k in 0..<limit {
+                    let run = all[k].run
+                    if let time = all[k].time { runs[run].advance(to: time) }
+                    _ = runs[run].send(all[k].id, payload: all[k].payload)
+                }
             }
         }
         return instances
+    }
+
+    /// The events on one `EventTape` per run, in log order.
+    func tapes(_ program: Program) -> [EventTape] {
+        var tapes = Array(repeating: EventTape(program), count: max(1, runCount))
+        for e in events { tapes[e.run].append(e.id, payload: e.payload, time: e.time) }
+        return tapes
+    }
+
+    /// Steps a fresh instance per run through its tape with `Instance.run`. Returns the
+    /// instances at the end.
+    @inline(never)
+    static func run(_ tapes: [EventTape], _ program: Program) -> [Instance] {
+        tapes.map { tape in
+            var instance = Instance(program)
+            _ = instance.start()
+            instance.run(tape)
+            return instance
+        }
     }
 
     /// The events as `HandEvent`s for a hand-written machine whose event codes follow

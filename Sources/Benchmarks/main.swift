@@ -18,7 +18,8 @@
 //         EventLogReader.nextRaw(), replay in process (Replayer.replay, on one thread and with
 //         the second thread reading, as the CLI does for files), the
 //         `statecraft replay` process (plain and --trace --format jsonl; peak RSS is the
-//         child's own, from wait4), Instance.send over the log decoded ahead of time, and the
+//         child's own, from wait4), Instance.send over the log decoded ahead of time, the same
+//         events stepped from an EventTape with Instance.run, and the
 //         hand-written Swift `switch` (Drawer, PullToRefresh). In-process peak RSS is this
 //         process's high-water mark after the stage (getrusage), so it only grows down the table.
 //         --python also runs python/transitions_baseline.py (needs `pip install transitions`)
@@ -28,9 +29,10 @@
 //         Heap allocations per event for each stage, counted by Valgrind memcheck ("total heap
 //         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind.
 //
-//     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|hand --machine M --log FILE --count N
+//     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|tape|hand --machine M --log FILE --count N [--repeat R]
 //         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind
-//         (replay2: replay with the second thread reading).
+//         (replay2: replay with the second thread reading). --repeat steps (step, tape, hand) R
+//         times over the decoded events, for a profiler: `perf record` then sees the stepping.
 //
 //     .build/release/statecraft-bench read-raw --log FILE [--runs 5] [--machine Drawer [--specs Specs]]
 //         Only the newline scan and EventLogReader.nextRaw() over FILE (median of the runs, ns

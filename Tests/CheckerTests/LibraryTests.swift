@@ -82,4 +82,20 @@ import TestSupport
         #expect(drawer.now == 2.5)
         #expect(emitted.isEmpty)
     }
+
+    @Test func readmeEventTapeExample() throws {
+        let machine = try LibraryTests.drawer()
+        let drawer = Instance(Program(machine))
+        var tape = EventTape(drawer.program)
+        #expect(tape.append("touchBegan", ["y": .number(300), "onContent": .bool(true)], time: 1.0) == true)
+        #expect(tape.append("touchEnded", ["y": .number(40)], time: 1.2) == true)
+        var copy = Instance(drawer.program)
+        _ = copy.start()
+        var kinds: [Step.Kind] = []
+        copy.run(tape) { step in kinds.append(step.kind) }
+        #expect(kinds.count == 2)
+        #expect(kinds.allSatisfy { if case .fired = $0 { true } else { false } })
+        #expect(machine[copy.state].name == "closed")
+        #expect(copy.now == 1.2)
+    }
 }

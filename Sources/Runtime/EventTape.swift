@@ -1,0 +1,174 @@
+import StatecraftModel
+
+/// Events decoded once for one program, to step instances through as often as wanted: a
+/// fuzzer or a property test replaying the same sequence against many instances, or an app
+/// that records a session and plays it back.
+///
+/// Everything is in the form the runtime reads: event ids, times, and each payload in field
+/// order with numbers and bools as `Double` (bools as 0 or 1), all in flat arrays. Stepping
+/// through a tape (`Instance.run(_:)`) copies no array and allocates nothing per event.
+public struct EventTape: Sendable {
+    /// The program the events were resolved against.
+    public let program: Program
+
+    struct Entry: Sendable {
+        var event: Int32
+        /// The payload's fields are `numbers[payloadStart ..< payloadStart + field count]`
+        /// (and the same range of `strings` when the program has string fields).
+        var payloadStart: Int
+        /// NaN when the event has no time.
+        var time: Double
+    }
+
+    var entries: [Entry] = []
+    var numbers: [Double] = []
+    /// Parallel to `numbers`, and only kept when some event has a string field.
+    var strings: [String] = []
+    let hasStrings: Bool
+
+    /// An empty tape for `program`'s events.
+    public init(_ program: Program) {
+        self.program = program
+        hasStrings = (0..<program.fieldTypes.count).contains { program.fieldTypes[$0] == .string }
+    }
+
+    /// How many events the tape holds.
+    public var count: Int { entries.count }
+
+    /// Appends an event with its payload in field order and, optionally, the time it arrived
+    /// (time moves to it before the event is sent, firing the timers due by then). Returns
+    /// false, appending nothing, when the payload does not fit the event's fields (count and
+    /// types).
+    @discardableResult
+    public mutating func append(_ event: EventID, payload: [Value] = [], time: Double? = nil) -> Bool {
+        guard event.index >= 0 && event.index < program.eventCount else { return false }
+        let first = Int(program.payloadStart[event.index])
+        let end = Int(program.payloadStart[event.index + 1])
+        guard payload.count == end - first else { return false }
+        for (k, value) in payload.enumerated() where value.type != program.fieldTypes[first + k] { return false }
+        entries.append(Entry(event: Int32(event.index), payloadStart: numbers.count, time: time ?? .nan))
+        for value in payload {
+            switch value {
+            case .number(let n): numbers.append(n)
+            case .bool(let b): numbers.append(b ? 1 : 0)
+            case .string: numbers.append(0)
+            }
+            if hasStrings {
+                if case .string(let s) = value { strings.append(s) } else { strings.append("") }
+            }
+        }
+        return true
+    }
+
+    /// Appends an event by name with its payload by field name; false, appending nothing,
+    /// when the event is unknown or the payload does not match its fields.
+    @discardableResult
+    public mutating func append(_ name: String, _ payload: [String: Value] = [:], time: Double? = nil) -> Bool {
+        guard let id = program.event(named: name) else { return false }
+        let names = program.fieldNames[id.index]
+        guard payload.count == names.count else { return false }
+        var values: [Value] = []
+        for field in names {
+            guard let value = payload[field] else { return false }
+            values.append(value)
+        }
+        return append(id, payload: values, time: time)
+    }
+
+    /// Event `k`: its id, payload in field order, and time.
+    public subscript(_ k: Int) -> (event: EventID, payload: [Value], time: Double?) {
+        let entry = entries[k]
+        let event = Int(entry.event)
+        let first = Int(program.payloadStart[event])
+        let end = Int(program.payloadStart[event + 1])
+        let payload = (first..<end).map { field in
+            let slot = entry.payloadStart + field - first
+            return Program.value(program.fieldTypes[field], number: numbers[slot], string: hasStrings ? strings[slot] : "")
+        }
+        return (EventID(event), payload, entry.time.isNaN ? nil : entry.time)
+    }
+}
+
+extension Instance {
+    /// Steps through events `range` of `tape` (all of them by default) as `advance(to:)` and
+    /// `send` would, one after the other: time moves to each event's time (firing the timers
+    /// due by then), then the event is sent. `onStep` sees every step, the timers' included,
+    /// and `emit` every output, in order.
+    ///
+    /// A tape made for another program is stepped through by event and field names: events
+    /// this program does not have, or whose fields differ, are ignored.
+    public mutating func run(_ tape: EventTape, _ range: Range<Int>? = nil,
+                             emit: (OutputID, [Value]) -> Void = { _, _ in }, onStep: (Step) -> Void) {
+        runTape(tape, range, emit: emit, onStep: onStep)
+    }
+
+    /// Steps through events `range` of `tape` (all of them by default), like
+    /// `run(_:_:emit:onStep:)` for a caller that only wants where the instance ends up:
+    /// outputs are dropped and steps are not reported.
+    public mutating func run(_ tape: EventTape, _ range: Range<Int>? = nil) {
+        runTape(tape, range, emit: { _, _ in }, onStep: { _ in })
+    }
+
+    @inline(__always)
+    private mutating func runTape(_ tape: EventTape, _ range: Range<Int>?,
+                                  emit: (OutputID, [Value]) -> Void, onStep: (Step) -> Void) {
+        let range = (range ?? 0..<tape.count).clamped(to: 0..<tape.count)
+        guard tape.program === program else {
+            for k in range { runForeign(tape, k, emit: emit, onStep: onStep) }
+            return
+        }
+        makeUnique()  // once: nothing in the loop shares the registers again
+        tape.entries.withUnsafeBufferPointer { entries in
+            tape.numbers.withUnsafeBufferPointer { numbers in
+                tape.strings.withUnsafeBufferPointer { strings in
+                    guard let numberBase = numbers.baseAddress else {
+                        // No event has a payload field.
+                        for k in range { runEntry(entries[k], StagedPayload(numbers: numbers, strings: strings), emit, onStep) }
+                        return
+                    }
+                    for k in range {
+                        let start = entries[k].payloadStart
+                        let payload = StagedPayload(
+                            numbers: UnsafeBufferPointer(start: numberBase + start, count: numbers.count - start),
+                            strings: tape.hasStrings ? UnsafeBufferPointer(rebasing: strings[start...]) : strings)
+                        runEntry(entries[k], payload, emit, onStep)
+                    }
+                }
+            }
+        }
+    }
+
+    /// One event of a tape of this program.
+    @inline(__always)
+    private mutating func runEntry(_ entry: EventTape.Entry, _ payload: StagedPayload,
+                                   _ emit: (OutputID, [Value]) -> Void, _ onStep: (Step) -> Void) {
+        if !entry.time.isNaN {
+            if pending.isEmpty {
+                if entry.time > now { now = entry.time }
+            } else {
+                advance(to: entry.time, emit: emit, onStep: onStep)
+            }
+        }
+        if isFinished {
+            onStep(Step(kind: .afterFinal, from: state, to: state))
+            return
+        }
+        let event = Int(entry.event)
+        loadUniquePayload(event, payload)
+        let step = receive(event)
+        if !registers.outputs.isEmpty { deliverOutputs(emit) }
+        onStep(step)
+    }
+
+    /// One event of a tape of another program, by names.
+    private mutating func runForeign(_ tape: EventTape, _ k: Int, emit: (OutputID, [Value]) -> Void,
+                                     onStep: (Step) -> Void) {
+        let (event, payload, time) = tape[k]
+        if let time { advance(to: time, emit: emit, onStep: onStep) }
+        let names = tape.program.fieldNames[event.index]
+        var fields: [String: Value] = [:]
+        for (name, value) in zip(names, payload) { fields[name] = value }
+        let step = send(tape.program.eventNames[event.index], fields, emit: emit)
+        onStep(step ?? Step(kind: .ignored, from: state, to: state, time: now))
+    }
+}

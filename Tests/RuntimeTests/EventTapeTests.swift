@@ -1,0 +1,118 @@
+import Statecraft
+import Testing
+import TestSupport
+
+/// `Instance.run(_:)` over an `EventTape` against `advance(to:)` + `send` event by event:
+/// the same steps, outputs and end state, for every bundled spec.
+@Suite struct EventTapeTests {
+    /// A random event of `program` with a random payload of the declared types; strings
+    /// from a small set so string guards sometimes hold.
+    static func randomEvent(_ program: Program, _ rng: inout SeededGenerator) -> (EventID, [Value]) {
+        let events = program.machine.events
+        let event = events[Int.random(in: 0..<events.count, using: &rng)]
+        let payload: [Value] = event.fields.map { field in
+            switch field.type {
+            case .number: .number([0, -1, 1, 50, 99, 100, 300, 567, 600, -120, 0.5][Int.random(in: 0..<11, using: &rng)])
+            case .bool: .bool(Bool.random(using: &rng))
+            case .string: .string(["", "up", "down", "a longer string than fits inline"][Int.random(in: 0..<4, using: &rng)])
+            }
+        }
+        return (event.id, payload)
+    }
+
+    struct Recording: Equatable {
+        var steps: [Step] = []
+        var outputs: [String] = []
+    }
+
+    @Test(arguments: ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"])
+    func aTapeStepsLikeSendingEachEvent(spec: String) throws {
+        let program = try program(spec: spec)
+        var rng = SeededGenerator(seed: 61)
+        var tape = EventTape(program)
+        var time = 0.0
+        for _ in 0..<2_000 {
+            let (event, payload) = EventTapeTests.randomEvent(program, &rng)
+            // Mostly small steps of time, sometimes none, sometimes past a timer's delay.
+            let hasTime = Int.random(in: 0..<5, using: &rng) > 0
+            if hasTime { time += [0, 0.1, 0.4, 2.5][Int.random(in: 0..<4, using: &rng)] }
+            #expect(tape.append(event, payload: payload, time: hasTime ? time : nil) == true)
+        }
+
+        var sent = Instance(program), taped = Instance(program), quiet = Instance(program)
+        _ = sent.start(); _ = taped.start(); _ = quiet.start()
+        let names = program.machine.outputs.map(\.name)
+        var expected = Recording()
+        for k in 0..<tape.count {
+            let (event, payload, time) = tape[k]
+            let emit: (OutputID, [Value]) -> Void = { o, args in expected.outputs.append("\(names[o.index])\(args)") }
+            if let time { sent.advance(to: time, emit: emit) { expected.steps.append($0) } }
+            expected.steps.append(sent.send(event, payload: payload, emit: emit))
+        }
+        var actual = Recording()
+        taped.run(tape, emit: { o, args in actual.outputs.append("\(names[o.index])\(args)") }) { actual.steps.append($0) }
+        quiet.run(tape)
+
+        #expect(actual == expected)
+        #expect(expected.steps.contains { if case .fired = $0.kind { true } else { false } })
+        for instance in [taped, quiet] {
+            #expect(instance.state == sent.state)
+            #expect(instance.variables == sent.variables)
+            #expect(instance.now == sent.now)
+            #expect(instance.isFinished == sent.isFinished)
+            #expect(instance.nextDeadline == sent.nextDeadline)
+        }
+    }
+
+    @Test func aRangeOfTheTapeContinuesWhereTheLastStopped() throws {
+        let program = try program(spec: "PullToRefresh")
+        var tape = EventTape(program)
+        var rng = SeededGenerator(seed: 7)
+        for k in 0..<500 {
+            let (event, payload) = EventTapeTests.randomEvent(program, &rng)
+            tape.append(event, payload: payload, time: Double(k) * 0.3)
+        }
+        var whole = Instance(program), parts = Instance(program)
+        _ = whole.start(); _ = parts.start()
+        whole.run(tape)
+        parts.run(tape, 0..<123)
+        parts.run(tape, 123..<10_000)  // clamped to the tape
+        #expect(parts.variables == whole.variables)
+        #expect(parts.state == whole.state)
+        #expect(parts.now == whole.now)
+    }
+
+    @Test func aTapeOfAnotherCompilationGoesByNames() throws {
+        // Two compilations of one spec are different programs with the same names.
+        let first = try program(spec: "Drawer"), second = try program(spec: "Drawer")
+        var tape = EventTape(first)
+        #expect(tape.append("touchBegan", ["y": .number(300), "onContent": .bool(true)], time: 1) == true)
+        #expect(tape.append("touchMoved", ["y": .number(250)], time: 2) == true)
+        #expect(tape.append("touchEnded", ["y": .number(40)], time: 3) == true)
+        var own = Instance(first), other = Instance(second)
+        _ = own.start(); _ = other.start()
+        var ownSteps: [Step] = [], otherSteps: [Step] = []
+        own.run(tape) { ownSteps.append($0) }
+        other.run(tape) { otherSteps.append($0) }
+        #expect(otherSteps == ownSteps)
+        #expect(other.variables == own.variables)
+        #expect(other.program.machine[other.state].name == "closed")
+    }
+
+    @Test func appendRefusesPayloadsThatDoNotFit() throws {
+        let program = try program(spec: "Drawer")
+        var tape = EventTape(program)
+        let began = try #require(program.event(named: "touchBegan"))
+        #expect(tape.append(began, payload: [.number(1)]) == false)                    // a field missing
+        #expect(tape.append(began, payload: [.bool(true), .number(1)]) == false)        // fields swapped
+        #expect(tape.append(EventID(99), payload: []) == false)                         // no such event
+        #expect(tape.append("touchMoved", ["y": .number(1), "x": .number(2)]) == false) // a field too many
+        #expect(tape.append("shake") == false)                                          // no such event
+        #expect(tape.count == 0)
+        #expect(tape.append(began, payload: [.number(12.5), .bool(true)], time: 4) == true)
+        #expect(tape.append("touchMoved", ["y": .number(-3)]) == true)
+        #expect(tape.count == 2)
+        #expect(tape[0].event == began && tape[0].payload == [.number(12.5), .bool(true)] && tape[0].time == 4)
+        #expect(tape[1].payload == [.number(-3)] && tape[1].time == nil)
+    }
+}
