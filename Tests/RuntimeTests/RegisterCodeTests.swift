@@ -78,6 +78,18 @@ import TestSupport
         """
     }
 
+    /// Random starting values for a, b, c and p, and a random expression over them.
+    static func randomExpression(_ rng: inout SeededGenerator) -> (e: (code: String, literal: String), values: [String: String]) {
+        let values = ["a": ["0", "-2", "3.5", "10"].randomElement(using: &rng) ?? "0",
+                      "b": ["0", "1", "-0.25"].randomElement(using: &rng) ?? "0",
+                      "c": ["4", "-7", "1e300"].randomElement(using: &rng) ?? "4",
+                      "p": Bool.random(using: &rng) ? "true" : "false"]
+        var maker = ExpressionMaker(rng: rng, values: values)
+        let e = maker.number(depth: 4)
+        rng = maker.rng
+        return (e, values)
+    }
+
     /// `target` after `go`, or nil when the step failed (then every variable must be as it was).
     static func run(_ source: String, _ target: String = "out") throws -> Double? {
         var instance = Instance(try program(source: source))
@@ -95,13 +107,7 @@ import TestSupport
         var rng = SeededGenerator(seed: 2026)
         var compared = 0, failedBoth = 0
         for _ in 0..<300 {
-            let values = ["a": ["0", "-2", "3.5", "10"].randomElement(using: &rng) ?? "0",
-                          "b": ["0", "1", "-0.25"].randomElement(using: &rng) ?? "0",
-                          "c": ["4", "-7", "1e300"].randomElement(using: &rng) ?? "4",
-                          "p": Bool.random(using: &rng) ? "true" : "false"]
-            var maker = ExpressionMaker(rng: rng, values: values)
-            let e = maker.number(depth: 4)
-            rng = maker.rng
+            let (e, values) = RegisterCodeTests.randomExpression(&rng)
             let compiled = try RegisterCodeTests.run(RegisterCodeTests.machine(e.code, values))
             let folded = try RegisterCodeTests.run(RegisterCodeTests.machine(e.literal, values))
             #expect(compiled == folded, "\(e.code) with \(values): compiled \(compiled as Any), folded \(folded as Any)")
@@ -119,13 +125,7 @@ import TestSupport
         var rng = SeededGenerator(seed: 1122)
         var selfReading = 0
         for _ in 0..<300 {
-            let values = ["a": ["0", "-2", "3.5", "10"].randomElement(using: &rng) ?? "0",
-                          "b": ["0", "1", "-0.25"].randomElement(using: &rng) ?? "0",
-                          "c": ["4", "-7", "1e300"].randomElement(using: &rng) ?? "4",
-                          "p": Bool.random(using: &rng) ? "true" : "false"]
-            var maker = ExpressionMaker(rng: rng, values: values)
-            let e = maker.number(depth: 4)
-            rng = maker.rng
+            let (e, values) = RegisterCodeTests.randomExpression(&rng)
             if e.code.contains("a") { selfReading += 1 }
             let compiled = try RegisterCodeTests.run(RegisterCodeTests.machine(e.code, values, into: "a"), "a")
             let folded = try RegisterCodeTests.run(RegisterCodeTests.machine(e.literal, values, into: "a"), "a")
