@@ -64,14 +64,7 @@ public struct EventTape: Sendable {
     /// when the event is unknown or the payload does not match its fields.
     @discardableResult
     public mutating func append(_ name: String, _ payload: [String: Value] = [:], time: Double? = nil) -> Bool {
-        guard let id = program.event(named: name) else { return false }
-        let names = program.fieldNames[id.index]
-        guard payload.count == names.count else { return false }
-        var values: [Value] = []
-        for field in names {
-            guard let value = payload[field] else { return false }
-            values.append(value)
-        }
+        guard let (id, values) = program.resolve(name, payload) else { return false }
         return append(id, payload: values, time: time)
     }
 
@@ -121,15 +114,10 @@ extension Instance {
         tape.entries.withUnsafeBufferPointer { entries in
             tape.numbers.withUnsafeBufferPointer { numbers in
                 tape.strings.withUnsafeBufferPointer { strings in
-                    guard let numberBase = numbers.baseAddress else {
-                        // No event has a payload field.
-                        for k in range { runEntry(entries[k], StagedPayload(numbers: numbers, strings: strings), emit, onStep) }
-                        return
-                    }
                     for k in range {
                         let start = entries[k].payloadStart
                         let payload = StagedPayload(
-                            numbers: UnsafeBufferPointer(start: numberBase + start, count: numbers.count - start),
+                            numbers: UnsafeBufferPointer(rebasing: numbers[start...]),
                             strings: tape.hasStrings ? UnsafeBufferPointer(rebasing: strings[start...]) : strings)
                         runEntry(entries[k], payload, emit, onStep)
                     }
@@ -142,13 +130,7 @@ extension Instance {
     @inline(__always)
     private mutating func runEntry(_ entry: EventTape.Entry, _ payload: StagedPayload,
                                    _ emit: (OutputID, [Value]) -> Void, _ onStep: (Step) -> Void) {
-        if !entry.time.isNaN {
-            if pending.isEmpty {
-                if entry.time > now { now = entry.time }
-            } else {
-                advance(to: entry.time, emit: emit, onStep: onStep)
-            }
-        }
+        if !entry.time.isNaN { advance(to: entry.time, emit: emit, onStep: onStep) }
         if isFinished {
             onStep(Step(kind: .afterFinal, from: state, to: state))
             return

@@ -37,7 +37,7 @@ public struct Instance: Sendable {
     /// The active leaf state.
     public private(set) var state: StateID
     /// Virtual time, in seconds: the latest time the instance was advanced to.
-    public internal(set) var now: Double = 0
+    public private(set) var now: Double = 0
     /// Whether the run ended in a final state.
     public private(set) var isFinished = false
 
@@ -131,26 +131,25 @@ public struct Instance: Sendable {
     /// or the payload does not match its declared fields.
     public mutating func send(_ name: String, _ payload: [String: Value] = [:],
                               emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step? {
-        guard let id = program.event(named: name) else { return nil }
-        let fields = program.machine[id].fields
-        guard payload.count == fields.count else { return nil }
-        var values: [Value] = []
-        for field in fields {
-            guard let v = payload[field.name], v.type == field.type else { return nil }
-            values.append(v)
-        }
+        guard let (id, values) = program.resolve(name, payload) else { return nil }
         return send(id, payload: values, emit: emit)
     }
 
     /// Moves virtual time forward to `time`, firing every timer due at or before it in
     /// deadline order; `onStep` sees each timer's step and `emit` its outputs. Earlier times
     /// are ignored (time never goes back).
+    @inline(__always)  // the usual case, no timer due, is a comparison where it is called
     public mutating func advance(to time: Double, emit: (OutputID, [Value]) -> Void = { _, _ in },
                                  onStep: (Step) -> Void = { _ in }) {
         guard hasTimerDue(by: time) else {
             if time > now { now = time }
             return
         }
+        fireTimers(dueBy: time, emit: emit, onStep: onStep)
+    }
+
+    /// `advance(to:)` when a timer is due.
+    private mutating func fireTimers(dueBy time: Double, emit: (OutputID, [Value]) -> Void, onStep: (Step) -> Void) {
         var firedAtOnce = 0
         while let step = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             deliverOutputs(emit)

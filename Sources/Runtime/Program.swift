@@ -310,6 +310,21 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// Looks an event up by name.
     public func event(named name: String) -> EventID? { eventIDs[name] }
 
+    /// An event by name and its payload by field name, as the id and the values in field
+    /// order; nil if the event is unknown or the payload does not match its fields (names,
+    /// count, types).
+    func resolve(_ name: String, _ payload: [String: Value]) -> (EventID, [Value])? {
+        guard let id = event(named: name) else { return nil }
+        let fields = machine[id].fields
+        guard payload.count == fields.count else { return nil }
+        var values: [Value] = []
+        for field in fields {
+            guard let v = payload[field.name], v.type == field.type else { return nil }
+            values.append(v)
+        }
+        return (id, values)
+    }
+
     /// The value of a register as a `Value` of `type`.
     static func value(_ type: ValueType, number: Double, string: String) -> Value {
         switch type {
