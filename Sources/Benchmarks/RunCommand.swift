@@ -114,7 +114,7 @@ struct RunCommand {
             ratio: hand.map { Table.ratio(stepping, $0.seconds, "hand") } ?? "")
         let sameEnd = DecodedLog.run(tapes, program).map(\.variables) == decoded.step(program).map(\.variables)
         add("Instance.run(EventTape)", taped, items: decoded.events.count,
-            ratio: hand.map { Table.ratio(taped, $0.seconds, "hand") } ?? (sameEnd ? "" : "DIFFERS from send"))
+            ratio: !sameEnd ? "DIFFERS from send" : hand.map { Table.ratio(taped, $0.seconds, "hand") } ?? "")
         if let hand {
             add("hand-written switch", hand.seconds, items: decoded.events.count, ratio: hand.check)
         }
