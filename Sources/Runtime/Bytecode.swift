@@ -5,25 +5,44 @@ import StatecraftModel
 ///
 /// Registers are slots of two files of the same size: numbers and bools (as 0 or 1) in a
 /// file of `Double`, strings in a file of `String`. Code writes number variables like any
-/// register: the variables an action block may assign are saved before it runs
-/// (`Program.saves`), which is what undoes a failed step. The layout of a file is fixed per
-/// program: variables (a variable's register is its `VariableID` index), the triggering
-/// event's payload fields, `let` locals, constants, temporaries. The type checker proved
-/// every operand's type, so an instruction never looks at a tag.
+/// register: a transition's code first saves the variables it may assign (`save`), which is
+/// what undoes a failed step. The layout of a file is fixed per program: variables (a
+/// variable's register is its `VariableID` index), the triggering event's payload fields,
+/// `let` locals, constants, temporaries. The type checker proved every operand's type, so an
+/// instruction never looks at a tag.
+///
+/// Besides expressions, code carries whole steps: the block run for an event in a state
+/// tries each candidate transition's guard, and the first that holds runs its exits,
+/// actions and entries as straight-line code and ends with `fire` (see `Program.dispatch`).
 struct Instruction: Sendable {
     var op: Opcode
-    /// Usually the destination register.
-    var a: Int32
-    /// Usually the first operand register.
-    var b: Int32
-    /// Usually the second operand register.
-    var c: Int32
+    /// The operands as stored: unsigned, so widening one to an index costs nothing (-1 is
+    /// `UInt32.max`). The code generator works with the signed views `a`, `b`, `c`.
+    var ua: UInt32
+    var ub: UInt32
+    var uc: UInt32
 
     init(_ op: Opcode, _ a: Int32 = 0, _ b: Int32 = 0, _ c: Int32 = 0) {
         self.op = op
-        self.a = a
-        self.b = b
-        self.c = c
+        ua = UInt32(bitPattern: a)
+        ub = UInt32(bitPattern: b)
+        uc = UInt32(bitPattern: c)
+    }
+
+    /// Usually the destination register.
+    var a: Int32 {
+        get { Int32(bitPattern: ua) }
+        set { ua = UInt32(bitPattern: newValue) }
+    }
+    /// Usually the first operand register.
+    var b: Int32 {
+        get { Int32(bitPattern: ub) }
+        set { ub = UInt32(bitPattern: newValue) }
+    }
+    /// Usually the second operand register.
+    var c: Int32 {
+        get { Int32(bitPattern: uc) }
+        set { uc = UInt32(bitPattern: newValue) }
     }
 }
 
@@ -47,6 +66,9 @@ enum Opcode: UInt8, Sendable {
     case jump
     /// Continue at `a` when `n[b]` is 0 (false) / not 0 (true).
     case jumpIfFalse, jumpIfTrue
+    /// Continue at `a` unless `n[b] op n[c]`: a comparison and the branch on it in one.
+    case jumpUnlessLess, jumpUnlessLessEqual, jumpUnlessGreater, jumpUnlessGreaterEqual
+    case jumpUnlessEqual, jumpUnlessNotEqual
     /// `s[a] = s[b]`
     case moveString
     /// `s[a] = s[b] + s[c]`
@@ -60,7 +82,17 @@ enum Opcode: UInt8, Sendable {
     /// Fails with `Program.faults[pc]`'s message (an operation the checker should have
     /// rejected; kept total so the runtime never traps).
     case fail
-    /// The end of a code block.
+    /// Saves number variables `a`, `b` and `c` (those not -1) in the journal: the values
+    /// they hold before the step's first assignment.
+    case save
+    /// Cancels the armed timers of state `a`, which is being exited.
+    case cancelTimers
+    /// Arms the timers of state `a`, just entered (each delay is evaluated now).
+    case armTimers
+    /// Transition `a` (a `TransitionID` index) fired: the active state becomes `b` (stays
+    /// when `b` is -1) and, when `c` is 1, the run ends. Ends the block, which returns `a`.
+    case fire
+    /// The end of a code block, which returns -1 (for a step's block: no transition fired).
     case end
 }
 

@@ -12,12 +12,6 @@ struct CodeGenerator {
     /// The fault of each instruction that can fail, by instruction index.
     var faults: [Int: FaultSite] = [:]
     var emits: [EmitSite] = []
-    /// The number variables each action block may assign, by the block's first instruction:
-    /// saved before the block runs, so a failed step can be undone and a trace can tell what
-    /// changed. Assignments then write their variable directly.
-    var saves: [(pc: Int32, slots: [Int32])] = []
-    /// The number variables assigned by the block being compiled.
-    private var assigned: [Int32] = []
 
     let variableCount: Int32
     let payloadBase: Int32
@@ -61,15 +55,51 @@ struct CodeGenerator {
         return (pc, result)
     }
 
-    /// Compiles an action list as a code block; -1 when it is empty.
-    mutating func block(_ actions: [Action]) -> Int32 {
-        guard !actions.isEmpty else { return -1 }
-        let pc = Int32(code.count)
-        assigned = []
+    /// Compiles a condition and the branches taken when it is false, and returns the
+    /// branches for `patch(_:)` to point at the code for false. Comparisons branch in one
+    /// instruction, `&&` branches on each side, a constant true needs no branch.
+    mutating func branches(unless condition: Expr) -> [Int] {
+        temporaries = 0
+        return branchesUnless(condition)
+    }
+
+    /// Compiles actions at the end of the code, without an `end`.
+    mutating func inline(_ actions: [Action]) {
         for action in actions { statement(action) }
-        append(Instruction(.end))
-        if !assigned.isEmpty { saves.append((pc, assigned)) }
-        return pc
+    }
+
+    /// Appends the `save`s of the number variables that `lists` may assign (none when they
+    /// assign none). A step saves the variables it may assign before its first assignment,
+    /// so a failed step can be undone and a trace can tell what changed; assignments then
+    /// write their variable directly.
+    mutating func save(_ lists: [[Action]]) {
+        var slots: [Int32] = []
+        for list in lists {
+            for action in list {
+                action.visit { a in
+                    if case .assign(let variable, _, let e, _) = a, file(e.type) == .number,
+                       !slots.contains(Int32(variable.index)) {
+                        slots.append(Int32(variable.index))
+                    }
+                }
+            }
+        }
+        for first in stride(from: 0, to: slots.count, by: 3) {
+            func slot(_ k: Int) -> Int32 { first + k < slots.count ? slots[first + k] : -1 }
+            append(Instruction(.save, slot(0), slot(1), slot(2)))
+        }
+    }
+
+    /// Appends an instruction that reads no register (`cancelTimers`, `armTimers`, `fire`,
+    /// `jump`, `end`).
+    @discardableResult
+    mutating func control(_ instruction: Instruction) -> Int {
+        append(instruction)
+    }
+
+    /// Points the branches at `indices` to the next instruction.
+    mutating func patch(_ indices: [Int]) {
+        for i in indices { patch(i) }
     }
 
     // MARK: - Actions
@@ -91,9 +121,8 @@ struct CodeGenerator {
                 append(Instruction(.storeString, slot, target.index))
                 return
             }
-            // A number variable is saved before its block runs, so the value is computed
-            // straight into it.
-            if !assigned.contains(slot) { assigned.append(slot) }
+            // A number variable is saved before the step's first assignment (`save`), so
+            // the value is computed straight into it.
             let variableRegister = Register(file: .number, index: slot)
             guard let op else {
                 _ = expression(e, into: variableRegister)
@@ -108,14 +137,13 @@ struct CodeGenerator {
         case .setLocal(let slot, let e, _):
             _ = expression(e, into: Register(file: file(e.type), index: localBase + Int32(slot)))
         case .ifAction(let condition, let then, let otherwise, _):
-            let c = expression(condition)
-            let branch = append(Instruction(.jumpIfFalse, 0, c.index))
+            let branches = branchesUnless(condition)
             for a in then { statement(a) }
             if otherwise.isEmpty {
-                patch(branch)
+                patch(branches)
             } else {
                 let skip = append(Instruction(.jump))
-                patch(branch)
+                patch(branches)
                 for a in otherwise { statement(a) }
                 patch(skip)
             }
@@ -166,9 +194,8 @@ struct CodeGenerator {
             binary(op, into: result, left, right, fault: FaultSite(range: e.range, style: .expression))
             return result
         case .conditional(let c, let t, let f):
-            let condition = expression(c)
+            let otherwise = branchesUnless(c)
             let result = destination ?? temporary(file(e.type))
-            let otherwise = append(Instruction(.jumpIfFalse, 0, condition.index))
             _ = expression(t, into: result)
             let end = append(Instruction(.jump))
             patch(otherwise)
@@ -179,6 +206,33 @@ struct CodeGenerator {
             return call(f, args, range: e.range, into: destination)
         case .invalid:
             return leaf(constant(e.type.zero))
+        }
+    }
+
+    /// `branches(unless:)` inside a statement (its temporaries stay in use).
+    private mutating func branchesUnless(_ condition: Expr) -> [Int] {
+        if let value = condition.folded(constants: constants) {
+            return value == .bool(true) ? [] : [append(Instruction(.jump))]
+        }
+        switch condition.kind {
+        case .binary(.and, let l, let r):
+            return branchesUnless(l) + branchesUnless(r)
+        case .unary(.not, let x):
+            return [append(Instruction(.jumpIfTrue, 0, expression(x).index))]
+        case .binary(let op, let l, let r) where l.type != .string && !isLogical(op) && isComparison(op):
+            let left = expression(l)
+            let right = expression(r)
+            let opcode: Opcode = switch op {
+            case .less: .jumpUnlessLess
+            case .lessEqual: .jumpUnlessLessEqual
+            case .greater: .jumpUnlessGreater
+            case .greaterEqual: .jumpUnlessGreaterEqual
+            case .equal: .jumpUnlessEqual
+            default: .jumpUnlessNotEqual
+            }
+            return [append(Instruction(opcode, 0, left.index, right.index))]
+        default:
+            return [append(Instruction(.jumpIfFalse, 0, expression(condition).index))]
         }
     }
 
@@ -248,6 +302,8 @@ struct CodeGenerator {
         append(Instruction(opcode, result.index, left.index, right.index), fault: isComparison(op) ? nil : fault)
     }
 
+    private func isLogical(_ op: BinaryOp) -> Bool { op == .and || op == .or }
+
     private func isComparison(_ op: BinaryOp) -> Bool {
         switch op {
         case .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual, .and, .or: true
@@ -300,7 +356,11 @@ struct CodeGenerator {
             switch code[i].op {
             case .jump, .jumpIfFalse, .jumpIfTrue:
                 code[i].b = relocate(code[i].b)
-            case .emit, .fail, .end:
+            case .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater, .jumpUnlessGreaterEqual,
+                 .jumpUnlessEqual, .jumpUnlessNotEqual:
+                code[i].b = relocate(code[i].b)
+                code[i].c = relocate(code[i].c)
+            case .emit, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
                 break
             default:
                 code[i].a = relocate(code[i].a)

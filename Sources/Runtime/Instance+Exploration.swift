@@ -39,7 +39,7 @@ extension Instance {
             for k in program.group(source.index, event.index) {
                 let t = program.transitions[k]
                 if t.guardPC >= 0 {
-                    guard (try? copy.registers.execute(t.guardPC, program)) != nil,
+                    guard (try? copy.execute(t.guardPC)) != nil,
                           copy.registers.numbers[Int(t.guardRegister)] != 0 else { continue }
                 }
                 enabled.append(t.id)

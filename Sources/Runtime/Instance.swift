@@ -103,13 +103,12 @@ public struct Instance: Sendable {
     /// Enters the initial state, running its entry actions.
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
-        guard !program.initialPath.isEmpty else { return Step(kind: .ignored, from: from, to: from) }
+        guard program.startPC >= 0 else { return Step(kind: .ignored, from: from, to: from) }
         makeUnique()
         beginStep()
         let finishedBefore = isFinished
         do {
-            for s in program.initialPath { try enterState(Int(s)) }
-            finishEntering()
+            _ = try execute(program.startPC)
         } catch {
             rollBack(to: from, finished: finishedBefore)
             return Step(kind: .failed(error), from: from, to: from)
@@ -204,7 +203,13 @@ public struct Instance: Sendable {
     @inline(__always)
     mutating func loadUniquePayload(_ event: Int, _ payload: StagedPayload) {
         let first = Int(program.payloadStart[event])
-        let end = Int(program.payloadStart[event + 1])
+        let end = Int(program.payloadStart[event &+ 1])
+        if !program.hasStringFields {
+            // Field k's register is `payloadBase + k` (see `Program`).
+            let n = registers.numbers + program.payloadBase
+            for k in 0..<(end &- first) { n[k] = payload.numbers[k] }
+            return
+        }
         var k = first
         while k < end {
             let register = program.payloadRegisters[k]
@@ -248,25 +253,30 @@ public struct Instance: Sendable {
     }
 
     /// Takes an event whose payload is already in its registers (`loadPayload`, which also
-    /// made the registers this instance's own): the first enabled transition of the active
-    /// states, innermost first, fires. Outputs stay in `registers.outputs` until the next step.
+    /// made the registers this instance's own): runs the event's block for the active
+    /// state, where the first enabled transition of the active states, innermost first,
+    /// fires. Outputs stay in `registers.outputs` until the next step.
+    @inline(__always)
     mutating func outcome(of event: Int) -> Outcome {
-        let from = Int32(state.index)
+        let from = Int32(truncatingIfNeeded: state.index)
         if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
         beginStep()
-        var source = state.index
-        while source > 0 {
-            for k in program.group(source, event) {
-                let t = program.transitions[k]
-                switch guardHolds(t) {
-                case nil: return Outcome(kind: .failed, transition: -1, from: from, to: from)
-                case false?: continue
-                case true?: return commit(t)
-                }
-            }
-            source = Int(program.parents[source])
+        let block = program.dispatch[state.index &* program.eventCount &+ event]  // indices of this program's tables
+        do {
+            let fired = try execute(block)
+            if fired < 0 { return Outcome(kind: .ignored, transition: -1, from: from, to: from) }
+            return Outcome(kind: .fired, transition: fired, from: from, to: Int32(truncatingIfNeeded: state.index))
+        } catch {
+            fail(error, from: from)
+            return Outcome(kind: .failed, transition: -1, from: from, to: from)
         }
-        return Outcome(kind: .ignored, transition: -1, from: from, to: from)
+    }
+
+    /// Undoes the step that failed with `fault`, which started in state `from` (not final).
+    @inline(never)
+    private mutating func fail(_ fault: ExpressionFault, from: Int32) {
+        rollBack(to: StateID(Int(from)), finished: false)
+        lastFault = fault
     }
 
     /// Fires the earliest timer due by `time`, if any; its outputs stay in
@@ -281,36 +291,22 @@ public struct Instance: Sendable {
         now = max(now, timer.deadline)
         firedAtOnce = now == instant ? firedAtOnce + 1 : 1
         let from = state
-        let t = program.timers[Int(timer.timer)].transition
         if firedAtOnce > Instance.timerLoopLimit {
             pending.removeAll()
             registers.outputs.removeAll()
+            let t = program.timers[Int(timer.timer)].transition
             return Step(kind: .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now),
-                                                      range: program.machine[t.id].keywordRange)), from: from, to: from, time: now)
+                                                      range: program.machine[t].keywordRange)), from: from, to: from, time: now)
         }
         beginStep()
-        let outcome: Outcome
-        switch guardHolds(t) {
-        case nil: outcome = Outcome(kind: .failed, transition: -1, from: Int32(from.index), to: Int32(from.index))
-        case false?: return Step(kind: .ignored, from: from, to: from, time: now)
-        case true?: outcome = commit(t)
-        }
-        return step(outcome)
-    }
-
-    /// Whether `t`'s guard holds (an unguarded transition's always does); nil when the
-    /// guard fails to evaluate: the step is undone and the fault is in `lastFault`.
-    @inline(__always)
-    private mutating func guardHolds(_ t: Program.CompiledTransition) -> Bool? {
-        guard t.guardPC >= 0 else { return true }
         do {
-            try registers.execute(t.guardPC, program)
+            let fired = try execute(program.timerDispatch[Int(timer.timer) * program.stateCount + from.index])
+            if fired < 0 { return Step(kind: .ignored, from: from, to: from, time: now) }
+            return Step(kind: .fired(TransitionID(Int(fired))), from: from, to: state, time: now)
         } catch {
-            rollBack(to: state, finished: isFinished)
-            lastFault = error
-            return nil
+            fail(error, from: Int32(truncatingIfNeeded: from.index))
+            return Step(kind: .failed(error), from: from, to: from, time: now)
         }
-        return registers.numbers[Int(t.guardRegister)] != 0
     }
 
     private func nextTimer(dueBy time: Double) -> Int? {
@@ -348,65 +344,24 @@ public struct Instance: Sendable {
         }
     }
 
-    /// Fires `t` as one step: on failure restores the state, variables and timers as they were.
-    @inline(__always)
-    private mutating func commit(_ t: Program.CompiledTransition) -> Outcome {
-        let from = state
-        let finishedBefore = isFinished
-        do {
-            try fire(t)
-        } catch {
-            rollBack(to: from, finished: finishedBefore)
-            lastFault = error
-            return Outcome(kind: .failed, transition: -1, from: Int32(from.index), to: Int32(from.index))
-        }
-        return Outcome(kind: .fired, transition: Int32(t.id.index), from: Int32(from.index), to: Int32(state.index))
+    // MARK: - What step code does besides registers (see `execute`)
+
+    /// Cancels the armed timers of state `s`, which is being exited.
+    @inline(never)
+    mutating func cancelTimers(of s: Int32) {
+        guard !pending.isEmpty else { return }
+        savePending()
+        pending.removeAll { $0.state == s }
     }
 
-    private mutating func fire(_ t: Program.CompiledTransition) throws(ExpressionFault) {
-        guard t.target >= 0 else {
-            if t.actionsPC >= 0 { try registers.perform(t.actionsPC, program) }
-            return
-        }
-        try exitStates(upTo: Int(t.domain))
-        if t.actionsPC >= 0 { try registers.perform(t.actionsPC, program) }
-        var k = Int(t.entryStart)
-        let end = k + Int(t.entryCount)
-        while k < end {
-            try enterState(Int(program.entryPaths[k]))
-            k += 1
-        }
-        finishEntering()
-    }
-
-    /// Exits the active states below `domain`, innermost first: exit actions run and the
-    /// state's timers are cancelled.
-    private mutating func exitStates(upTo domain: Int) throws(ExpressionFault) {
-        var s = state.index
-        while s > 0 && s != domain {
-            let pc = program.exitPC[s]
-            if pc >= 0 { try registers.perform(pc, program) }
-            if !pending.isEmpty {
-                savePending()
-                let exited = Int32(s)
-                pending.removeAll { $0.state == exited }
-            }
-            s = Int(program.parents[s])
-            state = StateID(max(0, s))
-        }
-    }
-
-    /// Enters state `s`: entry actions, then its timers are armed (their delays are
-    /// evaluated after the entry actions).
-    private mutating func enterState(_ s: Int) throws(ExpressionFault) {
-        state = StateID(s)
-        let pc = program.entryPC[s]
-        if pc >= 0 { try registers.perform(pc, program) }
+    /// Arms the timers of state `s`, just entered: each delay is evaluated now.
+    @inline(never)
+    mutating func armTimers(of s: Int) throws(ExpressionFault) {
         var k = Int(program.timerGroups[s])
         let end = Int(program.timerGroups[s + 1])
         while k < end {
             let timer = program.timers[k]
-            try registers.execute(timer.delayPC, program)
+            _ = try execute(timer.delayPC)
             let delay = registers.numbers[Int(timer.delayRegister)]
             sequence += 1
             savePending()
@@ -415,13 +370,19 @@ public struct Instance: Sendable {
         }
     }
 
-    /// After entering: a final state directly under the machine ends the run.
-    private mutating func finishEntering() {
-        if program.endsRun[state.index] {
-            isFinished = true
-            savePending()
-            pending.removeAll()
-        }
+    /// A transition fired: `target` (unless -1) becomes the active state, and the run ends
+    /// when `endingRun` (a final state directly under the machine).
+    @inline(__always)
+    mutating func enter(_ target: Int32, endingRun: Bool) {
+        if target >= 0 { state = StateID(Int(target)) }
+        if endingRun { endRun() }
+    }
+
+    @inline(never)
+    private mutating func endRun() {
+        isFinished = true
+        savePending()
+        pending.removeAll()
     }
 
     /// Saves the armed timers before the step first changes them.

@@ -189,57 +189,95 @@ final class RegisterFile: @unchecked Sendable {
         outputArguments.removeAll()
     }
 
-    /// Runs action block `start`: first saves the number variables it may assign in the
-    /// journal, then runs it.
+    /// Saves number variable `a`, and `b` and `c` unless they are -1, in the journal, with
+    /// the values they hold.
     @inline(__always)
-    func perform(_ start: Int32, _ program: Program) throws(ExpressionFault) {
-        let save = program.saves[Int(start)]
-        if save.count > 0 {
-            let first = Int(save.start), count = Int(save.count)
-            if journalCount &+ count > journalCapacity { growJournal(toHold: journalCount &+ count) }
-            let entries = journal + journalCount
-            for k in 0..<count {
-                let slot = program.saveSlots[first &+ k]
-                entries[k] = JournalEntry(slot: slot, old: numbers[Int(slot)])
+    func save(_ a: Int32, _ b: Int32, _ c: Int32) {
+        var k = journalCount
+        if k &+ 3 > journalCapacity { growJournal(toHold: k &+ 3) }
+        journal[k] = JournalEntry(slot: a, old: numbers[Int(a)])
+        k &+= 1
+        if b >= 0 {
+            journal[k] = JournalEntry(slot: b, old: numbers[Int(b)])
+            k &+= 1
+            if c >= 0 {
+                journal[k] = JournalEntry(slot: c, old: numbers[Int(c)])
+                k &+= 1
             }
-            journalCount &+= count
         }
-        try execute(start, program)
+        journalCount = k
     }
 
-    /// Runs the code block starting at `start` until its `end`. Type errors cannot happen
-    /// (the checker proved types); the only failures are arithmetic ones, reported with the
-    /// failing expression's range.
-    @inline(__always)
-    func execute(_ start: Int32, _ program: Program) throws(ExpressionFault) {
+    /// Runs a string instruction; out of line, so the interpreter loop keeps a small frame
+    /// for the number instructions that most steps are made of.
+    @inline(never)
+    func stringInstruction(_ i: Instruction) {
+        let a = Int(i.a), b = Int(i.b), c = Int(i.c)
+        switch i.op {
+        case .moveString: strings[a] = strings[b]
+        case .concatenate: strings[a] = strings[b] + strings[c]
+        case .equalStrings: numbers[a] = strings[b] == strings[c] ? 1 : 0
+        case .notEqualStrings: numbers[a] = strings[b] != strings[c] ? 1 : 0
+        case .storeString:
+            stringJournal.append((i.a, strings[a]))
+            strings[a] = strings[b]
+        default: break
+        }
+    }
+
+    @inline(never)
+    func emit(_ site: Int, _ program: Program) {
+        let first = Int(program.emitStart[site])
+        let end = Int(program.emitStart[site + 1])
+        outputs.append(PendingOutput(output: program.emitOutputs[site], start: Int32(outputArguments.count), count: Int32(end - first)))
+        for k in first..<end {
+            let r = program.emitArguments[k]
+            let index = Int(r.register.index)
+            switch r.register.file {
+            case .number: outputArguments.append(r.isBool ? .bool(numbers[index] != 0) : .number(numbers[index]))
+            case .string: outputArguments.append(.string(strings[index]))
+            }
+        }
+    }
+}
+
+extension Instance {
+    /// Runs the code block starting at `start` until its `fire` (which returns the
+    /// transition's index) or its `end` (which returns -1). Type errors cannot happen (the
+    /// checker proved types); the only failures are arithmetic ones, reported with the
+    /// failing expression's range, and the caller undoes the step.
+    ///
+    /// The registers must be this instance's own (`makeUnique`). Only raw pointers are
+    /// held across the loop, so running a block retains nothing.
+    mutating func execute(_ start: Int32) throws(ExpressionFault) -> Int32 {
         let code = program.code.base
-        let n = numbers
-        var pc = Int(start)
+        let n = registers.numbers
+        var next = code + Int(start)  // the instruction after `i`
         while true {
-            let i = code[pc]
-            let a = Int(i.a), b = Int(i.b), c = Int(i.c)
-            pc &+= 1
+            let i = next.pointee
+            let a = Int(i.ua), b = Int(i.ub), c = Int(i.uc)
+            next += 1
             switch i.op {
             case .move: n[a] = n[b]
             case .add:
                 let r = n[b] + n[c]
-                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .subtract:
                 let r = n[b] - n[c]
-                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .multiply:
                 let r = n[b] * n[c]
-                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .divide:
                 let r = n[b] / n[c]
-                guard n[c] != 0, r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                guard n[c] != 0, isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .remainder:
                 let r = n[b].truncatingRemainder(dividingBy: n[c])
-                guard n[c] != 0, r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                guard n[c] != 0, isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .negate: n[a] = -n[b]
             case .not: n[a] = n[b] == 0 ? 1 : 0
@@ -253,44 +291,36 @@ final class RegisterFile: @unchecked Sendable {
             case .max: n[a] = Swift.max(n[b], n[c])
             case .atan2:
                 let r = arcTangent(n[b], n[c])
-                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], n[c]) }
+                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .abs: n[a] = Swift.abs(n[b])
             case .sqrt:
                 let r = n[b].squareRoot()
-                guard r.isFinite else { throw program.fault(at: pc - 1, n[b], 0) }
+                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], 0) }
                 n[a] = r
             case .floor: n[a] = n[b].rounded(.down)
             case .ceil: n[a] = n[b].rounded(.up)
             case .round: n[a] = n[b].rounded(.toNearestOrAwayFromZero)
-            case .jump: pc = a
-            case .jumpIfFalse: if n[b] == 0 { pc = a }
-            case .jumpIfTrue: if n[b] != 0 { pc = a }
-            case .moveString: strings[a] = strings[b]
-            case .concatenate: strings[a] = strings[b] + strings[c]
-            case .equalStrings: n[a] = strings[b] == strings[c] ? 1 : 0
-            case .notEqualStrings: n[a] = strings[b] != strings[c] ? 1 : 0
-            case .storeString:
-                stringJournal.append((i.a, strings[a]))
-                strings[a] = strings[b]
-            case .emit:
-                emit(a, program)
-            case .fail: throw program.fault(at: pc - 1, 0, 0)
-            case .end: return
-            }
-        }
-    }
-
-    private func emit(_ site: Int, _ program: Program) {
-        let first = Int(program.emitStart[site])
-        let end = Int(program.emitStart[site + 1])
-        outputs.append(PendingOutput(output: program.emitOutputs[site], start: Int32(outputArguments.count), count: Int32(end - first)))
-        for k in first..<end {
-            let r = program.emitArguments[k]
-            let index = Int(r.register.index)
-            switch r.register.file {
-            case .number: outputArguments.append(r.isBool ? .bool(numbers[index] != 0) : .number(numbers[index]))
-            case .string: outputArguments.append(.string(strings[index]))
+            case .jump: next = code + a
+            case .jumpIfFalse: if n[b] == 0 { next = code + a }
+            case .jumpIfTrue: if n[b] != 0 { next = code + a }
+            case .jumpUnlessLess: if !(n[b] < n[c]) { next = code + a }
+            case .jumpUnlessLessEqual: if !(n[b] <= n[c]) { next = code + a }
+            case .jumpUnlessGreater: if !(n[b] > n[c]) { next = code + a }
+            case .jumpUnlessGreaterEqual: if !(n[b] >= n[c]) { next = code + a }
+            case .jumpUnlessEqual: if !(n[b] == n[c]) { next = code + a }
+            case .jumpUnlessNotEqual: if !(n[b] != n[c]) { next = code + a }
+            case .moveString, .concatenate, .equalStrings, .notEqualStrings, .storeString:
+                registers.stringInstruction(i)
+            case .emit: registers.emit(a, program)
+            case .fail: throw program.fault(at: next - 1 - code, 0, 0)
+            case .save: registers.save(i.a, i.b, i.c)
+            case .cancelTimers: cancelTimers(of: i.a)
+            case .armTimers: try armTimers(of: a)
+            case .fire:
+                enter(i.b, endingRun: i.c != 0)
+                return i.a
+            case .end: return -1
             }
         }
     }
@@ -317,6 +347,10 @@ extension Program {
         return ExpressionFault(reason, range: site.range)
     }
 }
+
+/// `x.isFinite` in fewer instructions: a magnitude compare (false for NaN).
+@inline(__always)
+private func isFinite(_ x: Double) -> Bool { x.magnitude < .infinity }
 
 @inline(__always)
 private func arcTangent(_ y: Double, _ x: Double) -> Double { atan2(y, x) }

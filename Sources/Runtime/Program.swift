@@ -1,72 +1,58 @@
 import StatecraftDiagnostics
 import StatecraftModel
 
-/// A checked machine compiled for running: transitions grouped by (state, event) in flat
-/// tables of integers, guards and actions compiled to register code (`Instruction`s) per
-/// event so payload fields are registers, timers listed per state.
+/// A checked machine compiled for running: every step it can take is compiled to register
+/// code (`Instruction`s) ahead of time, looked up by integers.
+///
+/// For each (active state, event) there is one code block (`dispatch`): it tries the
+/// candidate transitions in order (innermost state first, source order within a state),
+/// and the first whose guard holds runs as straight-line code (save the variables it may
+/// assign, exit actions, transition actions, entry actions, timers) ending in `fire`.
+/// Timers have a block per (timer, active state), and starting has one. Payload fields are
+/// registers, so a step is one run of the interpreter over one block.
 ///
 /// Build one per machine and share it between instances; it is immutable.
 public final class Program: @unchecked Sendable {  // immutable; its tables are freed in deinit
     /// The machine it was compiled from.
     public let machine: Machine
 
-    /// A transition as the step function needs it: integers only, so looking at one copies
-    /// no reference.
+    /// A transition's guard as exploration needs it: integers only.
     struct CompiledTransition: Sendable {
         var id: TransitionID
         /// The guard's code and the register holding its value; -1 when unguarded.
         var guardPC: Int32
         var guardRegister: Int32
-        /// The actions' code; -1 when there are none.
-        var actionsPC: Int32
-        /// The target state's index; -1 for an internal transition.
-        var target: Int32
-        /// The transition's domain (exited below, entered below) and the states it enters,
-        /// outermost first (`entryPaths[entryStart ..< entryStart + entryCount]`).
-        var domain: Int32
-        var entryStart: Int32
-        var entryCount: Int32
-    }
-
-    /// Where a block's saved variables are in `saveSlots`.
-    struct SaveRange: Sendable {
-        var start: Int32
-        var count: Int32
     }
 
     struct CompiledTimer: Sendable {
-        var transition: CompiledTransition
+        var transition: TransitionID
         var delayPC: Int32
         var delayRegister: Int32
     }
 
     let eventCount: Int
+    let stateCount: Int
+    /// The code block that takes event `e` in active state `s`: `dispatch[s * eventCount + e]`.
+    let dispatch: FrozenTable<Int32>
+    /// The code block that fires timer `k` in active state `s`: `timerDispatch[k * stateCount + s]`.
+    let timerDispatch: FrozenTable<Int32>
+    /// The code block that enters the initial state; -1 when the machine has none.
+    let startPC: Int32
     /// The transitions of state `s` on event `e`, in source order, are
-    /// `transitions[groups[s * eventCount + e] ..< groups[s * eventCount + e + 1]]`.
+    /// `transitions[groups[s * eventCount + e] ..< groups[s * eventCount + e + 1]]`
+    /// (for exploration, which asks which guards hold).
     let groups: FrozenTable<Int32>
     let transitions: FrozenTable<CompiledTransition>
     /// The `after` transitions of state `s`: `timers[timerGroups[s] ..< timerGroups[s + 1]]`.
     let timerGroups: FrozenTable<Int32>
     let timers: FrozenTable<CompiledTimer>
-    /// Entry and exit code of each state; -1 when it has none.
-    let entryPC: FrozenTable<Int32>
-    let exitPC: FrozenTable<Int32>
-    let entryPaths: FrozenTable<Int32>
     /// Each state's parent index (-1 for the root).
     let parents: FrozenTable<Int32>
-    /// Whether entering the state ends the run: a final state directly under the root.
-    let endsRun: FrozenTable<Bool>
-    /// The states entered at start, outermost first.
-    let initialPath: [Int32]
     /// Event ids by name, for callers that send events by name.
     let eventIDs: [String: EventID]
 
-    /// The code of every guard, action list and delay, one after another.
+    /// All code: steps, guards, delays, one block after another.
     let code: FrozenTable<Instruction>
-    /// The number variables action block `pc` may assign:
-    /// `saveSlots[saves[pc].start ..< saves[pc].start + saves[pc].count]` (count 0 elsewhere).
-    let saves: FrozenTable<SaveRange>
-    let saveSlots: FrozenTable<Int32>
     let faults: [Int: FaultSite]
     /// Emit site `e` emits `emitOutputs[e]` with arguments `emitArguments[emitStart[e] ..< emitStart[e + 1]]`.
     let emitOutputs: FrozenTable<OutputID>
@@ -80,6 +66,10 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// `payloadRegisters[payloadStart[e] ..< payloadStart[e + 1]]`.
     let payloadStart: FrozenTable<Int32>
     let payloadRegisters: FrozenTable<Register>
+    /// Where the payload registers start: field `k` of any event is register `payloadBase + k`.
+    let payloadBase: Int
+    /// Whether some event has a string field (otherwise every payload is numbers only).
+    let hasStringFields: Bool
     /// Each variable's type, by `VariableID` index.
     let variableTypes: [ValueType]
     /// Names by index, so reports and traces never copy a whole `State` or `Event` to read one.
@@ -97,66 +87,57 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     public init(_ machine: Machine) {
         self.machine = machine
         eventCount = machine.events.count
+        stateCount = machine.states.count
         let payloadSlots = machine.events.map(\.fields.count).max() ?? 0
         let localSlots = max(machine.transitions.map(\.localCount).max() ?? 0, Program.entryExitSlots(machine))
         var generator = CodeGenerator(machine: machine, payloadSlots: payloadSlots, localSlots: localSlots)
-        var entryPaths: [Int32] = []
+        var steps = StepCompiler(machine: machine)
 
-        /// The compiled transition, and its guard's result register (placed by `finish`).
-        func compile(_ t: Transition) -> (CompiledTransition, Register?) {
-            let guardBlock = t.guardExpr.map { generator.block($0) }
-            var compiled = CompiledTransition(id: t.id, guardPC: guardBlock?.pc ?? -1,
-                                              guardRegister: guardBlock?.result.index ?? 0,
-                                              actionsPC: generator.block(t.actions), target: -1,
-                                              domain: Int32(machine.root.index), entryStart: 0, entryCount: 0)
-            if let target = t.target {
-                let domain = Program.transitionDomain(machine, source: t.source, target: target)
-                let path = Program.entryPath(machine, from: domain, to: target)
-                compiled.target = Int32(target.index)
-                compiled.domain = Int32(domain.index)
-                compiled.entryStart = Int32(entryPaths.count)
-                compiled.entryCount = Int32(path.count)
-                entryPaths.append(contentsOf: path.map { Int32($0.index) })
-            }
-            return (compiled, guardBlock?.result)
-        }
-
-        // Transitions per (state, event), and timers per state, in source order.
-        let stateCount = machine.states.count
+        // Guards on their own, for exploration; delays, which timers evaluate when armed.
         var byGroup = Array(repeating: [CompiledTransition](), count: stateCount * max(1, eventCount))
         var timersByState = Array(repeating: [CompiledTimer](), count: stateCount)
         var guardResults: [(group: Int, index: Int, register: Register)] = []
-        var timerResults: [(state: Int, index: Int, guardRegister: Register?, delay: Register)] = []
+        var delayResults: [(state: Int, index: Int, register: Register)] = []
         for t in machine.transitions {
             switch t.trigger {
             case .events(let events):
                 for e in events {
                     generator.fields = machine[e].fields.map(\.name)
                     let group = t.source.index * eventCount + e.index
-                    let (compiled, guardResult) = compile(t)
-                    byGroup[group].append(compiled)
-                    if let g = guardResult { guardResults.append((group, byGroup[group].count - 1, g)) }
+                    let guardBlock = t.guardExpr.map { generator.block($0) }
+                    byGroup[group].append(CompiledTransition(id: t.id, guardPC: guardBlock?.pc ?? -1, guardRegister: 0))
+                    if let g = guardBlock { guardResults.append((group, byGroup[group].count - 1, g.result)) }
                 }
             case .after(let delay):
                 generator.fields = []
-                let (transition, guardRegister) = compile(t)
                 let delayBlock = generator.block(delay)
-                timersByState[t.source.index].append(CompiledTimer(transition: transition, delayPC: delayBlock.pc,
-                                                                  delayRegister: 0))
-                timerResults.append((t.source.index, timersByState[t.source.index].count - 1, guardRegister, delayBlock.result))
+                timersByState[t.source.index].append(CompiledTimer(transition: t.id, delayPC: delayBlock.pc, delayRegister: 0))
+                delayResults.append((t.source.index, timersByState[t.source.index].count - 1, delayBlock.result))
             }
         }
-        generator.fields = []
-        entryPC = FrozenTable(machine.states.map { generator.block($0.entry) })
-        exitPC = FrozenTable(machine.states.map { generator.block($0.exit) })
+        let flatTimers = timersByState.flatMap { $0 }
+        steps.timerStates = timersByState.map { !$0.isEmpty }
+
+        // The step blocks.
+        let endBlock = Int32(generator.control(Instruction(.end)))
+        var dispatch = Array(repeating: endBlock, count: stateCount * eventCount)
+        for s in machine.states where s.id != machine.root {
+            for e in machine.events {
+                dispatch[s.id.index * eventCount + e.id.index] = steps.eventBlock(e, in: s.id, &generator) ?? endBlock
+            }
+        }
+        var timerDispatch = Array(repeating: endBlock, count: flatTimers.count * stateCount)
+        for (k, timer) in flatTimers.enumerated() {
+            for s in machine.states where steps.isDescendant(s.id, of: machine[timer.transition].source) {
+                timerDispatch[k * stateCount + s.id.index] = steps.timerBlock(machine[timer.transition], in: s.id, &generator)
+            }
+        }
+        startPC = steps.startBlock(&generator)
         let registerCount = generator.finish()
 
         // Result registers are known only once temporaries are placed.
         for r in guardResults { byGroup[r.group][r.index].guardRegister = generator.relocated(r.register).index }
-        for r in timerResults {
-            if let g = r.guardRegister { timersByState[r.state][r.index].transition.guardRegister = generator.relocated(g).index }
-            timersByState[r.state][r.index].delayRegister = generator.relocated(r.delay).index
-        }
+        for r in delayResults { timersByState[r.state][r.index].delayRegister = generator.relocated(r.register).index }
 
         var groups: [Int32] = [0]
         var flat: [CompiledTransition] = []
@@ -165,25 +146,14 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
             groups.append(Int32(flat.count))
         }
         var timerGroups: [Int32] = [0]
-        var flatTimers: [CompiledTimer] = []
-        for list in timersByState {
-            flatTimers.append(contentsOf: list)
-            timerGroups.append(Int32(flatTimers.count))
-        }
+        for list in timersByState { timerGroups.append(timerGroups[timerGroups.count - 1] + Int32(list.count)) }
         self.groups = FrozenTable(groups)
         transitions = FrozenTable(flat)
         self.timerGroups = FrozenTable(timerGroups)
-        timers = FrozenTable(flatTimers)
-        self.entryPaths = FrozenTable(entryPaths)
+        timers = FrozenTable(timersByState.flatMap { $0 })
+        self.dispatch = FrozenTable(dispatch)
+        self.timerDispatch = FrozenTable(timerDispatch)
         code = FrozenTable(generator.code)
-        var saves = Array(repeating: SaveRange(start: 0, count: 0), count: generator.code.count)
-        var saveSlots: [Int32] = []
-        for block in generator.saves {
-            saves[Int(block.pc)] = SaveRange(start: Int32(saveSlots.count), count: Int32(block.slots.count))
-            saveSlots.append(contentsOf: block.slots)
-        }
-        self.saves = FrozenTable(saves)
-        self.saveSlots = FrozenTable(saveSlots)
         faults = generator.faults
         var emitStart: [Int32] = [0]
         var emitArguments: [(register: Register, isBool: Bool)] = []
@@ -211,6 +181,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         }
         self.payloadStart = FrozenTable(payloadStart)
         self.payloadRegisters = FrozenTable(payloadRegisters)
+        payloadBase = Int(generator.payloadBase)
+        hasStringFields = payloadRegisters.contains { $0.file == .string }
         variableTypes = machine.variables.map { $0.initialValue.type }
         stateNames = machine.states.map(\.name)
         eventNames = machine.events.map(\.name)
@@ -221,23 +193,17 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
 
         eventIDs = Dictionary(machine.events.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         parents = FrozenTable(machine.states.map { Int32($0.parent?.index ?? -1) })
-        endsRun = FrozenTable(machine.states.map { $0.isFinal && $0.parent == machine.root })
-        initialPath = machine.initialState.map { Program.entryPath(machine, from: machine.root, to: $0).map { Int32($0.index) } } ?? []
     }
 
     deinit {
+        dispatch.free()
+        timerDispatch.free()
         groups.free()
         transitions.free()
         timerGroups.free()
         timers.free()
-        entryPC.free()
-        exitPC.free()
-        entryPaths.free()
         parents.free()
-        endsRun.free()
         code.free()
-        saves.free()
-        saveSlots.free()
         emitOutputs.free()
         emitStart.free()
         emitArguments.free()

@@ -150,6 +150,48 @@ extension Instance {
         #expect(i.value(of: "log") == .string("+a-a/t+b-b/self+b/internal"))
     }
 
+    /// Guards and `if` conditions compile to branches (a comparison and its jump in one,
+    /// `&&` as a branch per side, `!` as the opposite jump); every shape decides as the
+    /// expression does, for values on both sides of and on each boundary.
+    @Test func conditionsBranchAsTheyEvaluate() throws {
+        let ops: [(String, (Double, Double) -> Bool)] = [("<", { $0 < $1 }), ("<=", { $0 <= $1 }), (">", { $0 > $1 }),
+                                                         (">=", { $0 >= $1 }), ("==", { $0 == $1 }), ("!=", { $0 != $1 })]
+        for (op, holds) in ops {
+            var i = Instance(try program(source: """
+                machine Branches {
+                    public var taken: Number = 0
+                    public var other: Number = 0
+                    event plain(a: Number, b: Number)
+                    event both(a: Number, b: Number, flag: Bool)
+                    event inIf(a: Number, b: Number, flag: Bool)
+                    initial state s {
+                        on plain if a \(op) b { taken += 1 }
+                        on plain { other += 1 }
+                        on both if a \(op) b && !flag { taken += 1 }
+                        on both if flag || (a \(op) b ? false : true) { other += 1 }
+                        on inIf { if !(a \(op) b) && flag { other += 1 } else { taken += 1 } }
+                    }
+                }
+                """))
+            _ = i.start()
+            var taken = 0.0, other = 0.0
+            for a in [-1.0, 0, 1] {
+                for b in [-1.0, 0, 1] {
+                    _ = i.send("plain", ["a": .number(a), "b": .number(b)])
+                    if holds(a, b) { taken += 1 } else { other += 1 }
+                    for flag in [false, true] {
+                        _ = i.send("both", ["a": .number(a), "b": .number(b), "flag": .bool(flag)])
+                        if holds(a, b) && !flag { taken += 1 } else if flag || !holds(a, b) { other += 1 }
+                        _ = i.send("inIf", ["a": .number(a), "b": .number(b), "flag": .bool(flag)])
+                        if !holds(a, b) && flag { other += 1 } else { taken += 1 }
+                    }
+                }
+            }
+            #expect(i.value(of: "taken") == .number(taken), "\(op)")
+            #expect(i.value(of: "other") == .number(other), "\(op)")
+        }
+    }
+
     @Test func aFailingExpressionUndoesTheWholeStep() throws {
         var i = Instance(try program(source: """
             machine Faulty {
