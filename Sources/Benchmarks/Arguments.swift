@@ -9,7 +9,7 @@ struct Arguments {
 
     static let usage = """
         USAGE: statecraft-bench generate --machine NAME --events N --out FILE
-               statecraft-bench run [--events N] [--runs K] [--machine NAME ...] [--dir DIR] [--specs DIR] [--python] [--no-cli]
+               statecraft-bench run [--events N] [--runs K] [--machine NAME ...] [--dir DIR] [--specs DIR] [--python] [--no-cli] [--stepping]
                statecraft-bench allocs [--machine NAME] [--count N] [--dir DIR] [--specs DIR]
                statecraft-bench probe --stage STAGE --machine NAME --log FILE --count N [--repeat R] [--specs DIR]
                statecraft-bench read-raw --log FILE [--runs K] [--machine NAME [--specs DIR]]
@@ -21,7 +21,7 @@ struct Arguments {
         var i = 1
         while i < arguments.count {
             let argument = arguments[i]
-            if ["--python", "--no-cli"].contains(argument) {
+            if ["--python", "--no-cli", "--stepping"].contains(argument) {
                 flags.insert(argument)
             } else if argument.hasPrefix("--"), i + 1 < arguments.count {
                 options[argument, default: []].append(arguments[i + 1])
@@ -62,6 +62,7 @@ struct Arguments {
             command.specs = value("--specs") ?? command.specs
             command.python = flags.contains("--python")
             command.cli = !flags.contains("--no-cli")
+            command.steppingOnly = flags.contains("--stepping")
             return command.run()
         case "allocs":
             var probe = AllocationProbe()

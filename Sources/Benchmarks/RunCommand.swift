@@ -10,6 +10,8 @@ struct RunCommand {
     var directory = "/tmp/statecraft-bench"
     var python = false
     var cli = true
+    /// Only the in-process stepping rows (send, tape, hand-written), for a quick comparison.
+    var steppingOnly = false
 
     /// One row of the table.
     struct Row {
@@ -67,6 +69,9 @@ struct RunCommand {
                             peakRSS: rss))
         }
         let lines = System.countNewlines(path) ?? 0
+        if steppingOnly {
+            return stepping(machine, path, program) { add($0, $1, items: $2, ratio: $3) }.map { rows }
+        }
         let scan = Stages.time(runs: runs) { System.countNewlines(path) ?? 0 }
         add("newline scan (read+memchr)", scan, items: lines)
         do throws(LogError) {
@@ -101,23 +106,7 @@ struct RunCommand {
                 add("… --trace --format jsonl", t, items: lines, ratio: Table.ratio(t, scan, "scan"), rss: worst)
             }
         }
-        let decoded: DecodedLog
-        switch DecodedLog.decode(path: path, program: program) {
-        case .success(let d): decoded = d
-        case .failure(let e): return .failure(e)
-        }
-        let stepping = Stages.time(runs: runs) { decoded.step(program).count }
-        let tapes = decoded.tapes(program)
-        let taped = Stages.time(runs: runs) { DecodedLog.run(tapes, program).count }
-        let hand = handWritten(machine, decoded, program)
-        add("Instance.send (pre-decoded)", stepping, items: decoded.events.count,
-            ratio: hand.map { Table.ratio(stepping, $0.seconds, "hand") } ?? "")
-        let sameEnd = DecodedLog.run(tapes, program).map(\.variables) == decoded.step(program).map(\.variables)
-        add("Instance.run(EventTape)", taped, items: decoded.events.count,
-            ratio: !sameEnd ? "DIFFERS from send" : hand.map { Table.ratio(taped, $0.seconds, "hand") } ?? "")
-        if let hand {
-            add("hand-written switch", hand.seconds, items: decoded.events.count, ratio: hand.check)
-        }
+        if case .failure(let e) = stepping(machine, path, program, { add($0, $1, items: $2, ratio: $3) }) { return .failure(e) }
         if python, let cliSeconds {
             let script = "\(specs)/../Sources/Benchmarks/python/transitions_baseline.py"
             let out = "\(directory)/python-\(machine).txt"
@@ -131,8 +120,43 @@ struct RunCommand {
         return .success(rows)
     }
 
-    /// The hand-written baseline's median time, and whether it agrees with the interpreter.
-    private func handWritten(_ machine: String, _ decoded: DecodedLog, _ program: Program) -> (seconds: Double, check: String)? {
+    /// The in-process stepping rows: `Instance.send` over the decoded log, `Instance.run`
+    /// over tapes of it, and the hand-written machine. They are timed in rounds, one of each
+    /// per round back to back, so a change in the machine's speed (a VM's neighbours) hits
+    /// all three alike; a ratio to the hand-written machine is the median of the rounds'
+    /// ratios.
+    private func stepping(_ machine: String, _ path: String, _ program: Program,
+                          _ add: (String, Double, Int, String) -> Void) -> Result<Void, BenchError> {
+        let decoded: DecodedLog
+        switch DecodedLog.decode(path: path, program: program) {
+        case .success(let d): decoded = d
+        case .failure(let e): return .failure(e)
+        }
+        let tapes = decoded.tapes(program)
+        let hand = handBaseline(machine, decoded, program)
+        var send: [Double] = [], tape: [Double] = [], baseline: [Double] = []
+        for _ in 0..<max(1, runs) {
+            send.append(Stages.time(runs: 1) { decoded.step(program).count })
+            tape.append(Stages.time(runs: 1) { DecodedLog.run(tapes, program).count })
+            if let hand { baseline.append(Stages.time(runs: 1, hand.run)) }
+        }
+        func ratio(_ times: [Double]) -> String {
+            guard !baseline.isEmpty else { return "" }
+            return Table.fixed(median(zip(times, baseline).map { $0 / $1 }), 1) + "× hand"
+        }
+        let count = decoded.events.count
+        add("Instance.send (pre-decoded)", median(send), count, ratio(send))
+        let sameEnd = DecodedLog.run(tapes, program).map(\.variables) == decoded.step(program).map(\.variables)
+        add("Instance.run(EventTape)", median(tape), count, sameEnd ? ratio(tape) : "DIFFERS from send")
+        if let hand { add("hand-written switch", median(baseline), count, hand.check()) }
+        return .success(())
+    }
+
+    /// The hand-written baseline for `machine`, if it has one: a run over the whole log
+    /// (returning something that depends on it), and whether the last run ended where the
+    /// interpreter does.
+    private func handBaseline(_ machine: String, _ decoded: DecodedLog, _ program: Program)
+        -> (run: () -> Int, check: () -> String)? {
         let final = decoded.step(program).first
         let finalState = final.map { program.machine[$0.state].name } ?? ""
         func number(_ name: String) -> Double? {
@@ -142,29 +166,42 @@ struct RunCommand {
         switch machine {
         case "Drawer":
             guard let events = decoded.handEvents(names: HandDrawer.events, program: program) else { return nil }
-            var last = HandDrawer()
-            let seconds = Stages.time(runs: runs) {
+            let last = Box(HandDrawer())
+            let run = {
                 var m = HandDrawer()
                 events.withUnsafeBufferPointer { m.run($0) }
-                last = m
+                last.value = m
                 return m.applied
             }
-            let same = last.stateName == finalState && last.originY == number("originY")
-            return (seconds, same ? "same end state" : "DIFFERS: \(last.stateName)")
+            return (run, {
+                let same = last.value.stateName == finalState && last.value.originY == number("originY")
+                return same ? "same end state" : "DIFFERS: \(last.value.stateName)"
+            })
         case "PullToRefresh":
             guard let events = decoded.handEvents(names: HandPullToRefresh.events, program: program) else { return nil }
-            var last = HandPullToRefresh()
-            let seconds = Stages.time(runs: runs) {
+            let last = Box(HandPullToRefresh())
+            let run = {
                 var m = HandPullToRefresh()
                 events.withUnsafeBufferPointer { m.run($0) }
-                last = m
+                last.value = m
                 return m.refreshes
             }
-            let same = last.stateName == finalState && last.insetTop == number("insetTop")
-                && last.progress == number("progress")
-            return (seconds, (same ? "same end state" : "DIFFERS: \(last.stateName)") + ", \(last.timersFired) timers")
+            return (run, {
+                let m = last.value
+                let same = m.stateName == finalState && m.insetTop == number("insetTop") && m.progress == number("progress")
+                return (same ? "same end state" : "DIFFERS: \(m.stateName)") + ", \(m.timersFired) timers"
+            })
         default:
             return nil
         }
+    }
+}
+
+/// A value a closure can update.
+private final class Box<T> {
+    var value: T
+
+    init(_ value: T) {
+        self.value = value
     }
 }

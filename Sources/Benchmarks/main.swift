@@ -12,7 +12,7 @@
 //         run into the 2 s timer), PeekRating, SwipeToDismiss (four interleaved cases).
 //
 //     .build/release/statecraft-bench run [--events 1000000] [--runs 5] [--machine Drawer ...]
-//                                         [--dir /tmp/statecraft-bench] [--python] [--no-cli]
+//                                         [--dir /tmp/statecraft-bench] [--python] [--no-cli] [--stepping]
 //         For each machine, generates (or reuses) DIR/<Machine>-<events>.jsonl and prints the
 //         median of the runs for: a raw newline count (read(2) + memchr), EventLogReader.next(),
 //         EventLogReader.nextRaw(), replay in process (Replayer.replay, on one thread and with
@@ -20,8 +20,11 @@
 //         `statecraft replay` process (plain and --trace --format jsonl; peak RSS is the
 //         child's own, from wait4), Instance.send over the log decoded ahead of time, the same
 //         events stepped from an EventTape with Instance.run, and the
-//         hand-written Swift `switch` (Drawer, PullToRefresh). In-process peak RSS is this
-//         process's high-water mark after the stage (getrusage), so it only grows down the table.
+//         hand-written Swift `switch` (Drawer, PullToRefresh). The last three are timed in
+//         rounds, one of each per round, and their ratio to the hand-written machine is the
+//         median of the rounds' ratios (a change in the VM's speed hits all three alike).
+//         --stepping prints only those three rows. In-process peak RSS is this process's
+//         high-water mark after the stage (getrusage), so it only grows down the table.
 //         --python also runs python/transitions_baseline.py (needs `pip install transitions`)
 //         and prints how many times faster the CLI is.
 //
