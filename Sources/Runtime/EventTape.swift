@@ -24,12 +24,11 @@ public struct EventTape: Sendable {
     var numbers: [Double] = []
     /// Parallel to `numbers`, and only kept when some event has a string field.
     var strings: [String] = []
-    let hasStrings: Bool
+    var hasStrings: Bool { program.hasStringFields }
 
     /// An empty tape for `program`'s events.
     public init(_ program: Program) {
         self.program = program
-        hasStrings = (0..<program.fieldTypes.count).contains { program.fieldTypes[$0] == .string }
     }
 
     /// How many events the tape holds.
@@ -111,6 +110,7 @@ extension Instance {
             return
         }
         makeUnique()  // once: nothing in the loop shares the registers again
+        let hasStrings = tape.hasStrings
         tape.entries.withUnsafeBufferPointer { entries in
             tape.numbers.withUnsafeBufferPointer { numbers in
                 tape.strings.withUnsafeBufferPointer { strings in
@@ -118,7 +118,7 @@ extension Instance {
                         let start = entries[k].payloadStart
                         let payload = StagedPayload(
                             numbers: UnsafeBufferPointer(rebasing: numbers[start...]),
-                            strings: tape.hasStrings ? UnsafeBufferPointer(rebasing: strings[start...]) : strings)
+                            strings: hasStrings ? UnsafeBufferPointer(rebasing: strings[start...]) : strings)
                         runEntry(entries[k], payload, emit, onStep)
                     }
                 }

@@ -91,7 +91,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         let payloadSlots = machine.events.map(\.fields.count).max() ?? 0
         let localSlots = max(machine.transitions.map(\.localCount).max() ?? 0, Program.entryExitSlots(machine))
         var generator = CodeGenerator(machine: machine, payloadSlots: payloadSlots, localSlots: localSlots)
-        var steps = StepCompiler(machine: machine)
+        let steps = StepCompiler(machine: machine)
 
         // Guards on their own, for exploration; delays, which timers evaluate when armed.
         var byGroup = Array(repeating: [CompiledTransition](), count: stateCount * max(1, eventCount))
@@ -115,8 +115,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
                 delayResults.append((t.source.index, timersByState[t.source.index].count - 1, delayBlock.result))
             }
         }
-        let flatTimers = timersByState.flatMap { $0 }
-        steps.timerStates = timersByState.map { !$0.isEmpty }
+        let timerTransitions = timersByState.flatMap { $0.map(\.transition) }  // in `timers` order
 
         // The step blocks.
         let endBlock = Int32(generator.control(Instruction(.end)))
@@ -126,10 +125,10 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
                 dispatch[s.id.index * eventCount + e.id.index] = steps.eventBlock(e, in: s.id, &generator) ?? endBlock
             }
         }
-        var timerDispatch = Array(repeating: endBlock, count: flatTimers.count * stateCount)
-        for (k, timer) in flatTimers.enumerated() {
-            for s in machine.states where steps.isDescendant(s.id, of: machine[timer.transition].source) {
-                timerDispatch[k * stateCount + s.id.index] = steps.timerBlock(machine[timer.transition], in: s.id, &generator)
+        var timerDispatch = Array(repeating: endBlock, count: timerTransitions.count * stateCount)
+        for (k, t) in timerTransitions.enumerated() {
+            for s in machine.states where steps.isDescendant(s.id, of: machine[t].source) {
+                timerDispatch[k * stateCount + s.id.index] = steps.timerBlock(machine[t], in: s.id, &generator)
             }
         }
         startPC = steps.startBlock(&generator)

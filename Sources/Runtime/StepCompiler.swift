@@ -12,17 +12,22 @@ struct StepCompiler {
     let machine: Machine
     /// Whether each state has `after` transitions (timers that entering it arms and
     /// exiting it cancels).
-    var timerStates: [Bool] = []
+    private let timerStates: [Bool]
     /// The event transitions of each state, in source order.
     private let bySource: [[Transition]]
 
     init(machine: Machine) {
         self.machine = machine
         var bySource = Array(repeating: [Transition](), count: machine.states.count)
+        var timerStates = Array(repeating: false, count: machine.states.count)
         for t in machine.transitions {
-            if case .events = t.trigger { bySource[t.source.index].append(t) }
+            switch t.trigger {
+            case .events: bySource[t.source.index].append(t)
+            case .after: timerStates[t.source.index] = true
+            }
         }
         self.bySource = bySource
+        self.timerStates = timerStates
     }
 
     /// Whether `s` is `ancestor` or below it.
