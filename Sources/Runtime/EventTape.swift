@@ -97,11 +97,71 @@ extension Instance {
     /// Steps through events `range` of `tape` (all of them by default), like
     /// `run(_:_:emit:onStep:)` for a caller that only wants where the instance ends up:
     /// outputs are dropped and steps are not reported.
+    ///
+    /// The whole range runs in one interpreter loop: where a step's block ends, the next
+    /// event's block begins (`TapeSteps`), with no call and no return per event.
     public mutating func run(_ tape: EventTape, _ range: Range<Int>? = nil) {
-        runTape(tape, range, emit: { _, _ in }, onStep: { _ in })
+        let range = (range ?? 0..<tape.count).clamped(to: 0..<tape.count)
+        guard tape.program === program else {
+            for k in range { runForeign(tape, k, emit: { _, _ in }, onStep: { _ in }) }
+            return
+        }
+        makeUnique()  // once: nothing in the loop shares the registers again
+        tape.entries.withUnsafeBufferPointer { entries in
+            tape.numbers.withUnsafeBufferPointer { numbers in
+                tape.strings.withUnsafeBufferPointer { strings in
+                    var steps = TapeSteps(entries: entries, numbers: numbers, strings: strings,
+                                          hasStrings: tape.hasStrings, k: range.lowerBound - 1, end: range.upperBound)
+                    runSteps(&steps)
+                }
+            }
+        }
     }
 
+    /// Runs the events of `steps` quietly, a failed step undone and the run going on with
+    /// the next event.
+    private mutating func runSteps(_ steps: inout TapeSteps) {
+        while true {
+            let block = beginStep(steps: &steps)
+            if block < 0 { break }
+            do {
+                // Returns when there is no next block: the range is done, or the run ended.
+                _ = try interpret(block, &steps)
+                break
+            } catch {
+                fail(error, from: steps.from)
+            }
+        }
+        // The run ended before the range did: the later events only move time.
+        var k = steps.k + 1
+        while k < steps.end {
+            let time = steps.entries[k].time
+            if !time.isNaN { advance(to: time) }
+            k += 1
+        }
+    }
+
+    /// Moves `steps` to its next event and begins its step, as `advance(to:)` and `send`
+    /// would: time moves to the event's (firing the timers due), the payload is loaded.
+    /// Returns the event's block for the active state; -1 past the range, or when the run
+    /// has ended (the event is not looked at).
     @inline(__always)
+    fileprivate mutating func beginStep(steps: inout TapeSteps) -> Int32 {
+        steps.k &+= 1
+        guard steps.k < steps.end else { return -1 }
+        let entry = steps.entries[steps.k]
+        if !entry.time.isNaN { advance(to: entry.time) }
+        if isFinished { return -1 }
+        let event = Int(entry.event)
+        let start = entry.payloadStart
+        loadUniquePayload(event, StagedPayload(
+            numbers: UnsafeBufferPointer(rebasing: steps.numbers[start...]),
+            strings: steps.hasStrings ? UnsafeBufferPointer(rebasing: steps.strings[start...]) : steps.strings))
+        beginStep()
+        steps.from = Int32(truncatingIfNeeded: state.index)
+        return program.dispatch[state.index &* program.eventCount &+ event]
+    }
+
     private mutating func runTape(_ tape: EventTape, _ range: Range<Int>?,
                                   emit: (OutputID, [Value]) -> Void, onStep: (Step) -> Void) {
         let range = (range ?? 0..<tape.count).clamped(to: 0..<tape.count)
@@ -152,5 +212,25 @@ extension Instance {
         for (name, value) in zip(names, payload) { fields[name] = value }
         let step = send(tape.program.eventNames[event.index], fields, emit: emit)
         onStep(step ?? Step(kind: .ignored, from: state, to: state, time: now))
+    }
+}
+
+/// The events of a tape being run quietly (`Instance.run(_:_:)`): after each step's block,
+/// the interpreter goes on with the next event's.
+struct TapeSteps: BlockSequel {
+    let entries: UnsafeBufferPointer<EventTape.Entry>
+    let numbers: UnsafeBufferPointer<Double>
+    let strings: UnsafeBufferPointer<String>
+    let hasStrings: Bool
+    /// The event being stepped.
+    var k: Int
+    /// Where the range ends.
+    let end: Int
+    /// The active state before event `k`'s step, to undo it to.
+    var from: Int32 = 0
+
+    @inline(__always)
+    mutating func next(_ instance: inout Instance, fired: Int32) -> Int32 {
+        instance.beginStep(steps: &self)
     }
 }

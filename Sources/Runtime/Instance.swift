@@ -274,7 +274,7 @@ public struct Instance: Sendable {
 
     /// Undoes the step that failed with `fault`, which started in state `from` (not final).
     @inline(never)
-    private mutating func fail(_ fault: ExpressionFault, from: Int32) {
+    mutating func fail(_ fault: ExpressionFault, from: Int32) {
         rollBack(to: StateID(Int(from)), finished: false)
         lastFault = fault
     }
@@ -319,7 +319,7 @@ public struct Instance: Sendable {
     }
 
     @inline(__always)
-    private mutating func beginStep() {
+    mutating func beginStep() {
         registers.beginStep()
         pendingSaved = false
     }

@@ -241,6 +241,20 @@ final class RegisterFile: @unchecked Sendable {
     }
 }
 
+/// What the interpreter does when a block ends (`fire` or `end`): return, or go on with
+/// another block without leaving the loop (see `Instance.interpret`).
+protocol BlockSequel {
+    /// Called when a block ends, after its `fire` took effect; `fired` is the transition's
+    /// index or -1. Returns the block to run next, or -1 to return `fired`.
+    mutating func next(_ instance: inout Instance, fired: Int32) -> Int32
+}
+
+/// Runs one block and returns.
+struct SingleBlock: BlockSequel {
+    @inline(__always)
+    func next(_ instance: inout Instance, fired: Int32) -> Int32 { -1 }
+}
+
 extension Instance {
     /// Runs the code block starting at `start` until its `fire` (which returns the
     /// transition's index) or its `end` (which returns -1). Type errors cannot happen (the
@@ -250,8 +264,18 @@ extension Instance {
     /// The registers must be this instance's own (`makeUnique`). Only raw pointers are
     /// held across the loop, so running a block retains nothing.
     mutating func execute(_ start: Int32) throws(ExpressionFault) -> Int32 {
+        var single = SingleBlock()
+        return try interpret(start, &single)
+    }
+
+    /// `execute`, where the end of a block asks `sequel` for the next block to run: a
+    /// stream of steps (`Instance.run` over a tape) runs in one loop, with no call and no
+    /// return per step. When a block fails, the error leaves the loop; `sequel` knows
+    /// which step it was.
+    @inline(__always)
+    mutating func interpret<Sequel: BlockSequel>(_ start: Int32, _ sequel: inout Sequel) throws(ExpressionFault) -> Int32 {
         let code = program.code.base
-        let n = registers.numbers
+        var n = registers.numbers
         var next = code + Int(start)  // the instruction after `i`
         while true {
             let i = next.pointee
@@ -319,8 +343,15 @@ extension Instance {
             case .armTimers: try armTimers(of: a)
             case .fire:
                 enter(i.b, endingRun: i.c != 0)
-                return i.a
-            case .end: return -1
+                let block = sequel.next(&self, fired: i.a)
+                if block < 0 { return i.a }
+                next = code + Int(block)
+                n = registers.numbers  // a timer's step may have given the instance its own registers
+            case .end:
+                let block = sequel.next(&self, fired: -1)
+                if block < 0 { return -1 }
+                next = code + Int(block)
+                n = registers.numbers  // a timer's step may have given the instance its own registers
             }
         }
     }

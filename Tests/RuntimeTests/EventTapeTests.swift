@@ -27,11 +27,47 @@ import TestSupport
 
     @Test(arguments: ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"])
     func aTapeStepsLikeSendingEachEvent(spec: String) throws {
-        let program = try program(spec: spec)
+        try EventTapeTests.stepsLikeSendingEachEvent(try program(spec: spec))
+    }
+
+    /// Steps that fail after assigning (undone mid-tape, the tape going on), a timer whose
+    /// delay fails, and a final state that ends the run part way through the tape.
+    @Test func aTapeStepsLikeSendingEachEventThroughFailuresAndAFinalState() throws {
+        let program = try program(source: """
+            machine Hazards {
+                public var total: Number = 0
+                public var last: Number = 1
+                public var wait: Number = 1
+                public var count: Number = 0
+                event add(n: Number)
+                event divide(n: Number)
+                event stop(n: Number)
+                initial state counting {
+                    on add { total = total + n; last = n; count += 1 }
+                    // Fails on 0 after assigning `last`.
+                    on divide if n < 300 { last = n; total = total / n }
+                    // Fails on 300; the timer's delay fails on 600, after the entry action.
+                    on divide -> waiting { last = n; wait = 1 / (n - 300) }
+                    on stop if n == 567 && count >= 100 -> done
+                }
+                state waiting {
+                    entry { total = total + 1 }
+                    after wait * 100 / (last - 600) -> counting
+                    on add -> counting { total = total - n }
+                }
+                final state done
+            }
+            """)
+        try EventTapeTests.stepsLikeSendingEachEvent(program, events: 400)
+    }
+
+    /// Runs a random tape of `program` through `Instance.run` (reporting and quiet) and
+    /// through `advance(to:)` + `send`, and compares steps, outputs and end state.
+    static func stepsLikeSendingEachEvent(_ program: Program, events: Int = 2_000) throws {
         var rng = SeededGenerator(seed: 61)
         var tape = EventTape(program)
         var time = 0.0
-        for _ in 0..<2_000 {
+        for _ in 0..<events {
             let (event, payload) = EventTapeTests.randomEvent(program, &rng)
             // Mostly small steps of time, sometimes none, sometimes past a timer's delay.
             let hasTime = Int.random(in: 0..<5, using: &rng) > 0
@@ -55,6 +91,12 @@ import TestSupport
 
         #expect(actual == expected)
         #expect(expected.steps.contains { if case .fired = $0.kind { true } else { false } })
+        if program.machine.name == "Hazards" {
+            // The tape goes through what it is meant to exercise.
+            #expect(expected.steps.contains { if case .failed = $0.kind { true } else { false } })
+            #expect(expected.steps.contains { $0.to != $0.from && program.machine[$0.to].name == "waiting" })
+            #expect(sent.isFinished)
+        }
         for instance in [taped, quiet] {
             #expect(instance.state == sent.state)
             #expect(instance.variables == sent.variables)
