@@ -56,7 +56,7 @@ let package = Package(
             path: "Tests/EventLogTests"),
         .testTarget(
             name: "RuntimeTests",
-            dependencies: ["Statecraft", "TestSupport"],
+            dependencies: ["Statecraft", "StatecraftRuntime", "TestSupport"],
             path: "Tests/RuntimeTests"),
         .testTarget(
             name: "ExportTests",

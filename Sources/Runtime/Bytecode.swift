@@ -5,7 +5,8 @@ import StatecraftModel
 ///
 /// Registers are slots of two files of the same size: numbers and bools (as 0 or 1) in a
 /// file of `Double`, strings in a file of `String`. Code writes number variables like any
-/// register: a transition's code first saves the variables it may assign (`save`), which is
+/// register: a transition's code first saves the variables that a failure later in the step
+/// would have to restore (`save`; none when nothing can fail after an assignment), which is
 /// what undoes a failed step. The layout of a file is fixed per program: variables (a
 /// variable's register is its `VariableID` index), the triggering event's payload fields,
 /// `let` locals, constants, temporaries. The type checker proved every operand's type, so an

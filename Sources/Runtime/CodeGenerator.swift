@@ -68,22 +68,61 @@ struct CodeGenerator {
         for action in actions { statement(action) }
     }
 
-    /// Appends the `save`s of the number variables that `lists` may assign (none when they
-    /// assign none). A step saves the variables it may assign before its first assignment,
-    /// so a failed step can be undone and a trace can tell what changed; assignments then
-    /// write their variable directly.
-    mutating func save(_ lists: [[Action]]) {
-        var slots: [Int32] = []
-        for list in lists {
-            for action in list {
-                action.visit { a in
-                    if case .assign(let variable, _, let e, _) = a, file(e.type) == .number,
-                       !slots.contains(Int32(variable.index)) {
-                        slots.append(Int32(variable.index))
-                    }
-                }
+    /// Where the code ends now, for `truncate(to:)`.
+    struct Mark {
+        fileprivate var code: Int
+        fileprivate var emits: Int
+    }
+
+    func mark() -> Mark {
+        Mark(code: code.count, emits: emits.count)
+    }
+
+    /// Drops everything appended since `mark` (constants stay in the pool).
+    mutating func truncate(to mark: Mark) {
+        for pc in mark.code..<code.count { faults[pc] = nil }
+        code.removeSubrange(mark.code...)
+        emits.removeSubrange(mark.emits...)
+    }
+
+    /// The number variables that the code since `mark` writes before an instruction that
+    /// may fail: what a failed step must restore, so what the step saves first (`save(_:)`).
+    /// Code only jumps forward, so an instruction runs after another only if it comes
+    /// later in the code: a scan in code order is enough.
+    func variablesToSave(since mark: Mark) -> [Int32] {
+        var written: [Int32] = []
+        var toSave: [Int32] = []
+        for pc in mark.code..<code.count {
+            let i = code[pc]
+            // An instruction that fails does so before it writes its destination.
+            if faults[pc] != nil || i.op == .fail || i.op == .armTimers {
+                for v in written where !toSave.contains(v) { toSave.append(v) }
+            }
+            if writesNumberRegister(i.op) && i.a >= 0 && i.a < variableCount && !written.contains(i.a) {
+                written.append(i.a)
             }
         }
+        return toSave
+    }
+
+    /// Whether `op` writes number register `a`.
+    private func writesNumberRegister(_ op: Opcode) -> Bool {
+        switch op {
+        case .move, .add, .subtract, .multiply, .divide, .remainder, .negate, .not,
+             .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual,
+             .min, .max, .atan2, .abs, .sqrt, .floor, .ceil, .round, .equalStrings, .notEqualStrings:
+            true
+        case .jump, .jumpIfFalse, .jumpIfTrue, .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater,
+             .jumpUnlessGreaterEqual, .jumpUnlessEqual, .jumpUnlessNotEqual, .moveString, .concatenate,
+             .storeString, .emit, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
+            false
+        }
+    }
+
+    /// Appends the `save`s of number variables `slots`: a step saves the variables a failure
+    /// would have to restore before its first assignment (`variablesToSave(since:)`);
+    /// assignments then write their variable directly.
+    mutating func save(_ slots: [Int32]) {
         for first in stride(from: 0, to: slots.count, by: 3) {
             func slot(_ k: Int) -> Int32 { first + k < slots.count ? slots[first + k] : -1 }
             append(Instruction(.save, slot(0), slot(1), slot(2)))

@@ -119,10 +119,9 @@ final class RegisterFile: @unchecked Sendable {
     let count: Int
     /// The string file (empty strings where no string lives).
     @exclusivity(unchecked) var strings: [String]
-    /// The number variables the current step's action blocks may have assigned, with the
-    /// values they held before each block, in order: a failed step is undone from it and a
-    /// trace tells what changed (the first entry of a slot is its value before the step);
-    /// `journal[0 ..< journalCount]`.
+    /// The number variables the current step saved (those it may assign before something
+    /// that can fail), with the values they held before the step, in order: a failed step is
+    /// undone from it; `journal[0 ..< journalCount]`.
     @exclusivity(unchecked) private(set) var journal: UnsafeMutablePointer<JournalEntry>
     @exclusivity(unchecked) private(set) var journalCount = 0
     @exclusivity(unchecked) private var journalCapacity: Int

@@ -6,8 +6,8 @@ import StatecraftModel
 ///
 /// For each (active state, event) there is one code block (`dispatch`): it tries the
 /// candidate transitions in order (innermost state first, source order within a state),
-/// and the first whose guard holds runs as straight-line code (save the variables it may
-/// assign, exit actions, transition actions, entry actions, timers) ending in `fire`.
+/// and the first whose guard holds runs as straight-line code (save the variables a failure
+/// would have to restore, exit actions, transition actions, entry actions, timers) ending in `fire`.
 /// Timers have a block per (timer, active state), and starting has one. Payload fields are
 /// registers, so a step is one run of the interpreter over one block.
 ///

@@ -57,6 +57,9 @@ public struct Replayer {
         /// Outputs since the previous expectation line of this case.
         @exclusivity(unchecked) var window: [OutputID]
         @exclusivity(unchecked) var windowOverflowed = false
+        /// The number variables as the last traced step (or the start) left them: what a
+        /// trace line's `changed` compares with. Only kept when tracing.
+        @exclusivity(unchecked) var numbersBefore: [Double] = []
 
         init(instance: Instance, report: CaseReport, window: [OutputID]) {
             self.instance = instance
@@ -156,6 +159,9 @@ public struct Replayer {
         }
         for s in instance.activeStates { coverage.visitedStates[s.index] = true }
         let run = Run(instance: instance, report: report, window: window)
+        if options.trace {
+            run.numbersBefore = Array(UnsafeBufferPointer(start: instance.registers.numbers, count: program.variableTypes.count))
+        }
         runs.append(run)
         runHandles.append(Unmanaged.passUnretained(run))
         let index = runs.count - 1
@@ -362,41 +368,31 @@ public struct Replayer {
     }
 
     /// The variables the last step of `run` changed, in declaration order, with their new
-    /// values: only the variables its journal names are looked at.
+    /// values: number variables against their values after the previous traced step (a
+    /// step that failed was undone, so it changed nothing), string variables by the step's
+    /// journal of string stores.
     private func changes(of run: Run) -> [NamedValue] {
         let registers = run.instance.registers
         let strings = registers.stringJournal
-        if registers.journalCount == 0 && strings.isEmpty { return [] }
-        // The journals are short (an entry per assignment of the step), so the slots are
-        // taken in order by repeated scans: no allocation but the result's. The first entry
-        // of a slot holds its value before the step.
         var result: [NamedValue] = []
-        var last = -1
-        while true {
-            var slot = Int.max
-            for k in 0..<registers.journalCount {
-                let s = Int(registers.journal[k].slot)
-                if s > last && s < slot { slot = s }
-            }
-            for entry in strings where Int(entry.slot) > last && Int(entry.slot) < slot { slot = Int(entry.slot) }
-            if slot == Int.max { return result }
-            last = slot
+        for slot in run.numbersBefore.indices {
             let type = program.variableTypes[slot]
-            let after = Program.value(type, number: registers.numbers[slot], string: type == .string ? registers.strings[slot] : "")
-            var before: Value?
+            let after: Value, before: Value
             if type == .string {
-                if let entry = strings.first(where: { Int($0.slot) == slot }) { before = .string(entry.old) }
+                // The first store of the step journalled the value before it.
+                guard let entry = strings.first(where: { Int($0.slot) == slot }) else { continue }
+                before = .string(entry.old)
+                after = .string(registers.strings[slot])
             } else {
-                for k in 0..<registers.journalCount where Int(registers.journal[k].slot) == slot {
-                    before = Program.value(type, number: registers.journal[k].old, string: "")
-                    break
-                }
+                let number = registers.numbers[slot], old = run.numbersBefore[slot]
+                if number == old { continue }  // as `Value`s compare: bools are 0 or 1
+                run.numbersBefore[slot] = number
+                before = Program.value(type, number: old, string: "")
+                after = Program.value(type, number: number, string: "")
             }
-            if let before, after != before {
-                if result.isEmpty { result.reserveCapacity(registers.journalCount + strings.count) }
-                result.append(NamedValue(name: program.variableNames[slot], value: after))
-            }
+            if after != before { result.append(NamedValue(name: program.variableNames[slot], value: after)) }
         }
+        return result
     }
 
     // MARK: - Helpers

@@ -5,7 +5,8 @@ import StatecraftModel
 /// transition as straight-line code; for a timer in an active state; for the start.
 ///
 /// A transition's code depends on the active state it fires from, which fixes the states
-/// it exits: `save` of every number variable the step may assign, then each exited state's
+/// it exits: `save` of the number variables a failure in the step would have to restore (see
+/// `CodeGenerator.variablesToSave(since:)`), then each exited state's
 /// exit actions (innermost first) and timer cancelling, the transition's actions, each
 /// entered state's entry actions (outermost first) and timer arming, and `fire`.
 struct StepCompiler {
@@ -87,10 +88,24 @@ struct StepCompiler {
         let pc = Int32(g.code.count)
         let path = Program.entryPath(machine, from: machine.root, to: initial)
         g.fields = []
-        g.save(path.map { machine[$0].entry })
-        enter(path, &g)
-        g.control(Instruction(.fire, 0, Int32(initial.index), endsRun(initial) ? 1 : 0))
+        savingWhatAFailureUndoes(&g) { g in
+            enter(path, &g)
+            g.control(Instruction(.fire, 0, Int32(initial.index), endsRun(initial) ? 1 : 0))
+        }
         return pc
+    }
+
+    /// Appends the code `body` appends, after the `save` of the variables it writes before
+    /// an instruction that may fail (none when a failure cannot follow an assignment): the
+    /// body is compiled once to find them, and again after the saves.
+    private func savingWhatAFailureUndoes(_ g: inout CodeGenerator, _ body: (inout CodeGenerator) -> Void) {
+        let mark = g.mark()
+        body(&g)
+        let slots = g.variablesToSave(since: mark)
+        guard !slots.isEmpty else { return }
+        g.truncate(to: mark)
+        g.save(slots)
+        body(&g)
     }
 
     /// `t` fired from active state `active`, up to and including its `fire`.
@@ -106,19 +121,20 @@ struct StepCompiler {
             }
             entered = Program.entryPath(machine, from: domain, to: target)
         }
-        g.fields = []
-        g.save(exited.map { machine[$0].exit } + [t.actions] + entered.map { machine[$0].entry })
-        for s in exited {
-            g.inline(machine[s].exit)
-            if timerStates[s.index] { g.control(Instruction(.cancelTimers, Int32(s.index))) }
+        savingWhatAFailureUndoes(&g) { g in
+            g.fields = []
+            for s in exited {
+                g.inline(machine[s].exit)
+                if timerStates[s.index] { g.control(Instruction(.cancelTimers, Int32(s.index))) }
+            }
+            g.fields = fields
+            g.inline(t.actions)
+            g.fields = []
+            enter(entered, &g)
+            let leaf = entered.last
+            g.control(Instruction(.fire, Int32(t.id.index), leaf.map { Int32($0.index) } ?? -1,
+                                  leaf.map { endsRun($0) ? 1 : 0 } ?? 0))
         }
-        g.fields = fields
-        g.inline(t.actions)
-        g.fields = []
-        enter(entered, &g)
-        let leaf = entered.last
-        g.control(Instruction(.fire, Int32(t.id.index), leaf.map { Int32($0.index) } ?? -1,
-                              leaf.map { endsRun($0) ? 1 : 0 } ?? 0))
     }
 
     /// Entry actions and timers of `states`, outermost first.

@@ -1,0 +1,113 @@
+import Statecraft
+@testable import StatecraftRuntime
+import Testing
+import TestSupport
+
+/// What a step's compiled code saves before it assigns: exactly the variables a failure
+/// later in the step would have to restore, and the restoring itself.
+@Suite struct StepCodeTests {
+    /// The instructions of the block that takes `event` in `state`: up to where the next
+    /// block of the program starts.
+    static func block(_ program: Program, _ state: String, _ event: String) throws -> [Instruction] {
+        let s = try #require(program.machine.states.first { $0.name == state }).id
+        let e = try #require(program.event(named: event))
+        let start = Int(program.dispatch[s.index * program.eventCount + e.index])
+        var starts: [Int] = [Int(program.startPC), program.code.count]
+        for k in 0..<program.stateCount * program.eventCount { starts.append(Int(program.dispatch[k])) }
+        for k in 0..<program.timers.count * program.stateCount { starts.append(Int(program.timerDispatch[k])) }
+        for k in 0..<program.timers.count { starts.append(Int(program.timers[k].delayPC)) }
+        for k in 0..<program.transitions.count { starts.append(Int(program.transitions[k].guardPC)) }
+        let end = starts.filter { $0 > start }.min() ?? program.code.count
+        return (start..<end).map { program.code[$0] }
+    }
+
+    static func saved(_ code: [Instruction], _ program: Program) -> [String] {
+        code.filter { $0.op == .save }.flatMap { [$0.a, $0.b, $0.c] }.filter { $0 >= 0 }
+            .map { program.machine.variables[Int($0)].name }
+    }
+
+    @Test func stepsThatCannotFailAfterAnAssignmentSaveNothing() throws {
+        let pull = try program(spec: "PullToRefresh")
+        // progress is computed in temporaries (which may fail) and written last.
+        #expect(StepCodeTests.saved(try StepCodeTests.block(pull, "pulling", "scroll"), pull) == [])
+        #expect(StepCodeTests.saved(try StepCodeTests.block(pull, "idle", "scroll"), pull) == [])
+        // Entering refreshing adds to insetTop, then arms the 2 s timer, whose delay is
+        // evaluated (and could fail) after the assignment.
+        #expect(StepCodeTests.saved(try StepCodeTests.block(pull, "pulling", "endDragging"), pull) == ["insetTop"])
+        let drawer = try program(spec: "Drawer")
+        for event in ["touchBegan", "touchMoved", "touchEnded"] {
+            #expect(StepCodeTests.saved(try StepCodeTests.block(drawer, "dragging", event), drawer) == [], "\(event)")
+        }
+    }
+
+    static let late = """
+        machine Late {
+            public var a: Number = 0
+            public var b: Number = 0
+            public var c: Number = 0
+            public var delay: Number = 1
+            event go(x: Number)
+            initial state one {
+                exit { a = a + 1 }
+                on go -> two { b = b + 1; delay = x }
+            }
+            state two {
+                entry { c = 1 / (delay - 1) }
+                after 1 / delay -> one
+            }
+        }
+        """
+
+    @Test func aFailureLateInTheStepUndoesEveryEarlierAssignment() throws {
+        let program = try program(source: StepCodeTests.late)
+        // The exit, the actions and the entry assign a, b, delay and c before the timer's
+        // delay is evaluated (which can fail), so all four are saved.
+        #expect(StepCodeTests.saved(try StepCodeTests.block(program, "one", "go"), program).sorted() == ["a", "b", "c", "delay"])
+        for (x, fails) in [(1.0, true), (0, true), (2, false)] {  // the entry fails, the delay fails, nothing fails
+            var i = Instance(program)
+            _ = i.start()
+            let sent = i.send("go", ["x": .number(x)])
+            let step = try #require(sent)
+            if fails {
+                guard case .failed = step.kind else {
+                    Issue.record("x = \(x): expected a failed step, got \(step.kind)")
+                    continue
+                }
+                #expect(i.stateName == "one")
+                #expect(i.variables == [.number(0), .number(0), .number(0), .number(1)], "x = \(x)")
+                #expect(i.nextDeadline == nil)
+            } else {
+                #expect(i.stateName == "two")
+                #expect(i.variables == [.number(1), .number(1), .number(1), .number(2)])
+                #expect(i.nextDeadline == 0.5)
+            }
+        }
+    }
+
+    /// A trace's `changed` lists the variables whose value differs from the previous step of
+    /// the same case, whether or not the step saved them; a failed step changes nothing.
+    @Test func aTraceReportsWhatEachStepChanged() throws {
+        let program = try program(source: StepCodeTests.late)
+        let log = [
+            #"{"event": "go", "x": 1, "case": "p"}"#,             // the entry fails: nothing changes
+            #"{"event": "go", "x": 2, "case": "p"}"#,             // a, b, c, delay
+            #"{"event": "go", "x": 3, "case": "q"}"#,             // another case: a, b, c, delay
+            #"{"event": "go", "x": 9, "case": "p", "time": 1}"#,  // p's timer fires first (at 0.5); then a, b, c, delay
+        ].joined(separator: "\n")
+        var reader = EventLogReader(bytes: Array(log.utf8))
+        var replayer = Replayer(program: program, options: .init(trace: true))
+        var lines: [String] = []
+        while let record = try reader.next() {
+            try replayer.consume(record) { step in
+                lines.append("\(step.caseKey ?? "-") \(step.event) \(step.changed.map { "\($0.name)=\($0.value)" }.joined(separator: " "))")
+            }
+        }
+        #expect(lines == [
+            "p go ",
+            "p go a=1 b=1 c=1 delay=2",
+            "q go a=1 b=1 c=0.5 delay=3",
+            "p after 1 / delay ",
+            "p go a=2 b=2 c=0.125 delay=9",
+        ])
+    }
+}
