@@ -13,7 +13,9 @@ public struct EventTape: Sendable {
 
     struct Entry: Sendable {
         var event: Int32
-        /// The payload's fields are `numbers[payloadStart ..< payloadStart + field count]`
+        /// How many fields the event has.
+        var fieldCount: Int32
+        /// The payload's fields are `numbers[payloadStart ..< payloadStart + fieldCount]`
         /// (and the same range of `strings` when the program has string fields).
         var payloadStart: Int
         /// NaN when the event has no time.
@@ -45,7 +47,8 @@ public struct EventTape: Sendable {
         let end = Int(program.payloadStart[event.index + 1])
         guard payload.count == end - first else { return false }
         for (k, value) in payload.enumerated() where value.type != program.fieldTypes[first + k] { return false }
-        entries.append(Entry(event: Int32(event.index), payloadStart: numbers.count, time: time ?? .nan))
+        entries.append(Entry(event: Int32(event.index), fieldCount: Int32(end - first), payloadStart: numbers.count,
+                             time: time ?? .nan))
         for value in payload {
             switch value {
             case .number(let n): numbers.append(n)
@@ -129,7 +132,9 @@ extension Instance {
                 _ = try interpret(block, &steps)
                 break
             } catch {
-                fail(error, from: steps.from)
+                // A block fails before its `fire`, so the active state is still the one the
+                // step started from.
+                fail(error, from: Int32(truncatingIfNeeded: state.index))
             }
         }
         // The run ended before the range did: the later events only move time.
@@ -154,11 +159,16 @@ extension Instance {
         if isFinished { return -1 }
         let event = Int(entry.event)
         let start = entry.payloadStart
-        loadUniquePayload(event, StagedPayload(
-            numbers: UnsafeBufferPointer(rebasing: steps.numbers[start...]),
-            strings: steps.hasStrings ? UnsafeBufferPointer(rebasing: steps.strings[start...]) : steps.strings))
+        if !steps.hasStrings, let numbers = steps.numbers.baseAddress {
+            // Field k's register is `payloadBase + k` (see `Program`).
+            let fields = numbers + start, n = registers.numbers + program.payloadBase
+            for k in 0..<Int(entry.fieldCount) { n[k] = fields[k] }
+        } else {
+            loadUniquePayload(event, StagedPayload(
+                numbers: UnsafeBufferPointer(rebasing: steps.numbers[start...]),
+                strings: steps.hasStrings ? UnsafeBufferPointer(rebasing: steps.strings[start...]) : steps.strings))
+        }
         beginStep()
-        steps.from = Int32(truncatingIfNeeded: state.index)
         return program.dispatch[state.index &* program.eventCount &+ event]
     }
 
@@ -226,8 +236,6 @@ struct TapeSteps: BlockSequel {
     var k: Int
     /// Where the range ends.
     let end: Int
-    /// The active state before event `k`'s step, to undo it to.
-    var from: Int32 = 0
 
     @inline(__always)
     mutating func next(_ instance: inout Instance, fired: Int32) -> Int32 {
