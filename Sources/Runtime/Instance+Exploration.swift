@@ -21,7 +21,7 @@ public struct Configuration: Hashable, Sendable {
 extension Instance {
     /// The instance's configuration, for exploring the state space.
     public var configuration: Configuration {
-        let timers = pending.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+        let timers = pending.elements.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
             .map { Configuration.Timer(state: StateID(Int($0.state)), index: Int($0.timer - program.timerGroups[Int($0.state)]),
                                        remaining: $0.deadline - now) }
         return Configuration(state: state, variables: variables, timers: timers, isFinished: isFinished)

@@ -52,11 +52,11 @@ public struct Instance: Sendable {
     /// Variables, payload, locals, constants and temporaries, and the step's journal and
     /// outputs. Shared between copies of an instance until one of them steps.
     var registers: RegisterFile
-    var pending: [PendingTimer] = []
+    var pending = TimerList()
     var sequence = 0
     /// The armed timers as they were before the current step, saved when the step first
     /// changes them (so a failed step can be undone).
-    var pendingBefore: [PendingTimer] = []
+    var pendingBefore = TimerList()
     var pendingSaved = false
     /// The fault of the last step that failed.
     var lastFault: ExpressionFault?
@@ -161,14 +161,14 @@ public struct Instance: Sendable {
     @inline(__always)
     func hasTimerDue(by time: Double) -> Bool {
         if pending.isEmpty || isFinished { return false }
-        for t in pending where t.deadline <= time { return true }
+        for k in 0..<pending.count where pending[k].deadline <= time { return true }
         return false
     }
 
     /// The deadline of the earliest armed timer, if any.
     public var nextDeadline: Double? {
         var earliest: Double?
-        for t in pending where earliest.map({ t.deadline < $0 }) ?? true { earliest = t.deadline }
+        for t in pending.elements where earliest.map({ t.deadline < $0 }) ?? true { earliest = t.deadline }
         return earliest
     }
 
@@ -311,7 +311,8 @@ public struct Instance: Sendable {
 
     private func nextTimer(dueBy time: Double) -> Int? {
         var best: Int?
-        for (i, t) in pending.enumerated() where t.deadline <= time {
+        for i in 0..<pending.count where pending[i].deadline <= time {
+            let t = pending[i]
             if let b = best, (pending[b].deadline, pending[b].sequence) <= (t.deadline, t.sequence) { continue }
             best = i
         }
@@ -351,7 +352,7 @@ public struct Instance: Sendable {
     mutating func cancelTimers(of s: Int32) {
         guard !pending.isEmpty else { return }
         savePending()
-        pending.removeAll { $0.state == s }
+        pending.removeAll(armedBy: s)
     }
 
     /// Arms the timers of state `s`, just entered: each delay is evaluated now.
@@ -361,7 +362,7 @@ public struct Instance: Sendable {
         let end = Int(program.timerGroups[s + 1])
         while k < end {
             let timer = program.timers[k]
-            _ = try execute(timer.delayPC)
+            if timer.delayPC >= 0 { _ = try execute(timer.delayPC) }
             let delay = registers.numbers[Int(timer.delayRegister)]
             sequence += 1
             savePending()
@@ -388,8 +389,7 @@ public struct Instance: Sendable {
     /// Saves the armed timers before the step first changes them.
     private mutating func savePending() {
         guard !pendingSaved else { return }
-        pendingBefore.removeAll(keepingCapacity: true)
-        pendingBefore.append(contentsOf: pending)
+        pendingBefore.copy(pending)
         pendingSaved = true
     }
 }

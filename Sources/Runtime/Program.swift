@@ -26,6 +26,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
 
     struct CompiledTimer: Sendable {
         var transition: TransitionID
+        /// The code computing the delay into `delayRegister`; -1 when the register already
+        /// holds it (a constant or a variable).
         var delayPC: Int32
         var delayRegister: Int32
     }
@@ -111,7 +113,10 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
             case .after(let delay):
                 generator.fields = []
                 let delayBlock = generator.block(delay)
-                timersByState[t.source.index].append(CompiledTimer(transition: t.id, delayPC: delayBlock.pc, delayRegister: 0))
+                // A constant or a variable needs no code: its register holds the delay.
+                let needsCode = generator.code[Int(delayBlock.pc)].op != .end
+                timersByState[t.source.index].append(CompiledTimer(transition: t.id, delayPC: needsCode ? delayBlock.pc : -1,
+                                                                   delayRegister: 0))
                 delayResults.append((t.source.index, timersByState[t.source.index].count - 1, delayBlock.result))
             }
         }
