@@ -24,6 +24,13 @@ struct CodeGenerator {
     private var poolIndex: [Value: Int32] = [:]
     /// Temporaries in use by the current statement; the maximum over all statements.
     private var temporaries: Int32 = 0
+    /// Where a statement's temporaries start: above those holding a guard's values that the
+    /// transition's code may reuse (`available`).
+    private var temporaryFloor: Int32 = 0
+    /// Values a passed guard computed, for the transition's code to reuse instead of
+    /// computing them again (see `branches(unless:)`): an expression's shape, the register
+    /// holding its value, and the registers it reads (writing one of them drops it).
+    private var available: [(shape: String, register: Register, reads: [Register])] = []
     private(set) var maxTemporaries: Int32 = 0
     /// The payload layout of the event being compiled for: field names in slot order.
     var fields: [String] = []
@@ -49,18 +56,33 @@ struct CodeGenerator {
     /// register holding its value when the block ends.
     mutating func block(_ e: Expr) -> (pc: Int32, result: Register) {
         let pc = Int32(code.count)
+        forgetGuard()
         temporaries = 0
         let result = expression(e)
         append(Instruction(.end))
         return (pc, result)
     }
 
-    /// Compiles a condition and the branches taken when it is false, and returns the
-    /// branches for `patch(_:)` to point at the code for false. Comparisons branch in one
+    /// Compiles a guard and the branches taken when it is false, and returns the branches
+    /// for `patch(_:)` to point at the code for false. Comparisons branch in one
     /// instruction, `&&` branches on each side, a constant true needs no branch.
+    ///
+    /// The code that follows (the transition's, up to `forgetGuard()`) reuses the values
+    /// of the guard's compared operands: `offsetY + insetTop < 0` then
+    /// `progress = -(offsetY + insetTop) / 110` adds once. A value stays reusable until a
+    /// register it reads is written.
     mutating func branches(unless condition: Expr) -> [Int] {
+        forgetGuard()
         temporaries = 0
-        return branchesUnless(condition)
+        let branches = branchesUnless(condition, recording: true)
+        temporaryFloor = temporaries
+        return branches
+    }
+
+    /// Ends the reuse of the last guard's values.
+    mutating func forgetGuard() {
+        available.removeAll()
+        temporaryFloor = 0
     }
 
     /// Compiles actions at the end of the code, without an `end`.
@@ -72,17 +94,20 @@ struct CodeGenerator {
     struct Mark {
         fileprivate var code: Int
         fileprivate var emits: Int
+        fileprivate var available: [(shape: String, register: Register, reads: [Register])]
     }
 
     func mark() -> Mark {
-        Mark(code: code.count, emits: emits.count)
+        Mark(code: code.count, emits: emits.count, available: available)
     }
 
-    /// Drops everything appended since `mark` (constants stay in the pool).
+    /// Drops everything appended since `mark` (constants stay in the pool), and makes the
+    /// guard's values available again as they were.
     mutating func truncate(to mark: Mark) {
         for pc in mark.code..<code.count { faults[pc] = nil }
         code.removeSubrange(mark.code...)
         emits.removeSubrange(mark.emits...)
+        available = mark.available
     }
 
     /// The number variables that the code since `mark` writes before an instruction that
@@ -144,7 +169,15 @@ struct CodeGenerator {
     // MARK: - Actions
 
     private mutating func statement(_ action: Action) {
-        temporaries = 0
+        temporaries = temporaryFloor
+        defer {
+            // What the statement wrote is no longer what a guard read.
+            switch action {
+            case .assign(let variable, _, let e, _): overwrote(Register(file: file(e.type), index: Int32(variable.index)))
+            case .setLocal(let slot, let e, _): overwrote(Register(file: file(e.type), index: localBase + Int32(slot)))
+            case .emit, .ifAction: break
+            }
+        }
         switch action {
         case .assign(let variable, let op, let e, let range):
             let slot = Int32(variable.index)
@@ -204,6 +237,9 @@ struct CodeGenerator {
             return destination
         }
         if let value = e.folded(constants: constants) { return leaf(constant(value)) }
+        if !available.isEmpty, let shape = shape(of: e), let known = available.first(where: { $0.shape == shape }) {
+            return leaf(known.register)
+        }
         switch e.kind {
         case .literal(let v): return leaf(constant(v))
         case .pi: return leaf(constant(.number(Double.pi)))
@@ -248,19 +284,25 @@ struct CodeGenerator {
         }
     }
 
-    /// `branches(unless:)` inside a statement (its temporaries stay in use).
-    private mutating func branchesUnless(_ condition: Expr) -> [Int] {
+    /// `branches(unless:)` inside a statement (its temporaries stay in use). With
+    /// `recording`, the values of compared operands are made `available`: every one of them
+    /// has been computed when all the branches fall through.
+    private mutating func branchesUnless(_ condition: Expr, recording: Bool = false) -> [Int] {
         if let value = condition.folded(constants: constants) {
             return value == .bool(true) ? [] : [append(Instruction(.jump))]
         }
         switch condition.kind {
         case .binary(.and, let l, let r):
-            return branchesUnless(l) + branchesUnless(r)
+            return branchesUnless(l, recording: recording) + branchesUnless(r, recording: recording)
         case .unary(.not, let x):
             return [append(Instruction(.jumpIfTrue, 0, expression(x).index))]
         case .binary(let op, let l, let r) where l.type != .string && !isLogical(op) && isComparison(op):
             let left = expression(l)
             let right = expression(r)
+            if recording {
+                record(l, in: left)
+                record(r, in: right)
+            }
             let opcode: Opcode = switch op {
             case .less: .jumpUnlessLess
             case .lessEqual: .jumpUnlessLessEqual
@@ -347,6 +389,61 @@ struct CodeGenerator {
         switch op {
         case .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual, .and, .or: true
         default: false
+        }
+    }
+
+    // MARK: - Reusing a guard's values
+
+    /// Makes the value of `e`, held in `register`, available to the code after the guard
+    /// (only computed values: reading a leaf again costs nothing).
+    private mutating func record(_ e: Expr, in register: Register) {
+        switch e.kind {
+        case .unary, .binary, .call: break
+        default: return
+        }
+        guard e.folded(constants: constants) == nil, let shape = shape(of: e), !available.contains(where: { $0.shape == shape })
+        else { return }
+        var reads: [Register] = []
+        e.visit { x in
+            switch x.kind {
+            case .variable(let id): reads.append(Register(file: file(x.type), index: Int32(id.index)))
+            case .local(let slot): reads.append(Register(file: file(x.type), index: localBase + Int32(slot)))
+            default: break
+            }
+        }
+        available.append((shape, register, reads))
+    }
+
+    /// Register `r` was written: values that read it are no longer available.
+    private mutating func overwrote(_ r: Register) {
+        if !available.isEmpty { available.removeAll { $0.reads.contains(r) } }
+    }
+
+    /// A text that two expressions share exactly when they compute the same value from the
+    /// same registers; nil for expressions that are not reused (conditionals, `&&`, `||`).
+    private func shape(of e: Expr) -> String? {
+        switch e.kind {
+        case .literal(.number(let n)): return "#\(n.bitPattern)"
+        case .literal(.bool(let b)): return "#\(b)"
+        case .literal(.string(let text)): return "#\(text.utf8.count):\(text)"
+        case .pi: return "pi"
+        case .constant(let id): return "k\(id.index)"
+        case .variable(let id): return "v\(id.index)"
+        case .field(let name): return "f\(name)"
+        case .local(let slot): return "l\(slot)"
+        case .unary(let op, let x): return shape(of: x).map { "(\(op.rawValue) \($0))" }
+        case .binary(.and, _, _), .binary(.or, _, _): return nil
+        case .binary(let op, let l, let r):
+            guard let l = shape(of: l), let r = shape(of: r) else { return nil }
+            return "(\(op.rawValue) \(l) \(r))"
+        case .call(let f, let args):
+            var parts: [String] = []
+            for a in args {
+                guard let p = shape(of: a) else { return nil }
+                parts.append(p)
+            }
+            return "(\(f.rawValue) \(parts.joined(separator: " ")))"
+        case .conditional, .invalid: return nil
         }
     }
 

@@ -110,4 +110,49 @@ import TestSupport
             "p go a=2 b=2 c=0.125 delay=9",
         ])
     }
+
+    @Test func aTransitionReusesWhatItsGuardComputed() throws {
+        let pull = try program(spec: "PullToRefresh")
+        // `offsetY + insetTop` is added once, for the guard, and the action negates that.
+        #expect(try StepCodeTests.block(pull, "pulling", "scroll").filter { $0.op == .add }.count == 1)
+        #expect(try StepCodeTests.block(pull, "idle", "scroll").filter { $0.op == .add }.count == 1)
+    }
+
+    @Test func aGuardsValueIsComputedAgainOnceWhatItReadChanges() throws {
+        let program = try program(source: """
+            machine Reuse {
+                public var x: Number = 1
+                public var y: Number = 2
+                public var z: Number = 0
+                public var w: Number = 0
+                event e(n: Number)
+                event f
+                initial state a {
+                    exit { y = y + 10 }
+                    on e if x + n > 0 && y * 2 > 0 && x * 3 > 0 -> b { z = x + n; w = y * 2 }
+                    // Another block: the guard above has not run.
+                    on f { z = x * 3 }
+                }
+                state b {
+                    on e if x * 2 < n { x = 100; z = x * 2 }
+                    on f { let t = x + y; z = t; let u = z + 1; w = u }
+                }
+            }
+            """)
+        let ops = try StepCodeTests.block(program, "a", "e").map(\.op)
+        #expect(ops.filter { $0 == .add }.count == 2)       // x + n once; y + 10 in the exit
+        #expect(ops.filter { $0 == .multiply }.count == 3)  // and y * 2 again after the exit changed y
+        var i = Instance(program)
+        _ = i.start()
+        _ = i.send("f")
+        #expect(i.value(of: "z") == .number(3))
+        _ = i.send("e", ["n": .number(1)])
+        #expect(i.stateName == "b")
+        #expect(i.variables == [.number(1), .number(12), .number(2), .number(24)])
+        _ = i.send("e", ["n": .number(5)])
+        #expect(i.value(of: "x") == .number(100))
+        #expect(i.value(of: "z") == .number(200))
+        _ = i.send("f")
+        #expect(i.variables == [.number(100), .number(12), .number(112), .number(113)])
+    }
 }
