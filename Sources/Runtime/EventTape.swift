@@ -162,7 +162,12 @@ extension Instance {
         if !steps.hasStrings, let numbers = steps.numbers.baseAddress {
             // Field k's register is `payloadBase + k` (see `Program`).
             let fields = numbers + start, n = registers.numbers + program.payloadBase
-            for k in 0..<Int(entry.fieldCount) { n[k] = fields[k] }
+            // One field is the usual case: a plain copy, not the set-up of a vector loop.
+            if entry.fieldCount == 1 {
+                n[0] = fields[0]
+            } else {
+                for k in 0..<Int(entry.fieldCount) { n[k] = fields[k] }
+            }
         } else {
             loadUniquePayload(event, StagedPayload(
                 numbers: UnsafeBufferPointer(rebasing: steps.numbers[start...]),
@@ -228,6 +233,8 @@ extension Instance {
 /// The events of a tape being run quietly (`Instance.run(_:_:)`): after each step's block,
 /// the interpreter goes on with the next event's.
 struct TapeSteps: BlockSequel {
+    static var dropsOutputs: Bool { true }
+
     let entries: UnsafeBufferPointer<EventTape.Entry>
     let numbers: UnsafeBufferPointer<Double>
     let strings: UnsafeBufferPointer<String>

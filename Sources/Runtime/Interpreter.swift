@@ -243,6 +243,9 @@ final class RegisterFile: @unchecked Sendable {
 /// What the interpreter does when a block ends (`fire` or `end`): return, or go on with
 /// another block without leaving the loop (see `Instance.interpret`).
 protocol BlockSequel {
+    /// Whether nothing reads the outputs the blocks emit (their arguments are still
+    /// evaluated, so a step that would fail still fails).
+    static var dropsOutputs: Bool { get }
     /// Called when a block ends, after its `fire` took effect; `fired` is the transition's
     /// index or -1. Returns the block to run next, or -1 to return `fired`.
     mutating func next(_ instance: inout Instance, fired: Int32) -> Int32
@@ -250,6 +253,8 @@ protocol BlockSequel {
 
 /// Runs one block and returns.
 struct SingleBlock: BlockSequel {
+    static var dropsOutputs: Bool { false }
+
     @inline(__always)
     func next(_ instance: inout Instance, fired: Int32) -> Int32 { -1 }
 }
@@ -335,7 +340,7 @@ extension Instance {
             case .jumpUnlessNotEqual: if !(n[b] != n[c]) { next = code + a }
             case .moveString, .concatenate, .equalStrings, .notEqualStrings, .storeString:
                 registers.stringInstruction(i)
-            case .emit: registers.emit(a, program)
+            case .emit: if !Sequel.dropsOutputs { registers.emit(a, program) }
             case .fail: throw program.fault(at: next - 1 - code, 0, 0)
             case .save: registers.save(i.a, i.b, i.c)
             case .cancelTimers: cancelTimers(of: i.a)
