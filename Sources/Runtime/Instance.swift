@@ -52,11 +52,13 @@ public struct Instance: Sendable {
     /// Variables, payload, locals, constants and temporaries, and the step's journal and
     /// outputs. Shared between copies of an instance until one of them steps.
     var registers: RegisterFile
-    var pending = TimerList()
+    /// The armed timers, in the order they were armed (kept storage: arming and cancelling
+    /// step after step allocates nothing).
+    var pending = ReusableList<PendingTimer>()
     var sequence = 0
     /// The armed timers as they were before the current step, saved when the step first
     /// changes them (so a failed step can be undone).
-    var pendingBefore = TimerList()
+    var pendingBefore = ReusableList<PendingTimer>()
     var pendingSaved = false
     /// The fault of the last step that failed.
     var lastFault: ExpressionFault?
@@ -352,7 +354,7 @@ public struct Instance: Sendable {
     mutating func cancelTimers(of s: Int32) {
         guard !pending.isEmpty else { return }
         savePending()
-        pending.removeAll(armedBy: s)
+        pending.removeAll { $0.state == s }
     }
 
     /// Arms the timers of state `s`, just entered: each delay is evaluated now.
@@ -389,7 +391,7 @@ public struct Instance: Sendable {
     /// Saves the armed timers before the step first changes them.
     private mutating func savePending() {
         guard !pendingSaved else { return }
-        pendingBefore.copy(pending)
+        pendingBefore.replace(with: pending)
         pendingSaved = true
     }
 }

@@ -98,7 +98,40 @@ struct ReusableList<Element> {
 
     /// Elements `range` as an array.
     func copy(_ range: Range<Int>) -> [Element] { Array(storage[range]) }
+
+    /// The elements, in order.
+    var elements: ArraySlice<Element> { storage[0..<count] }
+
+    /// Removes element `k`; the later ones move down one place.
+    mutating func remove(at k: Int) -> Element {
+        let element = storage[k]
+        var j = k
+        while j + 1 < count {
+            storage[j] = storage[j + 1]
+            j += 1
+        }
+        count -= 1
+        return element
+    }
+
+    /// Removes the elements for which `isRemoved` holds, keeping the order of the rest.
+    mutating func removeAll(where isRemoved: (Element) -> Bool) {
+        var kept = 0
+        for k in 0..<count where !isRemoved(storage[k]) {
+            storage[kept] = storage[k]
+            kept += 1
+        }
+        count = kept
+    }
+
+    /// Makes this list hold the elements of `other`, in its own storage.
+    mutating func replace(with other: ReusableList) {
+        count = 0
+        for k in 0..<other.count { append(other.storage[k]) }
+    }
 }
+
+extension ReusableList: Sendable where Element: Sendable {}
 
 /// A variable assignment of the current step: the register and the value it replaced.
 struct JournalEntry {
