@@ -160,14 +160,7 @@ extension Instance {
         let event = Int(entry.event)
         let start = entry.payloadStart
         if !steps.hasStrings, let numbers = steps.numbers.baseAddress {
-            // Field k's register is `payloadBase + k` (see `Program`).
-            let fields = numbers + start, n = registers.numbers + program.payloadBase
-            // One field is the usual case: a plain copy, not the set-up of a vector loop.
-            if entry.fieldCount == 1 {
-                n[0] = fields[0]
-            } else {
-                for k in 0..<Int(entry.fieldCount) { n[k] = fields[k] }
-            }
+            loadNumberPayload(numbers + start, count: Int(entry.fieldCount))
         } else {
             loadUniquePayload(event, StagedPayload(
                 numbers: UnsafeBufferPointer(rebasing: steps.numbers[start...]),

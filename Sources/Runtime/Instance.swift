@@ -207,9 +207,7 @@ public struct Instance: Sendable {
         let first = Int(program.payloadStart[event])
         let end = Int(program.payloadStart[event &+ 1])
         if !program.hasStringFields {
-            // Field k's register is `payloadBase + k` (see `Program`).
-            let n = registers.numbers + program.payloadBase
-            for k in 0..<(end &- first) { n[k] = payload.numbers[k] }
+            if let fields = payload.numbers.baseAddress { loadNumberPayload(fields, count: end &- first) }
             return
         }
         var k = first
@@ -221,6 +219,19 @@ public struct Instance: Sendable {
                 registers.strings[Int(register.index)] = payload.strings[k - first]
             }
             k += 1
+        }
+    }
+
+    /// Writes a payload of numbers only (no event of the program has a string field): field
+    /// `k`'s register is `payloadBase + k` (see `Program`).
+    @inline(__always)
+    mutating func loadNumberPayload(_ fields: UnsafePointer<Double>, count: Int) {
+        let n = registers.numbers + program.payloadBase
+        // One field is the usual case: a plain copy, not the set-up of a vector loop.
+        if count == 1 {
+            n[0] = fields[0]
+        } else {
+            for k in 0..<count { n[k] = fields[k] }
         }
     }
 
