@@ -57,7 +57,6 @@ struct StepCompiler {
         let fields = e.fields.map(\.name)
         for t in candidates {
             g.fields = fields
-            g.forgetGuard()  // an unguarded transition reuses nothing
             let otherwise = t.guardExpr.map { g.branches(unless: $0) } ?? []
             commit(t, from: active, fields: fields, &g)
             // After a transition that always fires, the rest are never tried.
@@ -73,7 +72,6 @@ struct StepCompiler {
     func timerBlock(_ t: Transition, in active: StateID, _ g: inout CodeGenerator) -> Int32 {
         let pc = Int32(g.code.count)
         g.fields = []
-        g.forgetGuard()
         let otherwise = t.guardExpr.map { g.branches(unless: $0) } ?? []
         commit(t, from: active, fields: [], &g)
         if !otherwise.isEmpty {
@@ -89,7 +87,6 @@ struct StepCompiler {
         guard let initial = machine.initialState, initial != machine.root else { return -1 }
         let pc = Int32(g.code.count)
         let path = Program.entryPath(machine, from: machine.root, to: initial)
-        g.forgetGuard()
         g.fields = []
         savingWhatAFailureUndoes(&g) { g in
             enter(path, &g)
@@ -138,7 +135,7 @@ struct StepCompiler {
             g.control(Instruction(.fire, Int32(t.id.index), leaf.map { Int32($0.index) } ?? -1,
                                   leaf.map { endsRun($0) ? 1 : 0 } ?? 0))
         }
-        g.forgetGuard()
+        g.forgetGuard()  // the guard's values are reused up to here, and no further
     }
 
     /// Entry actions and timers of `states`, outermost first.
