@@ -77,11 +77,12 @@ enum ReplayCommand {
             // is formatted on another; standard input is applied and traced line by line as it
             // arrives.
             let concurrently = path != "-"
-            let traceThread = options.trace && concurrently ? TraceThread(output: output, log: displayPath) : nil
+            let traceThread = options.trace && concurrently
+                ? TraceThread(output: output, log: displayPath, program: program) : nil
             do {
-                try replayer.replay(&reader, concurrently: concurrently) { (step: consuming TraceStep) in
-                    if let traceThread { traceThread.add(step) } else { output.step(step, log: displayPath) }
-                }
+                try replayer.replay(&reader, concurrently: concurrently, traceBatches: { batch in
+                    if let traceThread { traceThread.take(&batch) } else { output.steps(batch, log: displayPath) }
+                })
             } catch {
                 failure = error
             }

@@ -19,9 +19,8 @@ final class ReplayOutput {
     /// `{"log": "<path>", "line": ` for the log whose steps are being traced.
     @exclusivity(unchecked) private var lastStepPrefix: (log: String, bytes: [UInt8])?
 
-    /// The machine's event and state names as JSON strings, quoted once for every step.
-    private let quotedEvents: [[UInt8]]
-    private let quotedStates: [[UInt8]]
+    /// Names as a trace writes them, looked up and quoted once per machine (see `TraceNames`).
+    private let names: TraceNames
 
     init(format: ReplayCommand.Format, trace: Bool, console: Console, machine: Machine) {
         self.format = format
@@ -29,84 +28,35 @@ final class ReplayOutput {
         self.console = console
         self.machine = machine
         self.out = ByteOutput(console: console)
-        quotedEvents = machine.events.map { Array(JSONWriter.quote($0.name).utf8) }
-        quotedStates = machine.states.map { Array(JSONWriter.quote($0.name).utf8) }
+        names = TraceNames(machine)
     }
 
     // MARK: - Steps
 
-    func step(_ step: TraceStep, log: String) {
+    /// Writes the steps of `batch` (steps of `log`) in the output's format.
+    func steps(_ batch: TraceBatch, log: String) {
         switch format {
         case .text:
-            out.line { ReplayOutput.appendText(step, to: &$0) }
+            for k in 0..<batch.count {
+                out.line { names.appendText(batch, k, to: &$0) }
+            }
         case .jsonl:
-            let prefix = stepPrefix(log: log)
-            out.line { bytes in
-                appendJSON(step, prefix: prefix, to: &bytes)
-                bytes.append(UInt8(ascii: "\n"))
+            stepPrefix(log: log).withUnsafeBufferPointer { prefix in
+                for k in 0..<batch.count {
+                    out.line { bytes in
+                        names.appendJSON(batch, k, prefix: prefix, to: &bytes)
+                        bytes.append(UInt8(ascii: "\n"))
+                    }
+                }
             }
         case .json:
-            if !jsonSteps.isEmpty { jsonSteps.append(",\n    ") }
-            appendJSON(step, prefix: stepPrefix(log: log), to: &jsonSteps)
-        }
-    }
-
-    /// `line 14, t=1.25: endDragging: pulling -> refreshing; emitted didRefresh; set insetTop = 110`
-    static func appendText(_ step: TraceStep, to out: inout ByteBuffer) {
-        out.append("line ")
-        JSONWriter.appendInteger(Int64(step.line), to: &out)
-        if let key = step.caseKey {
-            out.append(", case ")
-            out.append(contentsOf: key)
-        }
-        out.append(", t=")
-        Value.number(step.time).appendDescription(to: &out)
-        out.append(": ")
-        out.append(contentsOf: step.event)
-        appendList(step.payload, open: "(", close: ")", to: &out)
-        out.append(": ")
-        switch step.result {
-        case .applied:
-            out.append(contentsOf: step.from)
-            out.append(" -> ")
-            out.append(contentsOf: step.to)
-        case .ignored:
-            out.append("ignored in ")
-            out.append(contentsOf: step.from)
-        case .afterFinal:
-            out.append("ignored, the run ended in ")
-            out.append(contentsOf: step.from)
-        case .rejected(let message):
-            out.append("rejected: ")
-            out.append(contentsOf: message)
-        }
-        for (i, output) in step.outputs.enumerated() {
-            out.append(i == 0 ? "; emitted " : ", ")
-            out.append(contentsOf: output.name)
-            if !output.arguments.isEmpty {
-                for (j, argument) in output.arguments.enumerated() {
-                    out.append(j == 0 ? "(" : ", ")
-                    argument.appendDescription(to: &out)
+            stepPrefix(log: log).withUnsafeBufferPointer { prefix in
+                for k in 0..<batch.count {
+                    if !jsonSteps.isEmpty { jsonSteps.append(",\n    ") }
+                    names.appendJSON(batch, k, prefix: prefix, to: &jsonSteps)
                 }
-                out.append(UInt8(ascii: ")"))
             }
         }
-        appendList(step.changed, open: "; set ", close: "", separator: " = ", to: &out)
-        out.append(UInt8(ascii: "\n"))
-    }
-
-    /// `open` `name: value, ...` `close` in spec notation, or nothing when `pairs` is empty.
-    private static func appendList(_ pairs: [NamedValue], open: StaticString, close: StaticString,
-                                   separator: StaticString = ": ", to out: inout ByteBuffer) {
-        guard !pairs.isEmpty else { return }
-        out.append(open)
-        for (i, pair) in pairs.enumerated() {
-            if i > 0 { out.append(", ") }
-            out.append(contentsOf: pair.name)
-            out.append(separator)
-            pair.value.appendDescription(to: &out)
-        }
-        out.append(close)
     }
 
     /// `{"log": "<path>", "line": `, the start of every step of a log.
@@ -119,51 +69,6 @@ final class ReplayOutput {
         let bytes = prefix.withBytes { Array($0) }
         lastStepPrefix = (log, bytes)
         return bytes
-    }
-
-    /// One step as a JSON object on one line (without the line end), after `prefix`.
-    func appendJSON(_ step: TraceStep, prefix: [UInt8], to out: inout ByteBuffer) {
-        prefix.withUnsafeBufferPointer { out.append($0) }
-        JSONWriter.appendInteger(Int64(step.line), to: &out)
-        out.append(", \"case\": ")
-        if let key = step.caseKey { JSONWriter.appendQuoted(key, to: &out) } else { out.append("null") }
-        out.append(", \"time\": ")
-        JSONWriter.appendNumber(step.time, to: &out)
-        out.append(", \"event\": ")
-        appendQuoted(step.event, id: step.eventID?.index, from: quotedEvents, to: &out)
-        out.append(step.isTimer ? ", \"timer\": true, \"payload\": " : ", \"timer\": false, \"payload\": ")
-        ReplayOutput.appendObject(step.payload, to: &out)
-        out.append(", \"from\": ")
-        appendQuoted(step.from, id: step.fromState.index, from: quotedStates, to: &out)
-        out.append(", \"to\": ")
-        appendQuoted(step.to, id: step.toState.index, from: quotedStates, to: &out)
-        switch step.result {
-        case .applied: out.append(", \"result\": \"applied\", \"outputs\": [")
-        case .ignored: out.append(", \"result\": \"ignored\", \"outputs\": [")
-        case .afterFinal: out.append(", \"result\": \"after-final\", \"outputs\": [")
-        case .rejected(let message):
-            out.append(", \"result\": \"rejected\", \"message\": ")
-            JSONWriter.appendQuoted(message, to: &out)
-            out.append(", \"outputs\": [")
-        }
-        for (i, output) in step.outputs.enumerated() {
-            if i > 0 { out.append(", ") }
-            ReplayOutput.appendOutput(output, to: &out)
-        }
-        out.append("], \"changed\": ")
-        ReplayOutput.appendObject(step.changed, to: &out)
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// `name` as a JSON string: from `quoted` when `id` indexes it (a name of this output's
-    /// machine), else quoted now.
-    @inline(__always)
-    private func appendQuoted(_ name: String, id: Int?, from quoted: [[UInt8]], to out: inout ByteBuffer) {
-        if let id, quoted.indices.contains(id) {
-            quoted[id].withUnsafeBufferPointer { out.append($0) }
-        } else {
-            JSONWriter.appendQuoted(name, to: &out)
-        }
     }
 
     // MARK: - Reports

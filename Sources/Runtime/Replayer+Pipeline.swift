@@ -69,7 +69,7 @@ private final class Pipeline: @unchecked Sendable {  // every field is handed ov
 
 extension Replayer {
     /// `replay(_:concurrently: true)`: a second thread reads and scans; this one applies.
-    mutating func replayPipelined(_ reader: inout EventLogReader, trace: (consuming TraceStep) -> Void) throws(LogError) {
+    mutating func replayPipelined(_ reader: inout EventLogReader, sink: TraceSink) throws(LogError) {
         let pipeline = Pipeline(reader: reader)
         DispatchQueue.global().async { pipeline.produce() }
         var failure: LogError?
@@ -77,7 +77,7 @@ extension Replayer {
             let batch = pipeline.batches.slotToEmpty()
             if failure == nil {
                 do throws(LogError) {
-                    try apply(batch.lines, trace: trace)
+                    try apply(batch.lines, sink: sink)
                     failure = batch.failure
                 } catch {
                     failure = error
@@ -93,12 +93,12 @@ extension Replayer {
         if let failure { throw failure }
     }
 
-    private mutating func apply(_ batch: RawLineBatch, trace: (consuming TraceStep) -> Void) throws(LogError) {
+    private mutating func apply(_ batch: RawLineBatch, sink: TraceSink) throws(LogError) {
         for entry in batch.entries {
             if entry.record >= 0 {
-                try consume(batch.records[entry.record], trace: trace)
+                try consume(batch.records[entry.record], sink: sink)
             } else {
-                try consume(raw: batch.eventLine(entry), trace: trace)
+                try consume(raw: batch.eventLine(entry), sink: sink)
             }
         }
     }

@@ -131,14 +131,30 @@ extension Replayer {
     /// for a live stream whose lines should be applied as they arrive.
     public mutating func replay(_ reader: inout EventLogReader, concurrently: Bool = false,
                                 trace: (consuming TraceStep) -> Void = { _ in }) throws(LogError) {
+        traceFlushLimit = 1
+        try replay(&reader, concurrently: concurrently, sink: { Replayer.deliver($0, to: trace) })
+    }
+
+    /// `replay(_:concurrently:trace:)` for a writer that formats many steps at a time: the
+    /// traced steps go to `traceBatches` in batches of about `TraceBatch.preferredCount`
+    /// (with `concurrently`; otherwise each step as it happens, for a live stream), and what
+    /// is left when the replay ends, or stops at a bad line, before it returns or throws.
+    public mutating func replay(_ reader: inout EventLogReader, concurrently: Bool = false,
+                                traceBatches: TraceSink) throws(LogError) {
+        traceFlushLimit = concurrently ? TraceBatch.preferredCount : 1
+        try replay(&reader, concurrently: concurrently, sink: traceBatches)
+    }
+
+    private mutating func replay(_ reader: inout EventLogReader, concurrently: Bool, sink: TraceSink) throws(LogError) {
+        defer { flushTrace(sink) }
         if concurrently {
-            try replayPipelined(&reader, trace: trace)
+            try replayPipelined(&reader, sink: sink)
             return
         }
         while try reader.nextRaw({ (line: RawLine) throws(LogError) in
             switch line {
-            case .event(let raw): try consume(raw: raw, trace: trace)
-            case .record(let record): try consume(record, trace: trace)
+            case .event(let raw): try consume(raw: raw, sink: sink)
+            case .record(let record): try consume(record, sink: sink)
             }
         }) {}
     }
@@ -146,16 +162,22 @@ extension Replayer {
     /// Applies an event line read in place by `EventLogReader.nextRaw`, without allocating
     /// in the common case. Anything unusual (an unknown name, a missing or mistyped field)
     /// goes through `consume(_:)` with the full record, so errors are exactly the same.
-    @inline(__always)
     public mutating func consume(raw line: RawEventLine, trace: (consuming TraceStep) -> Void = { _ in }) throws(LogError) {
+        traceFlushLimit = 1
+        try consume(raw: line, sink: { Replayer.deliver($0, to: trace) })
+    }
+
+    /// `consume(raw:trace:)`, with traced steps going to `sink` when `traceBatch` is full.
+    @inline(__always)
+    mutating func consume(raw line: RawEventLine, sink: TraceSink) throws(LogError) {
         guard let event = lookup.stage(line) else {
-            try consume(line.record(), trace: trace)
+            try consume(line.record(), sink: sink)
             return
         }
         let payload = StagedPayload(numbers: UnsafeBufferPointer(start: lookup.stagedNumbers, count: lookup.width),
                                     strings: UnsafeBufferPointer(start: lookup.stagedStrings, count: lookup.width))
         try apply(staged: event, payload: payload, caseKey: line.caseKey.map(line.slice), time: line.time,
-                  timeOffset: line.timeOffset, nameOffset: line.nameOffset, line, trace: trace)
+                  timeOffset: line.timeOffset, nameOffset: line.nameOffset, line, sink: sink)
     }
 
     /// A case key's bytes as the `String` reports use (only for errors and new cases).
@@ -167,15 +189,15 @@ extension Replayer {
     @inline(__always)
     mutating func apply<L: ReplayLine>(staged event: Int, payload: StagedPayload, caseKey: UnsafeBufferPointer<UInt8>?,
                                        time: Double?, timeOffset: Int?, nameOffset: Int, _ source: L,
-                                       trace: (consuming TraceStep) -> Void) throws(LogError) {
+                                       sink: TraceSink) throws(LogError) {
         records += 1
         // No closures here: a captured context would be allocated on every line.
         let existing: Int?
         if let key = caseKey { existing = existingRun(forKey: key) } else { existing = defaultRun }
         let time = try checkedTime(time, offset: timeOffset, caseKey: Replayer.caseString(caseKey), run: existing, source)
         let index = existing ?? openRun(for: Replayer.caseString(caseKey), line: source.lineNumber)
-        advance(index, to: time, source, trace: trace)
+        advance(index, to: time, source, sink: sink)
         runHandles[index]._withUnsafeGuaranteedRef { $0.instance.loadPayload(event, payload) }
-        apply(EventID(event), runIndex: index, nameOffset: nameOffset, source, trace: trace)
+        apply(EventID(event), runIndex: index, nameOffset: nameOffset, source, sink: sink)
     }
 }

@@ -84,6 +84,11 @@ public struct Replayer {
     let coverage: Coverage
     /// Names and types the in-place path looks up, and its staging buffers.
     let lookup: RawLookup
+    /// The traced steps not yet handed to the trace sink (only filled when tracing).
+    var traceBatch: TraceBatch
+    /// How many steps `traceBatch` collects before the sink gets them: 1 for the entry
+    /// points that report each step as it happens, more for `replay(_:concurrently:traceBatches:)`.
+    var traceFlushLimit = 1
 
     /// Creates a replayer for a compiled machine.
     public init(program: Program, options: Options = Options()) {
@@ -91,6 +96,31 @@ public struct Replayer {
         self.options = options
         coverage = Coverage(transitions: program.machine.transitions.count, states: program.machine.states.count)
         lookup = RawLookup(program)
+        traceBatch = TraceBatch(program: program)
+    }
+
+    /// Where traced steps go: a function that takes a batch of them (see `TraceBatch`). It may
+    /// keep the batch's contents by swapping it with an empty batch of the same program;
+    /// whatever it leaves in the batch is removed after it returns.
+    public typealias TraceSink = (inout TraceBatch) -> Void
+
+    /// Hands each step of `batch` to `trace` in its public form: the sink of the entry
+    /// points that take a function of one step.
+    static func deliver(_ batch: TraceBatch, to trace: (consuming TraceStep) -> Void) {
+        for k in 0..<batch.count { trace(batch.step(k)) }
+    }
+
+    /// Hands the steps recorded so far to `sink` and empties the batch.
+    mutating func flushTrace(_ sink: TraceSink) {
+        guard !traceBatch.isEmpty else { return }
+        sink(&traceBatch)
+        traceBatch.removeAll()
+    }
+
+    /// Hands the batch over when it holds `traceFlushLimit` steps.
+    @inline(__always)
+    mutating func tracedStep(_ sink: TraceSink) {
+        if traceBatch.count >= traceFlushLimit { flushTrace(sink) }
     }
 
     /// The report so far.
@@ -109,6 +139,12 @@ public struct Replayer {
 
     /// Applies one record. `trace` is called for every step when tracing is on.
     public mutating func consume(_ record: LogRecord, trace: (consuming TraceStep) -> Void = { _ in }) throws(LogError) {
+        traceFlushLimit = 1
+        try consume(record, sink: { Replayer.deliver($0, to: trace) })
+    }
+
+    /// Applies one record; traced steps go to `sink` when `traceBatch` is full.
+    mutating func consume(_ record: LogRecord, sink: TraceSink) throws(LogError) {
         records += 1
         // Check the line against the machine, and its time, before it can open a case.
         var resolved: (EventID, [Value])?
@@ -121,12 +157,12 @@ public struct Replayer {
         let existing = existingRun(for: record.caseKey)
         let time = try checkedTime(record.time, offset: record.timeOffset, caseKey: record.caseKey, run: existing, record)
         let index = existing ?? openRun(for: record.caseKey, line: record.line)
-        advance(index, to: time, record, trace: trace)
+        advance(index, to: time, record, sink: sink)
         switch record.body {
         case .event(_, let nameOffset, _):
             if let (event, values) = resolved {
                 runs[index].instance.loadPayload(event.index, values)
-                apply(event, runIndex: index, nameOffset: nameOffset, record, trace: trace)
+                apply(event, runIndex: index, nameOffset: nameOffset, record, sink: sink)
             }
         case .expect(let expectation):
             check(expectation, runIndex: index, record: record)
@@ -190,12 +226,12 @@ public struct Replayer {
         key.map { "case '\($0)'" } ?? "the lines without a case"
     }
 
-    mutating func advance<L: ReplayLine>(_ index: Int, to time: Double, _ source: L, trace: (consuming TraceStep) -> Void) {
+    mutating func advance<L: ReplayLine>(_ index: Int, to time: Double, _ source: L, sink: TraceSink) {
         // Borrowed, not loaded from `runs`: that would retain and release the run on every
         // line. `runs` keeps every run alive for as long as the replayer lives.
         runHandles[index]._withUnsafeGuaranteedRef { run in
             if run.instance.hasTimerDue(by: time) {
-                fireTimers(run, to: time, source, trace: trace)
+                fireTimers(run, to: time, source, sink: sink)
             } else {
                 run.instance.advance(to: time)
             }
@@ -203,33 +239,36 @@ public struct Replayer {
     }
 
     /// Fires the timers of `run` that are due by `time`, then moves its clock there.
-    private mutating func fireTimers<L: ReplayLine>(_ run: Run, to time: Double, _ source: L, trace: (consuming TraceStep) -> Void) {
+    private mutating func fireTimers<L: ReplayLine>(_ run: Run, to time: Double, _ source: L, sink: TraceSink) {
         var firedAtOnce = 0
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             let outputs = collectOutputs(run)
-            var result = TraceStep.Result.applied
-            var eventName = "after"
+            var result = TraceBatch.ResultKind.applied
+            var message: String?
+            var timer = Int32(-1)
             switch step.kind {
             case .fired(let t):
                 run.report.timersFired += 1
                 cover(t, reaching: step.to)
-                if case .after(let delay) = program.machine[t].trigger { eventName = "after " + program.machine.text(delay.range) }
+                timer = Int32(t.index)
             case .failed(let fault):
                 run.report.rejected += 1
-                let message = "timer step failed: \(fault.message)"
-                result = .rejected(message)
+                message = "timer step failed: \(fault.message)"
+                result = .rejected
                 if run.report.rejections.count < Replayer.keptFailures {
-                    run.report.rejections.append(Rejection(line: source.lineNumber, column: 1, message: message,
+                    run.report.rejections.append(Rejection(line: source.lineNumber, column: 1, message: message ?? "",
                                                            specRange: fault.range, text: source.lineText()))
                 }
             default:
                 result = .ignored
             }
             if options.trace {
-                trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: step.time, event: eventName, isTimer: true,
-                                payload: [], from: program.stateNames[step.from.index], to: program.stateNames[step.to.index],
-                                result: result, outputs: outputs, changed: changes(of: run), eventID: nil,
-                                fromState: step.from, toState: step.to))
+                traceBatch.beginStep(line: source.lineNumber, time: step.time, event: -1, timer: timer,
+                                     from: Int32(step.from.index), to: Int32(step.to.index), result: result,
+                                     caseKey: run.report.key, message: message)
+                for o in outputs { traceBatch.addOutput(o) }
+                recordChanges(of: run)
+                tracedStep(sink)
             }
         }
         run.instance.advance(to: time)
@@ -298,16 +337,17 @@ public struct Replayer {
     /// Sends the event, whose payload is already in the run's registers, and records what
     /// happened.
     mutating func apply<L: ReplayLine>(_ event: EventID, runIndex: Int, nameOffset: Int, _ source: L,
-                                       trace: (consuming TraceStep) -> Void) {
+                                       sink: TraceSink) {
         runHandles[runIndex]._withUnsafeGuaranteedRef { run in
-            apply(event, to: run, nameOffset: nameOffset, source, trace: trace)
+            apply(event, to: run, nameOffset: nameOffset, source, sink: sink)
         }
     }
 
     private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, nameOffset: Int, _ source: L,
-                                               trace: (consuming TraceStep) -> Void) {
+                                               sink: TraceSink) {
         let step = run.instance.outcome(of: event.index)
-        var result = TraceStep.Result.applied
+        var result = TraceBatch.ResultKind.applied
+        var message: String?
         var outputs: [EmittedOutput] = []
         switch step.kind {
         case .fired:
@@ -318,26 +358,45 @@ public struct Replayer {
             if options.strict {
                 let why = step.kind == .afterFinal ? "the run already ended in final state '\(program.stateNames[Int(step.from)])'"
                     : "no transition of state '\(program.stateNames[Int(step.from)])' takes it"
-                let message = "event '\(program.eventNames[event.index])' was ignored: \(why) (--strict)"
-                reject(run, source, at: nameOffset, message: message, specRange: nil)
-                result = .rejected(message)
+                let text = "event '\(program.eventNames[event.index])' was ignored: \(why) (--strict)"
+                reject(run, source, at: nameOffset, message: text, specRange: nil)
+                result = .rejected
+                message = text
             } else {
                 run.report.ignored += 1
                 result = step.kind == .afterFinal ? .afterFinal : .ignored
             }
         case .failed:
             let fault = run.instance.lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))
-            let message = "event '\(program.eventNames[event.index])' was rejected: \(fault.message)"
-            reject(run, source, at: nameOffset, message: message, specRange: fault.range)
-            result = .rejected(message)
+            let text = "event '\(program.eventNames[event.index])' was rejected: \(fault.message)"
+            reject(run, source, at: nameOffset, message: text, specRange: fault.range)
+            result = .rejected
+            message = text
         }
         if options.trace {
-            trace(TraceStep(line: source.lineNumber, caseKey: run.report.key, time: run.instance.now,
-                            event: program.eventNames[event.index], isTimer: false,
-                            payload: run.instance.registers.namedPayload(of: event.index, in: program),
-                            from: program.stateNames[Int(step.from)], to: program.stateNames[Int(step.to)], result: result,
-                            outputs: outputs, changed: changes(of: run), eventID: event,
-                            fromState: StateID(Int(step.from)), toState: StateID(Int(step.to))))
+            traceBatch.beginStep(line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
+                                 from: step.from, to: step.to, result: result, caseKey: run.report.key, message: message)
+            recordPayload(of: event.index, in: run)
+            for o in outputs { traceBatch.addOutput(o) }
+            recordChanges(of: run)
+            tracedStep(sink)
+        }
+    }
+
+    /// Records the payload of the event just applied, from its registers.
+    @inline(__always)
+    private mutating func recordPayload(of event: Int, in run: Run) {
+        let registers = run.instance.registers
+        var k = Int(program.payloadStart[event])
+        let end = Int(program.payloadStart[event + 1])
+        while k < end {
+            let register = program.payloadRegisters[k]
+            if register.file == .string {
+                traceBatch.addPayload(registers.strings[Int(register.index)])
+            } else {
+                traceBatch.addPayload(registers.numbers[Int(register.index)])
+            }
+            k += 1
         }
     }
 
@@ -367,32 +426,26 @@ public struct Replayer {
         }
     }
 
-    /// The variables the last step of `run` changed, in declaration order, with their new
-    /// values: number variables against their values after the previous traced step (a
-    /// step that failed was undone, so it changed nothing), string variables by the step's
-    /// journal of string stores.
-    private func changes(of run: Run) -> [NamedValue] {
+    /// Records the variables the last step of `run` changed, in declaration order, with
+    /// their new values: number variables against their values after the previous traced
+    /// step (a step that failed was undone, so it changed nothing), string variables by the
+    /// step's journal of string stores.
+    private mutating func recordChanges(of run: Run) {
         let registers = run.instance.registers
-        let strings = registers.stringJournal
-        var result: [NamedValue] = []
         for slot in run.numbersBefore.indices {
-            let type = program.variableTypes[slot]
-            let after: Value, before: Value
-            if type == .string {
+            if program.variableTypes[slot] == .string {
                 // The first store of the step journalled the value before it.
-                guard let entry = strings.first(where: { Int($0.slot) == slot }) else { continue }
-                before = .string(entry.old)
-                after = .string(registers.strings[slot])
+                guard let entry = registers.stringJournal.first(where: { Int($0.slot) == slot }),
+                      entry.old != registers.strings[slot] else { continue }
+                traceBatch.addChange(slot, string: registers.strings[slot])
             } else {
-                let number = registers.numbers[slot], old = run.numbersBefore[slot]
-                if number == old { continue }  // as `Value`s compare: bools are 0 or 1
+                // Compared as numbers, as `Value`s compare: bools are 0 or 1.
+                let number = registers.numbers[slot]
+                if number == run.numbersBefore[slot] { continue }
                 run.numbersBefore[slot] = number
-                before = Program.value(type, number: old, string: "")
-                after = Program.value(type, number: number, string: "")
+                traceBatch.addChange(slot, number: number)
             }
-            if after != before { result.append(NamedValue(name: program.variableNames[slot], value: after)) }
         }
-        return result
     }
 
     // MARK: - Helpers

@@ -95,9 +95,7 @@ import TestSupport
         func describe(_ step: TraceStep) -> String {
             #expect(program.machine[step.fromState].name == step.from && program.machine[step.toState].name == step.to)
             #expect(step.eventID.map { program.machine[$0].name } == (step.isTimer ? nil : step.event))
-            return "\(step.line) \(step.caseKey ?? "-") \(step.time) \(step.event) \(step.from)->\(step.to) \(step.result) "
-                + "\(step.payload.map { "\($0.name)=\($0.value)" }) \(step.changed.map { "\($0.name)=\($0.value)" }) "
-                + "\(step.outputs.map(\.description))"
+            return ReplayFastPathTests.describe(step)
         }
         var records: [String] = []
         var reader = EventLogReader(bytes: log)
@@ -110,6 +108,80 @@ import TestSupport
             var replayer = Replayer(program: program, options: .init(trace: true))
             try replayer.replay(&reader, concurrently: concurrently) { step in steps.append(describe(step)) }
             #expect(steps == records, "concurrently: \(concurrently)")
+        }
+    }
+
+    /// `TraceStep` as text, for comparing traces.
+    static func describe(_ step: TraceStep) -> String {
+        "\(step.line) \(step.caseKey ?? "-") \(step.time) \(step.event) \(step.isTimer) \(step.from)->\(step.to) \(step.result) "
+            + "\(step.payload.map { "\($0.name)=\($0.value)" }) \(step.changed.map { "\($0.name)=\($0.value)" }) "
+            + "\(step.outputs.map(\.description)) \(step.eventID.map { "\($0.index)" } ?? "-") \(step.fromState.index) \(step.toState.index)"
+    }
+
+    /// The steps one at a time, through records (the straightforward path), and the error.
+    static func tracedOneByOne(_ program: Program, _ log: [UInt8], strict: Bool) -> ([String], LogError?) {
+        var steps: [String] = []
+        var reader = EventLogReader(bytes: log)
+        var replayer = Replayer(program: program, options: .init(strict: strict, trace: true))
+        do {
+            while let record = try reader.next() { try replayer.consume(record) { steps.append(describe($0)) } }
+        } catch {
+            return (steps, error)
+        }
+        return (steps, nil)
+    }
+
+    /// What a writer on another thread gets (`replay(_:concurrently:traceBatches:)`): every
+    /// step, in order, with the same values and names as one at a time, also when the sink
+    /// takes each batch away by swapping it (as the CLI's trace thread does) and reads it
+    /// later; on two threads in batches of at most `TraceBatch.preferredCount`, on one
+    /// thread a step at a time; and the steps before a bad line arrive before the error.
+    @Test(arguments: [false, true])
+    func traceBatchesHoldTheSameStepsAsOneByOne(strict: Bool) throws {
+        let hostile = Repository.root.appendingPathComponent("Tests/CLITests/Golden/Hostile.machine")
+        let checked = Statecraft.check(SourceFile(path: "Hostile.machine", bytes: Repository.bytes(hostile)), bounds: nil)
+        var logs: [(Program, [UInt8])] = [(Program(try #require(checked.machine)),
+                                          Repository.bytes(hostile.deletingLastPathComponent().appendingPathComponent("hostile.jsonl")))]
+        for machine in ReplayFastPathTests.machines {
+            let log = Repository.bytes(Repository.specs.appendingPathComponent(machine + ".session.jsonl"))
+            logs.append((try program(spec: machine), log + Array("{oops\n".utf8)))
+        }
+        // Several batches' worth of pulls, refreshes and their timers, then a bad line.
+        let pulls = (0..<3000).map { i in
+            i % 40 == 39 ? "{\"time\": \(Double(i) / 20), \"event\": \"endDragging\"}\n"
+                : "{\"time\": \(Double(i) / 20), \"event\": \"scroll\", \"offsetY\": \(-(i % 40) * 4)}\n"
+        }
+        logs.append((try program(spec: "PullToRefresh"), Array((pulls.joined() + "{\"time\": 1}\n").utf8)))
+        for (program, log) in logs {
+            let (expected, expectedError) = ReplayFastPathTests.tracedOneByOne(program, log, strict: strict)
+            #expect(expected.count > 5)
+            if log.count > 100_000 { #expect(expected.count > 2 * TraceBatch.preferredCount) }
+            for concurrently in [false, true] {
+                var taken: [TraceBatch] = []
+                var sizes: [Int] = []
+                var reader = EventLogReader(bytes: log)
+                var replayer = Replayer(program: program, options: .init(strict: strict, trace: true))
+                var failure: LogError?
+                do {
+                    try replayer.replay(&reader, concurrently: concurrently, traceBatches: { batch in
+                        sizes.append(batch.count)
+                        var mine = TraceBatch(program: program)
+                        swap(&mine, &batch)
+                        taken.append(mine)
+                    })
+                } catch {
+                    failure = error
+                }
+                let steps = taken.flatMap { batch in (0..<batch.count).map { ReplayFastPathTests.describe(batch.step($0)) } }
+                #expect(steps == expected, "concurrently: \(concurrently)")
+                #expect(failure == expectedError)
+                if concurrently {
+                    #expect(sizes.allSatisfy { $0 > 0 && $0 <= TraceBatch.preferredCount })
+                    #expect(expected.count <= TraceBatch.preferredCount || sizes.count > 1)
+                } else {
+                    #expect(sizes.allSatisfy { $0 == 1 })
+                }
+            }
         }
     }
 

@@ -1,0 +1,213 @@
+import Statecraft
+
+/// The fixed text of a machine's trace lines, rendered once per machine: names quoted for
+/// JSON together with the punctuation around them (`, "event": "scroll", "timer": false,
+/// "payload": {`), and plain for text. Formatting a step then copies a few runs of bytes by
+/// id, and writes only its numbers and strings, instead of quoting names and appending
+/// a dozen literals per step.
+///
+/// All runs live in one buffer, so using one retains nothing.
+final class TraceNames {
+    /// A run of bytes in `bytes`.
+    private struct Piece {
+        var start: Int32
+        var count: Int32
+    }
+
+    private let bytes: UnsafeMutablePointer<UInt8>
+
+    // JSON Lines, in the order a line uses them.
+    /// By event: `, "event": "scroll", "timer": false, "payload": {`.
+    private let eventHeads: [Piece]
+    /// By transition (the `after` ones; empty for others): `, "event": "after 2s", "timer":
+    /// true, "payload": {`; and the same with `after` alone, for a timer's step whose
+    /// transition is not known.
+    private let timerHeads: [Piece]
+    private let unknownTimerHead: Piece
+    /// By field, flat like the program's (`fieldStart[e] + i`): `, "offsetY": ` (the first of
+    /// a payload skips the `, `).
+    private let fieldKeys: [Piece]
+    private let fieldStart: [Int]
+    /// By state: `}, "from": "idle", "to": ` and `"idle", "result": `.
+    private let fromPieces: [Piece]
+    private let toPieces: [Piece]
+    /// By variable: `, "progress": ` (the first of `changed` skips the `, `).
+    private let variableKeys: [Piece]
+
+    // Text.
+    /// By event, by transition (and for an unknown timer), by state: the names as they are.
+    private let textEvents: [Piece]
+    private let textTimers: [Piece]
+    private let textUnknownTimer: Piece
+    private let textStates: [Piece]
+    /// By field, flat: `offsetY: `; by variable: `progress = `.
+    private let textFieldKeys: [Piece]
+    private let textVariableKeys: [Piece]
+
+    init(_ machine: Machine) {
+        var buffer: [UInt8] = []
+        func piece(_ text: String) -> Piece {
+            let start = Int32(buffer.count)
+            buffer.append(contentsOf: text.utf8)
+            return Piece(start: start, count: Int32(buffer.count) - start)
+        }
+        let q = JSONWriter.quote
+        eventHeads = machine.events.map { piece(", \"event\": \(q($0.name)), \"timer\": false, \"payload\": {") }
+        let timerNames = machine.transitions.map { t -> String? in
+            if case .after = t.trigger { return TraceBatch.timerName(machine, t.id) }
+            return nil
+        }
+        timerHeads = timerNames.map { piece($0.map { ", \"event\": \(q($0)), \"timer\": true, \"payload\": {" } ?? "") }
+        unknownTimerHead = piece(", \"event\": \(q(TraceBatch.timerName(machine, nil))), \"timer\": true, \"payload\": {")
+        let fields = machine.events.flatMap(\.fields)
+        fieldKeys = fields.map { piece(", \(q($0.name)): ") }
+        var start = [0]
+        for e in machine.events { start.append(start[start.count - 1] + e.fields.count) }
+        fieldStart = start
+        fromPieces = machine.states.map { piece("}, \"from\": \(q($0.name)), \"to\": ") }
+        toPieces = machine.states.map { piece("\(q($0.name)), \"result\": ") }
+        variableKeys = machine.variables.map { piece(", \(q($0.name)): ") }
+
+        textEvents = machine.events.map { piece($0.name) }
+        textTimers = timerNames.map { piece($0 ?? "") }
+        textUnknownTimer = piece(TraceBatch.timerName(machine, nil))
+        textStates = machine.states.map { piece($0.name) }
+        textFieldKeys = fields.map { piece("\($0.name): ") }
+        textVariableKeys = machine.variables.map { piece("\($0.name) = ") }
+
+        bytes = .allocate(capacity: max(1, buffer.count))
+        bytes.initialize(from: buffer, count: buffer.count)
+    }
+
+    deinit {
+        bytes.deallocate()
+    }
+
+    @inline(__always)
+    private func append(_ piece: Piece, dropping skipped: Int32 = 0, to out: inout ByteBuffer) {
+        out.append(UnsafeBufferPointer(start: bytes + Int(piece.start + skipped), count: Int(piece.count - skipped)))
+    }
+
+    // MARK: - JSON Lines
+
+    /// Step `k` as a JSON object on one line (without the line end), after `prefix`
+    /// (`{"log": "<path>", "line": `).
+    func appendJSON(_ batch: TraceBatch, _ k: Int, prefix: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
+        let step = batch[k]
+        out.append(prefix)
+        JSONWriter.appendInteger(Int64(step.line), to: &out)
+        if let key = batch.caseKey(k) {
+            out.append(", \"case\": ")
+            JSONWriter.appendQuoted(key, to: &out)
+            out.append(", \"time\": ")
+        } else {
+            out.append(", \"case\": null, \"time\": ")
+        }
+        JSONWriter.appendNumber(step.time, to: &out)
+        if let event = step.eventID {
+            append(eventHeads[event.index], to: &out)
+            let first = fieldStart[event.index]
+            for i in 0..<batch.payloadCount(k) {
+                append(fieldKeys[first + i], dropping: i == 0 ? 2 : 0, to: &out)
+                batch.payload(k, i).appendJSON(to: &out)
+            }
+        } else {
+            append(step.timerTransition.map { timerHeads[$0.index] } ?? unknownTimerHead, to: &out)
+        }
+        append(fromPieces[step.fromState.index], to: &out)
+        append(toPieces[step.toState.index], to: &out)
+        let outputs = batch.outputs(k)
+        switch (step.result, outputs.isEmpty) {
+        case (.applied, true): out.append("\"applied\", \"outputs\": [], \"changed\": {")
+        case (.ignored, true): out.append("\"ignored\", \"outputs\": [], \"changed\": {")
+        case (.afterFinal, true): out.append("\"after-final\", \"outputs\": [], \"changed\": {")
+        case (.applied, false): out.append("\"applied\", \"outputs\": [")
+        case (.ignored, false): out.append("\"ignored\", \"outputs\": [")
+        case (.afterFinal, false): out.append("\"after-final\", \"outputs\": [")
+        case (.rejected, _):
+            out.append("\"rejected\", \"message\": ")
+            JSONWriter.appendQuoted(batch.message(k) ?? "", to: &out)
+            out.append(outputs.isEmpty ? ", \"outputs\": [], \"changed\": {" : ", \"outputs\": [")
+        }
+        if !outputs.isEmpty {
+            for (i, output) in outputs.enumerated() {
+                if i > 0 { out.append(", ") }
+                ReplayOutput.appendOutput(output, to: &out)
+            }
+            out.append("], \"changed\": {")
+        }
+        var skipped: Int32 = 2
+        for c in batch.changedRange(k) {
+            append(variableKeys[batch.changedVariable(c).index], dropping: skipped, to: &out)
+            skipped = 0
+            batch.changedValue(c).appendJSON(to: &out)
+        }
+        out.append("}}")
+    }
+
+    // MARK: - Text
+
+    /// `line 14, t=1.25: endDragging: pulling -> refreshing; emitted didRefresh; set insetTop = 110`
+    /// and the line end.
+    func appendText(_ batch: TraceBatch, _ k: Int, to out: inout ByteBuffer) {
+        let step = batch[k]
+        out.append("line ")
+        JSONWriter.appendInteger(Int64(step.line), to: &out)
+        if let key = batch.caseKey(k) {
+            out.append(", case ")
+            out.append(contentsOf: key)
+        }
+        out.append(", t=")
+        Value.number(step.time).appendDescription(to: &out)
+        out.append(": ")
+        if let event = step.eventID {
+            append(textEvents[event.index], to: &out)
+            let first = fieldStart[event.index]
+            let count = batch.payloadCount(k)
+            for i in 0..<count {
+                out.append(i == 0 ? "(" : ", ")
+                append(textFieldKeys[first + i], to: &out)
+                batch.payload(k, i).appendDescription(to: &out)
+            }
+            if count > 0 { out.append(UInt8(ascii: ")")) }
+        } else {
+            append(step.timerTransition.map { textTimers[$0.index] } ?? textUnknownTimer, to: &out)
+        }
+        out.append(": ")
+        let from = textStates[step.fromState.index]
+        switch step.result {
+        case .applied:
+            append(from, to: &out)
+            out.append(" -> ")
+            append(textStates[step.toState.index], to: &out)
+        case .ignored:
+            out.append("ignored in ")
+            append(from, to: &out)
+        case .afterFinal:
+            out.append("ignored, the run ended in ")
+            append(from, to: &out)
+        case .rejected:
+            out.append("rejected: ")
+            out.append(contentsOf: batch.message(k) ?? "")
+        }
+        for (i, output) in batch.outputs(k).enumerated() {
+            out.append(i == 0 ? "; emitted " : ", ")
+            out.append(contentsOf: output.name)
+            if !output.arguments.isEmpty {
+                for (j, argument) in output.arguments.enumerated() {
+                    out.append(j == 0 ? "(" : ", ")
+                    argument.appendDescription(to: &out)
+                }
+                out.append(UInt8(ascii: ")"))
+            }
+        }
+        var first = true
+        for c in batch.changedRange(k) {
+            out.append(first ? "; set " : ", ")
+            first = false
+            append(textVariableKeys[batch.changedVariable(c).index], to: &out)
+            batch.changedValue(c).appendDescription(to: &out)
+        }
+        out.append(UInt8(ascii: "\n"))
+    }
+}

@@ -1,0 +1,233 @@
+import StatecraftModel
+
+/// Steps of a replay, recorded in flat storage: ids, numbers and ranges, no `String` or
+/// array per step. The replayer appends to one batch and hands it to its trace sink when it
+/// is full (or the replay ends); a writer formats it with names it looked up once per
+/// machine, and empties it (`removeAll`) for the next round, so tracing a long log allocates
+/// nothing per step in the common case (numbers only, no outputs, no case keys longer than
+/// a small string).
+///
+/// `step(_:)` gives a step in its public form, `TraceStep`, for callers that want values and
+/// names rather than speed.
+public struct TraceBatch: Sendable {
+    /// What a step's `result` was, without its message (see `message(_:)`).
+    public enum ResultKind: UInt8, Sendable {
+        case applied, ignored, afterFinal, rejected
+    }
+
+    /// One step.
+    public struct Entry: Sendable {
+        /// The log line that caused it (for a timer: the line whose time fired it).
+        public var line: Int
+        public var time: Double
+        /// The event, or -1 for a timer's step.
+        var event: Int32
+        /// For a timer's step, its `after` transition.
+        var timer: Int32
+        var from: Int32
+        var to: Int32
+        public var result: ResultKind
+        /// Index in `strings` of the case key and of a rejection's message; -1 for none.
+        var caseKey: Int32
+        var message: Int32
+        /// The payload's values in field order are `numbers[payloadStart ..< payloadStart +
+        /// fieldCount]` (a string field holds its index in `strings`).
+        var payloadStart: Int32
+        /// The changed variables are `changes[changesStart ..< changesEnd]`.
+        var changesStart: Int32
+        var changesEnd: Int32
+        /// The outputs are `outputs[outputsStart ..< outputsEnd]`.
+        var outputsStart: Int32
+        var outputsEnd: Int32
+
+        /// The event, nil for a timer's step.
+        public var eventID: EventID? { event >= 0 ? EventID(Int(event)) : nil }
+        /// The `after` transition of a timer's step; nil when it is not known (a timer's
+        /// step that failed).
+        public var timerTransition: TransitionID? { event < 0 && timer >= 0 ? TransitionID(Int(timer)) : nil }
+        public var isTimer: Bool { event < 0 }
+        /// The active state before and after the step.
+        public var fromState: StateID { StateID(Int(from)) }
+        public var toState: StateID { StateID(Int(to)) }
+    }
+
+    /// A variable the step changed and its new value: a number or a bool (0 or 1) in
+    /// `number`, or a string's index in `strings` (`string` ≥ 0).
+    struct Change: Sendable {
+        var variable: Int32
+        var string: Int32
+        var number: Double
+    }
+
+    /// How many steps the replayer collects before it hands a batch over, when it may
+    /// (`Replayer.replay(_:concurrently:traceBatches:)`).
+    public static let preferredCount = 1024
+
+    /// The program the ids index.
+    public let program: Program
+    private(set) var entries: [Entry] = []
+    private(set) var numbers: [Double] = []
+    private(set) var changes: [Change] = []
+    private(set) var strings: [String] = []
+    private(set) var outputs: [EmittedOutput] = []
+
+    /// An empty batch for steps of `program`.
+    public init(program: Program) {
+        self.program = program
+    }
+
+    /// How many steps the batch holds.
+    public var count: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Forgets every step, keeping the storage for the next ones.
+    public mutating func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        numbers.removeAll(keepingCapacity: true)
+        changes.removeAll(keepingCapacity: true)
+        if !strings.isEmpty { strings.removeAll(keepingCapacity: true) }
+        if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
+    }
+
+    // MARK: - Reading
+
+    /// Step `k`.
+    public subscript(_ k: Int) -> Entry { entries[k] }
+
+    /// The case key of step `k`; nil for the lines without a case.
+    public func caseKey(_ k: Int) -> String? {
+        let i = entries[k].caseKey
+        return i >= 0 ? strings[Int(i)] : nil
+    }
+
+    /// The message of a rejected step `k`; nil otherwise.
+    public func message(_ k: Int) -> String? {
+        let i = entries[k].message
+        return i >= 0 ? strings[Int(i)] : nil
+    }
+
+    /// How many payload fields step `k` has (0 for a timer's step).
+    public func payloadCount(_ k: Int) -> Int {
+        let e = Int(entries[k].event)
+        return e >= 0 ? Int(program.payloadStart[e + 1] - program.payloadStart[e]) : 0
+    }
+
+    /// Field `i` of step `k`'s payload, in the event's field order.
+    public func payload(_ k: Int, _ i: Int) -> Value {
+        let entry = entries[k]
+        let type = program.fieldTypes[Int(program.payloadStart[Int(entry.event)]) + i]
+        let number = numbers[Int(entry.payloadStart) + i]
+        return type == .string ? .string(strings[Int(number)]) : Program.value(type, number: number, string: "")
+    }
+
+    /// The variables step `k` changed, as positions for `changedVariable` and `changedValue`.
+    public func changedRange(_ k: Int) -> Range<Int> {
+        Int(entries[k].changesStart)..<Int(entries[k].changesEnd)
+    }
+
+    /// The variable of change `c` (a position in `changedRange`).
+    public func changedVariable(_ c: Int) -> VariableID { VariableID(Int(changes[c].variable)) }
+
+    /// The new value of change `c`.
+    public func changedValue(_ c: Int) -> Value {
+        let change = changes[c]
+        if change.string >= 0 { return .string(strings[Int(change.string)]) }
+        return Program.value(program.variableTypes[Int(change.variable)], number: change.number, string: "")
+    }
+
+    /// The outputs step `k` emitted, in order.
+    public func outputs(_ k: Int) -> ArraySlice<EmittedOutput> {
+        outputs[Int(entries[k].outputsStart)..<Int(entries[k].outputsEnd)]
+    }
+
+    /// The name a trace gives step `k`'s event: the event's, or `after 2s` for a timer
+    /// (`after` for a timer's step that failed).
+    public func eventName(_ k: Int) -> String {
+        let entry = entries[k]
+        if let event = entry.eventID { return program.eventNames[event.index] }
+        return TraceBatch.timerName(program.machine, entry.timerTransition)
+    }
+
+    /// How a trace names the step of timer transition `t`: `after` and its delay as written.
+    public static func timerName(_ machine: Machine, _ t: TransitionID?) -> String {
+        if let t, case .after(let delay) = machine[t].trigger { return "after " + machine.text(delay.range) }
+        return "after"
+    }
+
+    /// Step `k` in its public form.
+    public func step(_ k: Int) -> TraceStep {
+        let entry = entries[k]
+        let result: TraceStep.Result = switch entry.result {
+        case .applied: .applied
+        case .ignored: .ignored
+        case .afterFinal: .afterFinal
+        case .rejected: .rejected(message(k) ?? "")
+        }
+        var payload: [NamedValue] = []
+        if let event = entry.eventID {
+            let names = program.fieldNames[event.index]
+            payload = (0..<payloadCount(k)).map { NamedValue(name: names[$0], value: self.payload(k, $0)) }
+        }
+        let changed = changedRange(k).map { c in
+            NamedValue(name: program.variableNames[changedVariable(c).index], value: changedValue(c))
+        }
+        return TraceStep(line: entry.line, caseKey: caseKey(k), time: entry.time, event: eventName(k), isTimer: entry.isTimer,
+                         payload: payload, from: program.stateNames[Int(entry.from)], to: program.stateNames[Int(entry.to)],
+                         result: result, outputs: Array(outputs(k)), changed: changed, eventID: entry.eventID,
+                         fromState: entry.fromState, toState: entry.toState)
+    }
+
+    // MARK: - Recording (the replayer)
+
+    /// Begins a step: the entry, without payload, changes or outputs yet (`addPayload`,
+    /// `addChange`, `addOutput` follow, then `endStep`).
+    @inline(__always)
+    mutating func beginStep(line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
+                            result: ResultKind, caseKey: String?, message: String?) {
+        let changesStart = Int32(truncatingIfNeeded: changes.count)
+        let outputsStart = Int32(truncatingIfNeeded: outputs.count)
+        var key = Int32(-1), text = Int32(-1)
+        if let caseKey { key = addString(caseKey) }
+        if let message { text = addString(message) }
+        entries.append(Entry(line: line, time: time, event: event, timer: timer, from: from, to: to, result: result,
+                             caseKey: key, message: text,
+                             payloadStart: Int32(truncatingIfNeeded: numbers.count),
+                             changesStart: changesStart, changesEnd: changesStart,
+                             outputsStart: outputsStart, outputsEnd: outputsStart))
+    }
+
+    /// Appends a payload value of the step being recorded: a number or bool (0 or 1).
+    @inline(__always)
+    mutating func addPayload(_ number: Double) {
+        numbers.append(number)
+    }
+
+    /// Appends a string payload value of the step being recorded.
+    mutating func addPayload(_ string: String) {
+        numbers.append(Double(addString(string)))
+    }
+
+    /// Appends a changed number or bool variable of the step being recorded.
+    @inline(__always)
+    mutating func addChange(_ variable: Int, number: Double) {
+        changes.append(Change(variable: Int32(truncatingIfNeeded: variable), string: -1, number: number))
+        entries[entries.count - 1].changesEnd += 1
+    }
+
+    /// Appends a changed string variable of the step being recorded.
+    mutating func addChange(_ variable: Int, string: String) {
+        changes.append(Change(variable: Int32(truncatingIfNeeded: variable), string: addString(string), number: 0))
+        entries[entries.count - 1].changesEnd += 1
+    }
+
+    /// Appends an output of the step being recorded.
+    mutating func addOutput(_ output: EmittedOutput) {
+        outputs.append(output)
+        entries[entries.count - 1].outputsEnd += 1
+    }
+
+    private mutating func addString(_ s: String) -> Int32 {
+        strings.append(s)
+        return Int32(truncatingIfNeeded: strings.count - 1)
+    }
+}
