@@ -50,8 +50,46 @@ public struct ByteBuffer: ~Copyable {
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        UnsafeMutableRawPointer(base + storedCount).copyMemory(from: source, byteCount: bytes.count)
+        let target = UnsafeMutableRawPointer(base + storedCount)
+        if bytes.count <= ByteBuffer.shortCopy {
+            ByteBuffer.copyShort(source, to: target, count: bytes.count)
+        } else {
+            target.copyMemory(from: source, byteCount: bytes.count)
+        }
         storedCount += bytes.count
+    }
+
+    /// Up to this many bytes are copied in line (`copyShort`) rather than by a call to
+    /// `memcpy`, whose call and dispatch cost more than the copy itself for the short runs
+    /// that formatted output is made of (names, punctuation, digits).
+    @usableFromInline static let shortCopy = 64
+
+    /// Copies `count` bytes (1 ... `shortCopy`) with a few overlapping word moves: 16 bytes at
+    /// a time and the last 16 again, or two overlapping moves of 8, 4 or 2 bytes, or one byte.
+    @inlinable @inline(__always)
+    static func copyShort(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
+        @inline(__always) func move<T>(_ type: T.Type, at offset: Int) {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: type), toByteOffset: offset, as: type)
+        }
+        if count >= 16 {
+            var offset = 0
+            while offset + 16 < count {
+                move(SIMD16<UInt8>.self, at: offset)
+                offset += 16
+            }
+            move(SIMD16<UInt8>.self, at: count - 16)
+        } else if count >= 8 {
+            move(UInt64.self, at: 0)
+            move(UInt64.self, at: count - 8)
+        } else if count >= 4 {
+            move(UInt32.self, at: 0)
+            move(UInt32.self, at: count - 4)
+        } else if count >= 2 {
+            move(UInt16.self, at: 0)
+            move(UInt16.self, at: count - 2)
+        } else {
+            move(UInt8.self, at: 0)
+        }
     }
 
     /// Appends the UTF-8 of a literal.

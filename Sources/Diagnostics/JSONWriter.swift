@@ -101,11 +101,13 @@ public enum JSONWriter {
         var digits: Int
         var scaled: UInt64
         let thousandths = magnitude * 1000
-        if thousandths == thousandths.rounded(.towardZero) && Double(UInt64(thousandths)) / 1000 == magnitude {
+        // Below 10^12, so it converts exactly (truncating), in one instruction as an Int64.
+        let wholeThousandths = Int64(thousandths)
+        if Double(wholeThousandths) == thousandths && Double(wholeThousandths) / 1000 == magnitude {
             // Most numbers in logs have at most three decimals: 3 digits (never more than the
-            // rule below gives) and no search for the scale.
-            digits = 3
-            scaled = UInt64(thousandths)
+            // rule below gives), no search for the scale, and divisions by constants.
+            appendThousandths(UInt64(wholeThousandths), negative: value < 0, to: &out)
+            return true
         } else {
             // magnitude < 2^(exponent + 1), so magnitude × 10^digits < 2^43 when
             // digits <= (42 - exponent) × log10(2); from 3 (near 10^9) to 15 (near 0.001).
@@ -139,6 +141,37 @@ public enum JSONWriter {
             return n + 1 + digits
         }
         return true
+    }
+
+    /// Writes `thousandths` / 1000 (with its sign) with one to three fraction digits, as
+    /// `appendShortDecimal` would with `digits` = 3: the trailing zeros of the fraction
+    /// dropped, but one digit kept (`description` writes `2.0`).
+    @inline(__always)
+    private static func appendThousandths(_ thousandths: UInt64, negative: Bool, to out: inout ByteBuffer) {
+        let whole = thousandths / 1000
+        var fraction = thousandths % 1000
+        var digits = 3
+        if fraction % 10 == 0 {
+            fraction /= 10
+            digits = 2
+            if fraction % 10 == 0 {
+                fraction /= 10
+                digits = 1
+            }
+        }
+        let wholeDigits = digitCount(whole)
+        out.append(upTo: 1 + wholeDigits + 1 + 3) { p in
+            var n = 0
+            if negative {
+                p[0] = UInt8(ascii: "-")
+                n = 1
+            }
+            writeDigits(whole, count: wholeDigits, endingAt: p + n + wholeDigits)
+            n += wholeDigits
+            p[n] = UInt8(ascii: ".")
+            writeDigits(fraction, count: digits, endingAt: p + n + 1 + digits)
+            return n + 1 + digits
+        }
     }
 
     /// Divides `scaled` by `power` (10^`count`) when it is a multiple and has that many

@@ -116,8 +116,8 @@ final class TraceNames {
         }
         append(fromPieces[step.fromState.index], to: &out)
         append(toPieces[step.toState.index], to: &out)
-        let outputs = batch.outputs(k)
-        switch (step.result, outputs.isEmpty) {
+        let hasOutputs = batch.hasOutputs(k)
+        switch (step.result, !hasOutputs) {
         case (.applied, true): out.append("\"applied\", \"outputs\": [], \"changed\": {")
         case (.ignored, true): out.append("\"ignored\", \"outputs\": [], \"changed\": {")
         case (.afterFinal, true): out.append("\"after-final\", \"outputs\": [], \"changed\": {")
@@ -127,10 +127,10 @@ final class TraceNames {
         case (.rejected, _):
             out.append("\"rejected\", \"message\": ")
             JSONWriter.appendQuoted(batch.message(k) ?? "", to: &out)
-            out.append(outputs.isEmpty ? ", \"outputs\": [], \"changed\": {" : ", \"outputs\": [")
+            out.append(hasOutputs ? ", \"outputs\": [" : ", \"outputs\": [], \"changed\": {")
         }
-        if !outputs.isEmpty {
-            for (i, output) in outputs.enumerated() {
+        if hasOutputs {
+            for (i, output) in batch.outputs(k).enumerated() {
                 if i > 0 { out.append(", ") }
                 ReplayOutput.appendOutput(output, to: &out)
             }
@@ -190,7 +190,7 @@ final class TraceNames {
             out.append("rejected: ")
             out.append(contentsOf: batch.message(k) ?? "")
         }
-        for (i, output) in batch.outputs(k).enumerated() {
+        for (i, output) in (batch.hasOutputs(k) ? batch.outputs(k) : []).enumerated() {
             out.append(i == 0 ? "; emitted " : ", ")
             out.append(contentsOf: output.name)
             if !output.arguments.isEmpty {

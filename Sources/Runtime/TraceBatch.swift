@@ -21,42 +21,42 @@ public struct TraceBatch: Sendable {
         public var line: Int
         public var time: Double
         /// The event, or -1 for a timer's step.
-        var event: Int32
-        /// For a timer's step, its `after` transition.
-        var timer: Int32
-        var from: Int32
-        var to: Int32
+        @usableFromInline var event: Int32
+        /// For a timer's step, its `after` transition (-1 when not known).
+        @usableFromInline var timer: Int32
+        @usableFromInline var from: Int32
+        @usableFromInline var to: Int32
         public var result: ResultKind
         /// Index in `strings` of the case key and of a rejection's message; -1 for none.
-        var caseKey: Int32
-        var message: Int32
+        @usableFromInline var caseKey: Int32
+        @usableFromInline var message: Int32
         /// The payload's values in field order are `numbers[payloadStart ..< payloadStart +
         /// fieldCount]` (a string field holds its index in `strings`).
-        var payloadStart: Int32
+        @usableFromInline var payloadStart: Int32
         /// The changed variables are `changes[changesStart ..< changesEnd]`.
-        var changesStart: Int32
-        var changesEnd: Int32
+        @usableFromInline var changesStart: Int32
+        @usableFromInline var changesEnd: Int32
         /// The outputs are `outputs[outputsStart ..< outputsEnd]`.
-        var outputsStart: Int32
-        var outputsEnd: Int32
+        @usableFromInline var outputsStart: Int32
+        @usableFromInline var outputsEnd: Int32
 
         /// The event, nil for a timer's step.
-        public var eventID: EventID? { event >= 0 ? EventID(Int(event)) : nil }
+        @inlinable public var eventID: EventID? { event >= 0 ? EventID(Int(event)) : nil }
         /// The `after` transition of a timer's step; nil when it is not known (a timer's
         /// step that failed).
-        public var timerTransition: TransitionID? { event < 0 && timer >= 0 ? TransitionID(Int(timer)) : nil }
-        public var isTimer: Bool { event < 0 }
+        @inlinable public var timerTransition: TransitionID? { event < 0 && timer >= 0 ? TransitionID(Int(timer)) : nil }
+        @inlinable public var isTimer: Bool { event < 0 }
         /// The active state before and after the step.
-        public var fromState: StateID { StateID(Int(from)) }
-        public var toState: StateID { StateID(Int(to)) }
+        @inlinable public var fromState: StateID { StateID(Int(from)) }
+        @inlinable public var toState: StateID { StateID(Int(to)) }
     }
 
     /// A variable the step changed and its new value: a number or a bool (0 or 1) in
     /// `number`, or a string's index in `strings` (`string` ≥ 0).
-    struct Change: Sendable {
-        var variable: Int32
-        var string: Int32
-        var number: Double
+    @usableFromInline struct Change: Sendable {
+        @usableFromInline var variable: Int32
+        @usableFromInline var string: Int32
+        @usableFromInline var number: Double
     }
 
     /// How many steps the replayer collects before it hands a batch over, when it may
@@ -65,20 +65,33 @@ public struct TraceBatch: Sendable {
 
     /// The program the ids index.
     public let program: Program
-    private(set) var entries: [Entry] = []
-    private(set) var numbers: [Double] = []
-    private(set) var changes: [Change] = []
-    private(set) var strings: [String] = []
+    // The readers below are inlined into writers in other modules, so they read the
+    // program's field and variable types from these copies (made once per batch).
+    /// Event `e`'s fields are `fieldTypes[fieldStart[e] ..< fieldStart[e + 1]]`.
+    @usableFromInline let fieldStart: [Int]
+    @usableFromInline let fieldTypes: [ValueType]
+    /// By `VariableID` index.
+    @usableFromInline let variableTypes: [ValueType]
+    @usableFromInline private(set) var entries: [Entry] = []
+    @usableFromInline private(set) var numbers: [Double] = []
+    @usableFromInline private(set) var changes: [Change] = []
+    @usableFromInline private(set) var strings: [String] = []
     private(set) var outputs: [EmittedOutput] = []
 
     /// An empty batch for steps of `program`.
     public init(program: Program) {
         self.program = program
+        let machine = program.machine
+        var start = [0]
+        for e in machine.events { start.append(start[start.count - 1] + e.fields.count) }
+        fieldStart = start
+        fieldTypes = machine.events.flatMap { $0.fields.map(\.type) }
+        variableTypes = machine.variables.map(\.type)
     }
 
     /// How many steps the batch holds.
-    public var count: Int { entries.count }
-    public var isEmpty: Bool { entries.isEmpty }
+    @inlinable public var count: Int { entries.count }
+    @inlinable public var isEmpty: Bool { entries.isEmpty }
 
     /// Forgets every step, keeping the storage for the next ones.
     public mutating func removeAll() {
@@ -92,48 +105,58 @@ public struct TraceBatch: Sendable {
     // MARK: - Reading
 
     /// Step `k`.
-    public subscript(_ k: Int) -> Entry { entries[k] }
+    @inlinable public subscript(_ k: Int) -> Entry { entries[k] }
 
     /// The case key of step `k`; nil for the lines without a case.
-    public func caseKey(_ k: Int) -> String? {
+    @inlinable public func caseKey(_ k: Int) -> String? {
         let i = entries[k].caseKey
         return i >= 0 ? strings[Int(i)] : nil
     }
 
     /// The message of a rejected step `k`; nil otherwise.
-    public func message(_ k: Int) -> String? {
+    @inlinable public func message(_ k: Int) -> String? {
         let i = entries[k].message
         return i >= 0 ? strings[Int(i)] : nil
     }
 
     /// How many payload fields step `k` has (0 for a timer's step).
-    public func payloadCount(_ k: Int) -> Int {
+    @inlinable public func payloadCount(_ k: Int) -> Int {
         let e = Int(entries[k].event)
-        return e >= 0 ? Int(program.payloadStart[e + 1] - program.payloadStart[e]) : 0
+        return e >= 0 ? fieldStart[e + 1] - fieldStart[e] : 0
     }
 
     /// Field `i` of step `k`'s payload, in the event's field order.
-    public func payload(_ k: Int, _ i: Int) -> Value {
+    @inlinable public func payload(_ k: Int, _ i: Int) -> Value {
         let entry = entries[k]
-        let type = program.fieldTypes[Int(program.payloadStart[Int(entry.event)]) + i]
-        let number = numbers[Int(entry.payloadStart) + i]
-        return type == .string ? .string(strings[Int(number)]) : Program.value(type, number: number, string: "")
+        return value(fieldTypes[fieldStart[Int(entry.event)] + i], numbers[Int(entry.payloadStart) + i])
     }
 
     /// The variables step `k` changed, as positions for `changedVariable` and `changedValue`.
-    public func changedRange(_ k: Int) -> Range<Int> {
+    @inlinable public func changedRange(_ k: Int) -> Range<Int> {
         Int(entries[k].changesStart)..<Int(entries[k].changesEnd)
     }
 
     /// The variable of change `c` (a position in `changedRange`).
-    public func changedVariable(_ c: Int) -> VariableID { VariableID(Int(changes[c].variable)) }
+    @inlinable public func changedVariable(_ c: Int) -> VariableID { VariableID(Int(changes[c].variable)) }
 
     /// The new value of change `c`.
-    public func changedValue(_ c: Int) -> Value {
+    @inlinable public func changedValue(_ c: Int) -> Value {
         let change = changes[c]
         if change.string >= 0 { return .string(strings[Int(change.string)]) }
-        return Program.value(program.variableTypes[Int(change.variable)], number: change.number, string: "")
+        return value(variableTypes[Int(change.variable)], change.number)
     }
+
+    /// A value of `type` as stored: a number, a bool as 0 or 1, a string's index in `strings`.
+    @inlinable func value(_ type: ValueType, _ stored: Double) -> Value {
+        switch type {
+        case .number: .number(stored)
+        case .bool: .bool(stored != 0)
+        case .string: .string(strings[Int(stored)])
+        }
+    }
+
+    /// Whether step `k` emitted outputs.
+    @inlinable public func hasOutputs(_ k: Int) -> Bool { entries[k].outputsEnd > entries[k].outputsStart }
 
     /// The outputs step `k` emitted, in order.
     public func outputs(_ k: Int) -> ArraySlice<EmittedOutput> {

@@ -119,6 +119,31 @@ import TestSupport
         }
     }
 
+    /// Appends of up to `ByteBuffer.shortCopy` bytes are copied in line with overlapping
+    /// word moves: every length around the word sizes, at every alignment of the source and
+    /// of the buffer's end, copies exactly its bytes and nothing else.
+    @Test func shortAppendsCopyExactlyTheirBytes() {
+        var rng = SeededGenerator(seed: 7)
+        let source = (0..<256).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        source.withUnsafeBufferPointer { all in
+            for length in 1...(ByteBuffer.shortCopy + 20) {
+                for start in 0..<17 {
+                    for before in 0..<9 {
+                        var out = ByteBuffer(capacity: 1)
+                        var expected = Array(repeating: UInt8(ascii: "."), count: before)
+                        for _ in 0..<before { out.append(UInt8(ascii: ".")) }
+                        let piece = UnsafeBufferPointer(rebasing: all[start..<start + length])
+                        out.append(piece)
+                        expected += piece
+                        out.append(UInt8(ascii: "|"))
+                        expected.append(UInt8(ascii: "|"))
+                        #expect(out.withBytes { Array($0) } == expected, "length \(length), start \(start), before \(before)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func aByteBufferGrowsAndKeepsItsBytesInOrder() {
         var out = ByteBuffer(capacity: 1)
         var expected: [UInt8] = []
