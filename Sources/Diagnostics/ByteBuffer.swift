@@ -62,7 +62,7 @@ public struct ByteBuffer: ~Copyable {
     /// Up to this many bytes are copied in line (`copyShort`) rather than by a call to
     /// `memcpy`, whose call and dispatch cost more than the copy itself for the short runs
     /// that formatted output is made of (names, punctuation, digits).
-    @usableFromInline static let shortCopy = 64
+    public static let shortCopy = 64
 
     /// Copies `count` bytes (1 ... `shortCopy`) with a few overlapping word moves: 16 bytes at
     /// a time and the last 16 again, or two overlapping moves of 8, 4 or 2 bytes, or one byte.
