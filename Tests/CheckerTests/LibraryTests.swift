@@ -83,6 +83,32 @@ import TestSupport
         #expect(emitted.isEmpty)
     }
 
+    /// The README's batch trace gives each step's line, event, states and changes as the
+    /// step-by-step trace does.
+    @Test func readmeTraceBatchExample() throws {
+        let machine = try LibraryTests.drawer()
+        let path = Repository.specs.appendingPathComponent("Drawer.session.jsonl").path
+        var tracer = Replayer(program: Program(machine), options: .init(trace: true))
+        var log = try EventLogReader.open(path: path)
+        var lines: [String] = []
+        try tracer.replay(&log, concurrently: true, traceBatches: { batch in
+            for k in 0..<batch.count {
+                let step = batch[k]
+                let changed = batch.changedRange(k).map { "\(machine[batch.changedVariable($0)].name) = \(batch.changedValue($0))" }
+                lines.append("\(step.line) \(batch.eventName(k)) \(machine[step.fromState].name) -> \(machine[step.toState].name) \(changed)")
+            }
+        })
+        var expected: [String] = []
+        var stepper = Replayer(program: Program(machine), options: .init(trace: true))
+        var again = try EventLogReader.open(path: path)
+        try stepper.replay(&again) { step in
+            expected.append("\(step.line) \(step.event) \(step.from) -> \(step.to) \(step.changed.map { "\($0.name) = \($0.value)" })")
+        }
+        #expect(lines.count > 5)
+        #expect(lines == expected)
+        #expect(lines.contains { $0.contains("dragging -> closed") && $0.contains("directionTop = true") })
+    }
+
     @Test func readmeEventTapeExample() throws {
         let machine = try LibraryTests.drawer()
         let drawer = Instance(Program(machine))
