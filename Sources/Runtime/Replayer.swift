@@ -253,10 +253,11 @@ public struct Replayer {
                 timer = Int32(t.index)
             case .failed(let fault):
                 run.report.rejected += 1
-                message = "timer step failed: \(fault.message)"
+                let text = "timer step failed: \(fault.message)"
                 result = .rejected
+                message = text
                 if run.report.rejections.count < Replayer.keptFailures {
-                    run.report.rejections.append(Rejection(line: source.lineNumber, column: 1, message: message ?? "",
+                    run.report.rejections.append(Rejection(line: source.lineNumber, column: 1, message: text,
                                                            specRange: fault.range, text: source.lineText()))
                 }
             default:
