@@ -30,7 +30,7 @@ public enum JSONWriter {
         }
         if abs(value) < 1e15, Double(Int64(value)) == value {
             appendInteger(Int64(value), to: &out)
-        } else if !appendShortDecimal(value, to: &out) {
+        } else if !appendShortDecimal(value, to: &out) && !appendShortest(value, to: &out) {
             // `description`'s text without building the String: Double writes its ASCII
             // digits to a text stream in one piece.
             var text = NumberText()
@@ -62,9 +62,29 @@ public enum JSONWriter {
         return Swift.max(1, guess + (n >= powerOfTen(guess) ? 1 : 0))
     }
 
-    /// Writes the last `count` decimal digits of `n` (with leading zeros) just before `end`.
+    /// Writes `n`, which is below 10^`count`, as `count` decimal digits (with leading zeros)
+    /// just before `end`. More than eight digits are written as the last eight and the rest, each in 32-bit
+    /// arithmetic, which divides by constants in fewer instructions.
     @inline(__always)
     static func writeDigits(_ n: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        guard count > 8 else {
+            writeDigits32(UInt32(truncatingIfNeeded: n), count: count, endingAt: end)
+            return
+        }
+        let high = n / 100_000_000
+        writeDigits32(UInt32(truncatingIfNeeded: n &- high &* 100_000_000), count: 8, endingAt: end)
+        if count > 16 {
+            let top = high / 100_000_000
+            writeDigits32(UInt32(truncatingIfNeeded: high &- top &* 100_000_000), count: 8, endingAt: end - 8)
+            writeDigits32(UInt32(truncatingIfNeeded: top), count: count - 16, endingAt: end - 16)
+        } else {
+            writeDigits32(UInt32(truncatingIfNeeded: high), count: count - 8, endingAt: end - 8)
+        }
+    }
+
+    /// `writeDigits` for a number below 10^`count` that fits 32 bits.
+    @inline(__always)
+    private static func writeDigits32(_ n: UInt32, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
         var rest = n
         var p = end
         var left = count
@@ -141,6 +161,86 @@ public enum JSONWriter {
             return n + 1 + digits
         }
         return true
+    }
+
+    /// Writes a number from 0.001 to 10^9 (in magnitude) exactly as `value.description` does,
+    /// for any number of digits: the decimal with the fewest digits that converts back to
+    /// `value`, and of those the closest to it. False (nothing written) outside that range.
+    ///
+    /// `value` is m × 2^e exactly; the doubles next to it are a spacing (2^e, or 2^(e-1)
+    /// below a power of two) away, so the decimals that convert back to it are those within
+    /// half a spacing. In units of 2^(e-2) that interval and `value` are integers, and so are they times
+    /// 10^p: a 128-bit product, shifted down, tells exactly which decimals with p fraction
+    /// digits lie in it. The search starts at 13 to 15 significant digits, where at most one
+    /// decimal fits (so dropping its trailing zeros gives the shortest, as
+    /// `appendShortDecimal` argues), and goes up one digit at a time; 17 always suffice.
+    static func appendShortest(_ value: Double, to out: inout ByteBuffer) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude >= 1e-3 && magnitude < 1e9 else { return false }
+        let biased = Int((magnitude.bitPattern >> 52) & 0x7FF)  // a normal number here
+        let fraction = magnitude.bitPattern & ((1 << 52) - 1)
+        let m = fraction | (1 << 52)                            // magnitude = m × 2^(biased - 1075)
+        let shift = 1077 - biased                               // the unit 2^(e-2) is 2^-shift: 47 ... 88
+        let centre = m << 2
+        let low = centre - (fraction == 0 ? 1 : 2)              // the gap below a power of two is half
+        let high = centre + 2
+        // floor(log10(magnitude)) give or take one (log10 of the power of two below, truncated).
+        let exponent10 = Int(Double(biased - 1023) * 0.30102999566398119)
+        var places = Swift.max(0, 13 - exponent10)
+        let one = UInt128(1) << shift
+        let mask = one - 1
+        @inline(__always) func times(_ a: UInt64, _ b: UInt64) -> UInt128 {
+            let (high, low) = a.multipliedFullWidth(by: b)
+            return UInt128(high) << 64 | UInt128(low)
+        }
+        while places <= 19 {
+            let scale = powerOfTen(places)
+            let lo = times(low, scale), hi = times(high, scale), mid = times(centre, scale)
+            // The integers N with lo < N × 2^shift < hi. The ends are odd multiples of the
+            // unit (or of half of it), so they are never decimals of 19 places or fewer
+            // (that needs 2^shift to divide them times 10^places): whether they count, as
+            // for an even m, never arises.
+            let first = (lo >> shift) + 1
+            let last = hi >> shift
+            if first <= last {
+                // The closest to the value (half to even), kept inside the interval.
+                var n = mid >> shift
+                let rest = mid & mask, half = one >> 1
+                if rest > half || (rest == half && n & 1 == 1) { n += 1 }
+                n = Swift.min(Swift.max(n, first), last)
+                guard let digits = UInt64(exactly: n) else { return false }
+                appendFixed(digits, places: places, negative: value < 0, to: &out)
+                return true
+            }
+            places += 1
+        }
+        return false
+    }
+
+    /// Writes `scaled` / 10^`places` (with its sign) without trailing fraction zeros, but
+    /// with one fraction digit at least (`description` writes `2.0`).
+    private static func appendFixed(_ scaled: UInt64, places: Int, negative: Bool, to out: inout ByteBuffer) {
+        var scaled = scaled, places = places
+        while places > 1 && scaled % 10 == 0 {
+            scaled /= 10
+            places -= 1
+        }
+        let power = powerOfTen(places)
+        let whole = scaled / power
+        let wholeDigits = digitCount(whole)
+        let digits = Swift.max(places, 1)
+        out.append(upTo: 1 + wholeDigits + 1 + digits) { p in
+            var n = 0
+            if negative {
+                p[0] = UInt8(ascii: "-")
+                n = 1
+            }
+            writeDigits(whole, count: wholeDigits, endingAt: p + n + wholeDigits)
+            n += wholeDigits
+            p[n] = UInt8(ascii: ".")
+            writeDigits(scaled &- whole &* power, count: digits, endingAt: p + n + 1 + digits)
+            return n + 1 + digits
+        }
     }
 
     /// Writes `thousandths` / 1000 (with its sign) with one to three fraction digits, as

@@ -111,6 +111,32 @@ import TestSupport
         }
     }
 
+    /// Numbers that need 16 or 17 digits, from 0.001 to 10^9 (written without Swift's
+    /// `description`): every significand at every exponent of the range, as `description`
+    /// writes them; and the neighbours of powers of two, where the gap below is half the gap
+    /// above.
+    @Test func longDecimalsAreTheShortestThatReadBack() {
+        var rng = SeededGenerator(seed: 1077)
+        var values: [Double] = []
+        for exponent in -10...29 {
+            let power = Double(sign: .plus, exponent: exponent, significand: 1)
+            values += [power, power.nextUp, power.nextDown, power.nextUp.nextUp, power.nextDown.nextDown]
+            for _ in 0..<5_000 {
+                let significand = Double(bitPattern: (1.0).bitPattern | (rng.next() & ((1 << 52) - 1)))
+                let v = Double(sign: .plus, exponent: exponent, significand: significand)
+                values += [v, -v]
+            }
+        }
+        var written = 0
+        for value in values where abs(value) >= 1e-3 && abs(value) < 1e9 {
+            var out = ByteBuffer(capacity: 1)
+            JSONWriter.appendNumber(value, to: &out)
+            #expect(out.text == JSONWriterTests.referenceNumber(value), "\(value.bitPattern)")
+            written += 1
+        }
+        #expect(written > 350_000)
+    }
+
     @Test func integers() {
         for n: Int64 in [0, 1, -1, 9, 10, -10, 99, 100, 1_000_000, .max, .min, .max - 1, .min + 1] {
             var out = ByteBuffer(capacity: 1)
