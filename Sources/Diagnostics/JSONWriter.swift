@@ -63,8 +63,8 @@ public enum JSONWriter {
     }
 
     /// Writes `n`, which is below 10^`count`, as `count` decimal digits (with leading zeros)
-    /// just before `end`. More than eight digits are written as the last eight and the rest, each in 32-bit
-    /// arithmetic, which divides by constants in fewer instructions.
+    /// just before `end`. More than eight digits are written as the last eight and the rest,
+    /// each in 32-bit arithmetic, which divides by constants in fewer instructions.
     @inline(__always)
     static func writeDigits(_ n: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
         guard count > 8 else {
@@ -180,41 +180,66 @@ public enum JSONWriter {
         let biased = Int((magnitude.bitPattern >> 52) & 0x7FF)  // a normal number here
         let fraction = magnitude.bitPattern & ((1 << 52) - 1)
         let m = fraction | (1 << 52)                            // magnitude = m × 2^(biased - 1075)
-        let shift = 1077 - biased                               // the unit 2^(e-2) is 2^-shift: 47 ... 88
+        let shift = 1077 - biased                               // the unit 2^(e-2) is 2^-shift: 25 ... 64
         let centre = m << 2
         let low = centre - (fraction == 0 ? 1 : 2)              // the gap below a power of two is half
         let high = centre + 2
         // floor(log10(magnitude)) give or take one (log10 of the power of two below, truncated).
         let exponent10 = Int(Double(biased - 1023) * 0.30102999566398119)
         var places = Swift.max(0, 13 - exponent10)
-        let one = UInt128(1) << shift
-        let mask = one - 1
-        @inline(__always) func times(_ a: UInt64, _ b: UInt64) -> UInt128 {
-            let (high, low) = a.multipliedFullWidth(by: b)
-            return UInt128(high) << 64 | UInt128(low)
-        }
         while places <= 19 {
             let scale = powerOfTen(places)
-            let lo = times(low, scale), hi = times(high, scale), mid = times(centre, scale)
-            // The integers N with lo < N × 2^shift < hi. The ends are odd multiples of the
-            // unit (or of half of it), so they are never decimals of 19 places or fewer
-            // (that needs 2^shift to divide them times 10^places): whether they count, as
-            // for an even m, never arises.
-            let first = (lo >> shift) + 1
-            let last = hi >> shift
-            if first <= last {
+            // The integers N with low × 10^places < N × 2^shift < high × 10^places. The ends
+            // are odd multiples of the unit (or of half of it), so they are never decimals of
+            // 19 places or fewer (2^shift would have to divide them times 10^places): whether
+            // they count, as for an even m, never arises.
+            guard let below = Wide(low, times: scale).shiftedDown(shift),
+                  let last = Wide(high, times: scale).shiftedDown(shift) else { return false }
+            if below < last {
                 // The closest to the value (half to even), kept inside the interval.
-                var n = mid >> shift
-                let rest = mid & mask, half = one >> 1
-                if rest > half || (rest == half && n & 1 == 1) { n += 1 }
-                n = Swift.min(Swift.max(n, first), last)
-                guard let digits = UInt64(exactly: n) else { return false }
-                appendFixed(digits, places: places, negative: value < 0, to: &out)
+                let mid = Wide(centre, times: scale)
+                guard var n = mid.shiftedDown(shift) else { return false }
+                let rest = mid.remainderVersusHalf(shift)
+                if rest > 0 || (rest == 0 && n & 1 == 1) { n += 1 }
+                appendFixed(Swift.min(Swift.max(n, below + 1), last), places: places, negative: value < 0, to: &out)
                 return true
             }
             places += 1
         }
         return false
+    }
+
+    /// A 128-bit product, as two words (`UInt128` needs macOS 15).
+    private struct Wide {
+        var high: UInt64
+        var low: UInt64
+
+        @inline(__always)
+        init(_ a: UInt64, times b: UInt64) {
+            (high, low) = a.multipliedFullWidth(by: b)
+        }
+
+        /// The product divided by 2^`s` (0 < `s` < 128), rounded down; nil when that does
+        /// not fit 64 bits (then the caller writes the number another way).
+        @inline(__always)
+        func shiftedDown(_ s: Int) -> UInt64? {
+            if s >= 64 { return high &>> (s &- 64) }
+            guard high &>> s == 0 else { return nil }
+            return high &<< (64 &- s) | low &>> s
+        }
+
+        /// The product modulo 2^`s` (0 < `s` < 128) against 2^(`s` - 1): -1 below, 0 equal,
+        /// 1 above.
+        @inline(__always)
+        func remainderVersusHalf(_ s: Int) -> Int {
+            let restHigh = s >= 64 ? high & ((1 &<< (s &- 64)) &- 1) : 0
+            let restLow = s >= 64 ? low : low & ((1 &<< s) &- 1)
+            let halfHigh: UInt64 = s > 64 ? 1 &<< (s &- 65) : 0
+            let halfLow: UInt64 = s > 64 ? 0 : 1 &<< (s &- 1)
+            if restHigh != halfHigh { return restHigh < halfHigh ? -1 : 1 }
+            if restLow != halfLow { return restLow < halfLow ? -1 : 1 }
+            return 0
+        }
     }
 
     /// Writes `scaled` / 10^`places` (with its sign) without trailing fraction zeros, but
