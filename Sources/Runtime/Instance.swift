@@ -37,7 +37,7 @@ public struct Instance: Sendable {
     /// The active leaf state.
     public private(set) var state: StateID
     /// Virtual time, in seconds: the latest time the instance was advanced to.
-    public private(set) var now: Double = 0
+    public internal(set) var now: Double = 0
     /// Whether the run ended in a final state.
     public private(set) var isFinished = false
 
@@ -60,6 +60,11 @@ public struct Instance: Sendable {
     /// changes them (so a failed step can be undone).
     var pendingBefore = ReusableList<PendingTimer>()
     var pendingSaved = false
+    /// The earliest deadline of the armed timers; NaN when none is armed or the run has
+    /// ended. Kept up to date wherever `pending` or `isFinished` changes
+    /// (`updateEarliestDeadline`), so whether a timer is due is one comparison, false for NaN
+    /// (`hasTimerDue(by:)`); the tape loop makes it per event.
+    private(set) var earliestDeadline = Double.nan
     /// The fault of the last step that failed.
     var lastFault: ExpressionFault?
 
@@ -150,7 +155,7 @@ public struct Instance: Sendable {
     }
 
     /// `advance(to:)` when a timer is due.
-    private mutating func fireTimers(dueBy time: Double, emit: (OutputID, [Value]) -> Void, onStep: (Step) -> Void) {
+    mutating func fireTimers(dueBy time: Double, emit: (OutputID, [Value]) -> Void, onStep: (Step) -> Void) {
         var firedAtOnce = 0
         while let step = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             deliverOutputs(emit)
@@ -162,9 +167,21 @@ public struct Instance: Sendable {
     /// Whether an armed timer is due at or before `time` (and the run goes on).
     @inline(__always)
     func hasTimerDue(by time: Double) -> Bool {
-        if pending.isEmpty || isFinished { return false }
-        for k in 0..<pending.count where pending[k].deadline <= time { return true }
-        return false
+        earliestDeadline <= time
+    }
+
+    /// Recomputes `earliestDeadline` after `pending` or `isFinished` changed. The minimum
+    /// skips NaN deadlines (which `<=` never finds due) unless all are NaN, so
+    /// `earliestDeadline <= time` holds exactly when some deadline is `<= time`.
+    mutating func updateEarliestDeadline() {
+        var earliest = Double.nan
+        if !isFinished {
+            for k in 0..<pending.count {
+                let deadline = pending[k].deadline
+                if earliest.isNaN || deadline < earliest { earliest = deadline }
+            }
+        }
+        earliestDeadline = earliest
     }
 
     /// The deadline of the earliest armed timer, if any.
@@ -300,12 +317,14 @@ public struct Instance: Sendable {
         guard !isFinished, let next = nextTimer(dueBy: time) else { return nil }
         makeUnique()
         let timer = pending.remove(at: next)
+        updateEarliestDeadline()
         let instant = now
         now = max(now, timer.deadline)
         firedAtOnce = now == instant ? firedAtOnce + 1 : 1
         let from = state
         if firedAtOnce > Instance.timerLoopLimit {
             pending.removeAll()
+            updateEarliestDeadline()
             registers.outputs.removeAll()
             let t = program.timers[Int(timer.timer)].transition
             return Step(kind: .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now),
@@ -347,6 +366,7 @@ public struct Instance: Sendable {
         }
         state = from
         isFinished = finished
+        updateEarliestDeadline()
     }
 
     /// Hands the step's outputs to `emit`, in order.
@@ -366,6 +386,7 @@ public struct Instance: Sendable {
         guard !pending.isEmpty else { return }
         savePending()
         pending.removeAll { $0.state == s }
+        updateEarliestDeadline()
     }
 
     /// Arms the timers of state `s`, just entered: each delay is evaluated now.
@@ -380,6 +401,7 @@ public struct Instance: Sendable {
             sequence += 1
             savePending()
             pending.append(PendingTimer(deadline: now + max(0, delay), sequence: sequence, state: Int32(s), timer: Int32(k)))
+            updateEarliestDeadline()
             k += 1
         }
     }
@@ -397,6 +419,7 @@ public struct Instance: Sendable {
         isFinished = true
         savePending()
         pending.removeAll()
+        updateEarliestDeadline()
     }
 
     /// Saves the armed timers before the step first changes them.
