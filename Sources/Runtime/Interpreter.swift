@@ -210,6 +210,15 @@ final class RegisterFile: @unchecked Sendable {
         outputArguments.removeAll()
     }
 
+    /// `beginStep` for a step that records no output (the tape loop's): outputs stay
+    /// empty, so only the journals are reset; the string journal only when
+    /// `journalsStrings` (the program may store a string).
+    @inline(__always)
+    func beginQuietStep(journalsStrings: Bool) {
+        journalCount = 0
+        if journalsStrings && !stringJournal.isEmpty { stringJournal.removeAll(keepingCapacity: true) }
+    }
+
     /// Undoes the current step's assignments and drops its outputs.
     func rollBack() {
         while journalCount > 0 {

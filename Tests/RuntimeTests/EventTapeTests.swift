@@ -190,6 +190,30 @@ import TestSupport
         try EventTapeTests.stepsLikeSendingEachEvent(try program(source: EventTapeTests.deadlines), events: 600)
     }
 
+    /// A timer due exactly at an event's time fires before the event; an event without a
+    /// time neither moves time nor fires a timer that is due.
+    @Test func aTimerDueAtAnEventsTimeFiresBeforeIt() throws {
+        let program = try program(spec: "PullToRefresh")
+        var tape = EventTape(program)
+        tape.append("scroll", ["offsetY": .number(-200)], time: 1)
+        tape.append("endDragging", time: 1)                         // refreshing; the timer is due at 3
+        tape.append("scroll", ["offsetY": .number(-250)], time: 2.5)
+        tape.append("scroll", ["offsetY": .number(-300)])           // no time: still refreshing
+        var quiet = Instance(program), reporting = Instance(program)
+        _ = quiet.start(); _ = reporting.start()
+        quiet.run(tape)
+        #expect(quiet.stateName == "refreshing" && quiet.now == 2.5 && quiet.nextDeadline == 3)
+        tape.append("scroll", ["offsetY": .number(-150)], time: 3)  // the timer first (idle), then pulling
+        var rest = Instance(program)
+        _ = rest.start()
+        rest.run(tape)
+        var steps: [Step] = []
+        reporting.run(tape) { steps.append($0) }
+        #expect(rest.stateName == "pulling" && rest.now == 3 && rest.nextDeadline == nil)
+        #expect(reporting.stateName == "pulling" && steps.count == 6)
+        #expect(rest.variables == reporting.variables)
+    }
+
     @Test func aRangeOfTheTapeContinuesWhereTheLastStopped() throws {
         let program = try program(spec: "PullToRefresh")
         var tape = EventTape(program)
