@@ -341,13 +341,16 @@ extension Instance {
                 let r = n[b] * n[c]
                 guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
+            // A divisor of 0 needs no test of its own: `x / 0` is never finite (±infinity, or
+            // NaN for 0 / 0) and `x % 0` is NaN, so the finiteness test fails on it, and
+            // `fault(at:)` reports it as a division by zero.
             case .divide:
                 let r = n[b] / n[c]
-                guard n[c] != 0, isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .remainder:
                 let r = n[b].truncatingRemainder(dividingBy: n[c])
-                guard n[c] != 0, isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .negate: n[a] = -n[b]
             case .not: n[a] = n[b] == 0 ? 1 : 0
