@@ -362,6 +362,10 @@ extension Instance {
             case .notEqual: n[a] = n[b] != n[c] ? 1 : 0
             case .min: n[a] = Swift.min(n[b], n[c])
             case .max: n[a] = Swift.max(n[b], n[c])
+            // The fourth operand is read from the code where it is used: read from `i`, it
+            // would be loaded with the others for every instruction.
+            case .clamp: n[a] = Swift.min(Swift.max(n[b], n[c]), n[Int((next - 1).pointee.ud)])
+            case .select: n[a] = n[b] != 0 ? n[c] : n[Int((next - 1).pointee.ud)]
             case .atan2:
                 let r = arcTangent(n[b], n[c])
                 guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
