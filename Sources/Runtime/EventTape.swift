@@ -149,11 +149,10 @@ extension Instance {
             }
         }
         // The run ended before the range did: the later events only move time.
-        var k = steps.k + 1
-        while k < steps.end {
-            let time = steps.entries[k].time
+        while steps.next < steps.end {
+            let time = steps.next.pointee.time
             if !time.isNaN { advance(to: time) }
-            k += 1
+            steps.next += 1
         }
     }
 
@@ -166,9 +165,9 @@ extension Instance {
     /// here), and the program's tables come from `steps`, not through `program`.
     @inline(__always)
     fileprivate mutating func beginStep<Payloads>(steps: inout TapeSteps<Payloads>) -> Int32 {
-        steps.k &+= 1
-        guard steps.k < steps.end else { return -1 }
-        let entry = steps.entries[steps.k]
+        guard steps.next < steps.end else { return -1 }
+        let entry = steps.next.pointee
+        steps.next += 1
         // `advance(to:)`: both comparisons are false for an event without time (NaN), and
         // the first is false when no timer is armed (NaN).
         if earliestDeadline <= entry.time {
@@ -253,20 +252,17 @@ extension Instance {
 struct TapeSteps<Payloads: TapePayloads>: BlockSequel {
     static var dropsOutputs: Bool { true }
 
-    let entries: UnsafePointer<EventTape.Entry>
-    /// The event being stepped.
-    var k: Int
-    /// Where the range ends.
-    let end: Int
+    /// The next event to step, and where the range ends.
+    var next: UnsafePointer<EventTape.Entry>
+    let end: UnsafePointer<EventTape.Entry>
     /// `Program.dispatch` and `Program.eventCount`.
     let dispatch: UnsafeMutablePointer<Int32>
     let eventCount: Int
     var payloads: Payloads
 
     init(_ entries: UnsafePointer<EventTape.Entry>, _ range: Range<Int>, _ program: Program, _ payloads: Payloads) {
-        self.entries = entries
-        k = range.lowerBound - 1
-        end = range.upperBound
+        next = entries + range.lowerBound
+        end = entries + range.upperBound
         dispatch = program.dispatch.base
         eventCount = program.eventCount
         self.payloads = payloads
