@@ -321,6 +321,7 @@ extension Instance {
     @inline(__always)
     mutating func interpret<Sequel: BlockSequel>(_ start: Int32, _ sequel: inout Sequel) throws(ExpressionFault) -> Int32 {
         let code = program.code.base
+        let limit = program.greatestFinite
         var n = registers.numbers
         var next = code + Int(start)  // the instruction after `i`
         while true {
@@ -331,26 +332,28 @@ extension Instance {
             case .move: n[a] = n[b]
             case .add:
                 let r = n[b] + n[c]
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .subtract:
                 let r = n[b] - n[c]
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .multiply:
                 let r = n[b] * n[c]
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             // A divisor of 0 needs no test of its own: `x / 0` is never finite (±infinity, or
             // NaN for 0 / 0) and `x % 0` is NaN, so the finiteness test fails on it, and
             // `fault(at:)` reports it as a division by zero.
+            //
+            // The finiteness test `r.magnitude <= limit` is false for infinities and NaN.
             case .divide:
                 let r = n[b] / n[c]
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .remainder:
                 let r = n[b].truncatingRemainder(dividingBy: n[c])
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .negate: n[a] = -n[b]
             case .not: n[a] = n[b] == 0 ? 1 : 0
@@ -368,12 +371,12 @@ extension Instance {
             case .select: n[a] = n[b] != 0 ? n[c] : n[Int((next - 1).pointee.ud)]
             case .atan2:
                 let r = arcTangent(n[b], n[c])
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .abs: n[a] = Swift.abs(n[b])
             case .sqrt:
                 let r = n[b].squareRoot()
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], 0) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], 0) }
                 n[a] = r
             case .floor: n[a] = n[b].rounded(.down)
             case .ceil: n[a] = n[b].rounded(.up)
@@ -432,9 +435,6 @@ extension Program {
     }
 }
 
-/// `x.isFinite` in fewer instructions: a magnitude compare (false for NaN).
-@inline(__always)
-private func isFinite(_ x: Double) -> Bool { x.magnitude < .infinity }
 
 @inline(__always)
 private func arcTangent(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
