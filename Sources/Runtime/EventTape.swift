@@ -135,7 +135,7 @@ extension Instance {
     /// Runs the events of `steps` quietly, a failed step undone and the run going on with
     /// the next event.
     private mutating func runSteps<Payloads>(_ steps: inout TapeSteps<Payloads>) {
-        while true {
+        while !isFinished {  // (at the start, and after a failure, which undoes its step)
             let block = beginStep(steps: &steps)
             if block < 0 { break }
             do {
@@ -158,8 +158,9 @@ extension Instance {
 
     /// Moves `steps` to its next event and begins its step, as `advance(to:)` and `send`
     /// would: time moves to the event's (firing the timers due), the payload is loaded.
-    /// Returns the event's block for the active state; -1 past the range, or when the run
-    /// has ended (the event is not looked at).
+    /// Returns the event's block for the active state; -1 past the range, or when timers
+    /// ended the run (the event is not looked at). The run has not ended before: the callers
+    /// test that.
     ///
     /// Only what a quiet step needs: the journal is reset, not the outputs (never recorded
     /// here), and the program's tables come from `steps`, not through `program`.
@@ -172,10 +173,10 @@ extension Instance {
         // the first is false when no timer is armed (NaN).
         if earliestDeadline <= entry.time {
             fireTimersQuietly(dueBy: entry.time, &steps)
-        } else if entry.time > now {
-            now = entry.time
+            if isFinished { return -1 }
+        } else {
+            now = entry.time > now ? entry.time : now
         }
-        if isFinished { return -1 }
         let event = Int(entry.event)
         steps.payloads.load(&self, event: event, start: entry.payloadStart, count: Int(entry.fieldCount))
         registers.beginQuietStep(journalsStrings: Payloads.journalsStrings)
@@ -269,8 +270,9 @@ struct TapeSteps<Payloads: TapePayloads>: BlockSequel {
     }
 
     @inline(__always)
-    mutating func next(_ instance: inout Instance, fired: Int32) -> Int32 {
-        instance.beginStep(steps: &self)
+    mutating func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int32 {
+        // A block ends the run only by its `fire`: the test is the one `fire` made already.
+        endedRun ? -1 : instance.beginStep(steps: &self)
     }
 }
 
