@@ -188,7 +188,7 @@ extension Instance {
     /// (the loop's steps then need not reset them), and the payload's registers found again.
     @inline(never)
     private mutating func fireTimersQuietly<Payloads>(dueBy time: Double, _ steps: inout TapeSteps<Payloads>) {
-        fireTimers(dueBy: time, emit: { _, _ in }, onStep: { _ in })
+        fireTimersQuietly(dueBy: time)
         registers.outputs.removeAll()
         registers.outputArguments.removeAll()
         steps.payloads.registersMoved(self)

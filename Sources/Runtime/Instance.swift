@@ -155,7 +155,7 @@ public struct Instance: Sendable {
     }
 
     /// `advance(to:)` when a timer is due.
-    mutating func fireTimers(dueBy time: Double, emit: (OutputID, [Value]) -> Void, onStep: (Step) -> Void) {
+    private mutating func fireTimers(dueBy time: Double, emit: (OutputID, [Value]) -> Void, onStep: (Step) -> Void) {
         var firedAtOnce = 0
         while let step = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             deliverOutputs(emit)
@@ -314,6 +314,34 @@ public struct Instance: Sendable {
     /// timers fired at the current instant by this advance (start it at 0); past
     /// `timerLoopLimit` the timers are stopped.
     mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Step? {
+        let from = state
+        switch fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {
+        case nil: return nil
+        case .fired(let t)?: return Step(kind: .fired(TransitionID(Int(t))), from: from, to: state, time: now)
+        case .ignored?: return Step(kind: .ignored, from: from, to: from, time: now)
+        case .failed(let fault)?: return Step(kind: .failed(fault), from: from, to: from, time: now)
+        }
+    }
+
+    /// What firing a timer did (`fireNextTimerQuietly`), for the caller to make a `Step` of
+    /// if it reports steps.
+    enum TimerStep {
+        case fired(Int32)
+        case ignored
+        case failed(ExpressionFault)
+    }
+
+    /// `advance(to:)` when a timer is due, for a caller that wants neither the steps nor
+    /// the outputs (the tape loop): no `Step` is made, nothing is called per timer.
+    mutating func fireTimersQuietly(dueBy time: Double) {
+        var firedAtOnce = 0
+        while case .some = fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {}
+        now = max(now, time)
+    }
+
+    /// `fireNextTimer` up to the step: nil when no timer is due.
+    @inline(__always)
+    private mutating func fireNextTimerQuietly(dueBy time: Double, firedAtOnce: inout Int) -> TimerStep? {
         guard !isFinished, let next = nextTimer(dueBy: time) else { return nil }
         makeUnique()
         let timer = pending.remove(at: next)
@@ -327,17 +355,15 @@ public struct Instance: Sendable {
             updateEarliestDeadline()
             registers.outputs.removeAll()
             let t = program.timers[Int(timer.timer)].transition
-            return Step(kind: .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now),
-                                                      range: program.machine[t].keywordRange)), from: from, to: from, time: now)
+            return .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now), range: program.machine[t].keywordRange))
         }
         beginStep()
         do {
             let fired = try execute(program.timerDispatch[Int(timer.timer) * program.stateCount + from.index])
-            if fired < 0 { return Step(kind: .ignored, from: from, to: from, time: now) }
-            return Step(kind: .fired(TransitionID(Int(fired))), from: from, to: state, time: now)
+            return fired < 0 ? .ignored : .fired(fired)
         } catch {
             fail(error, from: Int32(truncatingIfNeeded: from.index))
-            return Step(kind: .failed(error), from: from, to: from, time: now)
+            return .failed(error)
         }
     }
 

@@ -214,6 +214,39 @@ import TestSupport
         #expect(rest.variables == reporting.variables)
     }
 
+    /// Timers that fire without time passing are stopped in the tape loop as in
+    /// `advance(to:)`, and the tape goes on; their outputs are dropped.
+    @Test func aTimerLoopInATapeIsStoppedAsByAdvance() throws {
+        let program = try program(source: """
+            machine Spin {
+                public var n: Number = 0
+                public var m: Number = 0
+                event kick(x: Number)
+                output spun(n: Number)
+                initial state idle { on kick -> spinning { m = m + x } }
+                state spinning {
+                    after 0s -> spinning { n += 1; emit spun(n) }
+                    on kick -> idle { m = m * x }
+                }
+            }
+            """)
+        var tape = EventTape(program)
+        for (k, x) in [2.0, 3, 5, 7].enumerated() { tape.append("kick", ["x": .number(x)], time: Double(k)) }
+        var quiet = Instance(program), sent = Instance(program)
+        _ = quiet.start(); _ = sent.start()
+        quiet.run(tape)
+        var failures = 0
+        for k in 0..<tape.count {
+            let (event, payload, time) = tape[k]
+            sent.advance(to: time ?? sent.now, onStep: { if case .failed = $0.kind { failures += 1 } })
+            _ = sent.send(event, payload: payload)
+        }
+        // Spinning from 0 and from 2, stopped at 1 and 3 after 10,000 fires each.
+        #expect(failures == 2)
+        #expect(quiet.variables == sent.variables && quiet.variables == [.number(20_000), .number((2 * 3 + 5) * 7)])
+        #expect(quiet.state == sent.state && quiet.now == sent.now && quiet.nextDeadline == sent.nextDeadline)
+    }
+
     @Test func aRangeOfTheTapeContinuesWhereTheLastStopped() throws {
         let program = try program(spec: "PullToRefresh")
         var tape = EventTape(program)
