@@ -140,7 +140,7 @@ extension Instance {
             if block < 0 { break }
             do {
                 // Returns when there is no next block: the range is done, or the run ended.
-                _ = try interpret(block, &steps)
+                _ = try interpret(Int32(truncatingIfNeeded: block), &steps)
                 break
             } catch {
                 // A block fails before its `fire`, so the active state is still the one the
@@ -165,7 +165,7 @@ extension Instance {
     /// Only what a quiet step needs: the journal is reset, not the outputs (never recorded
     /// here), and the program's tables come from `steps`, not through `program`.
     @inline(__always)
-    fileprivate mutating func beginStep<Payloads>(steps: inout TapeSteps<Payloads>) -> Int32 {
+    fileprivate mutating func beginStep<Payloads>(steps: inout TapeSteps<Payloads>) -> Int {
         guard steps.next < steps.end else { return -1 }
         let entry = steps.next.pointee
         steps.next += 1
@@ -181,7 +181,9 @@ extension Instance {
         steps.payloads.load(&self, event: event, start: entry.payloadStart, count: Int(entry.fieldCount))
         registers.beginQuietStep(journalsStrings: Payloads.journalsStrings)
         pendingSaved = false
-        return steps.dispatch[state.index &* steps.eventCount &+ event]
+        // Blocks start at indices >= 0: widened as unsigned, the interpreter's test for -1
+        // is known false here and left out.
+        return Int(UInt32(bitPattern: steps.dispatch[state.index &* steps.eventCount &+ event]))
     }
 
     /// `advance(to:)` in the tape loop when a timer is due: the timers' outputs are dropped
@@ -270,7 +272,7 @@ struct TapeSteps<Payloads: TapePayloads>: BlockSequel {
     }
 
     @inline(__always)
-    mutating func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int32 {
+    mutating func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int {
         // A block ends the run only by its `fire`: the test is the one `fire` made already.
         endedRun ? -1 : instance.beginStep(steps: &self)
     }

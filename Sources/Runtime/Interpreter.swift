@@ -290,8 +290,8 @@ protocol BlockSequel {
     static var dropsOutputs: Bool { get }
     /// Called when a block ends, after its `fire` took effect; `fired` is the transition's
     /// index or -1, and `endedRun` whether the `fire` ended the run. Returns the block to run
-    /// next, or -1 to return `fired`.
-    mutating func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int32
+    /// next (an index into `Program.code`), or -1 to return `fired`.
+    mutating func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int
 }
 
 /// Runs one block and returns.
@@ -299,7 +299,7 @@ struct SingleBlock: BlockSequel {
     static var dropsOutputs: Bool { false }
 
     @inline(__always)
-    func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int32 { -1 }
+    func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int { -1 }
 }
 
 extension Instance {
@@ -402,12 +402,12 @@ extension Instance {
                 enter(i.b, endingRun: i.c != 0)
                 let block = sequel.next(&self, fired: i.a, endedRun: i.c != 0)
                 if block < 0 { return i.a }
-                next = code + Int(block)
+                next = code + block
                 n = registers.numbers  // a timer's step may have given the instance its own registers
             case .end:
                 let block = sequel.next(&self, fired: -1, endedRun: false)
                 if block < 0 { return -1 }
-                next = code + Int(block)
+                next = code + block
                 n = registers.numbers  // a timer's step may have given the instance its own registers
             }
         }
