@@ -17,14 +17,23 @@ import StatecraftModel
 /// actions and entries as straight-line code and ends with `fire` (see `Program.dispatch`).
 struct Instruction: Sendable {
     var op: Opcode
+    /// A fourth operand, for the few instructions that read four registers (`clamp`,
+    /// `select`): it lives in what would be padding after `op`, so an instruction stays 16
+    /// bytes. Only a register below `maxD` that is not a temporary fits (its index is final
+    /// when the instruction is made; temporaries are relocated by `CodeGenerator.finish`).
+    var ud: UInt16
     /// The operands as stored: unsigned, so widening one to an index costs nothing (-1 is
     /// `UInt32.max`). The code generator works with the signed views `a`, `b`, `c`.
     var ua: UInt32
     var ub: UInt32
     var uc: UInt32
 
-    init(_ op: Opcode, _ a: Int32 = 0, _ b: Int32 = 0, _ c: Int32 = 0) {
+    /// The registers `ud` can hold: `0 ..< maxD`.
+    static let maxD: Int32 = Int32(UInt16.max) + 1
+
+    init(_ op: Opcode, _ a: Int32 = 0, _ b: Int32 = 0, _ c: Int32 = 0, d: UInt16 = 0) {
         self.op = op
+        ud = d
         ua = UInt32(bitPattern: a)
         ub = UInt32(bitPattern: b)
         uc = UInt32(bitPattern: c)
@@ -61,6 +70,12 @@ enum Opcode: UInt8, Sendable {
     case less, lessEqual, greater, greaterEqual, equal, notEqual
     /// `n[a] = f(n[b], n[c])`
     case min, max, atan2
+    /// `n[a] = min(max(n[b], n[c]), n[d])`: the clamp `min(max(x, lo), hi)` in one
+    /// instruction, with the same result as the two (`Swift.max` then `Swift.min`).
+    case clamp
+    /// `n[a] = n[b] != 0 ? n[c] : n[d]`: a conditional whose branches are registers already
+    /// (no code to run), without jumps.
+    case select
     /// `n[a] = f(n[b])`
     case abs, sqrt, floor, ceil, round
     /// Continue at `a`.

@@ -135,7 +135,7 @@ struct CodeGenerator {
         switch op {
         case .move, .add, .subtract, .multiply, .divide, .remainder, .negate, .not,
              .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual,
-             .min, .max, .atan2, .abs, .sqrt, .floor, .ceil, .round, .equalStrings, .notEqualStrings:
+             .min, .max, .clamp, .select, .atan2, .abs, .sqrt, .floor, .ceil, .round, .equalStrings, .notEqualStrings:
             true
         case .jump, .jumpIfFalse, .jumpIfTrue, .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater,
              .jumpUnlessGreaterEqual, .jumpUnlessEqual, .jumpUnlessNotEqual, .moveString, .concatenate,
@@ -269,6 +269,27 @@ struct CodeGenerator {
             binary(op, into: result, left, right, fault: FaultSite(range: e.range, style: .expression))
             return result
         case .conditional(let c, let t, let f):
+            // Both branches already in registers (no code, nothing that can fail): the
+            // condition's value picks one, without jumps.
+            if t.type != .string && isLeaf(t) && isLeaf(f) {
+                let condition = expression(c)
+                let ifTrue = expression(t), ifFalse = expression(f)
+                if let d = fourthOperand(ifFalse) {
+                    let result = destination ?? temporary(.number)
+                    append(Instruction(.select, result.index, condition.index, ifTrue.index, d: d))
+                    return result
+                }
+                // Cannot happen for the registers a leaf is in, short of 65536 of them: the
+                // condition is computed, and the branches are moved after it.
+                let result = destination ?? temporary(.number)
+                let otherwise = append(Instruction(.jumpIfFalse, 0, condition.index))
+                move(ifTrue, to: result)
+                let end = append(Instruction(.jump))
+                patch(otherwise)
+                move(ifFalse, to: result)
+                patch(end)
+                return result
+            }
             let otherwise = branchesUnless(c)
             let result = destination ?? temporary(file(e.type))
             _ = expression(t, into: result)
@@ -318,6 +339,7 @@ struct CodeGenerator {
     }
 
     private mutating func call(_ f: BuiltinFunction, _ args: [Expr], range: SourceRange, into destination: Register?) -> Register {
+        if f == .min, let clamped = clamp(args, into: destination) { return clamped }
         let registers = args.map { expression($0) }
         let result = destination ?? temporary(.number)
         let fault = FaultSite(range: range, style: .call(f))
@@ -347,6 +369,42 @@ struct CodeGenerator {
         case .round: append(Instruction(.round, result.index, first.index))
         }
         return result
+    }
+
+    /// `min(max(x, lo), hi)` as one `clamp`, when `hi` is in a register that fits the
+    /// fourth operand; nil (nothing appended) otherwise. The operands are evaluated in the
+    /// same order as for the two calls; only the `max`'s temporary is not written.
+    private mutating func clamp(_ args: [Expr], into destination: Register?) -> Register? {
+        guard args.count == 2, case .call(.max, let inner) = args[0].kind, inner.count == 2,
+              args[0].folded(constants: constants) == nil, isLeaf(args[1]) else { return nil }
+        // A guard computed the whole `max` already: reuse it, as the plain calls would.
+        if !available.isEmpty, let shape = shape(of: args[0]), available.contains(where: { $0.shape == shape }) { return nil }
+        let mark = self.mark()
+        let x = expression(inner[0]), lo = expression(inner[1]), hi = expression(args[1])
+        guard let d = fourthOperand(hi) else {
+            truncate(to: mark)
+            return nil
+        }
+        let result = destination ?? temporary(.number)
+        append(Instruction(.clamp, result.index, x.index, lo.index, d: d))
+        return result
+    }
+
+    /// Whether `e` is in a register without code: a constant, a variable, a field, a local.
+    private func isLeaf(_ e: Expr) -> Bool {
+        if e.folded(constants: constants) != nil { return true }
+        switch e.kind {
+        case .literal, .pi, .constant, .variable, .field, .local, .invalid: return true
+        default: return false
+        }
+    }
+
+    /// `r` as an instruction's fourth operand (`Instruction.ud`), if it fits: a number
+    /// register that is not a temporary, below `Instruction.maxD`.
+    private func fourthOperand(_ r: Register) -> UInt16? {
+        guard r.file == .number, r.index >= 0, r.index & CodeGenerator.temporaryFlag == 0, r.index < Instruction.maxD
+        else { return nil }
+        return UInt16(r.index)
     }
 
     /// `result = left op right` for every operator but `&&` and `||`.

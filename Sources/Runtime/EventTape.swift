@@ -110,12 +110,23 @@ extension Instance {
             return
         }
         makeUnique()  // once: nothing in the loop shares the registers again
+        // Outputs are never recorded in the loop (`TapeSteps.dropsOutputs`), so the per-event
+        // reset leaves them out; they are emptied here and after timers (which record theirs).
+        registers.outputs.removeAll()
+        registers.outputArguments.removeAll()
         tape.entries.withUnsafeBufferPointer { entries in
             tape.numbers.withUnsafeBufferPointer { numbers in
                 tape.strings.withUnsafeBufferPointer { strings in
-                    var steps = TapeSteps(entries: entries, numbers: numbers, strings: strings,
-                                          hasStrings: tape.hasStrings, k: range.lowerBound - 1, end: range.upperBound)
-                    runSteps(&steps)
+                    guard let entries = entries.baseAddress else { return }
+                    if !program.hasStringFields && !program.storesStrings, let numbers = numbers.baseAddress {
+                        var steps = TapeSteps(entries, range, program,
+                                              NumberPayloads(numbers: numbers, registers: registers.numbers + program.payloadBase))
+                        runSteps(&steps)
+                    } else {
+                        var steps = TapeSteps(entries, range, program,
+                                              MixedPayloads(numbers: numbers, strings: strings, hasStrings: tape.hasStrings))
+                        runSteps(&steps)
+                    }
                 }
             }
         }
@@ -123,13 +134,13 @@ extension Instance {
 
     /// Runs the events of `steps` quietly, a failed step undone and the run going on with
     /// the next event.
-    private mutating func runSteps(_ steps: inout TapeSteps) {
-        while true {
+    private mutating func runSteps<Payloads>(_ steps: inout TapeSteps<Payloads>) {
+        while !isFinished {  // (at the start, and after a failure, which undoes its step)
             let block = beginStep(steps: &steps)
             if block < 0 { break }
             do {
                 // Returns when there is no next block: the range is done, or the run ended.
-                _ = try interpret(block, &steps)
+                _ = try interpret(Int32(truncatingIfNeeded: block), &steps)
                 break
             } catch {
                 // A block fails before its `fire`, so the active state is still the one the
@@ -138,36 +149,51 @@ extension Instance {
             }
         }
         // The run ended before the range did: the later events only move time.
-        var k = steps.k + 1
-        while k < steps.end {
-            let time = steps.entries[k].time
+        while steps.next < steps.end {
+            let time = steps.next.pointee.time
             if !time.isNaN { advance(to: time) }
-            k += 1
+            steps.next += 1
         }
     }
 
     /// Moves `steps` to its next event and begins its step, as `advance(to:)` and `send`
     /// would: time moves to the event's (firing the timers due), the payload is loaded.
-    /// Returns the event's block for the active state; -1 past the range, or when the run
-    /// has ended (the event is not looked at).
+    /// Returns the event's block for the active state; -1 past the range, or when timers
+    /// ended the run (the event is not looked at). The run has not ended before: the callers
+    /// test that.
+    ///
+    /// Only what a quiet step needs: the journal is reset, not the outputs (never recorded
+    /// here), and the program's tables come from `steps`, not through `program`.
     @inline(__always)
-    fileprivate mutating func beginStep(steps: inout TapeSteps) -> Int32 {
-        steps.k &+= 1
-        guard steps.k < steps.end else { return -1 }
-        let entry = steps.entries[steps.k]
-        if !entry.time.isNaN { advance(to: entry.time) }
-        if isFinished { return -1 }
-        let event = Int(entry.event)
-        let start = entry.payloadStart
-        if !steps.hasStrings, let numbers = steps.numbers.baseAddress {
-            loadNumberPayload(numbers + start, count: Int(entry.fieldCount))
+    fileprivate mutating func beginStep<Payloads>(steps: inout TapeSteps<Payloads>) -> Int {
+        guard steps.next < steps.end else { return -1 }
+        let entry = steps.next.pointee
+        steps.next += 1
+        // `advance(to:)`: both comparisons are false for an event without time (NaN), and
+        // the first is false when no timer is armed (NaN).
+        if earliestDeadline <= entry.time {
+            fireTimersQuietly(dueBy: entry.time, &steps)
+            if isFinished { return -1 }
         } else {
-            loadUniquePayload(event, StagedPayload(
-                numbers: UnsafeBufferPointer(rebasing: steps.numbers[start...]),
-                strings: steps.hasStrings ? UnsafeBufferPointer(rebasing: steps.strings[start...]) : steps.strings))
+            now = entry.time > now ? entry.time : now
         }
-        beginStep()
-        return program.dispatch[state.index &* program.eventCount &+ event]
+        let event = Int(entry.event)
+        steps.payloads.load(&self, event: event, start: entry.payloadStart, count: Int(entry.fieldCount))
+        registers.beginQuietStep(journalsStrings: Payloads.journalsStrings)
+        pendingSaved = false
+        // Blocks start at indices >= 0: widened as unsigned, the interpreter's test for -1
+        // is known false here and left out.
+        return Int(UInt32(bitPattern: steps.dispatch[state.index &* steps.eventCount &+ event]))
+    }
+
+    /// `advance(to:)` in the tape loop when a timer is due: the timers' outputs are dropped
+    /// (the loop's steps then need not reset them), and the payload's registers found again.
+    @inline(never)
+    private mutating func fireTimersQuietly<Payloads>(dueBy time: Double, _ steps: inout TapeSteps<Payloads>) {
+        fireTimersQuietly(dueBy: time)
+        registers.outputs.removeAll()
+        registers.outputArguments.removeAll()
+        steps.payloads.registersMoved(self)
     }
 
     private mutating func runTape(_ tape: EventTape, _ range: Range<Int>?,
@@ -224,21 +250,85 @@ extension Instance {
 }
 
 /// The events of a tape being run quietly (`Instance.run(_:_:)`): after each step's block,
-/// the interpreter goes on with the next event's.
-struct TapeSteps: BlockSequel {
+/// the interpreter goes on with the next event's. What stays the same for the whole run is
+/// held here, so a step reads it from one place.
+struct TapeSteps<Payloads: TapePayloads>: BlockSequel {
     static var dropsOutputs: Bool { true }
 
-    let entries: UnsafeBufferPointer<EventTape.Entry>
+    /// The next event to step, and where the range ends.
+    var next: UnsafePointer<EventTape.Entry>
+    let end: UnsafePointer<EventTape.Entry>
+    /// `Program.dispatch` and `Program.eventCount`.
+    let dispatch: UnsafeMutablePointer<Int32>
+    let eventCount: Int
+    var payloads: Payloads
+
+    init(_ entries: UnsafePointer<EventTape.Entry>, _ range: Range<Int>, _ program: Program, _ payloads: Payloads) {
+        next = entries + range.lowerBound
+        end = entries + range.upperBound
+        dispatch = program.dispatch.base
+        eventCount = program.eventCount
+        self.payloads = payloads
+    }
+
+    @inline(__always)
+    mutating func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int {
+        // A block ends the run only by its `fire`: the test is the one `fire` made already.
+        endedRun ? -1 : instance.beginStep(steps: &self)
+    }
+}
+
+/// How the tape loop writes an event's payload into the registers.
+protocol TapePayloads {
+    /// Whether a step may journal strings (`storeString`), so the journal must be reset.
+    static var journalsStrings: Bool { get }
+    /// Writes the `count` fields at `start` in the tape, of event `event`, into the
+    /// instance's payload registers.
+    func load(_ instance: inout Instance, event: Int, start: Int, count: Int)
+    /// The instance may have other registers now (after timers fired).
+    mutating func registersMoved(_ instance: Instance)
+}
+
+/// The payloads of a program that has no string field and stores no string: numbers
+/// copied from the tape to the payload registers (field `k` in `payloadBase + k`), both
+/// addresses known for the whole run.
+struct NumberPayloads: TapePayloads {
+    static var journalsStrings: Bool { false }
+
+    let numbers: UnsafePointer<Double>
+    /// `registers.numbers + payloadBase`.
+    var registers: UnsafeMutablePointer<Double>
+
+    @inline(__always)
+    func load(_ instance: inout Instance, event: Int, start: Int, count: Int) {
+        let fields = numbers + start
+        // One field is the usual case: a plain copy, not the set-up of a vector loop.
+        if count == 1 {
+            registers[0] = fields[0]
+        } else {
+            for k in 0..<count { registers[k] = fields[k] }
+        }
+    }
+
+    mutating func registersMoved(_ instance: Instance) {
+        registers = instance.registers.numbers + instance.program.payloadBase
+    }
+}
+
+/// Any other program's payloads: by field register (`Instance.loadUniquePayload`).
+struct MixedPayloads: TapePayloads {
+    static var journalsStrings: Bool { true }
+
     let numbers: UnsafeBufferPointer<Double>
     let strings: UnsafeBufferPointer<String>
     let hasStrings: Bool
-    /// The event being stepped.
-    var k: Int
-    /// Where the range ends.
-    let end: Int
 
     @inline(__always)
-    mutating func next(_ instance: inout Instance, fired: Int32) -> Int32 {
-        instance.beginStep(steps: &self)
+    func load(_ instance: inout Instance, event: Int, start: Int, count: Int) {
+        instance.loadUniquePayload(event, StagedPayload(
+            numbers: UnsafeBufferPointer(rebasing: numbers[start...]),
+            strings: hasStrings ? UnsafeBufferPointer(rebasing: strings[start...]) : strings))
     }
+
+    func registersMoved(_ instance: Instance) {}
 }

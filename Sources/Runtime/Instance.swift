@@ -37,7 +37,7 @@ public struct Instance: Sendable {
     /// The active leaf state.
     public private(set) var state: StateID
     /// Virtual time, in seconds: the latest time the instance was advanced to.
-    public private(set) var now: Double = 0
+    public internal(set) var now: Double = 0
     /// Whether the run ended in a final state.
     public private(set) var isFinished = false
 
@@ -60,6 +60,11 @@ public struct Instance: Sendable {
     /// changes them (so a failed step can be undone).
     var pendingBefore = ReusableList<PendingTimer>()
     var pendingSaved = false
+    /// The earliest deadline of the armed timers; NaN when none is armed or the run has
+    /// ended. Kept up to date wherever `pending` or `isFinished` changes
+    /// (`updateEarliestDeadline`), so whether a timer is due is one comparison, false for NaN
+    /// (`hasTimerDue(by:)`); the tape loop makes it per event.
+    private(set) var earliestDeadline = Double.nan
     /// The fault of the last step that failed.
     var lastFault: ExpressionFault?
 
@@ -162,9 +167,21 @@ public struct Instance: Sendable {
     /// Whether an armed timer is due at or before `time` (and the run goes on).
     @inline(__always)
     func hasTimerDue(by time: Double) -> Bool {
-        if pending.isEmpty || isFinished { return false }
-        for k in 0..<pending.count where pending[k].deadline <= time { return true }
-        return false
+        earliestDeadline <= time
+    }
+
+    /// Recomputes `earliestDeadline` after `pending` or `isFinished` changed. The minimum
+    /// skips NaN deadlines (which `<=` never finds due) unless all are NaN, so
+    /// `earliestDeadline <= time` holds exactly when some deadline is `<= time`.
+    mutating func updateEarliestDeadline() {
+        var earliest = Double.nan
+        if !isFinished {
+            for k in 0..<pending.count {
+                let deadline = pending[k].deadline
+                if earliest.isNaN || deadline < earliest { earliest = deadline }
+            }
+        }
+        earliestDeadline = earliest
     }
 
     /// The deadline of the earliest armed timer, if any.
@@ -297,28 +314,56 @@ public struct Instance: Sendable {
     /// timers fired at the current instant by this advance (start it at 0); past
     /// `timerLoopLimit` the timers are stopped.
     mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Step? {
+        let from = state
+        switch fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {
+        case nil: return nil
+        case .fired(let t)?: return Step(kind: .fired(TransitionID(Int(t))), from: from, to: state, time: now)
+        case .ignored?: return Step(kind: .ignored, from: from, to: from, time: now)
+        case .failed(let fault)?: return Step(kind: .failed(fault), from: from, to: from, time: now)
+        }
+    }
+
+    /// What firing a timer did (`fireNextTimerQuietly`), for the caller to make a `Step` of
+    /// if it reports steps.
+    enum TimerStep {
+        case fired(Int32)
+        case ignored
+        case failed(ExpressionFault)
+    }
+
+    /// `advance(to:)` when a timer is due, for a caller that wants neither the steps nor
+    /// the outputs (the tape loop): no `Step` is made, nothing is called per timer.
+    mutating func fireTimersQuietly(dueBy time: Double) {
+        var firedAtOnce = 0
+        while case .some = fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {}
+        now = max(now, time)
+    }
+
+    /// `fireNextTimer` up to the step: nil when no timer is due.
+    @inline(__always)
+    private mutating func fireNextTimerQuietly(dueBy time: Double, firedAtOnce: inout Int) -> TimerStep? {
         guard !isFinished, let next = nextTimer(dueBy: time) else { return nil }
         makeUnique()
         let timer = pending.remove(at: next)
+        updateEarliestDeadline()
         let instant = now
         now = max(now, timer.deadline)
         firedAtOnce = now == instant ? firedAtOnce + 1 : 1
         let from = state
         if firedAtOnce > Instance.timerLoopLimit {
             pending.removeAll()
+            updateEarliestDeadline()
             registers.outputs.removeAll()
             let t = program.timers[Int(timer.timer)].transition
-            return Step(kind: .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now),
-                                                      range: program.machine[t].keywordRange)), from: from, to: from, time: now)
+            return .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now), range: program.machine[t].keywordRange))
         }
         beginStep()
         do {
             let fired = try execute(program.timerDispatch[Int(timer.timer) * program.stateCount + from.index])
-            if fired < 0 { return Step(kind: .ignored, from: from, to: from, time: now) }
-            return Step(kind: .fired(TransitionID(Int(fired))), from: from, to: state, time: now)
+            return fired < 0 ? .ignored : .fired(fired)
         } catch {
             fail(error, from: Int32(truncatingIfNeeded: from.index))
-            return Step(kind: .failed(error), from: from, to: from, time: now)
+            return .failed(error)
         }
     }
 
@@ -347,6 +392,7 @@ public struct Instance: Sendable {
         }
         state = from
         isFinished = finished
+        updateEarliestDeadline()
     }
 
     /// Hands the step's outputs to `emit`, in order.
@@ -366,6 +412,7 @@ public struct Instance: Sendable {
         guard !pending.isEmpty else { return }
         savePending()
         pending.removeAll { $0.state == s }
+        updateEarliestDeadline()
     }
 
     /// Arms the timers of state `s`, just entered: each delay is evaluated now.
@@ -380,6 +427,7 @@ public struct Instance: Sendable {
             sequence += 1
             savePending()
             pending.append(PendingTimer(deadline: now + max(0, delay), sequence: sequence, state: Int32(s), timer: Int32(k)))
+            updateEarliestDeadline()
             k += 1
         }
     }
@@ -397,6 +445,7 @@ public struct Instance: Sendable {
         isFinished = true
         savePending()
         pending.removeAll()
+        updateEarliestDeadline()
     }
 
     /// Saves the armed timers before the step first changes them.

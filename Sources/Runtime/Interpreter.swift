@@ -210,6 +210,15 @@ final class RegisterFile: @unchecked Sendable {
         outputArguments.removeAll()
     }
 
+    /// `beginStep` for a step that records no output (the tape loop's): outputs stay
+    /// empty, so only the journals are reset; the string journal only when
+    /// `journalsStrings` (the program may store a string).
+    @inline(__always)
+    func beginQuietStep(journalsStrings: Bool) {
+        journalCount = 0
+        if journalsStrings && !stringJournal.isEmpty { stringJournal.removeAll(keepingCapacity: true) }
+    }
+
     /// Undoes the current step's assignments and drops its outputs.
     func rollBack() {
         while journalCount > 0 {
@@ -280,8 +289,9 @@ protocol BlockSequel {
     /// evaluated, so a step that would fail still fails).
     static var dropsOutputs: Bool { get }
     /// Called when a block ends, after its `fire` took effect; `fired` is the transition's
-    /// index or -1. Returns the block to run next, or -1 to return `fired`.
-    mutating func next(_ instance: inout Instance, fired: Int32) -> Int32
+    /// index or -1, and `endedRun` whether the `fire` ended the run. Returns the block to run
+    /// next (an index into `Program.code`), or -1 to return `fired`.
+    mutating func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int
 }
 
 /// Runs one block and returns.
@@ -289,7 +299,7 @@ struct SingleBlock: BlockSequel {
     static var dropsOutputs: Bool { false }
 
     @inline(__always)
-    func next(_ instance: inout Instance, fired: Int32) -> Int32 { -1 }
+    func next(_ instance: inout Instance, fired: Int32, endedRun: Bool) -> Int { -1 }
 }
 
 extension Instance {
@@ -312,6 +322,7 @@ extension Instance {
     @inline(__always)
     mutating func interpret<Sequel: BlockSequel>(_ start: Int32, _ sequel: inout Sequel) throws(ExpressionFault) -> Int32 {
         let code = program.code.base
+        let limit = program.greatestFinite
         var n = registers.numbers
         var next = code + Int(start)  // the instruction after `i`
         while true {
@@ -322,23 +333,28 @@ extension Instance {
             case .move: n[a] = n[b]
             case .add:
                 let r = n[b] + n[c]
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .subtract:
                 let r = n[b] - n[c]
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .multiply:
                 let r = n[b] * n[c]
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
+            // A divisor of 0 needs no test of its own: `x / 0` is never finite (±infinity, or
+            // NaN for 0 / 0) and `x % 0` is NaN, so the finiteness test fails on it, and
+            // `fault(at:)` reports it as a division by zero.
+            //
+            // The finiteness test `r.magnitude <= limit` is false for infinities and NaN.
             case .divide:
                 let r = n[b] / n[c]
-                guard n[c] != 0, isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .remainder:
                 let r = n[b].truncatingRemainder(dividingBy: n[c])
-                guard n[c] != 0, isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .negate: n[a] = -n[b]
             case .not: n[a] = n[b] == 0 ? 1 : 0
@@ -350,14 +366,18 @@ extension Instance {
             case .notEqual: n[a] = n[b] != n[c] ? 1 : 0
             case .min: n[a] = Swift.min(n[b], n[c])
             case .max: n[a] = Swift.max(n[b], n[c])
+            // The fourth operand is read from the code where it is used: read from `i`, it
+            // would be loaded with the others for every instruction.
+            case .clamp: n[a] = Swift.min(Swift.max(n[b], n[c]), n[Int((next - 1).pointee.ud)])
+            case .select: n[a] = n[b] != 0 ? n[c] : n[Int((next - 1).pointee.ud)]
             case .atan2:
                 let r = arcTangent(n[b], n[c])
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], n[c]) }
                 n[a] = r
             case .abs: n[a] = Swift.abs(n[b])
             case .sqrt:
                 let r = n[b].squareRoot()
-                guard isFinite(r) else { throw program.fault(at: next - 1 - code, n[b], 0) }
+                guard r.magnitude <= limit else { throw program.fault(at: next - 1 - code, n[b], 0) }
                 n[a] = r
             case .floor: n[a] = n[b].rounded(.down)
             case .ceil: n[a] = n[b].rounded(.up)
@@ -380,14 +400,14 @@ extension Instance {
             case .armTimers: try armTimers(of: a)
             case .fire:
                 enter(i.b, endingRun: i.c != 0)
-                let block = sequel.next(&self, fired: i.a)
+                let block = sequel.next(&self, fired: i.a, endedRun: i.c != 0)
                 if block < 0 { return i.a }
-                next = code + Int(block)
+                next = code + block
                 n = registers.numbers  // a timer's step may have given the instance its own registers
             case .end:
-                let block = sequel.next(&self, fired: -1)
+                let block = sequel.next(&self, fired: -1, endedRun: false)
                 if block < 0 { return -1 }
-                next = code + Int(block)
+                next = code + block
                 n = registers.numbers  // a timer's step may have given the instance its own registers
             }
         }
@@ -416,9 +436,6 @@ extension Program {
     }
 }
 
-/// `x.isFinite` in fewer instructions: a magnitude compare (false for NaN).
-@inline(__always)
-private func isFinite(_ x: Double) -> Bool { x.magnitude < .infinity }
 
 @inline(__always)
 private func arcTangent(_ y: Double, _ x: Double) -> Double { atan2(y, x) }

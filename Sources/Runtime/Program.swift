@@ -72,6 +72,13 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let payloadBase: Int
     /// Whether some event has a string field (otherwise every payload is numbers only).
     let hasStringFields: Bool
+    /// Whether some code stores a string variable (`storeString`, which journals it).
+    let storesStrings: Bool
+    /// `Double.greatestFiniteMagnitude`, which the interpreter's finiteness test compares
+    /// magnitudes with (`r.magnitude <= limit`). Read from here, the bound is not a constant
+    /// the compiler sees, so the test stays a float comparison (three instructions) instead
+    /// of being rewritten as a class test on the bits (five, with two 64-bit constants).
+    private(set) var greatestFinite = Double.greatestFiniteMagnitude
     /// Each variable's type, by `VariableID` index.
     let variableTypes: [ValueType]
     /// Names by index, so reports and traces never copy a whole `State` or `Event` to read one.
@@ -187,6 +194,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         self.payloadRegisters = FrozenTable(payloadRegisters)
         payloadBase = Int(generator.payloadBase)
         hasStringFields = payloadRegisters.contains { $0.file == .string }
+        storesStrings = generator.code.contains { $0.op == .storeString }
         variableTypes = machine.variables.map { $0.initialValue.type }
         stateNames = machine.states.map(\.name)
         eventNames = machine.events.map(\.name)

@@ -1,4 +1,5 @@
 import Statecraft
+@testable import StatecraftRuntime
 import Testing
 import TestSupport
 
@@ -104,6 +105,146 @@ import TestSupport
             #expect(instance.isFinished == sent.isFinished)
             #expect(instance.nextDeadline == sent.nextDeadline)
         }
+    }
+
+    /// Timers armed (several per state, delays from variables), cancelled by leaving,
+    /// fired, re-armed by a self-transition, restored by failures after cancelling (an
+    /// entry action) and after arming (a timer's delay), and dropped by a final state.
+    static let deadlines = """
+        machine Deadlines {
+            public var d: Number = 1
+            public var k: Number = 0
+            event set(x: Number)
+            event go
+            event fail
+            event stop
+            initial state a {
+                after d -> b { k += 1 }
+                after 2.5s { k += 10 }
+                on set { d = x }
+                on go -> p
+                on stop -> done
+            }
+            state b {
+                after d * 2 -> a
+                after 0.25s { k -= 1 }
+                on go -> b
+                on fail -> a { k = 1 / (d - d) }
+                on set if x > 0 -> p { d = x }
+            }
+            state p {
+                // Fails (d = 3) after b's timers were cancelled.
+                entry { k = k + 1 / (d - 3) }
+                after 0.75s -> a
+                // Fails (d = 4) after the first timer was armed.
+                after 1 / (d - 4) + 1 -> a
+                on go -> quiet
+                on stop -> done
+            }
+            // Leaving p for a state without timers only cancels.
+            state quiet {
+                on go -> a
+            }
+            final state done
+        }
+        """
+
+    /// `earliestDeadline`, which makes "is a timer due" one comparison, is the earliest
+    /// armed deadline after every kind of step, and NaN once the run has ended.
+    @Test func theCachedDeadlineIsTheEarliestArmedTimer() throws {
+        let program = try program(source: EventTapeTests.deadlines)
+        var rng = SeededGenerator(seed: 5)
+        var checked = 0, armed = 0, failed = 0, finished = 0
+        for _ in 0..<40 {
+            var i = Instance(program)
+            _ = i.start()
+            for _ in 0..<60 {
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0: i.advance(to: i.now + [0, 0.25, 0.5, 1, 3][Int.random(in: 0..<5, using: &rng)])
+                case 1: _ = i.send("set", ["x": .number([1, 2, 3, 4, 0.5][Int.random(in: 0..<5, using: &rng)])])
+                case 2: if case .failed = i.send("go", [:])?.kind { failed += 1 }
+                case 3: if case .failed = i.send("fail", [:])?.kind { failed += 1 }
+                case 4 where Int.random(in: 0..<30, using: &rng) == 0: _ = i.send("stop")
+                default: _ = i.send("set", ["x": .number(-1)])
+                }
+                let deadlines = i.isFinished ? [] : i.pending.elements.map(\.deadline)
+                let expected = deadlines.min()
+                #expect(i.earliestDeadline.isNaN == (expected == nil))
+                if let expected {
+                    #expect(i.earliestDeadline == expected)
+                    armed += 1
+                }
+                for t in [i.now, i.now + 0.3, i.now + 1, expected ?? 0, (expected ?? 0).nextDown, .infinity, .nan] {
+                    #expect(i.hasTimerDue(by: t) == deadlines.contains { $0 <= t })
+                }
+                checked += 1
+            }
+            if i.isFinished { finished += 1 }
+        }
+        // The random steps went through what the test is about.
+        #expect(armed > checked / 2)
+        #expect(failed > 20 && finished > 5)
+    }
+
+    @Test func aTapeOfTimersStepsLikeSendingEachEvent() throws {
+        try EventTapeTests.stepsLikeSendingEachEvent(try program(source: EventTapeTests.deadlines), events: 600)
+    }
+
+    /// A timer due exactly at an event's time fires before the event; an event without a
+    /// time neither moves time nor fires a timer that is due.
+    @Test func aTimerDueAtAnEventsTimeFiresBeforeIt() throws {
+        let program = try program(spec: "PullToRefresh")
+        var tape = EventTape(program)
+        tape.append("scroll", ["offsetY": .number(-200)], time: 1)
+        tape.append("endDragging", time: 1)                         // refreshing; the timer is due at 3
+        tape.append("scroll", ["offsetY": .number(-250)], time: 2.5)
+        tape.append("scroll", ["offsetY": .number(-300)])           // no time: still refreshing
+        var quiet = Instance(program), reporting = Instance(program)
+        _ = quiet.start(); _ = reporting.start()
+        quiet.run(tape)
+        #expect(quiet.stateName == "refreshing" && quiet.now == 2.5 && quiet.nextDeadline == 3)
+        tape.append("scroll", ["offsetY": .number(-150)], time: 3)  // the timer first (idle), then pulling
+        var rest = Instance(program)
+        _ = rest.start()
+        rest.run(tape)
+        var steps: [Step] = []
+        reporting.run(tape) { steps.append($0) }
+        #expect(rest.stateName == "pulling" && rest.now == 3 && rest.nextDeadline == nil)
+        #expect(reporting.stateName == "pulling" && steps.count == 6)
+        #expect(rest.variables == reporting.variables)
+    }
+
+    /// Timers that fire without time passing are stopped in the tape loop as in
+    /// `advance(to:)`, and the tape goes on; their outputs are dropped.
+    @Test func aTimerLoopInATapeIsStoppedAsByAdvance() throws {
+        let program = try program(source: """
+            machine Spin {
+                public var n: Number = 0
+                public var m: Number = 0
+                event kick(x: Number)
+                output spun(n: Number)
+                initial state idle { on kick -> spinning { m = m + x } }
+                state spinning {
+                    after 0s -> spinning { n += 1; emit spun(n) }
+                    on kick -> idle { m = m * x }
+                }
+            }
+            """)
+        var tape = EventTape(program)
+        for (k, x) in [2.0, 3, 5, 7].enumerated() { tape.append("kick", ["x": .number(x)], time: Double(k)) }
+        var quiet = Instance(program), sent = Instance(program)
+        _ = quiet.start(); _ = sent.start()
+        quiet.run(tape)
+        var failures = 0
+        for k in 0..<tape.count {
+            let (event, payload, time) = tape[k]
+            sent.advance(to: time ?? sent.now, onStep: { if case .failed = $0.kind { failures += 1 } })
+            _ = sent.send(event, payload: payload)
+        }
+        // Spinning from 0 and from 2, stopped at 1 and 3 after 10,000 fires each.
+        #expect(failures == 2)
+        #expect(quiet.variables == sent.variables && quiet.variables == [.number(20_000), .number((2 * 3 + 5) * 7)])
+        #expect(quiet.state == sent.state && quiet.now == sent.now && quiet.nextDeadline == sent.nextDeadline)
     }
 
     @Test func aRangeOfTheTapeContinuesWhereTheLastStopped() throws {

@@ -156,3 +156,114 @@ import TestSupport
         #expect(i.variables == [.number(100), .number(12), .number(112), .number(113)])
     }
 }
+
+/// The instructions that do the work of several (`clamp`, `select`) against the code they
+/// replace, and the division by zero that the finiteness test catches on its own.
+@Suite struct FusedCodeTests {
+    static let source = """
+        machine Fused {
+            public var fused: Number = 0
+            public var plain: Number = 0
+            public var picked: Number = 0
+            public var branched: Number = 0
+            public var compared: Number = 0
+            public var branchedOnCompare: Number = 0
+            event go(x: Number, lo: Number, hi: Number, flag: Bool)
+            initial state s {
+                on go {
+                    fused = min(max(x, lo), hi)
+                    // A local is not a call, so this is the unfused max, then min.
+                    let m = max(x, lo)
+                    plain = min(m, hi)
+                    picked = flag ? x : lo
+                    if flag { branched = x } else { branched = lo }
+                    compared = x < lo ? hi : 7
+                    if x < lo { branchedOnCompare = hi } else { branchedOnCompare = 7 }
+                }
+            }
+        }
+        """
+
+    static let edges: [Double] = [0, -0.0, 1, -1, 0.5, -0.25, .nan, -.nan, .infinity, -.infinity,
+                                  .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+                                  .leastNonzeroMagnitude, -.leastNormalMagnitude, 110, 1e300]
+
+    @Test func fusedInstructionsGiveWhatTheCodeTheyReplaceGives() throws {
+        let program = try program(source: FusedCodeTests.source)
+        let code = try StepCodeTests.block(program, "s", "go")
+        #expect(code.filter { $0.op == .clamp }.count == 1)
+        #expect(code.filter { $0.op == .select }.count == 2)
+        var rng = SeededGenerator(seed: 404)
+        var values = FusedCodeTests.edges
+        for _ in 0..<16 { values.append(Double.random(in: -2...2, using: &rng) * [1, 1e-300, 1e300][Int.random(in: 0..<3, using: &rng)]) }
+        var instance = Instance(program)
+        _ = instance.start()
+        var compared = 0
+        let go = try #require(program.event(named: "go"))
+        for x in values {
+            for lo in values {
+                for hi in values {
+                    let flag = Bool.random(using: &rng)
+                    let step = instance.send(go, payload: [.number(x), .number(lo), .number(hi), .bool(flag)])
+                    guard case .fired = step.kind else {
+                        Issue.record("\(x), \(lo), \(hi): \(step.kind)")
+                        continue
+                    }
+                    let v = instance.variables.map { value -> UInt64 in
+                        if case .number(let n) = value { n.bitPattern } else { 0 }
+                    }
+                    // Bit for bit: the sign of a zero and which NaN come through unchanged.
+                    #expect(v[0] == v[1], "min(max(\(x), \(lo)), \(hi))")
+                    #expect(v[0] == Swift.min(Swift.max(x, lo), hi).bitPattern)
+                    #expect(v[2] == v[3], "\(flag) ? \(x) : \(lo)")
+                    #expect(v[4] == v[5], "\(x) < \(lo) ? \(hi) : 7")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == values.count * values.count * values.count)
+    }
+
+    /// Without a test of the divisor, `x / 0` and `x % 0` still fail as divisions by zero,
+    /// whatever `x` is.
+    @Test func dividingByZeroFailsForEveryDividend() throws {
+        let program = try program(source: """
+            machine Divide {
+                public var q: Number = 0
+                public var r: Number = 0
+                event divide(x: Number, y: Number)
+                event remainder(x: Number, y: Number)
+                initial state s {
+                    on divide { q = x / y }
+                    on remainder { r = x % y }
+                }
+            }
+            """)
+        var instance = Instance(program)
+        _ = instance.start()
+        for event in ["divide", "remainder"] {
+            let op: BinaryOp = event == "divide" ? .divide : .remainder
+            for x in FusedCodeTests.edges {
+                for y in [0.0, -0.0] {
+                    let sent = instance.send(event, ["x": .number(x), "y": .number(y)])
+                    let step = try #require(sent)
+                    guard case .failed(let fault) = step.kind, case .byZero(let faultOp, let dividend) = fault.reason else {
+                        Issue.record("\(x) \(op.rawValue) \(y): \(step.kind)")
+                        continue
+                    }
+                    #expect(faultOp == op && dividend.bitPattern == x.bitPattern)
+                }
+            }
+            // A finite divisor that gives an infinite quotient is not a division by zero.
+            let sent = instance.send(event, ["x": .number(1e308), "y": .number(1e-308)])
+            let step = try #require(sent)
+            if event == "divide" {
+                guard case .failed(let fault) = step.kind, case .notFinite = fault.reason else {
+                    Issue.record("1e308 / 1e-308: \(step.kind)")
+                    continue
+                }
+            }
+        }
+        #expect(instance.variables[0] == .number(0))  // every division failed
+    }
+}
