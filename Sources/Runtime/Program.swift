@@ -312,21 +312,3 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         }
     }
 }
-
-extension RegisterFile {
-    /// The payload of `event` in these registers, by field name in declaration order.
-    func namedPayload(of event: Int, in program: Program) -> [NamedValue] {
-        let names = program.fieldNames[event]
-        let first = Int(program.payloadStart[event])
-        var result: [NamedValue] = []
-        result.reserveCapacity(names.count)
-        for (i, name) in names.enumerated() {
-            let register = program.payloadRegisters[first + i]
-            let r = Int(register.index)
-            let value: Value = register.file == .string ? .string(strings[r])
-                : Program.value(program.fieldTypes[first + i], number: numbers[r], string: "")
-            result.append(NamedValue(name: name, value: value))
-        }
-        return result
-    }
-}
