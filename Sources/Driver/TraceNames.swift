@@ -33,6 +33,8 @@ final class TraceNames {
     private let toPieces: [Piece]
     /// By variable: `, "progress": ` (the first of `changed` skips the `, `).
     private let variableKeys: [Piece]
+    /// By output: `, {"name": "didTap", "args": [` (the first of `outputs` skips the `, `).
+    private let outputHeads: [Piece]
 
     // Text.
     /// By event, by transition (and for an unknown timer), by state: the names as they are.
@@ -40,9 +42,10 @@ final class TraceNames {
     private let textTimers: [Piece]
     private let textUnknownTimer: Piece
     private let textStates: [Piece]
-    /// By field, flat: `offsetY: `; by variable: `progress = `.
+    /// By field, flat: `offsetY: `; by variable: `progress = `; by output, its name.
     private let textFieldKeys: [Piece]
     private let textVariableKeys: [Piece]
+    private let textOutputs: [Piece]
 
     init(_ machine: Machine) {
         var buffer: [UInt8] = []
@@ -67,6 +70,7 @@ final class TraceNames {
         fromPieces = machine.states.map { piece("}, \"from\": \(q($0.name)), \"to\": ") }
         toPieces = machine.states.map { piece("\(q($0.name)), \"result\": ") }
         variableKeys = machine.variables.map { piece(", \(q($0.name)): ") }
+        outputHeads = machine.outputs.map { piece(", {\"name\": \(q($0.name)), \"args\": [") }
 
         textEvents = machine.events.map { piece($0.name) }
         textTimers = timerNames.map { piece($0 ?? "") }
@@ -74,6 +78,7 @@ final class TraceNames {
         textStates = machine.states.map { piece($0.name) }
         textFieldKeys = fields.map { piece("\($0.name): ") }
         textVariableKeys = machine.variables.map { piece("\($0.name) = ") }
+        textOutputs = machine.outputs.map { piece($0.name) }
 
         bytes = .allocate(capacity: max(1, buffer.count))
         bytes.initialize(from: buffer, count: buffer.count)
@@ -116,7 +121,8 @@ final class TraceNames {
         }
         append(fromPieces[step.fromState.index], to: &out)
         append(toPieces[step.toState.index], to: &out)
-        let hasOutputs = batch.hasOutputs(k)
+        let outputs = batch.outputRange(k)
+        let hasOutputs = !outputs.isEmpty
         switch (step.result, !hasOutputs) {
         case (.applied, true): out.append("\"applied\", \"outputs\": [], \"changed\": {")
         case (.ignored, true): out.append("\"ignored\", \"outputs\": [], \"changed\": {")
@@ -130,9 +136,13 @@ final class TraceNames {
             out.append(hasOutputs ? ", \"outputs\": [" : ", \"outputs\": [], \"changed\": {")
         }
         if hasOutputs {
-            for (i, output) in batch.outputs(k).enumerated() {
-                if i > 0 { out.append(", ") }
-                ReplayOutput.appendOutput(output, to: &out)
+            for o in outputs {
+                append(outputHeads[batch.output(o).index], dropping: o == outputs.lowerBound ? 2 : 0, to: &out)
+                for (j, argument) in batch.outputArguments(o).enumerated() {
+                    if j > 0 { out.append(", ") }
+                    argument.appendJSON(to: &out)
+                }
+                out.append("]}")
             }
             out.append("], \"changed\": {")
         }
@@ -190,11 +200,12 @@ final class TraceNames {
             out.append("rejected: ")
             out.append(contentsOf: batch.message(k) ?? "")
         }
-        for (i, output) in (batch.hasOutputs(k) ? batch.outputs(k) : []).enumerated() {
-            out.append(i == 0 ? "; emitted " : ", ")
-            out.append(contentsOf: output.name)
-            if !output.arguments.isEmpty {
-                for (j, argument) in output.arguments.enumerated() {
+        for o in batch.outputRange(k) {
+            out.append(o == batch.outputRange(k).lowerBound ? "; emitted " : ", ")
+            append(textOutputs[batch.output(o).index], to: &out)
+            let arguments = batch.outputArguments(o)
+            if !arguments.isEmpty {
+                for (j, argument) in arguments.enumerated() {
                     out.append(j == 0 ? "(" : ", ")
                     argument.appendDescription(to: &out)
                 }

@@ -242,7 +242,7 @@ public struct Replayer {
     private mutating func fireTimers<L: ReplayLine>(_ run: Run, to time: Double, _ source: L, sink: TraceSink) {
         var firedAtOnce = 0
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
-            let outputs = collectOutputs(run)
+            collectOutputs(run)
             var result = TraceBatch.ResultKind.applied
             var message: String?
             var timer = Int32(-1)
@@ -267,7 +267,7 @@ public struct Replayer {
                 traceBatch.beginStep(line: source.lineNumber, time: step.time, event: -1, timer: timer,
                                      from: Int32(step.from.index), to: Int32(step.to.index), result: result,
                                      caseKey: run.report.key, message: message)
-                for o in outputs { traceBatch.addOutput(o) }
+                if timer >= 0 { recordOutputs(of: run) }  // it fired
                 recordChanges(of: run)
                 tracedStep(sink)
             }
@@ -276,30 +276,35 @@ public struct Replayer {
     }
 
     /// Counts the outputs of the step just taken, appends them to the case's window and
-    /// keeps the first ones for the report; returns them when tracing (empty otherwise).
+    /// keeps the first ones for the report.
     @inline(__always)
-    private func collectOutputs(_ run: Run) -> [EmittedOutput] {
-        if run.instance.registers.outputs.isEmpty { return [] }
-        return collectPendingOutputs(run)
+    private func collectOutputs(_ run: Run) {
+        if !run.instance.registers.outputs.isEmpty { collectPendingOutputs(run) }
     }
 
-    private func collectPendingOutputs(_ run: Run) -> [EmittedOutput] {
+    private func collectPendingOutputs(_ run: Run) {
         let registers = run.instance.registers
-        var traced: [EmittedOutput] = []
         for k in 0..<registers.outputs.count {
             let o = registers.outputs[k]
             run.window.append(o.output)
             run.report.outputCount += 1
             // Names and arguments are built only where someone will read them.
-            let keep = run.report.outputs.count < Replayer.keptOutputs
-            guard keep || options.trace else { continue }
-            let emitted = EmittedOutput(name: program.outputNames[o.output.index],
-                                        arguments: registers.outputArguments.copy(Int(o.start)..<Int(o.start + o.count)))
-            if keep { run.report.outputs.append(emitted) }
-            if options.trace { traced.append(emitted) }
+            if run.report.outputs.count < Replayer.keptOutputs {
+                run.report.outputs.append(EmittedOutput(name: program.outputNames[o.output.index],
+                                                        arguments: registers.outputArguments.copy(Int(o.start)..<Int(o.start + o.count))))
+            }
         }
         trimWindow(run)
-        return traced
+    }
+
+    /// Records the outputs of the step just taken, which fired, in the trace.
+    @inline(__always)
+    private mutating func recordOutputs(of run: Run) {
+        let registers = run.instance.registers
+        for k in 0..<registers.outputs.count {
+            let o = registers.outputs[k]
+            traceBatch.addOutput(o.output, arguments: registers.outputArguments.elements[Int(o.start)..<Int(o.start + o.count)])
+        }
     }
 
     // MARK: - Events
@@ -349,12 +354,11 @@ public struct Replayer {
         let step = run.instance.outcome(of: event.index)
         var result = TraceBatch.ResultKind.applied
         var message: String?
-        var outputs: [EmittedOutput] = []
         switch step.kind {
         case .fired:
             run.report.applied += 1
             cover(TransitionID(Int(step.transition)), reaching: StateID(Int(step.to)))
-            outputs = collectOutputs(run)
+            collectOutputs(run)
         case .ignored, .afterFinal:
             if options.strict {
                 let why = step.kind == .afterFinal ? "the run already ended in final state '\(program.stateNames[Int(step.from)])'"
@@ -378,7 +382,9 @@ public struct Replayer {
             traceBatch.beginStep(line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
                                  from: step.from, to: step.to, result: result, caseKey: run.report.key, message: message)
             recordPayload(of: event.index, in: run)
-            for o in outputs { traceBatch.addOutput(o) }
+            // Only a step that fired has outputs (an event after the final state leaves the
+            // last step's in the registers).
+            if step.kind == .fired { recordOutputs(of: run) }
             recordChanges(of: run)
             tracedStep(sink)
         }

@@ -4,8 +4,8 @@ import StatecraftModel
 /// array per step. The replayer appends to one batch and hands it to its trace sink when it
 /// is full (or the replay ends); a writer formats it with names it looked up once per
 /// machine, and empties it (`removeAll`) for the next round, so tracing a long log allocates
-/// nothing per step in the common case (numbers only, no outputs, no case keys longer than
-/// a small string).
+/// nothing per step unless a step carries strings (string fields or variables, case keys
+/// longer than a small string, rejection messages).
 ///
 /// `step(_:)` gives a step in its public form, `TraceStep`, for callers that want values and
 /// names rather than speed.
@@ -76,7 +76,15 @@ public struct TraceBatch: Sendable {
     @usableFromInline private(set) var numbers: [Double] = []
     @usableFromInline private(set) var changes: [Change] = []
     @usableFromInline private(set) var strings: [String] = []
-    private(set) var outputs: [EmittedOutput] = []
+    /// Output `o`: its id, and its arguments `outputArguments[argumentsStart ..< argumentsEnd]`.
+    @usableFromInline struct Output: Sendable {
+        @usableFromInline var output: Int32
+        @usableFromInline var argumentsStart: Int32
+        @usableFromInline var argumentsEnd: Int32
+    }
+
+    @usableFromInline private(set) var outputs: [Output] = []
+    @usableFromInline private(set) var outputArguments: [Value] = []
 
     /// An empty batch for steps of `program`.
     public init(program: Program) {
@@ -99,7 +107,10 @@ public struct TraceBatch: Sendable {
         numbers.removeAll(keepingCapacity: true)
         changes.removeAll(keepingCapacity: true)
         if !strings.isEmpty { strings.removeAll(keepingCapacity: true) }
-        if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
+        if !outputs.isEmpty {
+            outputs.removeAll(keepingCapacity: true)
+            outputArguments.removeAll(keepingCapacity: true)
+        }
     }
 
     // MARK: - Reading
@@ -155,12 +166,26 @@ public struct TraceBatch: Sendable {
         }
     }
 
-    /// Whether step `k` emitted outputs.
-    @inlinable public func hasOutputs(_ k: Int) -> Bool { entries[k].outputsEnd > entries[k].outputsStart }
+    /// The outputs step `k` emitted, in order, as positions for `output(_:)` and
+    /// `outputArguments(_:)`.
+    @inlinable public func outputRange(_ k: Int) -> Range<Int> {
+        Int(entries[k].outputsStart)..<Int(entries[k].outputsEnd)
+    }
 
-    /// The outputs step `k` emitted, in order.
-    public func outputs(_ k: Int) -> ArraySlice<EmittedOutput> {
-        outputs[Int(entries[k].outputsStart)..<Int(entries[k].outputsEnd)]
+    /// Output `o` (a position in `outputRange`).
+    @inlinable public func output(_ o: Int) -> OutputID { OutputID(Int(outputs[o].output)) }
+
+    /// The arguments of output `o`, in order.
+    @inlinable public func outputArguments(_ o: Int) -> ArraySlice<Value> {
+        outputArguments[Int(outputs[o].argumentsStart)..<Int(outputs[o].argumentsEnd)]
+    }
+
+    /// The outputs step `k` emitted, with names (allocates; a writer in a hurry reads
+    /// `outputRange` instead).
+    public func emittedOutputs(_ k: Int) -> [EmittedOutput] {
+        outputRange(k).map { o in
+            EmittedOutput(name: program.outputNames[output(o).index], arguments: Array(outputArguments(o)))
+        }
     }
 
     /// The name a trace gives step `k`'s event: the event's, or `after 2s` for a timer
@@ -196,7 +221,7 @@ public struct TraceBatch: Sendable {
         }
         return TraceStep(line: entry.line, caseKey: caseKey(k), time: entry.time, event: eventName(k), isTimer: entry.isTimer,
                          payload: payload, from: program.stateNames[Int(entry.from)], to: program.stateNames[Int(entry.to)],
-                         result: result, outputs: Array(outputs(k)), changed: changed, eventID: entry.eventID,
+                         result: result, outputs: emittedOutputs(k), changed: changed, eventID: entry.eventID,
                          fromState: entry.fromState, toState: entry.toState)
     }
 
@@ -244,8 +269,11 @@ public struct TraceBatch: Sendable {
     }
 
     /// Appends an output of the step being recorded.
-    mutating func addOutput(_ output: EmittedOutput) {
-        outputs.append(output)
+    mutating func addOutput(_ output: OutputID, arguments: some Collection<Value>) {
+        let start = Int32(truncatingIfNeeded: outputArguments.count)
+        outputArguments.append(contentsOf: arguments)
+        outputs.append(Output(output: Int32(truncatingIfNeeded: output.index), argumentsStart: start,
+                              argumentsEnd: Int32(truncatingIfNeeded: outputArguments.count)))
         entries[entries.count - 1].outputsEnd += 1
     }
 

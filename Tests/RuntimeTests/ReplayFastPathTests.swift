@@ -185,6 +185,30 @@ import TestSupport
         }
     }
 
+    /// A trace shows each output once, on the step that emitted it: steps that did not fire
+    /// (ignored, after the final state, rejected) show none, even right after a step that
+    /// emitted some, and the traced outputs add up to each case's count.
+    @Test(arguments: ReplayFastPathTests.machines)
+    func tracedOutputsAreThoseOfTheStepsThatFired(machine: String) throws {
+        let program = try program(spec: machine)
+        let log = Repository.bytes(Repository.specs.appendingPathComponent(machine + ".session.jsonl"))
+        var reader = EventLogReader(bytes: log)
+        var replayer = Replayer(program: program, options: .init(trace: true))
+        var traced: [String: Int] = [:]
+        try replayer.replay(&reader, concurrently: true) { step in
+            if step.result != .applied { #expect(step.outputs.isEmpty, "line \(step.line): \(step.result)") }
+            traced[step.caseKey ?? "", default: 0] += step.outputs.count
+        }
+        // Entering the initial state is no step of the trace, but its outputs are counted.
+        var instance = Instance(program)
+        var atStart = 0
+        _ = instance.start { _, _ in atStart += 1 }
+        #expect(!replayer.report.cases.isEmpty)
+        for c in replayer.report.cases {
+            #expect(traced[c.key ?? "", default: 0] == c.outputCount - atStart, "case \(c.key ?? "-")")
+        }
+    }
+
     @Test func hostileEventLinesGiveTheSameOutcome() throws {
         let program = try program(spec: "PeekRating")
         let lines = [
