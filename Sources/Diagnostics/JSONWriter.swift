@@ -118,25 +118,33 @@ public enum JSONWriter {
     static func appendShortDecimal(_ value: Double, to out: inout ByteBuffer) -> Bool {
         let magnitude = abs(value)
         guard magnitude >= 1e-3 && magnitude < 1e9 else { return false }
-        var digits: Int
-        var scaled: UInt64
         let thousandths = magnitude * 1000
         // Below 10^12, so it converts exactly (truncating), in one instruction as an Int64.
         let wholeThousandths = Int64(thousandths)
         if Double(wholeThousandths) == thousandths && Double(wholeThousandths) / 1000 == magnitude {
             // Most numbers in logs have at most three decimals: 3 digits (never more than the
             // rule below gives), no search for the scale, and divisions by constants.
-            appendThousandths(UInt64(wholeThousandths), negative: value < 0, to: &out)
+            let scaled = UInt64(wholeThousandths)
+            var fraction = scaled % 1000
+            var digits = 3
+            if fraction % 10 == 0 {
+                fraction /= 10
+                digits = 2
+                if fraction % 10 == 0 {
+                    fraction /= 10
+                    digits = 1
+                }
+            }
+            appendDecimal(whole: scaled / 1000, fraction: fraction, digits: digits, negative: value < 0, to: &out)
             return true
-        } else {
-            // magnitude < 2^(exponent + 1), so magnitude × 10^digits < 2^43 when
-            // digits <= (42 - exponent) × log10(2); from 3 (near 10^9) to 15 (near 0.001).
-            let exponent = Int((magnitude.bitPattern >> 52) & 0x7FF) - 1023  // a normal number here
-            digits = Int(Double(42 - exponent) * 0.301029995663981)
-            let scale = Double(powerOfTen(digits))  // exact: powers of ten up to 10^22 are doubles
-            scaled = UInt64(magnitude * scale + 0.5)
-            guard Double(scaled) / scale == magnitude else { return false }
         }
+        // magnitude < 2^(exponent + 1), so magnitude × 10^digits < 2^43 when
+        // digits <= (42 - exponent) × log10(2); from 3 (near 10^9) to 15 (near 0.001).
+        let exponent = Int((magnitude.bitPattern >> 52) & 0x7FF) - 1023  // a normal number here
+        var digits = Int(Double(42 - exponent) * 0.301029995663981)
+        let scale = Double(powerOfTen(digits))  // exact: powers of ten up to 10^22 are doubles
+        var scaled = UInt64(magnitude * scale + 0.5)
+        guard Double(scaled) / scale == magnitude else { return false }
         // Drop the trailing zeros (fewer than `digits`, as `value` is no integer): 8, 4, 2, 1
         // at a time, dividing by constants (which compile to multiplications).
         stripZeros(8, 100_000_000, from: &scaled, &digits)
@@ -145,21 +153,7 @@ public enum JSONWriter {
         stripZeros(1, 10, from: &scaled, &digits)
         let power = powerOfTen(digits)
         let whole = scaled / power
-        let fraction = scaled &- whole &* power
-        let wholeDigits = digitCount(whole)
-        out.append(upTo: 1 + wholeDigits + 1 + digits) { p in
-            var n = 0
-            if value < 0 {
-                p[0] = UInt8(ascii: "-")
-                n = 1
-            }
-            writeDigits(whole, count: wholeDigits, endingAt: p + n + wholeDigits)
-            n += wholeDigits
-            p[n] = UInt8(ascii: ".")
-            // The fraction, with its leading zeros.
-            writeDigits(fraction, count: digits, endingAt: p + n + 1 + digits)
-            return n + 1 + digits
-        }
+        appendDecimal(whole: whole, fraction: scaled &- whole &* power, digits: digits, negative: value < 0, to: &out)
         return true
     }
 
@@ -252,40 +246,17 @@ public enum JSONWriter {
         }
         let power = powerOfTen(places)
         let whole = scaled / power
-        let wholeDigits = digitCount(whole)
-        let digits = Swift.max(places, 1)
-        out.append(upTo: 1 + wholeDigits + 1 + digits) { p in
-            var n = 0
-            if negative {
-                p[0] = UInt8(ascii: "-")
-                n = 1
-            }
-            writeDigits(whole, count: wholeDigits, endingAt: p + n + wholeDigits)
-            n += wholeDigits
-            p[n] = UInt8(ascii: ".")
-            writeDigits(scaled &- whole &* power, count: digits, endingAt: p + n + 1 + digits)
-            return n + 1 + digits
-        }
+        appendDecimal(whole: whole, fraction: scaled &- whole &* power, digits: Swift.max(places, 1), negative: negative,
+                      to: &out)
     }
 
-    /// Writes `thousandths` / 1000 (with its sign) with one to three fraction digits, as
-    /// `appendShortDecimal` would with `digits` = 3: the trailing zeros of the fraction
-    /// dropped, but one digit kept (`description` writes `2.0`).
+    /// Writes `whole`.`fraction` with its sign, the fraction as `digits` digits (with its
+    /// leading zeros; `fraction` < 10^`digits`).
     @inline(__always)
-    private static func appendThousandths(_ thousandths: UInt64, negative: Bool, to out: inout ByteBuffer) {
-        let whole = thousandths / 1000
-        var fraction = thousandths % 1000
-        var digits = 3
-        if fraction % 10 == 0 {
-            fraction /= 10
-            digits = 2
-            if fraction % 10 == 0 {
-                fraction /= 10
-                digits = 1
-            }
-        }
+    private static func appendDecimal(whole: UInt64, fraction: UInt64, digits: Int, negative: Bool,
+                                      to out: inout ByteBuffer) {
         let wholeDigits = digitCount(whole)
-        out.append(upTo: 1 + wholeDigits + 1 + 3) { p in
+        out.append(upTo: 1 + wholeDigits + 1 + digits) { p in
             var n = 0
             if negative {
                 p[0] = UInt8(ascii: "-")
