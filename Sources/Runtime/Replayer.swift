@@ -101,7 +101,8 @@ public struct Replayer {
 
     /// Where traced steps go: a function that takes a batch of them (see `TraceBatch`). It may
     /// keep the batch's contents by swapping it with an empty batch of the same program;
-    /// whatever it leaves in the batch is removed after it returns.
+    /// whatever it leaves in the batch is removed after it returns (a batch of another
+    /// program is replaced).
     public typealias TraceSink = (inout TraceBatch) -> Void
 
     /// Hands each step of `batch` to `trace` in its public form: the sink of the entry
@@ -114,7 +115,11 @@ public struct Replayer {
     mutating func flushTrace(_ sink: TraceSink) {
         guard !traceBatch.isEmpty else { return }
         sink(&traceBatch)
-        traceBatch.removeAll()
+        if traceBatch.program === program {
+            traceBatch.removeAll()
+        } else {
+            traceBatch = TraceBatch(program: program)
+        }
     }
 
     /// Hands the batch over when it holds `traceFlushLimit` steps.

@@ -228,7 +228,7 @@ public struct TraceBatch: Sendable {
     // MARK: - Recording (the replayer)
 
     /// Begins a step: the entry, without payload, changes or outputs yet (`addPayload`,
-    /// `addChange`, `addOutput` follow, then `endStep`).
+    /// `addOutput` and `addChange` add them to this last step).
     @inline(__always)
     mutating func beginStep(line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
                             result: ResultKind, caseKey: String?, message: String?) {

@@ -152,11 +152,13 @@ import TestSupport
                 : "{\"time\": \(Double(i) / 20), \"event\": \"scroll\", \"offsetY\": \(-(i % 40) * 4)}\n"
         }
         logs.append((try program(spec: "PullToRefresh"), Array((pulls.joined() + "{\"time\": 1}\n").utf8)))
+        // A sink may hand back a batch of another program: the replayer records in its own.
+        let other = try program(source: "machine Other { event e initial state s { on e -> s } }")
         for (program, log) in logs {
             let (expected, expectedError) = ReplayFastPathTests.tracedOneByOne(program, log, strict: strict)
             #expect(expected.count > 5)
             if log.count > 100_000 { #expect(expected.count > 2 * TraceBatch.preferredCount) }
-            for concurrently in [false, true] {
+            for (concurrently, foreign) in [(false, false), (true, false), (true, true)] {
                 var taken: [TraceBatch] = []
                 var sizes: [Int] = []
                 var reader = EventLogReader(bytes: log)
@@ -165,7 +167,7 @@ import TestSupport
                 do {
                     try replayer.replay(&reader, concurrently: concurrently, traceBatches: { batch in
                         sizes.append(batch.count)
-                        var mine = TraceBatch(program: program)
+                        var mine = TraceBatch(program: foreign ? other : program)
                         swap(&mine, &batch)
                         taken.append(mine)
                     })
@@ -173,7 +175,7 @@ import TestSupport
                     failure = error
                 }
                 let steps = taken.flatMap { batch in (0..<batch.count).map { ReplayFastPathTests.describe(batch.step($0)) } }
-                #expect(steps == expected, "concurrently: \(concurrently)")
+                #expect(steps == expected, "concurrently: \(concurrently), foreign: \(foreign)")
                 #expect(failure == expectedError)
                 if concurrently {
                     #expect(sizes.allSatisfy { $0 > 0 && $0 <= TraceBatch.preferredCount })
