@@ -133,6 +133,12 @@ struct ReusableList<Element> {
 
 extension ReusableList: Sendable where Element: Sendable {}
 
+/// A string variable's store in the current step: the register and the value it replaced.
+struct StringJournalEntry {
+    var slot: Int32
+    var old: String
+}
+
 /// A variable assignment of the current step: the register and the value it replaced.
 struct JournalEntry {
     var slot: Int32
@@ -158,7 +164,10 @@ final class RegisterFile: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var journal: UnsafeMutablePointer<JournalEntry>
     @exclusivity(unchecked) private(set) var journalCount = 0
     @exclusivity(unchecked) private var journalCapacity: Int
-    @exclusivity(unchecked) var stringJournal: [(slot: Int32, old: String)] = []
+    /// The string variables the current step stored, with the values they held before, in
+    /// order (kept storage: emptying it each step is a count reset, not an array's
+    /// `removeAll`).
+    @exclusivity(unchecked) var stringJournal = ReusableList<StringJournalEntry>()
     @exclusivity(unchecked) var outputs = ReusableList<PendingOutput>()
     @exclusivity(unchecked) var outputArguments = ReusableList<Value>()
 
@@ -205,7 +214,7 @@ final class RegisterFile: @unchecked Sendable {
     @inline(__always)
     func beginStep() {
         journalCount = 0
-        if !stringJournal.isEmpty { stringJournal.removeAll(keepingCapacity: true) }
+        stringJournal.removeAll()
         outputs.removeAll()
         outputArguments.removeAll()
     }
@@ -216,7 +225,7 @@ final class RegisterFile: @unchecked Sendable {
     @inline(__always)
     func beginQuietStep(journalsStrings: Bool) {
         journalCount = 0
-        if journalsStrings && !stringJournal.isEmpty { stringJournal.removeAll(keepingCapacity: true) }
+        if journalsStrings { stringJournal.removeAll() }
     }
 
     /// Undoes the current step's assignments and drops its outputs.
@@ -225,7 +234,12 @@ final class RegisterFile: @unchecked Sendable {
             journalCount -= 1
             numbers[Int(journal[journalCount].slot)] = journal[journalCount].old
         }
-        while let entry = stringJournal.popLast() { strings[Int(entry.slot)] = entry.old }
+        var k = stringJournal.count
+        while k > 0 {
+            k -= 1
+            strings[Int(stringJournal[k].slot)] = stringJournal[k].old
+        }
+        stringJournal.removeAll()
         outputs.removeAll()
         outputArguments.removeAll()
     }
@@ -260,7 +274,7 @@ final class RegisterFile: @unchecked Sendable {
         case .equalStrings: numbers[a] = strings[b] == strings[c] ? 1 : 0
         case .notEqualStrings: numbers[a] = strings[b] != strings[c] ? 1 : 0
         case .storeString:
-            stringJournal.append((i.a, strings[a]))
+            stringJournal.append(StringJournalEntry(slot: i.a, old: strings[a]))
             strings[a] = strings[b]
         default: break
         }

@@ -447,7 +447,7 @@ public struct Replayer {
         for slot in run.numbersBefore.indices {
             if program.variableTypes[slot] == .string {
                 // The first store of the step journalled the value before it.
-                guard let entry = registers.stringJournal.first(where: { Int($0.slot) == slot }),
+                guard let entry = registers.stringJournal.elements.first(where: { Int($0.slot) == slot }),
                       entry.old != registers.strings[slot] else { continue }
                 traceBatch.addChange(slot, string: registers.strings[slot])
             } else {
