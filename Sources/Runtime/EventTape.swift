@@ -112,8 +112,7 @@ extension Instance {
         makeUnique()  // once: nothing in the loop shares the registers again
         // Outputs are never recorded in the loop (`TapeSteps.dropsOutputs`), so the per-event
         // reset leaves them out; they are emptied here and after timers (which record theirs).
-        registers.outputs.removeAll()
-        registers.outputArguments.removeAll()
+        registers.dropOutputs()
         tape.entries.withUnsafeBufferPointer { entries in
             tape.numbers.withUnsafeBufferPointer { numbers in
                 tape.strings.withUnsafeBufferPointer { strings in
@@ -191,8 +190,7 @@ extension Instance {
     @inline(never)
     private mutating func fireTimersQuietly<Payloads>(dueBy time: Double, _ steps: inout TapeSteps<Payloads>) {
         fireTimersQuietly(dueBy: time)
-        registers.outputs.removeAll()
-        registers.outputArguments.removeAll()
+        registers.dropOutputs()
         steps.payloads.registersMoved(self)
     }
 
@@ -301,13 +299,7 @@ struct NumberPayloads: TapePayloads {
 
     @inline(__always)
     func load(_ instance: inout Instance, event: Int, start: Int, count: Int) {
-        let fields = numbers + start
-        // One field is the usual case: a plain copy, not the set-up of a vector loop.
-        if count == 1 {
-            registers[0] = fields[0]
-        } else {
-            for k in 0..<count { registers[k] = fields[k] }
-        }
+        Instance.copyNumberPayload(numbers + start, count: count, to: registers)
     }
 
     mutating func registersMoved(_ instance: Instance) {

@@ -243,12 +243,17 @@ public struct Instance: Sendable {
     /// `k`'s register is `payloadBase + k` (see `Program`).
     @inline(__always)
     mutating func loadNumberPayload(_ fields: UnsafePointer<Double>, count: Int) {
-        let n = registers.numbers + program.payloadBase
+        Instance.copyNumberPayload(fields, count: count, to: registers.numbers + program.payloadBase)
+    }
+
+    /// Copies `count` payload numbers to the payload registers at `registers`.
+    @inline(__always)
+    static func copyNumberPayload(_ fields: UnsafePointer<Double>, count: Int, to registers: UnsafeMutablePointer<Double>) {
         // One field is the usual case: a plain copy, not the set-up of a vector loop.
         if count == 1 {
-            n[0] = fields[0]
+            registers[0] = fields[0]
         } else {
-            for k in 0..<count { n[k] = fields[k] }
+            for k in 0..<count { registers[k] = fields[k] }
         }
     }
 

@@ -215,6 +215,12 @@ final class RegisterFile: @unchecked Sendable {
     func beginStep() {
         journalCount = 0
         stringJournal.removeAll()
+        dropOutputs()
+    }
+
+    /// Forgets the outputs recorded so far.
+    @inline(__always)
+    func dropOutputs() {
         outputs.removeAll()
         outputArguments.removeAll()
     }
@@ -240,8 +246,7 @@ final class RegisterFile: @unchecked Sendable {
             strings[Int(stringJournal[k].slot)] = stringJournal[k].old
         }
         stringJournal.removeAll()
-        outputs.removeAll()
-        outputArguments.removeAll()
+        dropOutputs()
     }
 
     /// Saves number variable `a`, and `b` and `c` unless they are -1, in the journal, with
