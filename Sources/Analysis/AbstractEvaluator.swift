@@ -44,10 +44,23 @@ struct AbstractEvaluator {
             let v = evaluate(x, vars)
             return .bool(canBeFalse: v.canBeTrue, canBeTrue: v.canBeFalse)
         case .unary(.negate, let x):
-            guard case .number(let lo, let hi) = evaluate(x, vars) else { return .anyNumber }
+            let v = evaluate(x, vars)
+            if v.isEmpty { return v }
+            guard case .number(let lo, let hi) = v else { return .anyNumber }
             return .number(lo: -hi, hi: -lo)
         case .binary(let op, let l, let r):
-            return binary(op, evaluate(l, vars), evaluate(r, vars))
+            let a = evaluate(l, vars)
+            if a.isEmpty { return .empty(e.type) }
+            let b = evaluate(r, vars)
+            if b.isEmpty {
+                // `&&` and `||` do not evaluate their right side when the left decides.
+                switch op {
+                case .and where a.canBeFalse: return .bool(canBeFalse: true, canBeTrue: false)
+                case .or where a.canBeTrue: return .bool(canBeFalse: false, canBeTrue: true)
+                default: return .empty(e.type)
+                }
+            }
+            return binary(op, a, b)
         case .conditional(let c, let t, let f):
             let condition = evaluate(c, vars)
             switch (condition.canBeTrue, condition.canBeFalse) {
@@ -57,8 +70,28 @@ struct AbstractEvaluator {
             case (true, true): return evaluate(t, vars).joined(with: evaluate(f, vars))
             }
         case .call(let f, let args):
-            return call(f, args.map { evaluate($0, vars) })
+            let values = args.map { evaluate($0, vars) }
+            if values.contains(where: \.isEmpty) { return .empty(e.type) }
+            return call(f, values)
         }
+    }
+
+    /// The innermost part of `e` that fails in every run that evaluates it, when `e` itself
+    /// always fails (its abstract value is empty); nil when `e` can succeed.
+    func failingPart(_ e: Expr, _ vars: [AbstractValue]) -> Expr? {
+        guard evaluate(e, vars).isEmpty else { return nil }
+        var children: [Expr] = []
+        if case .conditional(let c, let t, let f) = e.kind {
+            // Only the branches that can be taken are evaluated.
+            let condition = evaluate(c, vars)
+            children = [c] + (condition.canBeTrue ? [t] : []) + (condition.canBeFalse ? [f] : [])
+        } else {
+            e.forEachChild { children.append($0) }
+        }
+        for child in children {
+            if let part = failingPart(child, vars) { return part }
+        }
+        return e
     }
 
     private func interval(_ v: AbstractValue) -> (Double, Double) {
@@ -122,11 +155,13 @@ struct AbstractEvaluator {
         case .divide:
             // A run that divides by zero fails, so only non-zero divisors matter; an interval
             // that straddles zero can give any quotient.
+            if blo == 0 && bhi == 0 { return .empty(.number) }
             guard blo > 0 || bhi < 0 else { return .anyNumber }
             let quotients = [alo / blo, alo / bhi, ahi / blo, ahi / bhi].filter { !$0.isNaN }
             guard quotients.count == 4 else { return .anyNumber }
             return .number(lo: quotients.min() ?? -.infinity, hi: quotients.max() ?? .infinity)
         default:
+            if blo == 0 && bhi == 0 { return .empty(.number) }
             // x % y has the sign of x and a magnitude below |y|.
             let bound = Swift.max(Swift.abs(blo), Swift.abs(bhi))
             return .number(lo: alo >= 0 ? 0 : -bound, hi: ahi <= 0 ? 0 : bound)
@@ -155,32 +190,44 @@ struct AbstractEvaluator {
     }
 
     /// Runs actions abstractly: assignments update `vars`; an `if` whose condition can go
-    /// either way runs both branches and joins the results.
-    mutating func run(_ actions: [Action], _ vars: inout [AbstractValue]) {
+    /// either way runs both branches and joins the results. Returns the expression at which
+    /// every run of the actions fails (then `vars` is meaningless), or nil when some run
+    /// can get through.
+    @discardableResult
+    mutating func run(_ actions: [Action], _ vars: inout [AbstractValue]) -> Expr? {
         for action in actions {
             switch action {
             case .assign(let v, let op, let e, _):
                 let value = evaluate(e, vars)
-                vars[v.index] = op.map { binary($0, vars[v.index], value) } ?? value
-            case .emit:
-                break
+                if value.isEmpty { return failingPart(e, vars) ?? e }
+                let result = op.map { binary($0, vars[v.index], value) } ?? value
+                if result.isEmpty { return e }
+                vars[v.index] = result
+            case .emit(_, let args, _):
+                for a in args where evaluate(a, vars).isEmpty { return failingPart(a, vars) ?? a }
             case .setLocal(let slot, let e, _):
                 if slot >= locals.count {
                     locals.append(contentsOf: Array(repeating: AbstractValue.anyNumber, count: slot + 1 - locals.count))
                 }
-                locals[slot] = evaluate(e, vars)
+                let value = evaluate(e, vars)
+                if value.isEmpty { return failingPart(e, vars) ?? e }
+                locals[slot] = value
             case .ifAction(let c, let then, let otherwise, _):
                 let condition = evaluate(c, vars)
+                if condition.isEmpty { return failingPart(c, vars) ?? c }
                 var thenVars = vars
                 var elseVars = vars
-                if condition.canBeTrue { run(then, &thenVars) }
-                if condition.canBeFalse { run(otherwise, &elseVars) }
-                switch (condition.canBeTrue, condition.canBeFalse) {
-                case (true, false): vars = thenVars
-                case (false, true): vars = elseVars
+                let thenFails = condition.canBeTrue ? run(then, &thenVars) : nil
+                let elseFails = condition.canBeFalse ? run(otherwise, &elseVars) : nil
+                switch (condition.canBeTrue, condition.canBeFalse, thenFails, elseFails) {
+                case (true, false, let failure?, _), (false, true, _, let failure?), (true, true, let failure?, _?):
+                    return failure
+                case (true, false, _, _), (true, true, nil, _?): vars = thenVars
+                case (false, true, _, _), (true, true, _?, nil): vars = elseVars
                 default: vars = zip(thenVars, elseVars).map { $0.joined(with: $1) }
                 }
             }
         }
+        return nil
     }
 }

@@ -24,6 +24,15 @@ enum AbstractValue: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// No value at all: what an expression that always fails evaluates to.
+    static func empty(_ type: ValueType) -> AbstractValue {
+        switch type {
+        case .number: .number(lo: 1, hi: 0)
+        case .bool: .bool(canBeFalse: false, canBeTrue: false)
+        case .string: .string([])
+        }
+    }
+
     /// Exactly one value.
     init(_ value: Value) {
         switch value {

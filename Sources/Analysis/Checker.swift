@@ -17,7 +17,14 @@ public enum Checker {
         var findings: [Diagnostic] = []
         findings += Reachability.diagnostics(machine)
         if errorsOnly { return findings }
-        if let exploration { findings += ExplorationDiagnostics.diagnostics(machine, exploration) }
+        let constantFaults = ConstantFaults.diagnostics(machine)
+        let timerLoops = TimerLoops.diagnostics(machine)
+        findings += constantFaults + timerLoops
+        if let exploration {
+            // A failure already explained where it is written is not reported again as found by the search.
+            let explained = Set((constantFaults + timerLoops).flatMap { [$0.range] + $0.notes.compactMap(\.range) })
+            findings += ExplorationDiagnostics.diagnostics(machine, exploration, explained: explained)
+        }
         findings += DeadEnds.diagnostics(machine)
         findings += UnusedDeclarations.diagnostics(machine)
         findings += ConstantConditions.diagnostics(machine)

@@ -24,6 +24,37 @@ public struct ExplorationReport: Sendable {
         public var variables: [Value]
     }
 
+    /// Why the search stopped short of a proof: what a `notReached` verdict rests on.
+    public struct SearchLimits: Sendable, Equatable {
+        /// Some configuration was left unexpanded: its witness would exceed `maxDepth`.
+        public var depthBoundHit = false
+        /// The search stopped at `maxConfigurations`.
+        public var configurationBoundHit = false
+        /// Some event was tried with a sample of payloads rather than one per region of
+        /// every field (its fields feed arithmetic or variables, or are compared with
+        /// something that is not a constant): even a finished search is then no proof.
+        public var payloadsSampled = false
+        /// Numbers the spec uses that the sampled payloads did not try (only the smallest
+        /// magnitudes are tried for every number field).
+        public var untriedNumbers: [Double] = []
+        /// Guards reading several fields, for which only some combinations were tried:
+        /// the guard's line, how many were tried, and of how many.
+        public var sampledGuards: [(line: Int, tried: Int, of: Int)] = []
+
+        public static func == (a: SearchLimits, b: SearchLimits) -> Bool {
+            a.depthBoundHit == b.depthBoundHit && a.configurationBoundHit == b.configurationBoundHit
+                && a.payloadsSampled == b.payloadsSampled && a.untriedNumbers == b.untriedNumbers
+                && a.sampledGuards.map(\.line) == b.sampledGuards.map(\.line)
+        }
+    }
+
+    /// An expression the search saw fail at run time, with the steps that make it fail
+    /// (the last step is the one that failed and was undone).
+    public struct Fault: Sendable, Equatable {
+        public var fault: ExpressionFault
+        public var witness: [WitnessStep]
+    }
+
     /// By `StateID` (the root, index 0, is always reached).
     public var states: [Finding]
     /// By `TransitionID`.
@@ -33,6 +64,12 @@ public struct ExplorationReport: Sendable {
     public var configurations: Int
     /// The bounds used.
     public var bounds: ExplorationBounds
+    /// What kept the search from settling everything (all false and empty when it did).
+    public var limits = SearchLimits()
+    /// The initial state's entry actions fail: the machine cannot start.
+    public var startFault: ExpressionFault?
+    /// Steps the search saw fail at run time, one per faulting expression.
+    public var faults: [Fault] = []
 }
 
 /// Guard-aware reachability: proofs from structure and interval analysis, witnesses from a
@@ -54,7 +91,7 @@ public enum Exploration {
             if settledAt == nil { settledAt = e.nodes.count }
             return e.nodes.count >= (settledAt ?? 0) + overlapSearch
         }
-        var states: [ExplorationReport.Finding] = [.reached([])]
+        var states: [ExplorationReport.Finding] = [explorer.startFault == nil ? .reached([]) : .notReached]
         for i in 1..<max(1, machine.states.count) {
             if let node = explorer.stateWitness[i] {
                 states.append(.reached(explorer.path(to: node)))
@@ -64,10 +101,25 @@ public enum Exploration {
                 states.append(.notReached)
             }
         }
-        let transitions = machine.transitions.indices.map { i -> ExplorationReport.Finding in
+        var transitions = machine.transitions.indices.map { i -> ExplorationReport.Finding in
             if let node = explorer.transitionWitness[i] { return .reached(explorer.path(to: node)) }
             if let reason = proofs.transitions[i] { return .unreachable(reason) }
             return .notReached
+        }
+        if let fault = explorer.startFault {
+            // Nothing runs, so nothing is reached; the start's failure is the one reason.
+            let reason = "the machine cannot start: entering '\(machine.initialState.map { machine[$0].name } ?? "")' fails "
+                + "at run time (\(fault.message) in '\(machine.text(fault.range))')"
+            states = states.indices.map { $0 == 0 ? .reached([]) : .unreachable(reason) }
+            transitions = transitions.map { _ in .unreachable(reason) }
+        } else if explorer.exhausted && !explorer.payloadsSampled {
+            // Every configuration the machine can reach was visited, each event tried with
+            // one payload per region of its fields, and time let pass to every deadline:
+            // what the search did not reach cannot happen.
+            let reason = "the search visited every reachable configuration (\(explorer.nodes.count)) and tried every "
+                + "distinct input in each"
+            states = states.map { $0 == .notReached ? .unreachable(reason) : $0 }
+            transitions = transitions.map { $0 == .notReached ? .unreachable(reason) : $0 }
         }
         let overlaps = explorer.overlaps.compactMap { o -> ExplorationReport.Overlap? in
             guard case .events(let events) = machine[o.first].trigger,
@@ -76,8 +128,19 @@ public enum Exploration {
             return ExplorationReport.Overlap(first: o.first, second: o.second, event: event, path: o.path,
                                              payload: o.payload, variables: o.variables)
         }
-        return ExplorationReport(states: states, transitions: transitions, overlaps: overlaps,
-                                 configurations: explorer.nodes.count, bounds: bounds)
+        var limits = ExplorationReport.SearchLimits()
+        limits.depthBoundHit = explorer.depthBoundHit
+        limits.configurationBoundHit = explorer.configurationBoundHit
+        limits.payloadsSampled = explorer.payloadsSampled
+        if explorer.payloadsSampled { limits.untriedNumbers = PayloadCandidates(machine).untriedGeneral }
+        limits.sampledGuards = explorer.cuts.sorted { $0.guardLine < $1.guardLine }
+            .map { (line: $0.guardLine, tried: $0.tried, of: $0.of) }
+        var report = ExplorationReport(states: states, transitions: transitions, overlaps: overlaps,
+                                       configurations: explorer.nodes.count, bounds: bounds)
+        report.limits = limits
+        report.startFault = explorer.startFault
+        report.faults = explorer.faults.map { ExplorationReport.Fault(fault: $0.fault, witness: $0.path) }
+        return report
     }
 
     /// What can be proven without running: unreachable states and transitions that can
@@ -87,10 +150,20 @@ public enum Exploration {
         let intervals = IntervalAnalysis(machine)
         let graph = Reachability.reachableStates(machine)
         var states: [String?] = Array(repeating: nil, count: machine.states.count)
+        func failure(_ expr: Expr) -> String {
+            "'\(machine.text(expr.range))' (line \(machine.source.location(of: expr.range.start).line)) always fails"
+        }
         for s in machine.states.dropFirst() where intervals.environments[s.id.index] == nil {
-            states[s.id.index] = graph.contains(s.id)
-                ? "no transition into it can ever fire"
-                : "no transition leads to it from the initial state"
+            // A way in that fires but always fails at run time is the reason to give: the
+            // user sees the arrow and needs to know why it never arrives.
+            let failing = machine.transitions.first { $0.target == s.id && intervals.alwaysFailing[$0.id] != nil }
+            if let t = failing, let expr = intervals.alwaysFailing[t.id] {
+                states[s.id.index] = "every way into it fails at run time: \(failure(expr))"
+            } else {
+                states[s.id.index] = graph.contains(s.id)
+                    ? "no transition into it can ever fire"
+                    : "no transition leads to it from the initial state"
+            }
         }
         var transitions: [String?] = Array(repeating: nil, count: machine.transitions.count)
         var shadowedBy: [TransitionID: Transition] = [:]
@@ -104,6 +177,8 @@ public enum Exploration {
                 transitions[t.id.index] = "an earlier transition of '\(machine[t.source].name)' always takes its event"
             } else if let reason = intervals.deadTransitions[t.id] {
                 transitions[t.id.index] = reason
+            } else if let expr = intervals.alwaysFailing[t.id] {
+                transitions[t.id.index] = "its step fails at run time every time: \(failure(expr))"
             }
         }
         return (states, transitions)

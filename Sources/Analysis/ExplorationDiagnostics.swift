@@ -1,38 +1,59 @@
 import StatecraftDiagnostics
 import StatecraftModel
+import StatecraftRuntime
 
 /// Turns an exploration into diagnostics: states and transitions proven unreachable by
 /// their guards, overlapping guards with a witness, and what the search did not reach.
 enum ExplorationDiagnostics {
-    static func diagnostics(_ machine: Machine, _ report: ExplorationReport) -> [Diagnostic] {
+    /// More `not-reached` transitions than this in one state are reported as one finding
+    /// on the state, with a note per transition, instead of one warning each.
+    static let collapseAbove = 3
+
+    static func diagnostics(_ machine: Machine, _ report: ExplorationReport,
+                            explained: Set<SourceRange> = []) -> [Diagnostic] {
+        if let fault = report.startFault { return [startFails(machine, fault)] }
         var findings: [Diagnostic] = []
         let graph = Reachability.reachableStates(machine)
         let constants = machine.constantValues
         let shadowed = Set(ShadowedTransitions.pairs(machine).map(\.shadowed.id))
+        let why = notReachedReasons(report)
         for state in machine.states.dropFirst() {
             switch report.states[state.id.index] {
             case .unreachable(let reason) where graph.contains(state.id):
                 // (States no transition leads to are reported by the structural check.)
                 findings.append(Diagnostic(.unreachableState, "state '\(state.name)' is unreachable: \(reason)", at: state.range))
             case .notReached:
-                findings.append(Diagnostic(.notReached, notReachedMessage("state '\(state.name)'", report), at: state.range))
+                findings.append(Diagnostic(.notReached, "state '\(state.name)' was not reached: \(why)", at: state.range))
             default:
                 break
             }
         }
+        var notReached: [StateID: [Transition]] = [:]
         for t in machine.transitions {
+            // Only transitions of a reached state: the others follow from their state's verdict.
+            guard case .reached = report.states[t.source.index] else { continue }
             switch report.transitions[t.id.index] {
             case .unreachable(let reason):
-                // Constant guards, shadowing and unreachable states have their own diagnostics.
-                guard report.states[t.source.index] != nil, !t.neverFires(constants: constants), !shadowed.contains(t.id),
-                      case .reached = report.states[t.source.index] else { continue }
+                // Constant guards and shadowing have their own diagnostics.
+                guard !t.neverFires(constants: constants), !shadowed.contains(t.id) else { continue }
                 findings.append(Diagnostic(.deadTransition, "transition can never fire: \(reason)", at: t.keywordRange))
             case .notReached:
-                if case .reached = report.states[t.source.index] {
-                    findings.append(Diagnostic(.notReached, notReachedMessage("transition", report), at: t.keywordRange))
-                }
+                notReached[t.source, default: []].append(t)
             case .reached:
                 break
+            }
+        }
+        for (state, transitions) in notReached.sorted(by: { $0.key.index < $1.key.index }) {
+            if transitions.count <= collapseAbove {
+                for t in transitions {
+                    findings.append(Diagnostic(.notReached, "transition was not reached: \(why)", at: t.keywordRange))
+                }
+            } else {
+                findings.append(Diagnostic(
+                    .notReached,
+                    "\(transitions.count) transitions of state '\(machine[state].name)' were not reached: \(why)",
+                    at: machine[state].range,
+                    notes: transitions.map { DiagnosticNote("not reached: \(TestGeneration.describe($0, machine))", at: $0.keywordRange) }))
             }
         }
         for o in report.overlaps {
@@ -50,13 +71,55 @@ enum ExplorationDiagnostics {
                 notes: [DiagnosticNote("the other transition is here", at: first.keywordRange),
                         DiagnosticNote(witness, at: second.guardExpr?.range ?? second.keywordRange)]))
         }
+        for f in report.faults where !explained.contains(f.fault.range) {
+            findings.append(Diagnostic(
+                .runTimeFault,
+                "this can fail at run time: \(f.fault.message); the step is rejected and undone",
+                at: f.fault.range,
+                notes: [DiagnosticNote("it fails at the last of these steps: " + WitnessText.describe(f.witness, machine), at: f.fault.range)]))
+        }
         return findings
     }
 
-    private static func notReachedMessage(_ what: String, _ report: ExplorationReport) -> String {
-        let depth = report.bounds.maxDepth
-        return "\(what) was not reached within the search bounds (\(report.configurations) configurations, "
-            + "witnesses of up to \(depth) step\(depth == 1 ? "" : "s")); this is not a proof that it is unreachable"
+    /// The machine's start fails: one error, at the expression that fails.
+    static func startFails(_ machine: Machine, _ fault: ExpressionFault) -> Diagnostic {
+        let initial = machine.initialState.map { machine[$0] }
+        return Diagnostic(
+            .startFails,
+            "the machine cannot start: entering '\(initial?.name ?? "")' fails at run time (\(fault.message)); "
+                + "every case of a replay is rejected at its first line",
+            at: fault.range,
+            notes: initial.map { [DiagnosticNote("'\($0.name)' is the initial state", at: $0.range)] } ?? [])
+    }
+
+    /// Why the search left items unsettled, in words, with what would help.
+    static func notReachedReasons(_ report: ExplorationReport) -> String {
+        let limits = report.limits
+        var reasons: [String] = []
+        if limits.configurationBoundHit {
+            reasons.append("the search stopped at its bound of \(report.bounds.maxConfigurations) configurations "
+                + "(raise it with --max-configurations)")
+        }
+        if limits.depthBoundHit {
+            let depth = report.bounds.maxDepth
+            reasons.append("witnesses longer than \(depth) step\(depth == 1 ? "" : "s") were not tried (raise it with --max-depth)")
+        }
+        if limits.payloadsSampled {
+            var sampled = "payloads were sampled, not tried one per region (a field feeds arithmetic or a variable, "
+                + "or is compared with something other than a constant)"
+            let untried = limits.untriedNumbers
+            if !untried.isEmpty {
+                let shown = untried.prefix(8).map { "\(Value.number($0))" }.joined(separator: ", ")
+                sampled += "; numbers of the spec not tried as payload values: \(shown)"
+                    + (untried.count > 8 ? " and \(untried.count - 8) more" : "")
+            }
+            for g in limits.sampledGuards {
+                sampled += "; \(g.tried) of \(g.of) combinations of the fields of the guard on line \(g.line)"
+            }
+            reasons.append(sampled)
+        }
+        if reasons.isEmpty { reasons.append("the search found no way there") }
+        return reasons.joined(separator: "; ") + "; this is not a proof that it is unreachable"
     }
 }
 

@@ -1,3 +1,4 @@
+import StatecraftDiagnostics
 import StatecraftModel
 import StatecraftRuntime
 
@@ -46,15 +47,36 @@ struct Explorer {
         var variables: [Value]
     }
 
+    /// A step the search saw fail at run time, and how to get there.
+    struct FaultWitness {
+        var fault: ExpressionFault
+        /// The path to the configuration, then the step that failed.
+        var path: [WitnessStep]
+    }
+
     let program: Program
     let bounds: ExplorationBounds
     var nodes: [Node] = []
+    /// The initial state's entry failed: the machine cannot start, nothing is explored.
+    var startFault: ExpressionFault?
+    /// The first failing step found for each faulting expression, in the order found.
+    var faults: [FaultWitness] = []
+    private var faultSites: Set<SourceRange> = []
+    /// A configuration was left unexpanded because its witness would be too long.
+    var depthBoundHit = false
+    /// The search stopped at the most configurations it may visit.
+    var configurationBoundHit = false
+    /// Some event was tried with a sample of its payloads, not one per region.
+    var payloadsSampled = false
+    /// Guards whose fields' value combinations were sampled.
+    var cuts: Set<PayloadCandidates.Cut> = []
     var stateWitness: [Int?]
     var transitionWitness: [Int?]
     /// For a transition first fired by a step out of a node: the node index of that step's result.
     var overlaps: [OverlapWitness] = []
     var seenOverlaps: Set<[Int]> = []
-    var exhausted = true
+    /// Whether the search visited every configuration it could reach (no bound stopped it).
+    var exhausted: Bool { !depthBoundHit && !configurationBoundHit }
 
     init(program: Program, bounds: ExplorationBounds) {
         self.program = program
@@ -79,7 +101,13 @@ struct Explorer {
     mutating func run(stopWhen done: (Explorer) -> Bool) {
         let machine = program.machine
         var start = Instance(program)
-        _ = start.start()
+        if case .failed(let fault) = start.start().kind {
+            // The start is deterministic (constant initial values, no payload): a machine
+            // whose initial entry fails never runs.
+            startFault = fault
+            nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0, expand: false))
+            return
+        }
         nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0))
         markStates(of: start, node: 0)
         var seen: Set<Configuration> = [start.configuration]
@@ -92,17 +120,21 @@ struct Explorer {
             head += 1
             if !node.expand { continue }
             if node.depth >= bounds.maxDepth {
-                exhausted = false
+                depthBoundHit = true
                 continue
             }
             var successors: [Node] = []
             if !node.instance.isFinished {
                 let pool = payloads.pool(for: node.instance)
                 for event in machine.events {
-                    for payload in payloads.candidates(for: event, from: pool) {
+                    if !payloads.isComplete(event.id, in: node.instance) { payloadsSampled = true }
+                    for payload in payloads.candidates(for: event, in: node.instance, from: pool, cuts: &cuts) {
                         noteOverlaps(event.id, payload, node: index)
                         var next = node.instance
                         let step = next.send(event.id, payload: payload)
+                        if case .failed(let fault) = step.kind {
+                            noteFault(fault, node: index, step: .event(event.id, payload, time: node.instance.now))
+                        }
                         guard case .fired(let t) = step.kind else { continue }
                         successors.append(Node(instance: next, parent: index,
                                                step: .event(event.id, payload, time: node.instance.now),
@@ -113,7 +145,15 @@ struct Explorer {
                 if let deadline = node.instance.nextDeadline {
                     var next = node.instance
                     var fired: [TransitionID] = []
-                    next.advance(to: deadline, onStep: { if case .fired(let t) = $0.kind { fired.append(t) } })
+                    var failed: [ExpressionFault] = []
+                    next.advance(to: deadline, onStep: { step in
+                        switch step.kind {
+                        case .fired(let t): fired.append(t)
+                        case .failed(let fault): failed.append(fault)
+                        default: break
+                        }
+                    })
+                    for fault in failed { noteFault(fault, node: index, step: .wait(until: deadline)) }
                     successors.append(Node(instance: next, parent: index, step: .wait(until: deadline), depth: node.depth + 1))
                     for t in fired { record(t, successor: successors.count - 1) }
                 }
@@ -124,7 +164,7 @@ struct Explorer {
                     continue
                 }
                 if nodes.count >= bounds.maxConfigurations {
-                    exhausted = false
+                    configurationBoundHit = true
                     return
                 }
                 seen.insert(key)
@@ -154,8 +194,21 @@ struct Explorer {
                                   depth: successor.depth, expand: false))
                 transitionWitness[t.index] = nodes.count - 1
             }
+            // A state is reached when a step enters it, even one that a timer due at the same
+            // instant leaves again before the search rests anywhere.
+            var entered = program.machine[t].target
+            while let s = entered, s != program.machine.root {
+                if stateWitness[s.index] == nil { stateWitness[s.index] = transitionWitness[t.index] }
+                entered = program.machine[s].parent
+            }
         }
         pendingTransitions.removeAll()
+    }
+
+    /// Keeps the first witness of each expression seen failing.
+    private mutating func noteFault(_ fault: ExpressionFault, node: Int, step: WitnessStep) {
+        guard faultSites.insert(fault.range).inserted else { return }
+        faults.append(FaultWitness(fault: fault, path: path(to: node) + [step]))
     }
 
     private mutating func markStates(of instance: Instance, node: Int) {

@@ -9,6 +9,10 @@ struct IntervalAnalysis {
     var environments: [[AbstractValue]?]
     /// Transitions that can never fire, with the reason in words.
     var deadTransitions: [TransitionID: String] = [:]
+    /// Transitions whose step fails at run time every time their guard lets them fire, and
+    /// the expression that fails (in the guard, the actions, or the exit, entry or delay
+    /// expressions the step runs).
+    var alwaysFailing: [TransitionID: Expr] = [:]
 
     /// After this many visits of a state its intervals are widened, so the fixpoint ends.
     static let wideningDelay = 3
@@ -27,21 +31,23 @@ struct IntervalAnalysis {
         var worklist = [initial]
         environments[initial.index] = vars
         var guardSteps = 0
+        var failed: [TransitionID: Expr] = [:]
+        var succeeded: Set<TransitionID> = []
         while let state = worklist.popLast(), guardSteps < 100_000 {
             guardSteps += 1
             guard let env = environments[state.index] else { continue }
             for id in IntervalAnalysis.candidateTransitions(machine, from: state) where beaten[id] == nil {
                 let t = machine[id]
-                evaluator.setPayload(of: t.trigger)
-                evaluator.locals = []
-                if let g = t.guardExpr, !evaluator.evaluate(g, env).canBeTrue { continue }
                 var after = env
                 let target = t.target ?? state
-                if t.target != nil { evaluator.run(machine[state].exit, &after) }
-                evaluator.run(t.actions, &after)
-                if t.target != nil {
-                    evaluator.setPayload(of: .events([]))
-                    for s in IntervalAnalysis.path(machine, to: target) { evaluator.run(machine[s].entry, &after) }
+                switch IntervalAnalysis.step(t, from: state, machine, &evaluator, &after) {
+                case .blocked:
+                    continue
+                case .fails(let failure):
+                    if failed[id] == nil { failed[id] = failure }
+                    continue
+                case .succeeds:
+                    succeeded.insert(id)
                 }
                 if after.contains(where: \.isEmpty) { continue }
                 let old = environments[target.index]
@@ -56,7 +62,44 @@ struct IntervalAnalysis {
                 }
             }
         }
+        for (id, failure) in failed where !succeeded.contains(id) { alwaysFailing[id] = failure }
         findDeadTransitions(machine, &evaluator)
+    }
+
+    /// What running a transition abstractly found.
+    enum StepOutcome {
+        /// Its guard cannot hold.
+        case blocked
+        /// Every run of its step fails, at this expression.
+        case fails(Expr)
+        /// Some run gets through; the variables are updated.
+        case succeeds
+    }
+
+    /// Runs transition `t` abstractly from `state` with the variables `vars`.
+    static func step(_ t: Transition, from state: StateID, _ machine: Machine,
+                     _ evaluator: inout AbstractEvaluator, _ vars: inout [AbstractValue]) -> StepOutcome {
+        evaluator.setPayload(of: t.trigger)
+        evaluator.locals = []
+        if let g = t.guardExpr {
+            let verdict = evaluator.evaluate(g, vars)
+            if verdict.isEmpty { return .fails(evaluator.failingPart(g, vars) ?? g) }
+            if !verdict.canBeTrue { return .blocked }
+        }
+        if t.target != nil, let failure = evaluator.run(machine[state].exit, &vars) { return .fails(failure) }
+        if let failure = evaluator.run(t.actions, &vars) { return .fails(failure) }
+        guard let target = t.target else { return .succeeds }
+        evaluator.setPayload(of: .events([]))
+        for s in IntervalAnalysis.path(machine, to: target) {
+            if let failure = evaluator.run(machine[s].entry, &vars) { return .fails(failure) }
+            // Timers are armed after the entry actions; a delay that cannot be computed fails the step.
+            for timer in machine[s].transitions {
+                if case .after(let delay) = machine[timer].trigger, evaluator.evaluate(delay, vars).isEmpty {
+                    return .fails(evaluator.failingPart(delay, vars) ?? delay)
+                }
+            }
+        }
+        return .succeeds
     }
 
     /// The transitions that leave `state` or an ancestor of it.

@@ -48,6 +48,10 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     case deadTransition = "dead-transition"
     case overlappingGuards = "overlapping-guards"
     case notReached = "not-reached"
+    case startFails = "start-fails"
+    case constantFault = "constant-fault"
+    case runTimeFault = "run-time-fault"
+    case timerLoop = "timer-loop"
     // Replaying event logs.
     case malformedLogLine = "malformed-log-line"
     case expectationFailed = "expectation-failed"
@@ -65,7 +69,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     public var defaultSeverity: Severity {
         switch self {
         case .deadEndState, .unusedEvent, .unusedVariable, .unusedOutput, .unusedConstant,
-             .constantGuard, .unreachableTransition, .deadTransition, .overlappingGuards, .notReached:
+             .constantGuard, .unreachableTransition, .deadTransition, .overlappingGuards, .notReached,
+             .runTimeFault, .timerLoop:
             return .warning
         case .tooManyErrors:
             return .note
@@ -117,6 +122,10 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .deadTransition: "a transition whose guard can never hold in its state, or a timer a sooner one always beats"
         case .overlappingGuards: "two guarded transitions of one state that can both take an event, with a witness"
         case .notReached: "a state or transition the search did not reach within its bounds (not a proof)"
+        case .startFails: "the initial state's entry actions fail at run time, so the machine cannot start"
+        case .constantFault: "an expression that fails whenever it runs (`1 / 0`, `sqrt(-1)`)"
+        case .runTimeFault: "a step the search saw fail at run time, with the events that make it fail"
+        case .timerLoop: "timers with no delay that re-enter their own state forever (stopped at run time)"
         case .malformedLogLine: "a log line that breaks the event-log format or the machine's interface"
         case .expectationFailed: "an expectation line that does not hold"
         case .eventRejected: "an event whose step failed at run time, or that --strict refused"

@@ -1,0 +1,58 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+/// Timers with no delay that lead back to where they started: `after 0s -> c` written in
+/// `c`, or `a` and `b` handing over to each other after 0s. Time never passes, so the
+/// runtime stops them after 10,000 firings at one instant and rejects the step.
+enum TimerLoops {
+    /// The timer each state leaves by at once when it is entered, if that is certain: the
+    /// first timer armed whose delay is a constant of at most zero, with no guard (or an
+    /// always-true one) and a target, and only constant delays armed before it.
+    static func immediateExits(_ machine: Machine) -> [StateID: Transition] {
+        let constants = machine.constantValues
+        var exits: [StateID: Transition] = [:]
+        for state in machine.states {
+            for id in state.transitions {
+                let t = machine[id]
+                guard case .after(let delay) = t.trigger else { continue }
+                guard case .number(let d)? = delay.folded(constants: constants) else { break }
+                if d > 0 { continue }
+                if t.target != nil && t.alwaysFires(constants: constants) { exits[state.id] = t }
+                break
+            }
+        }
+        return exits
+    }
+
+    static func diagnostics(_ machine: Machine) -> [Diagnostic] {
+        let exits = immediateExits(machine)
+        var findings: [Diagnostic] = []
+        var reported: Set<StateID> = []
+        for start in machine.states.map(\.id) where exits[start] != nil && !reported.contains(start) {
+            // Follow the immediate exits; a state seen twice closes a loop.
+            var path: [StateID] = []
+            var current = start
+            while let t = exits[current], !path.contains(current), !reported.contains(current) {
+                path.append(current)
+                guard let next = t.target else { break }
+                current = next
+            }
+            guard let loopStart = path.firstIndex(of: current) else {
+                reported.formUnion(path)
+                continue
+            }
+            let loop = Array(path[loopStart...])
+            reported.formUnion(path)
+            let timers = loop.compactMap { exits[$0] }
+            guard let first = timers.first else { continue }
+            let names = (loop + [loop[0]]).map { "'\(machine[$0].name)'" }.joined(separator: " -> ")
+            findings.append(Diagnostic(
+                .timerLoop,
+                "timers with no delay loop forever (\(names)) without time passing; at run time they are stopped "
+                    + "after 10,000 firings at one instant, reported as a rejected step",
+                at: first.keywordRange,
+                notes: timers.dropFirst().map { DiagnosticNote("the loop goes on here", at: $0.keywordRange) }))
+        }
+        return findings
+    }
+}
