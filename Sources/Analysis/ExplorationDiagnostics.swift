@@ -110,7 +110,7 @@ enum ExplorationDiagnostics {
             let untried = limits.untriedNumbers
             if !untried.isEmpty {
                 let shown = untried.prefix(8).map { "\(Value.number($0))" }.joined(separator: ", ")
-                sampled += "; numbers of the spec not tried as payload values: \(shown)"
+                sampled += "; numbers of the spec tried only for the fields whose guards use them: \(shown)"
                     + (untried.count > 8 ? " and \(untried.count - 8) more" : "")
             }
             for g in limits.sampledGuards {
