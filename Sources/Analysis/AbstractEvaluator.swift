@@ -142,7 +142,22 @@ struct AbstractEvaluator {
         }
     }
 
+    /// An interval as the runtime sees it: every value a run computes is finite (a step
+    /// whose result is not fails), so bounds beyond the finite numbers only say "unbounded",
+    /// and an interval with no finite number in it means every run fails there. No bound is
+    /// ever NaN: where one would be, nothing is known.
+    private func finite(_ lo: Double, _ hi: Double) -> AbstractValue {
+        if lo.isNaN || hi.isNaN { return .anyNumber }
+        if lo == .infinity || hi == -.infinity || lo > hi { return .empty(.number) }
+        return .number(lo: lo, hi: hi)
+    }
+
     private func arithmetic(_ op: BinaryOp, _ a: (Double, Double), _ b: (Double, Double)) -> AbstractValue {
+        guard case .number(let lo, let hi) = rawArithmetic(op, a, b) else { return .anyNumber }
+        return finite(lo, hi)
+    }
+
+    private func rawArithmetic(_ op: BinaryOp, _ a: (Double, Double), _ b: (Double, Double)) -> AbstractValue {
         let (alo, ahi) = a
         let (blo, bhi) = b
         switch op {
@@ -169,6 +184,11 @@ struct AbstractEvaluator {
     }
 
     private func call(_ f: BuiltinFunction, _ args: [AbstractValue]) -> AbstractValue {
+        guard case .number(let lo, let hi) = rawCall(f, args) else { return .anyNumber }
+        return finite(lo, hi)
+    }
+
+    private func rawCall(_ f: BuiltinFunction, _ args: [AbstractValue]) -> AbstractValue {
         let intervals = args.map(interval)
         guard let (lo, hi) = intervals.first else { return .anyNumber }
         switch f {

@@ -18,10 +18,15 @@ public struct ExplorationReport: Sendable {
         public var first: TransitionID
         public var second: TransitionID
         public var event: EventID
+        /// The time the event is sent: where the path leaves the clock.
+        public var time: Double
         /// How to get to the configuration where both guards hold.
         public var path: [WitnessStep]
         public var payload: [Value]
         public var variables: [Value]
+
+        /// The whole witness: the path, then the event that both transitions can take.
+        public var witness: [WitnessStep] { path + [.event(event, payload, time: time)] }
     }
 
     /// Why the search stopped short of a proof: what a `notReached` verdict rests on.
@@ -40,11 +45,15 @@ public struct ExplorationReport: Sendable {
         /// Guards reading several fields, for which only some combinations were tried:
         /// the guard's line, how many were tried, and of how many.
         public var sampledGuards: [(line: Int, tried: Int, of: Int)] = []
+        /// Some state's timers may fire in another order depending on when it is entered
+        /// (delays not constant, or a shorter one written after a longer one), and the
+        /// search only enters states at the times its witnesses reach.
+        public var timerOrderVaries = false
 
         public static func == (a: SearchLimits, b: SearchLimits) -> Bool {
             a.depthBoundHit == b.depthBoundHit && a.configurationBoundHit == b.configurationBoundHit
                 && a.payloadsSampled == b.payloadsSampled && a.untriedNumbers == b.untriedNumbers
-                && a.sampledGuards.map(\.line) == b.sampledGuards.map(\.line)
+                && a.sampledGuards.map(\.line) == b.sampledGuards.map(\.line) && a.timerOrderVaries == b.timerOrderVaries
         }
     }
 
@@ -112,7 +121,7 @@ public enum Exploration {
                 + "at run time (\(fault.message) in '\(machine.text(fault.range))')"
             states = states.indices.map { $0 == 0 ? .reached([]) : .unreachable(reason) }
             transitions = transitions.map { _ in .unreachable(reason) }
-        } else if explorer.exhausted && !explorer.payloadsSampled {
+        } else if explorer.exhausted && !explorer.payloadsSampled && timerOrderIsFixed(machine) {
             // Every configuration the machine can reach was visited, each event tried with
             // one payload per region of its fields, and time let pass to every deadline:
             // what the search did not reach cannot happen.
@@ -121,17 +130,15 @@ public enum Exploration {
             states = states.map { $0 == .notReached ? .unreachable(reason) : $0 }
             transitions = transitions.map { $0 == .notReached ? .unreachable(reason) : $0 }
         }
-        let overlaps = explorer.overlaps.compactMap { o -> ExplorationReport.Overlap? in
-            guard case .events(let events) = machine[o.first].trigger,
-                  case .events(let others) = machine[o.second].trigger,
-                  let event = events.first(where: others.contains) else { return nil }
-            return ExplorationReport.Overlap(first: o.first, second: o.second, event: event, path: o.path,
-                                             payload: o.payload, variables: o.variables)
+        let overlaps = explorer.overlaps.map { o in
+            ExplorationReport.Overlap(first: o.first, second: o.second, event: o.event, time: o.time, path: o.path,
+                                      payload: o.payload, variables: o.variables)
         }
         var limits = ExplorationReport.SearchLimits()
         limits.depthBoundHit = explorer.depthBoundHit
         limits.configurationBoundHit = explorer.configurationBoundHit
         limits.payloadsSampled = explorer.payloadsSampled
+        limits.timerOrderVaries = !timerOrderIsFixed(machine)
         if explorer.payloadsSampled { limits.untriedNumbers = PayloadCandidates(machine).untriedGeneral }
         limits.sampledGuards = explorer.cuts.sorted { $0.guardLine < $1.guardLine }
             .map { (line: $0.guardLine, tried: $0.tried, of: $0.of) }
@@ -141,6 +148,27 @@ public enum Exploration {
         report.startFault = explorer.startFault
         report.faults = explorer.faults.map { ExplorationReport.Fault(fault: $0.fault, witness: $0.path) }
         return report
+    }
+
+    /// Whether the order in which each state's timers fire is the same whenever the state
+    /// is entered. Deadlines are `now + delay`, rounded; rounding keeps their order but can
+    /// make two of them equal at some `now`, and then the timer armed first fires first. So
+    /// the order is fixed when every state's timers have constant delays written in
+    /// non-decreasing order (or it has at most one timer). Otherwise the time an event
+    /// arrives can matter, and a search that sends events at a few times proves nothing.
+    static func timerOrderIsFixed(_ machine: Machine) -> Bool {
+        let constants = machine.constantValues
+        return machine.states.allSatisfy { state in
+            let delays = state.transitions.compactMap { id -> Expr? in
+                if case .after(let d) = machine[id].trigger { return d }
+                return nil
+            }
+            if delays.count <= 1 { return true }
+            let values = delays.map { $0.folded(constants: constants)?.number.map { Swift.max(0, $0) } }
+            guard values.allSatisfy({ $0 != nil }) else { return false }
+            let numbers = values.compactMap { $0 }
+            return zip(numbers, numbers.dropFirst()).allSatisfy { $0 <= $1 }
+        }
     }
 
     /// What can be proven without running: unreachable states and transitions that can
@@ -153,7 +181,8 @@ public enum Exploration {
         func failure(_ expr: Expr) -> String {
             "'\(machine.text(expr.range))' (line \(machine.source.location(of: expr.range.start).line)) always fails"
         }
-        for s in machine.states.dropFirst() where intervals.environments[s.id.index] == nil {
+        for s in machine.states.dropFirst()
+        where !graph.contains(s.id) || (intervals.converged && intervals.environments[s.id.index] == nil) {
             // A way in that fires but always fails at run time is the reason to give: the
             // user sees the arrow and needs to know why it never arrives.
             let failing = machine.transitions.first { $0.target == s.id && intervals.alwaysFailing[$0.id] != nil }

@@ -118,6 +118,11 @@ enum ExplorationDiagnostics {
             }
             reasons.append(sampled)
         }
+        if limits.timerOrderVaries {
+            reasons.append("the order in which a state's timers fire can depend on when it is entered (their delays are "
+                + "not constants written shortest first, and deadlines are rounded), and the search enters states only "
+                + "at the times its witnesses reach")
+        }
         if reasons.isEmpty { reasons.append("the search found no way there") }
         return reasons.joined(separator: "; ") + "; this is not a proof that it is unreachable"
     }

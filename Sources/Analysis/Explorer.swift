@@ -36,12 +36,19 @@ struct Explorer {
         /// False for a node kept only as the end of a witness (its configuration was
         /// already reached another way, and is expanded there).
         var expand = true
+        /// Whether every step on the way here succeeded. Waiting past a timer whose step
+        /// fails is a real run (the failed step is undone, time passes), but a log of it
+        /// does not replay under `--strict`, so a clean witness is preferred.
+        var clean = true
     }
 
     /// Two transitions of one state and event whose guards both held, and where.
     struct OverlapWitness {
         var first: TransitionID
         var second: TransitionID
+        /// The event both take, and the time it is sent (the configuration's).
+        var event: EventID
+        var time: Double
         var path: [WitnessStep]
         var payload: [Value]
         var variables: [Value]
@@ -110,7 +117,10 @@ struct Explorer {
         }
         nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0))
         markStates(of: start, node: 0)
-        var seen: Set<Configuration> = [start.configuration]
+        // A configuration is expanded once, and once more if it was first reached only
+        // through a failing step and later cleanly.
+        var seenClean: Set<Configuration> = [start.configuration]
+        var seenDirty: Set<Configuration> = []
         let payloads = PayloadCandidates(machine)
         var head = 0
         while head < nodes.count {
@@ -124,7 +134,10 @@ struct Explorer {
                 continue
             }
             var successors: [Node] = []
-            if !node.instance.isFinished {
+            // A timer already due fires before anything else can happen (replay fires it
+            // before the next line), so the only way on is to let it.
+            let timerDue = node.instance.nextDeadline.map { $0 <= node.instance.now } ?? false
+            if !node.instance.isFinished && !timerDue {
                 let pool = payloads.pool(for: node.instance)
                 for event in machine.events {
                     if !payloads.isComplete(event.id, in: node.instance) { payloadsSampled = true }
@@ -138,10 +151,12 @@ struct Explorer {
                         guard case .fired(let t) = step.kind else { continue }
                         successors.append(Node(instance: next, parent: index,
                                                step: .event(event.id, payload, time: node.instance.now),
-                                               depth: node.depth + 1))
+                                               depth: node.depth + 1, clean: node.clean))
                         record(t, successor: successors.count - 1)
                     }
                 }
+            }
+            if !node.instance.isFinished {
                 if let deadline = node.instance.nextDeadline {
                     var next = node.instance
                     var fired: [TransitionID] = []
@@ -154,20 +169,21 @@ struct Explorer {
                         }
                     })
                     for fault in failed { noteFault(fault, node: index, step: .wait(until: deadline)) }
-                    successors.append(Node(instance: next, parent: index, step: .wait(until: deadline), depth: node.depth + 1))
+                    successors.append(Node(instance: next, parent: index, step: .wait(until: deadline), depth: node.depth + 1,
+                                           clean: node.clean && failed.isEmpty))
                     for t in fired { record(t, successor: successors.count - 1) }
                 }
             }
             for successor in successors {
                 let key = successor.instance.configuration
-                if seen.contains(key) {
+                if seenClean.contains(key) || (!successor.clean && seenDirty.contains(key)) {
                     continue
                 }
                 if nodes.count >= bounds.maxConfigurations {
                     configurationBoundHit = true
                     return
                 }
-                seen.insert(key)
+                if successor.clean { seenClean.insert(key) } else { seenDirty.insert(key) }
                 nodes.append(successor)
                 markStates(of: successor.instance, node: nodes.count - 1)
             }
@@ -179,26 +195,34 @@ struct Explorer {
     private var pendingTransitions: [(TransitionID, Int)] = []
 
     private mutating func record(_ t: TransitionID, successor: Int) {
-        if transitionWitness[t.index] == nil { pendingTransitions.append((t, successor)) }
+        pendingTransitions.append((t, successor))
+    }
+
+    /// Whether a witness ending at node `new` should replace `old`: there was none, or the
+    /// old one goes through a failing step and the new one does not.
+    private func better(_ new: Int, than old: Int?) -> Bool {
+        guard let old else { return true }
+        return !nodes[old].clean && nodes[new].clean
     }
 
     /// Gives each newly fired transition the node its step produced (appending that node if
     /// its configuration was already known through another path).
     private mutating func resolvePending(_ successors: [Node], base: Int) {
-        for (t, successorIndex) in pendingTransitions where transitionWitness[t.index] == nil {
+        for (t, successorIndex) in pendingTransitions {
             let successor = successors[successorIndex]
+            if let old = transitionWitness[t.index], nodes[old].clean || !successor.clean { continue }
             if let existing = nodes.lastIndex(where: { $0.parent == base && $0.step == successor.step }) {
                 transitionWitness[t.index] = existing
             } else {
                 nodes.append(Node(instance: successor.instance, parent: base, step: successor.step,
-                                  depth: successor.depth, expand: false))
+                                  depth: successor.depth, expand: false, clean: successor.clean))
                 transitionWitness[t.index] = nodes.count - 1
             }
             // A state is reached when a step enters it, even one that a timer due at the same
             // instant leaves again before the search rests anywhere.
             var entered = program.machine[t].target
-            while let s = entered, s != program.machine.root {
-                if stateWitness[s.index] == nil { stateWitness[s.index] = transitionWitness[t.index] }
+            while let s = entered, s != program.machine.root, let node = transitionWitness[t.index] {
+                if better(node, than: stateWitness[s.index]) { stateWitness[s.index] = node }
                 entered = program.machine[s].parent
             }
         }
@@ -212,7 +236,7 @@ struct Explorer {
     }
 
     private mutating func markStates(of instance: Instance, node: Int) {
-        for s in instance.activeStates where stateWitness[s.index] == nil { stateWitness[s.index] = node }
+        for s in instance.activeStates where better(node, than: stateWitness[s.index]) { stateWitness[s.index] = node }
     }
 
     /// Records two guarded transitions that can both take the same event at once.
@@ -228,7 +252,8 @@ struct Explorer {
             for j in (i + 1)..<enabled.count where machine[enabled[i]].source == machine[enabled[j]].source {
                 let key = [enabled[i].index, enabled[j].index]
                 guard seenOverlaps.insert(key).inserted else { continue }
-                overlaps.append(OverlapWitness(first: enabled[i], second: enabled[j], path: path(to: node),
+                overlaps.append(OverlapWitness(first: enabled[i], second: enabled[j], event: event,
+                                               time: nodes[node].instance.now, path: path(to: node),
                                                payload: payload, variables: nodes[node].instance.variables))
             }
         }

@@ -16,6 +16,11 @@ struct IntervalAnalysis {
 
     /// After this many visits of a state its intervals are widened, so the fixpoint ends.
     static let wideningDelay = 3
+    /// The most worklist steps; an analysis stopped there has not reached its fixpoint.
+    static let stepLimit = 100_000
+    /// Whether the fixpoint was reached. If not, the environments are not an
+    /// over-approximation of every run, and nothing may be proven from them.
+    var converged = true
 
     init(_ machine: Machine) {
         environments = Array(repeating: nil, count: machine.states.count)
@@ -33,7 +38,11 @@ struct IntervalAnalysis {
         var guardSteps = 0
         var failed: [TransitionID: Expr] = [:]
         var succeeded: Set<TransitionID> = []
-        while let state = worklist.popLast(), guardSteps < 100_000 {
+        while let state = worklist.popLast() {
+            if guardSteps >= IntervalAnalysis.stepLimit {
+                converged = false
+                break
+            }
             guardSteps += 1
             guard let env = environments[state.index] else { continue }
             for id in IntervalAnalysis.candidateTransitions(machine, from: state) where beaten[id] == nil {
@@ -62,6 +71,7 @@ struct IntervalAnalysis {
                 }
             }
         }
+        guard converged else { return }
         for (id, failure) in failed where !succeeded.contains(id) { alwaysFailing[id] = failure }
         findDeadTransitions(machine, &evaluator)
     }
@@ -139,8 +149,39 @@ struct IntervalAnalysis {
         }
     }
 
-    /// A timer that a sooner unguarded timer of the same state (or an equally soon one
-    /// declared before it) always beats never fires: that timer leaves the state first.
+    /// Whether any expression the step of `t` runs (its actions, the exit actions of the
+    /// states it leaves, the entry actions and timer delays of those it enters) could fail.
+    /// Only arithmetic and function calls fail, and only on values that are not constant.
+    static func stepCanFail(_ t: Transition, from state: StateID, _ machine: Machine) -> Bool {
+        let constants = machine.constantValues
+        var can = false
+        func check(_ e: Expr) {
+            e.visit { sub in
+                guard !can, sub.folded(constants: constants) == nil else { return }
+                switch sub.kind {
+                case .binary(let op, _, _) where [.add, .subtract, .multiply, .divide, .remainder].contains(op):
+                    if !(op == .add && sub.type == .string) { can = true }
+                case .call: can = true
+                default: break
+                }
+            }
+        }
+        func check(_ actions: [Action]) { for a in actions { a.visitExpressions(check) } }
+        t.guardExpr.map(check)
+        check(t.actions)
+        guard let target = t.target else { return can }
+        check(machine[state].exit)
+        for s in path(machine, to: target) {
+            check(machine[s].entry)
+            for timer in machine[s].transitions {
+                if case .after(let d) = machine[timer].trigger { check(d) }
+            }
+        }
+        return can
+    }
+
+    /// A timer that an unguarded timer of the same state, armed before it and due no later,
+    /// always beats never fires: that timer leaves the state first.
     private mutating func findTimerRaces(_ machine: Machine) {
         for state in machine.states {
             let timers = state.transitions.map { machine[$0] }.compactMap { t -> (Transition, Double)? in
@@ -148,8 +189,14 @@ struct IntervalAnalysis {
                 else { return nil }
                 return (t, Swift.max(0, d))
             }
-            for (i, (winner, d1)) in timers.enumerated() where winner.target != nil && winner.alwaysFires(constants: machine.constantValues) {
-                for (j, (loser, d2)) in timers.enumerated() where loser.id != winner.id && (d2 > d1 || (d2 == d1 && j > i)) {
+            // The winner must be armed before the loser: deadlines are `now + delay` rounded,
+            // and at a large enough `now` two different delays round to one deadline, where the
+            // timer armed first fires first. Its step must not be able to fail either: a failed
+            // step is undone, its timer used up, and the later timer fires after all.
+            for (i, (winner, d1)) in timers.enumerated()
+            where winner.target != nil && winner.alwaysFires(constants: machine.constantValues)
+                && !IntervalAnalysis.stepCanFail(winner, from: state.id, machine) {
+                for (j, (loser, d2)) in timers.enumerated() where j > i && d2 >= d1 {
                     guard deadTransitions[loser.id] == nil, case .after(let w) = winner.trigger else { continue }
                     deadTransitions[loser.id] = "the 'after \(machine.text(w.range))' transition always leaves '\(state.name)' first"
                 }

@@ -17,6 +17,9 @@ public enum TestGeneration {
         public var finding: ExplorationReport.Finding
         /// The file whose log reaches it, when one does.
         public var file: String?
+        /// Why a reached target has no log: its witness goes through a step that fails,
+        /// which a strict replay rejects.
+        public var problem: String?
     }
 
     /// One generated log.
@@ -46,8 +49,14 @@ public enum TestGeneration {
         }
         // Longest witnesses first, so shorter ones that are prefixes of them merge in.
         let reached = targets.indices.compactMap { i -> (Int, [WitnessStep])? in
-            if case .reached(let steps) = targets[i].finding { return (i, steps) }
-            return nil
+            guard case .reached(let steps) = targets[i].finding else { return nil }
+            if let fault = failingStep(steps, machine) {
+                let line = machine.source.location(of: fault.range.start).line
+                targets[i].problem = "reached only through a step that fails (\(fault.message) at line \(line)), "
+                    + "which 'replay --strict' rejects"
+                return nil
+            }
+            return (i, steps)
         }.sorted { $0.1.count > $1.1.count || ($0.1.count == $1.1.count && $0.0 < $1.0) }
         var groups: [(steps: [WitnessStep], members: [Int])] = []
         for (i, steps) in reached {
@@ -80,6 +89,25 @@ public enum TestGeneration {
         let line = machine.source.location(of: t.keywordRange.start).line
         let target = t.target.map { machine[$0].name } ?? "(internal)"
         return "\(machine[t.source].name) --\(trigger)--> \(target) (line \(line))"
+    }
+
+    /// The first step of a witness that fails at run time (a timer fired while waiting), if any.
+    static func failingStep(_ steps: [WitnessStep], _ machine: Machine) -> ExpressionFault? {
+        var instance = Instance(Program(machine))
+        if case .failed(let fault) = instance.start().kind { return fault }
+        var failure: ExpressionFault?
+        func note(_ step: Step) { if failure == nil, case .failed(let fault) = step.kind { failure = fault } }
+        for step in steps {
+            switch step {
+            case .event(let e, let payload, let time):
+                instance.advance(to: time, onStep: note)
+                note(instance.send(e, payload: payload))
+            case .wait(let until):
+                instance.advance(to: until, onStep: note)
+            }
+            if failure != nil { break }
+        }
+        return failure
     }
 
     /// The log of a witness: an expectation of the start, then each step followed by an

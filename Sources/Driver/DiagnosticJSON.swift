@@ -28,7 +28,7 @@ enum DiagnosticJSON {
         out += report.overlaps.map { o in
             "\n      {\"first\": \(q(TestGeneration.describe(machine[o.first], machine))), "
                 + "\"second\": \(q(TestGeneration.describe(machine[o.second], machine))), "
-                + "\"witness\": " + witness(o.path + [.event(o.event, o.payload, time: 0)], machine) + "}"
+                + "\"witness\": " + witness(o.witness, machine) + "}"
         }.joined(separator: ",")
         return out + "]}"
     }

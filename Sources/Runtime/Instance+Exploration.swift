@@ -28,8 +28,9 @@ extension Instance {
     }
 
     /// The transitions whose guards hold for `event` with `payload` in the active states, in
-    /// the order they would be tried (the first is the one `send` would fire). Guards that
-    /// fail to evaluate count as not holding. Nothing changes.
+    /// the order they would be tried (the first is the one `send` would fire). A guard that
+    /// fails to evaluate ends the list: the runtime rejects the event there, so the
+    /// transitions after it are never tried. Nothing changes.
     public func enabledTransitions(_ event: EventID, payload: [Value]) -> [TransitionID] {
         guard !isFinished else { return [] }
         var copy = self
@@ -39,8 +40,8 @@ extension Instance {
             for k in program.group(source.index, event.index) {
                 let t = program.transitions[k]
                 if t.guardPC >= 0 {
-                    guard (try? copy.execute(t.guardPC)) != nil,
-                          copy.registers.numbers[Int(t.guardRegister)] != 0 else { continue }
+                    guard (try? copy.execute(t.guardPC)) != nil else { return enabled }
+                    guard copy.registers.numbers[Int(t.guardRegister)] != 0 else { continue }
                 }
                 enabled.append(t.id)
             }
