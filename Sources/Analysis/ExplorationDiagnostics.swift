@@ -94,6 +94,14 @@ enum ExplorationDiagnostics {
 
     /// Why the search left items unsettled, in words, with what would help.
     static func notReachedReasons(_ report: ExplorationReport) -> String {
+        ExplorationReport.notReachedReason(report)
+    }
+}
+
+extension ExplorationReport {
+    /// Why the search left items unsettled, in words, with what would help: the text of
+    /// every `not-reached` finding.
+    public static func notReachedReason(_ report: ExplorationReport) -> String {
         let limits = report.limits
         var reasons: [String] = []
         if limits.configurationBoundHit {

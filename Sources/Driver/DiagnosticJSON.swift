@@ -9,7 +9,7 @@ enum DiagnosticJSON {
             switch f {
             case .reached(let steps): return "\"status\": \"reached\", \"witness\": " + witness(steps, machine)
             case .unreachable(let reason): return "\"status\": \"unreachable\", \"reason\": \(q(reason))"
-            case .notReached: return "\"status\": \"not-reached\""
+            case .notReached: return "\"status\": \"not-reached\", \"reason\": \(q(ExplorationReport.notReachedReason(report)))"
             }
         }
         var out = "\n    {\"file\": \(q(file.path)), \"configurations\": \(report.configurations), "
@@ -30,7 +30,20 @@ enum DiagnosticJSON {
                 + "\"second\": \(q(TestGeneration.describe(machine[o.second], machine))), "
                 + "\"witness\": " + witness(o.witness, machine) + "}"
         }.joined(separator: ",")
-        return out + "]}"
+        out += "],\n     \"faults\": ["
+        out += report.faults.map { f in
+            let at = file.location(of: f.fault.range.start)
+            return "\n      {\"message\": \(q(f.fault.message)), \"line\": \(at.line), \"column\": \(at.column), "
+                + "\"witness\": " + witness(f.witness, machine) + "}"
+        }.joined(separator: ",")
+        let limits = report.limits
+        out += "],\n     \"limits\": {\"depthBoundHit\": \(limits.depthBoundHit), "
+            + "\"configurationBoundHit\": \(limits.configurationBoundHit), \"payloadsSampled\": \(limits.payloadsSampled), "
+            + "\"timerOrderVaries\": \(limits.timerOrderVaries), "
+            + "\"untriedNumbers\": [" + limits.untriedNumbers.map(JSONWriter.number).joined(separator: ", ") + "], "
+            + "\"sampledGuards\": [" + limits.sampledGuards.map { "{\"line\": \($0.line), \"tried\": \($0.tried), \"of\": \($0.of)}" }
+                .joined(separator: ", ") + "]}"
+        return out + "}"
     }
 
     static func witness(_ steps: [WitnessStep], _ machine: Machine) -> String {

@@ -79,6 +79,24 @@ import TestSupport
         #expect(!proof.stdout.contains("not-reached"))
     }
 
+    /// The JSON report carries the faults, the search's limits and why an item was not reached.
+    @Test func jsonCarriesFaultsLimitsAndReasons() throws {
+        let r = try CLI.run(["check", "--format", "json", "\(AnalysisVerdictTests.fixtures)/run-time-faults.machine",
+                             "\(AnalysisVerdictTests.fixtures)/guard-equality.machine"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let explorations = try #require(object["exploration"] as? [[String: Any]])
+        #expect(explorations.count == 2)
+        let faults = try #require(explorations.first?["faults"] as? [[String: Any]])
+        let fault = try #require(faults.first { $0["line"] as? Int == 12 })
+        #expect(fault["message"] as? String == "division by zero (10 / 0)")
+        #expect((fault["witness"] as? [[String: Any]])?.count == 2)
+        let parity = explorations[1]
+        #expect((parity["limits"] as? [String: Any])?["depthBoundHit"] as? Bool == true)
+        let five = try #require((parity["states"] as? [[String: Any]])?.first { $0["name"] as? String == "five" })
+        #expect(five["status"] as? String == "not-reached")
+        #expect((five["reason"] as? String)?.contains("raise it with --max-depth") == true)
+    }
+
     /// Hundreds of transitions the search cannot reach in one state are one warning, not hundreds.
     @Test func notReachedTransitionsCollapsePerState() throws {
         var lines = ["machine Many {", "    var count: Number = 0", "    event tick", "    event check", "    initial state counting {",
