@@ -102,7 +102,11 @@ final class ReplayOutput {
         for c in report.cases {
             out += "\(log): " + (c.key.map { "case \(JSONWriter.quote($0))" } ?? "lines without a case")
             out += " (from line \(c.firstLine))\n"
-            out += "  state         \(c.state)\(c.finished ? " (final)" : "")\n"
+            if c.startFailure != nil {
+                out += "  state         none (the machine could not start)\n"
+            } else {
+                out += "  state         \(c.state)\(c.finished ? " (final)" : "")\n"
+            }
             out += "  variables     " + (c.variables.isEmpty ? "none" : c.variables.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")) + "\n"
             var outputs = c.outputs.isEmpty ? "none" : c.outputs.map(\.description).joined(separator: ", ")
             if c.outputCount > c.outputs.count { outputs += ", … and \(c.outputCount - c.outputs.count) more" }
@@ -149,8 +153,8 @@ final class ReplayOutput {
         let q = JSONWriter.quote
         var out = "{\"log\": \(q(log)), \"passed\": \(report.passed), \"cases\": ["
         out += report.cases.map { c in
-            var o = "{\"case\": \(c.key.map(q) ?? "null"), \"firstLine\": \(c.firstLine), \"state\": \(q(c.state)), "
-            o += "\"finished\": \(c.finished), \"time\": \(JSONWriter.number(c.time)), "
+            var o = "{\"case\": \(c.key.map(q) ?? "null"), \"firstLine\": \(c.firstLine), \"state\": \(c.startFailure == nil ? q(c.state) : "null"), "
+            o += "\"finished\": \(c.finished), \"started\": \(c.startFailure == nil), \"time\": \(JSONWriter.number(c.time)), "
             o += "\"variables\": " + ReplayOutput.object(c.variables) + ", "
             o += "\"outputs\": [" + c.outputs.map(ReplayOutput.output).joined(separator: ", ") + "], "
             o += "\"outputCount\": \(c.outputCount), \"applied\": \(c.applied), \"ignored\": \(c.ignored), "

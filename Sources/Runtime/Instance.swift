@@ -24,6 +24,9 @@ public struct Step: Sendable, Equatable {
     public var to: StateID
     /// The virtual time of the step: a timer's deadline, or the time the event arrived.
     public var time: Double = 0
+    /// For a timer's step, the timer (its `after` transition) whose deadline it was, whether
+    /// the step fired, was used up (its guard false) or failed.
+    public var timer: TransitionID?
 }
 
 /// One running copy of a machine: the active state, variables, armed timers and virtual time.
@@ -107,7 +110,9 @@ public struct Instance: Sendable {
         return result
     }
 
-    /// Enters the initial state, running its entry actions.
+    /// Enters the initial state, running its entry actions. If they fail, the step is
+    /// undone and the instance is finished without ever having started (`state` stays the
+    /// root): it takes no events.
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
         guard program.startPC >= 0 else { return Step(kind: .ignored, from: from, to: from) }
@@ -117,7 +122,11 @@ public struct Instance: Sendable {
         do {
             _ = try execute(program.startPC)
         } catch {
+            // The start is undone, and the run is over before it began: a machine that
+            // cannot enter its initial state takes no events and fires no timers.
             rollBack(to: from, finished: finishedBefore)
+            isFinished = true
+            updateEarliestDeadline()
             return Step(kind: .failed(error), from: from, to: from)
         }
         deliverOutputs(emit)
@@ -322,18 +331,21 @@ public struct Instance: Sendable {
         let from = state
         switch fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {
         case nil: return nil
-        case .fired(let t)?: return Step(kind: .fired(TransitionID(Int(t))), from: from, to: state, time: now)
-        case .ignored?: return Step(kind: .ignored, from: from, to: from, time: now)
-        case .failed(let fault)?: return Step(kind: .failed(fault), from: from, to: from, time: now)
+        case .fired(let t)?:
+            return Step(kind: .fired(TransitionID(Int(t))), from: from, to: state, time: now, timer: TransitionID(Int(t)))
+        case .ignored(let t)?:
+            return Step(kind: .ignored, from: from, to: from, time: now, timer: TransitionID(Int(t)))
+        case .failed(let fault, let t)?:
+            return Step(kind: .failed(fault), from: from, to: from, time: now, timer: TransitionID(Int(t)))
         }
     }
 
-    /// What firing a timer did (`fireNextTimerQuietly`), for the caller to make a `Step` of
-    /// if it reports steps.
+    /// What firing a timer did (`fireNextTimerQuietly`), with the timer's transition, for
+    /// the caller to make a `Step` of if it reports steps.
     enum TimerStep {
         case fired(Int32)
-        case ignored
-        case failed(ExpressionFault)
+        case ignored(Int32)
+        case failed(ExpressionFault, Int32)
     }
 
     /// `advance(to:)` when a timer is due, for a caller that wants neither the steps nor
@@ -360,15 +372,16 @@ public struct Instance: Sendable {
             updateEarliestDeadline()
             registers.outputs.removeAll()
             let t = program.timers[Int(timer.timer)].transition
-            return .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now), range: program.machine[t].keywordRange))
+            return .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now), range: program.machine[t].keywordRange),
+                           Int32(truncatingIfNeeded: t.index))
         }
         beginStep()
         do {
             let fired = try execute(program.timerDispatch[Int(timer.timer) * program.stateCount + from.index])
-            return fired < 0 ? .ignored : .fired(fired)
+            return fired < 0 ? .ignored(Int32(truncatingIfNeeded: program.timers[Int(timer.timer)].transition.index)) : .fired(fired)
         } catch {
             fail(error, from: Int32(truncatingIfNeeded: from.index))
-            return .failed(error)
+            return .failed(error, Int32(truncatingIfNeeded: program.timers[Int(timer.timer)].transition.index))
         }
     }
 

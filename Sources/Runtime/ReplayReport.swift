@@ -45,7 +45,7 @@ public struct CaseReport: Sendable {
     public var key: String?
     /// The first line of the case.
     public var firstLine: Int
-    /// The active state at the end.
+    /// The active state at the end; empty when the machine could not start.
     public var state: String
     /// Whether the run ended in a final state.
     public var finished: Bool
@@ -73,6 +73,8 @@ public struct CaseReport: Sendable {
     public var rejections: [Rejection] = []
     /// The virtual time at the end.
     public var time: Double = 0
+    /// Why the machine could not start (its initial entry failed), if it could not.
+    public var startFailure: String?
 }
 
 /// What a replay of one log found.

@@ -195,7 +195,7 @@ extension Replayer {
         let existing: Int?
         if let key = caseKey { existing = existingRun(forKey: key) } else { existing = defaultRun }
         let time = try checkedTime(time, offset: timeOffset, caseKey: Replayer.caseString(caseKey), run: existing, source)
-        let index = existing ?? openRun(for: Replayer.caseString(caseKey), line: source.lineNumber)
+        let index = existing ?? openRun(for: Replayer.caseString(caseKey), source: source)
         advance(index, to: time, source, sink: sink)
         runHandles[index]._withUnsafeGuaranteedRef { $0.instance.loadPayload(event, payload) }
         apply(EventID(event), runIndex: index, nameOffset: nameOffset, source, sink: sink)

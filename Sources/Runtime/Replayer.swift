@@ -133,7 +133,8 @@ public struct Replayer {
         ReplayReport(cases: runs.map { run in
             var report = run.report
             let machine = program.machine
-            report.state = machine[run.instance.state].name
+            // A case whose machine could not start has no active state.
+            report.state = run.instance.state == machine.root ? "" : machine[run.instance.state].name
             report.finished = run.instance.isFinished
             report.variables = zip(machine.variables, run.instance.variables).map { NamedValue(name: $0.name, value: $1) }
             report.time = run.instance.now
@@ -161,7 +162,7 @@ public struct Replayer {
         }
         let existing = existingRun(for: record.caseKey)
         let time = try checkedTime(record.time, offset: record.timeOffset, caseKey: record.caseKey, run: existing, record)
-        let index = existing ?? openRun(for: record.caseKey, line: record.line)
+        let index = existing ?? openRun(for: record.caseKey, source: record)
         advance(index, to: time, record, sink: sink)
         switch record.body {
         case .event(_, let nameOffset, _):
@@ -187,16 +188,27 @@ public struct Replayer {
         caseKeys.index(of: key).map { caseRuns[$0] }
     }
 
-    /// Starts the run of a case seen for the first time.
-    mutating func openRun(for caseKey: String?, line: Int) -> Int {
+    /// Starts the run of a case seen for the first time, at its first line `source`. The
+    /// start is a step like any other: if the initial state's entry fails, that is a
+    /// rejection at the case's first line, and the case's run ends there (its later events
+    /// are counted as arriving after the run ended).
+    mutating func openRun<L: ReplayLine>(for caseKey: String?, source: L) -> Int {
         var instance = Instance(program)
-        var report = CaseReport(key: caseKey, firstLine: line, state: "", finished: false,
+        var report = CaseReport(key: caseKey, firstLine: source.lineNumber, state: "", finished: false,
                                 variables: [], outputs: [], outputCount: 0)
         var window: [OutputID] = []
-        _ = instance.start { output, args in
+        let start = instance.start { output, args in
             report.outputCount += 1
             report.outputs.append(EmittedOutput(name: program.machine[output].name, arguments: args))
             window.append(output)
+        }
+        if case .failed(let fault) = start.kind {
+            let initial = program.machine.initialState.map { program.machine[$0].name } ?? ""
+            let message = "the machine could not start: entering '\(initial)' failed: \(fault.message)"
+            report.rejected += 1
+            report.startFailure = message
+            report.rejections.append(Rejection(line: source.lineNumber, column: 1, message: message,
+                                               specRange: fault.range, text: source.lineText()))
         }
         for s in instance.activeStates { coverage.visitedStates[s.index] = true }
         let run = Run(instance: instance, report: report, window: window)
@@ -250,12 +262,12 @@ public struct Replayer {
             collectOutputs(run)
             var result = TraceBatch.ResultKind.applied
             var message: String?
-            var timer = Int32(-1)
+            // The timer is named in the trace whatever its step did (`after 2s`, used up or failed).
+            let timer = step.timer.map { Int32(truncatingIfNeeded: $0.index) } ?? -1
             switch step.kind {
             case .fired(let t):
                 run.report.timersFired += 1
                 cover(t, reaching: step.to)
-                timer = Int32(t.index)
             case .failed(let fault):
                 run.report.rejected += 1
                 let text = "timer step failed: \(fault.message)"
@@ -272,7 +284,7 @@ public struct Replayer {
                 traceBatch.beginStep(line: source.lineNumber, time: step.time, event: -1, timer: timer,
                                      from: Int32(step.from.index), to: Int32(step.to.index), result: result,
                                      caseKey: run.report.key, message: message)
-                if timer >= 0 { recordOutputs(of: run) }  // it fired
+                if result == .applied { recordOutputs(of: run) }  // it fired
                 recordChanges(of: run)
                 tracedStep(sink)
             }
