@@ -49,13 +49,13 @@ enum CheckCommand {
         if paths.isEmpty { paths = ["."] }
 
         let collected = SpecFiles.collect(paths)
-        for problem in collected.problems { console.err("error: \(problem)\n") }
+        var unreadable = collected.problems
+        for problem in unreadable { console.err("error: \(problem.message)\n") }
         if collected.files.isEmpty && collected.problems.isEmpty {
             console.err("error: no .machine files found in \(paths.map { "'\($0)'" }.joined(separator: ", "))\n")
             return ExitStatus.usage
         }
         var results: [CheckResult] = []
-        var readFailures = collected.problems.count
         for path in collected.files {
             switch SpecFiles.read(path) {
             case .success(let file):
@@ -73,7 +73,7 @@ enum CheckCommand {
                     if witnesses { console.out(renderWitnesses(result)) }
                 }
             case .failure(let problem):
-                readFailures += 1
+                unreadable.append((problem.path, problem.message))
                 console.err("error: \(problem.message)\n")
             }
         }
@@ -83,9 +83,9 @@ enum CheckCommand {
         case .text:
             console.out(summary(files: results.count, errors: errors, warnings: warnings))
         case .json:
-            console.out(DiagnosticJSON.render(results, errors: errors, warnings: warnings))
+            console.out(DiagnosticJSON.render(results, errors: errors, warnings: warnings, unreadable: unreadable))
         }
-        if readFailures > 0 { return ExitStatus.usage }
+        if !unreadable.isEmpty { return ExitStatus.usage }
         return errors > 0 ? ExitStatus.failure : ExitStatus.success
     }
 

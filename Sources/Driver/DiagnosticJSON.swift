@@ -59,35 +59,46 @@ enum DiagnosticJSON {
         }.joined(separator: ", ") + "]"
     }
 
-    static func render(_ results: [CheckResult], errors: Int, warnings: Int) -> String {
+    /// One diagnostic as a JSON object.
+    static func diagnostic(_ d: Diagnostic, in file: SourceFile) -> String {
+        let q = JSONWriter.quote
+        let start = file.location(of: d.range.start)
+        let end = file.location(of: d.range.end)
+        var out = "{\"file\": \(q(file.path)), \"id\": \(q(d.id.rawValue)), \"severity\": \(q(d.severity.rawValue)), "
+        out += "\"message\": \(q(d.message)), "
+        out += "\"line\": \(start.line), \"column\": \(start.column), \"endLine\": \(end.line), \"endColumn\": \(end.column), "
+        out += "\"notes\": [" + d.notes.map { note in
+            var n = "{\"file\": \(q(file.path)), "
+            if let range = note.range {
+                let at = file.location(of: range.start)
+                n += "\"line\": \(at.line), \"column\": \(at.column), "
+            }
+            return n + "\"message\": \(q(note.message))}"
+        }.joined(separator: ", ") + "]}"
+        return out
+    }
+
+    /// `unreadable` lists the files that could not be read (`{"file", "message"}`); each
+    /// counts as an error, so the document never says success when a file was missed.
+    static func render(_ results: [CheckResult], errors: Int, warnings: Int,
+                       unreadable: [(path: String, message: String)] = []) -> String {
         let q = JSONWriter.quote
         var out = "{\n  \"files\": [" + results.map { q($0.file.path) }.joined(separator: ", ") + "],\n"
         out += "  \"diagnostics\": ["
         var first = true
         for result in results {
-            let file = result.file
             for d in result.diagnostics {
-                let start = file.location(of: d.range.start)
-                let end = file.location(of: d.range.end)
                 out += first ? "\n" : ",\n"
                 first = false
-                out += "    {\"file\": \(q(file.path)), \"id\": \(q(d.id.rawValue)), \"severity\": \(q(d.severity.rawValue)), "
-                out += "\"message\": \(q(d.message)), "
-                out += "\"line\": \(start.line), \"column\": \(start.column), \"endLine\": \(end.line), \"endColumn\": \(end.column), "
-                out += "\"notes\": [" + d.notes.map { note in
-                    var n = "{\"file\": \(q(file.path)), "
-                    if let range = note.range {
-                        let at = file.location(of: range.start)
-                        n += "\"line\": \(at.line), \"column\": \(at.column), "
-                    }
-                    return n + "\"message\": \(q(note.message))}"
-                }.joined(separator: ", ") + "]}"
+                out += "    " + diagnostic(d, in: result.file)
             }
         }
         out += first ? "],\n" : "\n  ],\n"
+        out += "  \"unreadable\": [" + unreadable.map { "{\"file\": \(q($0.path)), \"message\": \(q($0.message))}" }
+            .joined(separator: ", ") + "],\n"
         let explored = results.compactMap { r in r.machine.flatMap { m in r.exploration.map { (r.file, m, $0) } } }
         out += "  \"exploration\": [" + explored.map { exploration($0.0, $0.1, $0.2) }.joined(separator: ",") + (explored.isEmpty ? "],\n" : "\n  ],\n")
-        out += "  \"errors\": \(errors),\n  \"warnings\": \(warnings)\n}\n"
+        out += "  \"errors\": \(errors + unreadable.count),\n  \"warnings\": \(warnings)\n}\n"
         return out
     }
 }

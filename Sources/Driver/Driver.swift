@@ -12,14 +12,17 @@ public struct Console: Sendable {
     public var write: @Sendable (Data) -> Void
     /// Whether standard output is a terminal and colour is allowed (`NO_COLOR` unset).
     public var colour: Bool
+    /// Whether standard input is a terminal (a person would have to type the events).
+    public var inputIsTerminal: Bool
 
     /// Creates a console.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                write: (@Sendable (Data) -> Void)? = nil, colour: Bool = false) {
+                write: (@Sendable (Data) -> Void)? = nil, colour: Bool = false, inputIsTerminal: Bool = false) {
         self.out = out
         self.err = err
         self.write = write ?? { out(String(decoding: $0, as: UTF8.self)) }
         self.colour = colour
+        self.inputIsTerminal = inputIsTerminal
     }
 }
 

@@ -49,24 +49,36 @@ enum ReplayCommand {
             console.err("Error: missing the SPEC argument\n\n" + help)
             return ExitStatus.usage
         }
-        guard let program = loadProgram(specPath, console: console) else { return ExitStatus.usage }
+        let logs = options.logs.isEmpty ? ["-"] : options.logs
+        if specPath == InputFile.standardInput && logs.contains(InputFile.standardInput) {
+            console.err("Error: the spec and a log cannot both be read from standard input ('-')\n\n" + help)
+            return ExitStatus.usage
+        }
+        let program: Program
+        switch loadProgram(specPath) {
+        case .success(let p): program = p
+        case .failure(let failure):
+            reportSpecFailure(failure, spec: specPath, format: options.format, console: console)
+            return ExitStatus.usage
+        }
         let output = ReplayOutput(format: options.format, trace: options.trace, console: console,
                                   machine: program.machine)
         var status = ExitStatus.success
-        let logs = options.logs.isEmpty ? ["-"] : options.logs
         for path in logs {
             let displayPath = path == "-" ? "<stdin>" : path
             var reader: EventLogReader
             // Trace lines come out in large writes, or one by one while a live stream feeds them.
             output.out.lineByLine = path == "-" && ByteOutput.isLive(fileDescriptor: 0)
             if path == "-" {
+                if console.inputIsTerminal {
+                    console.err("reading events from standard input (JSON Lines; end with Ctrl-D)\n")
+                }
                 reader = EventLogReader(fileDescriptor: 0)
             } else {
                 do {
                     reader = try EventLogReader.open(path: path)
                 } catch {
-                    output.out.flush()
-                    console.err("error: \(error.message)\n")
+                    output.unreadable(log: path, message: error.message)
                     status = ExitStatus.usage
                     continue
                 }
@@ -115,6 +127,12 @@ enum ReplayCommand {
         }
     }
 
+    /// Why a spec cannot be run: it cannot be read, or it has errors.
+    enum SpecFailure: Error {
+        case unreadable(String)
+        case errors(CheckResult)
+    }
+
     /// Reads a spec file, or says why it cannot.
     static func readSpec(_ path: String, console: Console) -> SourceFile? {
         switch SpecFiles.read(path) {
@@ -125,15 +143,38 @@ enum ReplayCommand {
         }
     }
 
-    /// Reads and checks the spec; prints its errors to standard error when it has any.
-    static func loadProgram(_ path: String, console: Console) -> Program? {
-        guard let file = readSpec(path, console: console) else { return nil }
-        let result = Statecraft.check(file, bounds: nil)
-        guard let machine = result.machine, result.errorCount == 0 else {
-            console.err(CheckCommand.renderText(result, colour: false))
-            console.err("error: '\(path)' has errors; fix them with 'statecraft check' before replaying\n")
-            return nil
+    /// Reads, checks and compiles the spec.
+    static func loadProgram(_ path: String) -> Result<Program, SpecFailure> {
+        let file: SourceFile
+        switch SpecFiles.read(path) {
+        case .success(let f): file = f
+        case .failure(let problem): return .failure(.unreadable(problem.message))
         }
-        return Program(machine)
+        let result = Statecraft.check(file, bounds: nil)
+        guard let machine = result.machine, result.errorCount == 0 else { return .failure(.errors(result)) }
+        return .success(Program(machine))
+    }
+
+    /// Says why the spec cannot be run: in text on standard error; with a machine-readable
+    /// format also as the one document on standard output, so a pipeline reading it sees
+    /// the failure (`"passed": false`, the spec's diagnostics) and never an empty output.
+    static func reportSpecFailure(_ failure: SpecFailure, spec path: String, format: Format, console: Console) {
+        let q = JSONWriter.quote
+        var message: String
+        var diagnostics: [String] = []
+        switch failure {
+        case .unreadable(let text):
+            message = text
+            console.err("error: \(text)\n")
+        case .errors(let result):
+            message = "'\(path)' has errors; fix them with 'statecraft check' before replaying"
+            console.err(CheckCommand.renderText(result, colour: false))
+            console.err("error: \(message)\n")
+            diagnostics = result.diagnostics.map { DiagnosticJSON.diagnostic($0, in: result.file) }
+        }
+        guard format != .text else { return }
+        let document = "{\"spec\": \(q(path)), \"machine\": null, \"passed\": false, "
+            + "\"error\": {\"message\": \(q(message))}, \"diagnostics\": [" + diagnostics.joined(separator: ", ") + "], \"logs\": []}"
+        console.out(format == .json ? document + "\n" : "{\"report\": " + document + "}\n")
     }
 }

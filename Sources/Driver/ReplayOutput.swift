@@ -83,6 +83,24 @@ final class ReplayOutput {
         out.flush()
     }
 
+    /// A log that cannot be read: on standard error, and in a machine-readable format as a
+    /// failed log of the report, so the document records every failure.
+    func unreadable(log: String, message: String) {
+        out.flush()
+        console.err("error: \(message)\n")
+        allPassed = false
+        let q = JSONWriter.quote
+        let entry = "{\"log\": \(q(log)), \"passed\": false, \"cases\": [], "
+            + "\"error\": {\"line\": null, \"column\": null, \"message\": \(q(message))}}"
+        switch format {
+        case .text: break
+        case .jsonl:
+            out.append("{\"report\": " + entry + "}\n")
+            out.flush()
+        case .json: jsonLogs.append(entry)
+        }
+    }
+
     func finish() {
         guard format == .json else { return }
         var text = "{\n  \"spec\": \(JSONWriter.quote(machine.source.path)),\n  \"machine\": \(JSONWriter.quote(machine.name)),\n"

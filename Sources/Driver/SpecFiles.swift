@@ -4,19 +4,24 @@ import Statecraft
 /// Finding and reading spec files: the only place `check` touches the file system.
 enum SpecFiles {
     struct ReadError: Error {
+        var path: String
         var message: String
     }
 
     /// The files named by `paths`: files as given, folders searched recursively for
     /// `*.machine` files, sorted so the output is the same on every machine.
-    static func collect(_ paths: [String]) -> (files: [String], problems: [String]) {
+    static func collect(_ paths: [String]) -> (files: [String], problems: [(path: String, message: String)]) {
         var files: [String] = []
-        var problems: [String] = []
+        var problems: [(path: String, message: String)] = []
         let fm = FileManager.default
         for path in paths {
+            if path == InputFile.standardInput {
+                files.append(path)
+                continue
+            }
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                problems.append("cannot read '\(path)': no such file or directory")
+                problems.append((path, InputFile.Problem(path: path, reason: InputFile.describe(ENOENT)).message))
                 continue
             }
             guard isDirectory.boolValue else {
@@ -24,7 +29,7 @@ enum SpecFiles {
                 continue
             }
             guard let enumerator = fm.enumerator(atPath: path) else {
-                problems.append("cannot read folder '\(path)'")
+                problems.append((path, "cannot read folder '\(path)'"))
                 continue
             }
             var found: [String] = []
@@ -38,17 +43,13 @@ enum SpecFiles {
         return (files, problems)
     }
 
-    /// Reads a file's bytes.
+    /// Reads a spec's bytes (standard input for `-`, shown as `<stdin>`).
     static func read(_ path: String) -> Result<SourceFile, ReadError> {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(ReadError(message: "cannot read '\(path)': permission denied or not a regular file"))
-        }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.readToEnd() ?? Data()
-            return .success(SourceFile(path: path, bytes: [UInt8](data)))
-        } catch {
-            return .failure(ReadError(message: "cannot read '\(path)': \(error.localizedDescription)"))
+        switch InputFile.read(path) {
+        case .success(let bytes):
+            return .success(SourceFile(path: path == InputFile.standardInput ? "<stdin>" : path, bytes: bytes))
+        case .failure(let problem):
+            return .failure(ReadError(path: path, message: problem.message))
         }
     }
 }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StatecraftDiagnostics
 
 /// Reads an event log (JSON Lines) as a stream of records, checking the format only.
 ///
@@ -50,10 +51,10 @@ public struct EventLogReader {
 
     /// `open(path:)` with a chosen chunk size.
     static func open(path: String, chunkSize: Int) throws(LogError) -> EventLogReader {
-        let descriptor = path.withCString { systemOpen($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw LogError(line: 0, column: 0, message: LogMessage.cannotOpen(path, reason: reason), text: [])
+        let descriptor: Int32
+        switch InputFile.open(path) {
+        case .success(let d): descriptor = d
+        case .failure(let problem): throw LogError(line: 0, column: 0, message: problem.message, text: [])
         }
         let owner = OwnedFileDescriptor(descriptor)
         return EventLogReader(chunkSize: chunkSize) { buffer in EventLogReader.read(owner.descriptor, into: buffer) }
@@ -132,5 +133,4 @@ private final class OwnedFileDescriptor {
 }
 
 // The C functions, under names that do not clash with this type's own `open` and `read`.
-private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { open(path, flags) }
 private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

@@ -5,10 +5,6 @@ enum LogMessage {
         "a line cannot have both 'event' and 'expect'"
     }
 
-    static func cannotOpen(_ path: String, reason: String) -> String {
-        "cannot open '\(path)': \(reason)"
-    }
-
     static func cannotRead(reason: String) -> String {
         "cannot read the log: \(reason)"
     }

@@ -163,7 +163,7 @@ import TestSupport
     @Test(arguments: [
         (["replay"], "Error: missing the SPEC argument"),
         (["replay", "--trcae", "Specs/Drawer.machine"], "Error: unknown option '--trcae'; did you mean '--trace'?"),
-        (["replay", "Specs/Drawer.machine", "missing.jsonl"], "error: cannot open 'missing.jsonl'"),
+        (["replay", "Specs/Drawer.machine", "missing.jsonl"], "error: cannot read 'missing.jsonl'"),
         (["replay", "nope.machine"], "error: cannot read 'nope.machine'"),
         (["replay", "--format=yaml", "Specs/Drawer.machine"], "Error: --format takes 'text', 'json' or 'jsonl', not 'yaml'"),
     ])

@@ -95,20 +95,23 @@ import TestSupport
         }
     }
 
-    /// Several logs, one missing: each log's steps and report come out before the next log's,
-    /// and the error for the missing one goes to standard error.
+    /// Several logs, one missing: each log's steps and report come out before the next log's;
+    /// the missing one gets a failed report in the stream and an error on standard error.
     @Test func logsComeOutInOrderAroundAMissingOne() throws {
         let dir = try ReplayCommandTests.folder(["one.jsonl": ReplayTraceTests.drawerLog(400), "two.jsonl": ReplayTraceTests.drawerLog(300)])
         defer { try? FileManager.default.removeItem(at: dir) }
         let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
         let r = try CLI.run(["replay", "--trace", "--format", "jsonl", spec, "one.jsonl", "missing.jsonl", "two.jsonl"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr.contains("error: cannot open 'missing.jsonl'"))
+        #expect(r.stderr.contains("error: cannot read 'missing.jsonl'"))
         let objects = try ReplayTraceTests.jsonObjects(r.stdout)
-        #expect(objects.count == 400 + 1 + 300 + 1)
+        #expect(objects.count == 703)
         #expect(objects[0..<400].allSatisfy { $0["log"] as? String == "one.jsonl" })
         #expect((objects[400]["report"] as? [String: Any])?["log"] as? String == "one.jsonl")
-        #expect(objects[401..<701].allSatisfy { $0["log"] as? String == "two.jsonl" })
-        #expect((objects[701]["report"] as? [String: Any])?["log"] as? String == "two.jsonl")
+        let missing = objects[401]["report"] as? [String: Any]
+        #expect(missing?["log"] as? String == "missing.jsonl")
+        #expect(missing?["passed"] as? Bool == false)
+        #expect(objects[402..<702].allSatisfy { $0["log"] as? String == "two.jsonl" })
+        #expect((objects[702]["report"] as? [String: Any])?["log"] as? String == "two.jsonl")
     }
 }

@@ -116,7 +116,7 @@ import TestSupport
         do {
             _ = try EventLogReader.open(path: "/nonexistent/statecraft.jsonl")
         } catch {
-            #expect(error.message.hasPrefix("cannot open '/nonexistent/statecraft.jsonl': "))
+            #expect(error.message.hasPrefix("cannot read '/nonexistent/statecraft.jsonl': "))
         }
     }
 
