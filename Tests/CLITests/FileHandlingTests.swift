@@ -83,4 +83,31 @@ import TestSupport
         #expect(unreadable.first?["file"] as? String == "missing.machine")
         #expect(object["files"] as? [String] == ["Specs/Drawer.machine"])
     }
+
+    /// On a terminal with no LOG, replay says it is reading standard input (through a real
+    /// pseudo-terminal made by util-linux `script`; Ctrl-D ends the input).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") && CLI.executable != nil))
+    func replayOnATerminalSaysItIsWaiting() throws {
+        #if os(Linux)
+        let binary = try #require(CLI.executable).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", "\(binary) replay Specs/Drawer.machine", "/dev/null"]
+        process.currentDirectoryURL = Repository.root
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data([4]))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("reading events from standard input (JSON Lines; end with Ctrl-D)"))
+        #expect(text.contains("replayed <stdin>: 0 cases"))
+        // Not on a pipe: there, nobody is typing.
+        let piped = try CLI.run(["replay", "Specs/Drawer.machine"], input: "")
+        #expect(!piped.stderr.contains("reading events"))
+        #endif
+    }
 }
