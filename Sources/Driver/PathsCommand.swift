@@ -13,7 +13,8 @@ enum PathsCommand {
         of the targets and the log that reaches each.
 
         OPTIONS:
-          --emit DIR               Write one .jsonl file per log into DIR (created if needed)
+          --emit DIR               Write one .jsonl file per log into DIR: a new or empty
+                                   folder, or one an earlier 'paths' wrote (its logs are replaced)
           --cover transitions|states
                                    What the logs must reach (default: transitions)
           --max-depth N            Longest witness searched (default 12)
@@ -22,7 +23,8 @@ enum PathsCommand {
 
         Every log replays cleanly: statecraft replay SPEC DIR/01-….jsonl
 
-        EXIT STATUS: 0 written, 2 usage error, a spec with errors, or a folder that cannot be written.
+        EXIT STATUS: 0 every target has a log, 1 some target has none (each is named, with why),
+        2 usage error, a spec with errors, or a folder that cannot be written.
 
         """
 
@@ -59,17 +61,63 @@ enum PathsCommand {
         }
         let (logs, targets) = TestGeneration.generate(machine, report, cover: cover)
         if let dir = parsed.values["--emit"] {
-            let url = URL(fileURLWithPath: dir)
-            do {
-                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-                for log in logs { try Data(log.text.utf8).write(to: url.appendingPathComponent(log.file)) }
-            } catch {
-                console.err("error: cannot write into '\(dir)': \(error.localizedDescription)\n")
+            if let problem = emit(logs, into: dir) {
+                console.err("error: \(problem)\n")
                 return ExitStatus.usage
             }
         }
         console.out(table(targets, logs: logs, emittedTo: parsed.values["--emit"]))
+        let missed = targets.filter { $0.file == nil }
+        guard missed.isEmpty else {
+            var message = "error: \(missed.count) of \(targets.count) targets have no log:\n"
+            for t in missed { message += "  \(t.name): \(whyMissed(t))\n" }
+            console.err(message)
+            return ExitStatus.failure
+        }
         return ExitStatus.success
+    }
+
+    /// The file in an `--emit` folder that lists the logs `paths` wrote there, so that a
+    /// later run replaces exactly those and never leaves a stale log beside the new ones.
+    static let manifestName = ".statecraft-paths"
+
+    /// Writes the logs into `dir`: a new or empty folder, or one that holds only what an
+    /// earlier `paths` wrote (which is replaced). Returns what went wrong, if anything.
+    static func emit(_ logs: [TestGeneration.Log], into dir: String) -> String? {
+        let fm = FileManager.default
+        let url = URL(fileURLWithPath: dir)
+        let manifest = url.appendingPathComponent(manifestName)
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: dir, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { return "cannot write into '\(dir)': it is a file, not a folder" }
+            let previous = Set(((try? String(contentsOf: manifest, encoding: .utf8)) ?? "")
+                .split(separator: "\n").map(String.init))
+            let present = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0 != manifestName }
+            let foreign = present.filter { !previous.contains($0) }.sorted()
+            guard foreign.isEmpty else {
+                let shown = foreign.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
+                return "'\(dir)' holds files that 'paths' did not write (\(shown)); emit into a new or empty folder"
+            }
+            for name in present { try? fm.removeItem(at: url.appendingPathComponent(name)) }
+        }
+        do {
+            try fm.createDirectory(at: url, withIntermediateDirectories: true)
+            for log in logs { try Data(log.text.utf8).write(to: url.appendingPathComponent(log.file)) }
+            try Data((logs.map(\.file).joined(separator: "\n") + "\n").utf8).write(to: manifest)
+        } catch {
+            return "cannot write into '\(dir)': \(error.localizedDescription)"
+        }
+        return nil
+    }
+
+    /// Why a target has no log, in words.
+    static func whyMissed(_ t: TestGeneration.Target) -> String {
+        if let problem = t.problem { return problem }
+        switch t.finding {
+        case .unreachable(let reason): return "unreachable: \(reason)"
+        case .notReached: return "not reached within the bounds (not a proof)"
+        case .reached: return "reached, but no log was written"
+        }
     }
 
     static func table(_ targets: [TestGeneration.Target], logs: [TestGeneration.Log], emittedTo dir: String?) -> String {
@@ -78,15 +126,17 @@ enum PathsCommand {
         for t in targets {
             let name = t.name.count < width ? t.name + String(repeating: " ", count: width - t.name.count) : t.name
             switch t.finding {
-            case .reached(let steps):
-                out += "\(name)  \(t.file ?? "?")  (\(steps.count) step\(steps.count == 1 ? "" : "s"))\n"
+            case .reached(let steps) where t.file != nil:
+                out += "\(name)  \(t.file ?? "")  (\(steps.count) step\(steps.count == 1 ? "" : "s"))\n"
+            case .reached:
+                out += "\(name)  no log: \(whyMissed(t))\n"
             case .unreachable(let reason):
                 out += "\(name)  unreachable: \(reason)\n"
             case .notReached:
                 out += "\(name)  not reached within the bounds (not a proof)\n"
             }
         }
-        let reached = targets.filter { if case .reached = $0.finding { return true } else { return false } }.count
+        let reached = targets.filter { $0.file != nil }.count
         out += "\(reached) of \(targets.count) targets reached by \(logs.count) log\(logs.count == 1 ? "" : "s")"
         out += dir.map { ", written to \($0)\n" } ?? "; use --emit DIR to write them\n"
         return out
