@@ -180,7 +180,17 @@ enum Graphviz {
         return nil
     }
 
+    /// How long a render may take, in seconds: `STATECRAFT_RENDER_TIMEOUT`, or a minute.
+    static func timeLimit(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
+        if let text = environment["STATECRAFT_RENDER_TIMEOUT"], let seconds = Double(text), seconds > 0 { return seconds }
+        return 60
+    }
+
     /// Renders DOT text; the failure says what went wrong in words a user can act on.
+    ///
+    /// While `dot` runs, this process forwards SIGTERM, SIGINT and SIGHUP to it and waits for
+    /// it before exiting, so killing `statecraft dot -T svg` never leaves Graphviz running;
+    /// a render that takes longer than `timeLimit()` is stopped the same way.
     static func render(_ dot: Data, format: String) -> Result<Data, Problem> {
         guard let executable = executable() else {
             return .failure(Problem(message: "rendering \(format.uppercased()) needs Graphviz's 'dot', which is not on PATH; " + installHint))
@@ -194,11 +204,35 @@ enum Graphviz {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        let signals = [SIGTERM, SIGINT, SIGHUP]
+        // Signals are caught by dispatch sources while the child runs, instead of killing
+        // this process at once and orphaning the child.
+        for sig in signals { signal(sig, SIG_IGN) }
+        defer { for sig in signals { signal(sig, SIG_DFL) } }
         do {
             try process.run()
         } catch {
             return .failure(Problem(message: "cannot run '\(executable.path)': \(error.localizedDescription)"))
         }
+        nonisolated(unsafe) let child = process
+        let queue = DispatchQueue(label: "statecraft.graphviz")
+        let sources = signals.map { sig -> DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                stop(child)
+                exit(128 + sig)
+            }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+        nonisolated(unsafe) var timedOut = false
+        let limit = timeLimit()
+        let timer = DispatchWorkItem {
+            timedOut = true
+            stop(child)
+        }
+        queue.asyncAfter(deadline: .now() + limit, execute: timer)
         let writer = input.fileHandleForWriting
         DispatchQueue.global().async {
             writer.write(dot)
@@ -214,10 +248,26 @@ enum Graphviz {
         let rendered = output.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        timer.cancel()
+        if queue.sync(execute: { timedOut }) {
+            return .failure(Problem(message: "Graphviz's 'dot' did not finish within \(Value.number(limit)) s and was stopped; "
+                + "set STATECRAFT_RENDER_TIMEOUT (seconds) to allow longer"))
+        }
         guard process.terminationStatus == 0 else {
             let detail = String(decoding: errorData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             return .failure(Problem(message: "Graphviz's 'dot' failed (exit \(process.terminationStatus)): \(detail)"))
         }
         return .success(rendered)
+    }
+
+    /// Ends the child: SIGTERM, then SIGKILL if it is still running after two seconds; it
+    /// is reaped before this returns.
+    private static func stop(_ child: Process) {
+        guard child.isRunning else { return }
+        child.terminate()
+        let deadline = Date().addingTimeInterval(2)
+        while child.isRunning && Date() < deadline { usleep(10_000) }
+        if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+        child.waitUntilExit()
     }
 }
