@@ -105,7 +105,8 @@ extension ExplorationReport {
         let limits = report.limits
         var reasons: [String] = []
         if limits.configurationBoundHit {
-            reasons.append("the search stopped at its bound of \(report.bounds.maxConfigurations) configurations "
+            let bound = report.bounds.maxConfigurations
+            reasons.append("the search stopped at its bound of \(bound) configuration\(bound == 1 ? "" : "s") "
                 + "(raise it with --max-configurations)")
         }
         if limits.depthBoundHit {

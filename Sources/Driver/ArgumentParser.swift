@@ -5,7 +5,10 @@
 /// start with `-`, and `-h`/`--help`.
 struct ParsedArguments {
     var flags: Set<String> = []
+    /// The value of each option (the last one given, when it is given more than once).
     var values: [String: String] = [:]
+    /// Every value of each option, in order (for options that may be repeated).
+    var allValues: [String: [String]] = [:]
     var positionals: [String] = []
     var wantsHelp = false
 
@@ -30,9 +33,12 @@ struct ParsedArguments {
             } else if options.contains(arg) {
                 guard index < arguments.count else { return .failure(UsageError("\(arg) needs a value")) }
                 parsed.values[arg] = arguments[index]
+                parsed.allValues[arg, default: []].append(arguments[index])
                 index += 1
             } else if let equals = arg.firstIndex(of: "="), options.contains(String(arg[..<equals])) {
-                parsed.values[String(arg[..<equals])] = String(arg[arg.index(after: equals)...])
+                let option = String(arg[..<equals])
+                parsed.values[option] = String(arg[arg.index(after: equals)...])
+                parsed.allValues[option, default: []].append(String(arg[arg.index(after: equals)...]))
             } else {
                 var message = "unknown option '\(arg)'"
                 if let close = Driver.closest(arg, flags + options + ["--help"]) { message += "; did you mean '\(close)'?" }

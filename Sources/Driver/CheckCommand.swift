@@ -103,7 +103,8 @@ enum CheckCommand {
             rows.append(("transition " + TestGeneration.describe(t, machine), report.transitions[t.id.index]))
         }
         let width = min(70, rows.map(\.0.count).max() ?? 0)
-        var out = "\(result.file.path): reachability (\(report.configurations) configurations searched)\n"
+        let searched = report.configurations == 1 ? "1 configuration" : "\(report.configurations) configurations"
+        var out = "\(result.file.path): reachability (\(searched) searched)\n"
         for (name, finding) in rows {
             let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
             switch finding {
@@ -112,7 +113,7 @@ enum CheckCommand {
             case .unreachable(let reason):
                 out += "  \(padded)  unreachable: \(reason)\n"
             case .notReached:
-                out += "  \(padded)  not reached within the bounds (not a proof)\n"
+                out += "  \(padded)  not reached: \(ExplorationReport.notReachedReason(report))\n"
             }
         }
         return out

@@ -1,8 +1,8 @@
 import Foundation
 import Statecraft
 
-/// `statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG]` and
-/// `statecraft mermaid SPEC [-o FILE] [--check] [--coverage LOG]`.
+/// `statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG ...]` and
+/// `statecraft mermaid SPEC [-o FILE] [--check] [--coverage LOG ...]`.
 enum DiagramCommand {
     enum Kind: String { case dot, mermaid }
     enum RenderFormat: String, CaseIterable { case svg, png }
@@ -11,7 +11,7 @@ enum DiagramCommand {
         switch kind {
         case .dot:
             return """
-                USAGE: statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG]
+                USAGE: statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG ...]
 
                 Prints the machine as a Graphviz DOT diagram: states as nodes (the initial one
                 marked by an arrow, final ones as double circles), transitions labelled
@@ -85,9 +85,14 @@ enum DiagramCommand {
                 if case .unreachable = report.transitions[t.id.index] { overlay.deadTransitions.insert(t.id) }
             }
         }
-        if let log = parsed.values["--coverage"] {
-            guard let coverage = replayCoverage(machine, log: log, console: console) else { return ExitStatus.usage }
-            overlay.coverage = coverage
+        if let logs = parsed.allValues["--coverage"] {
+            // Several logs draw the union of what they exercised, with counts summed.
+            var union = Coverage()
+            for log in logs {
+                guard let coverage = replayCoverage(machine, log: log, console: console) else { return ExitStatus.usage }
+                union.merge(coverage)
+            }
+            overlay.coverage = union
         }
         let text = kind == .dot ? DOTWriter.write(machine, overlay: overlay) : MermaidWriter.write(machine)
         var bytes = Data(text.utf8)

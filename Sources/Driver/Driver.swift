@@ -62,6 +62,16 @@ public enum Driver {
         case "mermaid":
             return DiagramCommand.run(.mermaid, rest, console: console)
         case "help", "-h", "--help":
+            // `help check` is `check --help`.
+            if let topic = rest.first {
+                guard commands.contains(topic), topic != "help" else {
+                    var message = "Error: unknown command '\(topic)'"
+                    if let close = closest(topic, commands) { message += "; did you mean '\(close)'?" }
+                    console.err(message + "\n\n" + usage)
+                    return ExitStatus.usage
+                }
+                return run([topic, "--help"], console: console)
+            }
             console.out(usage)
             return ExitStatus.success
         case "--version":
@@ -85,7 +95,7 @@ public enum Driver {
           paths SPEC          Generate event logs that reach every transition (model-based tests)
           dot SPEC            Draw the machine as Graphviz DOT (or SVG/PNG with -T)
           mermaid SPEC        Draw the machine as a Mermaid state diagram
-          help                Show this help
+          help [COMMAND]      Show this help, or a command's
 
         Run 'statecraft <command> --help' for a command's options.
 

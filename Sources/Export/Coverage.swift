@@ -15,4 +15,23 @@ public struct Coverage: Sendable {
 
     /// Times `transition` fired.
     public func count(_ transition: TransitionID) -> Int { transitionCounts[transition] ?? 0 }
+
+    /// Adds what another replay exercised: counts summed, visited states joined.
+    public mutating func merge(_ other: Coverage) {
+        for (t, n) in other.transitionCounts { transitionCounts[t, default: 0] += n }
+        visitedStates.formUnion(other.visitedStates)
+    }
+
+    /// `transitions 7/9 (78%), states 4/4 (100%)`: how much of `machine` was exercised.
+    public func summary(_ machine: Machine) -> String {
+        let transitions = machine.transitions.count
+        let taken = machine.transitions.filter { count($0.id) > 0 }.count
+        let states = machine.states.count - 1  // the root is not drawn
+        let visited = machine.states.dropFirst().filter { visitedStates.contains($0.id) }.count
+        func percent(_ part: Int, _ whole: Int) -> String {
+            whole == 0 ? "100%" : "\(Int((Double(part) * 100 / Double(whole)).rounded(.down)))%"
+        }
+        return "transitions \(taken)/\(transitions) (\(percent(taken, transitions))), "
+            + "states \(visited)/\(states) (\(percent(visited, states)))"
+    }
 }

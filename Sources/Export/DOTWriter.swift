@@ -31,7 +31,9 @@ struct DOTDocument {
 
     mutating func write() {
         text += "digraph " + DOTString.quoted(machine.name) + " {\n"
-        line("graph [label=\(DOTString.quoted(machine.name)), labelloc=t, rankdir=LR, nodesep=0.4]")
+        // With coverage, the title says how much of the machine the logs exercised.
+        let title = overlay.coverage.map { machine.name + " — covered: " + $0.summary(machine) } ?? machine.name
+        line("graph [label=\(DOTString.quoted(title)), labelloc=t, rankdir=LR, nodesep=0.4]")
         line("node [shape=box, style=rounded]")
         line("edge [fontsize=10]")
         if tree.hasContainers { line("compound=true") }
