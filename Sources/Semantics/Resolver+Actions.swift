@@ -19,6 +19,8 @@ extension Resolver {
         case .assign(let target, let op, let valueSyntax, let range):
             let value = resolveExpr(valueSyntax, scope)
             guard let variable = assignableVariable(target, scope) else { return nil }
+            // Its type is unknown (reported at the declaration): nothing to check against.
+            if untypedVariables.contains(variable.index) { return nil }
             let type = machine.variables[variable.index].type
             let binary: BinaryOp? = switch op {
             case .assign: nil
@@ -53,7 +55,8 @@ extension Resolver {
                        notes: [DiagnosticNote("'\(name.name)' is declared here", at: machine.outputs[id.index].range)])
                 return nil
             }
-            for (argument, field) in zip(arguments, fields) where !argument.isInvalid && argument.type != field.type {
+            for (argument, field) in zip(arguments, fields) where !argument.isInvalid && argument.type != field.type
+                && !untypedOutputFields.contains(UntypedField(owner: id.index, name: field.name)) {
                 report(.typeMismatch,
                        "argument '\(field.name)' of '\(name.name)' must be '\(field.type.rawValue)', found '\(argument.type.rawValue)'",
                        at: argument.range)

@@ -30,7 +30,9 @@ extension Resolver {
                 }
                 let id = EventID(machine.events.count)
                 eventIDs[e.name.name] = id
-                machine.events.append(Event(id: id, name: e.name.name, fields: resolveFields(e.fields), range: e.name.range))
+                let (fields, untyped) = resolveFields(e.fields)
+                for name in untyped { untypedEventFields.insert(UntypedField(owner: id.index, name: name)) }
+                machine.events.append(Event(id: id, name: e.name.name, fields: fields, range: e.name.range))
             case .output(let o):
                 if let earlier = outputIDs[o.name.name] {
                     duplicate(o.name, kind: "output", earlier: machine.outputs[earlier.index].range)
@@ -38,7 +40,9 @@ extension Resolver {
                 }
                 let id = OutputID(machine.outputs.count)
                 outputIDs[o.name.name] = id
-                machine.outputs.append(Output(id: id, name: o.name.name, fields: resolveFields(o.fields), range: o.name.range))
+                let (fields, untyped) = resolveFields(o.fields)
+                for name in untyped { untypedOutputFields.insert(UntypedField(owner: id.index, name: name)) }
+                machine.outputs.append(Output(id: id, name: o.name.name, fields: fields, range: o.name.range))
             case .state(let s):
                 declareState(s, parent: machine.root)
             }
@@ -66,22 +70,33 @@ extension Resolver {
 
     mutating func resolveType(_ type: TypeRef) -> ValueType? {
         if let t = ValueType(spelling: type.name.name) { return t }
+        // Swift's numeric types all mean 'Number' here (a 64-bit floating-point value).
+        let swiftNumbers: Set = ["Int", "Double", "Float", "CGFloat", "TimeInterval", "Int8", "Int16", "Int32", "Int64",
+                                 "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Float32", "Float64", "Decimal"]
+        let notes = swiftNumbers.contains(type.name.name)
+            ? [DiagnosticNote("use 'Number': every number in a spec is a 64-bit floating-point value, as a Swift 'Double'",
+                              at: type.name.range)]
+            : type.name.name == "Boolean" ? [DiagnosticNote("did you mean 'Bool'?", at: type.name.range)]
+            : suggestion(for: type.name.name, among: ValueType.allCases.map(\.rawValue), at: type.name.range)
         report(.unknownType, "unknown type '\(type.name.name)'; expected 'Number', 'Bool' or 'String'",
-               at: type.name.range,
-               notes: suggestion(for: type.name.name, among: ValueType.allCases.map(\.rawValue), at: type.name.range))
+               at: type.name.range, notes: notes)
         return nil
     }
 
-    private mutating func resolveFields(_ fields: [FieldDecl]) -> [Field] {
+    /// The fields, and the names of those whose type is unknown.
+    private mutating func resolveFields(_ fields: [FieldDecl]) -> ([Field], [String]) {
         var result: [Field] = []
+        var untyped: [String] = []
         for f in fields {
             if let earlier = result.first(where: { $0.name == f.name.name }) {
                 duplicate(f.name, kind: "field", earlier: earlier.range)
                 continue
             }
-            result.append(Field(name: f.name.name, type: resolveType(f.type) ?? .number, range: f.name.range))
+            let type = resolveType(f.type)
+            if type == nil { untyped.append(f.name.name) }
+            result.append(Field(name: f.name.name, type: type ?? .number, range: f.name.range))
         }
-        return result
+        return (result, untyped)
     }
 
     /// Adds a state and its children to the tree. Nested and parallel states are parsed and

@@ -73,6 +73,9 @@ extension Resolver {
                        at: range)
                 return invalid(range)
             }
+            // A variable whose type is unknown was reported at its declaration; its uses
+            // check as anything, so that one misspelt type is one error.
+            if untypedVariables.contains(id.index) { return invalid(range) }
             return Expr(.variable(id), type: machine.variables[id.index].type, range: range)
         case nil:
             var candidates = Array(values.keys) + scope.locals.map(\.name)
@@ -102,6 +105,9 @@ extension Resolver {
         if let other = events.first(where: { e in e.fieldIndex(name).map { e.fields[$0].type != type } ?? false }) {
             report(.fieldNotInEvent,
                    "payload field '\(name)' has different types in events '\(first.name)' and '\(other.name)'", at: range)
+            return invalid(range)
+        }
+        if events.contains(where: { untypedEventFields.contains(UntypedField(owner: $0.id.index, name: name)) }) {
             return invalid(range)
         }
         return Expr(.field(name), type: type, range: range)

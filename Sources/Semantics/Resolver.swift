@@ -45,6 +45,10 @@ public struct Resolver {
     var variableDecls: [VarDecl] = []
     /// Variables whose declared type did not resolve (their values are not type-checked).
     var untypedVariables: Set<Int> = []
+    /// Fields whose declared type is unknown (`event tap(x: Int)`), by owner: an error was
+    /// reported at the type; uses of the field stay silent rather than guess a type.
+    var untypedEventFields: Set<UntypedField> = []
+    var untypedOutputFields: Set<UntypedField> = []
 
     init(decl: MachineDecl, file: SourceFile) {
         self.decl = decl
@@ -75,4 +79,10 @@ public struct Resolver {
         guard let best = EditDistance.closest(to: name, among: candidates) else { return [] }
         return [DiagnosticNote("did you mean '\(best)'?", at: range)]
     }
+}
+
+/// A field of an event or output (by the owner's index) whose type did not resolve.
+struct UntypedField: Hashable {
+    var owner: Int
+    var name: String
 }

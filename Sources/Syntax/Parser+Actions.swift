@@ -17,6 +17,7 @@ extension Parser {
             skipGroup()
             return BlockSyntax(actions: [], range: SourceRange(start, previousEnd))
         }
+        let opening = token.range
         advance()
         var actions: [ActionSyntax] = []
         while token.kind != .rBrace && token.kind != .endOfFile {
@@ -24,7 +25,7 @@ extension Parser {
             if let action = parseAction() { actions.append(action) }
             if token.range.start == before && token.kind != .endOfFile && token.kind != .rBrace { advance() }
         }
-        expect(.rBrace, "'}' at the end of the block")
+        expectClosingBrace("'}' at the end of the block", opening: opening)
         return BlockSyntax(actions: actions, range: SourceRange(start, previousEnd))
     }
 

@@ -30,13 +30,14 @@ extension Parser {
         advance()
         let name = expectIdentifier("machine name")
         var members: [MemberDecl] = []
+        let opening = token.range
         guard expect(.lBrace, "'{' after the machine name") != nil else {
             // Recover: read the members anyway if they follow.
             if Parser.memberStarts.contains(token.kind) { parseMembers(into: &members) }
             return MachineDecl(name: name, members: members, range: SourceRange(start, previousEnd))
         }
         parseMembers(into: &members)
-        expect(.rBrace, "'}' at the end of the machine")
+        expectClosingBrace("'}' at the end of the machine", opening: opening)
         return MachineDecl(name: name, members: members, range: SourceRange(start, previousEnd))
     }
 
@@ -65,7 +66,8 @@ extension Parser {
             advance()
             return nil
         default:
-            error(expected: "a declaration ('const', 'var', 'public var', 'event', 'output' or 'state')", atToken: true)
+            error(expected: "a declaration ('const', 'var', 'public var', 'event', 'output' or 'state')", atToken: true,
+                  notes: keywordSuggestion())
             advance()
             synchronize(to: Parser.memberStarts)
             return nil
@@ -147,13 +149,14 @@ extension Parser {
             skipGroup()
             return state
         }
+        let opening = token.range
         advance()
         while token.kind != .rBrace && token.kind != .endOfFile {
             let before = token.range.start
             parseStateMember(into: &state)
             if token.range.start == before && token.kind != .endOfFile && token.kind != .rBrace { advance() }
         }
-        expect(.rBrace, "'}' at the end of state '\(name.name)'")
+        expectClosingBrace("'}' at the end of state '\(name.name)'", opening: opening)
         state.range = SourceRange(start, previousEnd)
         return state
     }
@@ -183,7 +186,8 @@ extension Parser {
         case .semicolon:
             advance()
         default:
-            error(expected: "'on', 'after', 'entry', 'exit' or 'state' in state '\(state.name.name)'", atToken: true)
+            error(expected: "'on', 'after', 'entry', 'exit' or 'state' in state '\(state.name.name)'", atToken: true,
+                  notes: keywordSuggestion())
             advance()
             synchronize(to: Parser.stateMemberStarts)
         }
@@ -221,13 +225,36 @@ extension Parser {
         var actions: BlockSyntax?
         if token.kind == .lBrace { actions = parseBlock() }
         if !(token.startsLine || [.rBrace, .semicolon, .endOfFile].contains(token.kind)) {
-            error(expected: guardExpr == nil && target == nil && actions == nil
-                ? "'if', '->', '{' or a new line after the trigger" : "a new line after the transition")
+            reportTransitionEnd(guardExpr: guardExpr, target: target, actions: actions)
             synchronize(to: Parser.stateMemberStarts)
         }
         return TransitionDecl(trigger: trigger, keywordRange: keyword.range, guardExpr: guardExpr,
                               target: target, actions: actions,
                               range: SourceRange(keyword.range.start, previousEnd))
+    }
+
+    /// Something follows a transition on its line. Name the usual mistakes (Swift and
+    /// other languages' habits) instead of only "expected a new line".
+    private mutating func reportTransitionEnd(guardExpr: ExprSyntax?, target: Identifier?, actions: BlockSyntax?) {
+        let word = token.kind == .identifier ? text(token) : ""
+        let guardText = guardExpr.map { String(decoding: file.bytes[$0.range.start..<$0.range.end], as: UTF8.self) }
+        switch token.kind {
+        case .assign where guardExpr != nil && target == nil && actions == nil:
+            syntaxError("'=' assigns; to compare in a guard, write '=='", at: token.range)
+        case .identifier where guardText == "not" && target == nil:
+            syntaxError("'not' is written '!' here, as in Swift", at: guardExpr?.range ?? token.range)
+        case .identifier where (word == "and" || word == "or") && guardExpr != nil && target == nil:
+            syntaxError("'\(word)' is written '\(word == "and" ? "&&" : "||")' here, as in Swift", at: token.range)
+        case .identifier where target == nil && actions == nil:
+            syntaxError("expected '->' before the target state '\(word)'", at: token.range)
+        case .kwElse where target != nil:
+            syntaxError("a transition has one target, and 'else' does not continue it; write the other case as a "
+                + "transition of its own on the next line (transitions are tried in the order written, so one "
+                + "without a guard below this one is its 'else')", at: token.range)
+        default:
+            error(expected: guardExpr == nil && target == nil && actions == nil
+                ? "'if', '->', '{' or a new line after the trigger" : "a new line after the transition")
+        }
     }
 
     /// Skips a brace group starting at the current `{`, iteratively (used past the nesting limit).

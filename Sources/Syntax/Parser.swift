@@ -109,7 +109,7 @@ public struct Parser {
     /// Reports "expected X, found Y". When something is missing and the current token
     /// starts a new line, the error points just past the previous token, where the missing
     /// piece belongs; when the current token itself is out of place (`atToken`), at it.
-    mutating func error(expected what: String, atToken: Bool = false) {
+    mutating func error(expected what: String, atToken: Bool = false, notes: [DiagnosticNote] = []) {
         guard token.kind != .invalid else { return }  // the lexer already reported it
         // After an unterminated comment the end of file is no surprise: say nothing more.
         if token.kind == .endOfFile && lexer.diagnostics.diagnostics.contains(where: { $0.id == .unterminatedComment }) {
@@ -118,7 +118,37 @@ public struct Parser {
         let at: SourceRange = !atToken && token.startsLine && previousEnd > 0 && token.kind != .endOfFile
             ? .point(previousEnd) : token.range
         diagnostics.addSyntaxError(
-            Diagnostic(.expectedToken, "expected \(what), found \(foundDescription)", at: at), in: file)
+            Diagnostic(.expectedToken, "expected \(what), found \(foundDescription)", at: at, notes: notes), in: file)
+    }
+
+    /// Reports a syntax error in words of its own: a common mistake (a Swift habit, a
+    /// misspelt keyword) deserves a message that names it, not just what was expected.
+    mutating func syntaxError(_ message: String, at range: SourceRange, notes: [DiagnosticNote] = []) {
+        guard token.kind != .invalid else { return }
+        diagnostics.addSyntaxError(Diagnostic(.expectedToken, message, at: range, notes: notes), in: file)
+    }
+
+    /// Consumes the `}` that closes a group opened at `opening`. When the file ends first,
+    /// the error at the end of the file gets a note at the `{` that was never closed.
+    mutating func expectClosingBrace(_ what: String, opening: SourceRange) {
+        if consume(.rBrace) { return }
+        let notes = token.kind == .endOfFile ? [DiagnosticNote("the '{' opened here is never closed", at: opening)] : []
+        error(expected: what, notes: notes)
+    }
+
+    /// The keywords that start a member or a state member, for "did you mean" on a misspelling.
+    static let memberKeywords = ["const", "var", "public", "event", "output", "state", "initial", "final", "parallel",
+                                 "entry", "exit", "on", "after"]
+
+    /// "did you mean 'initial'?" when the current token is an identifier a keyword's
+    /// misspelling (`inital`, `evnet`).
+    func keywordSuggestion() -> [DiagnosticNote] {
+        guard token.kind == .identifier else { return [] }
+        let word = text(token)
+        guard word.count >= 3, let keyword = EditDistance.closest(to: word, among: Parser.memberKeywords, limit: 2) else {
+            return []
+        }
+        return [DiagnosticNote("did you mean '\(keyword)'?", at: token.range)]
     }
 
     /// Reports nesting past the limit, once per file.
