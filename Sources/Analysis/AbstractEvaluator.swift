@@ -69,6 +69,17 @@ struct AbstractEvaluator {
             case (false, false): return evaluate(t, vars)
             case (true, true): return evaluate(t, vars).joined(with: evaluate(f, vars))
             }
+        case .text(let x):
+            // The text of one known value is known; of a range of values, any string.
+            let v = evaluate(x, vars)
+            if v.isEmpty { return .empty(.string) }
+            switch v {
+            case .number(let lo, let hi) where lo == hi: return .string([Value.number(lo).text])
+            case .bool(let f, let t) where f != t: return .string([t ? "true" : "false"])
+            case .bool: return .string(["true", "false"])
+            case .string: return v
+            default: return .string(nil)
+            }
         case .call(let f, let args):
             let values = args.map { evaluate($0, vars) }
             if values.contains(where: \.isEmpty) { return .empty(e.type) }

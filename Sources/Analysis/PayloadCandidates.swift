@@ -355,7 +355,7 @@ extension Expr {
     /// Calls `body` on each direct subexpression.
     func forEachChild(_ body: (Expr) -> Void) {
         switch kind {
-        case .unary(_, let e): body(e)
+        case .unary(_, let e), .text(let e): body(e)
         case .binary(_, let l, let r):
             body(l)
             body(r)

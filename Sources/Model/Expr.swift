@@ -44,6 +44,9 @@ public struct Expr: Equatable, Sendable {
         case binary(BinaryOp, Expr, Expr)
         case conditional(Expr, Expr, Expr)
         case call(BuiltinFunction, [Expr])
+        /// A value as text (`String`), for string interpolation: numbers as traces and
+        /// reports print them (`3`, `0.5`, `-617`), bools as `true` or `false`.
+        case text(Expr)
         /// An expression that did not resolve or type-check (already reported).
         case invalid
     }
@@ -66,7 +69,7 @@ public struct Expr: Equatable, Sendable {
         body(self)
         switch kind {
         case .literal, .pi, .constant, .variable, .field, .local, .invalid: break
-        case .unary(_, let e): e.visit(body)
+        case .unary(_, let e), .text(let e): e.visit(body)
         case .binary(_, let l, let r):
             l.visit(body)
             r.visit(body)

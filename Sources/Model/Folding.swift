@@ -92,6 +92,8 @@ extension Expr {
         case .conditional(let c, let t, let e):
             guard case .bool(let flag)? = c.folded(constants: constants) else { return nil }
             return flag ? t.folded(constants: constants) : e.folded(constants: constants)
+        case .text(let e):
+            return e.folded(constants: constants).map { .string($0.text) }
         case .call(let f, let args):
             var numbers: [Double] = []
             for a in args {

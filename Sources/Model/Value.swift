@@ -41,6 +41,16 @@ public enum Value: Equatable, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The value as text inside a string (interpolation): numbers as reports and traces
+    /// print them, bools as `true`/`false`, strings as they are.
+    public var text: String {
+        switch self {
+        case .number(let n): n.isFinite ? JSONWriter.number(n) : "\(n)"
+        case .bool(let b): b ? "true" : "false"
+        case .string(let s): s
+        }
+    }
+
     /// The value as JSON text (event logs, reports, traces).
     public var json: String {
         switch self {

@@ -89,6 +89,9 @@ enum Opcode: UInt8, Sendable {
     case moveString
     /// `s[a] = s[b] + s[c]`
     case concatenate
+    /// `s[a]` = the text of number `n[b]` / of bool `n[b]` (string interpolation), as
+    /// reports and traces print values.
+    case textOfNumber, textOfBool
     /// `n[a] = s[b] == s[c] ? 1 : 0` / `!=`
     case equalStrings, notEqualStrings
     /// String variable `a` = `s[b]`, journalled.

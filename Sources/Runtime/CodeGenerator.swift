@@ -139,7 +139,7 @@ struct CodeGenerator {
             true
         case .jump, .jumpIfFalse, .jumpIfTrue, .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater,
              .jumpUnlessGreaterEqual, .jumpUnlessEqual, .jumpUnlessNotEqual, .moveString, .concatenate,
-             .storeString, .emit, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
+             .textOfNumber, .textOfBool, .storeString, .emit, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
             false
         }
     }
@@ -300,6 +300,12 @@ struct CodeGenerator {
             return result
         case .call(let f, let args):
             return call(f, args, range: e.range, into: destination)
+        case .text(let x):
+            let operand = expression(x)
+            if x.type == .string { return leaf(operand) }
+            let result = destination ?? temporary(.string)
+            append(Instruction(x.type == .bool ? .textOfBool : .textOfNumber, result.index, operand.index))
+            return result
         case .invalid:
             return leaf(constant(e.type.zero))
         }
@@ -501,6 +507,7 @@ struct CodeGenerator {
                 parts.append(p)
             }
             return "(\(f.rawValue) \(parts.joined(separator: " ")))"
+        case .text(let x): return shape(of: x).map { "(text \($0))" }
         case .conditional, .invalid: return nil
         }
     }

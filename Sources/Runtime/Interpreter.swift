@@ -276,6 +276,8 @@ final class RegisterFile: @unchecked Sendable {
         switch i.op {
         case .moveString: strings[a] = strings[b]
         case .concatenate: strings[a] = strings[b] + strings[c]
+        case .textOfNumber: strings[a] = Value.number(numbers[b]).text
+        case .textOfBool: strings[a] = numbers[b] != 0 ? "true" : "false"
         case .equalStrings: numbers[a] = strings[b] == strings[c] ? 1 : 0
         case .notEqualStrings: numbers[a] = strings[b] != strings[c] ? 1 : 0
         case .storeString:
@@ -410,7 +412,7 @@ extension Instance {
             case .jumpUnlessGreaterEqual: if !(n[b] >= n[c]) { next = code + a }
             case .jumpUnlessEqual: if !(n[b] == n[c]) { next = code + a }
             case .jumpUnlessNotEqual: if !(n[b] != n[c]) { next = code + a }
-            case .moveString, .concatenate, .equalStrings, .notEqualStrings, .storeString:
+            case .moveString, .concatenate, .textOfNumber, .textOfBool, .equalStrings, .notEqualStrings, .storeString:
                 registers.stringInstruction(i)
             case .emit: if !Sequel.dropsOutputs { registers.emit(a, program) }
             case .fail: throw program.fault(at: next - 1 - code, 0, 0)

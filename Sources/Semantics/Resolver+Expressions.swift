@@ -46,6 +46,24 @@ extension Resolver {
                 return invalid(e.range)
             }
             return Expr(.conditional(condition, then, otherwise), type: then.type, range: e.range)
+        case .interpolation(let pieces):
+            // `"a \(x) b"` is `"a " + text(x) + " b"`.
+            var result: Expr?
+            var failed = false
+            for piece in pieces {
+                let part: Expr
+                switch piece {
+                case .text(let s):
+                    part = Expr(.literal(.string(s)), type: .string, range: e.range)
+                case .expression(let syntax):
+                    let value = resolveExpr(syntax, scope)
+                    if value.isInvalid { failed = true }
+                    part = value.type == .string ? value : Expr(.text(value), type: .string, range: syntax.range)
+                }
+                result = result.map { Expr(.binary(.add, $0, part), type: .string, range: e.range) } ?? part
+            }
+            if failed { return invalid(e.range) }
+            return result ?? Expr(.literal(.string("")), type: .string, range: e.range)
         }
     }
 
@@ -158,6 +176,13 @@ extension Resolver {
             resultType = .bool
         case .add where l.type == .string && r.type == .string:
             resultType = .string
+        case .add where l.type == .string:
+            // `"Wrong password " + attempts`: say how to put a value into a string.
+            let (other, syntax) = (r, rhs)
+            let name = String(decoding: file.bytes[syntax.range.start..<syntax.range.end], as: UTF8.self)
+            report(.typeMismatch, "'+' joins two 'String's, found 'String' and '\(other.type.rawValue)'", at: syntax.range,
+                   notes: [DiagnosticNote("to put a value into a string, interpolate it: \"…\\(\(name))…\"", at: syntax.range)])
+            return invalid(range)
         case .add, .subtract, .multiply, .divide, .remainder:
             guard expectOperand(l, lhs, .number, op), expectOperand(r, rhs, .number, op) else { return invalid(range) }
             resultType = .number

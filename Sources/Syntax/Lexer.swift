@@ -12,6 +12,12 @@ public struct Lexer {
     private let bytes: [UInt8]
     private var position = 0
     private var sawNewline = true
+    /// For each string interpolation being read (`"a \(x + (y))…`), innermost last: how many
+    /// parentheses are open inside it, and where its `\(` is. A `)` with none open ends the
+    /// interpolation, and the string goes on.
+    private var interpolations: [(depth: Int, start: Int)] = []
+    /// How deeply interpolations may nest (`"\("\("…")")"`).
+    static let maxInterpolationNesting = 8
 
     /// Creates a lexer at the start of `file`.
     public init(file: SourceFile) {
@@ -33,6 +39,12 @@ public struct Lexer {
     /// The next token; `endOfFile` forever once the input is used up.
     public mutating func next() -> Token {
         skipTrivia()
+        if sawNewline, let open = interpolations.first {
+            // Strings stay on one line, and so do the expressions inside them.
+            report(.unterminatedString, "unterminated string interpolation; expected ')' and '\"' before end of line",
+                   SourceRange(open.start, open.start + 2))
+            interpolations.removeAll()
+        }
         let startsLine = sawNewline
         sawNewline = false
         let start = position
@@ -115,8 +127,18 @@ public struct Lexer {
         case UInt8(ascii: "\""): return scanString()
         case UInt8(ascii: "{"): return .lBrace
         case UInt8(ascii: "}"): return .rBrace
-        case UInt8(ascii: "("): return .lParen
-        case UInt8(ascii: ")"): return .rParen
+        case UInt8(ascii: "("):
+            if !interpolations.isEmpty { interpolations[interpolations.count - 1].depth += 1 }
+            return .lParen
+        case UInt8(ascii: ")"):
+            if let open = interpolations.last {
+                if open.depth == 0 {
+                    interpolations.removeLast()
+                    return scanString(continuing: true)
+                }
+                interpolations[interpolations.count - 1].depth -= 1
+            }
+            return .rParen
         case UInt8(ascii: ","): return .comma
         case UInt8(ascii: ":"): return .colon
         case UInt8(ascii: ";"): return .semicolon
@@ -234,16 +256,33 @@ public struct Lexer {
     }
 
     /// Strings stay on one line; escapes are checked here and decoded by `stringValue`.
-    private mutating func scanString() -> TokenKind {
+    ///
+    /// An interpolation `\(` ends the token (`stringHead`, or `stringMiddle` when
+    /// `continuing` after one); the expression inside comes as ordinary tokens, and the `)`
+    /// that closes it resumes the string, up to the next `\(` or the closing quote
+    /// (`stringTail`), as Swift's lexer does.
+    private mutating func scanString(continuing: Bool = false) -> TokenKind {
         let start = position - 1
         var ok = true
         while position < bytes.count {
             let b = bytes[position]
             if b == UInt8(ascii: "\"") {
                 position += 1
-                return ok ? .string : .invalid
+                return ok ? (continuing ? .stringTail : .string) : .invalid
             }
             if b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") { break }
+            if b == UInt8(ascii: "\\") && peek(1) == UInt8(ascii: "(") {
+                guard interpolations.count < Lexer.maxInterpolationNesting else {
+                    report(.nestingTooDeep, "string interpolations nest too deeply; at most \(Lexer.maxInterpolationNesting) levels are allowed",
+                           SourceRange(position, position + 2))
+                    ok = false
+                    position += 2
+                    continue
+                }
+                interpolations.append((depth: 0, start: position))
+                position += 2
+                return ok ? (continuing ? .stringMiddle : .stringHead) : .invalid
+            }
             if b == UInt8(ascii: "\\") {
                 if !scanEscape() { ok = false }
                 continue
@@ -317,6 +356,13 @@ public struct Lexer {
         }
         guard let value = Double(String(decoding: digits, as: UTF8.self)), value.isFinite else { return nil }
         return value * scale
+    }
+
+    /// The decoded text of a piece of a string token: `"abc"`, `"abc\(`, `)abc\(` or
+    /// `)abc"`, without the delimiters, escapes applied.
+    public static func stringValue(_ text: ArraySlice<UInt8>, kind: TokenKind) -> String {
+        // `stringValue` drops one byte at each end; a piece before `\(` has one more.
+        return stringValue(kind == .stringHead || kind == .stringMiddle ? text.dropLast() : text)
     }
 
     /// The decoded contents of a string token (quotes removed, escapes applied).

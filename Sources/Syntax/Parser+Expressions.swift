@@ -80,6 +80,8 @@ extension Parser {
         case .string:
             advance()
             return ExprSyntax(.string(Lexer.stringValue(file.bytes[t.range.start..<t.range.end])), t.range)
+        case .stringHead:
+            return parseInterpolation()
         case .kwTrue, .kwFalse:
             advance()
             return ExprSyntax(.bool(t.kind == .kwTrue), t.range)
@@ -105,6 +107,27 @@ extension Parser {
             }
             return ExprSyntax(.bad, SourceRange.point(t.range.start))
         }
+    }
+
+    /// `"text\(expr)text\(expr)text"`: the lexer hands over the text pieces as tokens around
+    /// the interpolated expressions' own tokens.
+    mutating func parseInterpolation() -> ExprSyntax {
+        let start = token.range.start
+        var pieces: [ExprSyntax.InterpolationPiece] = []
+        var piece = token
+        while true {
+            let text = Lexer.stringValue(file.bytes[piece.range.start..<piece.range.end], kind: piece.kind)
+            if !text.isEmpty { pieces.append(.text(text)) }
+            advance()
+            if piece.kind == .stringTail { break }
+            pieces.append(.expression(parseExpr()))
+            guard token.kind == .stringMiddle || token.kind == .stringTail else {
+                error(expected: "')' to end the interpolation")
+                return ExprSyntax(.bad, SourceRange(start, previousEnd))
+            }
+            piece = token
+        }
+        return bounded(ExprSyntax(.interpolation(pieces), SourceRange(start, previousEnd)))
     }
 
     /// Replaces a node deeper than `maxExpressionDepth` with `.bad`, reporting it once.

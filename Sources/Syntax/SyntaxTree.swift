@@ -180,8 +180,16 @@ public struct ExprSyntax: Equatable, Sendable {
         case binary(BinaryOperator, ExprSyntax, ExprSyntax)
         case conditional(ExprSyntax, ExprSyntax, ExprSyntax)
         case paren(ExprSyntax)
+        /// A string with interpolations, `"Wrong password \(attempts)"`: its pieces in order.
+        case interpolation([InterpolationPiece])
         /// Placeholder for an expression that failed to parse (already reported).
         case bad
+    }
+
+    /// A piece of an interpolated string: literal text, or an interpolated expression.
+    public enum InterpolationPiece: Equatable, Sendable {
+        case text(String)
+        case expression(ExprSyntax)
     }
 
     public var kind: Kind
@@ -199,6 +207,11 @@ public struct ExprSyntax: Equatable, Sendable {
         case .unary(_, let e), .paren(let e): depth = 1 + e.depth
         case .binary(_, let l, let r): depth = 1 + max(l.depth, r.depth)
         case .conditional(let c, let t, let e): depth = 1 + max(c.depth, t.depth, e.depth)
+        case .interpolation(let pieces):
+            depth = 1 + pieces.map { piece in
+                if case .expression(let e) = piece { return e.depth }
+                return 0
+            }.reduce(0, max)
         }
     }
 }

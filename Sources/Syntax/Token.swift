@@ -4,6 +4,9 @@ import StatecraftDiagnostics
 /// compares integers, never strings.
 public enum TokenKind: UInt8, Sendable {
     case identifier, number, string
+    /// The pieces of a string with interpolations: `"text\(`, then `)text\(` between two
+    /// interpolations, then `)text"`; the tokens of each interpolated expression come between.
+    case stringHead, stringMiddle, stringTail
     // Keywords.
     case kwMachine, kwConst, kwVar, kwPublic, kwEvent, kwOutput, kwState, kwInitial, kwFinal, kwParallel
     case kwEntry, kwExit, kwOn, kwAfter, kwIf, kwElse, kwEmit, kwLet, kwTrue, kwFalse
@@ -31,6 +34,7 @@ public enum TokenKind: UInt8, Sendable {
         case .identifier: return "identifier"
         case .number: return "number"
         case .string: return "string"
+        case .stringHead, .stringMiddle, .stringTail: return "string"
         case .invalid: return "invalid input"
         case .endOfFile: return "end of file"
         default:

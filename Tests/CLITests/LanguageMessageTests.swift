@@ -51,3 +51,73 @@ import TestSupport
         #expect(column.stdout.hasPrefix("\(LanguageMessageTests.fixtures)/bom.machine:1:15: error: "))
     }
 }
+
+/// String interpolation, Swift's spelling: values as reports and traces print them.
+@Suite struct StringInterpolationTests {
+    static let spec = """
+        machine Login {
+            public var attempts: Number = 0
+            public var third: Number = 0
+            public var message: String = ""
+            public var locked: Bool = false
+            event fail
+            event check(code: String)
+            initial state editing {
+                on fail {
+                    attempts += 1
+                    third = attempts / 3
+                    locked = attempts >= 2
+                    message = "Wrong password \\(attempts) of \\(3), \\(third), \\(-attempts * 1.5) locked: \\(locked)"
+                }
+                on check { message = "nested \\("code \\(code) #\\(attempts + 1)") done" }
+            }
+        }
+        """
+
+    @Test func valuesReadAsTheTracePrintsThem() throws {
+        let path = try AnalysisVerdictTests.spec(StringInterpolationTests.spec)
+        #expect(try CLI.run(["check", path]).status == 0)
+        let log = """
+            {"event": "fail"}
+            {"expect": {"vars": {"message": "Wrong password 1 of 3, 0.3333333333333333, -1.5 locked: false"}}}
+            {"event": "fail"}
+            {"expect": {"vars": {"message": "Wrong password 2 of 3, 0.6666666666666666, -3 locked: true"}}}
+            {"event": "check", "code": "🙂\\"x"}
+            {"expect": {"vars": {"message": "nested code 🙂\\"x #3 done"}}}
+
+            """
+        let r = try CLI.run(["replay", path], input: log)
+        #expect(r.status == 0, "\(r.stdout)")
+        // The trace prints the numbers with the same digits.
+        let trace = try CLI.run(["replay", "--trace", path], input: "{\"event\": \"fail\"}\n")
+        #expect(trace.stdout.contains("third = 0.3333333333333333"))
+    }
+
+    @Test func addingANumberToAStringSaysToInterpolate() throws {
+        let path = try AnalysisVerdictTests.spec("""
+            machine M {
+                var attempts: Number = 0
+                public var s: String = ""
+                event e
+                initial state a { on e { s = "Wrong password " + attempts } }
+            }
+            """)
+        let r = try CLI.run(["check", path])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("5:54: error: '+' joins two 'String's, found 'String' and 'Number' [type-mismatch]"))
+        #expect(r.stdout.contains("note: to put a value into a string, interpolate it: \"…\\(attempts)…\""))
+    }
+
+    @Test func anInterpolationMustCloseOnItsLine() throws {
+        let path = try AnalysisVerdictTests.spec("""
+            machine M {
+                public var s: String = ""
+                event e
+                initial state a { on e { s = "x \\(1 + 2" } }
+            }
+            """)
+        let r = try CLI.run(["check", path])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("[unterminated-string]"))
+    }
+}

@@ -14,6 +14,13 @@ func sexpr(_ e: ExprSyntax) -> String {
     case .binary(let op, let l, let r): return "(\(sexpr(l)) \(op.rawValue) \(sexpr(r)))"
     case .conditional(let c, let t, let f): return "(\(sexpr(c)) ? \(sexpr(t)) : \(sexpr(f)))"
     case .paren(let x): return sexpr(x)
+    case .interpolation(let pieces):
+        return "(interp " + pieces.map { piece in
+            switch piece {
+            case .text(let t): return "\"\(t)\""
+            case .expression(let e): return sexpr(e)
+            }
+        }.joined(separator: " ") + ")"
     case .bad: return "<bad>"
     }
 }
@@ -38,6 +45,9 @@ private func expression(_ text: String) -> String {
         ("-a * b", "((-a) * b)"),
         ("!a && b", "((!a) && b)"),
         ("a ? b : c ? d : e", "(a ? b : (c ? d : e))"),
+        (#""a \(b + 1) c""#, #"(interp "a " (b + 1) " c")"#),
+        (#""\(f(x, (y))) \("in \(z)")""#, #"(interp f(x, y) " " (interp "in " z))"#),
+        (#""x\\(y)""#, #""x\(y)""#),
         ("x < 1 ? 2 + 3 : 4", "((x < 1) ? (2 + 3) : 4)"),
         ("min(a, max(b, 1), 2) % 3", "(min(a, max(b, 1), 2) % 3)"),
         ("(1 + 2) * 3", "((1 + 2) * 3)"),
