@@ -125,6 +125,10 @@ final class TraceNames {
         let hasOutputs = !outputs.isEmpty
         switch (step.result, !hasOutputs) {
         case (.applied, true): out.append("\"applied\", \"outputs\": [], \"changed\": {")
+        case (.ignored, true) where batch.message(k) != nil:
+            out.append("\"ignored\", \"message\": ")
+            JSONWriter.appendQuoted(batch.message(k) ?? "", to: &out)
+            out.append(", \"outputs\": [], \"changed\": {")
         case (.ignored, true): out.append("\"ignored\", \"outputs\": [], \"changed\": {")
         case (.afterFinal, true): out.append("\"after-final\", \"outputs\": [], \"changed\": {")
         case (.applied, false): out.append("\"applied\", \"outputs\": [")
@@ -193,6 +197,10 @@ final class TraceNames {
         case .ignored:
             out.append("ignored in ")
             append(from, to: &out)
+            if let why = batch.message(k) {
+                out.append(": ")
+                out.append(contentsOf: why)
+            }
         case .afterFinal:
             out.append("ignored, the run ended in ")
             append(from, to: &out)

@@ -377,9 +377,13 @@ public struct Replayer {
             cover(TransitionID(Int(step.transition)), reaching: StateID(Int(step.to)))
             collectOutputs(run)
         case .ignored, .afterFinal:
+            // Which guards were false, and on what values: worked out only when a message
+            // needs it (strict or traced), never for a plain replay.
+            let guards = step.kind == .ignored && (options.strict || options.trace) ? run.instance.ignoredBecause(event) : nil
             if options.strict {
-                let why = step.kind == .afterFinal ? "the run already ended in final state '\(program.stateNames[Int(step.from)])'"
-                    : "no transition of state '\(program.stateNames[Int(step.from)])' takes it"
+                let state = program.stateNames[Int(step.from)]
+                let why = step.kind == .afterFinal ? "the run already ended in final state '\(state)'"
+                    : guards.map { "in state '\(state)', \($0)" } ?? "no transition of state '\(state)' takes it"
                 let text = "event '\(program.eventNames[event.index])' was ignored: \(why) (--strict)"
                 reject(run, source, at: nameOffset, message: text, specRange: nil)
                 result = .rejected
@@ -387,6 +391,7 @@ public struct Replayer {
             } else {
                 run.report.ignored += 1
                 result = step.kind == .afterFinal ? .afterFinal : .ignored
+                message = guards
             }
         case .failed:
             let fault = run.instance.lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))

@@ -119,7 +119,34 @@ import TestSupport
         let lines = r.stdout.components(separatedBy: "\n")
         #expect(lines.contains("line 14, t=1.25: endDragging: pulling -> refreshing; emitted didRefresh; set insetTop = 110"))
         #expect(lines.contains("line 20, t=3.25: after 2s: refreshing -> idle; set insetTop = 0"))
-        #expect(lines.contains("line 7, t=0.3: endDragging: ignored in pulling"))
+        // An event ignored because a guard was false says which guard, and on what values.
+        #expect(lines.contains("line 7, t=0.3: endDragging: ignored in pulling: the guard 'progress >= 1' (line 42) is false (progress = 0.8)"))
+        // With no transition for the event at all, there is nothing more to say.
+        #expect(lines.contains("line 21, t=3.3: endRefreshing: ignored in idle"))
+    }
+
+    /// `--strict` names the false guards, their lines and the values they read, instead of
+    /// "no transition of state 'editing' takes it".
+    @Test func strictNamesTheGuardThatWasFalse() throws {
+        let spec = try AnalysisVerdictTests.spec("""
+            machine Form {
+                var submitEnabled: Bool = false
+                public var count: Number = 0
+                event submit(force: Number)
+                event type
+                initial state editing {
+                    on type { submitEnabled = true }
+                    on submit if submitEnabled && force > 0.5 -> sent
+                    on submit if count > 3 { count += 1 }
+                }
+                final state sent
+            }
+            """)
+        let r = try CLI.run(["replay", "--strict", spec], input: "{\"event\": \"submit\", \"force\": 0.25}\n")
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("<stdin>:1:11: error: event 'submit' was ignored: in state 'editing', the guard 'submitEnabled && force > 0.5' (line 8) is false (submitEnabled = false, force = 0.25); the guard 'count > 3' (line 9) is false (count = 0) (--strict) [event-rejected]"))
+        let jsonl = try CLI.run(["replay", "--trace", "--format", "jsonl", spec], input: "{\"event\": \"submit\", \"force\": 0.25}\n")
+        #expect(jsonl.stdout.contains("\"result\": \"ignored\", \"message\": \"the guard 'submitEnabled && force > 0.5' (line 8) is false"))
     }
 
     @Test func jsonReport() throws {
