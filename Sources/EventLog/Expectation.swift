@@ -15,8 +15,25 @@ public struct Expectation: Equatable, Sendable {
     public var outputsOffset: Int?
     /// Byte offset of each string in `outputs`, so an unknown output name can be pointed at.
     public var outputOffsets: [Int]?
+    /// For each element of `outputs`, the arguments it expects when it was written as
+    /// `{"name": "rated", "args": ["❤️"]}`; nil for a bare name (arguments not compared).
+    public var outputArguments: [ExpectedArguments?]?
     /// Byte offset of where the `expect` value starts.
     public var offset: Int
+
+    /// The arguments an `outputs` element expects, with where each starts in the line.
+    public struct ExpectedArguments: Equatable, Sendable {
+        public var values: [JSONValue]
+        /// Byte offset of the `[` of `args`, and of each value.
+        public var offset: Int
+        public var valueOffsets: [Int]
+
+        public init(values: [JSONValue], offset: Int, valueOffsets: [Int]) {
+            self.values = values
+            self.offset = offset
+            self.valueOffsets = valueOffsets
+        }
+    }
 
     /// Creates an expectation.
     public init(state: String? = nil, stateOffset: Int? = nil, vars: [JSONMember]? = nil,

@@ -140,10 +140,11 @@ extension LineParser {
             } else if lastKeyIs("outputs", key) {
                 guard expectation.outputs == nil else { throw duplicate }
                 guard current == UInt8(ascii: "[") else { throw try wrongType("an array", "for 'outputs'", depth: depth + 1) }
-                let (names, offsets) = try parseOutputs(depth: depth + 1)
+                let (names, offsets, arguments) = try parseOutputs(depth: depth + 1)
                 expectation.outputs = names
                 expectation.outputsOffset = valueOffset
                 expectation.outputOffsets = offsets
+                if arguments.contains(where: { $0 != nil }) { expectation.outputArguments = arguments }
             } else {
                 throw LineFailure(offset: keyOffset, message: LogMessage.unknownExpectationKey(key))
             }
@@ -151,8 +152,10 @@ extension LineParser {
         }
     }
 
-    /// outputs = "[" [ string *( "," string ) ] "]": the names and where each starts.
-    private mutating func parseOutputs(depth: Int) throws(LineFailure) -> ([String], [Int]) {
+    /// outputs = "[" [ output *( "," output ) ] "]", output = string / "{" "name": string [ "," "args": array ] "}":
+    /// the names, where each starts, and the arguments of those written as objects.
+    private mutating func parseOutputs(depth: Int) throws(LineFailure)
+        -> ([String], [Int], [Expectation.ExpectedArguments?]) {
         guard depth <= LineParser.maxDepth else {
             throw LineFailure(offset: position, message: LogMessage.nestingTooDeep(limit: LineParser.maxDepth))
         }
@@ -160,16 +163,86 @@ extension LineParser {
         skipWhitespace()
         var names: [String] = []
         var offsets: [Int] = []
+        var arguments: [Expectation.ExpectedArguments?] = []
         if current == UInt8(ascii: "]") {
             position += 1
-            return (names, offsets)
+            return (names, offsets, arguments)
         }
         while true {
             let offset = position
-            guard current == UInt8(ascii: "\"") else { throw try wrongType("a string", "in 'outputs'", depth: depth + 1) }
-            names.append(try parseString())
-            offsets.append(offset)
-            if try endOfElement() { return (names, offsets) }
+            if current == UInt8(ascii: "{") {
+                let (name, nameOffset, args) = try parseExpectedOutput(depth: depth + 1)
+                names.append(name)
+                offsets.append(nameOffset)
+                arguments.append(args)
+            } else {
+                guard current == UInt8(ascii: "\"") else {
+                    throw try wrongType("an output's name or {\"name\", \"args\"}", "in 'outputs'", depth: depth + 1)
+                }
+                names.append(try parseString())
+                offsets.append(offset)
+                arguments.append(nil)
+            }
+            if try endOfElement() { return (names, offsets, arguments) }
+        }
+    }
+
+    /// `{"name": "rated", "args": ["❤️"]}`: an output with the arguments it must have had.
+    private mutating func parseExpectedOutput(depth: Int) throws(LineFailure)
+        -> (String, Int, Expectation.ExpectedArguments?) {
+        guard depth <= LineParser.maxDepth else {
+            throw LineFailure(offset: position, message: LogMessage.nestingTooDeep(limit: LineParser.maxDepth))
+        }
+        let objectOffset = position
+        position += 1
+        skipWhitespace()
+        var name: (String, Int)?
+        var args: Expectation.ExpectedArguments?
+        if current == UInt8(ascii: "}") {
+            throw LineFailure(offset: objectOffset, message: LogMessage.outputWithoutName())
+        }
+        while true {
+            let (key, keyOffset) = try parseKey()
+            let valueOffset = position
+            let duplicate = LineFailure(offset: keyOffset, message: LogMessage.duplicateKey(key))
+            if lastKeyIs("name", key) {
+                guard name == nil else { throw duplicate }
+                guard current == UInt8(ascii: "\"") else { throw try wrongType("a string", "for 'name'", depth: depth + 1) }
+                name = (try parseString(), valueOffset)
+            } else if lastKeyIs("args", key) {
+                guard args == nil else { throw duplicate }
+                guard current == UInt8(ascii: "[") else { throw try wrongType("an array", "for 'args'", depth: depth + 1) }
+                args = try parseArguments(depth: depth + 1)
+            } else {
+                throw LineFailure(offset: keyOffset, message: LogMessage.unknownOutputKey(key))
+            }
+            if try endOfMember() { break }
+        }
+        guard let (text, offset) = name else {
+            throw LineFailure(offset: objectOffset, message: LogMessage.outputWithoutName())
+        }
+        // Without "args", only the name is compared, as for a bare name.
+        return (text, offset, args)
+    }
+
+    /// `[value, …]` with where each value starts.
+    private mutating func parseArguments(depth: Int) throws(LineFailure) -> Expectation.ExpectedArguments {
+        guard depth <= LineParser.maxDepth else {
+            throw LineFailure(offset: position, message: LogMessage.nestingTooDeep(limit: LineParser.maxDepth))
+        }
+        let offset = position
+        position += 1
+        skipWhitespace()
+        var values: [JSONValue] = []
+        var offsets: [Int] = []
+        if current == UInt8(ascii: "]") {
+            position += 1
+            return Expectation.ExpectedArguments(values: values, offset: offset, valueOffsets: offsets)
+        }
+        while true {
+            offsets.append(position)
+            values.append(try parseValue(depth: depth + 1))
+            if try endOfElement() { return Expectation.ExpectedArguments(values: values, offset: offset, valueOffsets: offsets) }
         }
     }
 }

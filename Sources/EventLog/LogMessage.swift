@@ -5,6 +5,14 @@ enum LogMessage {
         "a line cannot have both 'event' and 'expect'"
     }
 
+    static func outputWithoutName() -> String {
+        "an output in 'outputs' needs its 'name': {\"name\": \"rated\", \"args\": [...]}"
+    }
+
+    static func unknownOutputKey(_ key: String) -> String {
+        "unknown key '\(key)' in an output; expected 'name' or 'args'"
+    }
+
     static func cannotRead(reason: String) -> String {
         "cannot read the log: \(reason)"
     }

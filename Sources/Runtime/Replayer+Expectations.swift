@@ -23,10 +23,23 @@ extension Replayer {
                             "variable '\(variable.name)' is \(article(variable.type)), but the expectation gives \(describe(member.value))")
             }
         }
-        for (i, name) in (expectation.outputs ?? []).enumerated() where !machine.outputs.contains(where: { $0.name == name }) {
+        for (i, name) in (expectation.outputs ?? []).enumerated() {
             let offset = expectation.outputOffsets.flatMap { i < $0.count ? $0[i] : nil }
                 ?? expectation.outputsOffset ?? expectation.offset
-            throw unknown("output", name, among: machine.outputs.map(\.name), at: offset, record)
+            guard let output = machine.outputs.first(where: { $0.name == name }) else {
+                throw unknown("output", name, among: machine.outputs.map(\.name), at: offset, record)
+            }
+            guard let expected = expectation.outputArguments.flatMap({ i < $0.count ? $0[i] : nil }) else { continue }
+            guard expected.values.count == output.fields.count else {
+                let takes = output.fields.count == 1 ? "1 argument" : "\(output.fields.count) arguments"
+                throw error(record, at: expected.offset,
+                            "output '\(name)' takes \(takes), but the expectation gives \(expected.values.count)")
+            }
+            for (k, (value, field)) in zip(expected.values, output.fields).enumerated()
+            where Replayer.value(value, as: field.type) == nil {
+                throw error(record, at: expected.valueOffsets[k],
+                            "argument '\(field.name)' of '\(name)' is \(article(field.type)), but the expectation gives \(describe(value))")
+            }
         }
     }
 
@@ -63,14 +76,30 @@ extension Replayer {
         if let names = expectation.outputs {
             let offset = expectation.outputsOffset ?? expectation.offset
             let actual = run.window.map { machine[$0].name }
+            let arguments = expectation.outputArguments
             if run.windowOverflowed {
                 fail(offset, "outputs", list(names),
                      "more than \(Replayer.outputWindow) outputs since the previous expectation; they cannot be compared")
             } else if actual != names {
-                fail(offset, "outputs", list(names), list(actual))
+                fail(offset, "outputs", expectedList(names, arguments), actualList(run, withArguments: arguments != nil))
+            } else if let arguments {
+                // Same names: compare the arguments of the elements that give them.
+                var start = 0
+                for (i, output) in run.window.enumerated() {
+                    let count = machine[output].fields.count
+                    let actualArgs = Array(run.windowArguments[start..<min(start + count, run.windowArguments.count)])
+                    start += count
+                    guard i < arguments.count, let expected = arguments[i] else { continue }
+                    let wanted = zip(expected.values, machine[output].fields).compactMap { Replayer.value($0, as: $1.type) }
+                    if wanted.count != actualArgs.count || zip(wanted, actualArgs).contains(where: { !Replayer.same($0, $1) }) {
+                        fail(expected.offset, "outputs", expectedList(names, arguments), actualList(run, withArguments: true))
+                        break
+                    }
+                }
             }
         }
         run.window.removeAll(keepingCapacity: true)
+        run.windowArguments.removeAll(keepingCapacity: true)
         run.windowOverflowed = false
         run.report.failureCount += failures.count
         for f in failures where run.report.failures.count < Replayer.keptFailures { run.report.failures.append(f) }
@@ -80,6 +109,38 @@ extension Replayer {
     static func same(_ a: Value, _ b: Value) -> Bool {
         if case .number(let x) = a, case .number(let y) = b { return abs(x - y) <= tolerance }
         return a == b
+    }
+
+    /// `["didRefresh", rated("❤️")]`: the expected outputs, with arguments where given.
+    private func expectedList(_ names: [String], _ arguments: [Expectation.ExpectedArguments?]?) -> String {
+        "[" + names.enumerated().map { i, name in
+            let quoted = StringEscaping.quoted(name, style: .json)
+            guard let args = arguments.flatMap({ i < $0.count ? $0[i] : nil }) else { return quoted }
+            return name + "(" + args.values.map(jsonText).joined(separator: ", ") + ")"
+        }.joined(separator: ", ") + "]"
+    }
+
+    /// The outputs since the previous expectation, with their arguments when compared.
+    private func actualList(_ run: Run, withArguments: Bool) -> String {
+        let machine = program.machine
+        var start = 0
+        return "[" + run.window.map { output in
+            let count = machine[output].fields.count
+            let args = run.windowArguments[min(start, run.windowArguments.count)..<min(start + count, run.windowArguments.count)]
+            start += count
+            let name = machine[output].name
+            return withArguments ? name + "(" + args.map(\.description).joined(separator: ", ") + ")"
+                : StringEscaping.quoted(name, style: .json)
+        }.joined(separator: ", ") + "]"
+    }
+
+    private func jsonText(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let n): Value.number(n).description
+        case .bool(let b): b ? "true" : "false"
+        case .string(let s): Value.string(s).description
+        default: "\(value)"
+        }
     }
 
     private func list(_ names: [String]) -> String {

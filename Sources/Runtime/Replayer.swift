@@ -56,6 +56,9 @@ public struct Replayer {
         @exclusivity(unchecked) var report: CaseReport
         /// Outputs since the previous expectation line of this case.
         @exclusivity(unchecked) var window: [OutputID]
+        /// The arguments of the outputs in `window`, one after another (each output's count
+        /// is its declaration's), for expectations that compare them.
+        @exclusivity(unchecked) var windowArguments: [Value] = []
         @exclusivity(unchecked) var windowOverflowed = false
         /// The number variables as the last traced step (or the start) left them: what a
         /// trace line's `changed` compares with. Only kept when tracing.
@@ -197,10 +200,12 @@ public struct Replayer {
         var report = CaseReport(key: caseKey, firstLine: source.lineNumber, state: "", finished: false,
                                 variables: [], outputs: [], outputCount: 0)
         var window: [OutputID] = []
+        var windowArguments: [Value] = []
         let start = instance.start { output, args in
             report.outputCount += 1
             report.outputs.append(EmittedOutput(name: program.machine[output].name, arguments: args))
             window.append(output)
+            windowArguments += args
         }
         if case .failed(let fault) = start.kind {
             let initial = program.machine.initialState.map { program.machine[$0].name } ?? ""
@@ -212,6 +217,7 @@ public struct Replayer {
         }
         for s in instance.activeStates { coverage.visitedStates[s.index] = true }
         let run = Run(instance: instance, report: report, window: window)
+        run.windowArguments = windowArguments
         if options.trace {
             run.numbersBefore = Array(UnsafeBufferPointer(start: instance.registers.numbers, count: program.variableTypes.count))
         }
@@ -304,6 +310,7 @@ public struct Replayer {
         for k in 0..<registers.outputs.count {
             let o = registers.outputs[k]
             run.window.append(o.output)
+            if o.count > 0 { run.windowArguments.append(contentsOf: registers.outputArguments.elements[Int(o.start)..<Int(o.start + o.count)]) }
             run.report.outputCount += 1
             // Names and arguments are built only where someone will read them.
             if run.report.outputs.count < Replayer.keptOutputs {
@@ -451,6 +458,7 @@ public struct Replayer {
     private func trimWindow(_ run: Run) {
         if run.window.count > Replayer.outputWindow {
             run.window.removeAll(keepingCapacity: true)
+            run.windowArguments.removeAll(keepingCapacity: true)
             run.windowOverflowed = true
         }
     }

@@ -88,7 +88,7 @@ import Testing
         (#"{"expect":{"state":1}}"#, 20, "expected a string for 'state', found 1"),
         (#"{"expect":{"vars":[]}}"#, 19, "expected an object for 'vars', found an array"),
         (#"{"expect":{"outputs":"a"}}"#, 22, "expected an array for 'outputs', found a string"),
-        (#"{"expect":{"outputs":["a",2]}}"#, 27, "expected a string in 'outputs', found 2"),
+        (#"{"expect":{"outputs":["a",2]}}"#, 27, "expected an output's name or {\"name\", \"args\"} in 'outputs', found 2"),
         (#"{"expect":{"state":"a","state":"b"}}"#, 24, "duplicate key 'state'"),
         (#"{"expect":{"vars":{"x":1,"x":2}}}"#, 26, "duplicate key 'x'"),
         (#"{"expect":{"sate":"a"}}"#, 12, "unknown key 'sate' in 'expect'; expected 'state', 'vars' or 'outputs'"),
