@@ -142,9 +142,9 @@ struct Explorer {
                 for event in machine.events {
                     if !payloads.isComplete(event.id, in: node.instance) { payloadsSampled = true }
                     for payload in payloads.candidates(for: event, in: node.instance, from: pool, cuts: &cuts) {
-                        noteOverlaps(event.id, payload, node: index)
                         var next = node.instance
                         let step = next.send(event.id, payload: payload)
+                        if case .fired(let t) = step.kind { noteOverlaps(event.id, payload, node: index, fired: t) }
                         if case .failed(let fault) = step.kind {
                             noteFault(fault, node: index, step: .event(event.id, payload, time: node.instance.now))
                         }
@@ -240,22 +240,22 @@ struct Explorer {
     }
 
     /// Records two guarded transitions that can both take the same event at once.
-    private mutating func noteOverlaps(_ event: EventID, _ payload: [Value], node: Int) {
+    /// An overlap is witnessed where the first transition of the pair is the one that really
+    /// fires (`fired`, by the runtime's own step): both guards hold, and the first wins.
+    private mutating func noteOverlaps(_ event: EventID, _ payload: [Value], node: Int, fired: TransitionID) {
         let machine = program.machine
         // A transition without a real guard (none, or a constant one) is the fallback
         // ("else") of those above it, not an overlap.
         let constants = machine.constantValues
+        func guarded(_ t: TransitionID) -> Bool { machine[t].guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
+        guard guarded(fired) else { return }
         let enabled = nodes[node].instance.enabledTransitions(event, payload: payload)
-            .filter { machine[$0].guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
-        guard enabled.count >= 2 else { return }
-        for i in 0..<enabled.count {
-            for j in (i + 1)..<enabled.count where machine[enabled[i]].source == machine[enabled[j]].source {
-                let key = [enabled[i].index, enabled[j].index]
-                guard seenOverlaps.insert(key).inserted else { continue }
-                overlaps.append(OverlapWitness(first: enabled[i], second: enabled[j], event: event,
-                                               time: nodes[node].instance.now, path: path(to: node),
-                                               payload: payload, variables: nodes[node].instance.variables))
-            }
+        guard enabled.first == fired else { return }
+        for other in enabled.dropFirst() where guarded(other) && machine[other].source == machine[fired].source {
+            guard seenOverlaps.insert([fired.index, other.index]).inserted else { continue }
+            overlaps.append(OverlapWitness(first: fired, second: other, event: event,
+                                           time: nodes[node].instance.now, path: path(to: node),
+                                           payload: payload, variables: nodes[node].instance.variables))
         }
     }
 }

@@ -22,7 +22,7 @@ struct IntervalAnalysis {
     /// over-approximation of every run, and nothing may be proven from them.
     var converged = true
 
-    init(_ machine: Machine) {
+    init(_ machine: Machine, stepLimit: Int = IntervalAnalysis.stepLimit) {
         environments = Array(repeating: nil, count: machine.states.count)
         // Timers beaten by a sooner one never fire, whatever the variables: leave them out.
         findTimerRaces(machine)
@@ -39,7 +39,7 @@ struct IntervalAnalysis {
         var failed: [TransitionID: Expr] = [:]
         var succeeded: Set<TransitionID> = []
         while let state = worklist.popLast() {
-            if guardSteps >= IntervalAnalysis.stepLimit {
+            if guardSteps >= stepLimit {
                 converged = false
                 break
             }

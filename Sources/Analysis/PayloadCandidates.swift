@@ -81,7 +81,7 @@ struct PayloadCandidates {
         var perState: [[EventCandidates]] = []
         var complete = true
         for state in machine.states {
-            let transitions = PayloadCandidates.candidateTransitions(machine, from: state.id).map { machine[$0] }
+            let transitions = IntervalAnalysis.candidateTransitions(machine, from: state.id).map { machine[$0] }
             perState.append(machine.events.map { event in
                 let c = PayloadCandidates.analyse(event, transitions.filter { $0.handles(event.id) }, machine)
                 if c.complete == nil && state.id != machine.root && !state.isFinal { complete = false }
@@ -96,17 +96,6 @@ struct PayloadCandidates {
     /// `x >= n + 1` changes its verdict around these.
     static func neighbours(of n: Double) -> [Double] {
         [n, n - 1, n + 1, n - 0.5, n + 0.5, -n].filter(\.isFinite)
-    }
-
-    /// The transitions tried when `state` is active: its own and its ancestors'.
-    static func candidateTransitions(_ machine: Machine, from state: StateID) -> [TransitionID] {
-        var result: [TransitionID] = []
-        var current: StateID? = state
-        while let s = current, s != machine.root {
-            result += machine[s].transitions
-            current = machine[s].parent
-        }
-        return result
     }
 
     /// How the guards of `transitions` (all on `event`) use its fields.

@@ -91,47 +91,61 @@ public enum TestGeneration {
         return "\(machine[t.source].name) --\(trigger)--> \(target) (line \(line))"
     }
 
-    /// The first step of a witness that fails at run time (a timer fired while waiting), if any.
+    /// The first step of a witness that fails at run time (a timer fired while waiting, or
+    /// one due at once after a step), if any: what `replay --strict` would reject.
     static func failingStep(_ steps: [WitnessStep], _ machine: Machine) -> ExpressionFault? {
-        var instance = Instance(Program(machine))
-        if case .failed(let fault) = instance.start().kind { return fault }
         var failure: ExpressionFault?
-        func note(_ step: Step) { if failure == nil, case .failed(let fault) = step.kind { failure = fault } }
+        follow(steps, machine, observe: { step in
+            if failure == nil, case .failed(let fault) = step.kind { failure = fault }
+        })
+        return failure
+    }
+
+    /// Runs a witness as replay runs its log, calling `observe` for every step, and `after`
+    /// once for the start and once after each witness step, with the instance and the
+    /// outputs since the previous call. Before a line is applied the timers due by its time
+    /// fire, so after each step (and the start) the timers due at that same instant fire too.
+    static func follow(_ steps: [WitnessStep], _ machine: Machine, observe: (Step) -> Void = { _ in },
+                       after: (Instance, [String], Double?) -> Void = { _, _, _ in }) {
+        var instance = Instance(Program(machine))
+        var outputs: [String] = []
+        observe(instance.start { o, _ in outputs.append(machine[o].name) })
+        instance.advance(to: 0, emit: { o, _ in outputs.append(machine[o].name) }, onStep: observe)
+        after(instance, outputs, nil)
+        outputs.removeAll()
         for step in steps {
             switch step {
             case .event(let e, let payload, let time):
-                instance.advance(to: time, onStep: note)
-                note(instance.send(e, payload: payload))
+                instance.advance(to: time, emit: { o, _ in outputs.append(machine[o].name) }, onStep: observe)
+                observe(instance.send(e, payload: payload) { o, _ in outputs.append(machine[o].name) })
+                instance.advance(to: time, emit: { o, _ in outputs.append(machine[o].name) }, onStep: observe)
+                after(instance, outputs, nil)
             case .wait(let until):
-                instance.advance(to: until, onStep: note)
+                instance.advance(to: until, emit: { o, _ in outputs.append(machine[o].name) }, onStep: observe)
+                after(instance, outputs, until)
             }
-            if failure != nil { break }
+            outputs.removeAll()
         }
-        return failure
     }
 
     /// The log of a witness: an expectation of the start, then each step followed by an
     /// expectation of the state, every variable and the outputs since the last one.
     static func logText(_ steps: [WitnessStep], _ machine: Machine) -> String {
-        var instance = Instance(Program(machine))
-        var outputs: [String] = []
-        _ = instance.start { o, _ in outputs.append(machine[o].name) }
-        var lines = [expectation(instance, machine, &outputs, time: nil)]
-        for step in steps {
-            switch step {
-            case .event(let e, let payload, let time):
-                instance.advance(to: time, emit: { o, _ in outputs.append(machine[o].name) })
+        var expectations: [String] = []
+        follow(steps, machine, after: { instance, outputs, time in
+            var outputs = outputs
+            expectations.append(expectation(instance, machine, &outputs, time: time))
+        })
+        var lines = [expectations[0]]
+        for (k, step) in steps.enumerated() {
+            if case .event(let e, let payload, let time) = step {
                 var line = "{\"time\": \(JSONWriter.number(time)), \"event\": \(JSONWriter.quote(machine[e].name))"
                 for (field, value) in zip(machine[e].fields, payload) {
                     line += ", \(JSONWriter.quote(field.name)): \(value.json)"
                 }
                 lines.append(line + "}")
-                _ = instance.send(e, payload: payload) { o, _ in outputs.append(machine[o].name) }
-                lines.append(expectation(instance, machine, &outputs, time: nil))
-            case .wait(let until):
-                instance.advance(to: until, emit: { o, _ in outputs.append(machine[o].name) })
-                lines.append(expectation(instance, machine, &outputs, time: until))
             }
+            lines.append(expectations[k + 1])
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -35,24 +35,7 @@ import TestSupport
     /// 1. A sooner timer whose step fails does not beat the later one: that step is undone
     /// and the two-second timer fires.
     @Test func aSoonerTimerWhoseStepFailsDoesNotAlwaysWin() throws {
-        let path = try SoundnessReproTests.spec("""
-            machine SoonerFails {
-                public var z: Number = 1
-                public var n: Number = 0
-                event dec
-                event go
-                initial state a {
-                    on dec { z -= 1 }
-                    on go -> b
-                }
-                state b {
-                    after 1s -> c { n = 1 / z }
-                    after 2s -> d
-                }
-                state c { on go -> a }
-                state d { on go -> a }
-            }
-            """)
+        let path = try SoundnessReproTests.spec(PathsCommandTests.soonerFails)
         let r = try CLI.run(["check", path])
         #expect(!r.stdout.contains("[unreachable-state]"))
         #expect(!r.stdout.contains("[dead-transition]"))

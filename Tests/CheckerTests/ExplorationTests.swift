@@ -1,5 +1,6 @@
 import Foundation
 import Statecraft
+@testable import StatecraftAnalysis
 import Testing
 import TestSupport
 
@@ -157,5 +158,20 @@ import TestSupport
         let (logs, targets) = TestGeneration.generate(machine, try #require(result.exploration), cover: .transitions)
         #expect(logs.count < targets.count)
         #expect(logs.contains { $0.targets.count > 1 })
+    }
+}
+
+/// The interval analysis proves only from a fixpoint: stopped at its step limit, it claims
+/// nothing (issue 16: a fixpoint cut short was used as if final).
+@Suite struct IntervalFixpointTests {
+    @Test func anAnalysisStoppedEarlyProvesNothing() throws {
+        let (machine, _) = try ExplorationTests.explore(fixture: "guard-clamp")
+        let finished = IntervalAnalysis(machine)
+        #expect(finished.converged)
+        #expect(!finished.deadTransitions.isEmpty, "the clamp makes 'progress > 1' impossible")
+        let stopped = IntervalAnalysis(machine, stepLimit: 1)
+        #expect(!stopped.converged)
+        #expect(stopped.deadTransitions.isEmpty)
+        #expect(stopped.alwaysFailing.isEmpty)
     }
 }

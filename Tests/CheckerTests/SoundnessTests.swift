@@ -1,0 +1,197 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// `check`'s verdicts against the real runtime, on random specs made to trip an analysis up
+/// (`SpecGenerator`): nothing proven unreachable is ever entered or fired by a random
+/// replay; every witness reaches its item; every log `paths` writes replays under
+/// `--strict`; every overlap witness fires the first transition of its pair.
+///
+/// A normal run checks `quickRun` specs; `STATECRAFT_SOUNDNESS_SPECS=N swift test --filter
+/// SoundnessTests` checks N and prints how many items were proven, reached and not reached,
+/// and how many of the not-reached ones random replay then reached (how complete the search is).
+@Suite struct SoundnessTests {
+    static let quickRun = 150
+    static var specCount: Int {
+        ProcessInfo.processInfo.environment["STATECRAFT_SOUNDNESS_SPECS"].flatMap(Int.init) ?? quickRun
+    }
+
+    /// What random replays of a machine did.
+    struct Hits {
+        var states: Set<Int> = []
+        var transitions: Set<Int> = []
+    }
+
+    struct Tally {
+        var specs = 0
+        var proven = 0
+        var reached = 0
+        var notReached = 0
+        var notReachedButHit = 0
+    }
+
+    @Test func verdictsHoldAgainstTheRuntime() throws {
+        var tally = Tally()
+        var problems: [String] = []
+        for seed in 0..<UInt64(SoundnessTests.specCount) {
+            var generator = SpecGenerator(seed: seed &* 7919 &+ 17)
+            let text = generator.spec(name: "Random\(seed)")
+            let result = Statecraft.check(source: text, path: "random-\(seed).machine",
+                                          bounds: ExplorationBounds(maxDepth: 8, maxConfigurations: 1_500))
+            guard let machine = result.machine, let report = result.exploration else {
+                let errors = result.diagnostics.filter { $0.severity == .error }.map(\.message)
+                problems.append("seed \(seed): the generated spec does not resolve: \(errors)\n\(text)")
+                continue
+            }
+            tally.specs += 1
+            let program = Program(machine)
+            var rng = SplitMix64(seed: seed)
+            let hits = SoundnessTests.randomReplays(program, rng: &rng)
+            func name(state i: Int) -> String { "state '\(machine.states[i].name)'" }
+            func name(transition i: Int) -> String { "transition " + TestGeneration.describe(machine.transitions[i], machine) }
+            var findings: [String] = []
+            for (i, finding) in report.states.enumerated() where i > 0 {
+                findings += SoundnessTests.judge(finding, hit: hits.states.contains(i), what: name(state: i),
+                                                 program: program, reaches: { $0.states.contains(i) }, tally: &tally)
+            }
+            for (i, finding) in report.transitions.enumerated() {
+                findings += SoundnessTests.judge(finding, hit: hits.transitions.contains(i), what: name(transition: i),
+                                                 program: program, reaches: { $0.transitions.contains(i) }, tally: &tally)
+            }
+            for overlap in report.overlaps where !SoundnessTests.fires(overlap.first, after: overlap.witness, program) {
+                findings.append("the overlap witness of \(name(transition: overlap.first.index)) and "
+                    + "\(name(transition: overlap.second.index)) does not fire the first")
+            }
+            for cover in TestGeneration.Cover.allCases {
+                for log in TestGeneration.generate(machine, report, cover: cover).logs {
+                    var replayer = Replayer(program: program, options: .init(strict: true))
+                    var reader = EventLogReader(bytes: Array(log.text.utf8))
+                    do {
+                        while let record = try reader.next() { try replayer.consume(record) }
+                    } catch {
+                        findings.append("paths log \(log.file) is malformed at line \(error.line): \(error.message)")
+                    }
+                    if !replayer.report.passed {
+                        let c = replayer.report.cases.first
+                        findings.append("paths log \(log.file) does not replay under --strict: "
+                            + "\(c?.rejections.first?.message ?? c?.failures.first.map { "\($0.subject): expected \($0.expected), found \($0.actual)" } ?? "")")
+                    }
+                }
+            }
+            if !findings.isEmpty {
+                problems.append("seed \(seed):\n  " + findings.joined(separator: "\n  ") + "\n" + text)
+            }
+        }
+        if SoundnessTests.specCount != SoundnessTests.quickRun {
+            print("soundness: \(tally.specs) specs; items proven unreachable \(tally.proven), reached \(tally.reached), "
+                + "not reached \(tally.notReached), of which random replay reached \(tally.notReachedButHit)")
+        }
+        #expect(tally.specs == SoundnessTests.specCount)
+        #expect(tally.proven > 0 && tally.reached > 0, "the generator exercises every verdict")
+        for problem in problems.prefix(5) { Issue.record(Comment(rawValue: problem)) }
+        #expect(problems.count == 0)
+    }
+
+    /// The problems with one verdict, and its count in the tally.
+    static func judge(_ finding: ExplorationReport.Finding, hit: Bool, what: String, program: Program,
+                      reaches: (Hits) -> Bool, tally: inout Tally) -> [String] {
+        switch finding {
+        case .unreachable(let reason):
+            tally.proven += 1
+            return hit ? ["\(what) is proven unreachable (\(reason)) but a random replay reached it"] : []
+        case .reached(let witness):
+            tally.reached += 1
+            return reaches(follow(witness, program)) ? [] : ["the witness of \(what) does not reach it"]
+        case .notReached:
+            tally.notReached += 1
+            if hit { tally.notReachedButHit += 1 }
+            return []
+        }
+    }
+
+    /// Every state entered and transition fired by a run.
+    static func record(_ step: Step, into hits: inout Hits, _ program: Program) {
+        if case .fired(let t) = step.kind {
+            hits.transitions.insert(t.index)
+            var s: StateID? = step.to
+            while let state = s, state != program.machine.root {
+                hits.states.insert(state.index)
+                s = program.machine[state].parent
+            }
+        }
+    }
+
+    /// What following a witness does, exactly as a log would: events at their times,
+    /// timers due before each.
+    static func follow(_ witness: [WitnessStep], _ program: Program) -> Hits {
+        var hits = Hits()
+        var instance = Instance(program)
+        guard case .started = instance.start().kind else { return hits }
+        for s in instance.activeStates { hits.states.insert(s.index) }
+        for step in witness {
+            switch step {
+            case .event(let e, let payload, let time):
+                instance.advance(to: time, onStep: { record($0, into: &hits, program) })
+                record(instance.send(e, payload: payload), into: &hits, program)
+            case .wait(let until):
+                instance.advance(to: until, onStep: { record($0, into: &hits, program) })
+            }
+        }
+        return hits
+    }
+
+    /// Whether the last step of `witness` (an event) fires `first`.
+    static func fires(_ first: TransitionID, after witness: [WitnessStep], _ program: Program) -> Bool {
+        var instance = Instance(program)
+        guard case .started = instance.start().kind, case .event(let e, let payload, let time)? = witness.last else { return false }
+        for step in witness.dropLast() {
+            switch step {
+            case .event(let e, let payload, let time):
+                instance.advance(to: time)
+                _ = instance.send(e, payload: payload)
+            case .wait(let until):
+                instance.advance(to: until)
+            }
+        }
+        instance.advance(to: time)
+        return instance.send(e, payload: payload).kind == .fired(first)
+    }
+
+    /// Random runs: events with payloads drawn from the spec's kind of numbers, at times
+    /// that land before, on and after timer deadlines.
+    static func randomReplays(_ program: Program, rng: inout SplitMix64) -> Hits {
+        var hits = Hits()
+        let machine = program.machine
+        let numbers: [Double] = [0, 1, -1, 2, 3, 0.1, 0.3, 0.5, 5, 12, 13, 14, 15, 100, 101, 250, 251, -5, 1e300, 0.30000000000000004]
+        let gaps: [Double] = [0, 0, 0.1, 0.2, 0.3, 0.5, 1, 1, 2, 3, 0.001]
+        for _ in 0..<120 {
+            var instance = Instance(program)
+            guard case .started = instance.start().kind else { return hits }
+            for s in instance.activeStates { hits.states.insert(s.index) }
+            var now = Double(rng.next() % 3)  // start at 0, 1 or 2: deadlines round differently
+            var looping = false
+            for _ in 0..<40 {
+                // Sometimes exactly to the next deadline (a line at a timer's instant), else a gap.
+                if let deadline = instance.nextDeadline, rng.next() % 4 == 0 {
+                    now = max(now, deadline)
+                } else {
+                    now += gaps[Int(rng.next() % UInt64(gaps.count))]
+                }
+                instance.advance(to: now, onStep: { step in
+                    record(step, into: &hits, program)
+                    if case .failed(let fault) = step.kind, case .timerLoop = fault.reason { looping = true }
+                })
+                // A timer loop costs 10,000 steps each time: once is enough to see it.
+                if looping { break }
+                let event = machine.events[Int(rng.next() % UInt64(machine.events.count))]
+                let payload = event.fields.map { f -> Value in
+                    f.type == .bool ? .bool(rng.next() % 2 == 0) : .number(numbers[Int(rng.next() % UInt64(numbers.count))])
+                }
+                record(instance.send(event.id, payload: payload), into: &hits, program)
+                if instance.isFinished { break }
+            }
+        }
+        return hits
+    }
+}
