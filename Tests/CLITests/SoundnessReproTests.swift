@@ -15,21 +15,28 @@ import TestSupport
         let states = try #require(exploration["states"] as? [[String: Any]])
         guard let entry = states.first(where: { $0["name"] as? String == state }), entry["status"] as? String == "reached",
               let witness = entry["witness"] as? [[String: Any]] else { return nil }
+        var (lines, time) = try logLines(witness)
+        lines.append("{\"time\": \(time), \"expect\": \"\(state)\"}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The event lines of a JSON witness, and the time it ends at. A wait is the time of the
+    /// next line: the timers due by then fire before it.
+    static func logLines(_ witness: [[String: Any]]) throws -> (lines: [String], time: Double) {
         var lines: [String] = []
-        // A wait is the time of the next line: the timers due by then fire before it.
         var time = 0.0
         for step in witness {
             if let event = step["event"] as? String {
                 var line: [String: Any] = (step["payload"] as? [String: Any]) ?? [:]
                 line["event"] = event
-                line["time"] = max(time, (step["time"] as? Double) ?? 0)
+                time = max(time, (step["time"] as? Double) ?? 0)
+                line["time"] = time
                 lines.append(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
             } else if let wait = step["wait"] as? Double {
                 time = wait
             }
         }
-        lines.append("{\"time\": \(time), \"expect\": \"\(state)\"}")
-        return lines.joined(separator: "\n") + "\n"
+        return (lines, time)
     }
 
     /// 1. A sooner timer whose step fails does not beat the later one: that step is undone
@@ -158,19 +165,11 @@ import TestSupport
             // The payload belongs to the event it is sent with.
             if last["event"] as? String == "press" { #expect(payload["force"] != nil) }
             if last["event"] as? String == "tap" { #expect(payload["force"] == nil) }
+            // Time never goes backwards along the witness, as in a log.
+            let times = witness.compactMap { ($0["time"] as? Double) ?? ($0["wait"] as? Double) }
+            #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
             // Replaying the witness fires the first transition of the pair.
-            var lines: [String] = []
-            var previousTime = 0.0
-            for step in witness {
-                guard let event = step["event"] as? String else { continue }
-                var line = (step["payload"] as? [String: Any]) ?? [:]
-                line["event"] = event
-                let time = (step["time"] as? Double) ?? 0
-                #expect(time >= previousTime)
-                previousTime = time
-                line["time"] = time
-                lines.append(String(decoding: try JSONSerialization.data(withJSONObject: line), as: UTF8.self))
-            }
+            var (lines, _) = try SoundnessReproTests.logLines(witness)
             let first = try #require(overlap["first"] as? String)
             let target = try #require(first.components(separatedBy: "--> ").last?.components(separatedBy: " ").first)
             lines.append("{\"expect\": \"\(target)\"}")
