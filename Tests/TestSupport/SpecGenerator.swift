@@ -48,6 +48,23 @@ public struct SpecGenerator {
             for _ in 0..<transitionCount {
                 lines.append("        " + transition(states: states, numberVars: numberVars, hasFlag: hasFlag, events: events))
             }
+            // Timer races of the shapes that broke proofs: a sooner timer whose step can fail
+            // (the later one then fires), and delays that tie once rounded at some entry time.
+            if chance(35) {
+                let v = pick(numberVars)
+                switch int(3) {
+                case 0:
+                    lines.append("        after \(pick(["0.5", "1s"])) -> \(pick(states)) { \(pick(numberVars)) = 1 / \(v) }")
+                    lines.append("        after 2s -> \(pick(states))")
+                case 1:
+                    lines.append("        after 0.3 -> \(pick(states))")
+                    lines.append("        after 0.1 + 0.2 -> \(pick(states))")
+                default:
+                    lines.append("        after 0.1 + 0.2 -> \(pick(states))")
+                    lines.append("        after 0.3 -> \(pick(states))")
+                }
+                lines.append("        on tick { \(v) -= 1 }")
+            }
             lines.append("    }")
         }
         lines.append("}")
