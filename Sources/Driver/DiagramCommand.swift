@@ -219,7 +219,7 @@ enum Graphviz {
         } catch {
             return .failure(Problem(message: "cannot run '\(executable.path)': \(error.localizedDescription)"))
         }
-        nonisolated(unsafe) let child = process
+        let child = process
         let queue = DispatchQueue(label: "statecraft.graphviz")
         let sources = signals.map { sig -> DispatchSourceSignal in
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
