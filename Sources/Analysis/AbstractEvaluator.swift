@@ -39,7 +39,7 @@ struct AbstractEvaluator {
         case .variable(let id): return vars[id.index]
         case .field(let name): return fields[name] ?? .any(e.type)
         case .local(let slot): return slot < locals.count ? locals[slot] : .any(e.type)
-        case .invalid: return .any(e.type)
+        case .invalid, .inState: return .any(e.type)
         case .unary(.not, let x):
             let v = evaluate(x, vars)
             return .bool(canBeFalse: v.canBeTrue, canBeTrue: v.canBeFalse)
@@ -234,7 +234,7 @@ struct AbstractEvaluator {
                 let result = op.map { binary($0, vars[v.index], value) } ?? value
                 if result.isEmpty { return e }
                 vars[v.index] = result
-            case .emit(_, let args, _):
+            case .emit(_, let args, _), .raise(_, let args, _):
                 for a in args where evaluate(a, vars).isEmpty { return failingPart(a, vars) ?? a }
             case .setLocal(let slot, let e, _):
                 if slot >= locals.count {

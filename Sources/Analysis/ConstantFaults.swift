@@ -23,7 +23,7 @@ enum ConstantFaults {
             for action in actions {
                 switch action {
                 case .assign(_, _, let e, _), .setLocal(_, let e, _): scan(e)
-                case .emit(_, let args, _): args.forEach(scan)
+                case .emit(_, let args, _), .raise(_, let args, _): args.forEach(scan)
                 case .ifAction(let c, let then, let otherwise, _):
                     scan(c)
                     // A branch that a constant condition rules out never runs.

@@ -85,6 +85,8 @@ public enum TestGeneration {
         switch t.trigger {
         case .events(let events): trigger = events.map { machine[$0].name }.joined(separator: ", ")
         case .after(let d): trigger = "after " + machine.text(d.range)
+        case .done(let s): trigger = s == t.source ? "done" : "done(\(machine[s].name))"
+        case .always: trigger = "always"
         }
         let line = machine.source.location(of: t.keywordRange.start).line
         let target = t.target.map { machine[$0].name } ?? "(internal)"

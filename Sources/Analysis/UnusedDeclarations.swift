@@ -32,6 +32,7 @@ enum UnusedDeclarations {
             switch t.trigger {
             case .events(let ids): handled.formUnion(ids)
             case .after(let duration): duration.visit(noteReads)
+            case .done, .always: break
             }
             t.guardExpr?.visit(noteReads)
             scan(t.actions)

@@ -17,6 +17,10 @@ struct TransitionLabel {
             trigger = ids.map { Self.eventName($0, in: machine) }.joined(separator: ", ")
         case .after(let duration):
             trigger = "after " + Self.sourceText(duration.range, in: machine)
+        case .done(let state):
+            trigger = state == transition.source ? "done" : "done(\(machine[state].name))"
+        case .always:
+            trigger = "always"
         }
         guardText = transition.guardExpr.map { Self.sourceText($0.range, in: machine) }
         outputs = Self.outputs(of: transition.actions, in: machine)

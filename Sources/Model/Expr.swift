@@ -44,6 +44,8 @@ public struct Expr: Equatable, Sendable {
         case binary(BinaryOp, Expr, Expr)
         case conditional(Expr, Expr, Expr)
         case call(BuiltinFunction, [Expr])
+        /// `in(x)`: whether state `x` is active now.
+        case inState(StateID)
         /// A value as text (`String`), for string interpolation: numbers as traces and
         /// reports print them (`3`, `0.5`, `-617`), bools as `true` or `false`.
         case text(Expr)
@@ -68,7 +70,7 @@ public struct Expr: Equatable, Sendable {
     public func visit(_ body: (Expr) -> Void) {
         body(self)
         switch kind {
-        case .literal, .pi, .constant, .variable, .field, .local, .invalid: break
+        case .literal, .pi, .constant, .variable, .field, .local, .inState, .invalid: break
         case .unary(_, let e), .text(let e): e.visit(body)
         case .binary(_, let l, let r):
             l.visit(body)

@@ -66,7 +66,7 @@ extension Expr {
         case .literal(let v): return v
         case .pi: return .number(Double.pi)
         case .constant(let id): return id.index < constants.count ? constants[id.index] : nil
-        case .variable, .field, .local, .invalid: return nil
+        case .variable, .field, .local, .inState, .invalid: return nil
         case .unary(let op, let e):
             switch (op, e.folded(constants: constants)) {
             case (.not, .bool(let b)?): return .bool(!b)

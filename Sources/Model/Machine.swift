@@ -2,9 +2,11 @@ import StatecraftDiagnostics
 
 /// A checked machine: flat arrays indexed by typed ids, names resolved, expressions typed.
 ///
-/// States form a tree under `root` (the machine itself); today every state is a child of
-/// the root, and compound and parallel states will add deeper levels without changing
-/// this shape.
+/// States form a tree under `root` (the machine itself, a compound state). State ids are
+/// given in document order (a parent before its children, children in the order written),
+/// so "document order" is id order and the descendants of `s` are exactly the ids
+/// `s + 1 ... lastDescendant(s)` (see `StateTree.swift`, which holds every rule about the
+/// tree).
 public struct Machine: Sendable {
     /// The machine's name.
     public var name: String
@@ -71,10 +73,12 @@ public struct State: Sendable {
         case atomic
         /// Has children, one of them initial (the root is one).
         case compound
-        /// Has children that are all active at once (reserved).
+        /// Has children (regions) that are all active at once.
         case parallel
-        /// A leaf that ends the run.
+        /// A leaf that completes its parent when entered (at the top level: ends the run).
         case final
+        /// A pseudo-state that re-enters what its parent last had active; never active itself.
+        case history
     }
 
     public var id: StateID
@@ -84,6 +88,12 @@ public struct State: Sendable {
     public var children: [StateID] = []
     /// The child entered when this state is entered (compound states).
     public var initialChild: StateID?
+    /// For a history state: whether it restores the whole active descendant configuration
+    /// of its parent (deep) or only the active child (shallow).
+    public var isDeepHistory = false
+    /// For a history state: what it enters when its parent was never exited (`history
+    /// state h -> c`); nil means the parent's default entry.
+    public var historyDefault: StateID?
     /// Runs when the state is entered.
     public var entry: [Action] = []
     /// Runs when the state is left.
@@ -104,6 +114,8 @@ public struct State: Sendable {
 
     /// Whether this is a final state.
     public var isFinal: Bool { kind == .final }
+    /// Whether this is a history pseudo-state.
+    public var isHistory: Bool { kind == .history }
 }
 
 /// A typed field of an event payload or output argument list.
@@ -206,6 +218,11 @@ public enum Trigger: Sendable, Equatable {
     case events([EventID])
     /// The source state has been active for this many seconds.
     case after(Expr)
+    /// State `x` completed (SCXML's `done.state.x`): for a compound state, a final child was
+    /// entered; for a parallel one, every region is in a final state.
+    case done(StateID)
+    /// Eventless: taken as soon as the source is active and the guard holds.
+    case always
 }
 
 /// A transition from a state.
@@ -215,8 +232,11 @@ public struct Transition: Sendable {
     public var trigger: Trigger
     /// Must hold for the transition to fire; nil means always.
     public var guardExpr: Expr?
-    /// Where it goes; nil for an internal transition (actions only, no exit or entry).
+    /// Where it goes; nil for a targetless transition (actions only, no exit or entry).
     public var target: StateID?
+    /// Written as internal (SCXML `type="internal"`): when every target is a descendant of
+    /// a compound source, the source is not exited and re-entered.
+    public var isInternal = false
     public var actions: [Action]
     /// How many `let` slots its actions use.
     public var localCount: Int
@@ -245,6 +265,12 @@ public struct Transition: Sendable {
 
     /// Whether the transition changes state (a self transition counts).
     public var isExternal: Bool { target != nil }
+
+    /// The events it is triggered by (empty for timers, completion and eventless ones).
+    public var events: [EventID] {
+        if case .events(let ids) = trigger { return ids }
+        return []
+    }
 }
 
 /// An action of a transition, entry or exit block.
@@ -254,13 +280,15 @@ public indirect enum Action: Sendable, Equatable {
     case emit(OutputID, [Expr], range: SourceRange)
     /// `let` stores a value in a local slot.
     case setLocal(Int, Expr, range: SourceRange)
+    /// `raise e(args)` puts an event on the internal queue.
+    case raise(EventID, [Expr], range: SourceRange)
     case ifAction(Expr, then: [Action], otherwise: [Action], range: SourceRange)
 
     /// Calls `body` on every expression in this action and the actions inside it.
     public func visitExpressions(_ body: (Expr) -> Void) {
         switch self {
         case .assign(_, _, let e, _), .setLocal(_, let e, _): e.visit(body)
-        case .emit(_, let args, _):
+        case .emit(_, let args, _), .raise(_, let args, _):
             for a in args { a.visit(body) }
         case .ifAction(let c, let then, let otherwise, _):
             c.visit(body)

@@ -98,6 +98,10 @@ enum Opcode: UInt8, Sendable {
     case storeString
     /// Emits output `Program.emits[a]`.
     case emit
+    /// Puts raise site `a`'s event, with its arguments, on the internal queue.
+    case raise
+    /// `n[a] = 1` when state `b` is active, else 0 (`in(b)`).
+    case isActive
     /// Fails with `Program.faults[pc]`'s message (an operation the checker should have
     /// rejected; kept total so the runtime never traps).
     case fail
@@ -131,6 +135,12 @@ struct EmitSite: Sendable {
     var output: OutputID
     /// Each argument's register, and whether it is a Bool (delivered as `.bool`).
     var arguments: [(register: Register, isBool: Bool)]
+}
+
+/// A `raise`: the event and the register of each argument, in field order.
+struct RaiseSite: Sendable {
+    var event: EventID
+    var arguments: [Register]
 }
 
 /// How a failing instruction reports itself.

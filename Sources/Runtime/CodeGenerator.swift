@@ -12,6 +12,7 @@ struct CodeGenerator {
     /// The fault of each instruction that can fail, by instruction index.
     var faults: [Int: FaultSite] = [:]
     var emits: [EmitSite] = []
+    var raises: [RaiseSite] = []
 
     let variableCount: Int32
     let payloadBase: Int32
@@ -94,11 +95,12 @@ struct CodeGenerator {
     struct Mark {
         fileprivate var code: Int
         fileprivate var emits: Int
+        fileprivate var raises: Int
         fileprivate var available: [(shape: String, register: Register, reads: [Register])]
     }
 
     func mark() -> Mark {
-        Mark(code: code.count, emits: emits.count, available: available)
+        Mark(code: code.count, emits: emits.count, raises: raises.count, available: available)
     }
 
     /// Drops everything appended since `mark` (constants stay in the pool), and makes the
@@ -107,6 +109,7 @@ struct CodeGenerator {
         for pc in mark.code..<code.count { faults[pc] = nil }
         code.removeSubrange(mark.code...)
         emits.removeSubrange(mark.emits...)
+        raises.removeSubrange(mark.raises...)
         available = mark.available
     }
 
@@ -135,11 +138,12 @@ struct CodeGenerator {
         switch op {
         case .move, .add, .subtract, .multiply, .divide, .remainder, .negate, .not,
              .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual,
-             .min, .max, .clamp, .select, .atan2, .abs, .sqrt, .floor, .ceil, .round, .equalStrings, .notEqualStrings:
+             .min, .max, .clamp, .select, .atan2, .abs, .sqrt, .floor, .ceil, .round, .equalStrings, .notEqualStrings,
+             .isActive:
             true
         case .jump, .jumpIfFalse, .jumpIfTrue, .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater,
              .jumpUnlessGreaterEqual, .jumpUnlessEqual, .jumpUnlessNotEqual, .moveString, .concatenate,
-             .textOfNumber, .textOfBool, .storeString, .emit, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
+             .textOfNumber, .textOfBool, .storeString, .emit, .raise, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
             false
         }
     }
@@ -175,7 +179,7 @@ struct CodeGenerator {
             switch action {
             case .assign(let variable, _, let e, _): overwrote(Register(file: file(e.type), index: Int32(variable.index)))
             case .setLocal(let slot, let e, _): overwrote(Register(file: file(e.type), index: localBase + Int32(slot)))
-            case .emit, .ifAction: break
+            case .emit, .ifAction, .raise: break
             }
         }
         switch action {
@@ -206,6 +210,9 @@ struct CodeGenerator {
             let arguments = args.map { (register: expression($0), isBool: $0.type == .bool) }
             emits.append(EmitSite(output: output, arguments: arguments))
             append(Instruction(.emit, Int32(emits.count - 1)))
+        case .raise(let event, let args, _):
+            raises.append(RaiseSite(event: event, arguments: args.map { expression($0) }))
+            append(Instruction(.raise, Int32(raises.count - 1)))
         case .setLocal(let slot, let e, _):
             _ = expression(e, into: Register(file: file(e.type), index: localBase + Int32(slot)))
         case .ifAction(let condition, let then, let otherwise, _):
@@ -305,6 +312,10 @@ struct CodeGenerator {
             if x.type == .string { return leaf(operand) }
             let result = destination ?? temporary(.string)
             append(Instruction(x.type == .bool ? .textOfBool : .textOfNumber, result.index, operand.index))
+            return result
+        case .inState(let state):
+            let result = destination ?? temporary(.number)
+            append(Instruction(.isActive, result.index, Int32(state.index)))
             return result
         case .invalid:
             return leaf(constant(e.type.zero))
@@ -508,7 +519,8 @@ struct CodeGenerator {
             }
             return "(\(f.rawValue) \(parts.joined(separator: " ")))"
         case .text(let x): return shape(of: x).map { "(text \($0))" }
-        case .conditional, .invalid: return nil
+        // Which states are active changes within a step (exits, entries): never reused.
+        case .conditional, .inState, .invalid: return nil
         }
     }
 
@@ -561,8 +573,10 @@ struct CodeGenerator {
                  .jumpUnlessEqual, .jumpUnlessNotEqual:
                 code[i].b = relocate(code[i].b)
                 code[i].c = relocate(code[i].c)
-            case .emit, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
+            case .emit, .raise, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
                 break
+            case .isActive:
+                code[i].a = relocate(code[i].a)
             default:
                 code[i].a = relocate(code[i].a)
                 code[i].b = relocate(code[i].b)
@@ -571,6 +585,9 @@ struct CodeGenerator {
         }
         for e in emits.indices {
             for k in emits[e].arguments.indices { emits[e].arguments[k].register.index = relocate(emits[e].arguments[k].register.index) }
+        }
+        for e in raises.indices {
+            for k in raises[e].arguments.indices { raises[e].arguments[k].index = relocate(raises[e].arguments[k].index) }
         }
         return Int(constantBase + Int32(pool.count) + maxTemporaries)
     }

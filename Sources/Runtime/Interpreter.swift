@@ -415,6 +415,8 @@ extension Instance {
             case .moveString, .concatenate, .textOfNumber, .textOfBool, .equalStrings, .notEqualStrings, .storeString:
                 registers.stringInstruction(i)
             case .emit: if !Sequel.dropsOutputs { registers.emit(a, program) }
+            case .raise: raise(site: a)
+            case .isActive: n[a] = isActive(b) ? 1 : 0
             case .fail: throw program.fault(at: next - 1 - code, 0, 0)
             case .save: registers.save(i.a, i.b, i.c)
             case .cancelTimers: cancelTimers(of: i.a)

@@ -125,6 +125,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
                 timersByState[t.source.index].append(CompiledTimer(transition: t.id, delayPC: needsCode ? delayBlock.pc : -1,
                                                                    delayRegister: 0))
                 delayResults.append((t.source.index, timersByState[t.source.index].count - 1, delayBlock.result))
+            case .done, .always:
+                break  // statechart steps (`ChartProgram`)
             }
         }
         let timerTransitions = timersByState.flatMap { $0.map(\.transition) }  // in `timers` order

@@ -25,6 +25,7 @@ struct StepCompiler {
             switch t.trigger {
             case .events: bySource[t.source.index].append(t)
             case .after: timerStates[t.source.index] = true
+            case .done, .always: break  // statechart steps (`ChartProgram`)
             }
         }
         self.bySource = bySource

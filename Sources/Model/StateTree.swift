@@ -1,0 +1,246 @@
+// The rules of the state tree, once, under the names SCXML 1.0 gives them (Appendix D,
+// "Algorithm for SCXML Interpretation": https://www.w3.org/TR/scxml/#AlgorithmforSCXMLInterpretation).
+// The compiler, the reference stepper, the analyses and the exporters all ask these
+// functions; none of them walks the tree on its own.
+//
+// State ids are in document order (see `Machine`), so sorting by id is SCXML's
+// `documentOrder` (`entryOrder`), and its reverse is `exitOrder`.
+
+/// What a transition is, for the tree rules: where it is written, where it goes, and how.
+public struct TransitionShape: Sendable, Equatable {
+    public var source: StateID
+    /// nil for a targetless transition.
+    public var target: StateID?
+    public var isInternal: Bool
+
+    /// Creates a shape.
+    public init(source: StateID, target: StateID?, isInternal: Bool = false) {
+        self.source = source
+        self.target = target
+        self.isInternal = isInternal
+    }
+}
+
+extension Transition {
+    /// The transition as the tree rules see it.
+    public var shape: TransitionShape { TransitionShape(source: source, target: target, isInternal: isInternal) }
+}
+
+extension Machine {
+    // MARK: - Kinds
+
+    /// A state with no child states: atomic or final (history states are pseudo-states,
+    /// never active, and not counted as children).
+    public func isAtomic(_ s: StateID) -> Bool {
+        let kind = self[s].kind
+        return kind == .atomic || kind == .final
+    }
+
+    /// A compound state (the root is one): exactly one child is active while it is.
+    public func isCompound(_ s: StateID) -> Bool { self[s].kind == .compound }
+
+    /// A parallel state: every child (region) is active while it is.
+    public func isParallel(_ s: StateID) -> Bool { self[s].kind == .parallel }
+
+    /// The child states of `s` in document order, history pseudo-states left out.
+    public func childStates(_ s: StateID) -> [StateID] {
+        self[s].children.filter { self[$0].kind != .history }
+    }
+
+    /// The history pseudo-states declared directly in `s`.
+    public func historyStates(_ s: StateID) -> [StateID] {
+        self[s].children.filter { self[$0].kind == .history }
+    }
+
+    // MARK: - Ancestry
+
+    /// Whether `s` is a proper descendant of `ancestor` (SCXML `isDescendant`).
+    public func isDescendant(_ s: StateID, of ancestor: StateID) -> Bool {
+        s > ancestor && s <= lastDescendant(ancestor)
+    }
+
+    /// The last state (in document order) of the subtree under `s`, or `s` itself when it
+    /// has no children; the subtree is exactly `s ... lastDescendant(s)`.
+    public func lastDescendant(_ s: StateID) -> StateID {
+        var current = s
+        while let last = self[current].children.last { current = last }
+        return current
+    }
+
+    /// The proper ancestors of `s`, innermost first, stopping before `limit` (SCXML
+    /// `getProperAncestors(s, limit)`); with no limit, up to and including the root.
+    public func properAncestors(_ s: StateID, upTo limit: StateID? = nil) -> [StateID] {
+        var result: [StateID] = []
+        var current = self[s].parent
+        while let p = current, p != limit {
+            result.append(p)
+            current = self[p].parent
+        }
+        return result
+    }
+
+    /// How many proper ancestors `s` has (the root has none; a top-level state has one).
+    public func depth(_ s: StateID) -> Int { properAncestors(s).count }
+
+    /// The innermost compound state (or the root) that is a proper ancestor of every state
+    /// in `states` (SCXML `findLCCA`). Parallel states are skipped: a transition between
+    /// two regions leaves the whole parallel state.
+    public func findLCCA(_ states: [StateID]) -> StateID {
+        guard let head = states.first else { return root }
+        for anc in properAncestors(head) where isCompound(anc) {
+            if states.dropFirst().allSatisfy({ isDescendant($0, of: anc) }) { return anc }
+        }
+        return root
+    }
+
+    // MARK: - Transitions
+
+    /// The states a transition really enters, with history targets replaced by what they
+    /// stand for now (SCXML `getEffectiveTargetStates`). `historyValue(h)` is what was
+    /// recorded for `h`, nil when its parent was never exited.
+    public func effectiveTargetStates(_ t: TransitionShape, historyValue: (StateID) -> [StateID]?) -> [StateID] {
+        guard let target = t.target else { return [] }
+        return effectiveTargets(of: target, historyValue: historyValue)
+    }
+
+    private func effectiveTargets(of s: StateID, historyValue: (StateID) -> [StateID]?) -> [StateID] {
+        guard self[s].isHistory else { return [s] }
+        if let recorded = historyValue(s) { return recorded }
+        return historyDefaultTargets(s).flatMap { effectiveTargets(of: $0, historyValue: historyValue) }
+    }
+
+    /// What history state `h` enters when its parent was never exited: its written default,
+    /// or else the parent's default entry (the initial child of a compound parent; every
+    /// region of a parallel one).
+    public func historyDefaultTargets(_ h: StateID) -> [StateID] {
+        if let d = self[h].historyDefault { return [d] }
+        guard let parent = self[h].parent else { return [] }
+        if isParallel(parent) { return childStates(parent) }
+        return self[parent].initialChild.map { [$0] } ?? Array(childStates(parent).prefix(1))
+    }
+
+    /// The state whose descendants a transition exits and enters (SCXML
+    /// `getTransitionDomain`); nil for a targetless transition, which exits nothing.
+    public func transitionDomain(_ t: TransitionShape, historyValue: (StateID) -> [StateID]?) -> StateID? {
+        let targets = effectiveTargetStates(t, historyValue: historyValue)
+        guard !targets.isEmpty else { return nil }
+        if t.isInternal && isCompound(t.source) && targets.allSatisfy({ isDescendant($0, of: t.source) }) {
+            return t.source
+        }
+        return findLCCA([t.source] + targets)
+    }
+
+    /// The active states that the transitions exit, in exit order (children before
+    /// parents, later regions first): SCXML `computeExitSet` sorted by `exitOrder`.
+    /// `configuration` holds the active states.
+    public func exitSet(_ transitions: [TransitionShape], configuration: Set<StateID>,
+                        historyValue: (StateID) -> [StateID]?) -> [StateID] {
+        var exits = Set<StateID>()
+        for t in transitions {
+            guard let domain = transitionDomain(t, historyValue: historyValue) else { continue }
+            for s in configuration where isDescendant(s, of: domain) { exits.insert(s) }
+        }
+        return exits.sorted(by: >)
+    }
+
+    /// The states the transitions enter, in entry order (parents before children, earlier
+    /// regions first): SCXML `computeEntrySet` sorted by `entryOrder`. Compound states
+    /// entered without a more specific target enter their initial child; parallel states
+    /// every region; history states what they recorded or their default.
+    public func entrySet(_ transitions: [TransitionShape], historyValue: (StateID) -> [StateID]?) -> [StateID] {
+        var toEnter = Set<StateID>()
+        for t in transitions {
+            guard let target = t.target else { continue }
+            addDescendantStatesToEnter(target, &toEnter, historyValue)
+            guard let ancestor = transitionDomain(t, historyValue: historyValue) else { continue }
+            for s in effectiveTargetStates(t, historyValue: historyValue) {
+                addAncestorStatesToEnter(s, upTo: ancestor, &toEnter, historyValue)
+            }
+        }
+        return toEnter.sorted()
+    }
+
+    /// The states entered when the machine starts: the root's initial child with its
+    /// defaults (SCXML enters the document's initial transition with the root as domain).
+    public var initialEntrySet: [StateID] {
+        guard let first = self[root].initialChild else { return [] }
+        var toEnter = Set<StateID>()
+        addDescendantStatesToEnter(first, &toEnter, { _ in nil })
+        return toEnter.sorted()
+    }
+
+    private func addDescendantStatesToEnter(_ s: StateID, _ toEnter: inout Set<StateID>,
+                                            _ historyValue: (StateID) -> [StateID]?) {
+        if self[s].isHistory {
+            let parent = self[s].parent ?? root
+            let targets = historyValue(s) ?? historyDefaultTargets(s)
+            for t in targets { addDescendantStatesToEnter(t, &toEnter, historyValue) }
+            for t in targets { addAncestorStatesToEnter(t, upTo: parent, &toEnter, historyValue) }
+            return
+        }
+        toEnter.insert(s)
+        if isCompound(s) {
+            guard let initial = self[s].initialChild ?? childStates(s).first else { return }
+            addDescendantStatesToEnter(initial, &toEnter, historyValue)
+            addAncestorStatesToEnter(initial, upTo: s, &toEnter, historyValue)
+        } else if isParallel(s) {
+            enterUncoveredRegions(of: s, &toEnter, historyValue)
+        }
+    }
+
+    private func addAncestorStatesToEnter(_ s: StateID, upTo ancestor: StateID, _ toEnter: inout Set<StateID>,
+                                          _ historyValue: (StateID) -> [StateID]?) {
+        for anc in properAncestors(s, upTo: ancestor) {
+            toEnter.insert(anc)
+            if isParallel(anc) { enterUncoveredRegions(of: anc, &toEnter, historyValue) }
+        }
+    }
+
+    /// The regions of parallel state `p` that nothing entered so far lies in get their
+    /// default entry.
+    private func enterUncoveredRegions(of p: StateID, _ toEnter: inout Set<StateID>,
+                                       _ historyValue: (StateID) -> [StateID]?) {
+        for child in childStates(p) where !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
+            addDescendantStatesToEnter(child, &toEnter, historyValue)
+        }
+    }
+
+    // MARK: - History and completion
+
+    /// What history state `h` records when its parent is exited with `configuration`
+    /// active: the active children of the parent (shallow), or its active atomic
+    /// descendants (deep), in document order.
+    public func historyToRecord(_ h: StateID, configuration: Set<StateID>) -> [StateID] {
+        guard let parent = self[h].parent else { return [] }
+        if self[h].isDeepHistory {
+            return configuration.filter { isAtomic($0) && isDescendant($0, of: parent) }.sorted()
+        }
+        return configuration.filter { self[$0].parent == parent }.sorted()
+    }
+
+    /// Whether `s` has completed (SCXML `isInFinalState`): a compound state whose active
+    /// child is final, or a parallel state whose regions have all completed.
+    public func isInFinalState(_ s: StateID, configuration: Set<StateID>) -> Bool {
+        if isCompound(s) {
+            return childStates(s).contains { self[$0].isFinal && configuration.contains($0) }
+        }
+        if isParallel(s) {
+            return childStates(s).allSatisfy { isInFinalState($0, configuration: configuration) }
+        }
+        return false
+    }
+
+    /// The states whose completion entering final state `f` announces, in the order SCXML
+    /// queues them (`enterStates`): its parent, then the grandparent when that is a
+    /// parallel state all of whose regions are now complete. Empty for a top-level final
+    /// state, which ends the run instead.
+    public func completions(enteringFinal f: StateID, configuration: Set<StateID>) -> [StateID] {
+        guard let parent = self[f].parent, parent != root else { return [] }
+        var result = [parent]
+        if let grandparent = self[parent].parent, isParallel(grandparent),
+           childStates(grandparent).allSatisfy({ isInFinalState($0, configuration: configuration) }) {
+            result.append(grandparent)
+        }
+        return result
+    }
+}
