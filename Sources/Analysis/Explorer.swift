@@ -119,8 +119,8 @@ struct Explorer {
         markStates(of: start, node: 0)
         // A configuration is expanded once, and once more if it was first reached only
         // through a failing step and later cleanly.
-        var seenClean: Set<Configuration> = [start.configuration]
-        var seenDirty: Set<Configuration> = []
+        var seenClean: Set<Snapshot> = [start.snapshot]
+        var seenDirty: Set<Snapshot> = []
         let payloads = PayloadCandidates(machine)
         var head = 0
         while head < nodes.count {
@@ -175,7 +175,7 @@ struct Explorer {
                 }
             }
             for successor in successors {
-                let key = successor.instance.configuration
+                let key = successor.instance.snapshot
                 if seenClean.contains(key) || (!successor.clean && seenDirty.contains(key)) {
                     continue
                 }

@@ -1,12 +1,14 @@
-/// `{"expect": "open"}` or `{"expect": {"state": ..., "vars": {...}, "outputs": [...]}}`
+/// `{"expect": "open"}` or `{"expect": {"state": ..., "vars": {...}, "outputs": [...]}}`, where
+/// `state` is a name or a list of names
 ///
 /// Offsets are 0-based byte offsets into the line's `LogRecord.text`. At least one of
 /// `state`, `vars` and `outputs` is present.
 public struct Expectation: Equatable, Sendable {
-    /// The state that should be active.
-    public var state: String?
-    /// Byte offset of the state's string.
-    public var stateOffset: Int?
+    /// The states that should be active (at any depth): one for `"state": "open"`, each
+    /// of a list for `"state": ["playing", "muted"]`.
+    public var states: [String]?
+    /// Byte offset of each state's string.
+    public var stateOffsets: [Int]?
     /// Variable name -> expected value, in line order.
     public var vars: [JSONMember]?
     /// The outputs expected since the previous expectation of the same case, in order.
@@ -39,8 +41,8 @@ public struct Expectation: Equatable, Sendable {
     public init(state: String? = nil, stateOffset: Int? = nil, vars: [JSONMember]? = nil,
                 outputs: [String]? = nil, outputsOffset: Int? = nil, outputOffsets: [Int]? = nil,
                 offset: Int) {
-        self.state = state
-        self.stateOffset = stateOffset
+        self.states = state.map { [$0] }
+        self.stateOffsets = stateOffset.map { [$0] }
         self.vars = vars
         self.outputs = outputs
         self.outputsOffset = outputsOffset

@@ -106,7 +106,8 @@ extension LineParser {
         return String(Int64(value))
     }
 
-    /// expect = string / "{" [ ( "state" ":" string / "vars" ":" object / "outputs" ":" array ) ... ] "}"
+    /// expect = string / "{" [ ( "state" ":" ( string / "[" string *( "," string ) "]" ) / "vars" ":" object
+    ///          / "outputs" ":" array ) ... ] "}"
     private mutating func parseExpectation(depth: Int) throws(LineFailure) -> Expectation {
         let offset = position
         if current == UInt8(ascii: "\"") {
@@ -129,10 +130,18 @@ extension LineParser {
             let valueOffset = position
             var duplicate: LineFailure { LineFailure(offset: keyOffset, message: LogMessage.duplicateKey(key)) }
             if lastKeyIs("state", key) {
-                guard expectation.state == nil else { throw duplicate }
-                guard current == UInt8(ascii: "\"") else { throw try wrongType("a string", "for 'state'", depth: depth + 1) }
-                expectation.state = try parseString()
-                expectation.stateOffset = valueOffset
+                guard expectation.states == nil else { throw duplicate }
+                if current == UInt8(ascii: "[") {
+                    let (names, offsets) = try parseStateList(depth: depth + 1)
+                    expectation.states = names
+                    expectation.stateOffsets = offsets
+                } else {
+                    guard current == UInt8(ascii: "\"") else {
+                        throw try wrongType("a state name or a list of state names", "for 'state'", depth: depth + 1)
+                    }
+                    expectation.states = [try parseString()]
+                    expectation.stateOffsets = [valueOffset]
+                }
             } else if lastKeyIs("vars", key) {
                 guard expectation.vars == nil else { throw duplicate }
                 guard current == UInt8(ascii: "{") else { throw try wrongType("an object", "for 'vars'", depth: depth + 1) }
@@ -149,6 +158,28 @@ extension LineParser {
                 throw LineFailure(offset: keyOffset, message: LogMessage.unknownExpectationKey(key))
             }
             if try endOfMember() { return expectation }
+        }
+    }
+
+    /// `["playing", "muted"]`: state names, each with where it starts; at least one.
+    private mutating func parseStateList(depth: Int) throws(LineFailure) -> ([String], [Int]) {
+        guard depth <= LineParser.maxDepth else {
+            throw LineFailure(offset: position, message: LogMessage.nestingTooDeep(limit: LineParser.maxDepth))
+        }
+        let listOffset = position
+        position += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            throw LineFailure(offset: listOffset, message: LogMessage.emptyStateList())
+        }
+        var names: [String] = []
+        var offsets: [Int] = []
+        while true {
+            let offset = position
+            guard current == UInt8(ascii: "\"") else { throw try wrongType("a state name", "in 'state'", depth: depth + 1) }
+            names.append(try parseString())
+            offsets.append(offset)
+            if try endOfElement() { return (names, offsets) }
         }
     }
 

@@ -25,6 +25,10 @@ enum LogMessage {
         "duplicate key '\(key)'"
     }
 
+    static func emptyStateList() -> String {
+        "expected at least one state name in 'state', found an empty list"
+    }
+
     static func emptyExpectation() -> String {
         "expected 'state', 'vars' or 'outputs' in 'expect', found an empty object"
     }

@@ -133,6 +133,31 @@ struct CodeGenerator {
         return toSave
     }
 
+    /// Compiles actions as a block of their own, ending in `end`, that first saves every
+    /// number variable it writes: a statechart step runs several such blocks, and a failure
+    /// in a later one must undo this one too. -1 when there are no actions.
+    mutating func journalledBlock(_ actions: [Action], fields: [String]) -> Int32 {
+        guard !actions.isEmpty else { return -1 }
+        let pc = Int32(code.count)
+        let start = mark()
+        self.fields = fields
+        forgetGuard()
+        inline(actions)
+        var written: [Int32] = []
+        for k in start.code..<code.count where writesNumberRegister(code[k].op) {
+            let v = code[k].a
+            if v >= 0 && v < variableCount && !written.contains(v) { written.append(v) }
+        }
+        if !written.isEmpty {
+            truncate(to: start)
+            save(written)
+            inline(actions)
+        }
+        append(Instruction(.end))
+        forgetGuard()
+        return pc
+    }
+
     /// Whether `op` writes number register `a`.
     private func writesNumberRegister(_ op: Opcode) -> Bool {
         switch op {

@@ -109,6 +109,11 @@ extension Instance {
             for k in range { runForeign(tape, k, emit: { _, _ in }, onStep: { _ in }) }
             return
         }
+        // A statechart's step is a loop of microsteps, not one block the loop can chain.
+        if program.chart != nil {
+            runTape(tape, range, emit: { _, _ in }, onStep: { _ in })
+            return
+        }
         makeUnique()  // once: nothing in the loop shares the registers again
         // Outputs are never recorded in the loop (`TapeSteps.dropsOutputs`), so the per-event
         // reset leaves them out; they are emptied here and after timers (which record theirs).

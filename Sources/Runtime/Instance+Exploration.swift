@@ -1,16 +1,20 @@
 import StatecraftModel
 
-/// What distinguishes one configuration of an instance from another: the active state, the
-/// variables and the armed timers (as time left, so configurations reached at different
-/// times compare equal when they behave the same from then on).
-public struct Configuration: Hashable, Sendable {
-    public var state: StateID
+/// What distinguishes one instance from another for exploring the state space: the active
+/// configuration, the variables, what history states recorded and the armed timers (as time
+/// left, so snapshots taken at different times compare equal when they behave the same from
+/// then on).
+public struct Snapshot: Hashable, Sendable {
+    public var configuration: Configuration
+    /// What each history state recorded (nil where its parent was never exited), for a
+    /// statechart; empty for a flat machine.
+    public var history: [[StateID]?]
     public var variables: [Value]
     /// Each armed timer: its state, its index among that state's timers, the time left.
     public var timers: [Timer]
     public var isFinished: Bool
 
-    /// An armed timer in a configuration.
+    /// An armed timer in a snapshot.
     public struct Timer: Hashable, Sendable {
         public var state: StateID
         public var index: Int
@@ -19,12 +23,24 @@ public struct Configuration: Hashable, Sendable {
 }
 
 extension Instance {
-    /// The instance's configuration, for exploring the state space.
-    public var configuration: Configuration {
+    /// What each history state recorded, by state index (nil for states that are not
+    /// history states, or whose parent was never exited); empty for a flat machine.
+    public var historyValues: [[StateID]?] {
+        guard let run = chartRun, let chart = program.chart else { return [] }
+        return (0..<chart.stateCount).map { h -> [StateID]? in
+            guard run.historyCount[h] >= 0 else { return nil }
+            let slot = Int(chart.historySlot[h])
+            return (0..<Int(run.historyCount[h])).map { StateID(Int(run.history[slot + $0])) }
+        }
+    }
+
+    /// The instance as exploration tells instances apart.
+    public var snapshot: Snapshot {
         let timers = pending.elements.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
-            .map { Configuration.Timer(state: StateID(Int($0.state)), index: Int($0.timer - program.timerGroups[Int($0.state)]),
+            .map { Snapshot.Timer(state: StateID(Int($0.state)), index: Int($0.timer - program.timerGroups[Int($0.state)]),
                                        remaining: $0.deadline - now) }
-        return Configuration(state: state, variables: variables, timers: timers, isFinished: isFinished)
+        return Snapshot(configuration: configuration, history: historyValues, variables: variables, timers: timers,
+                        isFinished: isFinished)
     }
 
     /// The transitions whose guards hold for `event` with `payload` in the active states, in

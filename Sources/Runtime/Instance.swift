@@ -37,8 +37,9 @@ public struct Step: Sendable, Equatable {
 public struct Instance: Sendable {
     /// The compiled machine.
     public let program: Program
-    /// The active leaf state.
-    public private(set) var state: StateID
+    /// The active leaf state; in a statechart with several active leaves, the first in
+    /// document order (`configuration` has them all).
+    public internal(set) var state: StateID
     /// Virtual time, in seconds: the latest time the instance was advanced to.
     public internal(set) var now: Double = 0
     /// Whether the run ended in a final state.
@@ -70,6 +71,9 @@ public struct Instance: Sendable {
     private(set) var earliestDeadline = Double.nan
     /// The fault of the last step that failed.
     var lastFault: ExpressionFault?
+    /// A statechart's active states, history and internal queue; nil for a flat program,
+    /// whose configuration is `state` and its ancestors.
+    var chartRun: ChartRun?
 
     /// How many timers may fire at one instant before the instance reports a timer loop.
     static let timerLoopLimit = 10_000
@@ -79,6 +83,7 @@ public struct Instance: Sendable {
         self.program = program
         state = program.machine.root
         registers = RegisterFile(numbers: program.initialNumbers, strings: program.initialStrings)
+        chartRun = program.chart.map(ChartRun.init)
     }
 
     /// Gives this instance its own registers before it changes them (value semantics).
@@ -99,8 +104,10 @@ public struct Instance: Sendable {
         program.machine.variables.firstIndex { $0.name == name }.map { variables[$0] }
     }
 
-    /// The active state and its ancestors (not the root), innermost first.
+    /// The active states (not the root), innermost first: for a flat machine, the active
+    /// state and its ancestors; for a statechart, the configuration in reverse document order.
     public var activeStates: [StateID] {
+        if let run = chartRun { return run.configuration.reversed() }
         var result: [StateID] = []
         var s = state.index
         while s > 0 {
@@ -115,6 +122,22 @@ public struct Instance: Sendable {
     /// root): it takes no events.
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
+        if let chart = program.chart {
+            makeUnique()
+            makeChartUnique()
+            beginStep()
+            do {
+                try chartStart(chart)
+            } catch {
+                chartRun?.rollBack()
+                rollBack(to: from, finished: false)
+                isFinished = true
+                updateEarliestDeadline()
+                return Step(kind: .failed(error), from: from, to: from)
+            }
+            deliverOutputs(emit)
+            return Step(kind: .started, from: from, to: state, time: now)
+        }
         guard program.startPC >= 0 else { return Step(kind: .ignored, from: from, to: from) }
         makeUnique()
         beginStep()
@@ -302,6 +325,7 @@ public struct Instance: Sendable {
     /// fires. Outputs stay in `registers.outputs` until the next step.
     @inline(__always)
     mutating func outcome(of event: Int) -> Outcome {
+        if let chart = program.chart { return chartOutcome(of: event, chart) }
         let from = Int32(truncatingIfNeeded: state.index)
         if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
         beginStep()
@@ -375,6 +399,7 @@ public struct Instance: Sendable {
             return .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now), range: program.machine[t].keywordRange),
                            Int32(truncatingIfNeeded: t.index))
         }
+        if let chart = program.chart { return chartFireTimer(Int(timer.timer), chart) }
         beginStep()
         do {
             let fired = try execute(program.timerDispatch[Int(timer.timer) * program.stateCount + from.index])
@@ -402,7 +427,7 @@ public struct Instance: Sendable {
     }
 
     /// Undoes the current step: variables, timers, state, outputs.
-    private mutating func rollBack(to from: StateID, finished: Bool) {
+    mutating func rollBack(to from: StateID, finished: Bool) {
         registers.rollBack()
         if pendingSaved {
             swap(&pending, &pendingBefore)
@@ -459,7 +484,7 @@ public struct Instance: Sendable {
     }
 
     @inline(never)
-    private mutating func endRun() {
+    mutating func endRun() {
         isFinished = true
         savePending()
         pending.removeAll()

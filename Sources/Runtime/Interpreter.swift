@@ -29,6 +29,9 @@ public struct ExpressionFault: Error, Sendable, Equatable {
         case unsupported(BinaryOp, onStrings: Bool)
         /// Timers fired this many times at one instant without time passing.
         case timerLoop(limit: Int, time: Double)
+        /// One step took more than this many microsteps (an eventless or `raise` loop that
+        /// never settles); the range is the transition taken last.
+        case microstepLimit(limit: Int)
         /// The program has no fault site for this instruction (a bug of ours).
         case internalError(instruction: Int)
     }
@@ -59,6 +62,8 @@ public struct ExpressionFault: Error, Sendable, Equatable {
             "'\(op.rawValue)' is not an assignment operator"
         case .timerLoop(let limit, let time):
             "timers fired \(limit) times at t=\(Value.number(time)) without time passing; stopped them"
+        case .microstepLimit(let limit):
+            "more than \(limit) microsteps without settling (an 'always' or 'raise' loop); stopped the step"
         case .internalError(let pc):
             "internal error at instruction \(pc)"
         }
@@ -94,7 +99,10 @@ struct ReusableList<Element> {
     @inline(__always)
     mutating func removeAll() { count = 0 }
 
-    subscript(_ index: Int) -> Element { storage[index] }
+    subscript(_ index: Int) -> Element {
+        get { storage[index] }
+        set { storage[index] = newValue }
+    }
 
     /// Elements `range` as an array.
     func copy(_ range: Range<Int>) -> [Element] { Array(storage[range]) }

@@ -50,6 +50,14 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let timers: FrozenTable<CompiledTimer>
     /// Each state's parent index (-1 for the root).
     let parents: FrozenTable<Int32>
+    /// The statechart form of the program; nil for a machine whose steps are the
+    /// straight-line blocks of `dispatch` (see `ChartProgram`).
+    let chart: ChartProgram?
+    /// Raise site `r` puts `raiseEvents[r]` on the internal queue with the arguments in
+    /// `raiseArguments[raiseStart[r] ..< raiseStart[r + 1]]`.
+    let raiseEvents: FrozenTable<Int32>
+    let raiseStart: FrozenTable<Int32>
+    let raiseArguments: FrozenTable<Register>
     /// Event ids by name, for callers that send events by name.
     let eventIDs: [String: EventID]
 
@@ -131,22 +139,34 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         }
         let timerTransitions = timersByState.flatMap { $0.map(\.transition) }  // in `timers` order
 
-        // The step blocks.
+        // The step blocks: straight-line ones, or a statechart's.
+        let isChart = ChartBuilder.isNeeded(for: machine)
         let endBlock = Int32(generator.control(Instruction(.end)))
         var dispatch = Array(repeating: endBlock, count: stateCount * eventCount)
-        for s in machine.states where s.id != machine.root {
+        for s in machine.states where s.id != machine.root && !isChart {
             for e in machine.events {
                 dispatch[s.id.index * eventCount + e.id.index] = steps.eventBlock(e, in: s.id, &generator) ?? endBlock
             }
         }
         var timerDispatch = Array(repeating: endBlock, count: timerTransitions.count * stateCount)
-        for (k, t) in timerTransitions.enumerated() {
+        for (k, t) in timerTransitions.enumerated() where !isChart {
             for s in machine.states where steps.isDescendant(s.id, of: machine[t].source) {
                 timerDispatch[k * stateCount + s.id.index] = steps.timerBlock(machine[t], in: s.id, &generator)
             }
         }
-        startPC = steps.startBlock(&generator)
+        startPC = isChart ? -1 : steps.startBlock(&generator)
+        let chartBuilder = isChart ? ChartBuilder(machine: machine, groups: byGroup, timerOrder: timerTransitions, &generator) : nil
         let registerCount = generator.finish()
+        chart = chartBuilder.map { ChartProgram($0, relocate: generator.relocated) }
+        var raiseStart: [Int32] = [0]
+        var raiseArguments: [Register] = []
+        for site in generator.raises {
+            raiseArguments.append(contentsOf: site.arguments)
+            raiseStart.append(Int32(raiseArguments.count))
+        }
+        raiseEvents = FrozenTable(generator.raises.map { Int32($0.event.index) })
+        self.raiseStart = FrozenTable(raiseStart)
+        self.raiseArguments = FrozenTable(raiseArguments)
 
         // Result registers are known only once temporaries are placed.
         for r in guardResults { byGroup[r.group][r.index].guardRegister = generator.relocated(r.register).index }
@@ -221,6 +241,9 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         emitOutputs.free()
         emitStart.free()
         emitArguments.free()
+        raiseEvents.free()
+        raiseStart.free()
+        raiseArguments.free()
         payloadStart.free()
         payloadRegisters.free()
         fieldTypes.free()

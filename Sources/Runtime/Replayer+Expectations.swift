@@ -10,9 +10,15 @@ extension Replayer {
     /// with values of the variables' types; a line that does not is an error in the log.
     func validate(_ expectation: Expectation, record: LogRecord) throws(LogError) {
         let machine = program.machine
-        if let name = expectation.state, !machine.states.dropFirst().contains(where: { $0.name == name }) {
-            throw unknown("state", name, among: machine.states.dropFirst().map(\.name),
-                          at: expectation.stateOffset ?? expectation.offset, record)
+        for (k, name) in (expectation.states ?? []).enumerated() {
+            let offset = expectation.stateOffsets.flatMap { k < $0.count ? $0[k] : nil } ?? expectation.offset
+            guard let state = machine.states.dropFirst().first(where: { $0.name == name }) else {
+                throw unknown("state", name, among: machine.states.dropFirst().filter { !$0.isHistory }.map(\.name),
+                              at: offset, record)
+            }
+            if state.isHistory {
+                throw error(record, at: offset, "'\(name)' is a history state, which is never active; name a state")
+            }
         }
         for member in expectation.vars ?? [] {
             guard let variable = machine.variables.first(where: { $0.name == member.key }) else {
@@ -61,9 +67,14 @@ extension Replayer {
             failures.append(ExpectationFailure(line: record.line, column: record.column(ofByte: offset), subject: subject,
                                                expected: expected, actual: actual, text: record.text))
         }
-        if let name = expectation.state, let expected = machine.states.dropFirst().first(where: { $0.name == name }),
-           !run.instance.activeStates.contains(expected.id) {
-            fail(expectation.stateOffset ?? expectation.offset, "state", name, machine[run.instance.state].name)
+        for (k, name) in (expectation.states ?? []).enumerated() {
+            guard let expected = machine.states.dropFirst().first(where: { $0.name == name }),
+                  !run.instance.isActive(expected.id) else { continue }
+            let offset = expectation.stateOffsets.flatMap { k < $0.count ? $0[k] : nil } ?? expectation.offset
+            // A flat machine has one active leaf; a statechart is described by every active state.
+            let actual = program.chart == nil ? machine[run.instance.state].name
+                : run.instance.configuration.names(in: machine).joined(separator: ", ")
+            fail(offset, "state", name, actual)
         }
         for member in expectation.vars ?? [] {
             guard let index = machine.variables.firstIndex(where: { $0.name == member.key }),

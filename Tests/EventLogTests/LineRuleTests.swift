@@ -27,7 +27,7 @@ import Testing
             Issue.record("line 4 is not an expectation")
             return
         }
-        #expect(e.state == "closed" && e.stateOffset == 21 && e.offset == 11)
+        #expect(e.states == ["closed"] && e.stateOffsets == [21] && e.offset == 11)
         #expect(e.vars == [
             JSONMember(key: "directionTop", value: .bool(true), keyOffset: 40, valueOffset: 56),
             JSONMember(key: "originY", value: .number(-617), keyOffset: 62, valueOffset: 73),
@@ -115,6 +115,23 @@ import Testing
         let r = try #require(record(#"{"case": "b", "expect": "idle"}"#))
         #expect(r.body == .expect(Expectation(state: "idle", stateOffset: 24, offset: 24)))
         #expect(r.caseKey == "b")
+    }
+
+    /// statecharts.md, "Logs": `state` may be a list; every named state must be active.
+    @Test func anExpectedStateMayBeAListOfStates() throws {
+        let r = try #require(record(#"{"expect":{"state":["playing", "muted"]}}"#))
+        guard case .expect(let e) = r.body else {
+            Issue.record("not an expectation")
+            return
+        }
+        #expect(e.states == ["playing", "muted"])
+        #expect(e.stateOffsets == [20, 31])
+        #expect(error(#"{"expect":{"state":[]}}"#)?.message == "expected at least one state name in 'state', found an empty list")
+        #expect(error(#"{"expect":{"state":[]}}"#)?.column == 20)
+        #expect(error(#"{"expect":{"state":["a", 3]}}"#)?.message == "expected a state name in 'state', found 3")
+        #expect(error(#"{"expect":{"state":["a", 3]}}"#)?.column == 26)
+        #expect(error(#"{"expect":{"state":true}}"#)?.message
+            == "expected a state name or a list of state names for 'state', found true")
     }
 
     @Test func expectationWithEverything() throws {

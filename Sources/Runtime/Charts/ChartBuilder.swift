@@ -1,0 +1,171 @@
+import StatecraftModel
+
+/// Compiles a statechart's blocks and tables (see `ChartProgram`) while the program's code
+/// is being generated; `ChartProgram.init` freezes them once registers are relocated.
+struct ChartBuilder {
+    /// A candidate whose guard register is not relocated yet.
+    struct Pending {
+        var transition: Int32
+        var guardPC: Int32
+        var guardRegister: Register
+        var actionsPC: Int32
+    }
+
+    /// Whether `machine` needs statechart steps: it uses a form the straight-line blocks of
+    /// `Program.dispatch` cannot express (more than one active leaf, history, completion,
+    /// eventless transitions, the internal queue, `in(x)`, internal transitions).
+    static func isNeeded(for machine: Machine) -> Bool {
+        if machine.states.contains(where: { $0.kind == .parallel || $0.kind == .history }) { return true }
+        var needed = false
+        func scan(_ actions: [Action]) {
+            for a in actions {
+                a.visit { if case .raise = $0 { needed = true } }
+                a.visitExpressions { e in e.visit { if case .inState = $0.kind { needed = true } } }
+            }
+        }
+        for t in machine.transitions {
+            switch t.trigger {
+            case .done, .always: return true
+            case .events, .after: break
+            }
+            if t.isInternal { return true }
+            t.guardExpr?.visit { if case .inState = $0.kind { needed = true } }
+            if case .after(let d) = t.trigger { d.visit { if case .inState = $0.kind { needed = true } } }
+            scan(t.actions)
+        }
+        for s in machine.states {
+            scan(s.entry)
+            scan(s.exit)
+        }
+        return needed
+    }
+
+    let stateCount: Int
+    let eventCount: Int
+    var kind: [ChartProgram.Kind] = []
+    var parent: [Int32] = []
+    var last: [Int32] = []
+    var initialChild: [Int32] = []
+    var isLeaf: [Bool] = []
+    var childStart: [Int32] = [0], children: [Int32] = []
+    var historyStart: [Int32] = [0], histories: [Int32] = []
+    var historySlot: [Int32] = []
+    var historyStoreSize = 0
+    var defaultStart: [Int32] = [0], historyDefaults: [Int32] = []
+    var isDeep: [Bool] = []
+    var entryPC: [Int32] = []
+    var exitPC: [Int32] = []
+    var hasTimers: [Bool] = []
+    var eventActions: [Int32] = []
+    var hasCandidates: [Bool] = []
+    var eventlessStart: [Int32] = [0], eventless: [Pending] = []
+    var completionStart: [Int32] = [0], completion: [Pending] = [], completionOf: [Int32] = []
+    var timers: [Pending] = []
+    var source: [Int32] = []
+    var target: [Int32] = []
+    var isInternal: [Bool] = []
+    var staticDomain: [Int32] = []
+    var entryStart: [Int32] = [], entryEnd: [Int32] = [], entryLists: [Int32] = []
+    var startEntry: [Int32] = []
+    var hasEventless = false
+
+    /// Compiles the blocks into `g`. `groups` are the event candidates of each (state,
+    /// event) in the order `Program.transitions` lists them; timers in `Program.timers`
+    /// order.
+    init(machine: Machine, groups: [[Program.CompiledTransition]], timerOrder: [TransitionID], _ g: inout CodeGenerator) {
+        let n = machine.states.count
+        stateCount = n
+        eventCount = machine.events.count
+        kind = machine.states.map { s in
+            switch s.kind {
+            case .atomic: .atomic
+            case .compound: .compound
+            case .parallel: .parallel
+            case .final: .final
+            case .history: .history
+            }
+        }
+        parent = machine.states.map { Int32($0.parent?.index ?? -1) }
+        last = machine.states.map { Int32(machine.lastDescendant($0.id).index) }
+        initialChild = machine.states.map { s in
+            Int32(s.initialChild?.index ?? (s.kind == .compound ? machine.childStates(s.id).first?.index ?? -1 : -1))
+        }
+        isLeaf = machine.states.map { machine.isAtomic($0.id) }
+        for s in machine.states {
+            children += machine.childStates(s.id).map { Int32($0.index) }
+            childStart.append(Int32(children.count))
+            histories += machine.historyStates(s.id).map { Int32($0.index) }
+            historyStart.append(Int32(histories.count))
+            historySlot.append(Int32(historyStoreSize))
+            if s.isHistory, let p = s.parent {
+                historyStoreSize += machine.lastDescendant(p).index - p.index
+                historyDefaults += machine.historyDefaultTargets(s.id).map { Int32($0.index) }
+            }
+            defaultStart.append(Int32(historyDefaults.count))
+        }
+        isDeep = machine.states.map(\.isDeepHistory)
+        entryPC = machine.states.map { g.journalledBlock($0.entry, fields: []) }
+        exitPC = machine.states.map { g.journalledBlock($0.exit, fields: []) }
+        hasTimers = Array(repeating: false, count: n)
+        for t in machine.transitions { if case .after = t.trigger { hasTimers[t.source.index] = true } }
+
+        // Selection.
+        for (k, list) in groups.enumerated() {
+            let fields = eventCount > 0 ? machine.events[k % eventCount].fields.map(\.name) : []
+            for c in list { eventActions.append(g.journalledBlock(machine[c.id].actions, fields: fields)) }
+        }
+        hasCandidates = Array(repeating: false, count: n * eventCount)
+        for s in machine.states where s.id != machine.root {
+            let chain = [s.id] + machine.properAncestors(s.id)
+            for e in 0..<eventCount {
+                hasCandidates[s.id.index * eventCount + e] = chain.contains { !groups[$0.index * eventCount + e].isEmpty }
+            }
+        }
+        func pending(_ t: Transition) -> Pending {
+            let guardBlock = t.guardExpr.map { g.block($0) }
+            return Pending(transition: Int32(t.id.index), guardPC: guardBlock?.pc ?? -1,
+                           guardRegister: guardBlock?.result ?? Register(file: .number, index: 0),
+                           actionsPC: g.journalledBlock(t.actions, fields: []))
+        }
+        for s in machine.states {
+            for id in s.transitions {
+                switch machine[id].trigger {
+                case .always: eventless.append(pending(machine[id]))
+                case .done(let x):
+                    completion.append(pending(machine[id]))
+                    completionOf.append(Int32(x.index))
+                case .events, .after: break
+                }
+            }
+            eventlessStart.append(Int32(eventless.count))
+            completionStart.append(Int32(completion.count))
+        }
+        hasEventless = !eventless.isEmpty || !completion.isEmpty
+        timers = timerOrder.map { pending(machine[$0]) }
+
+        // Where transitions go.
+        let never: (StateID) -> [StateID]? = { _ in nil }
+        for t in machine.transitions {
+            source.append(Int32(t.source.index))
+            target.append(Int32(t.target?.index ?? -1))
+            isInternal.append(t.isInternal)
+            guard let to = t.target else {
+                staticDomain.append(-1)
+                entryStart.append(0)
+                entryEnd.append(0)
+                continue
+            }
+            if machine[to].isHistory {
+                staticDomain.append(-2)
+                entryStart.append(-1)
+                entryEnd.append(-1)
+                continue
+            }
+            staticDomain.append(Int32(machine.transitionDomain(t.shape, historyValue: never)?.index ?? -1))
+            entryStart.append(Int32(entryLists.count))
+            entryLists += machine.entrySet([t.shape], historyValue: never).map { Int32($0.index) }
+            entryEnd.append(Int32(entryLists.count))
+        }
+        startEntry = machine.initialEntrySet.map { Int32($0.index) }
+    }
+}

@@ -1,0 +1,330 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+/// A slow, plain interpreter of a checked machine that follows SCXML 1.0's Appendix D
+/// ("Algorithm for SCXML Interpretation") step by step, over the model itself: sets of
+/// states, the tree rules of `StateTree.swift`, expressions walked as trees.
+///
+/// It is the meaning of a statechart that `Instance` (compiled, fast) must reproduce: the
+/// differential tests run both on the same event tapes and compare configuration,
+/// variables, outputs and failures after every step. Keep it obviously correct rather
+/// than fast; each function names the procedure of Appendix D it follows.
+public struct ReferenceStepper {
+    /// What a macrostep did.
+    public enum Outcome: Equatable, Sendable {
+        /// The machine entered its initial configuration.
+        case started
+        /// At least one transition was taken.
+        case fired
+        /// No transition took the event (or the timer's guard was false).
+        case ignored
+        /// The run had already ended; nothing was looked at.
+        case afterFinal
+        /// An expression failed or the step never settled; everything was undone.
+        case failed(ExpressionFault)
+    }
+
+    /// An event on the internal queue: a raised event with its payload, or a completion.
+    enum InternalEvent {
+        case raised(EventID, [Value])
+        case done(StateID)
+    }
+
+    struct PendingTimer {
+        var deadline: Double
+        var sequence: Int
+        var state: StateID
+        var transition: TransitionID
+    }
+
+    /// Everything a failed macrostep restores.
+    struct Snapshot {
+        var configuration: Set<StateID>
+        var variables: [Value]
+        var history: [StateID: [StateID]]
+        var timers: [PendingTimer]
+        var sequence: Int
+        var isFinished: Bool
+    }
+
+    /// How many microsteps one macrostep may take (statecharts.md, "Bounds and failures").
+    public static let microstepLimit = 10_000
+    /// How many timers may fire at one instant (as `Instance`).
+    public static let timerLoopLimit = 10_000
+
+    public let machine: Machine
+    /// The active states.
+    public private(set) var configuration: Set<StateID> = []
+    public private(set) var isFinished = false
+    public private(set) var now: Double = 0
+    /// What each history state recorded when its parent was last exited.
+    public private(set) var history: [StateID: [StateID]] = [:]
+    /// The outputs of the last macrostep, in order.
+    public private(set) var outputs: [(OutputID, [Value])] = []
+    /// The transitions of the last macrostep, one list per microstep.
+    public private(set) var microsteps: [[TransitionID]] = []
+    var evaluator: ReferenceEvaluator
+    var timers: [PendingTimer] = []
+    var sequence = 0
+    var internalQueue: [InternalEvent] = []
+
+    /// Creates a stepper that has not started.
+    public init(_ machine: Machine) {
+        self.machine = machine
+        evaluator = ReferenceEvaluator(machine: machine)
+    }
+
+    /// The variables, by `VariableID` index.
+    public var variables: [Value] { evaluator.variables }
+
+    /// The active states in document order.
+    public var activeStates: [StateID] { configuration.sorted() }
+
+    // MARK: - Macrosteps
+
+    /// Enters the initial configuration and runs to a stable one (statecharts.md "Start").
+    public mutating func start() -> Outcome {
+        macrostep { s throws(ExpressionFault) in
+            try s.enterStates(s.machine.initialEntrySet)
+            return .started
+        }
+    }
+
+    /// Sends an external event with its payload in field order.
+    public mutating func send(_ event: EventID, payload: [Value]) -> Outcome {
+        if isFinished {
+            outputs = []
+            microsteps = []
+            return .afterFinal
+        }
+        return macrostep { s throws(ExpressionFault) in
+            s.setPayload(event, payload)
+            let enabled = try s.selectTransitions { t in t.events.contains(event) }
+            guard !enabled.isEmpty else { return .ignored }
+            try s.microstep(enabled)
+            return .fired
+        }
+    }
+
+    /// Fires the earliest timer due at or before `time`, if any, as a macrostep of its
+    /// own; nil when none is due. Time moves to its deadline.
+    public mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Outcome? {
+        guard !isFinished else { return nil }
+        let due = timers.indices.filter { timers[$0].deadline <= time }
+        guard let next = due.min(by: { (timers[$0].deadline, timers[$0].sequence) < (timers[$1].deadline, timers[$1].sequence) })
+        else { return nil }
+        let timer = timers.remove(at: next)
+        let instant = now
+        now = max(now, timer.deadline)
+        firedAtOnce = now == instant ? firedAtOnce + 1 : 1
+        if firedAtOnce > Self.timerLoopLimit {
+            timers.removeAll()
+            outputs = []
+            return .failed(ExpressionFault(.timerLoop(limit: Self.timerLoopLimit, time: now),
+                                           range: machine[timer.transition].keywordRange))
+        }
+        return macrostep { s throws(ExpressionFault) in
+            s.evaluator.payload = [:]
+            let t = s.machine[timer.transition]
+            guard try s.guardHolds(t) else { return .ignored }
+            try s.microstep([t.id])
+            return .fired
+        }
+    }
+
+    /// Fires every timer due at or before `time`, in deadline order; returns each one's
+    /// outcome with its outputs.
+    public mutating func advance(to time: Double) -> [(outcome: Outcome, outputs: [(OutputID, [Value])])] {
+        var results: [(outcome: Outcome, outputs: [(OutputID, [Value])])] = []
+        var firedAtOnce = 0
+        while let outcome = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) { results.append((outcome, outputs)) }
+        now = max(now, time)
+        return results
+    }
+
+    /// The first transition the last macrostep took, if any.
+    public var firstTransition: TransitionID? { microsteps.first?.first }
+
+    /// Runs `body` (the macrostep's first microstep), then eventless transitions and the
+    /// internal queue until stable (Appendix D `mainEventLoop`); a failure anywhere
+    /// restores everything.
+    private mutating func macrostep(_ body: (inout ReferenceStepper) throws(ExpressionFault) -> Outcome) -> Outcome {
+        let before = Snapshot(configuration: configuration, variables: evaluator.variables, history: history,
+                              timers: timers, sequence: sequence, isFinished: isFinished)
+        outputs = []
+        microsteps = []
+        internalQueue = []
+        evaluator.emitted = []
+        evaluator.raised = []
+        do {
+            let outcome = try body(&self)
+            try settle()
+            outputs = evaluator.emitted
+            return outcome
+        } catch {
+            configuration = before.configuration
+            evaluator.variables = before.variables
+            history = before.history
+            timers = before.timers
+            sequence = before.sequence
+            isFinished = before.isFinished
+            internalQueue = []
+            outputs = []
+            return .failed(error)
+        }
+    }
+
+    /// Takes eventless transitions, then internal events one at a time, until neither
+    /// applies or the run has ended.
+    private mutating func settle() throws(ExpressionFault) {
+        while !isFinished {
+            evaluator.payload = [:]
+            var enabled = try selectTransitions { t in t.trigger == .always }
+            if enabled.isEmpty {
+                guard !internalQueue.isEmpty else { return }
+                switch internalQueue.removeFirst() {
+                case .raised(let event, let payload):
+                    setPayload(event, payload)
+                    enabled = try selectTransitions { t in t.events.contains(event) }
+                case .done(let state):
+                    evaluator.payload = [:]
+                    enabled = try selectTransitions { t in t.trigger == .done(state) }
+                }
+            }
+            if !enabled.isEmpty { try microstep(enabled) }
+        }
+    }
+
+    private mutating func setPayload(_ event: EventID, _ payload: [Value]) {
+        var fields: [String: Value] = [:]
+        for (k, f) in machine[event].fields.enumerated() where k < payload.count { fields[f.name] = payload[k] }
+        evaluator.payload = fields
+    }
+
+    // MARK: - Selection
+
+    /// Appendix D `selectTransitions` / `selectEventlessTransitions`: for each active
+    /// atomic state in document order, the first transition (innermost state first, in the
+    /// order written) that `matches` and whose guard holds; then conflicts removed.
+    private mutating func selectTransitions(_ matches: (Transition) -> Bool) throws(ExpressionFault) -> [TransitionID] {
+        var enabled: [TransitionID] = []
+        for atomic in configuration.sorted() where machine.isAtomic(atomic) {
+            search: for s in [atomic] + machine.properAncestors(atomic) {
+                for id in machine[s].transitions {
+                    let t = machine[id]
+                    if matches(t), try guardHolds(t) {
+                        if !enabled.contains(id) { enabled.append(id) }
+                        break search
+                    }
+                }
+            }
+        }
+        return removeConflictingTransitions(enabled)
+    }
+
+    private mutating func guardHolds(_ t: Transition) throws(ExpressionFault) -> Bool {
+        evaluator.isActive = { [configuration] s in configuration.contains(s) }
+        guard let g = t.guardExpr else { return true }
+        return try evaluator.evaluate(g) == .bool(true)
+    }
+
+    /// Appendix D `removeConflictingTransitions`: two transitions conflict when their exit
+    /// sets intersect; the later one wins only if its source is a descendant of the
+    /// earlier one's.
+    private func removeConflictingTransitions(_ enabled: [TransitionID]) -> [TransitionID] {
+        var filtered: [TransitionID] = []
+        for t1 in enabled {
+            var preempted = false
+            var toRemove: [TransitionID] = []
+            let exit1 = Set(exitSet([t1]))
+            for t2 in filtered where !exit1.isDisjoint(with: exitSet([t2])) {
+                if machine.isDescendant(machine[t1].source, of: machine[t2].source) {
+                    toRemove.append(t2)
+                } else {
+                    preempted = true
+                    break
+                }
+            }
+            if !preempted {
+                filtered.removeAll { toRemove.contains($0) }
+                filtered.append(t1)
+            }
+        }
+        return filtered
+    }
+
+    private func exitSet(_ transitions: [TransitionID]) -> [StateID] {
+        machine.exitSet(transitions.map { machine[$0].shape }, configuration: configuration,
+                        historyValue: { [history] in history[$0] })
+    }
+
+    // MARK: - Microsteps
+
+    /// Appendix D `microstep`: exit, the transitions' actions in order, enter.
+    private mutating func microstep(_ transitions: [TransitionID]) throws(ExpressionFault) {
+        microsteps.append(transitions)
+        if microsteps.count > Self.microstepLimit {
+            let last = transitions.last.map { machine[$0].keywordRange } ?? machine.nameRange
+            throw ExpressionFault(.microstepLimit(limit: Self.microstepLimit), range: last)
+        }
+        try exitStates(exitSet(transitions))
+        for id in transitions { try run(machine[id].actions) }
+        // After the exits: a transition to a history state of a state it exits enters
+        // what that exit just recorded.
+        let recorded = history
+        try enterStates(machine.entrySet(transitions.map { machine[$0].shape }, historyValue: { recorded[$0] }))
+    }
+
+    /// Appendix D `exitStates`: history is recorded for every exited state first, then
+    /// each state's exit actions run and its timers are cancelled, children first.
+    private mutating func exitStates(_ exits: [StateID]) throws(ExpressionFault) {
+        for s in exits {
+            for h in machine.historyStates(s) { history[h] = machine.historyToRecord(h, configuration: configuration) }
+        }
+        for s in exits {
+            try run(machine[s].exit)
+            timers.removeAll { $0.state == s }
+            configuration.remove(s)
+        }
+    }
+
+    /// Appendix D `enterStates` over the entry set: each state is added, its entry actions run, its timers armed; a final state completes its parent
+    /// (and a parallel grandparent whose regions are all complete), or ends the run at the
+    /// top level.
+    private mutating func enterStates(_ entering: [StateID]) throws(ExpressionFault) {
+        for s in entering {
+            configuration.insert(s)
+            try run(machine[s].entry)
+            try armTimers(of: s)
+            guard machine[s].isFinal else { continue }
+            if machine[s].parent == machine.root {
+                isFinished = true
+                timers.removeAll()
+            } else {
+                for done in machine.completions(enteringFinal: s, configuration: configuration) {
+                    internalQueue.append(.done(done))
+                }
+            }
+        }
+    }
+
+    private mutating func armTimers(of s: StateID) throws(ExpressionFault) {
+        for id in machine[s].transitions {
+            guard case .after(let delay) = machine[id].trigger else { continue }
+            let saved = evaluator.payload
+            evaluator.payload = [:]
+            let value = try evaluator.evaluate(delay)
+            evaluator.payload = saved
+            guard case .number(let seconds) = value else { continue }
+            sequence += 1
+            timers.append(PendingTimer(deadline: now + max(0, seconds), sequence: sequence, state: s, transition: id))
+        }
+    }
+
+    private mutating func run(_ actions: [Action]) throws(ExpressionFault) {
+        evaluator.isActive = { [configuration] s in configuration.contains(s) }
+        try evaluator.run(actions)
+        for (event, payload) in evaluator.raised { internalQueue.append(.raised(event, payload)) }
+        evaluator.raised = []
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// Runs the compiled runtime (`Instance`) and the plain SCXML interpreter
+/// (`ReferenceStepper`) side by side on random event tapes and compares them after every
+/// step: what the step did (fired with which transition, ignored, failed with which
+/// fault), the active configuration, the variables, the outputs, whether the run ended.
+struct Differential {
+    let program: Program
+    var machine: Machine { program.machine }
+
+    init(_ machine: Machine) { program = Program(machine) }
+
+    /// A random payload for `event`: numbers near the spec's guard constants, bools,
+    /// short strings.
+    static func payload(_ event: Event, _ rng: inout SeededGenerator) -> [Value] {
+        event.fields.map { field in
+            switch field.type {
+            case .number: .number([-2, -1, 0, 0.5, 1, 2, 3, 10, 100, 250][Int(rng.next() % 10)])
+            case .bool: .bool(rng.next() % 2 == 0)
+            case .string: .string(["", "a", "❤️"][Int(rng.next() % 3)])
+            }
+        }
+    }
+
+    /// Runs `steps` random lines; returns the first disagreement, described, or nil.
+    func compare(seed: UInt64, steps: Int) -> String? {
+        var rng = SeededGenerator(seed: seed)
+        var instance = Instance(program)
+        var reference = ReferenceStepper(machine)
+        var log: [String] = []
+        var emitted: [String] = []
+        let started = instance.start { o, a in emitted.append(Self.describe(o, a, machine)) }
+        let referenceStart = reference.start()
+        if let problem = agree(instance, started, emitted, reference, referenceStart, reference.outputs, "start") {
+            return problem
+        }
+        guard !machine.events.isEmpty else { return nil }
+        var time = 0.0
+        for k in 0..<steps {
+            if rng.next() % 3 == 0 { time += [0.05, 0.1, 0.3, 0.5, 1, 2, 5][Int(rng.next() % 7)] }
+            var timerSteps: [(Step, [String])] = []
+            var pendingOutputs: [String] = []
+            instance.advance(to: time, emit: { o, a in pendingOutputs.append(Self.describe(o, a, machine)) }) { step in
+                timerSteps.append((step, pendingOutputs))
+                pendingOutputs = []
+            }
+            let referenceTimers = reference.advance(to: time)
+            guard timerSteps.count == referenceTimers.count else {
+                return "line \(k) at t=\(time): \(timerSteps.count) timer steps, the reference took \(referenceTimers.count)\n"
+                    + log.joined(separator: "\n")
+            }
+            for (j, (step, outputs)) in timerSteps.enumerated() {
+                let r = referenceTimers[j]
+                if let problem = agree(instance, step, outputs, reference, r.outcome, r.outputs, "line \(k) timer \(j) at t=\(time)",
+                                       timer: true) {
+                    return problem + "\n" + log.joined(separator: "\n")
+                }
+            }
+            let event = machine.events[Int(rng.next() % UInt64(machine.events.count))]
+            let payload = Self.payload(event, &rng)
+            log.append("t=\(time) \(event.name)(\(payload.map(\.description).joined(separator: ", ")))")
+            emitted = []
+            let step = instance.send(event.id, payload: payload) { o, a in emitted.append(Self.describe(o, a, machine)) }
+            let outcome = reference.send(event.id, payload: payload)
+            if let problem = agree(instance, step, emitted, reference, outcome, reference.outputs, "line \(k) (\(event.name))") {
+                return problem + "\n" + log.joined(separator: "\n")
+            }
+        }
+        return nil
+    }
+
+    static func describe(_ output: OutputID, _ args: [Value], _ machine: Machine) -> String {
+        machine[output].name + "(" + args.map(\.description).joined(separator: ", ") + ")"
+    }
+
+    private func agree(_ instance: Instance, _ step: Step, _ outputs: [String], _ reference: ReferenceStepper,
+                       _ outcome: ReferenceStepper.Outcome, _ referenceOutputs: [(OutputID, [Value])], _ at: String,
+                       timer: Bool = false) -> String? {
+        let expected: String
+        switch outcome {
+        case .started: expected = "started"
+        case .fired: expected = "fired \(reference.firstTransition.map { String($0.index) } ?? "?")"
+        case .ignored: expected = "ignored"
+        case .afterFinal: expected = "afterFinal"
+        case .failed(let f): expected = "failed \(f.message) @\(f.range.start)"
+        }
+        let actual: String
+        switch step.kind {
+        case .started: actual = "started"
+        case .fired(let t): actual = "fired \(t.index)"
+        case .ignored: actual = "ignored"
+        case .afterFinal: actual = "afterFinal"
+        case .failed(let f): actual = "failed \(f.message) @\(f.range.start)"
+        }
+        if actual != expected { return "\(at): the runtime \(actual), the reference \(expected)" }
+        let configuration = instance.configuration.names(in: machine)
+        let referenceConfiguration = reference.activeStates.map { machine[$0].name }
+        if configuration != referenceConfiguration {
+            return "\(at): configuration \(configuration), the reference \(referenceConfiguration)"
+        }
+        if instance.variables != reference.variables {
+            return "\(at): variables \(instance.variables), the reference \(reference.variables)"
+        }
+        let expectedOutputs = referenceOutputs.map { Self.describe($0.0, $0.1, machine) }
+        if outputs != expectedOutputs { return "\(at): outputs \(outputs), the reference \(expectedOutputs)" }
+        if instance.isFinished != reference.isFinished {
+            return "\(at): finished \(instance.isFinished), the reference \(reference.isFinished)"
+        }
+        if instance.historyValues.isEmpty == false {
+            for (h, recorded) in instance.historyValues.enumerated() where machine.states[h].isHistory {
+                if recorded != reference.history[StateID(h)] {
+                    return "\(at): history of '\(machine.states[h].name)' \(String(describing: recorded)), the reference \(String(describing: reference.history[StateID(h)]))"
+                }
+            }
+        }
+        return nil
+    }
+}
+
+/// Resolves source text into a machine, failing the test on any error.
+func resolvedMachine(_ source: String) throws -> Machine {
+    let result = Statecraft.check(source: source, bounds: nil)
+    let rendered = result.diagnostics.filter { $0.severity == .error }
+        .map { DiagnosticRenderer().render($0, in: result.file) }.joined()
+    return try #require(result.machine, "\(rendered)")
+}
+
+@Suite struct ChartDifferentialTests {
+    /// Every bundled spec: the flat machines' straight-line blocks agree with the reference too.
+    @Test(arguments: ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"])
+    func bundledSpecsAgreeWithTheReference(_ name: String) throws {
+        let machine = try program(spec: name).machine
+        let differential = Differential(machine)
+        for seed in 0..<20 as Range<UInt64> {
+            let problem = differential.compare(seed: seed, steps: 300)
+            #expect(problem == nil, "\(name) seed \(seed): \(problem ?? "")")
+        }
+    }
+}
