@@ -172,6 +172,7 @@ final class ReplayOutput {
         var out = "{\"log\": \(q(log)), \"passed\": \(report.passed), \"cases\": ["
         out += report.cases.map { c in
             var o = "{\"case\": \(c.key.map(q) ?? "null"), \"firstLine\": \(c.firstLine), \"state\": \(c.startFailure == nil ? q(c.state) : "null"), "
+            o += "\"configuration\": [" + c.configuration.map(q).joined(separator: ", ") + "], "
             o += "\"finished\": \(c.finished), \"started\": \(c.startFailure == nil), \"time\": \(JSONWriter.number(c.time)), "
             o += "\"variables\": " + ReplayOutput.object(c.variables) + ", "
             o += "\"outputs\": [" + c.outputs.map(ReplayOutput.output).joined(separator: ", ") + "], "

@@ -46,8 +46,11 @@ final class TraceNames {
     private let textFieldKeys: [Piece]
     private let textVariableKeys: [Piece]
     private let textOutputs: [Piece]
+    /// For the microsteps of a statechart's steps, which are written name by name.
+    private let machine: Machine
 
     init(_ machine: Machine) {
+        self.machine = machine
         var buffer: [UInt8] = []
         func piece(_ text: String) -> Piece {
             let start = Int32(buffer.count)
@@ -156,7 +159,44 @@ final class TraceNames {
             skipped = 0
             batch.changedValue(c).appendJSON(to: &out)
         }
-        out.append("}}")
+        if step.result == .applied, let t = step.transitionID, machine[t].target == nil {
+            out.append("}, \"targetless\": true")
+        } else {
+            out.append(UInt8(ascii: "}"))
+        }
+        if let configurations = batch.configurations(k) { appendChartJSON(batch, k, after: configurations.after, to: &out) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// A statechart step's configuration after it and its microsteps, as JSON members.
+    private func appendChartJSON(_ batch: TraceBatch, _ k: Int, after: [StateID], to out: inout ByteBuffer) {
+        let q = JSONWriter.quote
+        func names(_ states: [StateID]) -> String { "[" + states.map { q(machine[$0].name) }.joined(separator: ", ") + "]" }
+        var text = ", \"configuration\": " + names(after) + ", \"microsteps\": ["
+        text += batch.microsteps(k).map { m in
+            let (kind, name) = trigger(m.trigger)
+            let transitions = m.transitions.map { t in
+                "{\"source\": \(q(machine[machine[t].source].name)), \"target\": "
+                    + (machine[t].target.map { q(machine[$0].name) } ?? "null")
+                    + ", \"line\": \(machine.source.location(of: machine[t].keywordRange.start).line)}"
+            }.joined(separator: ", ")
+            return "{\"trigger\": \(q(kind)), \"name\": \(name.map(q) ?? "null"), \"transitions\": [\(transitions)], "
+                + "\"exited\": \(names(m.exited)), \"entered\": \(names(m.entered))}"
+        }.joined(separator: ", ")
+        out.append(contentsOf: text + "]")
+    }
+
+    /// How a trace names a microstep's trigger: its kind (`event`, `timer`, `raised`, `done`,
+    /// `always`, `start`) and the event, timer or state it names.
+    private func trigger(_ trigger: MicrostepLog.Trigger) -> (kind: String, name: String?) {
+        switch trigger {
+        case .event(let e): ("event", machine[e].name)
+        case .timer(let t): ("timer", TraceBatch.timerName(machine, t))
+        case .raised(let e): ("raised", machine[e].name)
+        case .completion(let s): ("done", machine[s].name)
+        case .eventless: ("always", nil)
+        case .start: ("start", nil)
+        }
     }
 
     // MARK: - Text
@@ -189,7 +229,14 @@ final class TraceNames {
         }
         out.append(": ")
         let from = textStates[step.fromState.index]
+        let configurations = batch.configurations(k)
         switch step.result {
+        case .applied where configurations != nil:
+            out.append(contentsOf: leaves(configurations?.before ?? []) + " -> " + leaves(configurations?.after ?? []))
+        case .applied where step.transitionID.map { machine[$0].target == nil } ?? false:
+            out.append("stays in ")
+            append(from, to: &out)
+            out.append(" (targetless)")
         case .applied:
             append(from, to: &out)
             out.append(" -> ")
@@ -228,5 +275,37 @@ final class TraceNames {
             batch.changedValue(c).appendDescription(to: &out)
         }
         out.append(UInt8(ascii: "\n"))
+        for m in batch.microsteps(k) { out.append(contentsOf: microstepText(m) + "\n") }
+    }
+
+    /// The active atomic states of a configuration, comma separated (`playing, muted`).
+    private func leaves(_ configuration: [StateID]) -> String {
+        let names = configuration.filter { machine.isAtomic($0) }.map { machine[$0].name }
+        return names.isEmpty ? "(none)" : names.joined(separator: ", ")
+    }
+
+    /// `    on interrupt: exited playing, ready; took ready -> interrupted (line 12); entered interrupted`
+    private func microstepText(_ m: TraceMicrostep) -> String {
+        let (kind, name) = trigger(m.trigger)
+        let head: String = switch m.trigger {
+        case .event: "on " + (name ?? "")
+        case .timer: name ?? "after"
+        case .raised: "raised " + (name ?? "")
+        case .completion: "done(" + (name ?? "") + ")"
+        case .eventless, .start: kind
+        }
+        var text = "    " + head
+        var parts: [String] = []
+        if !m.exited.isEmpty { parts.append("exited " + m.exited.map { machine[$0].name }.joined(separator: ", ")) }
+        if !m.transitions.isEmpty {
+            parts.append("took " + m.transitions.map { t in
+                let source = machine[machine[t].source].name
+                let line = machine.source.location(of: machine[t].keywordRange.start).line
+                return source + (machine[t].target.map { " -> " + machine[$0].name } ?? " (targetless)") + " (line \(line))"
+            }.joined(separator: ", "))
+        }
+        if !m.entered.isEmpty { parts.append("entered " + m.entered.map { machine[$0].name }.joined(separator: ", ")) }
+        text += ": " + parts.joined(separator: "; ")
+        return text
     }
 }

@@ -74,6 +74,10 @@ public struct Instance: Sendable {
     /// A statechart's active states, history and internal queue; nil for a flat program,
     /// whose configuration is `state` and its ancestors.
     var chartRun: ChartRun?
+    /// Where a statechart's steps record their microsteps, when someone reads them (the
+    /// replayer, for coverage and traces); nil records nothing. A log belongs to one run:
+    /// copies of an instance share it.
+    var microstepLog: MicrostepLog?
 
     /// How many timers may fire at one instant before the instance reports a timer loop.
     static let timerLoopLimit = 10_000

@@ -45,8 +45,11 @@ public struct CaseReport: Sendable {
     public var key: String?
     /// The first line of the case.
     public var firstLine: Int
-    /// The active state at the end; empty when the machine could not start.
+    /// The active state at the end (for a statechart, its active atomic states, comma
+    /// separated); empty when the machine could not start.
     public var state: String
+    /// Every active state at the end, in document order (parents before children).
+    public var configuration: [String] = []
     /// Whether the run ended in a final state.
     public var finished: Bool
     /// The variables at the end, in declaration order.
@@ -136,4 +139,30 @@ public struct TraceStep: Sendable {
     public var eventID: EventID?
     public var fromState: StateID
     public var toState: StateID
+    /// Whether the step's transition has no target (it runs actions, exits and enters
+    /// nothing), as opposed to a self transition, which leaves and re-enters its state.
+    public var isTargetless = false
+    /// For a statechart, each microstep of the step: what triggered it, the transitions,
+    /// the states exited and entered. Empty for a flat machine.
+    public var microsteps: [TraceMicrostep] = []
+    /// For a statechart, the active configuration after the step; nil for a flat machine.
+    public var configuration: [String]?
+}
+
+/// One microstep of a statechart's step (SCXML's microstep): its trigger, the transitions it
+/// took (in the order their actions ran), the states it exited (children first) and
+/// entered (parents first).
+public struct TraceMicrostep: Sendable, Equatable {
+    public var trigger: MicrostepLog.Trigger
+    public var transitions: [TransitionID]
+    public var exited: [StateID]
+    public var entered: [StateID]
+
+    /// Creates a record.
+    public init(trigger: MicrostepLog.Trigger, transitions: [TransitionID], exited: [StateID], entered: [StateID]) {
+        self.trigger = trigger
+        self.transitions = transitions
+        self.exited = exited
+        self.entered = entered
+    }
 }

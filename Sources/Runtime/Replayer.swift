@@ -137,7 +137,9 @@ public struct Replayer {
             var report = run.report
             let machine = program.machine
             // A case whose machine could not start has no active state.
-            report.state = run.instance.state == machine.root ? "" : machine[run.instance.state].name
+            let configuration = run.instance.configuration
+            report.state = configuration.atomicStates(in: machine).map { machine[$0].name }.joined(separator: ", ")
+            report.configuration = configuration.names(in: machine)
             report.finished = run.instance.isFinished
             report.variables = zip(machine.variables, run.instance.variables).map { NamedValue(name: $0.name, value: $1) }
             report.time = run.instance.now
@@ -197,6 +199,9 @@ public struct Replayer {
     /// are counted as arriving after the run ended).
     mutating func openRun<L: ReplayLine>(for caseKey: String?, source: L) -> Int {
         var instance = Instance(program)
+        // A statechart's steps say what they did microstep by microstep: coverage counts
+        // every transition they took, and traces show them.
+        if program.chart != nil { instance.microstepLog = MicrostepLog() }
         var report = CaseReport(key: caseKey, firstLine: source.lineNumber, state: "", finished: false,
                                 variables: [], outputs: [], outputCount: 0)
         var window: [OutputID] = []
@@ -216,6 +221,7 @@ public struct Replayer {
                                                specRange: fault.range, text: source.lineText()))
         }
         for s in instance.activeStates { coverage.visitedStates[s.index] = true }
+        if case .started = start.kind, let log = instance.microstepLog { cover(log) }
         let run = Run(instance: instance, report: report, window: window)
         run.windowArguments = windowArguments
         if options.trace {
@@ -264,6 +270,8 @@ public struct Replayer {
     /// Fires the timers of `run` that are due by `time`, then moves its clock there.
     private mutating func fireTimers<L: ReplayLine>(_ run: Run, to time: Double, _ source: L, sink: TraceSink) {
         var firedAtOnce = 0
+        let tracesChart = options.trace && program.chart != nil
+        var before = tracesChart ? run.instance.configuration.states : []
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             collectOutputs(run)
             var result = TraceBatch.ResultKind.applied
@@ -273,7 +281,7 @@ public struct Replayer {
             switch step.kind {
             case .fired(let t):
                 run.report.timersFired += 1
-                cover(t, reaching: step.to)
+                if let log = run.instance.microstepLog { cover(log) } else { cover(t, reaching: step.to) }
             case .failed(let fault):
                 run.report.rejected += 1
                 let text = "timer step failed: \(fault.message)"
@@ -287,9 +295,16 @@ public struct Replayer {
                 result = .ignored
             }
             if options.trace {
+                var fired: Int32 = -1
+                if case .fired(let t) = step.kind { fired = Int32(truncatingIfNeeded: t.index) }
                 traceBatch.beginStep(line: source.lineNumber, time: step.time, event: -1, timer: timer,
                                      from: Int32(step.from.index), to: Int32(step.to.index), result: result,
-                                     caseKey: run.report.key, message: message)
+                                     caseKey: run.report.key, message: message, transition: fired)
+                if tracesChart {
+                    let after = run.instance.configuration.states
+                    traceBatch.addMicrosteps(result == .applied ? run.instance.microstepLog : nil, before: before, after: after)
+                    before = after
+                }
                 if result == .applied { recordOutputs(of: run) }  // it fired
                 recordChanges(of: run)
                 tracedStep(sink)
@@ -375,13 +390,18 @@ public struct Replayer {
 
     private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, nameOffset: Int, _ source: L,
                                                sink: TraceSink) {
+        let before = options.trace && program.chart != nil ? run.instance.configuration.states : []
         let step = run.instance.outcome(of: event.index)
         var result = TraceBatch.ResultKind.applied
         var message: String?
         switch step.kind {
         case .fired:
             run.report.applied += 1
-            cover(TransitionID(Int(step.transition)), reaching: StateID(Int(step.to)))
+            if let log = run.instance.microstepLog {
+                cover(log)
+            } else {
+                cover(TransitionID(Int(step.transition)), reaching: StateID(Int(step.to)))
+            }
             collectOutputs(run)
         case .ignored, .afterFinal:
             // Which guards were false, and on what values: worked out only when a message
@@ -409,7 +429,12 @@ public struct Replayer {
         }
         if options.trace {
             traceBatch.beginStep(line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
-                                 from: step.from, to: step.to, result: result, caseKey: run.report.key, message: message)
+                                 from: step.from, to: step.to, result: result, caseKey: run.report.key, message: message,
+                                 transition: step.kind == .fired ? step.transition : -1)
+            if program.chart != nil {
+                traceBatch.addMicrosteps(step.kind == .fired ? run.instance.microstepLog : nil, before: before,
+                                         after: run.instance.configuration.states)
+            }
             recordPayload(of: event.index, in: run)
             // Only a step that fired has outputs (an event after the final state leaves the
             // last step's in the registers).
@@ -445,6 +470,19 @@ public struct Replayer {
         while s > 0 && !coverage.visitedStates[s] {
             coverage.visitedStates[s] = true
             s = Int(program.parents[s])
+        }
+    }
+
+    /// Counts every transition a statechart's step took and marks every state it entered,
+    /// with its ancestors, visited.
+    private func cover(_ log: MicrostepLog) {
+        log.forEachTransition { coverage.transitionCounts[$0] += 1 }
+        log.forEachEntered { entered in
+            var s = entered
+            while s > 0 && !coverage.visitedStates[s] {
+                coverage.visitedStates[s] = true
+                s = Int(program.parents[s])
+            }
         }
     }
 

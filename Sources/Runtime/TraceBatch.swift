@@ -39,6 +39,14 @@ public struct TraceBatch: Sendable {
         /// The outputs are `outputs[outputsStart ..< outputsEnd]`.
         @usableFromInline var outputsStart: Int32
         @usableFromInline var outputsEnd: Int32
+        /// The transition the step took first (-1 when it took none).
+        @usableFromInline var transition: Int32
+        /// A statechart's step: its microsteps are `microsteps[microstepsStart ..< microstepsEnd]`,
+        /// the configurations before and after it `configurations[configuration]` and
+        /// `configurations[configuration + 1]` (-1 for a flat machine's step).
+        @usableFromInline var microstepsStart: Int32
+        @usableFromInline var microstepsEnd: Int32
+        @usableFromInline var configuration: Int32
 
         /// The event, nil for a timer's step.
         @inlinable public var eventID: EventID? { event >= 0 ? EventID(Int(event)) : nil }
@@ -49,6 +57,8 @@ public struct TraceBatch: Sendable {
         /// The active state before and after the step.
         @inlinable public var fromState: StateID { StateID(Int(from)) }
         @inlinable public var toState: StateID { StateID(Int(to)) }
+        /// The transition the step took (the first, in a statechart's step); nil when none.
+        @inlinable public var transitionID: TransitionID? { transition >= 0 ? TransitionID(Int(transition)) : nil }
     }
 
     /// A variable the step changed and its new value: a number or a bool (0 or 1) in
@@ -84,6 +94,9 @@ public struct TraceBatch: Sendable {
     }
 
     @usableFromInline private(set) var outputs: [Output] = []
+    /// The microsteps and configurations of a statechart's steps (see `Entry`).
+    @usableFromInline private(set) var microsteps: [TraceMicrostep] = []
+    @usableFromInline private(set) var configurations: [[StateID]] = []
     @usableFromInline private(set) var outputArguments: [Value] = []
 
     /// An empty batch for steps of `program`.
@@ -110,6 +123,10 @@ public struct TraceBatch: Sendable {
         if !outputs.isEmpty {
             outputs.removeAll(keepingCapacity: true)
             outputArguments.removeAll(keepingCapacity: true)
+        }
+        if !configurations.isEmpty {
+            microsteps.removeAll(keepingCapacity: true)
+            configurations.removeAll(keepingCapacity: true)
         }
     }
 
@@ -188,6 +205,19 @@ public struct TraceBatch: Sendable {
         }
     }
 
+    /// The microsteps of statechart step `k`, in order (empty for a flat machine's step, and
+    /// for a step that was ignored or undone).
+    public func microsteps(_ k: Int) -> ArraySlice<TraceMicrostep> {
+        microsteps[Int(entries[k].microstepsStart)..<Int(entries[k].microstepsEnd)]
+    }
+
+    /// The active configuration before and after statechart step `k`, in document order;
+    /// nil for a flat machine's step.
+    public func configurations(_ k: Int) -> (before: [StateID], after: [StateID])? {
+        let c = Int(entries[k].configuration)
+        return c >= 0 ? (configurations[c], configurations[c + 1]) : nil
+    }
+
     /// The name a trace gives step `k`'s event: the event's, or `after 2s` for a timer
     /// (`after` for a timer's step that failed).
     public func eventName(_ k: Int) -> String {
@@ -222,7 +252,10 @@ public struct TraceBatch: Sendable {
         return TraceStep(line: entry.line, caseKey: caseKey(k), time: entry.time, event: eventName(k), isTimer: entry.isTimer,
                          payload: payload, from: program.stateNames[Int(entry.from)], to: program.stateNames[Int(entry.to)],
                          result: result, outputs: emittedOutputs(k), changed: changed, eventID: entry.eventID,
-                         fromState: entry.fromState, toState: entry.toState)
+                         fromState: entry.fromState, toState: entry.toState,
+                         isTargetless: entry.transitionID.map { program.machine[$0].target == nil } ?? false,
+                         microsteps: Array(microsteps(k)),
+                         configuration: configurations(k).map { $0.after.map { program.stateNames[$0.index] } })
     }
 
     // MARK: - Recording (the replayer)
@@ -231,7 +264,7 @@ public struct TraceBatch: Sendable {
     /// `addOutput` and `addChange` add them to this last step).
     @inline(__always)
     mutating func beginStep(line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
-                            result: ResultKind, caseKey: String?, message: String?) {
+                            result: ResultKind, caseKey: String?, message: String?, transition: Int32 = -1) {
         let changesStart = Int32(truncatingIfNeeded: changes.count)
         let outputsStart = Int32(truncatingIfNeeded: outputs.count)
         var key = Int32(-1), text = Int32(-1)
@@ -241,7 +274,23 @@ public struct TraceBatch: Sendable {
                              caseKey: key, message: text,
                              payloadStart: Int32(truncatingIfNeeded: numbers.count),
                              changesStart: changesStart, changesEnd: changesStart,
-                             outputsStart: outputsStart, outputsEnd: outputsStart))
+                             outputsStart: outputsStart, outputsEnd: outputsStart, transition: transition,
+                             microstepsStart: Int32(truncatingIfNeeded: microsteps.count),
+                             microstepsEnd: Int32(truncatingIfNeeded: microsteps.count), configuration: -1))
+    }
+
+    /// Adds a statechart step's configurations before and after it, and the microsteps
+    /// `log` recorded (when the step took effect), to the step being recorded.
+    mutating func addMicrosteps(_ log: MicrostepLog?, before: [StateID], after: [StateID]) {
+        entries[entries.count - 1].configuration = Int32(truncatingIfNeeded: configurations.count)
+        configurations.append(before)
+        configurations.append(after)
+        guard let log else { return }
+        for k in 0..<log.count {
+            microsteps.append(TraceMicrostep(trigger: log.trigger(k), transitions: log.transitions(k),
+                                             exited: log.exited(k), entered: log.entered(k)))
+        }
+        entries[entries.count - 1].microstepsEnd = Int32(truncatingIfNeeded: microsteps.count)
     }
 
     /// Appends a payload value of the step being recorded: a number or bool (0 or 1).

@@ -85,7 +85,7 @@ import Testing
         (#"{"event":"e","case":1e300}"#, 21, "expected a string or an integer for 'case', found 1e300"),
         (#"{"expect":3}"#, 11, "expected a state name or an object for 'expect', found 3"),
         (#"{"expect":{}}"#, 11, "expected 'state', 'vars' or 'outputs' in 'expect', found an empty object"),
-        (#"{"expect":{"state":1}}"#, 20, "expected a string for 'state', found 1"),
+        (#"{"expect":{"state":1}}"#, 20, "expected a state name or a list of state names for 'state', found 1"),
         (#"{"expect":{"vars":[]}}"#, 19, "expected an object for 'vars', found an array"),
         (#"{"expect":{"outputs":"a"}}"#, 22, "expected an array for 'outputs', found a string"),
         (#"{"expect":{"outputs":["a",2]}}"#, 27, "expected an output's name or {\"name\", \"args\"} in 'outputs', found 2"),

@@ -66,6 +66,12 @@ extension Instance {
         run.saveList()
         run.entering.removeAll()
         for s in chart.startEntry { run.entering.append(s) }
+        if let log = microstepLog {
+            log.removeAll()
+            run.enabled.removeAll()
+            run.exits.removeAll()
+            log.record(kind: 5, subject: -1, transitions: run.enabled, exited: run.exits, entered: run.entering)
+        }
         try enterStates(chart, run)
         try settle(chart, run)
         updateLeaf(run)
@@ -80,17 +86,19 @@ extension Instance {
         guard let run = chartRun else { return Outcome(kind: .ignored, transition: -1, from: from, to: from) }
         beginStep()
         run.beginStep()
+        microstepLog?.removeAll()
         do {
             guard try selectTransitions(event: event, chart, run) else {
                 return Outcome(kind: .ignored, transition: -1, from: from, to: from)
             }
             let first = run.enabled[0]
-            try microstep(chart, run)
+            try microstep(chart, run, kind: 0, subject: Int32(truncatingIfNeeded: event))
             try settle(chart, run)
             updateLeaf(run)
             return Outcome(kind: .fired, transition: first, from: from, to: Int32(truncatingIfNeeded: state.index))
         } catch {
             run.rollBack()
+            microstepLog?.removeAll()
             fail(error, from: from)
             return Outcome(kind: .failed, transition: -1, from: from, to: from)
         }
@@ -105,6 +113,7 @@ extension Instance {
         guard let run = chartRun else { return .ignored(candidate.transition) }
         beginStep()
         run.beginStep()
+        microstepLog?.removeAll()
         do {
             if candidate.guardPC >= 0 {
                 _ = try execute(candidate.guardPC)
@@ -114,12 +123,13 @@ extension Instance {
             run.enabledActions.removeAll()
             run.enabled.append(candidate.transition)
             run.enabledActions.append(candidate.actionsPC)
-            try microstep(chart, run)
+            try microstep(chart, run, kind: 1, subject: candidate.transition)
             try settle(chart, run)
             updateLeaf(run)
             return .fired(candidate.transition)
         } catch {
             run.rollBack()
+            microstepLog?.removeAll()
             fail(error, from: from)
             return .failed(error, candidate.transition)
         }
@@ -130,6 +140,7 @@ extension Instance {
     private mutating func settle(_ chart: ChartProgram, _ run: ChartRun) throws(ExpressionFault) {
         while !isFinished {
             var found = chart.hasEventless ? try selectEventlessTransitions(chart, run) : false
+            var kind: UInt8 = 4, subject: Int32 = -1
             if !found {
                 guard run.queueHead < run.queue.count else { return }
                 let item = run.queue[run.queueHead]
@@ -138,11 +149,13 @@ extension Instance {
                 if item >= 0 {
                     loadQueuedPayload(Int(item), at: payload, run)
                     found = try selectTransitions(event: Int(item), chart, run)
+                    (kind, subject) = (2, item)
                 } else {
                     found = try selectCompletionTransitions(of: -1 - item, chart, run)
+                    (kind, subject) = (3, -1 - item)
                 }
             }
-            if found { try microstep(chart, run) }
+            if found { try microstep(chart, run, kind: kind, subject: subject) }
         }
     }
 
@@ -327,7 +340,7 @@ extension Instance {
 
     /// Appendix D `microstep`: exit the exit set, run the transitions' actions in order,
     /// enter the entry set.
-    private mutating func microstep(_ chart: ChartProgram, _ run: ChartRun) throws(ExpressionFault) {
+    private mutating func microstep(_ chart: ChartProgram, _ run: ChartRun, kind: UInt8, subject: Int32) throws(ExpressionFault) {
         run.microsteps += 1
         if run.microsteps > ReferenceStepper.microstepLimit {
             let last = program.machine.transitions[Int(run.enabled[run.enabled.count - 1])].keywordRange
@@ -340,6 +353,7 @@ extension Instance {
             if pc >= 0 { _ = try execute(pc) }
         }
         computeEntrySet(chart, run)
+        microstepLog?.record(kind: kind, subject: subject, transitions: run.enabled, exited: run.exits, entered: run.entering)
         try enterStates(chart, run)
     }
 

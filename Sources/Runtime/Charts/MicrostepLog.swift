@@ -1,0 +1,108 @@
+import StatecraftModel
+
+/// What the microsteps of a statechart's step did, recorded by `Instance` when it is given a
+/// log (the replayer gives one for coverage and traces): for each microstep, what triggered
+/// it, the transitions it took, the states it exited (in exit order) and entered (in entry
+/// order). Flat storage, emptied per step and reused, so recording allocates nothing once
+/// it has grown.
+public final class MicrostepLog: @unchecked Sendable {  // owned by one replay run at a time
+    /// What started a microstep.
+    public enum Trigger: Sendable, Equatable {
+        /// The step's own event (the log line's).
+        case event(EventID)
+        /// A timer: its `after` transition.
+        case timer(TransitionID)
+        /// An event an action raised.
+        case raised(EventID)
+        /// The completion of a state (`done.state.x`).
+        case completion(StateID)
+        /// Eventless transitions.
+        case eventless
+        /// Entering the initial configuration.
+        case start
+    }
+
+    /// One microstep, as positions in the log's flat storage.
+    struct Entry {
+        var kind: UInt8
+        var subject: Int32
+        var transitionsEnd: Int32
+        var exitedEnd: Int32
+        var enteredEnd: Int32
+    }
+
+    private(set) var entries = ReusableList<Entry>()
+    private(set) var ids = ReusableList<Int32>()
+
+    /// An empty log.
+    public init() {}
+
+    /// How many microsteps the last step took.
+    public var count: Int { entries.count }
+
+    /// Forgets the last step's microsteps.
+    func removeAll() {
+        entries.removeAll()
+        ids.removeAll()
+    }
+
+    /// Records a microstep: its trigger (kind 0 event, 1 timer, 2 raised, 3 completion,
+    /// 4 eventless, 5 start, with its id), the transitions, the exit set, the entry set.
+    func record(kind: UInt8, subject: Int32, transitions: ReusableList<Int32>, exited: ReusableList<Int32>,
+                entered: ReusableList<Int32>) {
+        for k in 0..<transitions.count { ids.append(transitions[k]) }
+        let transitionsEnd = Int32(ids.count)
+        for k in 0..<exited.count { ids.append(exited[k]) }
+        let exitedEnd = Int32(ids.count)
+        for k in 0..<entered.count { ids.append(entered[k]) }
+        entries.append(Entry(kind: kind, subject: subject, transitionsEnd: transitionsEnd, exitedEnd: exitedEnd,
+                             enteredEnd: Int32(ids.count)))
+    }
+
+    /// Where microstep `k`'s lists start in `ids`.
+    private func start(_ k: Int) -> Int { k == 0 ? 0 : Int(entries[k - 1].enteredEnd) }
+
+    /// Microstep `k`'s trigger.
+    public func trigger(_ k: Int) -> Trigger {
+        let e = entries[k]
+        let id = Int(e.subject)
+        switch e.kind {
+        case 0: return .event(EventID(id))
+        case 1: return .timer(TransitionID(id))
+        case 2: return .raised(EventID(id))
+        case 3: return .completion(StateID(id))
+        case 4: return .eventless
+        default: return .start
+        }
+    }
+
+    /// The transitions microstep `k` took, in the order their actions ran.
+    public func transitions(_ k: Int) -> [TransitionID] {
+        (start(k)..<Int(entries[k].transitionsEnd)).map { TransitionID(Int(ids[$0])) }
+    }
+
+    /// The states microstep `k` exited, in exit order.
+    public func exited(_ k: Int) -> [StateID] {
+        (Int(entries[k].transitionsEnd)..<Int(entries[k].exitedEnd)).map { StateID(Int(ids[$0])) }
+    }
+
+    /// The states microstep `k` entered, in entry order.
+    public func entered(_ k: Int) -> [StateID] {
+        (Int(entries[k].exitedEnd)..<Int(entries[k].enteredEnd)).map { StateID(Int(ids[$0])) }
+    }
+
+    /// Calls `body` with every transition the last step took (for coverage), without
+    /// building arrays.
+    func forEachTransition(_ body: (Int) -> Void) {
+        for k in 0..<entries.count {
+            for j in start(k)..<Int(entries[k].transitionsEnd) { body(Int(ids[j])) }
+        }
+    }
+
+    /// Calls `body` with every state the last step entered.
+    func forEachEntered(_ body: (Int) -> Void) {
+        for k in 0..<entries.count {
+            for j in Int(entries[k].exitedEnd)..<Int(entries[k].enteredEnd) { body(Int(ids[j])) }
+        }
+    }
+}
