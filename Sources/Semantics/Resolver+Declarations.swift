@@ -126,6 +126,8 @@ extension Resolver {
         machine.states[parent.index].children.append(id)
         stateDecls.append(s)
         for child in s.children { declareState(child, parent: id) }
+        // Children dropped as duplicates leave a state with none: it is a leaf after all.
+        if kind == .compound && machine.childStates(id).isEmpty { machine.states[id.index].kind = .atomic }
     }
 
     /// Reports payload fields named like a constant or variable: inside a transition on the
