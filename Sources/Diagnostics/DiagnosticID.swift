@@ -35,7 +35,15 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     case noInitialState = "no-initial-state"
     case multipleInitialStates = "multiple-initial-states"
     case finalStateTransition = "final-state-transition"
-    case unsupportedNesting = "unsupported-nesting"
+    case finalStateChildren = "final-state-children"
+    case initialInParallel = "initial-in-parallel"
+    case singleRegion = "single-region"
+    case misplacedHistory = "misplaced-history"
+    case invalidHistoryState = "invalid-history-state"
+    case historyDefaultOutside = "history-default-outside"
+    case historyNeverActive = "history-never-active"
+    case neverCompletes = "never-completes"
+    case eventlessCycle = "eventless-cycle"
     // Analysis.
     case unreachableState = "unreachable-state"
     case deadEndState = "dead-end-state"
@@ -70,7 +78,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         switch self {
         case .deadEndState, .unusedEvent, .unusedVariable, .unusedOutput, .unusedConstant,
              .constantGuard, .unreachableTransition, .deadTransition, .overlappingGuards, .notReached,
-             .runTimeFault, .timerLoop:
+             .runTimeFault, .timerLoop, .singleRegion, .neverCompletes:
             return .warning
         case .tooManyErrors:
             return .note
@@ -93,8 +101,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .nestingTooDeep: "expressions, blocks or states nested deeper than the parser allows"
         case .tooManyErrors: "the checker stopped reporting after this many errors"
         case .duplicateDeclaration: "a name declared twice in one namespace; a note shows the first"
-        case .unknownState: "a transition targets a state that does not exist"
-        case .unknownEvent: "a transition names an event that is not declared"
+        case .unknownState: "a transition, `done(x)`, `in(x)` or a history default names a state that does not exist"
+        case .unknownEvent: "a transition or `raise` names an event that is not declared"
         case .unknownOutput: "`emit` names an output that is not declared"
         case .unknownName: "a name that is not a constant, variable, payload field or local"
         case .unknownFunction: "a call of a function that is not built in"
@@ -104,13 +112,21 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .typeMismatch: "an operand, guard, initial value, argument or duration of the wrong type"
         case .assignToConstant: "an assignment to a constant"
         case .assignToPayload: "an assignment to a payload field or a local value"
-        case .argumentCount: "a function or output called with the wrong number of arguments"
+        case .argumentCount: "a function, output or raised event given the wrong number of arguments"
         case .nonConstantValue: "a constant or initial value that depends on something not constant"
         case .useBeforeDeclaration: "a constant used (in another constant or an initial value) above its own declaration"
-        case .noInitialState: "no state is marked `initial`"
-        case .multipleInitialStates: "more than one state is marked `initial`"
-        case .finalStateTransition: "a final state with transitions or an exit action"
-        case .unsupportedNesting: "a state inside a state (nested states are not supported yet)"
+        case .noInitialState: "no state of the machine, or no child of a compound state, is marked `initial`"
+        case .multipleInitialStates: "more than one state of the machine, or child of a compound state, is marked `initial`"
+        case .finalStateTransition: "a final state with transitions, or a top-level final state with an exit action"
+        case .finalStateChildren: "a final state with child states"
+        case .initialInParallel: "a region of a parallel state marked `initial` (every region is entered)"
+        case .singleRegion: "a parallel state with fewer than two regions"
+        case .misplacedHistory: "a history state at the top level of the machine or in a state with no child states"
+        case .invalidHistoryState: "a history state with a body, a modifier, or a history state as its default"
+        case .historyDefaultOutside: "a history state's default that is not inside the history state's parent"
+        case .historyNeverActive: "`in(h)` of a history state, which is never active"
+        case .neverCompletes: "`done` or `done(x)` for a state that can never complete"
+        case .eventlessCycle: "eventless transitions with no guard that are taken forever"
         case .unreachableState: "no path of transitions leads from the initial state to this one"
         case .deadEndState: "a state that is not final and has no transition to another state"
         case .unusedEvent: "an event that no transition handles"

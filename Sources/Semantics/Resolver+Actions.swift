@@ -63,6 +63,29 @@ extension Resolver {
                 return nil
             }
             return .emit(id, arguments, range: range)
+        case .raise(let name, let argumentSyntax, let range):
+            let arguments = argumentSyntax.map { resolveExpr($0, scope) }
+            guard let id = eventIDs[name.name] else {
+                report(.unknownEvent, "unknown event '\(name.name)'", at: name.range,
+                       notes: suggestion(for: name.name, among: eventIDs.keys, at: name.range))
+                return nil
+            }
+            let event = machine.events[id.index]
+            guard event.fields.count == arguments.count else {
+                report(.argumentCount,
+                       "event '\(name.name)' takes \(plural(event.fields.count, "argument")), found \(arguments.count)",
+                       at: argumentSyntax.isEmpty ? name.range : SourceRange(argumentSyntax[0].range.start, range.end),
+                       notes: [DiagnosticNote("'\(name.name)' is declared here", at: event.range)])
+                return nil
+            }
+            for (argument, field) in zip(arguments, event.fields) where !argument.isInvalid && argument.type != field.type
+                && !untypedEventFields.contains(UntypedField(owner: id.index, name: field.name)) {
+                report(.typeMismatch,
+                       "argument '\(field.name)' of '\(name.name)' must be '\(field.type.rawValue)', found '\(argument.type.rawValue)'",
+                       at: argument.range)
+                return nil
+            }
+            return .raise(id, arguments, range: range)
         case .letValue(let name, let valueSyntax, let range):
             let value = resolveExpr(valueSyntax, scope)
             if let clash = clashingName(name.name, scope) {

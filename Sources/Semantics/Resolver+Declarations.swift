@@ -99,8 +99,10 @@ extension Resolver {
         return (result, untyped)
     }
 
-    /// Adds a state and its children to the tree. Nested and parallel states are parsed and
-    /// kept in the tree, but reported as not supported yet.
+    /// Adds a state and its children to the tree, in document order (a parent before its
+    /// children), which the model's tree rules rely on. What the state is follows from its
+    /// modifiers and children; whether that shape is allowed is checked afterwards
+    /// (`checkStateTree`), once every name is known.
     mutating func declareState(_ s: StateDecl, parent: StateID) {
         if let earlier = stateIDs[s.name.name] {
             duplicate(s.name, kind: "state", earlier: machine.states[earlier.index].range)
@@ -109,49 +111,23 @@ extension Resolver {
         let id = StateID(machine.states.count)
         stateIDs[s.name.name] = id
         let kind: State.Kind
-        if let parallel = s.modifier(.parallel) {
-            report(.unsupportedNesting, "parallel states are not supported yet", at: parallel.range)
+        if s.modifier(.history) != nil {
+            kind = .history
+        } else if s.modifier(.parallel) != nil {
             kind = .parallel
         } else if s.modifier(.final) != nil {
             kind = .final
         } else {
-            kind = s.children.isEmpty ? .atomic : .compound
+            kind = s.children.contains { $0.modifier(.history) == nil } ? .compound : .atomic
         }
-        if parent != machine.root {
-            report(.unsupportedNesting,
-                   "nested states are not supported yet; declare '\(s.name.name)' at the top level of the machine",
-                   at: s.name.range)
-        }
-        machine.states.append(State(id: id, name: s.name.name, kind: kind, parent: parent, range: s.name.range))
+        var state = State(id: id, name: s.name.name, kind: kind, parent: parent, range: s.name.range)
+        state.isDeepHistory = kind == .history && s.modifier(.deep) != nil
+        machine.states.append(state)
         machine.states[parent.index].children.append(id)
         stateDecls.append(s)
         for child in s.children { declareState(child, parent: id) }
-    }
-
-    /// Picks the initial child of `parent` and of every compound state below it.
-    mutating func chooseInitialStates(of parent: StateID) {
-        let children = machine.states[parent.index].children
-        let marked = children.filter { stateDecls[$0.index]?.modifier(.initial) != nil }
-        if let first = marked.first {
-            machine.states[parent.index].initialChild = first
-            for extra in marked.dropFirst() {
-                if let modifier = stateDecls[extra.index]?.modifier(.initial) {
-                    report(.multipleInitialStates,
-                           "state '\(machine.states[extra.index].name)' is marked initial, but '\(machine.states[first.index].name)' already is",
-                           at: modifier.range,
-                           notes: [DiagnosticNote("'\(machine.states[first.index].name)' is marked initial here",
-                                                  at: stateDecls[first.index]?.modifier(.initial)?.range)])
-                }
-            }
-        } else if parent == machine.root {
-            report(.noInitialState, "machine '\(machine.name)' has no initial state; mark one state 'initial'",
-                   at: machine.nameRange)
-        } else if let first = children.first {
-            machine.states[parent.index].initialChild = first
-        }
-        for child in children where !machine.states[child.index].children.isEmpty {
-            chooseInitialStates(of: child)
-        }
+        // Children dropped as duplicates leave a state with none: it is a leaf after all.
+        if kind == .compound && machine.childStates(id).isEmpty { machine.states[id.index].kind = .atomic }
     }
 
     /// Reports payload fields named like a constant or variable: inside a transition on the

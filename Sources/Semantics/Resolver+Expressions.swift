@@ -133,6 +133,8 @@ extension Resolver {
 
     private mutating func resolveCall(_ function: Identifier, _ argumentSyntax: [ExprSyntax], _ range: SourceRange,
                                       _ scope: Scope) -> Expr {
+        // `in(x)` parses as a call; its argument is a state name, not a value.
+        if function.name == "in" { return resolveInState(argumentSyntax, range, scope) }
         let arguments = argumentSyntax.map { resolveExpr($0, scope) }
         guard let builtin = BuiltinFunction(rawValue: function.name) else {
             report(.unknownFunction, "unknown function '\(function.name)'", at: function.range,
@@ -151,6 +153,34 @@ extension Resolver {
             return invalid(range)
         }
         return Expr(.call(builtin, arguments), type: .number, range: range)
+    }
+
+    /// `in(x)`: whether state `x` is active now; `x` is a state's name.
+    private mutating func resolveInState(_ argumentSyntax: [ExprSyntax], _ range: SourceRange, _ scope: Scope) -> Expr {
+        guard argumentSyntax.count == 1, let argument = argumentSyntax.first else {
+            report(.argumentCount, "'in' takes 1 state name, found \(argumentSyntax.count) arguments", at: range)
+            return invalid(range)
+        }
+        guard case .name(let name) = argument.kind else {
+            report(.typeMismatch, "'in' takes the name of a state, found an expression", at: argument.range)
+            return invalid(range)
+        }
+        guard let state = stateIDs[name] else {
+            report(.unknownState, "unknown state '\(name)'", at: argument.range,
+                   notes: suggestion(for: name, among: stateIDs.keys, at: argument.range))
+            return invalid(range)
+        }
+        if machine[state].isHistory {
+            report(.historyNeverActive, "'in(\(name))' is always false: history state '\(name)' is never active",
+                   at: argument.range,
+                   notes: [DiagnosticNote("'\(name)' is declared here", at: machine[state].range)])
+            return invalid(range)
+        }
+        if case .constantValue = scope.kind {
+            report(.nonConstantValue, "'in(\(name))' cannot be used here: the value must be constant", at: range)
+            return invalid(range)
+        }
+        return Expr(.inState(state), type: .bool, range: range)
     }
 
     private mutating func resolveBinary(_ op: BinaryOperator, _ lhs: ExprSyntax, _ rhs: ExprSyntax,

@@ -4,13 +4,16 @@ import StatecraftSyntax
 
 extension Resolver {
     /// Resolves a state's entry and exit actions and its transitions.
+    /// A history state's body was reported (`checkStateTree`) and is not resolved: it is
+    /// never active, so nothing in it could run.
     mutating func resolveStateBody(_ id: StateID) {
-        guard let s = stateDecls[id.index] else { return }
+        guard let s = stateDecls[id.index], !machine[id].isHistory else { return }
         var slots = 0
         let plain = Scope(kind: .behaviour)
         machine.states[id.index].entry = s.entry.flatMap { resolveBlock($0.block, plain, slots: &slots) }
         machine.states[id.index].exit = s.exit.flatMap { resolveBlock($0.block, plain, slots: &slots) }
-        if machine.states[id.index].isFinal, let exit = s.exit.first {
+        // A nested final state is exited with its parent; only a top-level one ends the run.
+        if machine.states[id.index].isFinal, machine[id].parent == machine.root, let exit = s.exit.first {
             report(.finalStateTransition, "final state '\(s.name.name)' is never left, so it cannot have exit actions",
                    at: exit.keywordRange,
                    notes: [DiagnosticNote("'\(s.name.name)' is declared final here", at: s.modifier(.final)?.range)])
@@ -46,6 +49,26 @@ extension Resolver {
                 expr = invalid(duration.range)
             }
             trigger = .after(expr)
+        case .done(nil):
+            trigger = .done(source)
+            if let problem = completionProblem(source) {
+                report(.neverCompletes, "'done' is never taken: \(problem)", at: t.keywordRange)
+            }
+        case .done(let name?):
+            if let id = stateIDs[name.name] {
+                trigger = .done(id)
+                if let problem = completionProblem(id) {
+                    report(.neverCompletes, "'done(\(name.name))' is never taken: \(problem)", at: name.range,
+                           notes: [DiagnosticNote("'\(name.name)' is declared here", at: machine[id].range)])
+                }
+            } else {
+                report(.unknownState, "unknown state '\(name.name)'", at: name.range,
+                       notes: suggestion(for: name.name, among: stateIDs.keys, at: name.range))
+                trigger = .done(source)
+                broken = true
+            }
+        case .always:
+            trigger = .always
         }
         var guardExpr: Expr?
         if let g = t.guardExpr {
@@ -74,9 +97,11 @@ extension Resolver {
                    notes: [DiagnosticNote("'\(decl.name.name)' is declared final here", at: decl.modifier(.final)?.range)])
         }
         let id = TransitionID(machine.transitions.count)
-        machine.transitions.append(Transition(
+        var transition = Transition(
             id: id, source: source, trigger: trigger, guardExpr: guardExpr, target: target, actions: actions,
-            localCount: slots, isBroken: broken, keywordRange: t.keywordRange, range: t.range))
+            localCount: slots, isBroken: broken, keywordRange: t.keywordRange, range: t.range)
+        transition.isInternal = t.isInternal
+        machine.transitions.append(transition)
         machine.states[source.index].transitions.append(id)
     }
 }

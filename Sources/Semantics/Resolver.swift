@@ -62,10 +62,11 @@ public struct Resolver {
         checkFieldShadowing()
         resolveConstants()
         resolveVariables()
-        chooseInitialStates(of: machine.root)
+        checkStateTree()
         for index in 1..<max(1, machine.states.count) {
             resolveStateBody(StateID(index))
         }
+        checkEventlessCycles()
     }
 
     mutating func report(_ id: DiagnosticID, _ message: String, at range: SourceRange,

@@ -29,10 +29,23 @@ extension Parser {
         return BlockSyntax(actions: actions, range: SourceRange(start, previousEnd))
     }
 
-    /// `action = assignment | emit | let | if`
+    /// `action = assignment | emit | raise | let | if`
+    /// `raise = "raise" IDENT [ "(" [ expr { "," expr } ] ")" ]`
+    ///
+    /// `raise` is a keyword only when an event name follows it on the same line, so a
+    /// variable may still be called `raise` (`raise = 1`).
     mutating func parseAction() -> ActionSyntax? {
         let start = token.range.start
         switch token.kind {
+        case .identifier where isWord(token, "raise") && peek().kind == .identifier && !peek().startsLine:
+            advance()
+            guard let event = expectIdentifier("event name after 'raise'") else { return recoverAction() }
+            var arguments: [ExprSyntax] = []
+            if token.kind == .lParen && !token.startsLine {
+                guard let args = parseArguments() else { return recoverAction() }
+                arguments = args
+            }
+            return .raise(event: event, arguments: arguments, range: SourceRange(start, previousEnd))
         case .identifier:
             let target = Identifier(text(token), token.range)
             advance()
@@ -71,7 +84,7 @@ extension Parser {
             advance()
             return nil
         default:
-            error(expected: "an action (an assignment, 'emit', 'let' or 'if')", atToken: true)
+            error(expected: "an action (an assignment, 'emit', 'raise', 'let' or 'if')", atToken: true)
             advance()
             return recoverAction()
         }

@@ -62,6 +62,9 @@ extension Parser {
             return parseSignature().map { MemberDecl.output(OutputDecl(name: $0.0, fields: $0.1)) }
         case .kwState, .kwInitial, .kwFinal, .kwParallel:
             return parseState().map(MemberDecl.state)
+        case .identifier where contextualStart() == .state:
+            // `history state h` at the top level parses; the resolver says why it is wrong.
+            return parseState().map(MemberDecl.state)
         case .semicolon:
             advance()
             return nil
@@ -127,11 +130,15 @@ extension Parser {
         return nil
     }
 
-    /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]`
+    /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
+    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT ]`
+    ///
+    /// A history state's body, if one is written, is read like any state's, so that the
+    /// resolver can say what a history state may not have.
     mutating func parseState() -> StateDecl? {
         let start = token.range.start
         var modifiers: [StateModifier] = []
-        while let kind = modifierKind(token.kind) {
+        while let kind = modifierKind(afterDeep: modifiers.last?.kind == .deep) {
             modifiers.append(StateModifier(kind: kind, range: token.range))
             advance()
         }
@@ -141,6 +148,15 @@ extension Parser {
         }
         var state = StateDecl(modifiers: modifiers, name: name, entry: [], exit: [], transitions: [],
                               children: [], range: SourceRange(start, previousEnd))
+        if state.modifier(.history) != nil && token.kind == .arrow {
+            advance()
+            guard let target = expectIdentifier("the history state's default state after '->'") else {
+                synchronize(to: Parser.stateMemberStarts.union(Parser.memberStarts))
+                return state
+            }
+            state.historyDefault = target
+            state.range = SourceRange(start, previousEnd)
+        }
         guard token.kind == .lBrace else { return state }
         nesting += 1
         defer { nesting -= 1 }
@@ -161,17 +177,24 @@ extension Parser {
         return state
     }
 
-    private func modifierKind(_ kind: TokenKind) -> StateModifier.Kind? {
-        switch kind {
-        case .kwInitial: .initial
-        case .kwFinal: .final
-        case .kwParallel: .parallel
-        default: nil
+    /// The modifier the current token is, if any: a keyword, or `history` before `state` or
+    /// after `deep`, or `deep` before `history`.
+    private mutating func modifierKind(afterDeep: Bool) -> StateModifier.Kind? {
+        switch token.kind {
+        case .kwInitial: return .initial
+        case .kwFinal: return .final
+        case .kwParallel: return .parallel
+        case .identifier:
+            if isWord(token, "history") && (afterDeep || peek().kind == .kwState) { return .history }
+            if isWord(token, "deep") && isWord(peek(), "history") { return .deep }
+            return nil
+        default: return nil
         }
     }
 
     /// `stateMember = "entry" block | "exit" block | transition | state`
     mutating func parseStateMember(into state: inout StateDecl) {
+        let contextual = contextualStart()
         switch token.kind {
         case .kwEntry, .kwExit:
             let keyword = token
@@ -183,23 +206,34 @@ extension Parser {
             if let transition = parseTransition() { state.transitions.append(transition) }
         case .kwState, .kwInitial, .kwFinal, .kwParallel:
             if let child = parseState() { state.children.append(child) }
+        case .identifier where contextual == .transition:
+            if let transition = parseTransition() { state.transitions.append(transition) }
+        case .identifier where contextual == .state:
+            if let child = parseState() { state.children.append(child) }
         case .semicolon:
             advance()
         default:
-            error(expected: "'on', 'after', 'entry', 'exit' or 'state' in state '\(state.name.name)'", atToken: true,
+            error(expected: "'on', 'after', 'done', 'always', 'entry', 'exit' or 'state' in state '\(state.name.name)'",
+                  atToken: true,
                   notes: keywordSuggestion())
             advance()
             synchronize(to: Parser.stateMemberStarts)
         }
     }
 
-    /// `transition = trigger [ "if" expr ] [ "->" IDENT ] [ block ]`
-    /// `trigger = "on" IDENT { "," IDENT } | "after" expr`
+    /// `transition = [ "internal" ] trigger [ "if" expr ] [ "->" IDENT ] [ block ]`
+    /// `trigger = "on" IDENT { "," IDENT } | "after" expr | "done" [ "(" IDENT ")" ] | "always"`
     mutating func parseTransition() -> TransitionDecl? {
+        var internalRange: SourceRange?
+        if isWord(token, "internal") {
+            internalRange = token.range
+            advance()
+        }
         let keyword = token
-        advance()
         let trigger: TriggerSyntax
-        if keyword.kind == .kwOn {
+        switch keyword.kind {
+        case .kwOn:
+            advance()
             var events: [Identifier] = []
             repeat {
                 guard let event = expectIdentifier("event name") else {
@@ -209,8 +243,29 @@ extension Parser {
                 events.append(event)
             } while consume(.comma)
             trigger = .events(events)
-        } else {
+        case .kwAfter:
+            advance()
             trigger = .after(parseExpr())
+        case .identifier where isWord(keyword, "done"):
+            advance()
+            var state: Identifier?
+            if token.kind == .lParen && !token.startsLine {
+                advance()
+                guard let name = expectIdentifier("state name in 'done(…)'"),
+                      expect(.rParen, "')' after the state name") != nil else {
+                    synchronize(to: Parser.stateMemberStarts)
+                    return nil
+                }
+                state = name
+            }
+            trigger = .done(state)
+        case .identifier where isWord(keyword, "always"):
+            advance()
+            trigger = .always
+        default:
+            error(expected: "'on', 'after', 'done' or 'always' after 'internal'", atToken: true)
+            synchronize(to: Parser.stateMemberStarts)
+            return nil
         }
         var guardExpr: ExprSyntax?
         if consume(.kwIf) { guardExpr = parseExpr() }
@@ -228,9 +283,9 @@ extension Parser {
             reportTransitionEnd(guardExpr: guardExpr, target: target, actions: actions)
             synchronize(to: Parser.stateMemberStarts)
         }
-        return TransitionDecl(trigger: trigger, keywordRange: keyword.range, guardExpr: guardExpr,
-                              target: target, actions: actions,
-                              range: SourceRange(keyword.range.start, previousEnd))
+        return TransitionDecl(trigger: trigger, keywordRange: keyword.range, internalRange: internalRange,
+                              guardExpr: guardExpr, target: target, actions: actions,
+                              range: SourceRange(internalRange?.start ?? keyword.range.start, previousEnd))
     }
 
     /// Something follows a transition on its line. Name the usual mistakes (Swift and

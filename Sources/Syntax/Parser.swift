@@ -43,6 +43,41 @@ public struct Parser {
 
     // MARK: - Token handling
 
+    /// Whether `t` is the identifier `word`. Contextual keywords (`done`, `always`, `raise`,
+    /// `history`, `deep`, `in`, `internal`) are identifiers to the lexer; the parser decides
+    /// from their neighbours whether they are keywords where they stand.
+    func isWord(_ t: Token, _ word: String) -> Bool {
+        guard t.kind == .identifier, t.range.end - t.range.start == word.utf8.count else { return false }
+        return file.bytes[t.range.start..<t.range.end].elementsEqual(word.utf8)
+    }
+
+    /// What a construct that starts with a contextual word is.
+    enum ContextualStart { case transition, state }
+
+    /// Whether the current identifier starts a transition or a state as a contextual keyword:
+    /// `done` followed by `->`, `if`, `(`, `{`, a name or the end of the line; `always`
+    /// followed by `->`, `if`, `{`, a name or the end of the line; `internal` before a
+    /// trigger; `history state`; `deep history`. Anywhere else these words are plain names.
+    mutating func contextualStart() -> ContextualStart? {
+        guard token.kind == .identifier else { return nil }
+        let next = peek()
+        let endsHere = next.startsLine || [.arrow, .kwIf, .lBrace, .semicolon, .rBrace, .endOfFile].contains(next.kind)
+        // `done x` and `always x` are no valid member either way; reading them as
+        // transitions gives the better message ("expected '->' before the target state").
+        let misspeltTarget = next.kind == .identifier && !next.startsLine
+        if isWord(token, "done") {
+            return endsHere || next.kind == .lParen || misspeltTarget ? .transition : nil
+        }
+        if isWord(token, "always") { return endsHere || misspeltTarget ? .transition : nil }
+        if isWord(token, "internal") {
+            let trigger = next.kind == .kwOn || next.kind == .kwAfter || isWord(next, "done") || isWord(next, "always")
+            return trigger && !next.startsLine ? .transition : nil
+        }
+        if isWord(token, "history") { return next.kind == .kwState ? .state : nil }
+        if isWord(token, "deep") { return isWord(next, "history") ? .state : nil }
+        return nil
+    }
+
     /// Moves to the next token.
     mutating func advance() {
         previousEnd = token.range.end
@@ -136,9 +171,10 @@ public struct Parser {
         error(expected: what, notes: notes)
     }
 
-    /// The keywords that start a member or a state member, for "did you mean" on a misspelling.
+    /// The keywords that start a member or a state member, for "did you mean" on a misspelling
+    /// (contextual words included).
     static let memberKeywords = ["const", "var", "public", "event", "output", "state", "initial", "final", "parallel",
-                                 "entry", "exit", "on", "after"]
+                                 "entry", "exit", "on", "after", "done", "always", "history", "internal"]
 
     /// "did you mean 'initial'?" when the current token is an identifier a keyword's
     /// misspelling (`inital`, `evnet`).
@@ -163,11 +199,18 @@ public struct Parser {
     /// Skips tokens until one of `stops` starts a line (or follows a `;`), or a closing
     /// brace or parenthesis that belongs to an enclosing construct. Brace and parenthesis
     /// groups in between are skipped whole.
+    ///
+    /// The contextual words that start a state member (`done`, `always`, `internal`, `history`,
+    /// `deep`) stop it too where `on` (or, for `history` and `deep`, `state`) would.
     mutating func synchronize(to stops: Set<TokenKind>) {
         var depth = 0
         var afterSemicolon = false
         while token.kind != .endOfFile {
-            if depth == 0 && stops.contains(token.kind) && (token.startsLine || afterSemicolon) { return }
+            if depth == 0 && (token.startsLine || afterSemicolon) {
+                if stops.contains(token.kind) { return }
+                if token.kind == .identifier, let start = contextualStart(),
+                   stops.contains(start == .state ? .kwState : .kwOn) { return }
+            }
             switch token.kind {
             case .lBrace, .lParen: depth += 1
             case .rBrace, .rParen:

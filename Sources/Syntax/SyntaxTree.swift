@@ -79,18 +79,22 @@ public struct OutputDecl: Equatable, Sendable {
     public var fields: [FieldDecl]
 }
 
-/// A state modifier keyword as written (`initial`, `final`, `parallel`).
+/// A state modifier as written (`initial`, `final`, `parallel`, `history`, `deep`).
+/// `history` and `deep` are not reserved words: they are modifiers only before `state`.
 public struct StateModifier: Equatable, Sendable {
     /// Which modifier.
-    public enum Kind: String, Sendable { case initial, final, parallel }
+    public enum Kind: String, Sendable { case initial, final, parallel, history, deep }
     public var kind: Kind
     public var range: SourceRange
 }
 
-/// `state = { "initial" | "final" } "state" IDENT [ "{" { stateMember } "}" ]`
+/// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
+///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT ]`
 public struct StateDecl: Equatable, Sendable {
     public var modifiers: [StateModifier]
     public var name: Identifier
+    /// For a history state, the default written after `->` (`history state h -> c`).
+    public var historyDefault: Identifier?
     /// `entry` blocks, in order (normally at most one).
     public var entry: [EntryExitDecl]
     /// `exit` blocks, in order.
@@ -114,22 +118,31 @@ public struct EntryExitDecl: Equatable, Sendable {
     public var block: BlockSyntax
 }
 
-/// `trigger = "on" IDENT { "," IDENT } | "after" expr`
+/// `trigger = "on" IDENT { "," IDENT } | "after" expr | "done" [ "(" IDENT ")" ] | "always"`
 public enum TriggerSyntax: Equatable, Sendable {
     case events([Identifier])
     case after(ExprSyntax)
+    /// `done` (nil: the completion of the state it is written in) or `done(x)`.
+    case done(Identifier?)
+    /// `always`: eventless.
+    case always
 }
 
-/// `transition = trigger [ "if" expr ] [ "->" IDENT ] [ block ]`
+/// `transition = [ "internal" ] trigger [ "if" expr ] [ "->" IDENT ] [ block ]`
 public struct TransitionDecl: Equatable, Sendable {
     public var trigger: TriggerSyntax
-    /// The `on` or `after` keyword.
+    /// The `on`, `after`, `done` or `always` keyword.
     public var keywordRange: SourceRange
+    /// The `internal` prefix, when written.
+    public var internalRange: SourceRange?
     public var guardExpr: ExprSyntax?
     public var target: Identifier?
     public var actions: BlockSyntax?
-    /// The keyword through the end of the transition.
+    /// The first keyword (`internal` when written) through the end of the transition.
     public var range: SourceRange
+
+    /// Whether the transition is written `internal`.
+    public var isInternal: Bool { internalRange != nil }
 }
 
 /// `block = "{" { action } "}"`
@@ -143,12 +156,14 @@ public enum AssignOperator: String, Sendable {
     case assign = "=", add = "+=", subtract = "-=", multiply = "*=", divide = "/="
 }
 
-/// `action = assignment | emit | let | if`
+/// `action = assignment | emit | raise | let | if`
 public indirect enum ActionSyntax: Equatable, Sendable {
     /// `assignment = IDENT ( "=" | "+=" | "-=" | "*=" | "/=" ) expr`
     case assign(target: Identifier, op: AssignOperator, value: ExprSyntax, range: SourceRange)
     /// `emit = "emit" IDENT [ "(" args ")" ]`
     case emit(output: Identifier, arguments: [ExprSyntax], range: SourceRange)
+    /// `raise = "raise" IDENT [ "(" args ")" ]`
+    case raise(event: Identifier, arguments: [ExprSyntax], range: SourceRange)
     /// `let = "let" IDENT "=" expr`
     case letValue(name: Identifier, value: ExprSyntax, range: SourceRange)
     /// `if = "if" expr block [ "else" ( block | if ) ]`

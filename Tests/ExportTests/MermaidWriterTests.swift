@@ -32,7 +32,7 @@ import Testing
             switch transition.trigger {
             case .events(let events): trigger = events.map { machine[$0].name }.joined(separator: ", ")
             case .after(let duration): trigger = "after " + machine.text(duration.range)
-            case .done(let s): trigger = s == transition.source ? "done" : "done(\(machine[s].name))"
+            case .done(let state): trigger = state == transition.source ? "done" : "done(\(machine[state].name))"
             case .always: trigger = "always"
             }
             let matching = lines.filter { $0.hasPrefix(prefix + trigger) }

@@ -25,7 +25,7 @@ func sexpr(_ e: ExprSyntax) -> String {
     }
 }
 
-private func parse(_ text: String) -> (MachineDecl?, [Diagnostic]) {
+func parse(_ text: String) -> (MachineDecl?, [Diagnostic]) {
     let (machine, bag) = Parser.parse(SourceFile(path: "t.machine", text: text))
     return (machine, bag.diagnostics)
 }
@@ -115,6 +115,8 @@ private func expression(_ text: String) -> String {
             switch t.trigger {
             case .events(let names): return names.map(\.name).joined(separator: ",")
             case .after(let d): return "after " + sexpr(d)
+            case .done(let x): return "done" + (x.map { "(\($0.name))" } ?? "")
+            case .always: return "always"
             }
         }
         #expect(triggers == ["a,b", "c", "after 2", "after (delay * 2)", "d", "e"])

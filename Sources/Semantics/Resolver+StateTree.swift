@@ -1,0 +1,154 @@
+import StatecraftDiagnostics
+import StatecraftModel
+import StatecraftSyntax
+
+// The shape rules of the state tree: which child a compound state starts in, what a
+// parallel state, a final state and a history state may hold. Run once every state has
+// an id, before any body is resolved, so that `initialChild` and `historyDefault` are set
+// when transitions and `in(x)` are checked.
+
+extension Resolver {
+    /// Checks every state's shape, in document order, and sets `initialChild` (compound
+    /// states, the root included) and `historyDefault` (history states).
+    mutating func checkStateTree() {
+        for index in machine.states.indices {
+            let id = StateID(index)
+            switch machine.states[index].kind {
+            case .compound: chooseInitialChild(of: id)
+            case .parallel: checkRegions(of: id)
+            case .history: checkHistory(id)
+            case .final: checkFinal(id)
+            case .atomic: break
+            }
+        }
+    }
+
+    /// The child marked `initial`; exactly one must be (history states never count). With
+    /// none or several, the first child (or the first marked) stands in after the report,
+    /// so the rest of the machine still resolves.
+    private mutating func chooseInitialChild(of parent: StateID) {
+        let children = machine.childStates(parent)
+        let marked = children.filter { stateDecls[$0.index]?.modifier(.initial) != nil }
+        if let first = marked.first {
+            machine.states[parent.index].initialChild = first
+            for extra in marked.dropFirst() {
+                guard let modifier = stateDecls[extra.index]?.modifier(.initial) else { continue }
+                report(.multipleInitialStates,
+                       "state '\(machine[extra].name)' is marked initial, but '\(machine[first].name)' already is",
+                       at: modifier.range,
+                       notes: [DiagnosticNote("'\(machine[first].name)' is marked initial here",
+                                              at: stateDecls[first.index]?.modifier(.initial)?.range)])
+            }
+            return
+        }
+        if parent == machine.root {
+            report(.noInitialState, "machine '\(machine.name)' has no initial state; mark one state 'initial'",
+                   at: machine.nameRange)
+        } else {
+            report(.noInitialState,
+                   "state '\(machine[parent].name)' has no initial child; mark one of its states 'initial'",
+                   at: machine[parent].range)
+        }
+        machine.states[parent.index].initialChild = children.first
+    }
+
+    /// Every region of a parallel state is entered with it, so none is marked `initial`;
+    /// and a parallel state with one region is a compound state written the long way.
+    private mutating func checkRegions(of p: StateID) {
+        let regions = machine.childStates(p)
+        for region in regions {
+            guard let modifier = stateDecls[region.index]?.modifier(.initial) else { continue }
+            report(.initialInParallel,
+                   "region '\(machine[region].name)' of parallel state '\(machine[p].name)' cannot be marked initial: "
+                   + "every region is entered with '\(machine[p].name)'", at: modifier.range)
+        }
+        if regions.count < 2 {
+            let count = regions.isEmpty ? "no regions" : "only one region"
+            report(.singleRegion,
+                   "parallel state '\(machine[p].name)' has \(count); its regions are the states declared in it, "
+                   + "all active at once", at: machine[p].range)
+        }
+    }
+
+    /// A final state is a leaf.
+    private mutating func checkFinal(_ f: StateID) {
+        guard let decl = stateDecls[f.index], let child = decl.children.first else { return }
+        report(.finalStateChildren, "final state '\(decl.name.name)' cannot have child states", at: child.name.range,
+               notes: [DiagnosticNote("'\(decl.name.name)' is declared final here", at: decl.modifier(.final)?.range)])
+    }
+
+    /// A history state sits in a compound or parallel state, has no body and no other
+    /// modifier, and its default (if written) is a state inside its parent.
+    private mutating func checkHistory(_ h: StateID) {
+        guard let decl = stateDecls[h.index], let parent = machine[h].parent else { return }
+        let name = decl.name.name
+        if parent == machine.root {
+            report(.misplacedHistory,
+                   "history state '\(name)' is at the top level of the machine; declare it inside the compound or "
+                   + "parallel state whose configuration it remembers", at: decl.name.range)
+        } else if !machine.isCompound(parent) && !machine.isParallel(parent) {
+            report(.misplacedHistory,
+                   "history state '\(name)' is in '\(machine[parent].name)', which has no child states to remember",
+                   at: decl.name.range)
+        }
+        for modifier in decl.modifiers where [.initial, .final, .parallel].contains(modifier.kind) {
+            report(.invalidHistoryState, "a history state cannot be marked '\(modifier.kind.rawValue)'",
+                   at: modifier.range)
+        }
+        let body: [(String, SourceRange?)] = [
+            ("child states", decl.children.first?.name.range),
+            ("entry actions", decl.entry.first?.keywordRange),
+            ("exit actions", decl.exit.first?.keywordRange),
+            ("transitions", decl.transitions.first?.keywordRange),
+        ]
+        for case let (what, range?) in body {
+            report(.invalidHistoryState,
+                   "history state '\(name)' cannot have \(what): it is never active, only a way back in", at: range)
+        }
+        if let written = decl.historyDefault {
+            resolveHistoryDefault(h, written, parent: parent)
+        }
+    }
+
+    private mutating func resolveHistoryDefault(_ h: StateID, _ written: Identifier, parent: StateID) {
+        guard let target = stateIDs[written.name] else {
+            report(.unknownState, "unknown state '\(written.name)'", at: written.range,
+                   notes: suggestion(for: written.name, among: stateIDs.keys, at: written.range))
+            return
+        }
+        let name = machine[h].name
+        if machine[target].isHistory {
+            report(.invalidHistoryState,
+                   "the default of history state '\(name)' must be a state, but '\(written.name)' is a history state",
+                   at: written.range,
+                   notes: [DiagnosticNote("'\(written.name)' is declared here", at: machine[target].range)])
+        } else if !machine.isDescendant(target, of: parent) {
+            report(.historyDefaultOutside,
+                   "the default of history state '\(name)' must be inside '\(machine[parent].name)', "
+                   + "but '\(written.name)' is not", at: written.range,
+                   notes: [DiagnosticNote("'\(written.name)' is declared here", at: machine[target].range)])
+        } else {
+            machine.states[h.index].historyDefault = target
+        }
+    }
+
+    /// Why state `x` can never complete, or nil when it can: a compound state completes
+    /// when a final child is entered, a parallel state when every region has completed.
+    func completionProblem(_ x: StateID) -> String? {
+        let name = machine[x].name
+        switch machine[x].kind {
+        case .atomic, .final:
+            return "'\(name)' has no child states, so it never completes"
+        case .history:
+            return "'\(name)' is a history state, which is never active"
+        case .compound:
+            let hasFinal = machine.childStates(x).contains { machine[$0].isFinal }
+            return hasFinal ? nil : "'\(name)' has no final child state, so it never completes"
+        case .parallel:
+            for region in machine.childStates(x) where completionProblem(region) != nil {
+                return "region '\(machine[region].name)' of '\(name)' never completes, so '\(name)' never does"
+            }
+            return machine.childStates(x).isEmpty ? "'\(name)' has no regions, so it never completes" : nil
+        }
+    }
+}
