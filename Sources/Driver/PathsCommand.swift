@@ -54,7 +54,7 @@ enum PathsCommand {
         }
         guard let file = ReplayCommand.readSpec(specPath, console: console) else { return ExitStatus.usage }
         let result = Statecraft.check(file, bounds: bounds)
-        guard let machine = result.machine, let report = result.exploration, result.errorCount == 0 else {
+        guard let machine = result.machine, let report = result.exploration else {
             console.err(CheckCommand.renderText(result, colour: false))
             console.err("error: '\(specPath)' has errors; fix them with 'statecraft check' first\n")
             return ExitStatus.usage

@@ -293,7 +293,7 @@ import TestSupport
                 event ping
                 event pong
                 initial state idle { on go -> left }
-                state left { on ping -> right { raise pong } entry { raise ping } }
+                state left { entry { raise ping }; on ping -> right { raise pong } }
                 state right { on pong -> left }
             }
             """, Self.lines(#"{"event": "go"}"#, #"{"expect": "idle"}"#))
@@ -310,17 +310,17 @@ import TestSupport
             machine M {
                 public var trail: String = ""
                 event go
-                event before
-                event after
+                event early
+                event late
                 initial state job {
                     initial state working { on go -> finished }
-                    final state finished { entry { raise before } }
-                    on before { trail = trail + "before;" }
-                    done { trail = trail + "done;"; raise after }
-                    on after { trail = trail + "after;" }
+                    final state finished { entry { raise early } }
+                    on early { trail = trail + "early;" }
+                    done { trail = trail + "done;"; raise late }
+                    on late { trail = trail + "late;" }
                 }
             }
-            """, Self.lines(#"{"event": "go"}"#, #"{"expect": {"vars": {"trail": "before;done;after;"}}}"#))
+            """, Self.lines(#"{"event": "go"}"#, #"{"expect": {"vars": {"trail": "early;done;late;"}}}"#))
     }
 
     /// "`in(x)`: x is active now", and timers at any depth are cancelled when their state is
@@ -330,7 +330,7 @@ import TestSupport
             machine M {
                 event toggle
                 event check
-                output on
+                output lit
                 initial parallel state device {
                     state power {
                         initial state off { on toggle -> running }
@@ -341,13 +341,13 @@ import TestSupport
                         }
                     }
                     state panel {
-                        initial state idle { on check if in(hot) { emit on } }
+                        initial state idle { on check if in(hot) { emit lit } }
                     }
                 }
             }
             """, Self.lines(#"{"event": "toggle"}"#, #"{"time": 1, "event": "toggle"}"#,
                             #"{"time": 5, "expect": {"state": ["off", "idle"]}}"#,
                             #"{"event": "toggle"}"#, #"{"time": 7, "event": "check"}"#,
-                            #"{"expect": {"state": ["hot", "idle"], "outputs": ["on"]}}"#))
+                            #"{"expect": {"state": ["hot", "idle"], "outputs": ["lit"]}}"#))
     }
 }

@@ -55,7 +55,7 @@ struct Differential {
             for (j, (step, outputs)) in timerSteps.enumerated() {
                 let r = referenceTimers[j]
                 if let problem = agree(instance, step, outputs, reference, r.outcome, r.outputs, "line \(k) timer \(j) at t=\(time)",
-                                       timer: true) {
+                                       transition: r.transition) {
                     return problem + "\n" + log.joined(separator: "\n")
                 }
             }
@@ -78,11 +78,11 @@ struct Differential {
 
     private func agree(_ instance: Instance, _ step: Step, _ outputs: [String], _ reference: ReferenceStepper,
                        _ outcome: ReferenceStepper.Outcome, _ referenceOutputs: [(OutputID, [Value])], _ at: String,
-                       timer: Bool = false) -> String? {
+                       transition: TransitionID?? = nil) -> String? {
         let expected: String
         switch outcome {
         case .started: expected = "started"
-        case .fired: expected = "fired \(reference.firstTransition.map { String($0.index) } ?? "?")"
+        case .fired: expected = "fired \((transition ?? reference.firstTransition).map { String($0.index) } ?? "?")"
         case .ignored: expected = "ignored"
         case .afterFinal: expected = "afterFinal"
         case .failed(let f): expected = "failed \(f.message) @\(f.range.start)"
@@ -137,6 +137,29 @@ func resolvedMachine(_ source: String) throws -> Machine {
         for seed in 0..<20 as Range<UInt64> {
             let problem = differential.compare(seed: seed, steps: 300)
             #expect(problem == nil, "\(name) seed \(seed): \(problem ?? "")")
+        }
+    }
+}
+
+extension ChartDifferentialTests {
+    /// Random statecharts of every form (`ChartGenerator`): the compiled steps agree with the
+    /// reference, step by step. `STATECRAFT_CHARTS` sets how many (a longer run).
+    @Test func randomChartsAgreeWithTheReference() throws {
+        let count = ProcessInfo.processInfo.environment["STATECRAFT_CHARTS"].flatMap(Int.init) ?? 150
+        var failures = 0
+        for seed in 0..<UInt64(count) {
+            var generator = ChartGenerator(seed: seed)
+            let source = generator.spec()
+            let machine = try resolvedMachine(source)
+            let differential = Differential(machine)
+            for run in 0..<4 as Range<UInt64> {
+                if let problem = differential.compare(seed: seed &* 31 &+ run, steps: 120) {
+                    failures += 1
+                    Issue.record("chart seed \(seed), run \(run): \(problem)\n\(source)")
+                    break
+                }
+            }
+            if failures >= 3 { break }
         }
     }
 }

@@ -97,13 +97,16 @@ public enum CLI {
         process.standardError = err
         let stdin = Pipe()
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        // A command that fails before it reads its input closes the pipe: writing to it
+        // then must be an error for the writer, not a SIGPIPE that ends the test process.
+        _ = ignoreBrokenPipes
         try process.run()
         if let input {
             // Write from another thread so a large input cannot deadlock against the output.
             let data = Data(input.utf8)
             let handle = stdin.fileHandleForWriting
             DispatchQueue.global().async {
-                handle.write(data)
+                try? handle.write(contentsOf: data)
                 try? handle.close()
             }
         }
@@ -125,6 +128,9 @@ public enum CLI {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+/// Set once, before the first command's input is written (see `CLI.run`).
+private let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
 /// The library's deterministic generator, so fuzz tests repeat exactly.
 public typealias SeededGenerator = SplitMix64

@@ -132,12 +132,21 @@ public struct ReferenceStepper {
         }
     }
 
-    /// Fires every timer due at or before `time`, in deadline order; returns each one's
-    /// outcome with its outputs.
-    public mutating func advance(to time: Double) -> [(outcome: Outcome, outputs: [(OutputID, [Value])])] {
-        var results: [(outcome: Outcome, outputs: [(OutputID, [Value])])] = []
+    /// What one timer's macrostep did, as `advance(to:)` reports it.
+    public struct TimerStep {
+        public var outcome: Outcome
+        public var outputs: [(OutputID, [Value])]
+        /// The first transition it took, if any.
+        public var transition: TransitionID?
+    }
+
+    /// Fires every timer due at or before `time`, in deadline order; returns what each did.
+    public mutating func advance(to time: Double) -> [TimerStep] {
+        var results: [TimerStep] = []
         var firedAtOnce = 0
-        while let outcome = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) { results.append((outcome, outputs)) }
+        while let outcome = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
+            results.append(TimerStep(outcome: outcome, outputs: outputs, transition: firstTransition))
+        }
         now = max(now, time)
         return results
     }
