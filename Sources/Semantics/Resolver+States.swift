@@ -26,50 +26,7 @@ extension Resolver {
     private mutating func resolveTransition(_ t: TransitionDecl, from source: StateID, decl: StateDecl) {
         var broken = false
         var scope = Scope(kind: .behaviour)
-        let trigger: Trigger
-        switch t.trigger {
-        case .events(let names):
-            var ids: [EventID] = []
-            for name in names {
-                if let id = eventIDs[name.name] {
-                    if !ids.contains(id) { ids.append(id) }
-                } else {
-                    report(.unknownEvent, "unknown event '\(name.name)'", at: name.range,
-                           notes: suggestion(for: name.name, among: eventIDs.keys, at: name.range))
-                    broken = true
-                }
-            }
-            scope.events = ids
-            trigger = .events(ids)
-        case .after(let duration):
-            var expr = resolveExpr(duration, scope)
-            if !expr.isInvalid && expr.type != .number {
-                report(.typeMismatch, "a delay must be a 'Number' of seconds, found '\(expr.type.rawValue)'",
-                       at: duration.range)
-                expr = invalid(duration.range)
-            }
-            trigger = .after(expr)
-        case .done(nil):
-            trigger = .done(source)
-            if let problem = completionProblem(source) {
-                report(.neverCompletes, "'done' is never taken: \(problem)", at: t.keywordRange)
-            }
-        case .done(let name?):
-            if let id = stateIDs[name.name] {
-                trigger = .done(id)
-                if let problem = completionProblem(id) {
-                    report(.neverCompletes, "'done(\(name.name))' is never taken: \(problem)", at: name.range,
-                           notes: [DiagnosticNote("'\(name.name)' is declared here", at: machine[id].range)])
-                }
-            } else {
-                report(.unknownState, "unknown state '\(name.name)'", at: name.range,
-                       notes: suggestion(for: name.name, among: stateIDs.keys, at: name.range))
-                trigger = .done(source)
-                broken = true
-            }
-        case .always:
-            trigger = .always
-        }
+        let trigger = resolveTrigger(t, from: source, scope: &scope, broken: &broken)
         var guardExpr: Expr?
         if let g = t.guardExpr {
             var expr = resolveExpr(g, scope)
@@ -103,5 +60,54 @@ extension Resolver {
         transition.isInternal = t.isInternal
         machine.transitions.append(transition)
         machine.states[source.index].transitions.append(id)
+    }
+
+    /// The trigger of `t`: its events (whose payload joins `scope`), delay, completion or
+    /// nothing (eventless). A name that does not resolve marks the transition `broken`.
+    private mutating func resolveTrigger(_ t: TransitionDecl, from source: StateID, scope: inout Scope,
+                                         broken: inout Bool) -> Trigger {
+        switch t.trigger {
+        case .events(let names):
+            var ids: [EventID] = []
+            for name in names {
+                if let id = eventIDs[name.name] {
+                    if !ids.contains(id) { ids.append(id) }
+                } else {
+                    report(.unknownEvent, "unknown event '\(name.name)'", at: name.range,
+                           notes: suggestion(for: name.name, among: eventIDs.keys, at: name.range))
+                    broken = true
+                }
+            }
+            scope.events = ids
+            return .events(ids)
+        case .after(let duration):
+            var expr = resolveExpr(duration, scope)
+            if !expr.isInvalid && expr.type != .number {
+                report(.typeMismatch, "a delay must be a 'Number' of seconds, found '\(expr.type.rawValue)'",
+                       at: duration.range)
+                expr = invalid(duration.range)
+            }
+            return .after(expr)
+        case .done(nil):
+            // In a final state any transition is already an error.
+            if !machine[source].isFinal, let problem = completionProblem(source) {
+                report(.neverCompletes, "'done' is never taken: \(problem)", at: t.keywordRange)
+            }
+            return .done(source)
+        case .done(let name?):
+            guard let id = stateIDs[name.name] else {
+                report(.unknownState, "unknown state '\(name.name)'", at: name.range,
+                       notes: suggestion(for: name.name, among: stateIDs.keys, at: name.range))
+                broken = true
+                return .done(source)
+            }
+            if let problem = completionProblem(id) {
+                report(.neverCompletes, "'done(\(name.name))' is never taken: \(problem)", at: name.range,
+                       notes: [DiagnosticNote("'\(name.name)' is declared here", at: machine[id].range)])
+            }
+            return .done(id)
+        case .always:
+            return .always
+        }
     }
 }

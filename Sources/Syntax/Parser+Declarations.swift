@@ -230,40 +230,7 @@ extension Parser {
             advance()
         }
         let keyword = token
-        let trigger: TriggerSyntax
-        switch keyword.kind {
-        case .kwOn:
-            advance()
-            var events: [Identifier] = []
-            repeat {
-                guard let event = expectIdentifier("event name") else {
-                    synchronize(to: Parser.stateMemberStarts)
-                    return nil
-                }
-                events.append(event)
-            } while consume(.comma)
-            trigger = .events(events)
-        case .kwAfter:
-            advance()
-            trigger = .after(parseExpr())
-        case .identifier where isWord(keyword, "done"):
-            advance()
-            var state: Identifier?
-            if token.kind == .lParen && !token.startsLine {
-                advance()
-                guard let name = expectIdentifier("state name in 'done(…)'"),
-                      expect(.rParen, "')' after the state name") != nil else {
-                    synchronize(to: Parser.stateMemberStarts)
-                    return nil
-                }
-                state = name
-            }
-            trigger = .done(state)
-        case .identifier where isWord(keyword, "always"):
-            advance()
-            trigger = .always
-        default:
-            error(expected: "'on', 'after', 'done' or 'always' after 'internal'", atToken: true)
+        guard let trigger = parseTrigger() else {
             synchronize(to: Parser.stateMemberStarts)
             return nil
         }
@@ -286,6 +253,40 @@ extension Parser {
         return TransitionDecl(trigger: trigger, keywordRange: keyword.range, internalRange: internalRange,
                               guardExpr: guardExpr, target: target, actions: actions,
                               range: SourceRange(internalRange?.start ?? keyword.range.start, previousEnd))
+    }
+
+    /// `trigger = "on" IDENT { "," IDENT } | "after" expr | "done" [ "(" IDENT ")" ] | "always"`
+    ///
+    /// nil after a reported error (the caller recovers).
+    private mutating func parseTrigger() -> TriggerSyntax? {
+        let keyword = token
+        switch keyword.kind {
+        case .kwOn:
+            advance()
+            var events: [Identifier] = []
+            repeat {
+                guard let event = expectIdentifier("event name") else { return nil }
+                events.append(event)
+            } while consume(.comma)
+            return .events(events)
+        case .kwAfter:
+            advance()
+            return .after(parseExpr())
+        case .identifier where isWord(keyword, "done"):
+            advance()
+            guard token.kind == .lParen && !token.startsLine else { return .done(nil) }
+            advance()
+            guard let name = expectIdentifier("state name in 'done(…)'"),
+                  expect(.rParen, "')' after the state name") != nil else { return nil }
+            return .done(name)
+        case .identifier where isWord(keyword, "always"):
+            advance()
+            return .always
+        default:
+            // Only reachable after `internal`, which is a prefix only before a trigger.
+            error(expected: "'on', 'after', 'done' or 'always' after 'internal'", atToken: true)
+            return nil
+        }
     }
 
     /// Something follows a transition on its line. Name the usual mistakes (Swift and
