@@ -39,6 +39,7 @@ struct Differential {
         }
         guard !machine.events.isEmpty else { return nil }
         var time = 0.0
+        var loops = 0
         for k in 0..<steps {
             if rng.next() % 3 == 0 { time += [0.05, 0.1, 0.3, 0.5, 1, 2, 5][Int(rng.next() % 7)] }
             var timerSteps: [(Step, [String])] = []
@@ -52,6 +53,9 @@ struct Differential {
                 return "line \(k) at t=\(time): \(timerSteps.count) timer steps, the reference took \(referenceTimers.count)\n"
                     + log.joined(separator: "\n")
             }
+            if timerSteps.contains(where: { if case .failed(let f) = $0.0.kind, case .timerLoop = f.reason { true } else { false } }) {
+                loops += 1
+            }
             for (j, (step, outputs)) in timerSteps.enumerated() {
                 let r = referenceTimers[j]
                 if let problem = agree(instance, step, outputs, reference, r.outcome, r.outputs, "line \(k) timer \(j) at t=\(time)",
@@ -59,6 +63,7 @@ struct Differential {
                     return problem + "\n" + log.joined(separator: "\n")
                 }
             }
+            if loops >= 2 { return nil }
             let event = machine.events[Int(rng.next() % UInt64(machine.events.count))]
             let payload = Self.payload(event, &rng)
             log.append("t=\(time) \(event.name)(\(payload.map(\.description).joined(separator: ", ")))")
@@ -67,6 +72,12 @@ struct Differential {
             let outcome = reference.send(event.id, payload: payload)
             if let problem = agree(instance, step, emitted, reference, outcome, reference.outputs, "line \(k) (\(event.name))") {
                 return problem + "\n" + log.joined(separator: "\n")
+            }
+            // A step that never settles takes 10,000 microsteps in both: a chart caught in
+            // such a loop has shown what it can after a couple.
+            if case .failed(let fault) = step.kind, case .microstepLimit = fault.reason {
+                loops += 1
+                if loops >= 2 { return nil }
             }
         }
         return nil
@@ -145,7 +156,7 @@ extension ChartDifferentialTests {
     /// Random statecharts of every form (`ChartGenerator`): the compiled steps agree with the
     /// reference, step by step. `STATECRAFT_CHARTS` sets how many (a longer run).
     @Test func randomChartsAgreeWithTheReference() throws {
-        let count = ProcessInfo.processInfo.environment["STATECRAFT_CHARTS"].flatMap(Int.init) ?? 150
+        let count = ProcessInfo.processInfo.environment["STATECRAFT_CHARTS"].flatMap(Int.init) ?? 60
         var failures = 0
         for seed in 0..<UInt64(count) {
             var generator = ChartGenerator(seed: seed)

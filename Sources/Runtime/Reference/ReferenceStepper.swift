@@ -84,10 +84,14 @@ public struct ReferenceStepper {
 
     /// Enters the initial configuration and runs to a stable one (statecharts.md "Start").
     public mutating func start() -> Outcome {
-        macrostep { s throws(ExpressionFault) in
+        let outcome = macrostep { s throws(ExpressionFault) in
             try s.enterStates(s.machine.initialEntrySet)
             return .started
         }
+        // A machine that cannot enter its initial configuration takes no events (as replay
+        // reports it: a rejection at each case's first line).
+        if case .failed = outcome { isFinished = true }
+        return outcome
     }
 
     /// Sends an external event with its payload in field order.
