@@ -6,7 +6,7 @@ import Statecraft
 /// most three decimals, like real touch and scroll data.
 struct LogGenerator {
     /// The machines the generator knows.
-    static let machines = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"]
+    static let machines = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss", "MediaPlayer"]
 
     private var random: SplitMix64
     private var ms = 0
@@ -26,6 +26,11 @@ struct LogGenerator {
         case "PullToRefresh": while !generator.done { generator.pullGesture() }
         case "PeekRating": while !generator.done { generator.peek() }
         case "SwipeToDismiss": while !generator.done { generator.swipe() }
+        case "MediaPlayer":
+            generator.line("loaded", ["itemDuration": "600"], after: 300)
+            generator.line("prerolled", after: 120)
+            var position = 0
+            while !generator.done { generator.watch(&position) }
         default:
             generator.writer.close()
             return false
@@ -43,7 +48,7 @@ struct LogGenerator {
     private var done: Bool { written >= limit }
 
     /// One line: time, event name, then the payload (already formatted JSON values).
-    private mutating func line(_ event: String, _ fields: KeyValuePairs<String, String> = [:], after delay: Int,
+    mutating func line(_ event: String, _ fields: KeyValuePairs<String, String> = [:], after delay: Int,
                                caseKey: String? = nil) {
         guard !done else { return }
         ms += delay
@@ -138,6 +143,56 @@ struct LogGenerator {
                                   "ended": k == moves ? "true" : "false",
                                   "x": String(cellX + int(-20...width + 20)), "y": String(cellY + int(-20...height + 20))],
                  after: 16)
+        }
+    }
+
+    /// A stretch of watching the video: mostly the periodic time observer's ticks (four a
+    /// second), then one of the things a viewer or the system does: pause and play, a seek
+    /// (which buffers), a stall (one in five outlasts the 10 s buffering limit), the volume
+    /// (sometimes all the way down, which mutes), mute, fullscreen, picture in picture, a
+    /// phone call that resumes or not, the end of the item and a replay.
+    private mutating func watch(_ position: inout Int) {
+        for _ in 0..<int(4...80) {
+            position += 250
+            line("tick", ["seconds": LogGenerator.decimal(position, places: 3)], after: 250)
+        }
+        switch int(0...99) {
+        case 0..<15:
+            line("pause", after: int(100...400))
+            line("play", after: int(500...8000))
+        case 15..<30:
+            position = int(0...590_000)
+            line("seek", ["to": LogGenerator.decimal(position, places: 3)], after: int(100...400))
+            line("likelyToKeepUp", after: int(100...1500))
+        case 30..<40:
+            line("stalled", after: int(16...250))
+            if chance(20) {
+                line("likelyToKeepUp", after: int(10_500...14_000))  // too late: the player gave up
+                line("play", after: int(500...3000))
+            } else {
+                line("likelyToKeepUp", after: int(200...4000))
+            }
+        case 40..<55:
+            let level = chance(15) ? 0 : int(1...100)
+            line("volumeChanged", ["level": LogGenerator.decimal(level, places: 2)], after: int(100...600))
+            if level == 0 { line("unmute", after: int(500...4000)) }
+        case 55..<65:
+            line("mute", after: int(100...600))
+            line("unmute", after: int(1000...9000))
+        case 65..<75:
+            line("enterFullscreen", after: int(100...600))
+            line("exitFullscreen", after: int(5000...60000))
+        case 75..<85:
+            line("startPictureInPicture", after: int(100...600))
+            line("stopPictureInPicture", after: int(5000...60000))
+        case 85..<93:
+            line("interruptionBegan", after: int(100...600))
+            line("interruptionEnded", ["shouldResume": chance(70) ? "true" : "false"], after: int(5000...120_000))
+            line("play", after: int(100...600))
+        default:
+            line("reachedEnd", after: int(100...600))
+            line("replay", after: int(1000...5000))
+            position = 0
         }
     }
 

@@ -77,7 +77,9 @@ public struct Instance: Sendable {
     /// Where a statechart's steps record their microsteps, when someone reads them (the
     /// replayer, for coverage and traces); nil records nothing. A log belongs to one run:
     /// copies of an instance share it.
-    var microstepLog: MicrostepLog?
+    var microstepLog: MicrostepLog? {
+        didSet { chartRun?.log = microstepLog }
+    }
 
     /// How many timers may fire at one instant before the instance reports a timer loop.
     static let timerLoopLimit = 10_000

@@ -59,6 +59,8 @@ struct ChartBuilder {
     var eventActions: [Int32] = []
     var hasCandidates: [Bool] = []
     var eventlessStart: [Int32] = [0], eventless: [Pending] = []
+    var hasEventlessChain: [Bool] = []
+    var eventlessReads: [Bool] = []
     var completionStart: [Int32] = [0], completion: [Pending] = [], completionOf: [Int32] = []
     var timers: [Pending] = []
     var source: [Int32] = []
@@ -141,6 +143,13 @@ struct ChartBuilder {
             completionStart.append(Int32(completion.count))
         }
         hasEventless = !eventless.isEmpty || !completion.isEmpty
+        eventlessReads = Array(repeating: false, count: machine.variables.count)
+        for t in machine.transitions where t.trigger == .always {
+            t.guardExpr?.visit { if case .variable(let v) = $0.kind { eventlessReads[v.index] = true } }
+        }
+        hasEventlessChain = machine.states.map { s in
+            ([s.id] + machine.properAncestors(s.id)).contains { eventlessStart[$0.index + 1] > eventlessStart[$0.index] }
+        }
         timers = timerOrder.map { pending(machine[$0]) }
 
         // Where transitions go.

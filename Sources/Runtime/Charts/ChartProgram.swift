@@ -62,6 +62,13 @@ final class ChartProgram: @unchecked Sendable {  // immutable; its tables are fr
     /// `always` transitions of each state: `eventless[eventlessStart[s] ..< eventlessStart[s + 1]]`.
     let eventlessStart: FrozenTable<Int32>
     let eventless: FrozenTable<Candidate>
+    /// Whether state `s` or one of its ancestors has an `always` transition (the loop
+    /// after each microstep skips the others at once).
+    let hasEventlessChain: FrozenTable<Bool>
+    /// Whether an `always` guard reads each variable (by `VariableID` index): a microstep
+    /// that changes no state and writes none of these cannot enable an eventless
+    /// transition, so the loop does not look for one.
+    let eventlessReads: FrozenTable<Bool>
     /// `done` transitions of each state, with the state whose completion they wait for:
     /// `completion[completionStart[s] ..< …]`, `completionOf` aligned with it.
     let completionStart: FrozenTable<Int32>
@@ -121,6 +128,8 @@ final class ChartProgram: @unchecked Sendable {  // immutable; its tables are fr
         hasCandidates = FrozenTable(b.hasCandidates)
         eventlessStart = FrozenTable(b.eventlessStart)
         eventless = relocated(b.eventless)
+        hasEventlessChain = FrozenTable(b.hasEventlessChain)
+        eventlessReads = FrozenTable(b.eventlessReads)
         completionStart = FrozenTable(b.completionStart)
         completion = relocated(b.completion)
         completionOf = FrozenTable(b.completionOf)
@@ -140,7 +149,7 @@ final class ChartProgram: @unchecked Sendable {  // immutable; its tables are fr
         for table in [kind.free, parent.free, last.free, initialChild.free, childStart.free, children.free,
                       historyStart.free, histories.free, historySlot.free, defaultStart.free, historyDefaults.free,
                       isDeep.free, entryPC.free, exitPC.free, hasTimers.free, eventActions.free, hasCandidates.free,
-                      eventlessStart.free, eventless.free, completionStart.free, completion.free, completionOf.free,
+                      eventlessStart.free, eventless.free, hasEventlessChain.free, eventlessReads.free, completionStart.free, completion.free, completionOf.free,
                       timerCandidates.free, source.free, target.free, isInternal.free, staticDomain.free, entryStart.free, entryEnd.free,
                       entryLists.free, isLeaf.free] as [() -> Void] {
             table()

@@ -49,9 +49,9 @@ extension Instance {
             let r = program.raiseArguments[k]
             if r.file == .number {
                 run.queueNumbers.append(registers.numbers[Int(r.index)])
-                run.queueStrings.append("")
             } else {
-                run.queueNumbers.append(0)
+                // A string field's slot holds where the string is in `queueStrings`.
+                run.queueNumbers.append(Double(run.queueStrings.count))
                 run.queueStrings.append(registers.strings[Int(r.index)])
             }
         }
@@ -66,13 +66,15 @@ extension Instance {
         run.saveList()
         run.entering.removeAll()
         for s in chart.startEntry { run.entering.append(s) }
-        if let log = microstepLog {
+        if let log = run.log {
             log.removeAll()
             run.enabled.removeAll()
             run.exits.removeAll()
             log.record(kind: 5, subject: -1, transitions: run.enabled, exited: run.exits, entered: run.entering)
         }
         try enterStates(chart, run)
+        collectLeaves(chart, run)
+        run.eventlessMayHold = true
         try settle(chart, run)
         updateLeaf(run)
     }
@@ -86,7 +88,7 @@ extension Instance {
         guard let run = chartRun else { return Outcome(kind: .ignored, transition: -1, from: from, to: from) }
         beginStep()
         run.beginStep()
-        microstepLog?.removeAll()
+        run.log?.removeAll()
         do {
             guard try selectTransitions(event: event, chart, run) else {
                 return Outcome(kind: .ignored, transition: -1, from: from, to: from)
@@ -98,7 +100,7 @@ extension Instance {
             return Outcome(kind: .fired, transition: first, from: from, to: Int32(truncatingIfNeeded: state.index))
         } catch {
             run.rollBack()
-            microstepLog?.removeAll()
+            run.log?.removeAll()
             fail(error, from: from)
             return Outcome(kind: .failed, transition: -1, from: from, to: from)
         }
@@ -113,7 +115,7 @@ extension Instance {
         guard let run = chartRun else { return .ignored(candidate.transition) }
         beginStep()
         run.beginStep()
-        microstepLog?.removeAll()
+        run.log?.removeAll()
         do {
             if candidate.guardPC >= 0 {
                 _ = try execute(candidate.guardPC)
@@ -129,17 +131,35 @@ extension Instance {
             return .fired(candidate.transition)
         } catch {
             run.rollBack()
-            microstepLog?.removeAll()
+            run.log?.removeAll()
             fail(error, from: from)
             return .failed(error, candidate.transition)
         }
     }
 
+    /// Whether a block run since journal positions `since` and `stringsSince` wrote a
+    /// variable that an `always` guard reads (every chart block saves what it writes).
+    private func wroteEventlessRead(since: Int, stringsSince: Int, _ chart: ChartProgram) -> Bool {
+        for k in since..<registers.journalCount where chart.eventlessReads[Int(registers.journal[k].slot)] { return true }
+        for k in stringsSince..<registers.stringJournal.count where chart.eventlessReads[Int(registers.stringJournal[k].slot)] {
+            return true
+        }
+        return false
+    }
+
     /// Eventless transitions, then internal events one at a time, until neither applies or
     /// the run has ended (the inner loop of Appendix D's `mainEventLoop`).
+    ///
+    /// A step starts from a stable configuration (no eventless transition enabled), so
+    /// eventless transitions are looked for only after a microstep that may have enabled
+    /// one (`ChartRun.eventlessMayHold`).
     private mutating func settle(_ chart: ChartProgram, _ run: ChartRun) throws(ExpressionFault) {
         while !isFinished {
-            var found = chart.hasEventless ? try selectEventlessTransitions(chart, run) : false
+            var found = false
+            if chart.hasEventless && run.eventlessMayHold {
+                run.eventlessMayHold = false
+                found = try selectEventlessTransitions(chart, run)
+            }
             var kind: UInt8 = 4, subject: Int32 = -1
             if !found {
                 guard run.queueHead < run.queue.count else { return }
@@ -164,21 +184,19 @@ extension Instance {
         let first = Int(program.payloadStart[event])
         for k in first..<Int(program.payloadStart[event + 1]) {
             let r = program.payloadRegisters[k]
+            let slot = run.queueNumbers[start + k - first]
             if r.file == .number {
-                registers.numbers[Int(r.index)] = run.queueNumbers[start + k - first]
+                registers.numbers[Int(r.index)] = slot
             } else {
-                registers.strings[Int(r.index)] = run.queueStrings[start + k - first]
+                registers.strings[Int(r.index)] = run.queueStrings[Int(slot)]
             }
         }
     }
 
     /// `state` becomes the first active atomic state (what flat reports show).
+    @inline(__always)
     private mutating func updateLeaf(_ run: ChartRun) {
-        guard let chart = program.chart else { return }
-        for k in 0..<run.list.count where chart.isLeaf[Int(run.list[k])] {
-            state = StateID(Int(run.list[k]))
-            return
-        }
+        if run.leaves.count > 0 { state = StateID(Int(run.leaves[0])) }
     }
 
     // MARK: - Selection
@@ -189,9 +207,9 @@ extension Instance {
     private mutating func selectTransitions(event: Int, _ chart: ChartProgram, _ run: ChartRun) throws(ExpressionFault) -> Bool {
         run.enabled.removeAll()
         run.enabledActions.removeAll()
-        for k in 0..<run.list.count {
-            let atomic = Int(run.list[k])
-            guard chart.isLeaf[atomic], chart.hasCandidates[atomic * chart.eventCount + event] else { continue }
+        for k in 0..<run.leaves.count {
+            let atomic = Int(run.leaves[k])
+            guard chart.hasCandidates[atomic * chart.eventCount + event] else { continue }
             var s = atomic
             search: while s > 0 {
                 for j in program.group(s, event) {
@@ -224,9 +242,9 @@ extension Instance {
                                            table: FrozenTable<ChartProgram.Candidate>, completing: Int32) throws(ExpressionFault) -> Bool {
         run.enabled.removeAll()
         run.enabledActions.removeAll()
-        for k in 0..<run.list.count {
-            let atomic = Int(run.list[k])
-            guard chart.isLeaf[atomic] else { continue }
+        for k in 0..<run.leaves.count {
+            let atomic = Int(run.leaves[k])
+            guard completing >= 0 || chart.hasEventlessChain[atomic] else { continue }
             var s = atomic
             search: while s > 0 {
                 for j in Int(start[s])..<Int(start[s + 1]) {
@@ -288,10 +306,8 @@ extension Instance {
                 kept += 1
             }
         }
-        while run.enabled.count > kept {
-            _ = run.enabled.remove(at: run.enabled.count - 1)
-            _ = run.enabledActions.remove(at: run.enabledActions.count - 1)
-        }
+        run.enabled.removeLast(run.enabled.count - kept)
+        run.enabledActions.removeLast(run.enabledActions.count - kept)
         return kept > 0
     }
 
@@ -346,6 +362,25 @@ extension Instance {
             let last = program.machine.transitions[Int(run.enabled[run.enabled.count - 1])].keywordRange
             throw ExpressionFault(.microstepLimit(limit: ReferenceStepper.microstepLimit), range: last)
         }
+        // A lone targetless transition (the usual way to update a variable) exits and
+        // enters nothing.
+        if run.enabled.count == 1 && chart.target[Int(run.enabled[0])] < 0 {
+            if let log = run.log {
+                run.exits.removeAll()
+                run.entering.removeAll()
+                log.record(kind: kind, subject: subject, transitions: run.enabled, exited: run.exits, entered: run.entering)
+            }
+            let pc = run.enabledActions[0]
+            if pc >= 0 {
+                let journalled = registers.journalCount, stringsJournalled = registers.stringJournal.count
+                _ = try execute(pc)
+                if chart.hasEventless && !run.eventlessMayHold {
+                    run.eventlessMayHold = wroteEventlessRead(since: journalled, stringsSince: stringsJournalled, chart)
+                }
+            }
+            return
+        }
+        run.eventlessMayHold = true
         run.saveList()
         try exitStates(chart, run)
         for k in 0..<run.enabled.count {
@@ -353,8 +388,9 @@ extension Instance {
             if pc >= 0 { _ = try execute(pc) }
         }
         computeEntrySet(chart, run)
-        microstepLog?.record(kind: kind, subject: subject, transitions: run.enabled, exited: run.exits, entered: run.entering)
+        run.log?.record(kind: kind, subject: subject, transitions: run.enabled, exited: run.exits, entered: run.entering)
         try enterStates(chart, run)
+        collectLeaves(chart, run)
     }
 
     /// Appendix D `computeExitSet` and `exitStates`: the active descendants of each
@@ -389,7 +425,7 @@ extension Instance {
             if chart.hasTimers[s] { cancelTimers(of: Int32(s)) }
             run.active[s] = false
         }
-        run.list.removeAll { !run.active[Int($0)] }
+        run.list.keep { run.active[Int($0)] }
     }
 
     /// Records what history state `h` of `parent` (being exited) restores.
@@ -555,6 +591,12 @@ extension Instance {
             }
         }
         run.list.replace(with: run.merged)
+    }
+
+    /// Rebuilds the list of active atomic states from the configuration.
+    private func collectLeaves(_ chart: ChartProgram, _ run: ChartRun) {
+        run.leaves.removeAll()
+        for k in 0..<run.list.count where chart.isLeaf[Int(run.list[k])] { run.leaves.append(run.list[k]) }
     }
 }
 

@@ -31,11 +31,16 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         var enteredEnd: Int32
     }
 
-    private(set) var entries = ReusableList<Entry>()
-    private(set) var ids = ReusableList<Int32>()
+    @exclusivity(unchecked) private(set) var entries = RawList<Entry>(capacity: 8)
+    @exclusivity(unchecked) private(set) var ids = IntList(capacity: 32)
 
     /// An empty log.
     public init() {}
+
+    deinit {
+        entries.free()
+        ids.free()
+    }
 
     /// How many microsteps the last step took.
     public var count: Int { entries.count }
@@ -48,8 +53,7 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
 
     /// Records a microstep: its trigger (kind 0 event, 1 timer, 2 raised, 3 completion,
     /// 4 eventless, 5 start, with its id), the transitions, the exit set, the entry set.
-    func record(kind: UInt8, subject: Int32, transitions: ReusableList<Int32>, exited: ReusableList<Int32>,
-                entered: ReusableList<Int32>) {
+    func record(kind: UInt8, subject: Int32, transitions: IntList, exited: IntList, entered: IntList) {
         for k in 0..<transitions.count { ids.append(transitions[k]) }
         let transitionsEnd = Int32(ids.count)
         for k in 0..<exited.count { ids.append(exited[k]) }
