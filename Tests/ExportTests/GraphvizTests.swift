@@ -45,7 +45,7 @@ import Testing
     /// Random charts (nested, parallel, history, final children) render without warnings:
     /// the cluster clipping rules hold for shapes nobody wrote by hand.
     @Test(.enabled(if: Graphviz.isInstalled, "Graphviz's dot is not installed; \(Graphviz.installHint)"),
-          arguments: 1...12)
+          arguments: 1...24)
     func randomChartsRenderCleanly(seed: UInt64) throws {
         try expectCleanRendering(try #require(ExportFixtures.randomChart(seed: seed)))
     }
