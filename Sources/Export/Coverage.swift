@@ -23,11 +23,13 @@ public struct Coverage: Sendable {
     }
 
     /// `transitions 7/9 (78%), states 4/4 (100%)`: how much of `machine` was exercised.
+    /// History states are pseudo-states, never active, so they are not counted.
     public func summary(_ machine: Machine) -> String {
         let transitions = machine.transitions.count
         let taken = machine.transitions.filter { count($0.id) > 0 }.count
-        let states = machine.states.count - 1  // the root is not drawn
-        let visited = machine.states.dropFirst().filter { visitedStates.contains($0.id) }.count
+        let counted = machine.states.dropFirst().filter { !$0.isHistory }  // the root is not drawn
+        let states = counted.count
+        let visited = counted.filter { visitedStates.contains($0.id) }.count
         func percent(_ part: Int, _ whole: Int) -> String {
             whole == 0 ? "100%" : "\(Int((Double(part) * 100 / Double(whole)).rounded(.down)))%"
         }

@@ -6,24 +6,28 @@ extension DOTDocument {
     private static let lineLimit = 30
 
     /// Every transition as its own edge, in source order, so several transitions between
-    /// the same pair of states stay separate and keep their own labels and overlay styles.
+    /// the same pair of states stay separate and keep their own labels and overlay styles;
+    /// then the default of each history state that has one.
     mutating func writeTransitions() {
-        for transition in machine.transitions {
-            guard isDrawn(transition.source) else { continue }
-            if let target = transition.target, !isDrawn(target) { continue }
+        for transition in machine.transitions where transition.source != machine.root
+            && transition.target != machine.root {
             writeTransition(transition)
+        }
+        for state in machine.states where state.isHistory {
+            guard let target = state.historyDefault else { continue }
+            let clip = clipping(from: state.id, to: target)
+            line(nodeID(state.id) + " -> " + nodeID(target) + (clip.isEmpty ? "" : " [" + attributes(clip) + "]"))
         }
     }
 
-    /// One edge. An internal transition (no target: actions only, no exit or entry) is a
-    /// loop on its state like an external self transition, but dotted and ending in a small
-    /// circle instead of an arrow (and below the state when both kinds meet). It stays an edge, not
+    /// One edge. A targetless transition (actions only, no exit or entry) is a loop on its
+    /// state like an external self transition, but dotted and ending in a small circle
+    /// instead of an arrow (and below the state when both kinds meet). It stays an edge, not
     /// a line in the state's box, so the overlay can colour it, count it and dash it like
     /// any other transition; the circle still marks it when coverage dashes it.
     private mutating func writeTransition(_ transition: Transition) {
-        let target = transition.target ?? transition.source
-        let tail = anchor(transition.source)
-        let head = anchor(target)
+        let tail = transition.source
+        let head = transition.target ?? transition.source
         var attrs = [("label", DOTString.label(labelLines(transition)))]
         var style: String?
         if transition.target == nil {
@@ -38,19 +42,22 @@ extension DOTDocument {
         if overlay.deadTransitions.contains(transition.id) { color = "red" }
         if let style { attrs.insert(("style", style), at: 1) }
         if let color { attrs += [("color", color), ("fontcolor", color)] }
-        // Clip at a cluster's border only when the other end lies outside it; Graphviz
-        // cannot clip an edge at a cluster that holds both of its ends.
-        if isCluster(transition.source), !isInside(head, transition.source) {
-            attrs.append(("ltail", "cluster_" + nodeID(transition.source)))
-        }
-        if isCluster(target), !isInside(tail, target) {
-            attrs.append(("lhead", "cluster_" + nodeID(target)))
-        }
         // A state with loops of both kinds gets them on fixed sides, external above and
         // internal below, so they never tangle. Otherwise Graphviz places the loops itself:
         // it reserves room for the labels of loops without ports, but not for those with.
         let port = tail != head || !hasBothKindsOfLoops(tail) ? "" : transition.target == nil ? ":s" : ":n"
+        attrs += clipping(from: tail, to: head)
         line(nodeID(tail) + port + " -> " + nodeID(head) + port + " [" + attributes(attrs) + "]")
+    }
+
+    /// `ltail`/`lhead` for an edge whose ends are clusters. An end is clipped at its
+    /// cluster's border only when the other end lies outside that cluster: Graphviz cannot
+    /// clip an edge at a cluster that holds both of its ends (it warns and draws it unclipped).
+    func clipping(from tail: StateID, to head: StateID) -> [(String, String)] {
+        var attrs: [(String, String)] = []
+        if machine.isCluster(tail), !isInside(head, tail) { attrs.append(("ltail", "cluster_" + nodeID(tail))) }
+        if machine.isCluster(head), !isInside(tail, head) { attrs.append(("lhead", "cluster_" + nodeID(head))) }
+        return attrs
     }
 
     /// `event [guard] / outputs`, on one line or one part per line, with `×N` appended when
@@ -71,13 +78,13 @@ extension DOTDocument {
         return lines
     }
 
-    /// Whether the node `id` carries an external self transition and an internal one.
+    /// Whether state `id` carries an external self transition and a targetless one.
     private func hasBothKindsOfLoops(_ id: StateID) -> Bool {
         var external = false
         var stays = false
-        for t in machine.transitions where isDrawn(t.source) && anchor(t.source) == id {
+        for t in machine[id].transitions.map({ machine[$0] }) {
             if let target = t.target {
-                if isDrawn(target) && anchor(target) == id { external = true }
+                if target == id { external = true }
             } else {
                 stays = true
             }

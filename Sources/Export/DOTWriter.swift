@@ -6,6 +6,10 @@ import StatecraftModel
 /// input always gives the same bytes. Node ids are generated (`s1`, `s2`, … by state index;
 /// `init` points; `cluster_s3` for the children of state 3), so no state name can clash
 /// with DOT syntax: names only appear inside escaped labels.
+///
+/// Compound and parallel states are clusters. An edge to or from one ends at the cluster's
+/// own node `sN`, an invisible point inside it, and is clipped at the cluster's border with
+/// `lhead`/`ltail` (`compound=true`), so it meets the box and not one of its children.
 public enum DOTWriter {
     /// The DOT text for `machine`, with `overlay`'s findings and coverage drawn on it.
     public static func write(_ machine: Machine, overlay: DiagramOverlay = DiagramOverlay()) -> String {
@@ -15,18 +19,29 @@ public enum DOTWriter {
     }
 }
 
-/// One DOT rendering in progress: the state tree walked once, then written top down.
+/// One DOT rendering in progress: the state tree written top down, then the edges.
 struct DOTDocument {
     let machine: Machine
     let overlay: DiagramOverlay
-    let tree: StateTree
+    /// The clusters some edge (a transition, a history default, an initial arrow) starts or
+    /// ends at, which therefore need their anchor point.
+    private let anchoredClusters: Set<StateID>
     private(set) var text = ""
     private var indent = 1
 
     init(machine: Machine, overlay: DiagramOverlay) {
         self.machine = machine
         self.overlay = overlay
-        tree = StateTree(machine)
+        var anchored = Set<StateID>()
+        for t in machine.transitions {
+            anchored.insert(t.source)
+            if let target = t.target { anchored.insert(target) }
+        }
+        for s in machine.states {
+            if let d = s.historyDefault { anchored.insert(d) }
+            if let initial = machine.initialChildToDraw(of: s.id) { anchored.insert(initial) }
+        }
+        anchoredClusters = anchored.filter { machine.isCluster($0) }
     }
 
     mutating func write() {
@@ -36,15 +51,14 @@ struct DOTDocument {
         line("graph [label=\(DOTString.quoted(title)), labelloc=t, rankdir=LR, nodesep=0.4]")
         line("node [shape=box, style=rounded]")
         line("edge [fontsize=10]")
-        if tree.hasContainers { line("compound=true") }
+        if machine.states.contains(where: { machine.isCluster($0.id) }) { line("compound=true") }
         writeDeclarations()
-        if initialChild(of: machine.root) != nil { line("init [shape=point, width=0.15]") }
+        let initial = machine.initialChildToDraw(of: machine.root)
+        if initial != nil { line("init [shape=point, width=0.15]") }
         blank()
         writeChildren(of: machine.root)
         blank()
-        if let initial = initialChild(of: machine.root) {
-            writeEntryArrow(from: "init", to: initial)
-        }
+        if let initial { writeEntryArrow(from: "init", to: initial) }
         writeTransitions()
         text += "}\n"
     }
@@ -69,10 +83,11 @@ struct DOTDocument {
 
     // MARK: - States
 
-    /// Writes the children of `parent`: leaves as nodes, states with children as clusters.
+    /// Writes the children of `parent`: leaves and history states as nodes, states with
+    /// children as clusters.
     private mutating func writeChildren(of parent: StateID) {
-        for child in tree.children(of: parent) {
-            if isCluster(child) {
+        for child in machine[parent].children {
+            if machine.isCluster(child) {
                 writeCluster(child)
             } else {
                 line(nodeID(child) + " [" + attributes(nodeAttributes(child)) + "]")
@@ -80,14 +95,17 @@ struct DOTDocument {
         }
     }
 
-    /// A compound or parallel state as `subgraph cluster_sN`, holding its children and, for
-    /// a compound state, the entry arrow to its initial child.
+    /// A compound or parallel state as `subgraph cluster_sN`, holding its anchor point when
+    /// an edge needs it, its children and, for a compound state, the entry arrow to its
+    /// initial child.
     private mutating func writeCluster(_ id: StateID) {
-        let state = machine.states[id.index]
         line("subgraph cluster_\(nodeID(id)) {")
         indent += 1
         line("graph [" + attributes(clusterAttributes(id)) + "]")
-        let initial = state.kind == .parallel ? nil : initialChild(of: id)
+        if anchoredClusters.contains(id) {
+            line(nodeID(id) + " [shape=point, style=invis, width=0.01, height=0.01, label=\"\"]")
+        }
+        let initial = machine.isParallel(id) ? nil : machine.initialChildToDraw(of: id)
         if initial != nil { line("init_\(nodeID(id)) [shape=point, width=0.1]") }
         writeChildren(of: id)
         if let initial { writeEntryArrow(from: "init_\(nodeID(id))", to: initial) }
@@ -95,14 +113,21 @@ struct DOTDocument {
         line("}")
     }
 
-    private func nodeAttributes(_ id: StateID) -> [(String, String)] {
-        let state = machine.states[id.index]
+    /// The name, then the outputs of entry and exit actions, one line each.
+    private func stateLines(_ id: StateID) -> [String] {
+        let state = machine[id]
         var lines = [state.name]
         let entry = TransitionLabel.outputs(of: state.entry, in: machine)
         if !entry.isEmpty { lines.append("entry / " + entry.joined(separator: ", ")) }
         let exit = TransitionLabel.outputs(of: state.exit, in: machine)
         if !exit.isEmpty { lines.append("exit / " + exit.joined(separator: ", ")) }
-        var attrs = [("label", DOTString.label(lines))]
+        return lines
+    }
+
+    private func nodeAttributes(_ id: StateID) -> [(String, String)] {
+        let state = machine[id]
+        if state.isHistory { return historyAttributes(id) }
+        var attrs = [("label", DOTString.label(stateLines(id)))]
         // Final states drop the default rounded box for a double circle; `style` is written
         // only where it differs from the default (the empty style resets it).
         if state.isFinal { attrs.append(("shape", "doublecircle")) }
@@ -111,55 +136,58 @@ struct DOTDocument {
         if unvisited { style.append("filled") }
         if state.isFinal || unvisited { attrs.append(("style", DOTString.quoted(style.joined(separator: ",")))) }
         if unvisited { attrs += [("fillcolor", "grey92"), ("color", "grey60"), ("fontcolor", "grey45")] }
-        if overlay.unreachableStates.contains(id) {
-            attrs.removeAll { $0.0 == "color" || $0.0 == "fontcolor" }
-            attrs += [("color", "red"), ("fontcolor", "red")]
-        }
-        return attrs
+        return markedUnreachable(id, attrs)
     }
 
+    /// A history state is UML's small circle, `H` (shallow) or `H*` (deep); its name is the
+    /// tooltip. It is never active, so coverage never greys it.
+    private func historyAttributes(_ id: StateID) -> [(String, String)] {
+        let state = machine[id]
+        let attrs = [("label", DOTString.quoted(state.isDeepHistory ? "H*" : "H")), ("shape", "circle"),
+                     ("width", "0.3"), ("fixedsize", "true"), ("fontsize", "10"),
+                     ("tooltip", DOTString.quoted(state.name))]
+        return markedUnreachable(id, attrs)
+    }
+
+    /// A parallel state's regions have dashed borders, like UML's regions separated by
+    /// dashed lines; every other cluster is solid.
     private func clusterAttributes(_ id: StateID) -> [(String, String)] {
-        let state = machine.states[id.index]
-        // A parallel state's children are all active at once: dashed, like UML's regions.
-        var style = state.kind == .parallel ? ["rounded", "dashed"] : ["rounded"]
-        var attrs = [("label", DOTString.quoted(state.name))]
+        let isRegion = machine[id].parent.map(machine.isParallel) ?? false
+        var style = isRegion ? ["rounded", "dashed"] : ["rounded"]
+        var attrs = [("label", DOTString.label(stateLines(id)))]
         if isUnvisited(id) {
             style.append("filled")
             attrs += [("fillcolor", "grey96"), ("color", "grey60"), ("fontcolor", "grey45")]
         }
-        if overlay.unreachableStates.contains(id) {
-            attrs.removeAll { $0.0 == "color" || $0.0 == "fontcolor" }
-            attrs += [("color", "red"), ("fontcolor", "red")]
-        }
         attrs.insert(("style", DOTString.quoted(style.joined(separator: ","))), at: 1)
-        return attrs
+        return markedUnreachable(id, attrs)
+    }
+
+    private func markedUnreachable(_ id: StateID, _ attrs: [(String, String)]) -> [(String, String)] {
+        guard overlay.unreachableStates.contains(id) else { return attrs }
+        return attrs.filter { $0.0 != "color" && $0.0 != "fontcolor" } + [("color", "red"), ("fontcolor", "red")]
     }
 
     private mutating func writeEntryArrow(from point: String, to target: StateID) {
-        var attrs: [(String, String)] = []
-        if isCluster(target) { attrs.append(("lhead", "cluster_" + nodeID(target))) }
-        line(point + " -> " + nodeID(anchor(target)) + (attrs.isEmpty ? "" : " [" + attributes(attrs) + "]"))
+        let clip = machine.isCluster(target) ? [("lhead", "cluster_" + nodeID(target))] : []
+        line(point + " -> " + nodeID(target) + (clip.isEmpty ? "" : " [" + attributes(clip) + "]"))
     }
 
-    // MARK: - Tree helpers
+    // MARK: - Helpers
 
-    func isDrawn(_ id: StateID) -> Bool { tree.isDrawn(id) }
+    /// Whether `id` is `ancestor` or lies inside it.
+    func isInside(_ id: StateID, _ ancestor: StateID) -> Bool {
+        id == ancestor || machine.isDescendant(id, of: ancestor)
+    }
 
-    func isCluster(_ id: StateID) -> Bool { tree.isContainer(id) }
-
-    func initialChild(of id: StateID) -> StateID? { tree.initialChild(of: id) }
-
-    /// The node an edge to or from `id` is attached to: `id` itself, or for a cluster the
-    /// node its initial path leads to (the edge is then clipped at the cluster's border).
-    func anchor(_ id: StateID) -> StateID { tree.initialLeaf(id) }
-
-    func isInside(_ id: StateID, _ ancestor: StateID) -> Bool { tree.isInside(id, ancestor) }
-
+    /// Whether coverage says the state was never active (history states never are, and are
+    /// not counted).
     func isUnvisited(_ id: StateID) -> Bool {
-        guard let coverage = overlay.coverage else { return false }
+        guard let coverage = overlay.coverage, !machine[id].isHistory else { return false }
         return !coverage.visitedStates.contains(id)
     }
 
+    /// The node of a state; for a cluster, its anchor point.
     func nodeID(_ id: StateID) -> String { "s\(id.index)" }
 
     // MARK: - Output

@@ -2,13 +2,15 @@ import StatecraftDiagnostics
 import StatecraftModel
 
 /// The parts of a transition's label, as both writers show them: what triggers it, the guard
-/// as written, and the outputs it emits with their arguments as written.
+/// as written, and the outputs it emits and events it raises with their arguments as written.
 struct TransitionLabel {
-    /// `touchEnded, touchCancelled` or `after 2s`.
+    /// `touchEnded, touchCancelled`, `after 2s`, `done`, `done(playback)` or `always`, after
+    /// `internal ` for a transition written `internal` (its source is not exited).
     var trigger: String
     /// The guard's source text, without brackets; nil when there is none.
     var guardText: String?
-    /// `rated(rating)`, one per `emit` (including those inside `if`), in source order.
+    /// `rated(rating)` per `emit` and `raise tick` per `raise` (including those inside
+    /// `if`), in source order.
     var outputs: [String]
 
     init(_ transition: Transition, in machine: Machine) {
@@ -22,6 +24,7 @@ struct TransitionLabel {
         case .always:
             trigger = "always"
         }
+        if transition.isInternal { trigger = "internal " + trigger }
         guardText = transition.guardExpr.map { Self.sourceText($0.range, in: machine) }
         outputs = Self.outputs(of: transition.actions, in: machine)
     }
@@ -37,22 +40,30 @@ struct TransitionLabel {
     /// The whole label on one line.
     var singleLine: String { parts.joined(separator: " ") }
 
-    /// The outputs `actions` emit, with arguments as written, in source order.
+    /// The outputs `actions` emit and the events they raise (`raise tick(1)`), with
+    /// arguments as written, in source order.
     static func outputs(of actions: [Action], in machine: Machine) -> [String] {
         var result: [String] = []
         for action in actions {
             action.visit { nested in
-                guard case .emit(let id, let arguments, _) = nested else { return }
-                let name = machine.outputs.indices.contains(id.index) ? machine.outputs[id.index].name : "?"
-                if arguments.isEmpty {
-                    result.append(name)
-                } else {
-                    let written = arguments.map { sourceText($0.range, in: machine) }
-                    result.append(name + "(" + written.joined(separator: ", ") + ")")
+                switch nested {
+                case .emit(let id, let arguments, _):
+                    let name = machine.outputs.indices.contains(id.index) ? machine.outputs[id.index].name : "?"
+                    result.append(call(name, arguments, in: machine))
+                case .raise(let id, let arguments, _):
+                    result.append("raise " + call(eventName(id, in: machine), arguments, in: machine))
+                default:
+                    break
                 }
             }
         }
         return result
+    }
+
+    /// `name` alone, or `name(a, b)` with the arguments as written.
+    private static func call(_ name: String, _ arguments: [Expr], in machine: Machine) -> String {
+        guard !arguments.isEmpty else { return name }
+        return name + "(" + arguments.map { sourceText($0.range, in: machine) }.joined(separator: ", ") + ")"
     }
 
     /// An event's name, or `?` for an id outside the machine (a model built by hand).

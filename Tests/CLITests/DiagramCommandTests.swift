@@ -42,6 +42,22 @@ import TestSupport
         #expect(dot.stdout.contains("s1 -> s3 [label=\"endDragging [progress >= 1]\", style=dashed, color=grey55, fontcolor=grey55]"))
     }
 
+    /// Coverage on a statechart: counts on edges out of clusters (completion included), the
+    /// region never entered greyed as a cluster, history states not counted.
+    @Test func coverageOnAStatechart() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let lines = [#"{"event": "loaded", "duration": 3}"#, #"{"event": "play"}"#, #"{"event": "interrupt"}"#,
+                     #"{"event": "pause"}"#]
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        let dot = try CLI.run(["dot", "Tests/ExportTests/Golden/statechart.machine", "--coverage", log.path])
+        #expect(dot.status == 0, "\(dot.stderr)")
+        #expect(dot.stdout.contains(#"s1 -> s2 [label="loaded [duration > 0] ×1", lhead=cluster_s2]"#), "\(dot.stdout)")
+        #expect(dot.stdout.contains(#"s2 -> s18 [label="interrupt ×1", ltail=cluster_s2]"#))
+        #expect(dot.stdout.contains(#"graph [label="summary", style="rounded,filled", fillcolor=grey96, color=grey60, fontcolor=grey45]"#))
+        #expect(dot.stdout.contains("states 9/16"), "\(dot.stdout)")
+    }
+
     @Test func checkDrawsFindingsInRed() throws {
         let r = try CLI.run(["dot", "--check", "Tests/CheckerTests/Fixtures/analysis.machine"])
         #expect(r.status == 0)

@@ -138,37 +138,66 @@ import TestSupport
                 == #"s4 -> s5 [label="leftScreen / dismissed", style=dashed, color=red, fontcolor=red]"#)
     }
 
-    // MARK: - Nesting
+    // MARK: - Statecharts
 
+    /// Clusters: a compound state is solid, a parallel state's regions are dashed; a cluster
+    /// an edge touches has an invisible anchor point `sN`; history states are `H`/`H*` circles.
     @Test func compoundAndParallelStatesBecomeClusters() throws {
-        let machine = try #require(NestedMachine.make())
-        let dot = DOTWriter.write(machine)
+        let dot = DOTWriter.write(try #require(ExportFixtures.statechart()))
         #expect(dot.contains("    compound=true\n"))
         let expected = """
-            subgraph cluster_s4 {
-                graph [label="active", style="rounded"]
-                init_s4 [shape=point, width=0.1]
-                s3 [label="dragging"]
-                init_s4 -> s3
-            }
-            subgraph cluster_s5 {
-                graph [label="both", style="rounded,dashed"]
-                subgraph cluster_s6 {
-                    graph [label="left", style="rounded"]
-                    init_s6 [shape=point, width=0.1]
-                    s7 [label="l1"]
-                    s8 [label="l2"]
-                    init_s6 -> s7
-                }
-                s9 [label="right"]
-            }
-
-        """
+                subgraph cluster_s2 {
+                    graph [label="ready\\nentry / beep", style="rounded"]
+                    s2 [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                    init_s2 [shape=point, width=0.1]
+                    subgraph cluster_s3 {
+                        graph [label="session\\nexit / beep", style="rounded"]
+                        s3 [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                        subgraph cluster_s4 {
+                            graph [label="playback", style="rounded,dashed"]
+                            init_s4 [shape=point, width=0.1]
+                            s5 [label="paused"]
+            """
         #expect(dot.contains(expected), "\(dot)")
-        // Into a cluster: clipped at its border; out of one likewise; inside: plain.
-        #expect(dot.contains(#"s2 -> s3 [label="touchBegan [onContent]", lhead=cluster_s4]"#))
-        #expect(dot.contains(#"s3 -> s7 [label="touchBegan", ltail=cluster_s4, lhead=cluster_s5]"#))
-        #expect(dot.contains(#"s7 -> s8 [label="touchBegan"]"#))
+        #expect(dot.contains(#"s8 [label="H*", shape=circle, width=0.3, fixedsize=true, fontsize=10, tooltip="lastPlayback"]"#))
+        #expect(dot.contains(#"s12 [label="H", shape=circle, width=0.3, fixedsize=true, fontsize=10, tooltip="lastSound"]"#))
+        // A region no edge touches has no anchor.
+        #expect(!dot.contains(" s4 [shape=point"))
+        #expect(dot.contains("        init_s2 -> s3 [lhead=cluster_s3]\n"))
         #expect(DOTText.syntaxProblems(dot) == [])
+    }
+
+    /// Edges into and out of a cluster are clipped at its border; an edge whose ends both
+    /// lie in a cluster is not clipped at it (Graphviz cannot); history defaults are edges.
+    @Test func clusterEdgesAndStatechartLabels() throws {
+        let dot = DOTWriter.write(try #require(ExportFixtures.statechart()))
+        for edge in [
+            #"s1 -> s2 [label="loaded [duration > 0]", lhead=cluster_s2]"#,
+            #"s2 -> s18 [label="interrupt", ltail=cluster_s2]"#,
+            #"s2 -> s6 [label="internal seek"]"#,
+            #"s2 -> s2 [label="tick", style=dotted, arrowhead=odot]"#,
+            #"s3 -> s19 [label="done(playback) / ended", ltail=cluster_s3]"#,
+            #"s13 -> s19 [label="done", ltail=cluster_s13]"#,
+            #"s11 -> s10 [label="unmute / raise tick"]"#,
+            #"s18 -> s3 [label="pause", lhead=cluster_s3]"#,
+            #"s18 -> s16 [label="resume"]"#,
+            #"s19 -> s18 [label="always\n[volume == 0 && in(idle)]"]"#,
+            "s8 -> s6\n",
+            "s17 -> s13 [lhead=cluster_s13]\n",
+        ] {
+            #expect(dot.contains("    " + edge), "missing \(edge)")
+        }
+    }
+
+    /// Coverage greys unvisited clusters like unvisited states, never history states (they
+    /// are never active), and the title does not count them.
+    @Test func coverageOnClusters() throws {
+        let machine = try #require(ExportFixtures.statechart())
+        let visited = Set(machine.states.map(\.id).filter { $0.index < 9 })
+        let dot = DOTWriter.write(machine, overlay: DiagramOverlay(coverage: Coverage(visitedStates: visited)))
+        #expect(dot.contains(#"graph [label="sound", style="rounded,dashed,filled", fillcolor=grey96, color=grey60, fontcolor=grey45]"#))
+        #expect(dot.contains(#"graph [label="ready\nentry / beep", style="rounded"]"#))
+        #expect(dot.contains(#"s12 [label="H", shape=circle, width=0.3, fixedsize=true, fontsize=10, tooltip="lastSound"]"#))
+        #expect(dot.contains("covered: transitions 0/20 (0%), states 7/16 (43%)"), "\(dot)")
     }
 }

@@ -13,7 +13,13 @@ enum ExportFixtures {
     /// The fixture spec with odd names and strings.
     static let oddName = "odd-names"
 
-    /// Reads and checks a spec; nil (and the test fails on it) when it has errors.
+    /// The fixture spec with every statechart form: nesting, regions, history, completion.
+    static let statechartName = "statechart"
+
+    /// The fixture specs in `Golden/`.
+    static let fixtureNames = [oddName, statechartName]
+
+    /// Reads and checks a spec; nil (and the test fails on it) when it does not resolve.
     static func machine(at url: URL) -> Machine? {
         let text = String(decoding: Repository.bytes(url), as: UTF8.self)
         return Statecraft.check(source: text, path: url.path, bounds: nil).machine
@@ -24,14 +30,27 @@ enum ExportFixtures {
         machine(at: Repository.specs.appendingPathComponent(name + ".machine"))
     }
 
-    /// The odd-names fixture.
-    static func odd() -> Machine? {
-        machine(at: golden.appendingPathComponent(oddName + ".machine"))
+    /// A fixture from `Golden/` by name. Analysis findings do not matter: the diagrams draw
+    /// every machine that resolves.
+    static func fixture(_ name: String) -> Machine? {
+        machine(at: golden.appendingPathComponent(name + ".machine"))
     }
 
-    /// Every machine the Graphviz and golden tests cover: the specs, then the fixture.
-    static var allNames: [String] { specNames + [oddName] }
+    /// The odd-names fixture.
+    static func odd() -> Machine? { fixture(oddName) }
+
+    /// The statechart fixture.
+    static func statechart() -> Machine? { fixture(statechartName) }
+
+    /// Every machine the Graphviz and golden tests cover: the specs, then the fixtures.
+    static var allNames: [String] { specNames + fixtureNames }
 
     /// A machine from `allNames`.
-    static func named(_ name: String) -> Machine? { name == oddName ? odd() : spec(name) }
+    static func named(_ name: String) -> Machine? { fixtureNames.contains(name) ? fixture(name) : spec(name) }
+
+    /// A random statechart from `ChartGenerator`; nil when it does not resolve.
+    static func randomChart(seed: UInt64) -> Machine? {
+        var generator = ChartGenerator(seed: seed)
+        return Statecraft.check(source: generator.spec(), path: "chart-\(seed).machine", bounds: nil).machine
+    }
 }

@@ -85,26 +85,27 @@ import Testing
     }
 
     @Test func compoundAndParallelStates() throws {
-        let text = MermaidWriter.write(try #require(NestedMachine.make()))
+        let text = MermaidWriter.write(try #require(ExportFixtures.statechart()))
         let expected = """
-            state active {
-                [*] --> dragging
-                dragging --> dragging : touchBegan [onContent]
-                dragging : touchMoved
-            }
-            state both {
-                state left {
-                    [*] --> l1
-                    l1 --> l2 : touchBegan
-                }
-                --
-                right
-            }
-
-        """
+                    state session {
+                        state playback {
+                            state "H*" as lastPlayback
+                            [*] --> paused
+            """
         #expect(text.contains(expected), "\(text)")
-        #expect(text.contains("    closed --> active : touchBegan [onContent]\n"))
-        #expect(text.contains("    active --> both : touchBegan\n"))
-        #expect(text.contains("    dragging --> closed : touchEnded"))
+        for line in [
+            "        state \"H\" as lastTop\n        [*] --> session\n",
+            "            --\n            state sound {\n                state \"H\" as lastSound\n",
+            "                lastPlayback --> playing\n                finished --> [*]\n",
+            "        lastTop --> summary\n",
+            "    ready --> playing : internal seek\n",
+            "    session --> idle : done(playback) / ended\n",
+            "    summary --> idle : done\n",
+            "    idle --> interrupted : always [volume == 0 #38;#38; in(idle)]\n",
+            "    idle --> ready : play / raise tick\n",
+            "    ready : tick\n",
+        ] {
+            #expect(text.contains(line), "missing \(line)")
+        }
     }
 }
