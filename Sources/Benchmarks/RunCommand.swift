@@ -28,9 +28,11 @@ struct RunCommand {
         _ = System.run(["mkdir", "-p", directory])
         let binary = System.executablePath().map { path in String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) + "/statecraft" }
         let statecraft = binary.flatMap { System.fileSize($0) != nil ? $0 : nil }
-        let hasPython = python && System.run(["python3", "-c", "import transitions"])?.status == 0
+        let hasPython = python && System.run(["python3", "-c", "import transitions, statemachine"])?.status == 0
         print("statecraft-bench run: \(events) events per log, median of \(runs) runs, release build")
-        if python && !hasPython { print("note: python3 with 'transitions' not found; pip install transitions") }
+        if python && !hasPython {
+            print("note: python3 with 'transitions' and 'statemachine' not found; pip install transitions python-statemachine==3.2.2")
+        }
         if cli && statecraft == nil { print("note: no 'statecraft' next to this binary; build it with swift build -c release") }
         print(Table.header)
         var failed = false
@@ -107,7 +109,19 @@ struct RunCommand {
             }
         }
         if case .failure(let e) = stepping(machine, path, program, { add($0, $1, items: $2, ratio: $3) }) { return .failure(e) }
-        if python, let cliSeconds {
+        if python, let cliSeconds, machine == "MediaPlayer" {
+            // python-statemachine replays about 5 k events a second: its rate over the first
+            // lines is enough to compare with.
+            let script = "\(specs)/../Sources/Benchmarks/python/statemachine_baseline.py"
+            let out = "\(directory)/python-statemachine-\(machine).txt"
+            let limit = min(lines, 20_000)
+            if let r = System.run(["python3", script, path, String(limit)], stdout: out), r.status == 0,
+               let text = System.readFile(out), let rate = Table.eventsPerSecond(String(decoding: text, as: UTF8.self)) {
+                let seconds = Double(lines) / rate
+                add("python-statemachine (SCXML)", seconds, items: lines,
+                    ratio: "CLI " + Table.ratio(seconds, cliSeconds, "faster"), rss: r.peakRSS)
+            }
+        } else if python, let cliSeconds {
             let script = "\(specs)/../Sources/Benchmarks/python/transitions_baseline.py"
             let out = "\(directory)/python-\(machine).txt"
             if let r = System.run(["python3", script, machine, path], stdout: out), r.status == 0,

@@ -9,7 +9,8 @@
 //     .build/release/statecraft-bench generate --machine Drawer --events 1000000 --out /tmp/drawer.jsonl
 //         Writes a deterministic log (same bytes every time): a `time` on every line, no
 //         expectation lines. Machines: Drawer, VibrantButton, PullToRefresh (its refreshes
-//         run into the 2 s timer), PeekRating, SwipeToDismiss (four interleaved cases).
+//         run into the 2 s timer), PeekRating, SwipeToDismiss (four interleaved cases),
+//         MediaPlayer (the statechart: regions, history, eventless and raised events, timer).
 //
 //     .build/release/statecraft-bench run [--events 1000000] [--runs 5] [--machine Drawer ...]
 //                                         [--dir /tmp/statecraft-bench] [--python] [--no-cli] [--stepping]
@@ -26,7 +27,9 @@
 //         --stepping prints only those three rows. In-process peak RSS is this process's
 //         high-water mark after the stage (getrusage), so it only grows down the table.
 //         --python also runs python/transitions_baseline.py (needs `pip install transitions`)
-//         and prints how many times faster the CLI is.
+//         and, for MediaPlayer, python/statemachine_baseline.py (python-statemachine 3.2 through
+//         its SCXML processor, over the first 20,000 lines), and prints how many times faster
+//         the CLI is.
 //
 //     .build/release/statecraft-bench allocs [--machine Drawer] [--count 5000]
 //         Heap allocations per event for each stage, counted by Valgrind memcheck ("total heap

@@ -37,6 +37,9 @@ public struct Step: Sendable, Equatable {
 public struct Instance: Sendable {
     /// The compiled machine.
     public let program: Program
+    /// `program.chart`, borrowed: `program` keeps it alive, and reading it here retains
+    /// nothing on the step path.
+    unowned(unsafe) let chart: ChartProgram?
     /// The active leaf state; in a statechart with several active leaves, the first in
     /// document order (`configuration` has them all).
     public internal(set) var state: StateID
@@ -89,6 +92,7 @@ public struct Instance: Sendable {
         self.program = program
         state = program.machine.root
         registers = RegisterFile(numbers: program.initialNumbers, strings: program.initialStrings)
+        chart = program.chart
         chartRun = program.chart.map(ChartRun.init)
     }
 
@@ -331,7 +335,7 @@ public struct Instance: Sendable {
     /// fires. Outputs stay in `registers.outputs` until the next step.
     @inline(__always)
     mutating func outcome(of event: Int) -> Outcome {
-        if let chart = program.chart { return chartOutcome(of: event, chart) }
+        if let chart { return chartOutcome(of: event, chart) }
         let from = Int32(truncatingIfNeeded: state.index)
         if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
         beginStep()
@@ -405,7 +409,7 @@ public struct Instance: Sendable {
             return .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now), range: program.machine[t].keywordRange),
                            Int32(truncatingIfNeeded: t.index))
         }
-        if let chart = program.chart { return chartFireTimer(Int(timer.timer), chart) }
+        if let chart { return chartFireTimer(Int(timer.timer), chart) }
         beginStep()
         do {
             let fired = try execute(program.timerDispatch[Int(timer.timer) * program.stateCount + from.index])

@@ -390,7 +390,7 @@ public struct Replayer {
 
     private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, nameOffset: Int, _ source: L,
                                                sink: TraceSink) {
-        let before = options.trace && program.chart != nil ? run.instance.configuration.states : []
+        let before = options.trace && program.chart != nil ? run.instance.configuration.states : nil
         let step = run.instance.outcome(of: event.index)
         var result = TraceBatch.ResultKind.applied
         var message: String?
@@ -432,7 +432,7 @@ public struct Replayer {
                                  from: step.from, to: step.to, result: result, caseKey: run.report.key, message: message,
                                  transition: step.kind == .fired ? step.transition : -1)
             if program.chart != nil {
-                traceBatch.addMicrosteps(step.kind == .fired ? run.instance.microstepLog : nil, before: before,
+                traceBatch.addMicrosteps(step.kind == .fired ? run.instance.microstepLog : nil, before: before ?? [],
                                          after: run.instance.configuration.states)
             }
             recordPayload(of: event.index, in: run)
