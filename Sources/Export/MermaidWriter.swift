@@ -154,12 +154,15 @@ struct MermaidDocument {
         return result
     }
 
-    /// Whether an arrow will name the state: a transition, a history default, an entry or
-    /// exit arrow.
+    /// Whether a line inside the state's own container will name it: a transition or a
+    /// history default written there, the entry arrow, an exit arrow. An arrow written
+    /// further out does not count: Mermaid would make the state it first meets there a
+    /// state of that outer level.
     private func isMentioned(_ id: StateID) -> Bool {
         if machine[id].isFinal { return true }
-        if let parent = machine[id].parent, machine.initialChildToDraw(of: parent) == id { return true }
-        return arrowsByBlock.values.contains { $0.contains { $0.source == id || $0.target == id } }
+        guard let parent = machine[id].parent else { return false }
+        if machine.initialChildToDraw(of: parent) == id { return true }
+        return (arrowsByBlock[parent] ?? []).contains { $0.source == id || $0.target == id }
     }
 
     private mutating func writeArrow(_ arrow: Arrow) {

@@ -120,7 +120,7 @@ import TestSupport
         #expect(lines.contains("line 14, t=1.25: endDragging: pulling -> refreshing; emitted didRefresh; set insetTop = 110"))
         #expect(lines.contains("line 20, t=3.25: after 2s: refreshing -> idle; set insetTop = 0"))
         // An event ignored because a guard was false says which guard, and on what values.
-        #expect(lines.contains("line 7, t=0.3: endDragging: ignored in pulling: the guard 'progress >= 1' (line 42) is false (progress = 0.8)"))
+        #expect(lines.contains("line 7, t=0.3: endDragging: ignored in pulling: the guard 'progress >= 1' (line 28) is false (progress = 0.8)"))
         // With no transition for the event at all, there is nothing more to say.
         #expect(lines.contains("line 21, t=3.3: endRefreshing: ignored in idle"))
     }

@@ -12,14 +12,16 @@ import TestSupport
 
     @Test func readmeExample() throws {
         let machine = try LibraryTests.drawer()
-        #expect(machine.states.dropFirst().map(\.name) == ["open", "closed", "dragging"])
+        #expect(machine.states.dropFirst().map(\.name) == ["drawer", "open", "closed", "dragging"])
     }
 
     @Test func theStateTreeHasTheMachineAtItsRoot() throws {
         let machine = try LibraryTests.drawer()
         #expect(machine[machine.root].name == "Drawer")
-        #expect(machine[machine.root].children.count == 3)
-        #expect(machine.states.dropFirst().allSatisfy { $0.parent == machine.root && $0.kind == .atomic })
+        #expect(machine[machine.root].children.map { machine[$0].name } == ["drawer"])
+        let drawer = machine.states[1]
+        #expect(drawer.kind == .compound && drawer.children.map { machine[$0].name } == ["open", "closed", "dragging"])
+        #expect(machine.states.dropFirst(2).allSatisfy { $0.parent == drawer.id && $0.kind == .atomic })
         #expect(machine.initialState.map { machine[$0].name } == "open")
     }
 
@@ -45,7 +47,7 @@ import TestSupport
     @Test func transitionsAreResolvedToIds() throws {
         let machine = try LibraryTests.drawer()
         let dragging = try #require(machine.states.first { $0.name == "dragging" })
-        let release = machine[dragging.transitions[2]]
+        let release = machine[dragging.transitions[1]]
         guard case .events(let events) = release.trigger else {
             Issue.record("expected an event trigger")
             return

@@ -15,7 +15,7 @@ import TestSupport
     /// Overlays with the same contents, built in different orders (so their sets and
     /// dictionaries hash and iterate differently), draw the same bytes.
     @Test func overlayOrderDoesNotMatter() throws {
-        let machine = try #require(ExportFixtures.spec("PeekRating"))
+        let machine = try #require(ExportFixtures.flat("PeekRating"))
         let states = machine.states.indices.map(StateID.init)
         let transitions = machine.transitions.indices.map(TransitionID.init)
         var generator = SeededGenerator(seed: 7)
@@ -46,7 +46,7 @@ import TestSupport
     /// Names are only ever labels: any name at all, with quotes, backslashes, line breaks,
     /// entity look-alikes and emoji, is escaped inside the label and the ids stay `sN`.
     @Test func oddStateNamesAreEscaped() throws {
-        var machine = try #require(ExportFixtures.spec("SwipeToDismiss"))
+        var machine = try #require(ExportFixtures.flat("SwipeToDismiss"))
         machine.name = "a \"machine\" }"
         machine.states[1].name = "say \"hi\" \\ back\nslash"
         machine.states[2].name = "&lt; -> {x}|<y> ❤️"
@@ -61,42 +61,42 @@ import TestSupport
     }
 
     @Test func initialAndFinalStates() throws {
-        let dot = DOTWriter.write(try #require(ExportFixtures.spec("SwipeToDismiss")))
+        let dot = DOTWriter.write(try #require(ExportFixtures.flat("SwipeToDismiss")))
         #expect(dot.contains("    init [shape=point, width=0.15]\n"))
         #expect(dot.contains("    init -> s1\n"))
         #expect(DOTText.line(dot, startingWith: "s5 [") == #"s5 [label="dismissed", shape=doublecircle, style=""]"#)
     }
 
     @Test func labelsAndLoops() throws {
-        let drawer = DOTWriter.write(try #require(ExportFixtures.spec("Drawer")))
+        let drawer = DOTWriter.write(try #require(ExportFixtures.flat("Drawer")))
         // External self transition: a loop above; internal: dotted, below, ending in a circle.
         #expect(drawer.contains(#"s3:n -> s3:n [label="touchBegan [onContent]"]"#))
         #expect(drawer.contains(#"s3:s -> s3:s [label="touchMoved", style=dotted, arrowhead=odot]"#))
         // Two transitions between the same pair stay two edges.
-        let refresh = DOTWriter.write(try #require(ExportFixtures.spec("PullToRefresh")))
+        let refresh = DOTWriter.write(try #require(ExportFixtures.flat("PullToRefresh")))
         #expect(refresh.contains(#"s3 -> s1 [label="after 2s"]"#))
         #expect(refresh.contains(#"s3 -> s1 [label="endRefreshing"]"#))
         #expect(refresh.contains(#"s3 [label="refreshing\nentry / didRefresh"]"#))
-        let peek = DOTWriter.write(try #require(ExportFixtures.spec("PeekRating")))
+        let peek = DOTWriter.write(try #require(ExportFixtures.flat("PeekRating")))
         // Parts share a line up to 30 characters.
         #expect(peek.contains(#"s3 -> s1 [label="commitUpdate [ended]\n/ rated(rating)"]"#))
     }
 
     @Test func declarationsNote() throws {
-        let dot = DOTWriter.write(try #require(ExportFixtures.spec("Drawer")))
+        let dot = DOTWriter.write(try #require(ExportFixtures.flat("Drawer")))
         let note = try #require(DOTText.line(dot, startingWith: "declarations ["))
         #expect(note.contains("shape=note"))
         #expect(note.contains(#"const viewHeight = 667\l"#))
         #expect(note.contains(#"public var originY: Number = -617\l"#))
         #expect(note.contains(#"var startTouchY: Number = 0\l"#))
-        let peek = DOTWriter.write(try #require(ExportFixtures.spec("PeekRating")))
+        let peek = DOTWriter.write(try #require(ExportFixtures.flat("PeekRating")))
         #expect(peek.contains(#"public var highlighted: String = \"\"\l"#))
     }
 
     // MARK: - Overlay
 
     @Test func unreachableStatesAndDeadTransitionsAreRed() throws {
-        let machine = try #require(ExportFixtures.spec("Drawer"))
+        let machine = try #require(ExportFixtures.flat("Drawer"))
         let dot = DOTWriter.write(machine, overlay: DiagramOverlay(unreachableStates: [StateID(2)],
                                                                    deadTransitions: [TransitionID(3), TransitionID(5)]))
         #expect(DOTText.line(dot, startingWith: "s2 [") == #"s2 [label="closed", color=red, fontcolor=red]"#)
@@ -108,7 +108,7 @@ import TestSupport
     }
 
     @Test func coverageCountsDashesAndGreys() throws {
-        let machine = try #require(ExportFixtures.spec("Drawer"))
+        let machine = try #require(ExportFixtures.flat("Drawer"))
         let coverage = Coverage(transitionCounts: [TransitionID(0): 12, TransitionID(3): 40, TransitionID(5): 0],
                                 visitedStates: [StateID(1), StateID(3)])
         let dot = DOTWriter.write(machine, overlay: DiagramOverlay(coverage: coverage))
@@ -128,7 +128,7 @@ import TestSupport
     }
 
     @Test func overlaysCombine() throws {
-        let machine = try #require(ExportFixtures.spec("SwipeToDismiss"))
+        let machine = try #require(ExportFixtures.flat("SwipeToDismiss"))
         let overlay = DiagramOverlay(unreachableStates: [StateID(5)], deadTransitions: [TransitionID(6)],
                                      coverage: Coverage(visitedStates: [StateID(1)]))
         let dot = DOTWriter.write(machine, overlay: overlay)

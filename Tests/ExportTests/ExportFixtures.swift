@@ -36,6 +36,13 @@ enum ExportFixtures {
         machine(at: golden.appendingPathComponent(name + ".machine"))
     }
 
+    /// A flat version of a bundled spec (every state at the top level), as the specs were
+    /// before parent states held their shared transitions: the writer tests that name
+    /// states and edges by id draw these, so they do not change when a spec is reorganised.
+    static func flat(_ name: String) -> Machine? {
+        machine(at: golden.appendingPathComponent("Flat/" + name + ".machine"))
+    }
+
     /// The odd-names fixture.
     static func odd() -> Machine? { fixture(oddName) }
 

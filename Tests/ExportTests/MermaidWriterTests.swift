@@ -21,8 +21,11 @@ import Testing
         let initial = try #require(machine.initialState)
         #expect(lines.contains("[*] --> " + machine[initial].name))
         for state in machine.states.dropFirst() {
-            #expect(lines.contains { $0.hasPrefix(state.name + " ") || $0.hasSuffix(" " + state.name) || $0 == state.name },
-                    "state \(state.name) missing")
+            #expect(lines.contains {
+                $0.hasPrefix(state.name + " ") || $0.hasSuffix(" " + state.name) || $0 == state.name
+                    || $0.contains("--> " + state.name + " ") || $0.hasPrefix("state " + state.name + " ")
+                    || $0.hasSuffix(" as " + state.name)
+            }, "state \(state.name) missing")
             if state.isFinal { #expect(lines.contains(state.name + " --> [*]")) }
         }
         for transition in machine.transitions {
@@ -35,11 +38,13 @@ import Testing
             case .done(let state): trigger = state == transition.source ? "done" : "done(\(machine[state].name))"
             case .always: trigger = "always"
             }
-            let matching = lines.filter { $0.hasPrefix(prefix + trigger) }
+            let matching = lines.filter { $0.hasPrefix(prefix + (transition.isInternal ? "internal " : "") + trigger) }
             #expect(!matching.isEmpty, "transition \(transition.id.index) missing: \(prefix + trigger)")
         }
         let arrows = lines.filter { $0.contains(" --> ") && !$0.hasPrefix("[*]") && !$0.hasSuffix("[*]") }
-        #expect(arrows.count == machine.transitions.filter(\.isExternal).count)
+        // One arrow per transition with a target, and one per history state's default.
+        let defaults = machine.states.filter { $0.isHistory && $0.historyDefault != nil }.count
+        #expect(arrows.count == machine.transitions.filter(\.isExternal).count + defaults)
     }
 
     /// After the `:` that starts it, no label holds a character Mermaid would read as syntax;
@@ -74,7 +79,7 @@ import Testing
     }
 
     @Test func handEditedNamesAndDuplicates() throws {
-        var machine = try #require(ExportFixtures.spec("VibrantButton"))
+        var machine = try #require(ExportFixtures.flat("VibrantButton"))
         machine.states[1].name = "two words: \"x\""
         machine.states[2].name = "s1"
         let text = MermaidWriter.write(machine)

@@ -4,10 +4,10 @@ import StatecraftExport
 import Testing
 import TestSupport
 
-/// The README shows the five machines as Mermaid diagrams; they must be what the tool prints
+/// The README shows the bundled machines as Mermaid diagrams; they must be what the tool prints
 /// today. Regenerate a block with `statecraft mermaid Specs/NAME.machine`.
 @Suite struct ReadmeDiagramTests {
-    @Test(arguments: ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"])
+    @Test(arguments: ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss", "MediaPlayer"])
     func readmeDiagramIsCurrent(machine name: String) throws {
         let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
         let marker = "<!-- statecraft mermaid Specs/\(name).machine -->\n```mermaid\n"
