@@ -350,4 +350,36 @@ import TestSupport
                             #"{"event": "toggle"}"#, #"{"time": 7, "event": "check"}"#,
                             #"{"expect": {"state": ["hot", "idle"], "outputs": ["lit"]}}"#))
     }
+
+    /// Bad input: an `always` loop whose guard never stops holding is a rejected step that
+    /// names the loop, not a hang.
+    @Test func anEventlessLoopThatNeverSettlesIsRejected() throws {
+        let r = try Self.replay("""
+            machine M {
+                public var n: Number = 0
+                event go
+                initial state a { on go -> b }
+                state b { always if n >= 0 -> c { n += 1 } }
+                state c { always if n >= 0 -> b { n += 1 } }
+            }
+            """, Self.lines(#"{"event": "go"}"#, #"{"expect": {"state": "a", "vars": {"n": 0}}}"#))
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("event 'go' was rejected: more than 10000 microsteps without settling"), "\(r.stdout)")
+        #expect(r.stdout.contains("spec.machine:6:15: note: the failing expression in the spec"), "\(r.stdout)")
+        #expect(r.stdout.contains("expectations  1 checked, 0 failed"), "\(r.stdout)")
+    }
+
+    /// Bad input: ten thousand nested states are one diagnostic at the first level too deep,
+    /// at once, not a crash or a stack overflow.
+    @Test func tenThousandNestedStatesAreOneDiagnostic() throws {
+        var text = "machine Deep {\n    event go\n"
+        for k in 0..<10_000 { text += "initial state s\(k) {\n" }
+        text += "on go -> s0\n" + String(repeating: "}\n", count: 10_000) + "}\n"
+        let path = try AnalysisVerdictTests.spec(text)
+        let r = try CLI.run(["check", path])
+        #expect(r.status == 1)
+        #expect(r.exitedNormally)
+        #expect(r.stdout.contains("error: nesting is too deep; at most 64 levels are allowed [nesting-too-deep]"), "\(r.stdout.prefix(500))")
+        #expect(r.stdout.contains("checked 1 file: 1 error, 0 warnings"))
+    }
 }

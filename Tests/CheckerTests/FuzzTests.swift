@@ -43,7 +43,8 @@ import TestSupport
         let pieces = ["machine", "M", "{", "}", "(", ")", "state", "initial", "final", "on", "after", "if", "else",
                       "->", "=", "+=", "==", "&&", "||", "!", "?", ":", ",", ";", "emit", "let", "var", "public",
                       "const", "event", "output", "x", "1", "2s", "\"❤️\"", "true", "\n", " ", "min", "Number",
-                      "entry", "exit", "/*", "*/", "//", "\"", "-", "*", "%"]
+                      "entry", "exit", "/*", "*/", "//", "\"", "-", "*", "%",
+                      "parallel", "history", "deep", "done", "always", "raise", "in", "internal", "h", "done(", "in(x)"]
         var rng = SeededGenerator(seed: 42)
         for _ in 0..<500 {
             let n = Int.random(in: 0..<120, using: &rng)
@@ -73,6 +74,37 @@ import TestSupport
             Mutation.damage(&bytes, using: &rng)
             FuzzTests.checkInvariants(bytes)
         }
+    }
+
+    /// Statecharts with bytes flipped, dropped and duplicated: every mutant is checked, and
+    /// each one that still resolves is compiled and run for a while on random events (the
+    /// runtime must take whatever the checker lets through).
+    @Test func mutatedStatecharts() throws {
+        var rng = SeededGenerator(seed: 11)
+        var ran = 0
+        for seed in 0..<200 as Range<UInt64> {
+            var generator = ChartGenerator(seed: seed)
+            var bytes = Array(generator.spec().utf8)
+            Mutation.damage(&bytes, using: &rng)
+            guard let machine = FuzzTests.checkInvariants(bytes).machine, !machine.events.isEmpty else { continue }
+            var instance = Instance(Program(machine))
+            _ = instance.start()
+            for k in 0..<60 {
+                instance.advance(to: Double(k) * 0.3)
+                let event = machine.events[Int.random(in: 0..<machine.events.count, using: &rng)]
+                let payload = event.fields.map { field -> Value in
+                    switch field.type {
+                    case .number: .number(Double(Int.random(in: -2...3, using: &rng)))
+                    case .bool: .bool(Bool.random(using: &rng))
+                    case .string: .string("a")
+                    }
+                }
+                _ = instance.send(event.id, payload: payload)
+            }
+            #expect(instance.configuration.allSatisfy { machine.states.indices.contains($0.index) })
+            ran += 1
+        }
+        #expect(ran > 20, "too few mutants resolved to exercise the runtime")
     }
 
     /// Lines of 10 MB: a name, a string, a comment, a number, spaces.

@@ -65,6 +65,22 @@ import TestSupport
         #expect(result.errorCount == 1)
     }
 
+    /// The README's statechart example: the configuration after a macrostep that went through
+    /// a completion and a raised event.
+    @Test func readmeStatechartExample() throws {
+        let text = try String(contentsOf: Repository.specs.appendingPathComponent("MediaPlayer.machine"), encoding: .utf8)
+        let mediaPlayer = try #require(Statecraft.check(source: text, path: "MediaPlayer.machine", bounds: nil).machine)
+        var player = Instance(Program(mediaPlayer))
+        _ = player.start()
+        _ = player.send("loaded", ["itemDuration": .number(120)])
+        _ = player.send("prerolled")
+        #expect(player.configuration.names(in: mediaPlayer)
+                == ["player", "session", "playback", "playing", "streaming", "sound", "unmuted", "screen", "layout", "inline"])
+        #expect(mediaPlayer.state(named: "muted").map(player.isActive) == false)
+        #expect(mediaPlayer.state(named: "streaming").map(player.isActive) == true)
+        #expect(mediaPlayer.state(named: "nope") == nil)
+    }
+
     /// The runtime example of the README, step by step.
     @Test func readmeRuntimeExample() throws {
         let machine = try LibraryTests.drawer()
