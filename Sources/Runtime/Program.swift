@@ -150,7 +150,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         }
         var timerDispatch = Array(repeating: endBlock, count: timerTransitions.count * stateCount)
         for (k, t) in timerTransitions.enumerated() where !isChart {
-            for s in machine.states where steps.isDescendant(s.id, of: machine[t].source) {
+            let source = machine[t].source
+            for s in machine.states where s.id == source || machine.isDescendant(s.id, of: source) {
                 timerDispatch[k * stateCount + s.id.index] = steps.timerBlock(machine[t], in: s.id, &generator)
             }
         }
@@ -255,42 +256,6 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         case .bool(let b): numbers[index] = b ? 1 : 0
         case .string(let s): strings[index] = s
         }
-    }
-
-    /// The innermost proper ancestor of `source` that is also a proper ancestor of `target`
-    /// (SCXML's transition domain for an external transition): the states below it are
-    /// exited and entered; a self transition leaves and re-enters its state.
-    static func transitionDomain(_ machine: Machine, source: StateID, target: StateID) -> StateID {
-        var targetAncestors = Set<StateID>()
-        var current = machine[target].parent
-        while let s = current {
-            targetAncestors.insert(s)
-            current = machine[s].parent
-        }
-        current = machine[source].parent
-        while let s = current {
-            if targetAncestors.contains(s) { return s }
-            current = machine[s].parent
-        }
-        return machine.root
-    }
-
-    /// The states to enter below `domain` to reach `target`, outermost first, followed by
-    /// the initial-child chain below `target`.
-    static func entryPath(_ machine: Machine, from domain: StateID, to target: StateID) -> [StateID] {
-        var path: [StateID] = []
-        var current: StateID? = target
-        while let s = current, s != domain {
-            path.append(s)
-            current = machine[s].parent
-        }
-        path.reverse()
-        var leaf = target
-        while let child = machine[leaf].initialChild {
-            path.append(child)
-            leaf = child
-        }
-        return path
     }
 
     private static func entryExitSlots(_ machine: Machine) -> Int {

@@ -32,26 +32,12 @@ struct StepCompiler {
         self.timerStates = timerStates
     }
 
-    /// Whether `s` is `ancestor` or below it.
-    func isDescendant(_ s: StateID, of ancestor: StateID) -> Bool {
-        var current: StateID? = s
-        while let c = current {
-            if c == ancestor { return true }
-            current = machine[c].parent
-        }
-        return false
-    }
-
     /// The block taking event `e` in active state `active`; nil when no transition of the
     /// active states has `e` as trigger.
     func eventBlock(_ e: Event, in active: StateID, _ g: inout CodeGenerator) -> Int32? {
         var candidates: [Transition] = []
-        var current: StateID? = active
-        while let s = current, s != machine.root {
-            for t in bySource[s.index] {
-                if case .events(let events) = t.trigger, events.contains(e.id) { candidates.append(t) }
-            }
-            current = machine[s].parent
+        for s in [active] + machine.properAncestors(active, upTo: machine.root) {
+            for t in bySource[s.index] where t.events.contains(e.id) { candidates.append(t) }
         }
         guard !candidates.isEmpty else { return nil }
         let pc = Int32(g.code.count)
@@ -87,7 +73,7 @@ struct StepCompiler {
     func startBlock(_ g: inout CodeGenerator) -> Int32 {
         guard let initial = machine.initialState, initial != machine.root else { return -1 }
         let pc = Int32(g.code.count)
-        let path = Program.entryPath(machine, from: machine.root, to: initial)
+        let path = machine.initialEntrySet
         g.fields = []
         savingWhatAFailureUndoes(&g) { g in
             enter(path, &g)
@@ -113,14 +99,13 @@ struct StepCompiler {
     private func commit(_ t: Transition, from active: StateID, fields: [String], _ g: inout CodeGenerator) {
         var exited: [StateID] = []
         var entered: [StateID] = []
-        if let target = t.target {
-            let domain = Program.transitionDomain(machine, source: t.source, target: target)
-            var current: StateID? = active
-            while let s = current, s != domain, s != machine.root {
-                exited.append(s)
-                current = machine[s].parent
-            }
-            entered = Program.entryPath(machine, from: domain, to: target)
+        if t.target != nil {
+            // A machine on these blocks has one active leaf, so its configuration is the
+            // leaf and its ancestors.
+            let configuration = Set([active] + machine.properAncestors(active, upTo: machine.root))
+            let never: (StateID) -> [StateID]? = { _ in nil }
+            exited = machine.exitSet([t.shape], configuration: configuration, historyValue: never)
+            entered = machine.entrySet([t.shape], historyValue: never)
         }
         savingWhatAFailureUndoes(&g) { g in
             g.fields = []
