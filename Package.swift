@@ -57,7 +57,8 @@ let package = Package(
         .testTarget(
             name: "RuntimeTests",
             dependencies: ["Statecraft", "StatecraftRuntime", "TestSupport"],
-            path: "Tests/RuntimeTests"),
+            path: "Tests/RuntimeTests",
+            exclude: ["Golden"]),
         .testTarget(
             name: "ExportTests",
             dependencies: ["Statecraft", "TestSupport"],

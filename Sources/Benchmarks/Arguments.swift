@@ -13,6 +13,7 @@ struct Arguments {
                statecraft-bench allocs [--machine NAME] [--count N] [--dir DIR] [--specs DIR]
                statecraft-bench probe --stage STAGE --machine NAME --log FILE --count N [--repeat R] [--specs DIR]
                statecraft-bench read-raw --log FILE [--runs K] [--machine NAME [--specs DIR]]
+               statecraft-bench disasm --spec FILE
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -78,6 +79,14 @@ struct Arguments {
             guard let repeats = number("--repeat", default: 1) else { return fail("--repeat takes an integer") }
             return AllocationProbe.probe(stage: stage, machine: machine, log: log, count: count,
                                          specs: value("--specs") ?? "Specs", repeats: repeats)
+        case "disasm":
+            guard let spec = value("--spec") else { return fail("disasm needs --spec FILE") }
+            switch Stages.loadProgram(spec) {
+            case .success(let program):
+                print(program.disassembly, terminator: "")
+                return 0
+            case .failure(let e): return fail(e.message)
+            }
         case "read-raw":
             guard let log = value("--log"), let runs = number("--runs", default: 5) else {
                 return fail("read-raw needs --log (and --runs takes an integer)")

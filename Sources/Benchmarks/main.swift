@@ -45,6 +45,11 @@
 //         per line), and with --machine Replayer.replay on one thread and on two; quick to run,
 //         and small enough to run under callgrind.
 //
+//     .build/release/statecraft-bench disasm --spec Specs/PullToRefresh.machine
+//         The compiled program as text: each block (a flat machine's per state and event; a
+//         statechart's entry, exit, guard and action blocks) with its register code, registers
+//         named after what they hold. Tests/RuntimeTests/Golden/*.disasm are such listings.
+//
 //     python3 Sources/Benchmarks/python/transitions_baseline.py Drawer /tmp/statecraft-bench/Drawer-1000000.jsonl
 //         Python's `transitions` package replaying the same log (Drawer, VibrantButton,
 //         PullToRefresh); prints "events/s N".

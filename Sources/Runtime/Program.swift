@@ -78,6 +78,12 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let payloadRegisters: FrozenTable<Register>
     /// Where the payload registers start: field `k` of any event is register `payloadBase + k`.
     let payloadBase: Int
+    /// Where `let` locals, constants and temporaries start (for the disassembler's names).
+    let localBase: Int
+    let constantBase: Int
+    let temporaryBase: Int
+    /// The block of a (state, event) that no transition takes: a lone `end`.
+    let emptyBlock: Int
     /// Whether some event has a string field (otherwise every payload is numbers only).
     let hasStringFields: Bool
     /// Whether some code stores a string variable (`storeString`, which journals it).
@@ -142,6 +148,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         // The step blocks: straight-line ones, or a statechart's.
         let isChart = ChartBuilder.isNeeded(for: machine)
         let endBlock = Int32(generator.control(Instruction(.end)))
+        emptyBlock = Int(endBlock)
         var dispatch = Array(repeating: endBlock, count: stateCount * eventCount)
         for s in machine.states where s.id != machine.root && !isChart {
             for e in machine.events {
@@ -216,6 +223,9 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         self.payloadStart = FrozenTable(payloadStart)
         self.payloadRegisters = FrozenTable(payloadRegisters)
         payloadBase = Int(generator.payloadBase)
+        localBase = Int(generator.localBase)
+        constantBase = Int(generator.constantBase)
+        temporaryBase = Int(generator.constantBase) + generator.pool.count
         hasStringFields = payloadRegisters.contains { $0.file == .string }
         storesStrings = generator.code.contains { $0.op == .storeString }
         variableTypes = machine.variables.map { $0.initialValue.type }
