@@ -46,8 +46,11 @@ final class TraceNames {
     private let textFieldKeys: [Piece]
     private let textVariableKeys: [Piece]
     private let textOutputs: [Piece]
-    /// For the microsteps of a statechart's steps, which are written name by name.
+    /// For the microsteps of a statechart's steps.
     private let machine: Machine
+    /// By state: its name quoted for JSON; by transition: `{"source": …, "target": …, "line": N}`.
+    private let quotedStates: [Piece]
+    private let transitionObjects: [Piece]
 
     init(_ machine: Machine) {
         self.machine = machine
@@ -82,6 +85,12 @@ final class TraceNames {
         textFieldKeys = fields.map { piece("\($0.name): ") }
         textVariableKeys = machine.variables.map { piece("\($0.name) = ") }
         textOutputs = machine.outputs.map { piece($0.name) }
+        quotedStates = machine.states.map { piece(q($0.name)) }
+        transitionObjects = machine.transitions.map { t in
+            piece("{\"source\": \(q(machine[t.source].name)), \"target\": "
+                  + (t.target.map { q(machine[$0].name) } ?? "null")
+                  + ", \"line\": \(machine.source.location(of: t.keywordRange.start).line)}")
+        }
 
         bytes = .allocate(capacity: max(1, buffer.count))
         bytes.initialize(from: buffer, count: buffer.count)
@@ -170,20 +179,35 @@ final class TraceNames {
 
     /// A statechart step's configuration after it and its microsteps, as JSON members.
     private func appendChartJSON(_ batch: TraceBatch, _ k: Int, after: [StateID], to out: inout ByteBuffer) {
-        let q = JSONWriter.quote
-        func names(_ states: [StateID]) -> String { "[" + states.map { q(machine[$0].name) }.joined(separator: ", ") + "]" }
-        var text = ", \"configuration\": " + names(after) + ", \"microsteps\": ["
-        text += batch.microsteps(k).map { m in
+        func appendNames(_ states: [StateID]) {
+            out.append(UInt8(ascii: "["))
+            for (i, s) in states.enumerated() {
+                if i > 0 { out.append(", ") }
+                append(quotedStates[s.index], to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(", \"configuration\": ")
+        appendNames(after)
+        out.append(", \"microsteps\": [")
+        for (i, m) in batch.microsteps(k).enumerated() {
             let (kind, name) = trigger(m.trigger)
-            let transitions = m.transitions.map { t in
-                "{\"source\": \(q(machine[machine[t].source].name)), \"target\": "
-                    + (machine[t].target.map { q(machine[$0].name) } ?? "null")
-                    + ", \"line\": \(machine.source.location(of: machine[t].keywordRange.start).line)}"
-            }.joined(separator: ", ")
-            return "{\"trigger\": \(q(kind)), \"name\": \(name.map(q) ?? "null"), \"transitions\": [\(transitions)], "
-                + "\"exited\": \(names(m.exited)), \"entered\": \(names(m.entered))}"
-        }.joined(separator: ", ")
-        out.append(contentsOf: text + "]")
+            out.append(i == 0 ? "{\"trigger\": \"" : ", {\"trigger\": \"")
+            out.append(contentsOf: kind)
+            out.append("\", \"name\": ")
+            if let name { JSONWriter.appendQuoted(name, to: &out) } else { out.append("null") }
+            out.append(", \"transitions\": [")
+            for (j, t) in m.transitions.enumerated() {
+                if j > 0 { out.append(", ") }
+                append(transitionObjects[t.index], to: &out)
+            }
+            out.append("], \"exited\": ")
+            appendNames(m.exited)
+            out.append(", \"entered\": ")
+            appendNames(m.entered)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// How a trace names a microstep's trigger: its kind (`event`, `timer`, `raised`, `done`,

@@ -10,6 +10,11 @@ public struct Configuration: Hashable, Sendable, RandomAccessCollection {
         self.states = Array(Set(states)).sorted()
     }
 
+    /// A configuration of states already in document order, without duplicates.
+    public init(sorted states: [StateID]) {
+        self.states = states
+    }
+
     public var startIndex: Int { states.startIndex }
     public var endIndex: Int { states.endIndex }
     public subscript(position: Int) -> StateID { states[position] }

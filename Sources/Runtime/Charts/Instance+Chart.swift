@@ -29,8 +29,8 @@ extension Instance {
 
     /// The active states, in document order.
     public var configuration: Configuration {
-        if let run = chartRun { return Configuration(run.configuration) }
-        return Configuration(state == program.machine.root ? [] : activeStates)
+        if let run = chartRun { return Configuration(sorted: run.configuration) }
+        return Configuration(sorted: state == program.machine.root ? [] : activeStates.reversed())
     }
 
     /// Gives this instance its own `ChartRun` before it changes it.
