@@ -256,7 +256,12 @@ final class TraceNames {
         let configurations = batch.configurations(k)
         switch step.result {
         case .applied where configurations != nil:
-            out.append(contentsOf: leaves(configurations?.before ?? []) + " -> " + leaves(configurations?.after ?? []))
+            let before = configurations?.before ?? [], after = configurations?.after ?? []
+            if before == after && batch.microsteps(k).allSatisfy({ $0.exited.isEmpty && $0.entered.isEmpty }) {
+                out.append(contentsOf: "stays in " + leaves(after) + " (targetless)")
+            } else {
+                out.append(contentsOf: leaves(before) + " -> " + leaves(after))
+            }
         case .applied where step.transitionID.map { machine[$0].target == nil } ?? false:
             out.append("stays in ")
             append(from, to: &out)

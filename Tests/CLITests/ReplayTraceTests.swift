@@ -24,6 +24,29 @@ import TestSupport
         #expect(Golden.compare(r.stdout, to: ReplayTraceTests.golden.appendingPathComponent(expected)) == nil)
     }
 
+    /// A statechart's trace: each step's leaves before and after, then one line per
+    /// microstep (golden text); in JSON Lines, every line parses and a step carries its
+    /// configuration and microsteps.
+    @Test func aStatechartsTraceShowsEveryMicrostep() throws {
+        let spec = "Specs/MediaPlayer.machine", log = "Specs/MediaPlayer.session.jsonl"
+        let text = try CLI.run(["replay", "--trace", spec, log])
+        #expect(text.status == 0)
+        #expect(Golden.compare(text.stdout, to: ReplayTraceTests.golden.appendingPathComponent("media-player-trace.txt")) == nil)
+        let jsonl = try CLI.run(["replay", "--trace", "--format", "jsonl", spec, log])
+        #expect(jsonl.status == 0)
+        let objects = try jsonl.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let prerolled = try #require(objects.first { $0["line"] as? Int == 4 })
+        let microsteps = try #require(prerolled["microsteps"] as? [[String: Any]])
+        #expect(microsteps.map { $0["trigger"] as? String } == ["event", "done", "raised"])
+        #expect(microsteps.map { $0["name"] as? String } == ["prerolled", "loading", "play"])
+        #expect(microsteps.last?["entered"] as? [String] == ["playing", "streaming"])
+        #expect((prerolled["configuration"] as? [String])?.contains("streaming") == true)
+        let tick = try #require(objects.first { $0["line"] as? Int == 6 })
+        #expect(tick["targetless"] as? Bool == true)
+    }
+
     /// `count` Drawer events, each traced as a JSON line of about 250 bytes.
     static func drawerLog(_ count: Int) -> String {
         (1...count).map { "{\"time\": \(Double($0) / 100), \"event\": \"touchMoved\", \"y\": \($0).5}\n" }.joined()
