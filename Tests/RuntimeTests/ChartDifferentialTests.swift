@@ -174,3 +174,28 @@ extension ChartDifferentialTests {
         }
     }
 }
+
+extension ChartDifferentialTests {
+    /// Every fixture that resolves (the checker's, the diagrams' statechart, the
+    /// disassembly's), held against the reference like the bundled specs.
+    @Test func fixturesAgreeWithTheReference() throws {
+        let folders = ["Tests/CheckerTests/Fixtures", "Tests/ExportTests/Golden", "Tests/ExportTests/Golden/Flat",
+                       "Tests/RuntimeTests/Golden"]
+        var checked = 0
+        for folder in folders {
+            let url = Repository.root.appendingPathComponent(folder)
+            let files = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".machine") }.sorted()
+            for file in files {
+                let source = String(decoding: Repository.bytes(url.appendingPathComponent(file)), as: UTF8.self)
+                guard let machine = Statecraft.check(source: source, path: file, bounds: nil).machine else { continue }
+                let differential = Differential(machine)
+                for seed in 0..<5 as Range<UInt64> {
+                    let problem = differential.compare(seed: seed, steps: 400)
+                    #expect(problem == nil, "\(folder)/\(file) seed \(seed): \(problem ?? "")")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 20, "only \(checked) fixtures resolved")
+    }
+}
