@@ -132,31 +132,17 @@ public struct Instance: Sendable {
     /// root): it takes no events.
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
-        if let chart = program.chart {
-            makeUnique()
-            makeChartUnique()
-            beginStep()
-            do {
-                try chartStart(chart)
-            } catch {
-                chartRun?.rollBack()
-                rollBack(to: from, finished: false)
-                isFinished = true
-                updateEarliestDeadline()
-                return Step(kind: .failed(error), from: from, to: from)
-            }
-            deliverOutputs(emit)
-            return Step(kind: .started, from: from, to: state, time: now)
-        }
-        guard program.startPC >= 0 else { return Step(kind: .ignored, from: from, to: from) }
+        guard chart != nil || program.startPC >= 0 else { return Step(kind: .ignored, from: from, to: from) }
         makeUnique()
+        if chart != nil { makeChartUnique() }
         beginStep()
         let finishedBefore = isFinished
         do {
-            _ = try execute(program.startPC)
+            if let chart { try chartStart(chart) } else { _ = try execute(program.startPC) }
         } catch {
             // The start is undone, and the run is over before it began: a machine that
             // cannot enter its initial state takes no events and fires no timers.
+            chartRun?.rollBack()
             rollBack(to: from, finished: finishedBefore)
             isFinished = true
             updateEarliestDeadline()

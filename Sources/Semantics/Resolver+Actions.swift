@@ -47,21 +47,12 @@ extension Resolver {
                        notes: suggestion(for: name.name, among: outputIDs.keys, at: name.range))
                 return nil
             }
-            let fields = machine.outputs[id.index].fields
-            guard fields.count == arguments.count else {
-                report(.argumentCount,
-                       "output '\(name.name)' takes \(plural(fields.count, "argument")), found \(arguments.count)",
-                       at: argumentSyntax.isEmpty ? name.range : SourceRange(argumentSyntax[0].range.start, range.end),
-                       notes: [DiagnosticNote("'\(name.name)' is declared here", at: machine.outputs[id.index].range)])
-                return nil
-            }
-            for (argument, field) in zip(arguments, fields) where !argument.isInvalid && argument.type != field.type
-                && !untypedOutputFields.contains(UntypedField(owner: id.index, name: field.name)) {
-                report(.typeMismatch,
-                       "argument '\(field.name)' of '\(name.name)' must be '\(field.type.rawValue)', found '\(argument.type.rawValue)'",
-                       at: argument.range)
-                return nil
-            }
+            let output = machine.outputs[id.index]
+            guard argumentsFit(arguments, argumentSyntax, of: name, kind: "output", fields: output.fields, declaredAt: output.range,
+                               untyped: Set(output.fields.map(\.name).filter {
+                                   untypedOutputFields.contains(UntypedField(owner: id.index, name: $0))
+                               }),
+                               statementRange: range) else { return nil }
             return .emit(id, arguments, range: range)
         case .raise(let name, let argumentSyntax, let range):
             let arguments = argumentSyntax.map { resolveExpr($0, scope) }
@@ -71,20 +62,11 @@ extension Resolver {
                 return nil
             }
             let event = machine.events[id.index]
-            guard event.fields.count == arguments.count else {
-                report(.argumentCount,
-                       "event '\(name.name)' takes \(plural(event.fields.count, "argument")), found \(arguments.count)",
-                       at: argumentSyntax.isEmpty ? name.range : SourceRange(argumentSyntax[0].range.start, range.end),
-                       notes: [DiagnosticNote("'\(name.name)' is declared here", at: event.range)])
-                return nil
-            }
-            for (argument, field) in zip(arguments, event.fields) where !argument.isInvalid && argument.type != field.type
-                && !untypedEventFields.contains(UntypedField(owner: id.index, name: field.name)) {
-                report(.typeMismatch,
-                       "argument '\(field.name)' of '\(name.name)' must be '\(field.type.rawValue)', found '\(argument.type.rawValue)'",
-                       at: argument.range)
-                return nil
-            }
+            guard argumentsFit(arguments, argumentSyntax, of: name, kind: "event", fields: event.fields, declaredAt: event.range,
+                               untyped: Set(event.fields.map(\.name).filter {
+                                   untypedEventFields.contains(UntypedField(owner: id.index, name: $0))
+                               }),
+                               statementRange: range) else { return nil }
             return .raise(id, arguments, range: range)
         case .letValue(let name, let valueSyntax, let range):
             let value = resolveExpr(valueSyntax, scope)
@@ -160,4 +142,27 @@ extension Resolver {
     }
 
     func plural(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+
+    /// Whether `arguments` fit `fields` (an `emit`'s output, a `raise`'s event): as many,
+    /// each of its field's type; reports the first mismatch. A field of unknown type
+    /// (already reported) takes anything.
+    private mutating func argumentsFit(_ arguments: [Expr], _ syntax: [ExprSyntax], of name: Identifier, kind: String,
+                                       fields: [Field], declaredAt declaration: SourceRange,
+                                       untyped: Set<String>, statementRange range: SourceRange) -> Bool {
+        guard fields.count == arguments.count else {
+            report(.argumentCount,
+                   "\(kind) '\(name.name)' takes \(plural(fields.count, "argument")), found \(arguments.count)",
+                   at: syntax.isEmpty ? name.range : SourceRange(syntax[0].range.start, range.end),
+                   notes: [DiagnosticNote("'\(name.name)' is declared here", at: declaration)])
+            return false
+        }
+        for (argument, field) in zip(arguments, fields) where !argument.isInvalid && argument.type != field.type
+            && !untyped.contains(field.name) {
+            report(.typeMismatch,
+                   "argument '\(field.name)' of '\(name.name)' must be '\(field.type.rawValue)', found '\(argument.type.rawValue)'",
+                   at: argument.range)
+            return false
+        }
+        return true
+    }
 }
