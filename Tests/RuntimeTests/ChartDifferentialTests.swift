@@ -154,11 +154,13 @@ func resolvedMachine(_ source: String) throws -> Machine {
 
 extension ChartDifferentialTests {
     /// Random statecharts of every form (`ChartGenerator`): the compiled steps agree with the
-    /// reference, step by step. `STATECRAFT_CHARTS` sets how many (a longer run).
+    /// reference, step by step. `STATECRAFT_CHARTS` sets how many (a longer run);
+    /// `STATECRAFT_CHART_SEED` runs one chart again.
     @Test func randomChartsAgreeWithTheReference() throws {
         let count = ProcessInfo.processInfo.environment["STATECRAFT_CHARTS"].flatMap(Int.init) ?? 60
         var failures = 0
-        for seed in 0..<UInt64(count) {
+        let only = ProcessInfo.processInfo.environment["STATECRAFT_CHART_SEED"].flatMap(UInt64.init)
+        for seed in only.map({ [$0] }) ?? Array(0..<UInt64(count)) {
             var generator = ChartGenerator(seed: seed)
             let source = generator.spec()
             let machine = try resolvedMachine(source)

@@ -153,6 +153,9 @@ final class ChartRun: @unchecked Sendable {  // only ever mutated while uniquely
     /// Undoes the current step's changes to the configuration, history and queue.
     func rollBack() {
         if listSaved {
+            // A failure during entries leaves states flagged active that the list does not
+            // hold yet (it is merged once every entry has run).
+            for k in 0..<entering.count { active[Int(entering[k])] = false }
             for k in 0..<list.count { active[Int(list[k])] = false }
             list.replace(with: savedList)
             for k in 0..<list.count { active[Int(list[k])] = true }
