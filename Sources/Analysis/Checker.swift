@@ -43,10 +43,11 @@ extension Checker {
         return dead
     }
 
-    /// States no path of transitions reaches from the initial state.
+    /// States no path of transitions reaches from the initial configuration (history
+    /// pseudo-states are never active, so never counted).
     public static func unreachableStates(_ machine: Machine) -> Set<StateID> {
         let reachable = Reachability.reachableStates(machine)
-        return Set(machine.states.dropFirst().map(\.id).filter { !reachable.contains($0) })
+        return Set(machine.states.dropFirst().filter { !$0.isHistory }.map(\.id).filter { !reachable.contains($0) })
     }
 }
 

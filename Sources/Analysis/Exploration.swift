@@ -90,11 +90,14 @@ public enum Exploration {
 
     /// Analyses `machine` (which must have resolved without errors).
     public static func run(_ machine: Machine, bounds: ExplorationBounds = ExplorationBounds()) -> ExplorationReport {
-        let proofs = proven(machine)
-        var explorer = Explorer(program: Program(machine), bounds: bounds)
+        let program = Program(machine)
+        let proofs = proven(machine, isStatechart: program.isStatechart)
+        var explorer = Explorer(program: program, bounds: bounds)
         var settledAt: Int?
+        // History states are never active: what is to settle about them is the transitions into them.
+        let toSettle = machine.states.dropFirst().filter { !$0.isHistory }.map(\.id.index)
         explorer.run { e in
-            let settled = (1..<machine.states.count).allSatisfy { e.stateWitness[$0] != nil || proofs.states[$0] != nil }
+            let settled = toSettle.allSatisfy { e.stateWitness[$0] != nil || proofs.states[$0] != nil }
                 && machine.transitions.indices.allSatisfy { e.transitionWitness[$0] != nil || proofs.transitions[$0] != nil }
             guard settled else { return false }
             if settledAt == nil { settledAt = e.nodes.count }
@@ -129,6 +132,9 @@ public enum Exploration {
                 + "distinct input in each"
             states = states.map { $0 == .notReached ? .unreachable(reason) : $0 }
             transitions = transitions.map { $0 == .notReached ? .unreachable(reason) : $0 }
+        }
+        for h in machine.states where h.isHistory {
+            states[h.id.index] = historyFinding(h.id, machine, transitions)
         }
         let overlaps = explorer.overlaps.map { o in
             ExplorationReport.Overlap(first: o.first, second: o.second, event: o.event, time: o.time, path: o.path,
@@ -173,16 +179,16 @@ public enum Exploration {
 
     /// What can be proven without running: unreachable states and transitions that can
     /// never fire, each with its reason.
-    static func proven(_ machine: Machine) -> (states: [String?], transitions: [String?]) {
+    static func proven(_ machine: Machine, isStatechart: Bool) -> (states: [String?], transitions: [String?]) {
         let constants = machine.constantValues
-        let intervals = IntervalAnalysis(machine)
+        let intervals = IntervalAnalysis(machine, isStatechart: isStatechart)
         let graph = Reachability.reachableStates(machine)
         var states: [String?] = Array(repeating: nil, count: machine.states.count)
         func failure(_ expr: Expr) -> String {
             "'\(machine.text(expr.range))' (line \(machine.source.location(of: expr.range.start).line)) always fails"
         }
         for s in machine.states.dropFirst()
-        where !graph.contains(s.id) || (intervals.converged && intervals.environments[s.id.index] == nil) {
+        where !s.isHistory && !graph.contains(s.id) || (intervals.converged && intervals.environments[s.id.index] == nil) {
             // A way in that fires but always fails at run time is the reason to give: the
             // user sees the arrow and needs to know why it never arrives.
             let failing = machine.transitions.first { $0.target == s.id && intervals.alwaysFailing[$0.id] != nil }
@@ -211,5 +217,19 @@ public enum Exploration {
             }
         }
         return (states, transitions)
+    }
+
+    /// The verdict on a history pseudo-state, which is never active itself: reached with the
+    /// first witness of a transition into it, proven unreachable when every transition into
+    /// it is (or none targets it), and otherwise not reached.
+    static func historyFinding(_ h: StateID, _ machine: Machine,
+                               _ transitions: [ExplorationReport.Finding]) -> ExplorationReport.Finding {
+        let into = machine.transitions.filter { $0.target == h }.map { transitions[$0.id.index] }
+        var best: [WitnessStep]?
+        for case .reached(let witness) in into where best.map({ witness.count < $0.count }) ?? true { best = witness }
+        if let best { return .reached(best) }
+        if into.contains(.notReached) { return .notReached }
+        if into.isEmpty { return .unreachable("no transition enters it") }
+        return .unreachable("no transition into it can ever fire")
     }
 }

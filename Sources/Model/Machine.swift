@@ -39,12 +39,17 @@ public struct Machine: Sendable {
         self.transitions = []
     }
 
-    /// The state the machine starts in: the root's initial child, followed down to a leaf.
+    /// The state the machine starts in: the first leaf (in document order) of the initial
+    /// configuration, `initialConfiguration`. For a machine without parallel states, the
+    /// root's initial child followed down to a leaf.
     public var initialState: StateID? {
-        var current = root
-        while let child = states[current.index].initialChild { current = child }
-        return current == root ? nil : current
+        initialConfiguration.first { isAtomic($0) } ?? initialConfiguration.last
     }
+
+    /// The states active once the machine has entered its initial configuration (before any
+    /// eventless transition is taken): every region of a parallel state, each compound
+    /// state's initial child, in document order.
+    public var initialConfiguration: Configuration { Configuration(initialEntrySet) }
 
     /// Subscripts by id.
     public subscript(id: StateID) -> State { states[id.index] }
