@@ -3,21 +3,26 @@ import StatecraftModel
 
 /// States that are not final but have no transition to another state: once entered, the
 /// interaction is stuck there.
+///
+/// In a statechart a leaf is stuck only when its whole configuration is: no transition that
+/// can be enabled while it is active (its own, its ancestors', and those of every state in
+/// the other regions of its parallel ancestors, whatever their trigger: event, timer, `done`
+/// or `always`) changes state. A compound or parallel state is never reported itself: its
+/// configuration is stuck exactly when the leaves it holds are, and they are reported. A
+/// final state ends its run or completes its parent (a `done` transition takes it from
+/// there, or the interaction ends), so it is never a dead end.
 enum DeadEnds {
     static func diagnostics(_ machine: Machine) -> [Diagnostic] {
         let constants = machine.constantValues
         var findings: [Diagnostic] = []
         for state in machine.states.dropFirst() where state.kind == .atomic {
-            var hasWayOut = false
-            var current: StateID? = state.id
-            while let s = current, !hasWayOut {
-                hasWayOut = machine[s].transitions.contains { id in
+            let hasWayOut = coActiveSources(state.id, machine).contains { source in
+                machine[source].transitions.contains { id in
                     let t = machine[id]
                     if t.isBroken { return true }
                     guard let target = t.target, target != state.id else { return false }
                     return !t.neverFires(constants: constants)
                 }
-                current = machine[s].parent
             }
             if !hasWayOut {
                 findings.append(Diagnostic(.deadEndState,
@@ -28,5 +33,23 @@ enum DeadEnds {
             }
         }
         return findings
+    }
+
+    /// The states that may be active while leaf `s` is: `s`, its ancestors, and every state
+    /// in another region of one of its parallel ancestors. For a machine without parallel
+    /// states, `s` and its ancestors.
+    static func coActiveSources(_ s: StateID, _ machine: Machine) -> [StateID] {
+        var result = [s]
+        var inner = s
+        for ancestor in machine.properAncestors(s) {
+            result.append(ancestor)
+            if machine.isParallel(ancestor) {
+                for region in machine.childStates(ancestor) where region != inner {
+                    result += (region.index...machine.lastDescendant(region).index).map(StateID.init)
+                }
+            }
+            inner = ancestor
+        }
+        return result
     }
 }

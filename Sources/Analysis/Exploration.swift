@@ -209,7 +209,8 @@ public enum Exploration {
             } else if t.neverFires(constants: constants) {
                 transitions[t.id.index] = "its guard is always false"
             } else if shadowedBy[t.id] != nil {
-                transitions[t.id.index] = "an earlier transition of '\(machine[t.source].name)' always takes its event"
+                transitions[t.id.index] = "an earlier transition of '\(machine[t.source].name)' always takes "
+                    + ShadowedTransitions.trigger(of: t, machine)
             } else if let reason = intervals.deadTransitions[t.id] {
                 transitions[t.id.index] = reason
             } else if let expr = intervals.alwaysFailing[t.id] {

@@ -17,7 +17,8 @@ enum ExplorationDiagnostics {
         let constants = machine.constantValues
         let shadowed = Set(ShadowedTransitions.pairs(machine).map(\.shadowed.id))
         let why = notReachedReasons(report)
-        for state in machine.states.dropFirst() {
+        // A history state is never active: the transitions into it carry its verdicts.
+        for state in machine.states.dropFirst() where !state.isHistory {
             switch report.states[state.id.index] {
             case .unreachable(let reason) where graph.contains(state.id):
                 // (States no transition leads to are reported by the structural check.)
@@ -64,9 +65,13 @@ enum ExplorationDiagnostics {
             var witness = "both guards hold for \(machine[o.event].name)" + (payload.isEmpty ? "" : "(\(payload))")
             if !vars.isEmpty { witness += " when \(vars)" }
             if !o.path.isEmpty { witness += ", reached by " + WitnessText.describe(o.path, machine) }
+            let rule = first.source == second.source
+                ? "this transition and the one above can both take '\(machine[o.event].name)'; the one written first wins"
+                : "this transition and the one in '\(machine[first.source].name)' can both take '\(machine[o.event].name)'; "
+                    + "the one in the inner state wins"
             findings.append(Diagnostic(
                 .overlappingGuards,
-                "guards overlap: this transition and the one above can both take '\(machine[o.event].name)'; the one written first wins",
+                "guards overlap: " + rule,
                 at: second.keywordRange,
                 notes: [DiagnosticNote("the other transition is here", at: first.keywordRange),
                         DiagnosticNote(witness, at: second.guardExpr?.range ?? second.keywordRange)]))
