@@ -16,7 +16,7 @@ enum DeadEnds {
         let constants = machine.constantValues
         var findings: [Diagnostic] = []
         for state in machine.states.dropFirst() where state.kind == .atomic {
-            let hasWayOut = coActiveSources(state.id, machine).contains { source in
+            let hasWayOut = machine.coActiveStates(state.id).contains { source in
                 machine[source].transitions.contains { id in
                     let t = machine[id]
                     if t.isBroken { return true }
@@ -33,23 +33,5 @@ enum DeadEnds {
             }
         }
         return findings
-    }
-
-    /// The states that may be active while leaf `s` is: `s`, its ancestors, and every state
-    /// in another region of one of its parallel ancestors. For a machine without parallel
-    /// states, `s` and its ancestors.
-    static func coActiveSources(_ s: StateID, _ machine: Machine) -> [StateID] {
-        var result = [s]
-        var inner = s
-        for ancestor in machine.properAncestors(s) {
-            result.append(ancestor)
-            if machine.isParallel(ancestor) {
-                for region in machine.childStates(ancestor) where region != inner {
-                    result += (region.index...machine.lastDescendant(region).index).map(StateID.init)
-                }
-            }
-            inner = ancestor
-        }
-        return result
     }
 }

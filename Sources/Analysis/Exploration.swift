@@ -49,11 +49,15 @@ public struct ExplorationReport: Sendable {
         /// (delays not constant, or a shorter one written after a longer one), and the
         /// search only enters states at the times its witnesses reach.
         public var timerOrderVaries = false
+        /// Part of `timerOrderVaries`: states with timers can be active together (a state and
+        /// its ancestor, or two regions), entered at different times.
+        public var timedStatesOverlap = false
 
         public static func == (a: SearchLimits, b: SearchLimits) -> Bool {
             a.depthBoundHit == b.depthBoundHit && a.configurationBoundHit == b.configurationBoundHit
                 && a.payloadsSampled == b.payloadsSampled && a.untriedNumbers == b.untriedNumbers
                 && a.sampledGuards.map(\.line) == b.sampledGuards.map(\.line) && a.timerOrderVaries == b.timerOrderVaries
+                && a.timedStatesOverlap == b.timedStatesOverlap
         }
     }
 
@@ -145,6 +149,7 @@ public enum Exploration {
         limits.configurationBoundHit = explorer.configurationBoundHit
         limits.payloadsSampled = explorer.payloadsSampled
         limits.timerOrderVaries = !timerOrderIsFixed(machine)
+        limits.timedStatesOverlap = timedStatesOverlap(machine)
         if explorer.payloadsSampled { limits.untriedNumbers = PayloadCandidates(machine).untriedGeneral }
         limits.sampledGuards = explorer.cuts.sorted { $0.guardLine < $1.guardLine }
             .map { (line: $0.guardLine, tried: $0.tried, of: $0.of) }
@@ -162,8 +167,13 @@ public enum Exploration {
     /// the order is fixed when every state's timers have constant delays written in
     /// non-decreasing order (or it has at most one timer). Otherwise the time an event
     /// arrives can matter, and a search that sends events at a few times proves nothing.
+    ///
+    /// States with timers that can be active together (a state and its ancestor, or two
+    /// regions) can be entered at different times, so when an event arrives decides which of
+    /// their timers fires first: then the order is not fixed either.
     static func timerOrderIsFixed(_ machine: Machine) -> Bool {
         let constants = machine.constantValues
+        if timedStatesOverlap(machine) { return false }
         return machine.states.allSatisfy { state in
             let delays = state.transitions.compactMap { id -> Expr? in
                 if case .after(let d) = machine[id].trigger { return d }
@@ -175,6 +185,14 @@ public enum Exploration {
             let numbers = values.compactMap { $0 }
             return zip(numbers, numbers.dropFirst()).allSatisfy { $0 <= $1 }
         }
+    }
+
+    /// Whether two different states with timers can be active together.
+    static func timedStatesOverlap(_ machine: Machine) -> Bool {
+        let timed = Set(machine.states.filter { state in
+            state.transitions.contains { if case .after = machine[$0].trigger { return true } else { return false } }
+        }.map(\.id))
+        return timed.contains { s in machine.coActiveStates(s).contains { $0 != s && timed.contains($0) } }
     }
 
     /// What can be proven without running: unreachable states and transitions that can

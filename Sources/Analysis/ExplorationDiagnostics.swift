@@ -132,7 +132,11 @@ extension ExplorationReport {
             }
             reasons.append(sampled)
         }
-        if limits.timerOrderVaries {
+        if limits.timedStatesOverlap {
+            reasons.append("states with timers can be active together (a state and its ancestor, or two regions), so "
+                + "which timer fires first depends on when each was entered, and the search sends events only at the "
+                + "times its witnesses reach")
+        } else if limits.timerOrderVaries {
             reasons.append("the order in which a state's timers fire can depend on when it is entered (their delays are "
                 + "not constants written shortest first, and deadlines are rounded), and the search enters states only "
                 + "at the times its witnesses reach")

@@ -51,6 +51,24 @@ public struct Machine: Sendable {
     /// state's initial child, in document order.
     public var initialConfiguration: Configuration { Configuration(initialEntrySet) }
 
+    /// The states that may be active while state `s` is: `s`, its ancestors (the root
+    /// left out), its descendants, and every state in another region of one of its parallel
+    /// ancestors. Without parallel states: `s`, its ancestors, its descendants.
+    public func coActiveStates(_ s: StateID) -> [StateID] {
+        var result = (s.index...lastDescendant(s).index).map(StateID.init)
+        var inner = s
+        for ancestor in properAncestors(s) where ancestor != root {
+            result.append(ancestor)
+            if isParallel(ancestor) {
+                for region in childStates(ancestor) where region != inner {
+                    result += (region.index...lastDescendant(region).index).map(StateID.init)
+                }
+            }
+            inner = ancestor
+        }
+        return result
+    }
+
     /// Subscripts by id.
     public subscript(id: StateID) -> State { states[id.index] }
     public subscript(id: EventID) -> Event { events[id.index] }

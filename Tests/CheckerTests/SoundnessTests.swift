@@ -73,14 +73,6 @@ import TestSupport
             var generator = ChartGenerator(seed: seed &* 6007 &+ 3)
             let text = generator.spec(name: "Chart\(seed)")
             // A chart the front end refuses (an eventless cycle it can prove) is not the analysis' business.
-            let t0 = ContinuousClock.now
-            let before = tally
-            defer {
-                if ProcessInfo.processInfo.environment["DEBUGCHART"] != nil {
-                    try? text.write(toFile: "/tmp/chart-\(seed).machine", atomically: true, encoding: .utf8)
-                    print("chart \(seed): \(ContinuousClock.now - t0) proven \(tally.proven - before.proven) reached \(tally.reached - before.reached) notReached \(tally.notReached - before.notReached)")
-                }
-            }
             guard let findings = SoundnessTests.judge(text, seed: seed, tally: &tally) else {
                 tally.unresolved += 1
                 continue
