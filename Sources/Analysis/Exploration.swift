@@ -226,6 +226,8 @@ public enum Exploration {
                 transitions[t.id.index] = "its state '\(machine[t.source].name)' is unreachable"
             } else if t.neverFires(constants: constants) {
                 transitions[t.id.index] = "its guard is always false"
+            } else if case .done(let x) = t.trigger, machine.neverCompletes(x) {
+                transitions[t.id.index] = "'\(machine[x].name)' never completes"
             } else if shadowedBy[t.id] != nil {
                 transitions[t.id.index] = "an earlier transition of '\(machine[t.source].name)' always takes "
                     + ShadowedTransitions.trigger(of: t, machine)

@@ -35,8 +35,9 @@ enum ExplorationDiagnostics {
             guard case .reached = report.states[t.source.index] else { continue }
             switch report.transitions[t.id.index] {
             case .unreachable(let reason):
-                // Constant guards and shadowing have their own diagnostics.
-                guard !t.neverFires(constants: constants), !shadowed.contains(t.id) else { continue }
+                // Constant guards, shadowing and `done` for a state that never completes
+                // (`never-completes`, from the front end) have their own diagnostics.
+                guard !t.neverFires(constants: constants), !shadowed.contains(t.id), !machine.waitsInVain(t) else { continue }
                 findings.append(Diagnostic(.deadTransition, "transition can never fire: \(reason)", at: t.keywordRange))
             case .notReached:
                 notReached[t.source, default: []].append(t)

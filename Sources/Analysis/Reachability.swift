@@ -2,7 +2,8 @@ import StatecraftDiagnostics
 import StatecraftModel
 
 /// Which states a path of transitions can reach from the initial configuration, ignoring
-/// guards except those that fold to constant `false`.
+/// guards except those that fold to constant `false` (and `done` for states that never
+/// complete).
 ///
 /// A state is reached when some reachable configuration holds it, at any depth: the search
 /// starts from the initial configuration (every region of a parallel state) and follows
@@ -18,7 +19,7 @@ public enum Reachability {
         guard !start.isEmpty else { return [] }
         let constants = machine.constantValues
         let live = machine.transitions.filter {
-            $0.target != nil && !excluded.contains($0.id) && !$0.neverFires(constants: constants)
+            $0.target != nil && !excluded.contains($0.id) && !$0.neverFires(constants: constants) && !machine.waitsInVain($0)
         }
         var seen = Set(start)
         // A shallow history state may restore any reached child of its parent, so a pass can
