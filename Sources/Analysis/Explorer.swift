@@ -85,9 +85,15 @@ struct Explorer {
     /// Whether the search visited every configuration it could reach (no bound stopped it).
     var exhausted: Bool { !depthBoundHit && !configurationBoundHit }
 
+    /// By transition: whether it has a real guard (not none, not a constant one). One
+    /// without is the fallback ("else") of those above it, not an overlap.
+    let hasRealGuard: [Bool]
+
     init(program: Program, bounds: ExplorationBounds) {
         self.program = program
         self.bounds = bounds
+        let constants = program.machine.constantValues
+        hasRealGuard = program.machine.transitions.map { $0.guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
         stateWitness = Array(repeating: nil, count: program.machine.states.count)
         transitionWitness = Array(repeating: nil, count: program.machine.transitions.count)
     }
@@ -111,7 +117,7 @@ struct Explorer {
         // A statechart's step may take several transitions (eventless ones, completions,
         // raised events) and enter states it leaves again: the log tells them all.
         let log = MicrostepLog()
-        start.microsteps = log
+        if program.isStatechart { start.microsteps = log }  // (a flat machine's steps record nothing)
         if case .failed(let fault) = start.start().kind {
             // The start is deterministic (constant initial values, no payload): a machine
             // whose initial entry fails never runs.
@@ -150,9 +156,7 @@ struct Explorer {
                     for payload in payloads.candidates(for: event, in: node.instance, from: pool, cuts: &cuts) {
                         var next = node.instance
                         let step = next.send(event.id, payload: payload)
-                        if case .fired(let t) = step.kind {
-                            noteOverlaps(event.id, payload, node: index, fired: log.count > 0 ? log.transitions(0) : [t])
-                        }
+                        if case .fired(let t) = step.kind { noteOverlaps(event.id, payload, node: index, fired: t, log) }
                         if case .failed(let fault) = step.kind {
                             noteFault(fault, node: index, step: .event(event.id, payload, time: node.instance.now))
                         }
@@ -280,12 +284,11 @@ struct Explorer {
     /// An overlap is witnessed where the first transition of the pair is the one that really
     /// fires (`fired`, the transitions the runtime's own step selected): both guards hold,
     /// and the first wins.
-    private mutating func noteOverlaps(_ event: EventID, _ payload: [Value], node: Int, fired: [TransitionID]) {
-        let machine = program.machine
-        // A transition without a real guard (none, or a constant one) is the fallback
-        // ("else") of those above it, not an overlap.
-        let constants = machine.constantValues
-        func guarded(_ t: TransitionID) -> Bool { machine[t].guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
+    private mutating func noteOverlaps(_ event: EventID, _ payload: [Value], node: Int, fired first: TransitionID,
+                                       _ log: MicrostepLog) {
+        func guarded(_ t: TransitionID) -> Bool { hasRealGuard[t.index] }
+        guard guarded(first) || log.count > 0 else { return }
+        let fired = log.count > 0 ? log.transitions(0) : [first]
         guard fired.contains(where: guarded) else { return }
         for chain in nodes[node].instance.enabledChains(event, payload: payload) {
             guard let first = chain.first, guarded(first), fired.contains(first) else { continue }

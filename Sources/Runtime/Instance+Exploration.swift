@@ -65,6 +65,8 @@ extension Instance {
     /// evaluate ends its chain (the runtime rejects the event there). Nothing changes.
     public func enabledChains(_ event: EventID, payload: [Value]) -> [[TransitionID]] {
         guard !isFinished else { return [] }
+        // One active leaf: its chain is `enabledTransitions`.
+        guard chartRun != nil else { return [enabledTransitions(event, payload: payload)] }
         let machine = program.machine
         var copy = self
         copy.loadPayload(event.index, payload)  // copies the registers: this instance stays as it is
