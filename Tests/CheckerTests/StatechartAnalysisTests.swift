@@ -144,4 +144,49 @@ import TestSupport
             if case .unreachable(let reason) = report.states[s.id.index] { Issue.record("\(s.name): \(reason)") }
         }
     }
+
+    /// Leaving a nested state runs the exit actions of every state it leaves, and entering
+    /// a compound state enters its initial child: the interval analysis follows the model's
+    /// exit and entry sets (it used to run only the leaf's exit and stop at compound targets).
+    @Test func theIntervalAnalysisRunsWholeExitAndEntrySets() throws {
+        let text = """
+            machine N {
+                var x: Number = 0
+                event go
+                initial state a {
+                    exit { x = 1 }
+                    initial state a1 { on go -> b }
+                }
+                state b {
+                    on go if x == 1 -> c
+                }
+                state c {
+                    on go -> d
+                }
+                state d {
+                    entry { x = 5 }
+                    initial state inner { on go if x == 5 -> a }
+                }
+            }
+            """
+        let (machine, _) = try StatechartAnalysisTests.check(text)
+        let intervals = IntervalAnalysis(machine)
+        #expect(intervals.converged)
+        #expect(intervals.deadTransitions.isEmpty, "\(intervals.deadTransitions.values)")
+        for s in machine.states.dropFirst() {
+            #expect(intervals.environments[s.id.index] != nil, "\(s.name) has no environment")
+        }
+    }
+
+    /// The statechart invariant: a guard no block can make true is dead, and what only it
+    /// leads to gets no environment.
+    @Test func theStatechartInvariantProvesGuardsDead() throws {
+        let (machine, _) = try StatechartAnalysisTests.check(StatechartAnalysisTests.fixture("player"))
+        let intervals = IntervalAnalysis(machine, isStatechart: true)
+        #expect(intervals.converged)
+        let always = try #require(machine.transitions.first { $0.trigger == .always })
+        #expect(intervals.deadTransitions[always.id] != nil)
+        let interrupted = try #require(machine.states.first { $0.name == "interrupted" })
+        #expect(intervals.environments[interrupted.id.index] != nil, "also entered by 'interrupt'")
+    }
 }
