@@ -9,8 +9,9 @@ import StatecraftModel
 /// starts from the initial configuration (every region of a parallel state) and follows
 /// every kind of transition (events, timers, `done`, `always`) through the model's entry
 /// sets. History pseudo-states are never active and never reached; a transition to one
-/// enters what it may have recorded (for a shallow one, any reached child of its parent; a
-/// deep one only restores states that were active, so reached, before) or its default.
+/// enters what it may have recorded (for a shallow one, any reached child of its parent, or
+/// every region of a parallel parent; a deep one only restores states that were active, so
+/// reached, before) or its default.
 public enum Reachability {
     /// The states reachable from the initial configuration, with every transition except
     /// those in `excluded` (and those whose guard folds to `false`).
@@ -42,7 +43,13 @@ public enum Reachability {
         let shape = t.shape
         var result = [machine.entrySet([shape], historyValue: { _ in nil })]
         guard let h = t.target, machine[h].isHistory, !machine[h].isDeepHistory,
-              let parent = machine[h].parent, machine.isCompound(parent) else { return result }
+              let parent = machine[h].parent else { return result }
+        if machine.isParallel(parent) {
+            // It recorded every region, each entered by its default.
+            let regions = machine.childStates(parent)
+            result.append(machine.entrySet([shape], historyValue: { $0 == h ? regions : nil }))
+            return result
+        }
         for child in machine.childStates(parent) where reached.contains(child) {
             result.append(machine.entrySet([shape], historyValue: { $0 == h ? [child] : nil }))
         }
