@@ -189,4 +189,21 @@ import TestSupport
         let interrupted = try #require(machine.states.first { $0.name == "interrupted" })
         #expect(intervals.environments[interrupted.id.index] != nil, "also entered by 'interrupt'")
     }
+
+    /// A zero-delay timer back into its state is no certain loop when an eventless
+    /// transition of another region leaves first (timers fire only once the step settles).
+    @Test func noTimerLoopWhereAnEventlessTransitionLeavesFirst() throws {
+        let text = """
+            machine TL {
+                event go
+                initial parallel state p {
+                    state r1 { initial state c { after 0 -> c } }
+                    state r2 { initial state x { always -> out } }
+                }
+                state out { on go -> p }
+            }
+            """
+        let result = Statecraft.check(source: text, path: "tl.machine")
+        #expect(!result.diagnostics.contains { $0.id == .timerLoop })
+    }
 }
