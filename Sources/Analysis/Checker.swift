@@ -34,19 +34,21 @@ public enum Checker {
 }
 
 extension Checker {
-    /// Transitions that can never fire: a guard that folds to `false`, or an earlier
-    /// transition of the same state that always takes the same events.
+    /// Transitions that can never fire: a guard that folds to `false`, a `done` for a state
+    /// that never completes, or an earlier transition of the same state that always takes
+    /// the same trigger.
     public static func deadTransitions(_ machine: Machine) -> Set<TransitionID> {
         let constants = machine.constantValues
-        var dead = Set(machine.transitions.filter { $0.neverFires(constants: constants) }.map(\.id))
+        var dead = Set(machine.transitions.filter { $0.neverFires(constants: constants) || machine.waitsInVain($0) }.map(\.id))
         for pair in ShadowedTransitions.pairs(machine) { dead.insert(pair.shadowed.id) }
         return dead
     }
 
-    /// States no path of transitions reaches from the initial state.
+    /// States no path of transitions reaches from the initial configuration (history
+    /// pseudo-states are never active, so never counted).
     public static func unreachableStates(_ machine: Machine) -> Set<StateID> {
         let reachable = Reachability.reachableStates(machine)
-        return Set(machine.states.dropFirst().map(\.id).filter { !reachable.contains($0) })
+        return Set(machine.states.dropFirst().filter { !$0.isHistory }.map(\.id).filter { !reachable.contains($0) })
     }
 }
 
@@ -60,5 +62,22 @@ extension Transition {
     func alwaysFires(constants: [Value]) -> Bool {
         guard let g = guardExpr else { return true }
         return g.folded(constants: constants) == .bool(true)
+    }
+}
+
+extension Machine {
+    /// Whether state `x` can never complete (so a `done` for it is never taken): it has no
+    /// child states, or it is compound with no final child, or parallel with a region that
+    /// never completes. The front end reports such a `done` (`never-completes`).
+    func neverCompletes(_ x: StateID) -> Bool {
+        if isCompound(x) { return !childStates(x).contains { self[$0].isFinal } }
+        if isParallel(x) { return childStates(x).contains { neverCompletes($0) } }
+        return true
+    }
+
+    /// Whether transition `t` waits for a completion that never comes.
+    func waitsInVain(_ t: Transition) -> Bool {
+        if case .done(let x) = t.trigger { return neverCompletes(x) }
+        return false
     }
 }

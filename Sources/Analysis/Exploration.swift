@@ -49,11 +49,15 @@ public struct ExplorationReport: Sendable {
         /// (delays not constant, or a shorter one written after a longer one), and the
         /// search only enters states at the times its witnesses reach.
         public var timerOrderVaries = false
+        /// Part of `timerOrderVaries`: states with timers can be active together (a state and
+        /// its ancestor, or two regions), entered at different times.
+        public var timedStatesOverlap = false
 
         public static func == (a: SearchLimits, b: SearchLimits) -> Bool {
             a.depthBoundHit == b.depthBoundHit && a.configurationBoundHit == b.configurationBoundHit
                 && a.payloadsSampled == b.payloadsSampled && a.untriedNumbers == b.untriedNumbers
                 && a.sampledGuards.map(\.line) == b.sampledGuards.map(\.line) && a.timerOrderVaries == b.timerOrderVaries
+                && a.timedStatesOverlap == b.timedStatesOverlap
         }
     }
 
@@ -90,11 +94,14 @@ public enum Exploration {
 
     /// Analyses `machine` (which must have resolved without errors).
     public static func run(_ machine: Machine, bounds: ExplorationBounds = ExplorationBounds()) -> ExplorationReport {
-        let proofs = proven(machine)
-        var explorer = Explorer(program: Program(machine), bounds: bounds)
+        let program = Program(machine)
+        let proofs = proven(machine, isStatechart: program.isStatechart)
+        var explorer = Explorer(program: program, bounds: bounds)
         var settledAt: Int?
+        // History states are never active: what is to settle about them is the transitions into them.
+        let toSettle = machine.states.dropFirst().filter { !$0.isHistory }.map(\.id.index)
         explorer.run { e in
-            let settled = (1..<machine.states.count).allSatisfy { e.stateWitness[$0] != nil || proofs.states[$0] != nil }
+            let settled = toSettle.allSatisfy { e.stateWitness[$0] != nil || proofs.states[$0] != nil }
                 && machine.transitions.indices.allSatisfy { e.transitionWitness[$0] != nil || proofs.transitions[$0] != nil }
             guard settled else { return false }
             if settledAt == nil { settledAt = e.nodes.count }
@@ -130,6 +137,9 @@ public enum Exploration {
             states = states.map { $0 == .notReached ? .unreachable(reason) : $0 }
             transitions = transitions.map { $0 == .notReached ? .unreachable(reason) : $0 }
         }
+        for h in machine.states where h.isHistory {
+            states[h.id.index] = historyFinding(h.id, machine, transitions)
+        }
         let overlaps = explorer.overlaps.map { o in
             ExplorationReport.Overlap(first: o.first, second: o.second, event: o.event, time: o.time, path: o.path,
                                       payload: o.payload, variables: o.variables)
@@ -139,6 +149,7 @@ public enum Exploration {
         limits.configurationBoundHit = explorer.configurationBoundHit
         limits.payloadsSampled = explorer.payloadsSampled
         limits.timerOrderVaries = !timerOrderIsFixed(machine)
+        limits.timedStatesOverlap = timedStatesOverlap(machine)
         if explorer.payloadsSampled { limits.untriedNumbers = PayloadCandidates(machine).untriedGeneral }
         limits.sampledGuards = explorer.cuts.sorted { $0.guardLine < $1.guardLine }
             .map { (line: $0.guardLine, tried: $0.tried, of: $0.of) }
@@ -156,8 +167,13 @@ public enum Exploration {
     /// the order is fixed when every state's timers have constant delays written in
     /// non-decreasing order (or it has at most one timer). Otherwise the time an event
     /// arrives can matter, and a search that sends events at a few times proves nothing.
+    ///
+    /// States with timers that can be active together (a state and its ancestor, or two
+    /// regions) can be entered at different times, so when an event arrives decides which of
+    /// their timers fires first: then the order is not fixed either.
     static func timerOrderIsFixed(_ machine: Machine) -> Bool {
         let constants = machine.constantValues
+        if timedStatesOverlap(machine) { return false }
         return machine.states.allSatisfy { state in
             let delays = state.transitions.compactMap { id -> Expr? in
                 if case .after(let d) = machine[id].trigger { return d }
@@ -171,18 +187,26 @@ public enum Exploration {
         }
     }
 
+    /// Whether two different states with timers can be active together.
+    static func timedStatesOverlap(_ machine: Machine) -> Bool {
+        let timed = Set(machine.states.filter { state in
+            state.transitions.contains { if case .after = machine[$0].trigger { return true } else { return false } }
+        }.map(\.id))
+        return timed.contains { s in machine.coActiveStates(s).contains { $0 != s && timed.contains($0) } }
+    }
+
     /// What can be proven without running: unreachable states and transitions that can
     /// never fire, each with its reason.
-    static func proven(_ machine: Machine) -> (states: [String?], transitions: [String?]) {
+    static func proven(_ machine: Machine, isStatechart: Bool) -> (states: [String?], transitions: [String?]) {
         let constants = machine.constantValues
-        let intervals = IntervalAnalysis(machine)
+        let intervals = IntervalAnalysis(machine, isStatechart: isStatechart)
         let graph = Reachability.reachableStates(machine)
         var states: [String?] = Array(repeating: nil, count: machine.states.count)
         func failure(_ expr: Expr) -> String {
             "'\(machine.text(expr.range))' (line \(machine.source.location(of: expr.range.start).line)) always fails"
         }
         for s in machine.states.dropFirst()
-        where !graph.contains(s.id) || (intervals.converged && intervals.environments[s.id.index] == nil) {
+        where !s.isHistory && !graph.contains(s.id) || (intervals.converged && intervals.environments[s.id.index] == nil) {
             // A way in that fires but always fails at run time is the reason to give: the
             // user sees the arrow and needs to know why it never arrives.
             let failing = machine.transitions.first { $0.target == s.id && intervals.alwaysFailing[$0.id] != nil }
@@ -202,8 +226,11 @@ public enum Exploration {
                 transitions[t.id.index] = "its state '\(machine[t.source].name)' is unreachable"
             } else if t.neverFires(constants: constants) {
                 transitions[t.id.index] = "its guard is always false"
+            } else if case .done(let x) = t.trigger, machine.neverCompletes(x) {
+                transitions[t.id.index] = "'\(machine[x].name)' never completes"
             } else if shadowedBy[t.id] != nil {
-                transitions[t.id.index] = "an earlier transition of '\(machine[t.source].name)' always takes its event"
+                transitions[t.id.index] = "an earlier transition of '\(machine[t.source].name)' always takes "
+                    + ShadowedTransitions.trigger(of: t, machine)
             } else if let reason = intervals.deadTransitions[t.id] {
                 transitions[t.id.index] = reason
             } else if let expr = intervals.alwaysFailing[t.id] {
@@ -211,5 +238,19 @@ public enum Exploration {
             }
         }
         return (states, transitions)
+    }
+
+    /// The verdict on a history pseudo-state, which is never active itself: reached with the
+    /// first witness of a transition into it, proven unreachable when every transition into
+    /// it is (or none targets it), and otherwise not reached.
+    static func historyFinding(_ h: StateID, _ machine: Machine,
+                               _ transitions: [ExplorationReport.Finding]) -> ExplorationReport.Finding {
+        let into = machine.transitions.filter { $0.target == h }.map { transitions[$0.id.index] }
+        var best: [WitnessStep]?
+        for case .reached(let witness) in into where best.map({ witness.count < $0.count }) ?? true { best = witness }
+        if let best { return .reached(best) }
+        if into.contains(.notReached) { return .notReached }
+        if into.isEmpty { return .unreachable("no transition enters it") }
+        return .unreachable("no transition into it can ever fire")
     }
 }

@@ -17,7 +17,8 @@ enum ExplorationDiagnostics {
         let constants = machine.constantValues
         let shadowed = Set(ShadowedTransitions.pairs(machine).map(\.shadowed.id))
         let why = notReachedReasons(report)
-        for state in machine.states.dropFirst() {
+        // A history state is never active: the transitions into it carry its verdicts.
+        for state in machine.states.dropFirst() where !state.isHistory {
             switch report.states[state.id.index] {
             case .unreachable(let reason) where graph.contains(state.id):
                 // (States no transition leads to are reported by the structural check.)
@@ -34,8 +35,9 @@ enum ExplorationDiagnostics {
             guard case .reached = report.states[t.source.index] else { continue }
             switch report.transitions[t.id.index] {
             case .unreachable(let reason):
-                // Constant guards and shadowing have their own diagnostics.
-                guard !t.neverFires(constants: constants), !shadowed.contains(t.id) else { continue }
+                // Constant guards, shadowing and `done` for a state that never completes
+                // (`never-completes`, from the front end) have their own diagnostics.
+                guard !t.neverFires(constants: constants), !shadowed.contains(t.id), !machine.waitsInVain(t) else { continue }
                 findings.append(Diagnostic(.deadTransition, "transition can never fire: \(reason)", at: t.keywordRange))
             case .notReached:
                 notReached[t.source, default: []].append(t)
@@ -64,9 +66,13 @@ enum ExplorationDiagnostics {
             var witness = "both guards hold for \(machine[o.event].name)" + (payload.isEmpty ? "" : "(\(payload))")
             if !vars.isEmpty { witness += " when \(vars)" }
             if !o.path.isEmpty { witness += ", reached by " + WitnessText.describe(o.path, machine) }
+            let rule = first.source == second.source
+                ? "this transition and the one above can both take '\(machine[o.event].name)'; the one written first wins"
+                : "this transition and the one in '\(machine[first.source].name)' can both take '\(machine[o.event].name)'; "
+                    + "the one in the inner state wins"
             findings.append(Diagnostic(
                 .overlappingGuards,
-                "guards overlap: this transition and the one above can both take '\(machine[o.event].name)'; the one written first wins",
+                "guards overlap: " + rule,
                 at: second.keywordRange,
                 notes: [DiagnosticNote("the other transition is here", at: first.keywordRange),
                         DiagnosticNote(witness, at: second.guardExpr?.range ?? second.keywordRange)]))
@@ -127,7 +133,11 @@ extension ExplorationReport {
             }
             reasons.append(sampled)
         }
-        if limits.timerOrderVaries {
+        if limits.timedStatesOverlap {
+            reasons.append("states with timers can be active together (a state and its ancestor, or two regions), so "
+                + "which timer fires first depends on when each was entered, and the search sends events only at the "
+                + "times its witnesses reach")
+        } else if limits.timerOrderVaries {
             reasons.append("the order in which a state's timers fire can depend on when it is entered (their delays are "
                 + "not constants written shortest first, and deadlines are rounded), and the search enters states only "
                 + "at the times its witnesses reach")

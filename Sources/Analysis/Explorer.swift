@@ -85,9 +85,15 @@ struct Explorer {
     /// Whether the search visited every configuration it could reach (no bound stopped it).
     var exhausted: Bool { !depthBoundHit && !configurationBoundHit }
 
+    /// By transition: whether it has a real guard (not none, not a constant one). One
+    /// without is the fallback ("else") of those above it, not an overlap.
+    let hasRealGuard: [Bool]
+
     init(program: Program, bounds: ExplorationBounds) {
         self.program = program
         self.bounds = bounds
+        let constants = program.machine.constantValues
+        hasRealGuard = program.machine.transitions.map { $0.guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
         stateWitness = Array(repeating: nil, count: program.machine.states.count)
         transitionWitness = Array(repeating: nil, count: program.machine.transitions.count)
     }
@@ -108,6 +114,10 @@ struct Explorer {
     mutating func run(stopWhen done: (Explorer) -> Bool) {
         let machine = program.machine
         var start = Instance(program)
+        // A statechart's step may take several transitions (eventless ones, completions,
+        // raised events) and enter states it leaves again: the log tells them all.
+        let log = MicrostepLog()
+        if program.isStatechart { start.microsteps = log }  // (a flat machine's steps record nothing)
         if case .failed(let fault) = start.start().kind {
             // The start is deterministic (constant initial values, no payload): a machine
             // whose initial entry fails never runs.
@@ -117,6 +127,8 @@ struct Explorer {
         }
         nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0))
         markStates(of: start, node: 0)
+        for t in log.takenTransitions where transitionWitness[t.index] == nil { transitionWitness[t.index] = 0 }
+        for s in log.enteredStates where stateWitness[s.index] == nil { stateWitness[s.index] = 0 }
         // A configuration is expanded once, and once more if it was first reached only
         // through a failing step and later cleanly.
         var seenClean: Set<Snapshot> = [start.snapshot]
@@ -144,7 +156,7 @@ struct Explorer {
                     for payload in payloads.candidates(for: event, in: node.instance, from: pool, cuts: &cuts) {
                         var next = node.instance
                         let step = next.send(event.id, payload: payload)
-                        if case .fired(let t) = step.kind { noteOverlaps(event.id, payload, node: index, fired: t) }
+                        if case .fired(let t) = step.kind { noteOverlaps(event.id, payload, node: index, fired: t, log) }
                         if case .failed(let fault) = step.kind {
                             noteFault(fault, node: index, step: .event(event.id, payload, time: node.instance.now))
                         }
@@ -152,7 +164,7 @@ struct Explorer {
                         successors.append(Node(instance: next, parent: index,
                                                step: .event(event.id, payload, time: node.instance.now),
                                                depth: node.depth + 1, clean: node.clean))
-                        record(t, successor: successors.count - 1)
+                        record(t, log, successor: successors.count - 1)
                     }
                 }
             }
@@ -160,9 +172,13 @@ struct Explorer {
                 if let deadline = node.instance.nextDeadline {
                     var next = node.instance
                     var fired: [TransitionID] = []
+                    var entered: [StateID] = []
                     var failed: [ExpressionFault] = []
                     next.advance(to: deadline, onStep: { step in
                         switch step.kind {
+                        case .fired where log.count > 0:
+                            fired += log.takenTransitions
+                            entered += log.enteredStates
                         case .fired(let t): fired.append(t)
                         case .failed(let fault): failed.append(fault)
                         default: break
@@ -171,7 +187,8 @@ struct Explorer {
                     for fault in failed { noteFault(fault, node: index, step: .wait(until: deadline)) }
                     successors.append(Node(instance: next, parent: index, step: .wait(until: deadline), depth: node.depth + 1,
                                            clean: node.clean && failed.isEmpty))
-                    for t in fired { record(t, successor: successors.count - 1) }
+                    for t in fired { pendingTransitions.append((t, successors.count - 1)) }
+                    for s in entered { pendingStates.append((s, successors.count - 1)) }
                 }
             }
             for successor in successors {
@@ -192,10 +209,20 @@ struct Explorer {
         }
     }
 
+    /// Transitions fired and (for statecharts) states entered by the steps out of the node
+    /// being expanded, each with the index of the successor its step produced.
     private var pendingTransitions: [(TransitionID, Int)] = []
+    private var pendingStates: [(StateID, Int)] = []
 
-    private mutating func record(_ t: TransitionID, successor: Int) {
-        pendingTransitions.append((t, successor))
+    /// Notes what a step that fired `t` did: for a statechart, every transition its
+    /// microsteps took and every state they entered (`log`); for a flat machine, `t`.
+    private mutating func record(_ t: TransitionID, _ log: MicrostepLog, successor: Int) {
+        guard log.count > 0 else {
+            pendingTransitions.append((t, successor))
+            return
+        }
+        for taken in log.takenTransitions { pendingTransitions.append((taken, successor)) }
+        for s in log.enteredStates { pendingStates.append((s, successor)) }
     }
 
     /// Whether a witness ending at node `new` should replace `old`: there was none, or the
@@ -208,25 +235,37 @@ struct Explorer {
     /// Gives each newly fired transition the node its step produced (appending that node if
     /// its configuration was already known through another path).
     private mutating func resolvePending(_ successors: [Node], base: Int) {
+        let machine = program.machine
         for (t, successorIndex) in pendingTransitions {
             let successor = successors[successorIndex]
             if let old = transitionWitness[t.index], nodes[old].clean || !successor.clean { continue }
-            if let existing = nodes.lastIndex(where: { $0.parent == base && $0.step == successor.step }) {
-                transitionWitness[t.index] = existing
-            } else {
-                nodes.append(Node(instance: successor.instance, parent: base, step: successor.step,
-                                  depth: successor.depth, expand: false, clean: successor.clean))
-                transitionWitness[t.index] = nodes.count - 1
-            }
+            transitionWitness[t.index] = witnessNode(successor, base: base)
             // A state is reached when a step enters it, even one that a timer due at the same
-            // instant leaves again before the search rests anywhere.
-            var entered = program.machine[t].target
-            while let s = entered, s != program.machine.root, let node = transitionWitness[t.index] {
+            // instant leaves again before the search rests anywhere. (A statechart's step
+            // says which states it entered: `pendingStates`.)
+            if let target = machine[t].target, machine[target].isHistory { continue }
+            var entered = machine[t].target
+            while let s = entered, s != machine.root, let node = transitionWitness[t.index] {
                 if better(node, than: stateWitness[s.index]) { stateWitness[s.index] = node }
-                entered = program.machine[s].parent
+                entered = machine[s].parent
             }
         }
+        for (s, successorIndex) in pendingStates {
+            let successor = successors[successorIndex]
+            if let old = stateWitness[s.index], nodes[old].clean || !successor.clean { continue }
+            stateWitness[s.index] = witnessNode(successor, base: base)
+        }
         pendingTransitions.removeAll()
+        pendingStates.removeAll()
+    }
+
+    /// The node that ends the witness of a step out of node `base`: the successor's own
+    /// node, or one appended for it (its configuration was already known another way).
+    private mutating func witnessNode(_ successor: Node, base: Int) -> Int {
+        if let existing = nodes.lastIndex(where: { $0.parent == base && $0.step == successor.step }) { return existing }
+        nodes.append(Node(instance: successor.instance, parent: base, step: successor.step,
+                          depth: successor.depth, expand: false, clean: successor.clean))
+        return nodes.count - 1
     }
 
     /// Keeps the first witness of each expression seen failing.
@@ -239,23 +278,26 @@ struct Explorer {
         for s in instance.activeStates where better(node, than: stateWitness[s.index]) { stateWitness[s.index] = node }
     }
 
-    /// Records two guarded transitions that can both take the same event at once.
+    /// Records two guarded transitions that can both take the same event at once: in one
+    /// state, or in a state and its ancestor (for a statechart, within the chain of one active
+    /// leaf; transitions in different regions do not compete, they both fire).
     /// An overlap is witnessed where the first transition of the pair is the one that really
-    /// fires (`fired`, by the runtime's own step): both guards hold, and the first wins.
-    private mutating func noteOverlaps(_ event: EventID, _ payload: [Value], node: Int, fired: TransitionID) {
-        let machine = program.machine
-        // A transition without a real guard (none, or a constant one) is the fallback
-        // ("else") of those above it, not an overlap.
-        let constants = machine.constantValues
-        func guarded(_ t: TransitionID) -> Bool { machine[t].guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
-        guard guarded(fired) else { return }
-        let enabled = nodes[node].instance.enabledTransitions(event, payload: payload)
-        guard enabled.first == fired else { return }
-        for other in enabled.dropFirst() where guarded(other) && machine[other].source == machine[fired].source {
-            guard seenOverlaps.insert([fired.index, other.index]).inserted else { continue }
-            overlaps.append(OverlapWitness(first: fired, second: other, event: event,
-                                           time: nodes[node].instance.now, path: path(to: node),
-                                           payload: payload, variables: nodes[node].instance.variables))
+    /// fires (`fired`, the transitions the runtime's own step selected): both guards hold,
+    /// and the first wins.
+    private mutating func noteOverlaps(_ event: EventID, _ payload: [Value], node: Int, fired first: TransitionID,
+                                       _ log: MicrostepLog) {
+        func guarded(_ t: TransitionID) -> Bool { hasRealGuard[t.index] }
+        guard guarded(first) || log.count > 0 else { return }
+        let fired = log.count > 0 ? log.transitions(0) : [first]
+        guard fired.contains(where: guarded) else { return }
+        for chain in nodes[node].instance.enabledChains(event, payload: payload) {
+            guard let first = chain.first, guarded(first), fired.contains(first) else { continue }
+            for other in chain.dropFirst() where guarded(other) {
+                guard seenOverlaps.insert([first.index, other.index]).inserted else { continue }
+                overlaps.append(OverlapWitness(first: first, second: other, event: event,
+                                               time: nodes[node].instance.now, path: path(to: node),
+                                               payload: payload, variables: nodes[node].instance.variables))
+            }
         }
     }
 }

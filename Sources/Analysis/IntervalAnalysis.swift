@@ -22,16 +22,25 @@ struct IntervalAnalysis {
     /// over-approximation of every run, and nothing may be proven from them.
     var converged = true
 
-    init(_ machine: Machine, stepLimit: Int = IntervalAnalysis.stepLimit) {
+    /// Analyses `machine`. `isStatechart` says whether it steps as a statechart (see
+    /// `Program.isStatechart`): then the per-state analysis below does not apply, and one
+    /// invariant for all states is computed instead (`init(invariantOf:)`).
+    init(_ machine: Machine, isStatechart: Bool = false, stepLimit: Int = IntervalAnalysis.stepLimit) {
         environments = Array(repeating: nil, count: machine.states.count)
+        if isStatechart {
+            computeInvariant(machine, stepLimit: stepLimit)
+            return
+        }
         // Timers beaten by a sooner one never fire, whatever the variables: leave them out.
         findTimerRaces(machine)
         let beaten = deadTransitions
         var evaluator = AbstractEvaluator(machine: machine)
+        // Environments are kept per active leaf: the leaf and its ancestors are the
+        // configuration of a machine without parallel states.
         guard let initial = machine.initialState else { return }
         var vars = machine.variables.map { AbstractValue($0.initialValue) }
         evaluator.setPayload(of: .events([]))
-        for s in IntervalAnalysis.path(machine, to: initial) { evaluator.run(machine[s].entry, &vars) }
+        for s in machine.initialEntrySet { evaluator.run(machine[s].entry, &vars) }
         var visits = Array(repeating: 0, count: machine.states.count)
         var worklist = [initial]
         environments[initial.index] = vars
@@ -48,7 +57,7 @@ struct IntervalAnalysis {
             for id in IntervalAnalysis.candidateTransitions(machine, from: state) where beaten[id] == nil {
                 let t = machine[id]
                 var after = env
-                let target = t.target ?? state
+                let target = t.target == nil ? state : IntervalAnalysis.leaf(entering: t, machine)
                 switch IntervalAnalysis.step(t, from: state, machine, &evaluator, &after) {
                 case .blocked:
                     continue
@@ -72,8 +81,71 @@ struct IntervalAnalysis {
             }
         }
         guard converged else { return }
+        // A compound state is active whenever one of its leaves is.
+        for leaf in machine.states.map(\.id) where machine.isAtomic(leaf) {
+            guard let env = environments[leaf.index] else { continue }
+            for ancestor in machine.properAncestors(leaf) where ancestor != machine.root {
+                environments[ancestor.index] = environments[ancestor.index].map { zip($0, env).map { $0.joined(with: $1) } } ?? env
+            }
+        }
         for (id, failure) in failed where !succeeded.contains(id) { alwaysFailing[id] = failure }
         findDeadTransitions(machine, &evaluator)
+    }
+
+    /// The statechart analysis: one over-approximation of the variables that holds in every
+    /// configuration, whatever the order in which transitions, entry and exit blocks run.
+    /// Every block (a transition's actions, when its guard can hold; a state's entry or exit)
+    /// is run from the invariant and the result joined in, until nothing changes; every value
+    /// the variables take between two blocks of a real run is then inside it. Transitions
+    /// whose guard cannot hold under it are dead; the states still reachable without them
+    /// get the invariant as their environment, the others none.
+    private mutating func computeInvariant(_ machine: Machine, stepLimit: Int) {
+        var evaluator = AbstractEvaluator(machine: machine)
+        var invariant = machine.variables.map { AbstractValue($0.initialValue) }
+        var rounds = 0
+        var steps = 0
+        while true {
+            var next = invariant
+            func joinRun(_ actions: [Action]) {
+                guard !actions.isEmpty else { return }
+                evaluator.locals = []
+                var vars = invariant
+                if evaluator.run(actions, &vars) == nil, !vars.contains(where: \.isEmpty) {
+                    next = zip(next, vars).map { $0.joined(with: $1) }
+                }
+            }
+            for t in machine.transitions where !t.isBroken {
+                evaluator.setPayload(of: t.trigger)
+                evaluator.locals = []
+                if let g = t.guardExpr, !evaluator.evaluate(g, invariant).canBeTrue { continue }
+                joinRun(t.actions)
+                steps += 1
+            }
+            evaluator.setPayload(of: .events([]))
+            for state in machine.states {
+                joinRun(state.entry)
+                joinRun(state.exit)
+                steps += 1
+            }
+            rounds += 1
+            if rounds > IntervalAnalysis.wideningDelay { next = zip(next, invariant).map { $0.widened(from: $1) } }
+            if next == invariant { break }
+            invariant = next
+            if steps >= stepLimit {
+                converged = false
+                return
+            }
+        }
+        for s in machine.states.dropFirst() { environments[s.id.index] = invariant }
+        findDeadTransitions(machine, &evaluator)
+        let reachable = Reachability.reachableStates(machine, excluding: Set(deadTransitions.keys))
+        for s in machine.states.dropFirst() where !reachable.contains(s.id) { environments[s.id.index] = nil }
+    }
+
+    /// The leaf a transition of a machine without parallel states leaves active: its
+    /// target, followed down through initial children.
+    static func leaf(entering t: Transition, _ machine: Machine) -> StateID {
+        machine.entrySet([t.shape], historyValue: { _ in nil }).last { machine.isAtomic($0) } ?? t.target ?? t.source
     }
 
     /// What running a transition abstractly found.
@@ -96,11 +168,16 @@ struct IntervalAnalysis {
             if verdict.isEmpty { return .fails(evaluator.failingPart(g, vars) ?? g) }
             if !verdict.canBeTrue { return .blocked }
         }
-        if t.target != nil, let failure = evaluator.run(machine[state].exit, &vars) { return .fails(failure) }
+        let configuration = Set(IntervalAnalysis.path(machine, to: state))
+        if t.target != nil {
+            for s in machine.exitSet([t.shape], configuration: configuration, historyValue: { _ in nil }) {
+                if let failure = evaluator.run(machine[s].exit, &vars) { return .fails(failure) }
+            }
+        }
         if let failure = evaluator.run(t.actions, &vars) { return .fails(failure) }
-        guard let target = t.target else { return .succeeds }
+        guard t.target != nil else { return .succeeds }
         evaluator.setPayload(of: .events([]))
-        for s in IntervalAnalysis.path(machine, to: target) {
+        for s in machine.entrySet([t.shape], historyValue: { _ in nil }) {
             if let failure = evaluator.run(machine[s].entry, &vars) { return .fails(failure) }
             // Timers are armed after the entry actions; a delay that cannot be computed fails the step.
             for timer in machine[s].transitions {
@@ -169,9 +246,11 @@ struct IntervalAnalysis {
         func check(_ actions: [Action]) { for a in actions { a.visitExpressions(check) } }
         t.guardExpr.map(check)
         check(t.actions)
-        guard let target = t.target else { return can }
-        check(machine[state].exit)
-        for s in path(machine, to: target) {
+        guard t.target != nil else { return can }
+        // Whichever descendant of `state` is active, its exit actions run too.
+        let configuration = Set(path(machine, to: state) + (state.index...machine.lastDescendant(state).index).map(StateID.init))
+        for s in machine.exitSet([t.shape], configuration: configuration, historyValue: { _ in nil }) { check(machine[s].exit) }
+        for s in machine.entrySet([t.shape], historyValue: { _ in nil }) {
             check(machine[s].entry)
             for timer in machine[s].transitions {
                 if case .after(let d) = machine[timer].trigger { check(d) }

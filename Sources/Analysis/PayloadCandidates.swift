@@ -79,9 +79,13 @@ struct PayloadCandidates {
         untriedGeneral = Array(sorted.dropFirst(PayloadCandidates.maxGeneral))
         self.strings = strings.sorted()
         var perState: [[EventCandidates]] = []
+        let hasParallel = machine.states.contains { $0.kind == .parallel }
         var complete = true
         for state in machine.states {
-            let transitions = IntervalAnalysis.candidateTransitions(machine, from: state.id).map { machine[$0] }
+            // With parallel states, transitions of other regions see the event too.
+            let transitions = hasParallel
+                ? machine.coActiveStates(state.id).flatMap { machine[$0].transitions }.map { machine[$0] }
+                : IntervalAnalysis.candidateTransitions(machine, from: state.id).map { machine[$0] }
             perState.append(machine.events.map { event in
                 let c = PayloadCandidates.analyse(event, transitions.filter { $0.handles(event.id) }, machine)
                 if c.complete == nil && state.id != machine.root && !state.isFinal { complete = false }

@@ -1,37 +1,59 @@
 import StatecraftDiagnostics
 import StatecraftModel
 
-/// Which states a path of transitions can reach from the initial state, ignoring guards
-/// except those that fold to constant `false`.
+/// Which states a path of transitions can reach from the initial configuration, ignoring
+/// guards except those that fold to constant `false` (and `done` for states that never
+/// complete).
+///
+/// A state is reached when some reachable configuration holds it, at any depth: the search
+/// starts from the initial configuration (every region of a parallel state) and follows
+/// every kind of transition (events, timers, `done`, `always`) through the model's entry
+/// sets. History pseudo-states are never active and never reached; a transition to one
+/// enters what it may have recorded (for a shallow one, any reached child of its parent, or
+/// every region of a parallel parent; a deep one only restores states that were active, so
+/// reached, before) or its default.
 public enum Reachability {
-    /// The states reachable from the initial state (with their ancestors), breadth first.
-    public static func reachableStates(_ machine: Machine) -> Set<StateID> {
-        guard let start = machine.initialState else { return [] }
+    /// The states reachable from the initial configuration, with every transition except
+    /// those in `excluded` (and those whose guard folds to `false`).
+    public static func reachableStates(_ machine: Machine, excluding excluded: Set<TransitionID> = []) -> Set<StateID> {
+        let start = machine.initialEntrySet
+        guard !start.isEmpty else { return [] }
         let constants = machine.constantValues
-        var seen: Set<StateID> = []
-        var queue = [StateID]()
-        func enter(_ id: StateID) {
-            // Entering a state enters its ancestors and, for compound states, its initial child.
-            var leaf = id
-            while let child = machine[leaf].initialChild { leaf = child }
-            var current: StateID? = leaf
-            while let s = current, s != machine.root {
-                if seen.insert(s).inserted { queue.append(s) }
-                current = machine[s].parent
-            }
+        let live = machine.transitions.filter {
+            $0.target != nil && !excluded.contains($0.id) && !$0.neverFires(constants: constants) && !machine.waitsInVain($0)
         }
-        enter(start)
-        var head = 0
-        while head < queue.count {
-            let state = queue[head]
-            head += 1
-            for t in machine[state].transitions {
-                let transition = machine[t]
-                guard let target = transition.target, !transition.neverFires(constants: constants) else { continue }
-                enter(target)
+        var seen = Set(start)
+        // A shallow history state may restore any reached child of its parent, so a pass can
+        // open ways that earlier passes did not have: repeat until nothing new is reached.
+        var changed = true
+        while changed {
+            changed = false
+            for t in live where seen.contains(t.source) {
+                for states in entries(t, machine, reached: seen) {
+                    for s in states where seen.insert(s).inserted { changed = true }
+                }
             }
         }
         return seen
+    }
+
+    /// The entry sets transition `t` may have, given the states reached so far: one, or one
+    /// per thing its history target may have recorded.
+    static func entries(_ t: Transition, _ machine: Machine, reached: Set<StateID>) -> [[StateID]] {
+        let shape = t.shape
+        var result = [machine.entrySet([shape], historyValue: { _ in nil })]
+        guard let h = t.target, machine[h].isHistory, !machine[h].isDeepHistory,
+              let parent = machine[h].parent else { return result }
+        if machine.isParallel(parent) {
+            // It recorded every region, each entered by its default.
+            let regions = machine.childStates(parent)
+            result.append(machine.entrySet([shape], historyValue: { $0 == h ? regions : nil }))
+            return result
+        }
+        for child in machine.childStates(parent) where reached.contains(child) {
+            result.append(machine.entrySet([shape], historyValue: { $0 == h ? [child] : nil }))
+        }
+        return result
     }
 
     static func diagnostics(_ machine: Machine) -> [Diagnostic] {
@@ -40,7 +62,7 @@ public enum Reachability {
         guard let start = machine.initialState,
               !machine.transitions.contains(where: { $0.isBroken && $0.target == nil }) else { return [] }
         let reachable = reachableStates(machine)
-        return machine.states.dropFirst().filter { !reachable.contains($0.id) }.map { state in
+        return machine.states.dropFirst().filter { !$0.isHistory && !reachable.contains($0.id) }.map { state in
             Diagnostic(.unreachableState,
                        "state '\(state.name)' is unreachable: no transition leads to it from the initial state '\(machine[start].name)'",
                        at: state.range)

@@ -39,7 +39,8 @@ public enum TestGeneration {
         var targets: [Target] = []
         switch cover {
         case .states:
-            for s in machine.states.dropFirst() {
+            // A history state is never active; the transitions into it are what covers it.
+            for s in machine.states.dropFirst() where !s.isHistory {
                 targets.append(Target(name: "state \(s.name)", finding: report.states[s.id.index]))
             }
         case .transitions:
@@ -159,7 +160,12 @@ public enum TestGeneration {
         let names = outputs.map(JSONWriter.quote).joined(separator: ", ")
         outputs.removeAll()
         let prefix = time.map { "{\"time\": \(JSONWriter.number($0)), " } ?? "{"
-        return prefix + "\"expect\": {\"state\": \(JSONWriter.quote(machine[instance.state].name)), "
+        // Every active leaf, when there are several (parallel regions).
+        let leaves = instance.configuration.atomicStates(in: machine)
+        let state = leaves.count > 1
+            ? "[" + leaves.map { JSONWriter.quote(machine[$0].name) }.joined(separator: ", ") + "]"
+            : JSONWriter.quote(machine[instance.state].name)
+        return prefix + "\"expect\": {\"state\": \(state), "
             + "\"vars\": {\(vars)}, \"outputs\": [\(names)]}}"
     }
 

@@ -43,6 +43,7 @@ enum TimerLoops {
             }
             let loop = Array(path[loopStart...])
             reported.formUnion(path)
+            guard !mayBeLeftWithinTheStep(loop, machine) else { continue }
             let timers = loop.compactMap { exits[$0] }
             guard let first = timers.first else { continue }
             let names = (loop + [loop[0]]).map { "'\(machine[$0].name)'" }.joined(separator: " -> ")
@@ -54,5 +55,27 @@ enum TimerLoops {
                 notes: timers.dropFirst().map { DiagnosticNote("the loop goes on here", at: $0.keywordRange) }))
         }
         return findings
+    }
+
+    /// Whether, in a statechart, something other than the timers may leave the loop before
+    /// they fire: a timer fires only once its step has settled, and an eventless or
+    /// completion transition of a state active beside the loop, or one taken on a raised
+    /// event, may leave first. Then the loop is not certain, and not reported.
+    static func mayBeLeftWithinTheStep(_ loop: [StateID], _ machine: Machine) -> Bool {
+        var raises = false
+        func scan(_ actions: [Action]) { for a in actions { a.visit { if case .raise = $0 { raises = true } } } }
+        for t in machine.transitions { scan(t.actions) }
+        for s in machine.states { scan(s.entry + s.exit) }
+        if raises { return true }
+        return loop.contains { s in
+            machine.coActiveStates(s).contains { other in
+                machine[other].transitions.contains {
+                    switch machine[$0].trigger {
+                    case .always, .done: return true
+                    case .events, .after: return false
+                    }
+                }
+            }
+        }
     }
 }

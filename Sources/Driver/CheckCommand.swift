@@ -98,7 +98,10 @@ enum CheckCommand {
     static func renderWitnesses(_ result: CheckResult) -> String {
         guard let machine = result.machine, let report = result.exploration else { return "" }
         var rows: [(String, ExplorationReport.Finding)] = []
-        for s in machine.states.dropFirst() { rows.append(("state \(s.name)", report.states[s.id.index])) }
+        for s in machine.states.dropFirst() {
+            // A history state is reached when a transition enters through it.
+            rows.append(((s.isHistory ? "history " : "state ") + s.name, report.states[s.id.index]))
+        }
         for t in machine.transitions {
             rows.append(("transition " + TestGeneration.describe(t, machine), report.transitions[t.id.index]))
         }

@@ -39,11 +39,34 @@ public struct Machine: Sendable {
         self.transitions = []
     }
 
-    /// The state the machine starts in: the root's initial child, followed down to a leaf.
+    /// The state the machine starts in: the first leaf (in document order) of the initial
+    /// configuration, `initialConfiguration`. For a machine without parallel states, the
+    /// root's initial child followed down to a leaf.
     public var initialState: StateID? {
-        var current = root
-        while let child = states[current.index].initialChild { current = child }
-        return current == root ? nil : current
+        initialConfiguration.first { isAtomic($0) } ?? initialConfiguration.last
+    }
+
+    /// The states active once the machine has entered its initial configuration (before any
+    /// eventless transition is taken): every region of a parallel state, each compound
+    /// state's initial child, in document order.
+    public var initialConfiguration: Configuration { Configuration(initialEntrySet) }
+
+    /// The states that may be active while state `s` is: `s`, its ancestors (the root
+    /// left out), its descendants, and every state in another region of one of its parallel
+    /// ancestors. Without parallel states: `s`, its ancestors, its descendants.
+    public func coActiveStates(_ s: StateID) -> [StateID] {
+        var result = (s.index...lastDescendant(s).index).map(StateID.init)
+        var inner = s
+        for ancestor in properAncestors(s) where ancestor != root {
+            result.append(ancestor)
+            if isParallel(ancestor) {
+                for region in childStates(ancestor) where region != inner {
+                    result += (region.index...lastDescendant(region).index).map(StateID.init)
+                }
+            }
+            inner = ancestor
+        }
+        return result
     }
 
     /// Subscripts by id.

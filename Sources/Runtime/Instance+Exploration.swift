@@ -22,6 +22,13 @@ public struct Snapshot: Hashable, Sendable {
     }
 }
 
+extension Program {
+    /// Whether the program steps as a statechart (SCXML macrosteps over a configuration):
+    /// the machine uses parallel or history states, completion, eventless transitions,
+    /// `raise`, `in(x)` or internal transitions.
+    public var isStatechart: Bool { chart != nil }
+}
+
 extension Instance {
     /// What each history state recorded, by state index (nil for states that are not
     /// history states, or whose parent was never exited); empty for a flat machine.
@@ -41,6 +48,44 @@ extension Instance {
                                        remaining: $0.deadline - now) }
         return Snapshot(configuration: configuration, history: historyValues, variables: variables, timers: timers,
                         isFinished: isFinished)
+    }
+
+    /// Where this instance's statechart steps record their microsteps (every transition
+    /// taken, every state entered, including eventless transitions, completions and raised
+    /// events); nil records nothing. Copies of the instance share the log, which holds only
+    /// the last step: read it right after each step. A flat machine's steps record nothing.
+    public var microsteps: MicrostepLog? {
+        get { microstepLog }
+        set { microstepLog = newValue }
+    }
+
+    /// For each active atomic state (in document order), the transitions of it and its
+    /// ancestors, innermost first, whose guards hold for `event` with `payload`: the first of
+    /// each chain is what SCXML's selection picks for that state. A guard that fails to
+    /// evaluate ends its chain (the runtime rejects the event there). Nothing changes.
+    public func enabledChains(_ event: EventID, payload: [Value]) -> [[TransitionID]] {
+        guard !isFinished else { return [] }
+        // One active leaf: its chain is `enabledTransitions`.
+        guard chartRun != nil else { return [enabledTransitions(event, payload: payload)] }
+        let machine = program.machine
+        var copy = self
+        copy.loadPayload(event.index, payload)  // copies the registers: this instance stays as it is
+        var chains: [[TransitionID]] = []
+        for leaf in configuration.atomicStates(in: machine) {
+            var chain: [TransitionID] = []
+            chainLoop: for source in [leaf] + machine.properAncestors(leaf) where source != machine.root {
+                for k in program.group(source.index, event.index) {
+                    let t = program.transitions[k]
+                    if t.guardPC >= 0 {
+                        guard (try? copy.execute(t.guardPC)) != nil else { break chainLoop }
+                        guard copy.registers.numbers[Int(t.guardRegister)] != 0 else { continue }
+                    }
+                    chain.append(t.id)
+                }
+            }
+            chains.append(chain)
+        }
+        return chains
     }
 
     /// The transitions whose guards hold for `event` with `payload` in the active states, in

@@ -4,17 +4,27 @@ import Testing
 import TestSupport
 
 /// `check`'s verdicts against the real runtime, on random specs made to trip an analysis up
-/// (`SpecGenerator`): nothing proven unreachable is ever entered or fired by a random
-/// replay; every witness reaches its item; every log `paths` writes replays under
-/// `--strict`; every overlap witness fires the first transition of its pair.
+/// (`SpecGenerator`) and on random statecharts (`ChartGenerator`: nesting, parallel
+/// regions, history, `done`, `always`, `raise`, `in(x)`): nothing proven unreachable is ever
+/// entered or fired by a random replay; every witness reaches its item; every log `paths`
+/// writes replays under `--strict`; every overlap witness fires the first transition of its
+/// pair. A statechart's runs are recorded microstep by microstep (`MicrostepLog`): every
+/// transition a step takes and every state it enters counts, and a history state is hit
+/// when a transition into it fires.
 ///
-/// A normal run checks `quickRun` specs; `STATECRAFT_SOUNDNESS_SPECS=N swift test --filter
-/// SoundnessTests` checks N and prints how many items were proven, reached and not reached,
-/// and how many of the not-reached ones random replay then reached (how complete the search is).
+/// A normal run checks `quickRun` specs and `quickCharts` charts;
+/// `STATECRAFT_SOUNDNESS_SPECS=N STATECRAFT_SOUNDNESS_CHARTS=M swift test --filter
+/// SoundnessTests` checks N and M and prints how many items were proven, reached and not
+/// reached, and how many of the not-reached ones random replay then reached (how complete
+/// the search is).
 @Suite struct SoundnessTests {
     static let quickRun = 150
+    static let quickCharts = 60
     static var specCount: Int {
         ProcessInfo.processInfo.environment["STATECRAFT_SOUNDNESS_SPECS"].flatMap(Int.init) ?? quickRun
+    }
+    static var chartCount: Int {
+        ProcessInfo.processInfo.environment["STATECRAFT_SOUNDNESS_CHARTS"].flatMap(Int.init) ?? quickCharts
     }
 
     /// What random replays of a machine did.
@@ -29,6 +39,7 @@ import TestSupport
         var reached = 0
         var notReached = 0
         var notReachedButHit = 0
+        var unresolved = 0
     }
 
     @Test func verdictsHoldAgainstTheRuntime() throws {
@@ -37,47 +48,9 @@ import TestSupport
         for seed in 0..<UInt64(SoundnessTests.specCount) {
             var generator = SpecGenerator(seed: seed &* 7919 &+ 17)
             let text = generator.spec(name: "Random\(seed)")
-            let result = Statecraft.check(source: text, path: "random-\(seed).machine",
-                                          bounds: ExplorationBounds(maxDepth: 8, maxConfigurations: 1_500))
-            guard let machine = result.machine, let report = result.exploration else {
-                let errors = result.diagnostics.filter { $0.severity == .error }.map(\.message)
-                problems.append("seed \(seed): the generated spec does not resolve: \(errors)\n\(text)")
+            guard let findings = SoundnessTests.judge(text, seed: seed, tally: &tally) else {
+                problems.append("seed \(seed): the generated spec does not resolve\n\(text)")
                 continue
-            }
-            tally.specs += 1
-            let program = Program(machine)
-            var rng = SplitMix64(seed: seed)
-            let hits = SoundnessTests.randomReplays(program, rng: &rng)
-            func name(state i: Int) -> String { "state '\(machine.states[i].name)'" }
-            func name(transition i: Int) -> String { "transition " + TestGeneration.describe(machine.transitions[i], machine) }
-            var findings: [String] = []
-            for (i, finding) in report.states.enumerated() where i > 0 {
-                findings += SoundnessTests.judge(finding, hit: hits.states.contains(i), what: name(state: i),
-                                                 program: program, reaches: { $0.states.contains(i) }, tally: &tally)
-            }
-            for (i, finding) in report.transitions.enumerated() {
-                findings += SoundnessTests.judge(finding, hit: hits.transitions.contains(i), what: name(transition: i),
-                                                 program: program, reaches: { $0.transitions.contains(i) }, tally: &tally)
-            }
-            for overlap in report.overlaps where !SoundnessTests.fires(overlap.first, after: overlap.witness, program) {
-                findings.append("the overlap witness of \(name(transition: overlap.first.index)) and "
-                    + "\(name(transition: overlap.second.index)) does not fire the first")
-            }
-            for cover in TestGeneration.Cover.allCases {
-                for log in TestGeneration.generate(machine, report, cover: cover).logs {
-                    var replayer = Replayer(program: program, options: .init(strict: true))
-                    var reader = EventLogReader(bytes: Array(log.text.utf8))
-                    do {
-                        while let record = try reader.next() { try replayer.consume(record) }
-                    } catch {
-                        findings.append("paths log \(log.file) is malformed at line \(error.line): \(error.message)")
-                    }
-                    if !replayer.report.passed {
-                        let c = replayer.report.cases.first
-                        findings.append("paths log \(log.file) does not replay under --strict: "
-                            + "\(c?.rejections.first?.message ?? c?.failures.first.map { "\($0.subject): expected \($0.expected), found \($0.actual)" } ?? "")")
-                    }
-                }
             }
             if !findings.isEmpty {
                 problems.append("seed \(seed):\n  " + findings.joined(separator: "\n  ") + "\n" + text)
@@ -91,6 +64,76 @@ import TestSupport
         #expect(tally.proven > 0 && tally.reached > 0, "the generator exercises every verdict")
         for problem in problems.prefix(5) { Issue.record(Comment(rawValue: problem)) }
         #expect(problems.count == 0)
+    }
+
+    @Test func chartVerdictsHoldAgainstTheRuntime() throws {
+        var tally = Tally()
+        var problems: [String] = []
+        for seed in 0..<UInt64(SoundnessTests.chartCount) {
+            var generator = ChartGenerator(seed: seed &* 6007 &+ 3)
+            let text = generator.spec(name: "Chart\(seed)")
+            // A chart the front end refuses (an eventless cycle it can prove) is not the analysis' business.
+            guard let findings = SoundnessTests.judge(text, seed: seed, tally: &tally) else {
+                tally.unresolved += 1
+                continue
+            }
+            if !findings.isEmpty {
+                problems.append("chart seed \(seed):\n  " + findings.joined(separator: "\n  ") + "\n" + text)
+            }
+        }
+        if SoundnessTests.chartCount != SoundnessTests.quickCharts {
+            print("soundness: \(tally.specs) charts (\(tally.unresolved) more did not resolve); items proven unreachable "
+                + "\(tally.proven), reached \(tally.reached), not reached \(tally.notReached), of which random replay "
+                + "reached \(tally.notReachedButHit)")
+        }
+        #expect(tally.specs >= SoundnessTests.chartCount * 3 / 4, "most random charts resolve")
+        #expect(tally.proven > 0 && tally.reached > 0, "the generator exercises every verdict")
+        for problem in problems.prefix(5) { Issue.record(Comment(rawValue: problem)) }
+        #expect(problems.count == 0)
+    }
+
+    /// Checks one spec and holds every verdict against random replays; the problems found,
+    /// or nil when the spec does not resolve.
+    static func judge(_ text: String, seed: UInt64, tally: inout Tally) -> [String]? {
+        let result = Statecraft.check(source: text, path: "random-\(seed).machine",
+                                      bounds: ExplorationBounds(maxDepth: 8, maxConfigurations: 1_500))
+        guard let machine = result.machine, let report = result.exploration else { return nil }
+        tally.specs += 1
+        let program = Program(machine)
+        var rng = SplitMix64(seed: seed)
+        let hits = SoundnessTests.randomReplays(program, rng: &rng)
+        func name(state i: Int) -> String { "state '\(machine.states[i].name)'" }
+        func name(transition i: Int) -> String { "transition " + TestGeneration.describe(machine.transitions[i], machine) }
+        var findings: [String] = []
+        for (i, finding) in report.states.enumerated() where i > 0 {
+            findings += SoundnessTests.judge(finding, hit: hits.states.contains(i), what: name(state: i),
+                                             program: program, reaches: { $0.states.contains(i) }, tally: &tally)
+        }
+        for (i, finding) in report.transitions.enumerated() {
+            findings += SoundnessTests.judge(finding, hit: hits.transitions.contains(i), what: name(transition: i),
+                                             program: program, reaches: { $0.transitions.contains(i) }, tally: &tally)
+        }
+        for overlap in report.overlaps where !SoundnessTests.fires(overlap.first, after: overlap.witness, program) {
+            findings.append("the overlap witness of \(name(transition: overlap.first.index)) and "
+                + "\(name(transition: overlap.second.index)) does not fire the first")
+        }
+        for cover in TestGeneration.Cover.allCases {
+            for log in TestGeneration.generate(machine, report, cover: cover).logs {
+                var replayer = Replayer(program: program, options: .init(strict: true))
+                var reader = EventLogReader(bytes: Array(log.text.utf8))
+                do {
+                    while let record = try reader.next() { try replayer.consume(record) }
+                } catch {
+                    findings.append("paths log \(log.file) is malformed at line \(error.line): \(error.message)")
+                }
+                if !replayer.report.passed {
+                    let c = replayer.report.cases.first
+                    findings.append("paths log \(log.file) does not replay under --strict: "
+                        + "\(c?.rejections.first?.message ?? c?.failures.first.map { "\($0.subject): expected \($0.expected), found \($0.actual)" } ?? "")")
+                }
+            }
+        }
+        return findings
     }
 
     /// The problems with one verdict, and its count in the tally.
@@ -110,9 +153,12 @@ import TestSupport
         }
     }
 
-    /// Every state entered and transition fired by a run.
-    static func record(_ step: Step, into hits: inout Hits, _ program: Program) {
-        if case .fired(let t) = step.kind {
+    /// Every state entered and transition fired by a run: for a statechart, every
+    /// microstep of the step (`log`); a history state counts when a transition into it fires.
+    static func record(_ step: Step, into hits: inout Hits, _ program: Program, _ log: MicrostepLog) {
+        if case .fired = step.kind, log.count > 0 {
+            recordMicrosteps(log, into: &hits, program)
+        } else if case .fired(let t) = step.kind {
             hits.transitions.insert(t.index)
             var s: StateID? = step.to
             while let state = s, state != program.machine.root {
@@ -122,28 +168,43 @@ import TestSupport
         }
     }
 
+    /// Every transition a statechart's last step took and every state it entered.
+    static func recordMicrosteps(_ log: MicrostepLog, into hits: inout Hits, _ program: Program) {
+        for t in log.takenTransitions {
+            hits.transitions.insert(t.index)
+            if let target = program.machine[t].target, program.machine[target].isHistory { hits.states.insert(target.index) }
+        }
+        for s in log.enteredStates { hits.states.insert(s.index) }
+    }
+
     /// What following a witness does, exactly as a log would: events at their times,
     /// timers due before each.
     static func follow(_ witness: [WitnessStep], _ program: Program) -> Hits {
         var hits = Hits()
         var instance = Instance(program)
+        let log = MicrostepLog()
+        instance.microsteps = log
         guard case .started = instance.start().kind else { return hits }
         for s in instance.activeStates { hits.states.insert(s.index) }
+        recordMicrosteps(log, into: &hits, program)
         for step in witness {
             switch step {
             case .event(let e, let payload, let time):
-                instance.advance(to: time, onStep: { record($0, into: &hits, program) })
-                record(instance.send(e, payload: payload), into: &hits, program)
+                instance.advance(to: time, onStep: { record($0, into: &hits, program, log) })
+                record(instance.send(e, payload: payload), into: &hits, program, log)
             case .wait(let until):
-                instance.advance(to: until, onStep: { record($0, into: &hits, program) })
+                instance.advance(to: until, onStep: { record($0, into: &hits, program, log) })
             }
         }
         return hits
     }
 
-    /// Whether the last step of `witness` (an event) fires `first`.
+    /// Whether the last step of `witness` (an event) fires `first` (for a statechart: among
+    /// the transitions its first microstep takes).
     static func fires(_ first: TransitionID, after witness: [WitnessStep], _ program: Program) -> Bool {
         var instance = Instance(program)
+        let log = MicrostepLog()
+        instance.microsteps = log
         guard case .started = instance.start().kind, case .event(let e, let payload, let time)? = witness.last else { return false }
         for step in witness.dropLast() {
             switch step {
@@ -155,7 +216,9 @@ import TestSupport
             }
         }
         instance.advance(to: time)
-        return instance.send(e, payload: payload).kind == .fired(first)
+        let step = instance.send(e, payload: payload)
+        if case .fired = step.kind, log.count > 0 { return log.transitions(0).contains(first) }
+        return step.kind == .fired(first)
     }
 
     /// Random runs: events with payloads drawn from the spec's kind of numbers, at times
@@ -164,11 +227,17 @@ import TestSupport
         var hits = Hits()
         let machine = program.machine
         let numbers: [Double] = [0, 1, -1, 2, 3, 0.1, 0.3, 0.5, 5, 12, 13, 14, 15, 100, 101, 250, 251, -5, 1e300, 0.30000000000000004]
+        let texts = ["a", "", "b", "s1"]
         let gaps: [Double] = [0, 0, 0.1, 0.2, 0.3, 0.5, 1, 1, 2, 3, 0.001]
-        for _ in 0..<120 {
+        var loops = 0
+        // (A flat spec's runs go on regardless, as they always have.)
+        for _ in 0..<120 where loops < 3 || !program.isStatechart {
             var instance = Instance(program)
+            let log = MicrostepLog()
+            instance.microsteps = log
             guard case .started = instance.start().kind else { return hits }
             for s in instance.activeStates { hits.states.insert(s.index) }
+            recordMicrosteps(log, into: &hits, program)
             var now = Double(rng.next() % 3)  // start at 0, 1 or 2: deadlines round differently
             var looping = false
             for _ in 0..<40 {
@@ -179,19 +248,44 @@ import TestSupport
                     now += gaps[Int(rng.next() % UInt64(gaps.count))]
                 }
                 instance.advance(to: now, onStep: { step in
-                    record(step, into: &hits, program)
-                    if case .failed(let fault) = step.kind, case .timerLoop = fault.reason { looping = true }
+                    record(step, into: &hits, program, log)
+                    if case .failed(let fault) = step.kind, fault.isLoop { looping = true }
                 })
                 // A timer loop costs 10,000 steps each time: once is enough to see it.
-                if looping { break }
+                if looping {
+                    loops += 1
+                    break
+                }
                 let event = machine.events[Int(rng.next() % UInt64(machine.events.count))]
                 let payload = event.fields.map { f -> Value in
-                    f.type == .bool ? .bool(rng.next() % 2 == 0) : .number(numbers[Int(rng.next() % UInt64(numbers.count))])
+                    switch f.type {
+                    case .bool: return .bool(rng.next() % 2 == 0)
+                    case .string: return .string(texts[Int(rng.next() % UInt64(texts.count))])
+                    default: return .number(numbers[Int(rng.next() % UInt64(numbers.count))])
+                    }
                 }
-                record(instance.send(event.id, payload: payload), into: &hits, program)
+                let step = instance.send(event.id, payload: payload)
+                record(step, into: &hits, program, log)
+                // So does an eventless or raise loop, stopped after 10,000 microsteps. A chart
+                // that loops on a few runs loops on most: its runs stop after three loops.
+                if case .failed(let fault) = step.kind, fault.isLoop {
+                    loops += 1
+                    break
+                }
                 if instance.isFinished { break }
             }
         }
         return hits
+    }
+}
+
+extension ExpressionFault {
+    /// Whether the step was stopped as a loop (timers at one instant, or a macrostep's
+    /// microsteps): costly to run, and once is enough to see it.
+    var isLoop: Bool {
+        switch reason {
+        case .timerLoop, .microstepLimit: return true
+        default: return false
+        }
     }
 }

@@ -95,6 +95,22 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         (Int(entries[k].exitedEnd)..<Int(entries[k].enteredEnd)).map { StateID(Int(ids[$0])) }
     }
 
+    /// Every transition the last step took, in the order they were taken (for analyses
+    /// that count `done`, `always` and raised-event transitions as reached).
+    public var takenTransitions: [TransitionID] {
+        var result: [TransitionID] = []
+        forEachTransition { result.append(TransitionID($0)) }
+        return result
+    }
+
+    /// Every state the last step entered, in the order entered (a state left again within
+    /// the step still counts).
+    public var enteredStates: [StateID] {
+        var result: [StateID] = []
+        forEachEntered { result.append(StateID($0)) }
+        return result
+    }
+
     /// Calls `body` with every transition the last step took (for coverage), without
     /// building arrays.
     func forEachTransition(_ body: (Int) -> Void) {
