@@ -9,14 +9,14 @@ import TestSupport
     @Test func bundledSpecsCheckClean() throws {
         let r = try CLI.run(["check", "Specs"])
         #expect(r.status == 0)
-        #expect(r.stdout == "checked 5 files: 0 errors, 0 warnings\n")
+        #expect(r.stdout == "checked 6 files: 0 errors, 0 warnings\n")
         #expect(r.stderr.isEmpty)
     }
 
     @Test func noPathMeansTheCurrentFolder() throws {
         let r = try CLI.run(["check"], in: Repository.specs)
         #expect(r.status == 0)
-        #expect(r.stdout.hasSuffix("checked 5 files: 0 errors, 0 warnings\n"))
+        #expect(r.stdout.hasSuffix("checked 6 files: 0 errors, 0 warnings\n"))
     }
 
     @Test func errorsExitOneWithCompilerStyleDiagnostics() throws {
