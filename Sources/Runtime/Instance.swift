@@ -81,7 +81,11 @@ public struct Instance: Sendable {
     /// replayer, for coverage and traces); nil records nothing. A log belongs to one run:
     /// copies of an instance share it.
     var microstepLog: MicrostepLog? {
-        didSet { chartRun?.log = microstepLog }
+        didSet {
+            // The run may be shared with copies of this instance, which keep their own log.
+            makeChartUnique()
+            chartRun?.log = microstepLog
+        }
     }
 
     /// How many timers may fire at one instant before the instance reports a timer loop.

@@ -145,6 +145,12 @@ final class ChartProgram: @unchecked Sendable {  // immutable; its tables are fr
         hasEventless = b.hasEventless
     }
 
+    /// Whether state `s` is a proper descendant of state `a` (ids in document order).
+    @inline(__always)
+    func isDescendant(_ s: Int32, of a: Int32) -> Bool {
+        s > a && s <= last[Int(a)]
+    }
+
     deinit {
         for table in [kind.free, parent.free, last.free, initialChild.free, childStart.free, children.free,
                       historyStart.free, histories.free, historySlot.free, defaultStart.free, historyDefaults.free,
