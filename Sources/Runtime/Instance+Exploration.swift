@@ -65,27 +65,14 @@ extension Instance {
     /// evaluate ends its chain (the runtime rejects the event there). Nothing changes.
     public func enabledChains(_ event: EventID, payload: [Value]) -> [[TransitionID]] {
         guard !isFinished else { return [] }
-        // One active leaf: its chain is `enabledTransitions`.
-        guard chartRun != nil else { return [enabledTransitions(event, payload: payload)] }
         let machine = program.machine
         var copy = self
         copy.loadPayload(event.index, payload)  // copies the registers: this instance stays as it is
-        var chains: [[TransitionID]] = []
-        for leaf in configuration.atomicStates(in: machine) {
-            var chain: [TransitionID] = []
-            chainLoop: for source in [leaf] + machine.properAncestors(leaf) where source != machine.root {
-                for k in program.group(source.index, event.index) {
-                    let t = program.transitions[k]
-                    if t.guardPC >= 0 {
-                        guard (try? copy.execute(t.guardPC)) != nil else { break chainLoop }
-                        guard copy.registers.numbers[Int(t.guardRegister)] != 0 else { continue }
-                    }
-                    chain.append(t.id)
-                }
-            }
-            chains.append(chain)
+        // A flat machine's one leaf is `state`, and `activeStates` its chain.
+        guard chartRun != nil else { return [copy.enabledChain(activeStates, event)] }
+        return configuration.atomicStates(in: machine).map { leaf in
+            copy.enabledChain([leaf] + machine.properAncestors(leaf, upTo: machine.root), event)
         }
-        return chains
     }
 
     /// The transitions whose guards hold for `event` with `payload` in the active states, in
@@ -96,13 +83,19 @@ extension Instance {
         guard !isFinished else { return [] }
         var copy = self
         copy.loadPayload(event.index, payload)  // copies the registers: this instance stays as it is
+        return copy.enabledChain(activeStates, event)
+    }
+
+    /// The transitions of `states` (innermost first) on `event` whose guards hold, with the
+    /// payload already in the registers; a guard that fails ends the chain.
+    private mutating func enabledChain(_ states: [StateID], _ event: EventID) -> [TransitionID] {
         var enabled: [TransitionID] = []
-        for source in activeStates {
+        for source in states {
             for k in program.group(source.index, event.index) {
                 let t = program.transitions[k]
                 if t.guardPC >= 0 {
-                    guard (try? copy.execute(t.guardPC)) != nil else { return enabled }
-                    guard copy.registers.numbers[Int(t.guardRegister)] != 0 else { continue }
+                    guard (try? execute(t.guardPC)) != nil else { return enabled }
+                    guard registers.numbers[Int(t.guardRegister)] != 0 else { continue }
                 }
                 enabled.append(t.id)
             }
