@@ -90,7 +90,7 @@ public enum TestGeneration {
         case .always: trigger = "always"
         }
         let line = machine.source.location(of: t.keywordRange.start).line
-        let target = t.target.map { machine[$0].name } ?? "(internal)"
+        let target = t.target.map { machine[$0].name } ?? "(targetless)"
         return "\(machine[t.source].name) --\(trigger)--> \(target) (line \(line))"
     }
 
