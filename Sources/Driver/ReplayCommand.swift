@@ -1,9 +1,9 @@
 import Statecraft
 
-/// `statecraft replay SPEC [LOG ...] [--strict] [--trace] [--format text|json|jsonl]`
+/// `statecraft replay SPEC [LOG ...] [--strict] [--trace] [--settle] [--format text|json|jsonl]`
 enum ReplayCommand {
     static let help = """
-        USAGE: statecraft replay SPEC [LOG ...] [--strict] [--trace] [--format text|json|jsonl]
+        USAGE: statecraft replay SPEC [LOG ...] [--strict] [--trace] [--settle] [--format text|json|jsonl]
 
         Runs the machine in SPEC against each event log (JSON Lines, see shared/event-log.md)
         and reports, per case, the final state, variables, outputs, event counts and every
@@ -12,6 +12,8 @@ enum ReplayCommand {
         OPTIONS:
           --strict               Treat ignored events as rejected
           --trace                Also print one line per step (event, from -> to, outputs, changes)
+          --settle               After the last line, let time pass from timer to timer until
+                                 each case comes to rest, and report where
           --format text|json|jsonl
                                  Output format (default: text); jsonl streams one JSON object
                                  per step (with --trace) and ends with the report
@@ -28,6 +30,7 @@ enum ReplayCommand {
         var format = Format.text
         var strict = false
         var trace = false
+        var settle = false
         var spec: String?
         var logs: [String] = []
         var help = false
@@ -83,7 +86,8 @@ enum ReplayCommand {
                     continue
                 }
             }
-            var replayer = Replayer(program: program, options: Replayer.Options(strict: options.strict, trace: options.trace))
+            var replayer = Replayer(program: program, options: Replayer.Options(strict: options.strict, trace: options.trace,
+                                                                                settle: options.settle))
             var failure: LogError?
             // A file is read and staged on a second thread while this one applies, and its trace
             // is formatted on another; standard input is applied and traced line by line as it
@@ -113,12 +117,13 @@ enum ReplayCommand {
     }
 
     static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
-        ParsedArguments.parse(arguments, flags: ["--strict", "--trace"], options: ["--format"]).flatMap { parsed in
+        ParsedArguments.parse(arguments, flags: ["--strict", "--trace", "--settle"], options: ["--format"]).flatMap { parsed in
             parsed.choice("--format", default: Format.text).map { format in
                 var options = Options()
                 options.format = format
                 options.strict = parsed.flags.contains("--strict")
                 options.trace = parsed.flags.contains("--trace")
+                options.settle = parsed.flags.contains("--settle")
                 options.help = parsed.wantsHelp
                 options.spec = parsed.positionals.first
                 options.logs = Array(parsed.positionals.dropFirst())

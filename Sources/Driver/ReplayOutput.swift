@@ -125,6 +125,12 @@ final class ReplayOutput {
             } else {
                 out += "  state         \(c.state)\(c.finished ? " (final)" : "")\n"
             }
+            switch c.settled {
+            case .atRest?: out += "  settled       at rest: no timer armed\n"
+            case .final?: out += "  settled       the run ended in a final state\n"
+            case .stillRunning?: out += "  settled       still running after \(Replayer.settleLimit) timer steps\n"
+            case nil: break
+            }
             out += "  variables     " + (c.variables.isEmpty ? "none" : c.variables.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")) + "\n"
             var outputs = c.outputs.isEmpty ? "none" : c.outputs.map(\.description).joined(separator: ", ")
             if c.outputCount > c.outputs.count { outputs += ", … and \(c.outputCount - c.outputs.count) more" }
@@ -173,6 +179,7 @@ final class ReplayOutput {
         out += report.cases.map { c in
             var o = "{\"case\": \(c.key.map(q) ?? "null"), \"firstLine\": \(c.firstLine), \"state\": \(c.startFailure == nil ? q(c.state) : "null"), "
             o += "\"configuration\": [" + c.configuration.map(q).joined(separator: ", ") + "], "
+            if let settled = c.settled { o += "\"settled\": \(q(settled.rawValue)), " }
             o += "\"finished\": \(c.finished), \"started\": \(c.startFailure == nil), \"time\": \(JSONWriter.number(c.time)), "
             o += "\"variables\": " + ReplayOutput.object(c.variables) + ", "
             o += "\"outputs\": [" + c.outputs.map(ReplayOutput.output).joined(separator: ", ") + "], "

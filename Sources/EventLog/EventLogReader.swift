@@ -19,6 +19,8 @@ public struct EventLogReader {
     var lines: LineBuffer
     /// The number of the last line read (1-based; 0 before the first).
     var lineNumber = 0
+    /// How many lines have been read so far (the number of the last one).
+    public var linesRead: Int { lineNumber }
     /// Payload fields of the last line read by `nextRaw`; the storage is reused line after line.
     var rawFields = RawFieldStore()
 

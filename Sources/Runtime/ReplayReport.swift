@@ -78,6 +78,19 @@ public struct CaseReport: Sendable {
     public var time: Double = 0
     /// Why the machine could not start (its initial entry failed), if it could not.
     public var startFailure: String?
+    /// With `--settle`, where the case came to rest after the log; nil without it.
+    public var settled: Settled?
+
+    /// Where a case ends up when time passes after its last line (`--settle`).
+    public enum Settled: String, Sendable {
+        /// No timer is armed any more: nothing happens until the next event.
+        case atRest = "at-rest"
+        /// The run ended in a top-level final state.
+        case final
+        /// Timers were still firing after `Replayer.settleLimit` of them (a timer that
+        /// re-arms itself forever, say).
+        case stillRunning = "still-running"
+    }
 }
 
 /// What a replay of one log found.

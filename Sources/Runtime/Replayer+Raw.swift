@@ -149,14 +149,15 @@ extension Replayer {
         defer { flushTrace(sink) }
         if concurrently {
             try replayPipelined(&reader, sink: sink)
-            return
+        } else {
+            while try reader.nextRaw({ (line: RawLine) throws(LogError) in
+                switch line {
+                case .event(let raw): try consume(raw: raw, sink: sink)
+                case .record(let record): try consume(record, sink: sink)
+                }
+            }) {}
         }
-        while try reader.nextRaw({ (line: RawLine) throws(LogError) in
-            switch line {
-            case .event(let raw): try consume(raw: raw, sink: sink)
-            case .record(let record): try consume(record, sink: sink)
-            }
-        }) {}
+        if options.settle { settle(afterLine: reader.linesRead, sink: sink) }
     }
 
     /// Applies an event line read in place by `EventLogReader.nextRaw`, without allocating

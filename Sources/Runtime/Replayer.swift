@@ -21,11 +21,15 @@ public struct Replayer {
         public var strict = false
         /// Build `TraceStep`s (costs time; off for plain replays).
         public var trace = false
+        /// After the last line, let virtual time pass from timer to timer until each case
+        /// comes to rest (`Replayer.settle(afterLine:)`).
+        public var settle = false
 
         /// Creates options.
-        public init(strict: Bool = false, trace: Bool = false) {
+        public init(strict: Bool = false, trace: Bool = false, settle: Bool = false) {
             self.strict = strict
             self.trace = trace
+            self.settle = settle
         }
     }
 
@@ -268,7 +272,7 @@ public struct Replayer {
     }
 
     /// Fires the timers of `run` that are due by `time`, then moves its clock there.
-    private mutating func fireTimers<L: ReplayLine>(_ run: Run, to time: Double, _ source: L, sink: TraceSink) {
+    mutating func fireTimers<L: ReplayLine>(_ run: Run, to time: Double, _ source: L, sink: TraceSink) {
         var firedAtOnce = 0
         let tracesChart = options.trace && program.chart != nil
         var before = tracesChart ? run.instance.configuration.states : []
