@@ -124,6 +124,10 @@ final class ReplayOutput {
                 out += "  state         none (the machine could not start)\n"
             } else {
                 out += "  state         \(c.state)\(c.finished ? " (final)" : "")\n"
+                // With nesting, the leaves alone do not say which parents and regions hold them.
+                if c.configuration.count > 1 {
+                    out += "  configuration \(c.configuration.joined(separator: ", "))\n"
+                }
             }
             switch c.settled {
             case .atRest?: out += "  settled       at rest: no timer armed\n"

@@ -17,7 +17,7 @@ import TestSupport
         let r = try CLI.run(["replay", "--settle", "--trace", "Specs/PullToRefresh.machine"], input: Self.lines)
         #expect(r.status == 0)
         #expect(r.stdout.contains("line 2, t=2.1: after 2s: refreshing -> idle; set insetTop = 0"), "\(r.stdout)")
-        #expect(r.stdout.contains("  state         idle\n  settled       at rest: no timer armed\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("  state         idle\n  configuration ready, idle\n  settled       at rest: no timer armed\n"), "\(r.stdout)")
         let plain = try CLI.run(["replay", "Specs/PullToRefresh.machine"], input: Self.lines)
         #expect(plain.stdout.contains("  state         refreshing\n"))
         #expect(!plain.stdout.contains("settled"))
