@@ -150,7 +150,9 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         let endBlock = Int32(generator.control(Instruction(.end)))
         emptyBlock = Int(endBlock)
         var dispatch = Array(repeating: endBlock, count: stateCount * eventCount)
-        for s in machine.states where s.id != machine.root && !isChart {
+        // Only a leaf is ever the active state of a machine on straight-line blocks.
+        let leaves = isChart ? [] : machine.states.filter { $0.id != machine.root && $0.children.isEmpty }
+        for s in leaves {
             for e in machine.events {
                 dispatch[s.id.index * eventCount + e.id.index] = steps.eventBlock(e, in: s.id, &generator) ?? endBlock
             }
@@ -158,7 +160,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         var timerDispatch = Array(repeating: endBlock, count: timerTransitions.count * stateCount)
         for (k, t) in timerTransitions.enumerated() where !isChart {
             let source = machine[t].source
-            for s in machine.states where s.id == source || machine.isDescendant(s.id, of: source) {
+            for s in leaves where s.id == source || machine.isDescendant(s.id, of: source) {
                 timerDispatch[k * stateCount + s.id.index] = steps.timerBlock(machine[t], in: s.id, &generator)
             }
         }
