@@ -12,7 +12,7 @@ extension Replayer {
         let machine = program.machine
         for (k, name) in (expectation.states ?? []).enumerated() {
             let offset = expectation.stateOffsets.flatMap { k < $0.count ? $0[k] : nil } ?? expectation.offset
-            guard let state = machine.states.dropFirst().first(where: { $0.name == name }) else {
+            guard let state = machine.state(named: name).map({ machine[$0] }) else {
                 throw unknown("state", name, among: machine.states.dropFirst().filter { !$0.isHistory }.map(\.name),
                               at: offset, record)
             }
@@ -68,8 +68,7 @@ extension Replayer {
                                                expected: expected, actual: actual, text: record.text))
         }
         for (k, name) in (expectation.states ?? []).enumerated() {
-            guard let expected = machine.states.dropFirst().first(where: { $0.name == name }),
-                  !run.instance.isActive(expected.id) else { continue }
+            guard let expected = machine.state(named: name), !run.instance.isActive(expected) else { continue }
             let offset = expectation.stateOffsets.flatMap { k < $0.count ? $0[k] : nil } ?? expectation.offset
             // A flat machine has one active leaf; a statechart is described by every active state.
             let actual = program.chart == nil ? machine[run.instance.state].name

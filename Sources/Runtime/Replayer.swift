@@ -469,8 +469,14 @@ public struct Replayer {
     @inline(__always)
     private func cover(_ transition: TransitionID, reaching state: StateID) {
         coverage.transitionCounts[transition.index] += 1
+        markVisited(state.index)
+    }
+
+    /// Marks state `s` and its ancestors visited.
+    @inline(__always)
+    private func markVisited(_ state: Int) {
         // A visited state's ancestors are visited too: stop at the first one already marked.
-        var s = state.index
+        var s = state
         while s > 0 && !coverage.visitedStates[s] {
             coverage.visitedStates[s] = true
             s = Int(program.parents[s])
@@ -481,13 +487,7 @@ public struct Replayer {
     /// with its ancestors, visited.
     private func cover(_ log: MicrostepLog) {
         log.forEachTransition { coverage.transitionCounts[$0] += 1 }
-        log.forEachEntered { entered in
-            var s = entered
-            while s > 0 && !coverage.visitedStates[s] {
-                coverage.visitedStates[s] = true
-                s = Int(program.parents[s])
-            }
-        }
+        log.forEachEntered(markVisited)
     }
 
     private func reject<L: ReplayLine>(_ run: Run, _ source: L, at offset: Int, message: String, specRange: SourceRange?) {

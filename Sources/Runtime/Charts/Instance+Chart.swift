@@ -70,7 +70,7 @@ extension Instance {
             log.removeAll()
             run.enabled.removeAll()
             run.exits.removeAll()
-            log.record(kind: 5, subject: -1, transitions: run.enabled, exited: run.exits, entered: run.entering)
+            log.record(kind: .start, subject: -1, transitions: run.enabled, exited: run.exits, entered: run.entering)
         }
         try enterStates(chart, run)
         collectLeaves(chart, run)
@@ -94,7 +94,7 @@ extension Instance {
                 return Outcome(kind: .ignored, transition: -1, from: from, to: from)
             }
             let first = run.enabled[0]
-            try microstep(chart, run, kind: 0, subject: Int32(truncatingIfNeeded: event))
+            try microstep(chart, run, kind: .event, subject: Int32(truncatingIfNeeded: event))
             try settle(chart, run)
             updateLeaf(run)
             return Outcome(kind: .fired, transition: first, from: from, to: Int32(truncatingIfNeeded: state.index))
@@ -125,7 +125,7 @@ extension Instance {
             run.enabledActions.removeAll()
             run.enabled.append(candidate.transition)
             run.enabledActions.append(candidate.actionsPC)
-            try microstep(chart, run, kind: 1, subject: candidate.transition)
+            try microstep(chart, run, kind: .timer, subject: candidate.transition)
             try settle(chart, run)
             updateLeaf(run)
             return .fired(candidate.transition)
@@ -160,7 +160,7 @@ extension Instance {
                 run.eventlessMayHold = false
                 found = try selectEventlessTransitions(chart, run)
             }
-            var kind: UInt8 = 4, subject: Int32 = -1
+            var kind = MicrostepLog.Kind.eventless, subject: Int32 = -1
             if !found {
                 guard run.queueHead < run.queue.count else { return }
                 let item = run.queue[run.queueHead]
@@ -169,10 +169,10 @@ extension Instance {
                 if item >= 0 {
                     loadQueuedPayload(Int(item), at: payload, run)
                     found = try selectTransitions(event: Int(item), chart, run)
-                    (kind, subject) = (2, item)
+                    (kind, subject) = (.raised, item)
                 } else {
                     found = try selectCompletionTransitions(of: -1 - item, chart, run)
-                    (kind, subject) = (3, -1 - item)
+                    (kind, subject) = (.completion, -1 - item)
                 }
             }
             if found { try microstep(chart, run, kind: kind, subject: subject) }

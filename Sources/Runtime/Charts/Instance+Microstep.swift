@@ -47,7 +47,7 @@ extension Instance {
 
     /// Appendix D `microstep`: exit the exit set, run the transitions' actions in order,
     /// enter the entry set.
-    mutating func microstep(_ chart: ChartProgram, _ run: ChartRun, kind: UInt8, subject: Int32) throws(ExpressionFault) {
+    mutating func microstep(_ chart: ChartProgram, _ run: ChartRun, kind: MicrostepLog.Kind, subject: Int32) throws(ExpressionFault) {
         run.microsteps += 1
         if run.microsteps > ReferenceStepper.microstepLimit {
             let last = program.machine.transitions[Int(run.enabled[run.enabled.count - 1])].keywordRange

@@ -22,9 +22,12 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         case start
     }
 
+    /// What started a microstep, without its id (`Entry.subject` holds that).
+    enum Kind: UInt8 { case event, timer, raised, completion, eventless, start }
+
     /// One microstep, as positions in the log's flat storage.
     struct Entry {
-        var kind: UInt8
+        var kind: Kind
         var subject: Int32
         var transitionsEnd: Int32
         var exitedEnd: Int32
@@ -51,9 +54,9 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         ids.removeAll()
     }
 
-    /// Records a microstep: its trigger (kind 0 event, 1 timer, 2 raised, 3 completion,
-    /// 4 eventless, 5 start, with its id), the transitions, the exit set, the entry set.
-    func record(kind: UInt8, subject: Int32, transitions: IntList, exited: IntList, entered: IntList) {
+    /// Records a microstep: its trigger (a kind, and the event, timer transition or state
+    /// it names; -1 for none), the transitions, the exit set, the entry set.
+    func record(kind: Kind, subject: Int32, transitions: IntList, exited: IntList, entered: IntList) {
         for k in 0..<transitions.count { ids.append(transitions[k]) }
         let transitionsEnd = Int32(ids.count)
         for k in 0..<exited.count { ids.append(exited[k]) }
@@ -71,12 +74,12 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         let e = entries[k]
         let id = Int(e.subject)
         switch e.kind {
-        case 0: return .event(EventID(id))
-        case 1: return .timer(TransitionID(id))
-        case 2: return .raised(EventID(id))
-        case 3: return .completion(StateID(id))
-        case 4: return .eventless
-        default: return .start
+        case .event: return .event(EventID(id))
+        case .timer: return .timer(TransitionID(id))
+        case .raised: return .raised(EventID(id))
+        case .completion: return .completion(StateID(id))
+        case .eventless: return .eventless
+        case .start: return .start
         }
     }
 

@@ -81,28 +81,18 @@ struct ReferenceEvaluator {
     static func apply(_ op: BinaryOp, _ a: Value, _ b: Value, range: SourceRange, compound: Bool) throws(ExpressionFault) -> Value {
         switch (a, b) {
         case (.number(let x), .number(let y)):
-            let r: Double
             switch op {
-            case .add: r = x + y
-            case .subtract: r = x - y
-            case .multiply: r = x * y
-            case .divide: r = x / y
-            case .remainder: r = x.truncatingRemainder(dividingBy: y)
-            case .less: return .bool(x < y)
-            case .lessEqual: return .bool(x <= y)
-            case .greater: return .bool(x > y)
-            case .greaterEqual: return .bool(x >= y)
-            case .equal: return .bool(x == y)
-            case .notEqual: return .bool(x != y)
-            case .and, .or: throw ExpressionFault(.unsupported(op, onStrings: false), range: range)
-            }
-            guard r.isFinite else {
+            case .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual:
+                return .bool(Arithmetic.compare(op, x, y))
+            case .and, .or:
+                throw ExpressionFault(.unsupported(op, onStrings: false), range: range)
+            case .add, .subtract, .multiply, .divide, .remainder:
+                if let r = Arithmetic.arithmetic(op, x, y) { return .number(r) }
                 if !compound && y == 0 && (op == .divide || op == .remainder) {
                     throw ExpressionFault(.byZero(op, x), range: range)
                 }
                 throw ExpressionFault(.notFinite(op, x, y), range: range)
             }
-            return .number(r)
         case (.string(let x), .string(let y)):
             switch op {
             case .add: return .string(x + y)
