@@ -236,6 +236,10 @@ struct AbstractEvaluator {
                 vars[v.index] = result
             case .emit(_, let args, _), .raise(_, let args, _):
                 for a in args where evaluate(a, vars).isEmpty { return failingPart(a, vars) ?? a }
+            case .send(_, let args, let delay, _):
+                for a in args + (delay.map { [$0] } ?? []) where evaluate(a, vars).isEmpty { return failingPart(a, vars) ?? a }
+            case .cancel:
+                break
             case .setLocal(let slot, let e, _):
                 if slot >= locals.count {
                     locals.append(contentsOf: Array(repeating: AbstractValue.anyNumber, count: slot + 1 - locals.count))

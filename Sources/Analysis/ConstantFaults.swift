@@ -24,6 +24,10 @@ enum ConstantFaults {
                 switch action {
                 case .assign(_, _, let e, _), .setLocal(_, let e, _): scan(e)
                 case .emit(_, let args, _), .raise(_, let args, _): args.forEach(scan)
+                case .send(_, let args, let delay, _):
+                    args.forEach(scan)
+                    delay.map(scan)
+                case .cancel: break
                 case .ifAction(let c, let then, let otherwise, _):
                     scan(c)
                     // A branch that a constant condition rules out never runs.

@@ -60,10 +60,20 @@ enum TimerLoops {
     /// Whether, in a statechart, something other than the timers may leave the loop before
     /// they fire: a timer fires only once its step has settled, and an eventless or
     /// completion transition of a state active beside the loop, or one taken on a raised
-    /// event, may leave first. Then the loop is not certain, and not reported.
+    /// or sent event (a sent one may be due before the timers), may leave first. Then the
+    /// loop is not certain, and not reported.
     static func mayBeLeftWithinTheStep(_ loop: [StateID], _ machine: Machine) -> Bool {
         var raises = false
-        func scan(_ actions: [Action]) { for a in actions { a.visit { if case .raise = $0 { raises = true } } } }
+        func scan(_ actions: [Action]) {
+            for a in actions {
+                a.visit {
+                    switch $0 {
+                    case .raise, .send: raises = true
+                    default: break
+                    }
+                }
+            }
+        }
         for t in machine.transitions { scan(t.actions) }
         for s in machine.states { scan(s.entry + s.exit) }
         if raises { return true }

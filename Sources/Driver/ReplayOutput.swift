@@ -140,7 +140,9 @@ final class ReplayOutput {
             if c.outputCount > c.outputs.count { outputs += ", … and \(c.outputCount - c.outputs.count) more" }
             out += "  outputs       \(outputs)\n"
             out += "  events        \(c.applied) applied, \(c.ignored) ignored, \(c.rejected) rejected; "
-            out += "\(count(c.timersFired, "timer")) fired; t=\(Value.number(c.time))\n"
+            out += "\(count(c.timersFired, "timer")) fired; "
+            if c.sentTaken > 0 { out += "\(count(c.sentTaken, "sent event")) taken; " }
+            out += "t=\(Value.number(c.time))\n"
             out += "  expectations  \(c.expectations) checked, \(c.failureCount) failed\n"
             var problems: [(Int, String)] = []
             for f in c.failures {
@@ -188,7 +190,7 @@ final class ReplayOutput {
             o += "\"variables\": " + ReplayOutput.object(c.variables) + ", "
             o += "\"outputs\": [" + c.outputs.map(ReplayOutput.output).joined(separator: ", ") + "], "
             o += "\"outputCount\": \(c.outputCount), \"applied\": \(c.applied), \"ignored\": \(c.ignored), "
-            o += "\"rejected\": \(c.rejected), \"timersFired\": \(c.timersFired), \"expectations\": \(c.expectations), "
+            o += "\"rejected\": \(c.rejected), \"timersFired\": \(c.timersFired), \"sentTaken\": \(c.sentTaken), \"expectations\": \(c.expectations), "
             o += "\"failureCount\": \(c.failureCount), \"failures\": ["
             o += c.failures.map { f in
                 "{\"line\": \(f.line), \"column\": \(f.column), \"subject\": \(q(f.subject)), "

@@ -19,6 +19,7 @@ final class TraceNames {
     // JSON Lines, in the order a line uses them.
     /// By event: `, "event": "scroll", "timer": false, "payload": {`.
     private let eventHeads: [Piece]
+    private let sentHeads: [Piece]
     /// By transition (the `after` ones; empty for others): `, "event": "after 2s", "timer":
     /// true, "payload": {`; and the same with `after` alone, for a timer's step whose
     /// transition is not known.
@@ -62,6 +63,7 @@ final class TraceNames {
         }
         let q = JSONWriter.quote
         eventHeads = machine.events.map { piece(", \"event\": \(q($0.name)), \"timer\": false, \"payload\": {") }
+        sentHeads = machine.events.map { piece(", \"event\": \(q($0.name)), \"timer\": false, \"sent\": true, \"payload\": {") }
         let timerNames = machine.transitions.map { t -> String? in
             if case .after = t.trigger { return TraceBatch.timerName(machine, t.id) }
             return nil
@@ -122,7 +124,7 @@ final class TraceNames {
         }
         JSONWriter.appendNumber(step.time, to: &out)
         if let event = step.eventID {
-            append(eventHeads[event.index], to: &out)
+            append(step.isSent ? sentHeads[event.index] : eventHeads[event.index], to: &out)
             let first = fieldStart[event.index]
             for i in 0..<batch.payloadCount(k) {
                 append(fieldKeys[first + i], dropping: i == 0 ? 2 : 0, to: &out)
@@ -239,6 +241,7 @@ final class TraceNames {
         Value.number(step.time).appendDescription(to: &out)
         out.append(": ")
         if let event = step.eventID {
+            if step.isSent { out.append("sent ") }
             append(textEvents[event.index], to: &out)
             let first = fieldStart[event.index]
             let count = batch.payloadCount(k)

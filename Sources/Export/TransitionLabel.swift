@@ -52,6 +52,11 @@ struct TransitionLabel {
                     result.append(call(name, arguments, in: machine))
                 case .raise(let id, let arguments, _):
                     result.append("raise " + call(eventName(id, in: machine), arguments, in: machine))
+                case .send(let id, let arguments, let delay, _):
+                    result.append("send " + call(eventName(id, in: machine), arguments, in: machine)
+                                  + (delay.map { " after " + sourceText($0.range, in: machine) } ?? ""))
+                case .cancel(let id, _):
+                    result.append("cancel " + eventName(id, in: machine))
                 default:
                     break
                 }

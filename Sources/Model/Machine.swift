@@ -305,6 +305,12 @@ public indirect enum Action: Sendable, Equatable {
     case setLocal(Int, Expr, range: SourceRange)
     /// `raise e(args)` puts an event on the internal queue.
     case raise(EventID, [Expr], range: SourceRange)
+    /// `send e(args)` puts an event on the external queue, behind the events already
+    /// there; with `after d` (seconds), it is put there once `d` has passed, whatever
+    /// states are active then.
+    case send(EventID, [Expr], delay: Expr?, range: SourceRange)
+    /// `cancel e` drops every delayed `send` of `e` that has not been delivered yet.
+    case cancel(EventID, range: SourceRange)
     case ifAction(Expr, then: [Action], otherwise: [Action], range: SourceRange)
 
     /// Calls `body` on every expression in this action and the actions inside it.
@@ -313,6 +319,10 @@ public indirect enum Action: Sendable, Equatable {
         case .assign(_, _, let e, _), .setLocal(_, let e, _): e.visit(body)
         case .emit(_, let args, _), .raise(_, let args, _):
             for a in args { a.visit(body) }
+        case .send(_, let args, let delay, _):
+            for a in args { a.visit(body) }
+            delay?.visit(body)
+        case .cancel: break
         case .ifAction(let c, let then, let otherwise, _):
             c.visit(body)
             for a in then + otherwise { a.visitExpressions(body) }

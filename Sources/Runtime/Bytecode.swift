@@ -100,6 +100,11 @@ enum Opcode: UInt8, Sendable {
     case emit
     /// Puts raise site `a`'s event, with its arguments, on the internal queue.
     case raise
+    /// Send site `a`: its event, with its arguments, goes on the external queue, now or
+    /// after its delay (see `Instance.sendToSelf`).
+    case send
+    /// Drops the pending sends of event `a`.
+    case cancel
     /// `n[a] = 1` when state `b` is active, else 0 (`in(b)`).
     case isActive
     /// Fails with `Program.faults[pc]`'s message (an operation the checker should have
@@ -141,6 +146,15 @@ struct EmitSite: Sendable {
 struct RaiseSite: Sendable {
     var event: EventID
     var arguments: [Register]
+}
+
+/// A `send`: the event, the register of each argument in field order, the delay's
+/// register (nil: no delay), and where it is written (for a send loop's report).
+struct SendSite: Sendable {
+    var event: EventID
+    var arguments: [Register]
+    var delay: Register?
+    var range: SourceRange
 }
 
 /// How a failing instruction reports itself.

@@ -13,6 +13,7 @@ struct CodeGenerator {
     var faults: [Int: FaultSite] = [:]
     var emits: [EmitSite] = []
     var raises: [RaiseSite] = []
+    var sends: [SendSite] = []
 
     let variableCount: Int32
     let payloadBase: Int32
@@ -96,11 +97,12 @@ struct CodeGenerator {
         fileprivate var code: Int
         fileprivate var emits: Int
         fileprivate var raises: Int
+        fileprivate var sends: Int
         fileprivate var available: [(shape: String, register: Register, reads: [Register])]
     }
 
     func mark() -> Mark {
-        Mark(code: code.count, emits: emits.count, raises: raises.count, available: available)
+        Mark(code: code.count, emits: emits.count, raises: raises.count, sends: sends.count, available: available)
     }
 
     /// Drops everything appended since `mark` (constants stay in the pool), and makes the
@@ -110,6 +112,7 @@ struct CodeGenerator {
         code.removeSubrange(mark.code...)
         emits.removeSubrange(mark.emits...)
         raises.removeSubrange(mark.raises...)
+        sends.removeSubrange(mark.sends...)
         available = mark.available
     }
 
@@ -168,7 +171,8 @@ struct CodeGenerator {
             true
         case .jump, .jumpIfFalse, .jumpIfTrue, .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater,
              .jumpUnlessGreaterEqual, .jumpUnlessEqual, .jumpUnlessNotEqual, .moveString, .concatenate,
-             .textOfNumber, .textOfBool, .storeString, .emit, .raise, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
+             .textOfNumber, .textOfBool, .storeString, .emit, .raise, .send, .cancel, .fail, .save, .cancelTimers, .armTimers,
+             .fire, .end:
             false
         }
     }
@@ -204,7 +208,7 @@ struct CodeGenerator {
             switch action {
             case .assign(let variable, _, let e, _): overwrote(Register(file: file(e.type), index: Int32(variable.index)))
             case .setLocal(let slot, let e, _): overwrote(Register(file: file(e.type), index: localBase + Int32(slot)))
-            case .emit, .ifAction, .raise: break
+            case .emit, .ifAction, .raise, .send, .cancel: break
             }
         }
         switch action {
@@ -238,6 +242,13 @@ struct CodeGenerator {
         case .raise(let event, let args, _):
             raises.append(RaiseSite(event: event, arguments: args.map { expression($0) }))
             append(Instruction(.raise, Int32(raises.count - 1)))
+        case .send(let event, let args, let delay, let range):
+            let arguments = args.map { expression($0) }
+            let delayRegister = delay.map { expression($0) }
+            sends.append(SendSite(event: event, arguments: arguments, delay: delayRegister, range: range))
+            append(Instruction(.send, Int32(sends.count - 1)))
+        case .cancel(let event, _):
+            append(Instruction(.cancel, Int32(event.index)))
         case .setLocal(let slot, let e, _):
             _ = expression(e, into: Register(file: file(e.type), index: localBase + Int32(slot)))
         case .ifAction(let condition, let then, let otherwise, _):
@@ -598,7 +609,7 @@ struct CodeGenerator {
                  .jumpUnlessEqual, .jumpUnlessNotEqual:
                 code[i].b = relocate(code[i].b)
                 code[i].c = relocate(code[i].c)
-            case .emit, .raise, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
+            case .emit, .raise, .send, .cancel, .fail, .save, .cancelTimers, .armTimers, .fire, .end:
                 break
             case .isActive:
                 code[i].a = relocate(code[i].a)
@@ -613,6 +624,10 @@ struct CodeGenerator {
         }
         for e in raises.indices {
             for k in raises[e].arguments.indices { raises[e].arguments[k].index = relocate(raises[e].arguments[k].index) }
+        }
+        for e in sends.indices {
+            for k in sends[e].arguments.indices { sends[e].arguments[k].index = relocate(sends[e].arguments[k].index) }
+            if let d = sends[e].delay { sends[e].delay = Register(file: d.file, index: relocate(d.index)) }
         }
         return Int(constantBase + Int32(pool.count) + maxTemporaries)
     }

@@ -122,6 +122,15 @@ extension Program {
                 return register(Int(r.index), string: r.file == .string, fields: fields)
             }
             return "raise \(machine.events[Int(raiseEvents[site])].name)(\(args.joined(separator: ", ")))"
+        case .send:
+            let site = Int(i.a)
+            let args = (Int(sendStart[site])..<Int(sendStart[site + 1])).map { k in
+                let r = sendArguments[k]
+                return register(Int(r.index), string: r.file == .string, fields: fields)
+            }
+            let delay = sendDelays[site] >= 0 ? " after \(n(sendDelays[site]))" : ""
+            return "send \(machine.events[Int(sendEvents[site])].name)(\(args.joined(separator: ", ")))" + delay
+        case .cancel: return "cancel \(machine.events[Int(i.a)].name)"
         case .isActive: return "isActive \(n(i.a)), \(machine.states[Int(i.b)].name)"
         case .fail: return "fail"
         case .save: return "save " + [i.a, i.b, i.c].filter { $0 >= 0 }.map(n).joined(separator: ", ")

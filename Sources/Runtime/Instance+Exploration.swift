@@ -12,12 +12,21 @@ public struct Snapshot: Hashable, Sendable {
     public var variables: [Value]
     /// Each armed timer: its state, its index among that state's timers, the time left.
     public var timers: [Timer]
+    /// Each pending event the machine sent itself, in the order it comes due.
+    public var sent: [Sent]
     public var isFinished: Bool
 
     /// An armed timer in a snapshot.
     public struct Timer: Hashable, Sendable {
         public var state: StateID
         public var index: Int
+        public var remaining: Double
+    }
+
+    /// A pending sent event in a snapshot.
+    public struct Sent: Hashable, Sendable {
+        public var event: EventID
+        public var payload: [Value]
         public var remaining: Double
     }
 }
@@ -43,10 +52,12 @@ extension Instance {
 
     /// The instance as exploration tells instances apart.
     public var snapshot: Snapshot {
-        let timers = pending.elements.sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+        let timers = pending.elements.filter { $0.event < 0 }
+            .sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
             .map { Snapshot.Timer(state: StateID(Int($0.state)), index: Int($0.timer - program.timerGroups[Int($0.state)]),
                                        remaining: $0.deadline - now) }
         return Snapshot(configuration: configuration, history: historyValues, variables: variables, timers: timers,
+                        sent: pendingSent.map { Snapshot.Sent(event: $0.event, payload: $0.payload, remaining: $0.remaining) },
                         isFinished: isFinished)
     }
 

@@ -27,6 +27,8 @@ public struct Step: Sendable, Equatable {
     /// For a timer's step, the timer (its `after` transition) whose deadline it was, whether
     /// the step fired, was used up (its guard false) or failed.
     public var timer: TransitionID?
+    /// For the step of an event the machine sent itself (`send`), that event.
+    public var sent: EventID?
 }
 
 /// One running copy of a machine: the active state, variables, armed timers and virtual time.
@@ -48,12 +50,20 @@ public struct Instance: Sendable {
     /// Whether the run ended in a final state.
     public private(set) var isFinished = false
 
+    /// An armed `after` timer, or an event the machine sent itself (`send`), due at
+    /// `deadline`: both wait in one list so that they come due in one order (deadline, then
+    /// the order they were made in).
     struct PendingTimer: Sendable {
         var deadline: Double
         var sequence: Int
-        /// The state that armed it, and the timer's index in `Program.timers`.
+        /// The state that armed it, and the timer's index in `Program.timers`; both -1 for
+        /// a sent event.
         var state: Int32
         var timer: Int32
+        /// A sent event: its index, and where its payload starts in `sentNumbers` (-1: not
+        /// a sent event).
+        var event: Int32 = -1
+        var payload: Int32 = 0
     }
 
     /// Variables, payload, locals, constants and temporaries, and the step's journal and
@@ -67,6 +77,10 @@ public struct Instance: Sendable {
     /// changes them (so a failed step can be undone).
     var pendingBefore = ReusableList<PendingTimer>()
     var pendingSaved = false
+    /// The payloads of the pending sent events, one slot per field (a string field's slot
+    /// holds its index in `sentStrings`); emptied whenever no sent event is pending.
+    var sentNumbers = ReusableList<Double>()
+    var sentStrings = ReusableList<String>()
     /// The earliest deadline of the armed timers; NaN when none is armed or the run has
     /// ended. Kept up to date wherever `pending` or `isFinished` changes
     /// (`updateEarliestDeadline`), so whether a timer is due is one comparison, false for NaN
@@ -361,6 +375,12 @@ public struct Instance: Sendable {
             return Step(kind: .ignored, from: from, to: from, time: now, timer: TransitionID(Int(t)))
         case .failed(let fault, let t)?:
             return Step(kind: .failed(fault), from: from, to: from, time: now, timer: TransitionID(Int(t)))
+        case .sent(let event, let outcome)?:
+            var step = step(outcome)
+            step.sent = EventID(Int(event))
+            return step
+        case .sendLoop(let fault, let event)?:
+            return Step(kind: .failed(fault), from: from, to: from, time: now, sent: EventID(Int(event)))
         }
     }
 
@@ -370,6 +390,10 @@ public struct Instance: Sendable {
         case fired(Int32)
         case ignored(Int32)
         case failed(ExpressionFault, Int32)
+        /// A sent event was taken: the event and what its step did.
+        case sent(Int32, Outcome)
+        /// Too many steps at one instant, stopped at a sent event.
+        case sendLoop(ExpressionFault, Int32)
     }
 
     /// `advance(to:)` when a timer is due, for a caller that wants neither the steps nor
@@ -393,12 +417,19 @@ public struct Instance: Sendable {
         let from = state
         if firedAtOnce > Instance.timerLoopLimit {
             pending.removeAll()
+            sentNumbers.removeAll()
+            sentStrings.removeAll()
             updateEarliestDeadline()
             registers.outputs.removeAll()
+            if timer.event >= 0 {
+                return .sendLoop(ExpressionFault(.sendLoop(limit: Instance.timerLoopLimit, time: now),
+                                                 range: program.sendRanges[Int(timer.timer)]), timer.event)
+            }
             let t = program.timers[Int(timer.timer)].transition
             return .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now), range: program.machine[t].keywordRange),
                            Int32(truncatingIfNeeded: t.index))
         }
+        if timer.event >= 0 { return .sent(timer.event, takeSent(timer)) }
         if let chart { return chartFireTimer(Int(timer.timer), chart) }
         beginStep()
         do {
@@ -453,7 +484,7 @@ public struct Instance: Sendable {
     @inline(never)
     mutating func cancelTimers(of s: Int32) {
         guard !pending.isEmpty else { return }
-        savePending()
+        savePendingTimers()
         pending.removeAll { $0.state == s }
         updateEarliestDeadline()
     }
@@ -468,7 +499,7 @@ public struct Instance: Sendable {
             if timer.delayPC >= 0 { _ = try execute(timer.delayPC) }
             let delay = registers.numbers[Int(timer.delayRegister)]
             sequence += 1
-            savePending()
+            savePendingTimers()
             pending.append(PendingTimer(deadline: now + max(0, delay), sequence: sequence, state: Int32(s), timer: Int32(k)))
             updateEarliestDeadline()
             k += 1
@@ -486,13 +517,13 @@ public struct Instance: Sendable {
     @inline(never)
     mutating func endRun() {
         isFinished = true
-        savePending()
+        savePendingTimers()
         pending.removeAll()
         updateEarliestDeadline()
     }
 
     /// Saves the armed timers before the step first changes them.
-    private mutating func savePending() {
+    mutating func savePendingTimers() {
         guard !pendingSaved else { return }
         pendingBefore.replace(with: pending)
         pendingSaved = true

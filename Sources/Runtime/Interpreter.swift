@@ -29,6 +29,12 @@ public struct ExpressionFault: Error, Sendable, Equatable {
         case unsupported(BinaryOp, onStrings: Bool)
         /// Timers fired this many times at one instant without time passing.
         case timerLoop(limit: Int, time: Double)
+        /// Events the machine sent itself were taken this many times at one instant without
+        /// time passing (`on ping { send ping }`); the range is the `send`.
+        case sendLoop(limit: Int, time: Double)
+        /// A `send` found this many sent events pending already (a machine whose sends
+        /// multiply); the range is the `send`.
+        case tooManySent(limit: Int)
         /// One step took more than this many microsteps (an eventless or `raise` loop that
         /// never settles); the range is the transition taken last.
         case microstepLimit(limit: Int)
@@ -62,6 +68,10 @@ public struct ExpressionFault: Error, Sendable, Equatable {
             "'\(op.rawValue)' is not an assignment operator"
         case .timerLoop(let limit, let time):
             "timers fired \(limit) times at t=\(Value.number(time)) without time passing; stopped them"
+        case .sendLoop(let limit, let time):
+            "sent events were taken \(limit) times at t=\(Value.number(time)) without time passing; dropped the pending ones"
+        case .tooManySent(let limit):
+            "\(limit) sent events are pending already; this 'send' would add one more"
         case .microstepLimit(let limit):
             "more than \(limit) microsteps without settling (an 'always' or 'raise' loop); stopped the step"
         case .internalError(let pc):
@@ -424,6 +434,8 @@ extension Instance {
                 registers.stringInstruction(i)
             case .emit: if !Sequel.dropsOutputs { registers.emit(a, program) }
             case .raise: raise(site: a)
+            case .send: try sendToSelf(site: a)
+            case .cancel: cancelSent(event: a)
             case .isActive: n[a] = isActive(b) ? 1 : 0
             case .fail: throw program.fault(at: next - 1 - code, 0, 0)
             case .save: registers.save(i.a, i.b, i.c)

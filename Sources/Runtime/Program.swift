@@ -58,6 +58,15 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let raiseEvents: FrozenTable<Int32>
     let raiseStart: FrozenTable<Int32>
     let raiseArguments: FrozenTable<Register>
+    /// Send site `r` puts `sendEvents[r]` on the external queue with the arguments in
+    /// `sendArguments[sendStart[r] ..< sendStart[r + 1]]`, after the delay in number
+    /// register `sendDelays[r]` (-1: none).
+    let sendEvents: FrozenTable<Int32>
+    let sendStart: FrozenTable<Int32>
+    let sendArguments: FrozenTable<Register>
+    let sendDelays: FrozenTable<Int32>
+    /// Where each send site is written (a send loop is reported there).
+    let sendRanges: [SourceRange]
     /// Event ids by name, for callers that send events by name.
     let eventIDs: [String: EventID]
 
@@ -177,6 +186,17 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         raiseEvents = FrozenTable(generator.raises.map { Int32($0.event.index) })
         self.raiseStart = FrozenTable(raiseStart)
         self.raiseArguments = FrozenTable(raiseArguments)
+        var sendStart: [Int32] = [0]
+        var sendArguments: [Register] = []
+        for site in generator.sends {
+            sendArguments.append(contentsOf: site.arguments)
+            sendStart.append(Int32(sendArguments.count))
+        }
+        sendEvents = FrozenTable(generator.sends.map { Int32($0.event.index) })
+        self.sendStart = FrozenTable(sendStart)
+        self.sendArguments = FrozenTable(sendArguments)
+        sendDelays = FrozenTable(generator.sends.map { $0.delay?.index ?? -1 })
+        sendRanges = generator.sends.map(\.range)
 
         // Result registers are known only once temporaries are placed.
         for r in guardResults { byGroup[r.group][r.index].guardRegister = generator.relocated(r.register).index }
@@ -257,6 +277,10 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         raiseEvents.free()
         raiseStart.free()
         raiseArguments.free()
+        sendEvents.free()
+        sendStart.free()
+        sendArguments.free()
+        sendDelays.free()
         payloadStart.free()
         payloadRegisters.free()
         fieldTypes.free()

@@ -66,6 +66,8 @@ public struct CaseReport: Sendable {
     public var rejected = 0
     /// Timers that fired.
     public var timersFired = 0
+    /// Events the machine sent itself (`send`) that fired a transition.
+    public var sentTaken = 0
     /// Expectation lines read.
     public var expectations = 0
     /// The first `Replayer.keptFailures` failed expectations.
@@ -140,6 +142,8 @@ public struct TraceStep: Sendable {
     /// The event's name, or `after 2s` for a timer.
     public var event: String
     public var isTimer: Bool
+    /// Whether the event was one the machine sent itself (`send`), taken after its line.
+    public var isSent: Bool = false
     public var payload: [NamedValue]
     public var from: String
     public var to: String

@@ -157,6 +157,7 @@ extension Replayer {
                 }
             }) {}
         }
+        finishInstant(afterLine: reader.linesRead, sink: sink)
         if options.settle { settle(afterLine: reader.linesRead, sink: sink) }
     }
 

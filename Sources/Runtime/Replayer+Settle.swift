@@ -19,13 +19,31 @@ extension Replayer {
         settle(afterLine: line, sink: { Replayer.deliver($0, to: trace) })
     }
 
+    /// After the last line (`line`), takes for every case what is due at its current
+    /// instant: the events its last line sent itself (`send` without a delay), which are
+    /// taken before the next line, and the log's end stands for that next line. Time does
+    /// not move (that is `settle`).
+    public mutating func finishInstant(afterLine line: Int, trace: (consuming TraceStep) -> Void = { _ in }) {
+        traceFlushLimit = 1
+        finishInstant(afterLine: line, sink: { Replayer.deliver($0, to: trace) })
+    }
+
+    mutating func finishInstant(afterLine line: Int, sink: TraceSink) {
+        let source = SettleLine(lineNumber: line)
+        for index in runs.indices {
+            runHandles[index]._withUnsafeGuaranteedRef { run in
+                if run.instance.hasTimerDue(by: run.instance.now) { fireTimers(run, to: run.instance.now, source, sink: sink) }
+            }
+        }
+    }
+
     mutating func settle(afterLine line: Int, sink: TraceSink) {
         let source = SettleLine(lineNumber: line)
         for index in runs.indices {
             runHandles[index]._withUnsafeGuaranteedRef { run in
-                let before = run.report.timersFired + run.report.rejected
-                while !run.instance.isFinished, let deadline = run.instance.nextDeadline,
-                      run.report.timersFired + run.report.rejected - before < Replayer.settleLimit {
+                func steps() -> Int { run.report.timersFired + run.report.sentTaken + run.report.rejected }
+                let before = steps()
+                while !run.instance.isFinished, let deadline = run.instance.nextDeadline, steps() - before < Replayer.settleLimit {
                     fireTimers(run, to: deadline, source, sink: sink)
                 }
                 run.report.settled = run.instance.isFinished ? .final

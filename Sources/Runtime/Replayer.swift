@@ -281,14 +281,15 @@ public struct Replayer {
             var result = TraceBatch.ResultKind.applied
             var message: String?
             // The timer is named in the trace whatever its step did (`after 2s`, used up or failed).
-            let timer = step.timer.map { Int32(truncatingIfNeeded: $0.index) } ?? -1
+            let timer = step.sent != nil ? TraceBatch.sentMarker : step.timer.map { Int32(truncatingIfNeeded: $0.index) } ?? -1
             switch step.kind {
             case .fired(let t):
-                run.report.timersFired += 1
+                if step.sent != nil { run.report.sentTaken += 1 } else { run.report.timersFired += 1 }
                 if let log = run.instance.microstepLog { cover(log) } else { cover(t, reaching: step.to) }
             case .failed(let fault):
                 run.report.rejected += 1
-                let text = "timer step failed: \(fault.message)"
+                let text = step.sent.map { "step of sent event '\(program.machine[$0].name)' failed: \(fault.message)" }
+                    ?? "timer step failed: \(fault.message)"
                 result = .rejected
                 message = text
                 if run.report.rejections.count < Replayer.keptFailures {
@@ -301,9 +302,11 @@ public struct Replayer {
             if options.trace {
                 var fired: Int32 = -1
                 if case .fired(let t) = step.kind { fired = Int32(truncatingIfNeeded: t.index) }
-                traceBatch.beginStep(line: source.lineNumber, time: step.time, event: -1, timer: timer,
+                traceBatch.beginStep(line: source.lineNumber, time: step.time,
+                                     event: step.sent.map { Int32(truncatingIfNeeded: $0.index) } ?? -1, timer: timer,
                                      from: Int32(step.from.index), to: Int32(step.to.index), result: result,
                                      caseKey: run.report.key, message: message, transition: fired)
+                if let sent = step.sent { recordPayload(of: sent.index, in: run) }
                 if tracesChart {
                     let after = run.instance.configuration.states
                     traceBatch.addMicrosteps(result == .applied ? run.instance.microstepLog : nil, before: before, after: after)

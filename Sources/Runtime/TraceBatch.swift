@@ -54,6 +54,8 @@ public struct TraceBatch: Sendable {
         /// step that failed).
         @inlinable public var timerTransition: TransitionID? { event < 0 && timer >= 0 ? TransitionID(Int(timer)) : nil }
         @inlinable public var isTimer: Bool { event < 0 }
+        /// Whether the step took an event the machine sent itself (`send`), not a line's.
+        @inlinable public var isSent: Bool { event >= 0 && timer == TraceBatch.sentMarker }
         /// The active state before and after the step.
         @inlinable public var fromState: StateID { StateID(Int(from)) }
         @inlinable public var toState: StateID { StateID(Int(to)) }
@@ -232,6 +234,9 @@ public struct TraceBatch: Sendable {
         return "after"
     }
 
+    /// `Entry.timer` of a sent event's step.
+    public static let sentMarker: Int32 = -2
+
     /// Step `k` in its public form.
     public func step(_ k: Int) -> TraceStep {
         let entry = entries[k]
@@ -250,6 +255,7 @@ public struct TraceBatch: Sendable {
             NamedValue(name: program.variableNames[changedVariable(c).index], value: changedValue(c))
         }
         return TraceStep(line: entry.line, caseKey: caseKey(k), time: entry.time, event: eventName(k), isTimer: entry.isTimer,
+                         isSent: entry.isSent,
                          payload: payload, from: program.stateNames[Int(entry.from)], to: program.stateNames[Int(entry.to)],
                          result: result, outputs: emittedOutputs(k), changed: changed, eventID: entry.eventID,
                          fromState: entry.fromState, toState: entry.toState,

@@ -55,19 +55,24 @@ extension Resolver {
                                statementRange: range) else { return nil }
             return .emit(id, arguments, range: range)
         case .raise(let name, let argumentSyntax, let range):
-            let arguments = argumentSyntax.map { resolveExpr($0, scope) }
-            guard let id = eventIDs[name.name] else {
-                report(.unknownEvent, "unknown event '\(name.name)'", at: name.range,
-                       notes: suggestion(for: name.name, among: eventIDs.keys, at: name.range))
-                return nil
-            }
-            let event = machine.events[id.index]
-            guard argumentsFit(arguments, argumentSyntax, of: name, kind: "event", fields: event.fields, declaredAt: event.range,
-                               untyped: Set(event.fields.map(\.name).filter {
-                                   untypedEventFields.contains(UntypedField(owner: id.index, name: $0))
-                               }),
-                               statementRange: range) else { return nil }
+            guard let (id, arguments) = resolveEventArguments(name, argumentSyntax, scope, statementRange: range) else { return nil }
             return .raise(id, arguments, range: range)
+        case .send(let name, let argumentSyntax, let delaySyntax, let range):
+            var delay: Expr?
+            if let delaySyntax {
+                let expr = resolveExpr(delaySyntax, scope)
+                if !expr.isInvalid && expr.type != .number {
+                    report(.typeMismatch, "a delay must be a 'Number' of seconds, found '\(expr.type.rawValue)'",
+                           at: delaySyntax.range)
+                    return nil
+                }
+                delay = expr
+            }
+            guard let (id, arguments) = resolveEventArguments(name, argumentSyntax, scope, statementRange: range) else { return nil }
+            return .send(id, arguments, delay: delay, range: range)
+        case .cancel(let name, let range):
+            guard let id = knownEvent(name) else { return nil }
+            return .cancel(id, range: range)
         case .letValue(let name, let valueSyntax, let range):
             let value = resolveExpr(valueSyntax, scope)
             if let clash = clashingName(name.name, scope) {
@@ -94,6 +99,31 @@ extension Resolver {
             let elseActions = otherwise.map { resolveBlock($0, scope, slots: &slots) } ?? []
             return .ifAction(condition, then: thenActions, otherwise: elseActions, range: range)
         }
+    }
+
+    /// The event a `raise` or `send` names, with its arguments resolved and checked
+    /// against the event's fields; nil after reporting what is wrong.
+    private mutating func resolveEventArguments(_ name: Identifier, _ argumentSyntax: [ExprSyntax], _ scope: Scope,
+                                                statementRange range: SourceRange) -> (EventID, [Expr])? {
+        let arguments = argumentSyntax.map { resolveExpr($0, scope) }
+        guard let id = knownEvent(name) else { return nil }
+        let event = machine.events[id.index]
+        guard argumentsFit(arguments, argumentSyntax, of: name, kind: "event", fields: event.fields, declaredAt: event.range,
+                           untyped: Set(event.fields.map(\.name).filter {
+                               untypedEventFields.contains(UntypedField(owner: id.index, name: $0))
+                           }),
+                           statementRange: range) else { return nil }
+        return (id, arguments)
+    }
+
+    /// The declared event `name`, or nil after reporting it unknown.
+    private mutating func knownEvent(_ name: Identifier) -> EventID? {
+        guard let id = eventIDs[name.name] else {
+            report(.unknownEvent, "unknown event '\(name.name)'", at: name.range,
+                   notes: suggestion(for: name.name, among: eventIDs.keys, at: name.range))
+            return nil
+        }
+        return id
     }
 
     /// The variable an assignment writes, or nil after reporting why it cannot be written.

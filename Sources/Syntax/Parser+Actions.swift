@@ -29,11 +29,13 @@ extension Parser {
         return BlockSyntax(actions: actions, range: SourceRange(start, previousEnd))
     }
 
-    /// `action = assignment | emit | raise | let | if`
+    /// `action = assignment | emit | raise | send | cancel | let | if`
     /// `raise = "raise" IDENT [ "(" [ expr { "," expr } ] ")" ]`
+    /// `send = "send" IDENT [ "(" [ expr { "," expr } ] ")" ] [ "after" expr ]`
+    /// `cancel = "cancel" IDENT`
     ///
-    /// `raise` is a keyword only when an event name follows it on the same line, so a
-    /// variable may still be called `raise` (`raise = 1`).
+    /// `raise`, `send` and `cancel` are keywords only when an event name follows them on
+    /// the same line, so a variable may still be called `raise` (`raise = 1`).
     mutating func parseAction() -> ActionSyntax? {
         let start = token.range.start
         switch token.kind {
@@ -46,6 +48,24 @@ extension Parser {
                 arguments = args
             }
             return .raise(event: event, arguments: arguments, range: SourceRange(start, previousEnd))
+        case .identifier where isWord(token, "send") && peek().kind == .identifier && !peek().startsLine:
+            advance()
+            guard let event = expectIdentifier("event name after 'send'") else { return recoverAction() }
+            var arguments: [ExprSyntax] = []
+            if token.kind == .lParen && !token.startsLine {
+                guard let args = parseArguments() else { return recoverAction() }
+                arguments = args
+            }
+            var delay: ExprSyntax?
+            if token.kind == .kwAfter && !token.startsLine {
+                advance()
+                delay = parseExpr()
+            }
+            return .send(event: event, arguments: arguments, delay: delay, range: SourceRange(start, previousEnd))
+        case .identifier where isWord(token, "cancel") && peek().kind == .identifier && !peek().startsLine:
+            advance()
+            guard let event = expectIdentifier("event name after 'cancel'") else { return recoverAction() }
+            return .cancel(event: event, range: SourceRange(start, previousEnd))
         case .identifier:
             let target = Identifier(text(token), token.range)
             advance()
@@ -84,7 +104,7 @@ extension Parser {
             advance()
             return nil
         default:
-            error(expected: "an action (an assignment, 'emit', 'raise', 'let' or 'if')", atToken: true)
+            error(expected: "an action (an assignment, 'emit', 'raise', 'send', 'cancel', 'let' or 'if')", atToken: true)
             advance()
             return recoverAction()
         }

@@ -44,7 +44,7 @@ public struct Parser {
     // MARK: - Token handling
 
     /// Whether `t` is the identifier `word`. Contextual keywords (`done`, `always`, `raise`,
-    /// `history`, `deep`, `in`, `internal`) are identifiers to the lexer; the parser decides
+    /// `send`, `cancel`, `history`, `deep`, `in`, `internal`) are identifiers to the lexer; the parser decides
     /// from their neighbours whether they are keywords where they stand.
     func isWord(_ t: Token, _ word: String) -> Bool {
         guard t.kind == .identifier, t.range.end - t.range.start == word.utf8.count else { return false }

@@ -156,7 +156,7 @@ public enum AssignOperator: String, Sendable {
     case assign = "=", add = "+=", subtract = "-=", multiply = "*=", divide = "/="
 }
 
-/// `action = assignment | emit | raise | let | if`
+/// `action = assignment | emit | raise | send | cancel | let | if`
 public indirect enum ActionSyntax: Equatable, Sendable {
     /// `assignment = IDENT ( "=" | "+=" | "-=" | "*=" | "/=" ) expr`
     case assign(target: Identifier, op: AssignOperator, value: ExprSyntax, range: SourceRange)
@@ -164,6 +164,10 @@ public indirect enum ActionSyntax: Equatable, Sendable {
     case emit(output: Identifier, arguments: [ExprSyntax], range: SourceRange)
     /// `raise = "raise" IDENT [ "(" args ")" ]`
     case raise(event: Identifier, arguments: [ExprSyntax], range: SourceRange)
+    /// `send = "send" IDENT [ "(" args ")" ] [ "after" expr ]`
+    case send(event: Identifier, arguments: [ExprSyntax], delay: ExprSyntax?, range: SourceRange)
+    /// `cancel = "cancel" IDENT`
+    case cancel(event: Identifier, range: SourceRange)
     /// `let = "let" IDENT "=" expr`
     case letValue(name: Identifier, value: ExprSyntax, range: SourceRange)
     /// `if = "if" expr block [ "else" ( block | if ) ]`

@@ -53,11 +53,21 @@ struct Differential {
                 return "line \(k) at t=\(time): \(timerSteps.count) timer steps, the reference took \(referenceTimers.count)\n"
                     + log.joined(separator: "\n")
             }
-            if timerSteps.contains(where: { if case .failed(let f) = $0.0.kind, case .timerLoop = f.reason { true } else { false } }) {
+            if timerSteps.contains(where: {
+                guard case .failed(let f) = $0.0.kind else { return false }
+                switch f.reason {
+                case .timerLoop, .sendLoop: return true
+                default: return false
+                }
+            }) {
                 loops += 1
             }
             for (j, (step, outputs)) in timerSteps.enumerated() {
                 let r = referenceTimers[j]
+                if step.sent != r.sent {
+                    return "line \(k) timer \(j) at t=\(time): sent event \(String(describing: step.sent)), "
+                        + "the reference's \(String(describing: r.sent))\n" + log.joined(separator: "\n")
+                }
                 if let problem = agree(instance, step, outputs, reference, r.outcome, r.outputs, "line \(k) timer \(j) at t=\(time)",
                                        transition: r.transition) {
                     return problem + "\n" + log.joined(separator: "\n")

@@ -3,7 +3,7 @@ import StatecraftAnalysis
 /// Random, well-formed statecharts in the forms of `statecharts.md`: compound and parallel
 /// states up to three levels deep, nested finals with `done` and `done(x)`, shallow and deep
 /// history (with and without a default), guarded `always`, `raise` with and without a
-/// payload, `in(x)` guards, internal transitions, timers at any depth, entry and exit
+/// payload, `send` (immediate and delayed) and `cancel`, `in(x)` guards, internal transitions, timers at any depth, entry and exit
 /// actions that count, emit and sometimes fail. Deterministic for a seed.
 ///
 /// Eventless transitions are guarded by a counter they advance, so most charts settle;
@@ -153,7 +153,7 @@ public struct ChartGenerator {
     }
 
     private mutating func action(fields: [String]) -> String {
-        switch int(13) {
+        switch int(15) {
         case 0: return "a += 1"
         case 1: return "a = a - 1"
         case 2: return "b = \(fields.contains("x") ? "x" : "a")"
@@ -166,6 +166,13 @@ public struct ChartGenerator {
         case 9: return chance(30) ? "raise move(a)" : "b += 1"
         case 10: return "if a > 2 { a = 0 } else { emit out(b) }"
         case 11: return fields.contains("text") ? "trail = text" : "flag = a > b"
+        // Sent events, rarer than the rest: every state explored with sends pending is a
+        // new one for the analysis (the pending sends are part of it), and an immediate
+        // `send go` on `go` loops at one instant.
+        case 12:
+            guard chance(40) else { return "a += 1" }
+            return chance(5) ? "send back" : "send move(a) after \(pick(["0.2", "0.5", "1s"]))"
+        case 13: return chance(50) ? "cancel move" : chance(30) ? "send go after 0.3" : "b += 1"
         default: return "let y = a * 2; b = y"
         }
     }

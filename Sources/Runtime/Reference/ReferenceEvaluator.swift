@@ -27,6 +27,17 @@ struct ReferenceEvaluator {
     /// What the actions emitted and raised, in order.
     var emitted: [(OutputID, [Value])] = []
     var raised: [(EventID, [Value])] = []
+    /// What the actions sent (with the delay in seconds) and cancelled, in order.
+    enum SendEffect {
+        case send(EventID, [Value], delay: Double?, range: SourceRange)
+        case cancel(EventID)
+    }
+    var sendEffects: [SendEffect] = []
+    /// The events pending on the external queue (one entry per pending send), kept up to
+    /// date by the actions' sends and cancels so that a send beyond the limit fails where
+    /// it is written, as in the runtime.
+    var pendingSent: [EventID] = []
+    static let pendingSentLimit = 100
 
     init(machine: Machine) {
         self.machine = machine
@@ -137,6 +148,19 @@ struct ReferenceEvaluator {
                 var values: [Value] = []
                 for a in args { values.append(try evaluate(a)) }
                 raised.append((event, values))
+            case .send(let event, let args, let delay, let range):
+                var values: [Value] = []
+                for a in args { values.append(try evaluate(a)) }
+                var seconds: Double?
+                if let delay, case .number(let d) = try evaluate(delay) { seconds = d }
+                guard pendingSent.count < Self.pendingSentLimit else {
+                    throw ExpressionFault(.tooManySent(limit: Self.pendingSentLimit), range: range)
+                }
+                pendingSent.append(event)
+                sendEffects.append(.send(event, values, delay: seconds, range: range))
+            case .cancel(let event, _):
+                pendingSent.removeAll { $0 == event }
+                sendEffects.append(.cancel(event))
             case .setLocal(let slot, let e, _):
                 let value = try evaluate(e)
                 if slot >= locals.count { locals.append(contentsOf: Array(repeating: value, count: slot + 1 - locals.count)) }

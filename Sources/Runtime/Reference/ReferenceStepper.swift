@@ -30,11 +30,24 @@ public struct ReferenceStepper {
         case done(StateID)
     }
 
+    /// An armed `after` timer, or (with `sent`) an event the machine sent itself: both come
+    /// due in one order, deadline then sequence.
     struct PendingTimer {
         var deadline: Double
         var sequence: Int
-        var state: StateID
-        var transition: TransitionID
+        var what: What
+
+        enum What {
+            /// State `state`'s `after` transition.
+            case timer(state: StateID, transition: TransitionID)
+            /// An event the machine sent itself.
+            case sent(event: EventID, payload: [Value], range: SourceRange)
+        }
+
+        var state: StateID? { if case .timer(let s, _) = what { s } else { nil } }
+        var sent: (event: EventID, payload: [Value], range: SourceRange)? {
+            if case .sent(let e, let p, let r) = what { (e, p, r) } else { nil }
+        }
     }
 
     /// Everything a failed macrostep restores.
@@ -67,6 +80,8 @@ public struct ReferenceStepper {
     var timers: [PendingTimer] = []
     var sequence = 0
     var internalQueue: [InternalEvent] = []
+    /// The sent event that the last `fireNextTimer` took (nil: a timer's step).
+    public private(set) var lastSent: EventID?
 
     /// Creates a stepper that has not started.
     public init(_ machine: Machine) {
@@ -121,18 +136,34 @@ public struct ReferenceStepper {
         let instant = now
         now = max(now, timer.deadline)
         firedAtOnce = now == instant ? firedAtOnce + 1 : 1
-        if firedAtOnce > Self.timerLoopLimit {
+        lastSent = timer.sent?.event
+        switch timer.what {
+        case .sent(let event, _, let range) where firedAtOnce > Self.timerLoopLimit:
+            timers.removeAll()
+            outputs = []
+            return .failed(ExpressionFault(.sendLoop(limit: Self.timerLoopLimit, time: now), range: range))
+        case .timer(_, let transition) where firedAtOnce > Self.timerLoopLimit:
             timers.removeAll()
             outputs = []
             return .failed(ExpressionFault(.timerLoop(limit: Self.timerLoopLimit, time: now),
-                                           range: machine[timer.transition].keywordRange))
-        }
-        return macrostep { s throws(ExpressionFault) in
-            s.evaluator.payload = [:]
-            let t = s.machine[timer.transition]
-            guard try s.guardHolds(t) else { return .ignored }
-            try s.microstep([t.id])
-            return .fired
+                                           range: machine[transition].keywordRange))
+        case .sent(let event, let payload, _):
+            // A sent event is taken as an event from the log is.
+            return macrostep { s throws(ExpressionFault) in
+                s.setPayload(event, payload)
+                let enabled = try s.selectTransitions { t in t.events.contains(event) }
+                guard !enabled.isEmpty else { return .ignored }
+                try s.microstep(enabled)
+                return .fired
+            }
+        case .timer(_, let transition):
+            return macrostep { s throws(ExpressionFault) in
+                s.evaluator.payload = [:]
+                let t = s.machine[transition]
+                guard try s.guardHolds(t) else { return .ignored }
+                try s.microstep([t.id])
+                return .fired
+            }
         }
     }
 
@@ -142,6 +173,8 @@ public struct ReferenceStepper {
         public var outputs: [(OutputID, [Value])]
         /// The first transition it took, if any.
         public var transition: TransitionID?
+        /// For the step of an event the machine sent itself, that event.
+        public var sent: EventID?
     }
 
     /// Fires every timer due at or before `time`, in deadline order; returns what each did.
@@ -149,7 +182,7 @@ public struct ReferenceStepper {
         var results: [TimerStep] = []
         var firedAtOnce = 0
         while let outcome = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
-            results.append(TimerStep(outcome: outcome, outputs: outputs, transition: firstTransition))
+            results.append(TimerStep(outcome: outcome, outputs: outputs, transition: firstTransition, sent: lastSent))
         }
         now = max(now, time)
         return results
@@ -169,6 +202,7 @@ public struct ReferenceStepper {
         internalQueue = []
         evaluator.emitted = []
         evaluator.raised = []
+        evaluator.sendEffects = []
         do {
             let outcome = try body(&self)
             try settle()
@@ -330,14 +364,26 @@ public struct ReferenceStepper {
             evaluator.payload = saved
             guard case .number(let seconds) = value else { continue }
             sequence += 1
-            timers.append(PendingTimer(deadline: now + max(0, seconds), sequence: sequence, state: s, transition: id))
+            timers.append(PendingTimer(deadline: now + max(0, seconds), sequence: sequence, what: .timer(state: s, transition: id)))
         }
     }
 
     private mutating func run(_ actions: [Action]) throws(ExpressionFault) {
         evaluator.isActive = { [configuration] s in configuration.contains(s) }
+        evaluator.pendingSent = timers.compactMap { $0.sent?.event }
         try evaluator.run(actions)
         for (event, payload) in evaluator.raised { internalQueue.append(.raised(event, payload)) }
         evaluator.raised = []
+        for effect in evaluator.sendEffects {
+            switch effect {
+            case .send(let event, let payload, let delay, let range):
+                sequence += 1
+                timers.append(PendingTimer(deadline: now + max(0, delay ?? 0), sequence: sequence,
+                                           what: .sent(event: event, payload: payload, range: range)))
+            case .cancel(let event):
+                timers.removeAll { $0.sent?.event == event }
+            }
+        }
+        evaluator.sendEffects = []
     }
 }
