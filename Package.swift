@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export <- Driver <- statecraft
+// Diagnostics <- Syntax <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- Driver <- statecraft
 let package = Package(
     name: "Statecraft",
     products: [
@@ -24,6 +24,9 @@ let package = Package(
         .target(name: "StatecraftAnalysis", dependencies: ["StatecraftModel", "StatecraftRuntime"], path: "Sources/Analysis"),
         .target(name: "StatecraftEventLog", dependencies: ["StatecraftDiagnostics"], path: "Sources/EventLog"),
         .target(name: "StatecraftExport", dependencies: ["StatecraftModel"], path: "Sources/Export"),
+        // SCXML in and out: the importer writes our language from an SCXML document; the
+        // exporter writes an SCXML document from a resolved machine.
+        .target(name: "StatecraftSCXML", dependencies: ["StatecraftModel"], path: "Sources/SCXML"),
         .target(
             name: "StatecraftRuntime",
             dependencies: ["StatecraftModel", "StatecraftEventLog"],
@@ -32,7 +35,7 @@ let package = Package(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
-                           "StatecraftExport"],
+                           "StatecraftExport", "StatecraftSCXML"],
             path: "Sources/Statecraft"),
         .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
@@ -64,6 +67,11 @@ let package = Package(
             dependencies: ["Statecraft", "TestSupport"],
             path: "Tests/ExportTests",
             exclude: ["Golden"]),
+        .testTarget(
+            name: "SCXMLTests",
+            dependencies: ["Statecraft", "StatecraftDriver", "TestSupport"],
+            path: "Tests/SCXMLTests",
+            exclude: ["W3C"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "TestSupport"],

@@ -4,6 +4,7 @@
 @_exported import StatecraftExport
 @_exported import StatecraftModel
 @_exported import StatecraftRuntime
+@_exported import StatecraftSCXML
 @_exported import StatecraftSemantics
 @_exported import StatecraftSyntax
 
