@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "StatecraftExport", dependencies: ["StatecraftModel"], path: "Sources/Export"),
         // SCXML in and out: the importer writes our language from an SCXML document; the
         // exporter writes an SCXML document from a resolved machine.
-        .target(name: "StatecraftSCXML", dependencies: ["StatecraftModel"], path: "Sources/SCXML"),
+        .target(name: "StatecraftSCXML", dependencies: ["StatecraftModel", "StatecraftDiagnostics"], path: "Sources/SCXML"),
         .target(
             name: "StatecraftRuntime",
             dependencies: ["StatecraftModel", "StatecraftEventLog"],

@@ -64,11 +64,22 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     case malformedLogLine = "malformed-log-line"
     case expectationFailed = "expectation-failed"
     case eventRejected = "event-rejected"
+    // Importing SCXML (`statecraft import`): positions are in the SCXML document.
+    case scxmlMalformed = "scxml-malformed"
+    case scxmlUnsupported = "scxml-unsupported"
 
     /// Whether the diagnostic is about a spec (`statecraft check`) or an event log (`replay`).
     public var isAboutLogs: Bool {
         switch self {
         case .malformedLogLine, .expectationFailed, .eventRejected: true
+        default: false
+        }
+    }
+
+    /// Whether the diagnostic is about an SCXML document being imported, not a spec.
+    public var isAboutImport: Bool {
+        switch self {
+        case .scxmlMalformed, .scxmlUnsupported: true
         default: false
         }
     }
@@ -90,6 +101,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// What the diagnostic means, for the documentation.
     public var summary: String {
         switch self {
+        case .scxmlMalformed: "(import) the file is not well-formed XML, or not an SCXML document"
+        case .scxmlUnsupported: "(import) an SCXML element, attribute or expression the language has no equivalent for; names the feature"
         case .emptyFile: "the file holds no machine"
         case .invalidUTF8: "bytes that are not UTF-8"
         case .invalidCharacter: "a character that cannot start a token"

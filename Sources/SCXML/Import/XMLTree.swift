@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import StatecraftDiagnostics
+
+// The importer works on a small element tree rather than on SAX callbacks: a translation
+// needs to look ahead (which events a document sends, which states have final children)
+// before it writes the first line. Each element keeps where its start tag begins, so an
+// error points at `<invoke` itself, not at the end of its tag where the parser stands.
+
+/// One element of an XML document: its local name, its attributes (by qualified name, as
+/// written), its child elements, its text, and the byte offset of its `<`.
+public final class XMLNode {
+    public let name: String
+    public let namespace: String?
+    public let attributes: [String: String]
+    public private(set) var children: [XMLNode] = []
+    public internal(set) var text = ""
+    public let offset: Int
+    public weak private(set) var parent: XMLNode?
+
+    init(name: String, namespace: String?, attributes: [String: String], offset: Int) {
+        self.name = name
+        self.namespace = namespace
+        self.attributes = attributes
+        self.offset = offset
+    }
+
+    func append(_ child: XMLNode) {
+        child.parent = self
+        children.append(child)
+    }
+
+    public subscript(attribute: String) -> String? { attributes[attribute] }
+
+    /// Child elements called `name`.
+    public func children(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
+}
+
+/// Why a document cannot be imported: one diagnostic, in the SCXML file.
+public struct ImportFailure: Error {
+    public var diagnostic: Diagnostic
+
+    init(_ id: DiagnosticID, _ message: String, at offset: Int, length: Int = 0) {
+        diagnostic = Diagnostic(id, message, at: SourceRange(offset, offset + length))
+    }
+}
+
+/// Reads a whole document into `XMLNode`s; a document that is not well-formed XML is an
+/// error at the position the parser stopped.
+enum XMLTree {
+    static func parse(_ file: SourceFile) throws(ImportFailure) -> XMLNode {
+        let builder = Builder(file: file)
+        let parser = XMLParser(data: Data(file.bytes))
+        parser.shouldProcessNamespaces = true
+        parser.delegate = builder
+        let ok = parser.parse()
+        if !ok || builder.root == nil {
+            let offset = builder.offset(line: parser.lineNumber, column: parser.columnNumber)
+            let reason = builder.failure ?? (parser.parserError.map { "the parser stopped here (\(describe($0)))" }
+                                              ?? "the document has no root element")
+            throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: \(reason)", at: offset)
+        }
+        guard let root = builder.root else { throw ImportFailure(.scxmlMalformed, "the document has no root element", at: 0) }
+        return root
+    }
+
+    private static func describe(_ error: Error) -> String {
+        let code = (error as NSError).code
+        return "libxml2 error \(code)"
+    }
+
+    private final class Builder: NSObject, XMLParserDelegate {
+        let file: SourceFile
+        var root: XMLNode?
+        var stack: [XMLNode] = []
+        var failure: String?
+
+        init(file: SourceFile) { self.file = file }
+
+        /// The byte offset of a parser position (1-based line, 1-based byte column).
+        func offset(line: Int, column: Int) -> Int {
+            let index = max(0, min(line - 1 - (file.firstLine - 1), file.lineStarts.count - 1))
+            let range = file.lineRange(index)
+            return min(range.lowerBound + max(0, column - 1), file.bytes.count)
+        }
+
+        /// The parser reports the end of a start tag; the element begins at the `<` before it.
+        func startOfTag(before end: Int, name: String) -> Int {
+            var i = min(end, file.bytes.count) - 1
+            while i >= 0 {
+                if file.bytes[i] == UInt8(ascii: "<") { return i }
+                i -= 1
+            }
+            return max(0, end)
+        }
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+            let end = offset(line: parser.lineNumber, column: parser.columnNumber)
+            let node = XMLNode(name: elementName, namespace: namespaceURI, attributes: attributeDict,
+                               offset: startOfTag(before: end, name: qName ?? elementName))
+            if let parent = stack.last { parent.append(node) } else if root == nil { root = node }
+            stack.append(node)
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+            _ = stack.popLast()
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            stack.last?.text += string
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            stack.last?.text += String(decoding: CDATABlock, as: UTF8.self)
+        }
+    }
+}
