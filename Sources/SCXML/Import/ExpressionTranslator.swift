@@ -25,7 +25,7 @@ struct FieldKey: Hashable {
 /// What the translator needs to know about the document's names.
 struct ExpressionScope {
     /// A `<data>` id: our variable name and its type.
-    var variable: (String) -> (name: String, type: ImportType)? = { _ in nil }
+    var variable: (String) -> (name: String, type: TypeInfo)? = { _ in nil }
     /// `_event.data.f` in this transition: the events it may come from (empty outside a
     /// transition with events) and our field name.
     var events: [String] = []
@@ -116,7 +116,9 @@ struct ExpressionTranslator {
 
     private mutating func translatePath(_ path: [String], at: Int, _ scope: ExpressionScope) throws(JSError) -> Translated {
         if path.count == 1, let v = scope.variable(path[0]) {
-            return Translated(text: v.name, precedence: Self.primary, type: .known(v.type))
+            var type = v.type
+            if case .unknown(let keys) = type, let learnt = keys.compactMap({ fields[$0] }).first { type = .known(learnt) }
+            return Translated(text: v.name, precedence: Self.primary, type: type)
         }
         if path == ["Math", "PI"] { return Translated(text: "pi", precedence: Self.primary, type: .known(.number)) }
         if path.first == "_event" {

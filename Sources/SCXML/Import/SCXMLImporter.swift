@@ -38,8 +38,10 @@ public enum SCXMLImporter {
             var importer = Importer(file: file, root: root)
             // Two passes: the first learns the types of payload fields and outputs from every
             // use in the document, the second writes with them.
-            _ = try importer.run(machineName: machineName, sourceName: sourceName)
-            importer.freezeTypes()
+            // A type learnt late in one pass (a field sent below the transition that reads
+            // it) is known from the start of the next.
+            for _ in 0..<3 { _ = try importer.run(machineName: machineName, sourceName: sourceName) }
+            try importer.freezeTypes()
             let text = try importer.run(machineName: machineName, sourceName: sourceName)
             return SCXMLImportResult(text: text, diagnostics: [], file: file)
         } catch {
@@ -79,7 +81,9 @@ private struct Importer {
     /// `<send id>` -> the event it sends (for `<cancel sendid>`).
     var sendIDs: [String: Set<String>] = [:]
     /// Variables: SCXML id -> type and initial value, in document order.
-    var variables: [(id: String, type: ImportType, value: String)] = []
+    /// A `<data>` without a value has no type of its own: it takes the type of what is
+    /// assigned to it (`dataKey`), and starts at that type's zero.
+    var variables: [(id: String, type: ImportType?, value: String?, node: XMLNode)] = []
     /// Outputs by label: the argument types of each use (nil: no argument).
     var outputUses: [String: [[ImportType]]] = [:]
     var outputOrder: [String] = []
@@ -90,6 +94,7 @@ private struct Importer {
     var translator = ExpressionTranslator()
     /// After the first pass: output signatures, and field types with unknown ones as Number.
     var frozen = false
+    var collected = false
     var outputSignature: [String: [ImportType]] = [:]
 
     init(file: SourceFile, root: XMLNode) {
@@ -157,8 +162,20 @@ private struct Importer {
 
     // MARK: - Pass structure
 
-    mutating func freezeTypes() {
+    /// The key under which the type of valueless `<data>` `id` is learnt.
+    static func dataKey(_ id: String) -> FieldKey { FieldKey(event: "", field: id) }
+
+    /// A variable's type: its literal's, or the one learnt from its assignments.
+    func variableType(_ v: (id: String, type: ImportType?, value: String?, node: XMLNode)) -> TypeInfo {
+        if let t = v.type ?? translator.fields[Self.dataKey(v.id)] { return .known(t) }
+        return .unknown([Self.dataKey(v.id)])
+    }
+
+    mutating func freezeTypes() throws(ImportFailure) {
         frozen = true
+        for v in variables where v.type == nil && translator.fields[Self.dataKey(v.id)] == nil {
+            throw fail(v.node, "<data id=\"\(v.id)\"> has no value and is never assigned one whose type is known (undefined in ECMAScript)")
+        }
         for label in outputOrder {
             let uses = outputUses[label] ?? []
             if let first = uses.first, uses.allSatisfy({ $0 == first }) {
@@ -185,7 +202,10 @@ private struct Importer {
             throw fail(root, "datamodel=\"\(model)\" is not supported (the ECMAScript data model is)")
         }
         if root["binding"] == "late" { throw fail(root, "binding=\"late\" is not supported (data is bound early)") }
-        if !frozen { try collect() }
+        if !collected {
+            try collect()
+            collected = true
+        }
         var out = MachineText()
         out.line("// Imported from \(sourceName) by `statecraft import`.")
         let changed = stateNames.changed.map { ("state", $0) } + eventNames.changed.map { ("event", $0) }
@@ -197,7 +217,12 @@ private struct Importer {
         let name = NameTable().nameForMachine(root["name"] ?? machineName)
         out.open("machine \(name)")
         for v in variables {
-            out.line("public var \(variableNames.name(for: v.id)): \(v.type.rawValue) = \(v.value)")
+            let type: ImportType = if case .known(let t) = variableType(v) { t } else { .number }
+            if v.value == nil {
+                out.line("// \(v.id) has no value in the document (undefined in ECMAScript) until it is assigned")
+            }
+            let zero = switch type { case .number: "0"; case .bool: "false"; case .string: "\"\"" }
+            out.line("public var \(variableNames.name(for: v.id)): \(type.rawValue) = \(v.value ?? zero)")
         }
         for e in events {
             let fields = fieldsOf(e)
@@ -243,8 +268,11 @@ private struct Importer {
                 if !node.children.isEmpty || !node.text.trimmingWhitespace.isEmpty {
                     throw fail(node, "<data> with inline content (a JSON or XML value) is not supported")
                 }
+                if variables.contains(where: { $0.id == id }) { throw fail(node, "a second <data> with id \"\(id)\"") }
                 guard let expr = node["expr"] else {
-                    throw fail(node, "<data id=\"\(id)\"> without a value is undefined in ECMAScript; our variables need a typed initial value")
+                    variables.append((id, nil, nil, node))
+                    _ = variableNames.name(for: id)
+                    break
                 }
                 let value: JSExpr
                 do { value = try JSParser.parse(expr) } catch { throw fail(node, attribute: "expr", error) }
@@ -257,9 +285,10 @@ private struct Importer {
                 default:
                     throw fail(node, attribute: "expr", JSError(message: "a <data> value must be a number, string or boolean literal", offset: 0))
                 }
-                if variables.contains(where: { $0.id == id }) { throw fail(node, "a second <data> with id \"\(id)\"") }
-                variables.append((id, literal.0, literal.1))
+                variables.append((id, literal.0, literal.1, node))
                 _ = variableNames.name(for: id)
+            case "invoke":
+                throw fail(node, "<invoke> (a child session) is not supported")
             case "raise":
                 guard let e = node["event"] else { throw fail(node, "<raise> without an event") }
                 noteEvent(e)
@@ -314,9 +343,6 @@ private struct Importer {
         var names: [String] = []
         for p in node.children("param") {
             guard let name = p["name"] else { throw fail(p, "<param> without a name") }
-            if p["location"] != nil && p["expr"] == nil {
-                guard variables.contains(where: { $0.id == p["location"] }) || true else { break }
-            }
             names.append(name)
         }
         for n in (node["namelist"] ?? "").split(separator: " ").map(String.init) { names.append(n) }
@@ -468,7 +494,7 @@ private struct Importer {
 
     func scope(events: [String]) -> ExpressionScope {
         var s = ExpressionScope()
-        let vars = Dictionary(variables.map { ($0.id, $0.type) }, uniquingKeysWith: { a, _ in a })
+        let vars = Dictionary(variables.map { ($0.id, variableType($0)) }, uniquingKeysWith: { a, _ in a })
         let names = variableNames
         s.variable = { id in vars[id].map { (names.ours[id] ?? id, $0) } }
         s.events = events
@@ -620,7 +646,11 @@ private struct Importer {
                     throw fail(a, "<assign> with inline content (a JSON or XML value) is not supported")
                 }
                 let value = try translateExpression(a, "expr", scope, into: &translator)
-                try check(value, is: variable.type, a, "expr", "\(location) is a \(variable.type.rawValue)")
+                switch (variableType(variable), value.type) {
+                case (.known(let t), _): try check(value, is: t, a, "expr", "\(location) is a \(t.rawValue)")
+                case (.unknown(let keys), .known(let t)): for k in keys { translator.fields[k] = t }
+                case (.unknown, .unknown): break
+                }
                 out.line("\(variableNames.name(for: location)) = \(value.text)")
             case "log":
                 let label = a["label"] ?? "log"
@@ -682,7 +712,7 @@ private struct Importer {
                 guard let v = variables.first(where: { $0.id == location }) else {
                     throw fail(p, "<param location=\"\(location)\">: not a <data> id")
                 }
-                translator.fields[FieldKey(event: e, field: name)] = v.type
+                if case .known(let t) = variableType(v) { translator.fields[FieldKey(event: e, field: name)] = t }
                 given[name] = variableNames.name(for: location)
             } else {
                 throw fail(p, "<param> without expr or location")
@@ -690,7 +720,7 @@ private struct Importer {
         }
         for n in (a["namelist"] ?? "").split(separator: " ").map(String.init) {
             guard let v = variables.first(where: { $0.id == n }) else { throw fail(a, "namelist names \"\(n)\", not a <data> id") }
-            translator.fields[FieldKey(event: e, field: n)] = v.type
+            if case .known(let t) = variableType(v) { translator.fields[FieldKey(event: e, field: n)] = t }
             given[n] = variableNames.name(for: n)
         }
         let all = fieldsOf(e)
