@@ -94,6 +94,10 @@ private struct Importer {
     var translator = ExpressionTranslator()
     /// After the first pass: output signatures, and field types with unknown ones as Number.
     var frozen = false
+    /// Events that are a state's timer (`findTimers`), with the delay in seconds; and the
+    /// <send> and <cancel> elements that the timer replaces.
+    var timers: [String: Double] = [:]
+    var skipped: Set<ObjectIdentifier> = []
     var collected = false
     var outputSignature: [String: [ImportType]] = [:]
 
@@ -208,7 +212,7 @@ private struct Importer {
         }
         var out = MachineText()
         out.line("// Imported from \(sourceName) by `statecraft import`.")
-        let changed = stateNames.changed.map { ("state", $0) } + eventNames.changed.map { ("event", $0) }
+        let changed = stateNames.changed.map { ("state", $0) } + eventNames.changed.filter { timers[$0.scxml] == nil }.map { ("event", $0) }
             + variableNames.changed.map { ("variable", $0) } + outputNames.changed.map { ("output", $0) }
         if !changed.isEmpty {
             out.line("// SCXML names written differently here:")
@@ -224,7 +228,7 @@ private struct Importer {
             let zero = switch type { case .number: "0"; case .bool: "false"; case .string: "\"\"" }
             out.line("public var \(variableNames.name(for: v.id)): \(type.rawValue) = \(v.value ?? zero)")
         }
-        for e in events {
+        for e in events where timers[e] == nil {
             let fields = fieldsOf(e)
             let list = fields.map { "\(fieldName($0)): \(fieldType(e, $0).rawValue)" }
             out.line("event \(eventNames.name(for: e))" + (list.isEmpty ? "" : "(\(list.joined(separator: ", ")))"))
@@ -315,6 +319,58 @@ private struct Importer {
             _ = stateNames.name(for: id)
             if canComplete(node) { completable.append(id) }
         }
+        findTimers()
+    }
+
+    /// A state's timer, written the way SCXML writes one (and `statecraft scxml` exports
+    /// `after`): its `<onentry>` sends an event to itself with a delay and an id, its
+    /// `<onexit>` cancels that id, and only its own transitions take the event. That is
+    /// exactly `after d` on the state, and is written so.
+    mutating func findTimers() {
+        var sendsOfEvent: [String: Int] = [:]
+        var sendsWithID: [String: Int] = [:]
+        var cancelsOfID: [String: [XMLNode]] = [:]
+        var transitions: [XMLNode] = []
+        func visit(_ node: XMLNode) {
+            switch node.name {
+            case "send":
+                if let e = node["event"] { sendsOfEvent[e, default: 0] += 1 }
+                if let id = node["id"] { sendsWithID[id, default: 0] += 1 }
+            case "raise":
+                if let e = node["event"] { sendsOfEvent[e, default: 0] += 1 }
+            case "cancel":
+                if let id = node["sendid"] { cancelsOfID[id, default: []].append(node) }
+            case "transition":
+                transitions.append(node)
+            default: break
+            }
+            node.children.forEach(visit)
+        }
+        root.children.forEach(visit)
+        for state in stateByID.values.sorted(by: { $0.offset < $1.offset }) {
+            for send in state.children("onentry").flatMap(\.children) where send.name == "send" {
+                guard let e = send["event"], let id = send["id"], send["target"] == nil, send.children.isEmpty,
+                      send["namelist"] == nil, sendsOfEvent[e] == 1, sendsWithID[id] == 1,
+                      let delay = send["delay"].flatMap(Self.duration) ?? delayLiteral(send["delayexpr"]),
+                      let cancels = cancelsOfID[id], cancels.count == 1, let cancel = cancels.first,
+                      cancel.parent?.name == "onexit", cancel.parent?.parent === state else { continue }
+                let takers = transitions.filter { t in
+                    (t["event"] ?? "").split(separator: " ").map(String.init).contains { token in
+                        let stem = Self.descriptorStem(token)
+                        return token == "*" || stem == e || e.hasPrefix(stem + ".")
+                    }
+                }
+                guard takers.allSatisfy({ $0.parent === state && $0["event"] == e }) else { continue }
+                timers[e] = delay
+                skipped.insert(ObjectIdentifier(send))
+                skipped.insert(ObjectIdentifier(cancel))
+            }
+        }
+    }
+
+    func delayLiteral(_ expr: String?) -> Double? {
+        guard let expr, case .string(let s)? = try? JSParser.parse(expr) else { return nil }
+        return Self.duration(s)
     }
 
     mutating func noteEvent(_ name: String) {
@@ -519,12 +575,10 @@ private struct Importer {
             let stem = Self.descriptorStem(token)
             if stem == "done" || stem == "done.state" {
                 for s in completable where !done.contains(s) { done.append(s) }
-                continue
             }
             if stem.hasPrefix("done.state.") {
                 let target = String(stem.dropFirst("done.state.".count))
                 if stateByID[target] != nil, !done.contains(target) { done.append(target) }
-                continue
             }
             for e in events where (e == stem || e.hasPrefix(stem + ".")) && !matched.contains(e) { matched.append(e) }
         }
@@ -553,7 +607,12 @@ private struct Importer {
             case .done(let s): line += s == id(state) ? "done" : "done(\(stateNames.name(for: s)))"
             case .events(let list):
                 events = list
-                line += "on " + list.map { eventNames.name(for: $0) }.joined(separator: ", ")
+                if list.count == 1, let delay = timers[list[0]] {
+                    events = []
+                    line += "after " + Self.durationLiteral(delay)
+                } else {
+                    line += "on " + list.map { eventNames.name(for: $0) }.joined(separator: ", ")
+                }
             }
             let scope = scope(events: events)
             if let cond = t["cond"] {
@@ -591,7 +650,8 @@ private struct Importer {
         var lines = MachineText()
         try writeActions(actions, scope: scope, into: &lines)
         if lines.text.isEmpty {
-            out.line(head)
+            // An entry or exit block whose every element became something else (a timer).
+            if head != "entry" && head != "exit" { out.line(head) }
             return
         }
         out.open(head)
@@ -615,6 +675,7 @@ private struct Importer {
             let a = actions[i]
             i += 1
             if a.namespace != nil, a.namespace != "", a.namespace != scxmlNamespace { continue }
+            if skipped.contains(ObjectIdentifier(a)) { continue }
             switch a.name {
             case "raise":
                 let e = a["event"] ?? ""
