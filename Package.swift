@@ -69,9 +69,9 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(
             name: "SCXMLTests",
-            dependencies: ["Statecraft", "StatecraftDriver", "TestSupport"],
+            dependencies: ["Statecraft", "StatecraftCLI", "TestSupport"],
             path: "Tests/SCXMLTests",
-            exclude: ["W3C"]),
+            exclude: ["W3C", "Golden"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "TestSupport"],

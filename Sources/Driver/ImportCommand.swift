@@ -37,7 +37,8 @@ enum ImportCommand {
         guard let file = ReplayCommand.readSpec(path, console: console) else { return ExitStatus.usage }
         let fileName = URL(fileURLWithPath: file.path).lastPathComponent
         let stem = fileName.hasSuffix(".scxml") ? String(fileName.dropLast(6)) : fileName
-        let result = SCXMLImporter.translate(file, machineName: stem.isEmpty ? "Imported" : stem, sourceName: fileName)
+        let machineName = stem.isEmpty || path == InputFile.standardInput ? "Imported" : stem
+        let result = SCXMLImporter.translate(file, machineName: machineName, sourceName: fileName)
         let renderer = DiagnosticRenderer(colour: false)
         guard let text = result.text else {
             console.err(result.diagnostics.map { renderer.render($0, in: result.file) }.joined())

@@ -6,9 +6,9 @@
 
 /// An ECMAScript expression, as parsed.
 indirect enum JSExpr {
-    case number(Double)
-    case string(String)
-    case bool(Bool)
+    case number(Double, at: Int)
+    case string(String, at: Int)
+    case bool(Bool, at: Int)
     /// A name and the dotted members after it: `Var1`, `_event.data.x`, `Math.PI`.
     case path([String], at: Int)
     case call([String], [JSExpr], at: Int)
@@ -20,9 +20,9 @@ indirect enum JSExpr {
 
     var offset: Int {
         switch self {
-        case .path(_, let at), .call(_, _, let at), .unary(_, _, let at), .binary(_, _, _, let at), .array(_, let at): at
+        case .path(_, let at), .call(_, _, let at), .unary(_, _, let at), .binary(_, _, _, let at), .array(_, let at),
+             .number(_, let at), .string(_, let at), .bool(_, let at): at
         case .conditional(let c, _, _): c.offset
-        case .number, .string, .bool: 0
         }
     }
 }
@@ -197,10 +197,10 @@ struct JSParser {
     private mutating func postfix() throws(JSError) -> JSExpr {
         let at = peekOffset
         switch peek {
-        case .number(let n): index += 1; return .number(n)
-        case .string(let s): index += 1; return .string(s)
-        case .name("true"): index += 1; return .bool(true)
-        case .name("false"): index += 1; return .bool(false)
+        case .number(let n): index += 1; return .number(n, at: at)
+        case .string(let s): index += 1; return .string(s, at: at)
+        case .name("true"): index += 1; return .bool(true, at: at)
+        case .name("false"): index += 1; return .bool(false, at: at)
         case .name(let n):
             index += 1
             var path = [n]

@@ -68,11 +68,11 @@ struct ExpressionTranslator {
 
     mutating func translate(_ e: JSExpr, _ scope: ExpressionScope) throws(JSError) -> Translated {
         switch e {
-        case .number(let n):
+        case .number(let n, _):
             return Translated(text: Self.number(n), precedence: Self.primary, type: .known(.number))
-        case .string(let s):
+        case .string(let s, _):
             return Translated(text: Self.stringLiteral(s), precedence: Self.primary, type: .known(.string), pieces: [.literal(s)])
-        case .bool(let b):
+        case .bool(let b, _):
             return Translated(text: b ? "true" : "false", precedence: Self.primary, type: .known(.bool))
         case .path(let path, let at):
             return try translatePath(path, at: at, scope)
@@ -152,7 +152,7 @@ struct ExpressionTranslator {
     private mutating func translateCall(_ path: [String], _ args: [JSExpr], at: Int, _ scope: ExpressionScope) throws(JSError) -> Translated {
         let name = path.joined(separator: ".")
         if name == "In" {
-            guard args.count == 1, case .string(let id) = args[0] else {
+            guard args.count == 1, case .string(let id, _) = args[0] else {
                 throw JSError(message: "In() takes one state id as a string literal", offset: at)
             }
             guard let state = scope.state(id) else { throw JSError(message: "In('\(id)'): no state has that id", offset: at) }

@@ -282,10 +282,10 @@ private struct Importer {
                 do { value = try JSParser.parse(expr) } catch { throw fail(node, attribute: "expr", error) }
                 let literal: (ImportType, String)
                 switch value {
-                case .number(let n): literal = (.number, ExpressionTranslator.number(n))
-                case .unary("-", .number(let n), _): literal = (.number, ExpressionTranslator.number(-n))
-                case .string(let s): literal = (.string, ExpressionTranslator.stringLiteral(s))
-                case .bool(let b): literal = (.bool, b ? "true" : "false")
+                case .number(let n, _): literal = (.number, ExpressionTranslator.number(n))
+                case .unary("-", .number(let n, _), _): literal = (.number, ExpressionTranslator.number(-n))
+                case .string(let s, _): literal = (.string, ExpressionTranslator.stringLiteral(s))
+                case .bool(let b, _): literal = (.bool, b ? "true" : "false")
                 default:
                     throw fail(node, attribute: "expr", JSError(message: "a <data> value must be a number, string or boolean literal", offset: 0))
                 }
@@ -301,9 +301,10 @@ private struct Importer {
                 try collectSend(node)
             case "transition":
                 for token in (node["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) {
-                    let stem = Self.descriptorStem(token)
-                    if stem.isEmpty || stem == "done" || stem.hasPrefix("done.state") { continue }
-                    noteEvent(stem)
+                    // `foo.*` matches events called foo.something; only a plain name is one.
+                    if token.hasSuffix("*") || token.hasSuffix(".") { continue }
+                    if token == "done" || token.hasPrefix("done.state") { continue }
+                    noteEvent(token)
                 }
             case "log":
                 let label = node["label"] ?? "log"
@@ -369,7 +370,7 @@ private struct Importer {
     }
 
     func delayLiteral(_ expr: String?) -> Double? {
-        guard let expr, case .string(let s)? = try? JSParser.parse(expr) else { return nil }
+        guard let expr, case .string(let s, _)? = try? JSParser.parse(expr) else { return nil }
         return Self.duration(s)
     }
 
@@ -801,7 +802,7 @@ private struct Importer {
         } else if let d = a["delayexpr"] {
             let parsed: JSExpr
             do { parsed = try JSParser.parse(d) } catch { throw fail(a, attribute: "delayexpr", error) }
-            guard case .string(let s) = parsed, let seconds = Self.duration(s) else {
+            guard case .string(let s, _) = parsed, let seconds = Self.duration(s) else {
                 throw fail(a, attribute: "delayexpr", JSError(message: "a delay computed at run time is not supported (a string literal such as '1s' is)", offset: 0))
             }
             delay = seconds

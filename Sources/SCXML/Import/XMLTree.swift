@@ -56,26 +56,41 @@ enum XMLTree {
         parser.shouldProcessNamespaces = true
         parser.delegate = builder
         let ok = parser.parse()
+        // Foundation's parser can report an error and still return true (a mismatched
+        // closing tag on Linux), so the first error reported is what counts.
+        if let failure = builder.failure {
+            throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: \(failure.reason)", at: failure.offset)
+        }
         if !ok || builder.root == nil {
             let offset = builder.offset(line: parser.lineNumber, column: parser.columnNumber)
-            let reason = builder.failure ?? (parser.parserError.map { "the parser stopped here (\(describe($0)))" }
-                                              ?? "the document has no root element")
+            let reason = parser.parserError.map(describe) ?? "the document has no root element"
             throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: \(reason)", at: offset)
         }
         guard let root = builder.root else { throw ImportFailure(.scxmlMalformed, "the document has no root element", at: 0) }
         return root
     }
 
-    private static func describe(_ error: Error) -> String {
+    /// libxml2's error codes for the mistakes people make by hand.
+    static func describe(_ error: Error) -> String {
         let code = (error as NSError).code
-        return "libxml2 error \(code)"
+        switch code {
+        case 4: return "the document is empty"
+        case 5: return "the document ends before its elements are closed, or goes on after its root element"
+        case 9: return "a character that XML does not allow"
+        case 23, 26: return "an '&' that does not start an entity such as &amp; or &lt;"
+        case 38, 39, 40, 41: return "an attribute without a quoted value"
+        case 42: return "an attribute written twice"
+        case 73: return "'>' expected to end the tag"
+        case 76: return "a closing tag that does not match the element it closes"
+        default: return "libxml2 error \(code)"
+        }
     }
 
     private final class Builder: NSObject, XMLParserDelegate {
         let file: SourceFile
         var root: XMLNode?
         var stack: [XMLNode] = []
-        var failure: String?
+        var failure: (reason: String, offset: Int)?
 
         init(file: SourceFile) { self.file = file }
 
@@ -107,6 +122,12 @@ enum XMLTree {
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
             _ = stack.popLast()
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            if failure == nil {
+                failure = (XMLTree.describe(parseError), offset(line: parser.lineNumber, column: parser.columnNumber))
+            }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {

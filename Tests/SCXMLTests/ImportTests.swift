@@ -1,0 +1,98 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// `statecraft import`: what it writes for every form it translates, that what it writes
+/// behaves as the SCXML document does, and that what it refuses is named where it stands.
+@Suite struct ImportTests {
+    static let golden = Repository.root.appendingPathComponent("Tests/SCXMLTests/Golden")
+
+    static func importing(_ xml: String, name: String = "doc.scxml") -> SCXMLImportResult {
+        SCXMLImporter.translate(SourceFile(path: name, text: xml), machineName: "Doc", sourceName: name)
+    }
+
+    /// Every form, in one document; the golden spec is reviewed like code, and it checks.
+    @Test func everyFormHasItsTranslation() throws {
+        let r = try CLI.run(["import", "Tests/SCXMLTests/Golden/every-form.scxml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Golden.compare(r.stdout, to: Self.golden.appendingPathComponent("every-form.machine")) == nil)
+        let checked = Statecraft.check(source: r.stdout, path: "every-form.machine", bounds: nil)
+        #expect(checked.errorCount == 0, "\(checked.diagnostics.map(\.message))")
+    }
+
+    /// The translation runs as the document would: a state's timer, `<if>`/`<elseif>`, an
+    /// event sent with a payload, a delayed send and a done event of a region.
+    @Test func theTranslationBehavesAsTheDocument() throws {
+        let spec = Self.golden.appendingPathComponent("every-form.machine").path
+        let log = """
+            {"time": 0, "event": "power"}
+            {"time": 0, "event": "ui_play"}
+            {"time": 0.1, "event": "seek", "to": 5}
+            {"time": 0.1, "expect": {"state": ["playing", "loud"], "vars": {"lastSeek": 5}, "outputs": [{"name": "started", "args": ["none"]}]}}
+            {"time": 0.35, "expect": {"state": ["buffered", "loud"], "outputs": [{"name": "ended", "args": [5, "none"]}]}}
+            {"time": 1.05, "expect": {"vars": {"muted": false}}}
+            {"time": 1.2, "expect": {"vars": {"muted": true}}}
+
+            """
+        // The seek at 0.1 sends `note`, which sends `flash` one second later (t=1.1);
+        // `playing`'s timer (armed at 0) takes it to the final `buffered` at 0.3, which
+        // completes the region `playback`.
+        let r = try CLI.run(["replay", "--strict", spec, "-"], input: log)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    }
+
+    /// What cannot be translated is one error at the element (or the character of the
+    /// expression), naming the feature; the exit status is 1 and nothing is written.
+    @Test(arguments: [
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\">\n  <invoke src=\"x.scxml\"/>\n</state></scxml>",
+         "2:3", "<invoke> (a child session) is not supported"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\">\n<transition cond=\"typeof x == 'y'\"/></state></scxml>",
+         "2:19", "'typeof' has no equivalent here"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><datamodel><data id=\"n\" expr=\"1\"/></datamodel>\n<state id=\"a\"><transition cond=\"n &lt; 'x'\"/></state></scxml>",
+         "2:40", "'<' compares Numbers"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\"><onentry><send event=\"e\" target=\"#_parent\"/></onentry></state></scxml>",
+         "2:26", "<send target=\"#_parent\"> (another session or I/O processor) is not supported"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" datamodel=\"xpath\"/>", "1:1", "datamodel=\"xpath\" is not supported"),
+        ("<machine/>", "1:1", "the root element is <machine>, not <scxml>"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"a\">\n</scxml>", "3:", "not a well-formed XML document"),
+    ])
+    func refusalsNameTheFeatureWhereItStands(xml: String, position: String, message: String) throws {
+        let r = try CLI.run(["import", "-"], input: xml)
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("<stdin>:\(position)"), "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+
+    /// `-o` writes the spec; a file that cannot be read exits 2; the spec names its source.
+    @Test func writingAndReading() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("t.machine").path
+        let r = try CLI.run(["import", "Tests/SCXMLTests/Golden/every-form.scxml", "-o", out])
+        #expect(r.status == 0 && r.stdout.isEmpty, "\(r.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.hasPrefix("// Imported from every-form.scxml by `statecraft import`."))
+        #expect(try CLI.run(["check", out]).status == 0)
+        #expect(try CLI.run(["import", "missing.scxml"]).status == 2)
+    }
+
+    /// SCXML names that are not identifiers are mapped once, consistently, and listed.
+    @Test func namesAreMappedConsistently() throws {
+        let r = Self.importing("""
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="final">
+              <state id="final"><transition event="go.now" target="a-b"/></state>
+              <state id="a-b"><onentry><raise event="go.now"/></onentry><transition event="go" target="final"/></state>
+            </scxml>
+            """)
+        let text = try #require(r.text)
+        #expect(text.contains("//   state \"final\" is final_"))
+        #expect(text.contains("//   state \"a-b\" is a_b"))
+        #expect(text.contains("//   event \"go.now\" is go_now"))
+        #expect(text.contains("on go_now -> a_b"))
+        // `go` is a prefix of `go.now`: it matches it as SCXML matches descriptors.
+        #expect(text.contains("on go_now, go -> final_"))
+    }
+}
