@@ -169,5 +169,26 @@ import TestSupport
         #expect(rows.count == 191, "the manifest's automated ECMAScript tests")
         #expect(passed >= 42)
         #expect(Golden.compare(Self.table(rows), to: Self.folder.appendingPathComponent("RESULTS.md")) == nil)
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("W3C SCXML: \(passed) passed, \(failed) failed, \(refused) not expressible"),
+                "the README's conformance figure")
+    }
+
+    /// The same verdict through the command line, as a user would get it: `statecraft import`,
+    /// then `statecraft replay --settle` on a log of one line (an expectation that holds
+    /// anywhere), ends in `pass`; for a test that raises, sends, waits on a delayed send,
+    /// cancels one, completes, and returns through history.
+    @Test(arguments: ["144", "208", "372", "387", "570", "409"])
+    func theCommandLineGivesTheSameVerdict(id: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("w3c-\(id)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = folder.appendingPathComponent("test\(id).machine").path
+        let log = folder.appendingPathComponent("start.jsonl")
+        try Data(#"{"expect": {"vars": {}}}"#.utf8 + [10]).write(to: log)
+        let imported = try CLI.run(["import", "Tests/SCXMLTests/W3C/ecma/test\(id).scxml", "-o", spec])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let r = try CLI.run(["replay", "--settle", "--format", "json", spec, log.path])
+        #expect(r.stdout.contains(#""state": "pass", "configuration": ["pass"], "settled": "final""#), "\(r.stdout)\(r.stderr)")
     }
 }
