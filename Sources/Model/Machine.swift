@@ -109,8 +109,14 @@ public struct State: Sendable {
     public var kind: Kind
     public var parent: StateID?
     public var children: [StateID] = []
-    /// The child entered when this state is entered (compound states).
+    /// The child entered when this state is entered (compound states): with
+    /// `initialTargets`, the child on the way to the first of them.
     public var initialChild: StateID?
+    /// `initial -> a, b`: the states entered, with their ancestors up to this one, when this
+    /// state is entered by default (SCXML's `initial="a b"`); empty means `initialChild`.
+    /// They may lie at any depth (in different regions of a parallel state when several)
+    /// or be a history state.
+    public var initialTargets: [StateID] = []
     /// For a history state: whether it restores the whole active descendant configuration
     /// of its parent (deep) or only the active child (shallow).
     public var isDeepHistory = false

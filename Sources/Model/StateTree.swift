@@ -116,6 +116,9 @@ extension Machine {
         if let d = self[h].historyDefault { return [d] }
         guard let parent = self[h].parent else { return [] }
         if isParallel(parent) { return childStates(parent) }
+        // `initial -> h` through this very history state would lead back here.
+        let targets = self[parent].initialTargets
+        if !targets.isEmpty && !targets.contains(where: { self[$0].isHistory }) { return targets }
         return self[parent].initialChild.map { [$0] } ?? Array(childStates(parent).prefix(1))
     }
 
@@ -163,10 +166,27 @@ extension Machine {
     /// The states entered when the machine starts: the root's initial child with its
     /// defaults (SCXML enters the document's initial transition with the root as domain).
     public var initialEntrySet: [StateID] {
-        guard let first = self[root].initialChild else { return [] }
         var toEnter = Set<StateID>()
-        addDescendantStatesToEnter(first, &toEnter, { _ in nil })
+        addDefaultEntry(of: root, &toEnter, { _ in nil })
+        toEnter.remove(root)
         return toEnter.sorted()
+    }
+
+    /// What entering compound state `s` without a more specific target enters below it:
+    /// its `initial ->` targets with the states on the way to them (SCXML's initial
+    /// transition), or else its initial child.
+    private func addDefaultEntry(of s: StateID, _ toEnter: inout Set<StateID>, _ historyValue: (StateID) -> [StateID]?) {
+        let targets = self[s].initialTargets
+        if targets.isEmpty {
+            guard let initial = self[s].initialChild ?? childStates(s).first else { return }
+            addDescendantStatesToEnter(initial, &toEnter, historyValue)
+            addAncestorStatesToEnter(initial, upTo: s, &toEnter, historyValue)
+            return
+        }
+        for t in targets { addDescendantStatesToEnter(t, &toEnter, historyValue) }
+        for t in targets {
+            for e in effectiveTargets(of: t, historyValue: historyValue) { addAncestorStatesToEnter(e, upTo: s, &toEnter, historyValue) }
+        }
     }
 
     private func addDescendantStatesToEnter(_ s: StateID, _ toEnter: inout Set<StateID>,
@@ -180,9 +200,7 @@ extension Machine {
         }
         toEnter.insert(s)
         if isCompound(s) {
-            guard let initial = self[s].initialChild ?? childStates(s).first else { return }
-            addDescendantStatesToEnter(initial, &toEnter, historyValue)
-            addAncestorStatesToEnter(initial, upTo: s, &toEnter, historyValue)
+            addDefaultEntry(of: s, &toEnter, historyValue)
         } else if isParallel(s) {
             enterUncoveredRegions(of: s, &toEnter, historyValue)
         }

@@ -45,6 +45,8 @@ extension Resolver {
                 machine.outputs.append(Output(id: id, name: o.name.name, fields: fields, range: o.name.range))
             case .state(let s):
                 declareState(s, parent: machine.root)
+            case .initialTargets(let d):
+                rootInitialTargets.append(d)
             }
         }
     }

@@ -20,6 +20,12 @@ extension Resolver {
             case .final: checkFinal(id)
             case .atomic: break
             }
+            if machine.states[index].kind != .compound, let written = stateDecls[index]?.initialTargets.first {
+                let why = machine.states[index].kind == .parallel ? "every region of a parallel state is entered with it"
+                    : "it has no child states"
+                report(.invalidInitialTarget, "'initial ->' in state '\(machine.states[index].name)': \(why)",
+                       at: written.keywordRange)
+            }
         }
     }
 
@@ -29,6 +35,23 @@ extension Resolver {
     private mutating func chooseInitialChild(of parent: StateID) {
         let children = machine.childStates(parent)
         let marked = children.filter { stateDecls[$0.index]?.modifier(.initial) != nil }
+        let written = parent == machine.root ? rootInitialTargets : stateDecls[parent.index]?.initialTargets ?? []
+        if let targets = written.first {
+            for extra in written.dropFirst() {
+                report(.multipleInitialStates, "'initial ->' is written twice in '\(machine[parent].name)'", at: extra.keywordRange,
+                       notes: [DiagnosticNote("the first is here", at: targets.keywordRange)])
+            }
+            for child in marked {
+                guard let modifier = stateDecls[child.index]?.modifier(.initial) else { continue }
+                report(.multipleInitialStates,
+                       "state '\(machine[child].name)' is marked initial, but 'initial ->' already says where "
+                       + "'\(machine[parent].name)' starts", at: modifier.range,
+                       notes: [DiagnosticNote("'initial ->' is here", at: targets.keywordRange)])
+            }
+            resolveInitialTargets(targets, of: parent)
+            if machine.states[parent.index].initialChild == nil { machine.states[parent.index].initialChild = children.first }
+            return
+        }
         if let first = marked.first {
             machine.states[parent.index].initialChild = first
             for extra in marked.dropFirst() {
@@ -50,6 +73,46 @@ extension Resolver {
                    at: machine[parent].range)
         }
         machine.states[parent.index].initialChild = children.first
+    }
+
+    /// `initial -> a, b`: each target lies inside `parent` (a history state too), and the
+    /// targets can be active together (any two meet in a parallel state, in different
+    /// regions). The child on the way to the first target is the initial child.
+    private mutating func resolveInitialTargets(_ decl: InitialTargetsDecl, of parent: StateID) {
+        var targets: [StateID] = []
+        for written in decl.targets {
+            guard let target = stateIDs[written.name] else {
+                report(.unknownState, "unknown state '\(written.name)'", at: written.range,
+                       notes: suggestion(for: written.name, among: stateIDs.keys, at: written.range))
+                return
+            }
+            guard machine.isDescendant(target, of: parent), target != parent else {
+                report(.invalidInitialTarget,
+                       "'\(written.name)' is not inside '\(machine[parent].name)', so it cannot be where it starts",
+                       at: written.range, notes: [DiagnosticNote("'\(written.name)' is declared here", at: machine[target].range)])
+                return
+            }
+            for earlier in targets {
+                // Two states can be active together when the innermost state holding both
+                // is parallel (they are in different regions of it).
+                let meet = machine.properAncestors(target).first { machine.isDescendant(earlier, of: $0) }
+                if earlier == target || machine.isDescendant(target, of: earlier) || machine.isDescendant(earlier, of: target)
+                    || meet.map({ !machine.isParallel($0) }) ?? true {
+                    report(.invalidInitialTarget,
+                           "'\(machine[earlier].name)' and '\(written.name)' cannot be active together: only states in different "
+                           + "regions of a parallel state can", at: written.range)
+                    return
+                }
+            }
+            targets.append(target)
+        }
+        guard let first = targets.first else { return }
+        machine.states[parent.index].initialTargets = targets
+        // The initial child is what a history state's default falls back to, so it is
+        // never a history state itself: for `initial -> h`, the way to h's default.
+        let way = machine[first].isHistory ? machine[first].historyDefault : first
+        machine.states[parent.index].initialChild = way.flatMap { w in ([w] + machine.properAncestors(w)).first { machine[$0].parent == parent } }
+            ?? machine.childStates(parent).first { !machine[$0].isHistory }
     }
 
     /// Every region of a parallel state is entered with it, so none is marked `initial`;

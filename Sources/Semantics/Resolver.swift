@@ -37,6 +37,8 @@ public struct Resolver {
 
     var values: [String: ValueSymbol] = ["pi": .pi]
     var stateIDs: [String: StateID] = [:]
+    /// `initial -> …` written at the top level of the machine.
+    var rootInitialTargets: [InitialTargetsDecl] = []
     var eventIDs: [String: EventID] = [:]
     var outputIDs: [String: OutputID] = [:]
     /// Syntax of each declared state, by `StateID.index` (the root has none).

@@ -49,9 +49,11 @@ extension Parser {
         }
     }
 
-    /// `member = const | var | event | output | state`
+    /// `member = const | var | event | output | state | initialTargets`
     mutating func parseMember() -> MemberDecl? {
         switch token.kind {
+        case .kwInitial where peek().kind == .arrow:
+            return parseInitialTargets().map(MemberDecl.initialTargets)
         case .kwConst: return parseConst().map(MemberDecl.constant)
         case .kwVar, .kwPublic: return parseVar().map(MemberDecl.variable)
         case .kwEvent:
@@ -177,6 +179,22 @@ extension Parser {
         return state
     }
 
+    /// `initialTargets = "initial" "->" IDENT { "," IDENT }`
+    mutating func parseInitialTargets() -> InitialTargetsDecl? {
+        let keyword = token.range
+        advance()
+        advance()  // `->`, checked by the caller
+        var targets: [Identifier] = []
+        repeat {
+            guard let name = expectIdentifier("state name after 'initial ->'") else {
+                synchronize(to: Parser.stateMemberStarts.union(Parser.memberStarts))
+                return nil
+            }
+            targets.append(name)
+        } while consume(.comma)
+        return InitialTargetsDecl(keywordRange: keyword, targets: targets)
+    }
+
     /// The modifier the current token is, if any: a keyword, or `history` before `state` or
     /// after `deep`, or `deep` before `history`.
     private mutating func modifierKind(afterDeep: Bool) -> StateModifier.Kind? {
@@ -192,10 +210,12 @@ extension Parser {
         }
     }
 
-    /// `stateMember = "entry" block | "exit" block | transition | state`
+    /// `stateMember = "entry" block | "exit" block | transition | state | initialTargets`
     mutating func parseStateMember(into state: inout StateDecl) {
         let contextual = contextualStart()
         switch token.kind {
+        case .kwInitial where peek().kind == .arrow:
+            if let decl = parseInitialTargets() { state.initialTargets.append(decl) }
         case .kwEntry, .kwExit:
             let keyword = token
             advance()

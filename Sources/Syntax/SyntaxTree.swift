@@ -29,13 +29,24 @@ public struct MachineDecl: Equatable, Sendable {
     public var range: SourceRange
 }
 
-/// `member = const | var | event | output | state`
+/// `member = const | var | event | output | state | initialTargets`
 public enum MemberDecl: Equatable, Sendable {
     case constant(ConstDecl)
     case variable(VarDecl)
     case event(EventDecl)
     case output(OutputDecl)
     case state(StateDecl)
+    /// `initial -> a, b` at the top level: the machine starts in these states.
+    case initialTargets(InitialTargetsDecl)
+}
+
+/// `initialTargets = "initial" "->" IDENT { "," IDENT }`: the states a compound state (or
+/// the machine) enters by default, at any depth, in place of an `initial` child (SCXML's
+/// `initial="a b"` and `<initial>` transition).
+public struct InitialTargetsDecl: Equatable, Sendable {
+    /// The `initial` keyword.
+    public var keywordRange: SourceRange
+    public var targets: [Identifier]
 }
 
 /// `type = "Number" | "Bool" | "String"` (any identifier parses; semantics checks it).
@@ -102,6 +113,9 @@ public struct StateDecl: Equatable, Sendable {
     public var transitions: [TransitionDecl]
     /// States declared inside this one.
     public var children: [StateDecl]
+    /// `initial -> a, b` written in this state (at most one is meant; each is kept so the
+    /// resolver can say so).
+    public var initialTargets: [InitialTargetsDecl] = []
     /// The `state` keyword through the closing brace.
     public var range: SourceRange
 

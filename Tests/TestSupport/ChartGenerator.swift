@@ -2,7 +2,7 @@ import StatecraftAnalysis
 
 /// Random, well-formed statecharts in the forms of `statecharts.md`: compound and parallel
 /// states up to three levels deep, nested finals with `done` and `done(x)`, shallow and deep
-/// history (with and without a default), guarded `always`, `raise` with and without a
+/// history (with and without a default), `initial -> x` (deep or through a history), guarded `always`, `raise` with and without a
 /// payload, `send` (immediate and delayed) and `cancel`, `in(x)` guards, internal transitions, timers at any depth, entry and exit
 /// actions that count, emit and sometimes fail. Deterministic for a seed.
 ///
@@ -120,8 +120,19 @@ public struct ChartGenerator {
             for _ in 0..<int(4) { body.append(inner + transition(from: node)) }
             if node.kind != .atomic && chance(50) { body.append(inner + completion(of: node)) }
         }
+        // Sometimes a compound state says where it starts instead: a deeper state, or one of
+        // its history states (`initial -> x`).
+        var marksChild = node.kind == .compound
+        if node.kind == .compound && chance(20) {
+            let index = states.firstIndex { $0.name == node.name } ?? 0
+            let inside = states.indices.filter { isDescendant($0, of: index) }.map { states[$0].name } + node.history.map(\.name)
+            if !inside.isEmpty {
+                body.append(inner + "initial -> " + pick(inside))
+                marksChild = false
+            }
+        }
         for (k, child) in node.children.enumerated() {
-            body += render(child, indent: inner, initial: k == 0 && node.kind == .compound, inParallel: node.kind == .parallel)
+            body += render(child, indent: inner, initial: k == 0 && marksChild, inParallel: node.kind == .parallel)
         }
         for h in node.history {
             var line = inner + (h.deep ? "deep " : "") + "history state \(h.name)"

@@ -15,7 +15,9 @@ struct ChartBuilder {
     /// `Program.dispatch` cannot express (more than one active leaf, history, completion,
     /// eventless transitions, the internal queue, `in(x)`, internal transitions).
     static func isNeeded(for machine: Machine) -> Bool {
-        if machine.states.contains(where: { $0.kind == .parallel || $0.kind == .history }) { return true }
+        if machine.states.contains(where: { $0.kind == .parallel || $0.kind == .history || !$0.initialTargets.isEmpty }) {
+            return true
+        }
         var needed = false
         func scan(_ actions: [Action]) {
             for a in actions {
@@ -46,6 +48,10 @@ struct ChartBuilder {
     var parent: [Int32] = []
     var last: [Int32] = []
     var initialChild: [Int32] = []
+    /// Each compound state's `initial ->` targets (none: its initial child):
+    /// `initialTargets[initialTargetStart[s] ..< initialTargetStart[s + 1]]`.
+    var initialTargetStart: [Int32] = [0]
+    var initialTargets: [Int32] = []
     var isLeaf: [Bool] = []
     var childStart: [Int32] = [0], children: [Int32] = []
     var historyStart: [Int32] = [0], histories: [Int32] = []
@@ -93,6 +99,10 @@ struct ChartBuilder {
             Int32(s.initialChild?.index ?? (s.kind == .compound ? machine.childStates(s.id).first?.index ?? -1 : -1))
         }
         isLeaf = machine.states.map { machine.isAtomic($0.id) }
+        for s in machine.states {
+            initialTargets += s.initialTargets.map { Int32($0.index) }
+            initialTargetStart.append(Int32(initialTargets.count))
+        }
         for s in machine.states {
             children += machine.childStates(s.id).map { Int32($0.index) }
             childStart.append(Int32(children.count))
@@ -171,8 +181,20 @@ struct ChartBuilder {
                 continue
             }
             staticDomain.append(Int32(machine.transitionDomain(t.shape, historyValue: never)?.index ?? -1))
+            // A default entry may pass through a history state (`initial -> h`): then what
+            // it enters depends on what was recorded, and is worked out when it is taken.
+            var readsHistory = false
+            let entry = machine.entrySet([t.shape], historyValue: { _ in
+                readsHistory = true
+                return nil
+            })
+            if readsHistory {
+                entryStart.append(-1)
+                entryEnd.append(-1)
+                continue
+            }
             entryStart.append(Int32(entryLists.count))
-            entryLists += machine.entrySet([t.shape], historyValue: never).map { Int32($0.index) }
+            entryLists += entry.map { Int32($0.index) }
             entryEnd.append(Int32(entryLists.count))
         }
         startEntry = machine.initialEntrySet.map { Int32($0.index) }

@@ -33,6 +33,9 @@ final class ChartProgram: @unchecked Sendable {  // immutable; its tables are fr
     /// The last state of each subtree: the descendants of `s` are `s + 1 ... last[s]`.
     let last: FrozenTable<Int32>
     let initialChild: FrozenTable<Int32>
+    /// `initial ->` targets: `initialTargets[initialTargetStart[s] ..< initialTargetStart[s + 1]]`.
+    let initialTargetStart: FrozenTable<Int32>
+    let initialTargets: FrozenTable<Int32>
     /// Each state's children, history states left out: `children[childStart[s] ..< childStart[s + 1]]`.
     let childStart: FrozenTable<Int32>
     let children: FrozenTable<Int32>
@@ -111,6 +114,8 @@ final class ChartProgram: @unchecked Sendable {  // immutable; its tables are fr
         parent = FrozenTable(b.parent)
         last = FrozenTable(b.last)
         initialChild = FrozenTable(b.initialChild)
+        initialTargetStart = FrozenTable(b.initialTargetStart)
+        initialTargets = FrozenTable(b.initialTargets)
         isLeaf = FrozenTable(b.isLeaf)
         childStart = FrozenTable(b.childStart)
         children = FrozenTable(b.children)
@@ -152,7 +157,8 @@ final class ChartProgram: @unchecked Sendable {  // immutable; its tables are fr
     }
 
     deinit {
-        for table in [kind.free, parent.free, last.free, initialChild.free, childStart.free, children.free,
+        for table in [kind.free, parent.free, last.free, initialChild.free, initialTargetStart.free, initialTargets.free,
+                      childStart.free, children.free,
                       historyStart.free, histories.free, historySlot.free, defaultStart.free, historyDefaults.free,
                       isDeep.free, entryPC.free, exitPC.free, hasTimers.free, eventActions.free, hasCandidates.free,
                       eventlessStart.free, eventless.free, hasEventlessChain.free, eventlessReads.free, completionStart.free, completion.free, completionOf.free,

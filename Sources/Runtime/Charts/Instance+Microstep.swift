@@ -188,8 +188,24 @@ extension Instance {
             for j in 0..<targets.count { addAncestorStatesToEnter(targets.state(j, chart, run), upTo: parent, chart, run) }
         case .compound:
             mark(s, run)
-            let initial = chart.initialChild[Int(s)]
-            if initial >= 0 { addDescendantStatesToEnter(initial, chart, run) }
+            let first = Int(chart.initialTargetStart[Int(s)])
+            let end = Int(chart.initialTargetStart[Int(s) + 1])
+            if first == end {
+                let initial = chart.initialChild[Int(s)]
+                if initial >= 0 { addDescendantStatesToEnter(initial, chart, run) }
+                return
+            }
+            // `initial -> a, b`: SCXML's initial transition, with `s` as its domain.
+            for k in first..<end { addDescendantStatesToEnter(chart.initialTargets[k], chart, run) }
+            for k in first..<end {
+                let target = chart.initialTargets[k]
+                if chart.kind[Int(target)] == .history {
+                    let targets = effectiveTargets(ofHistory: Int(target), chart, run)
+                    for j in 0..<targets.count { addAncestorStatesToEnter(targets.state(j, chart, run), upTo: s, chart, run) }
+                } else {
+                    addAncestorStatesToEnter(target, upTo: s, chart, run)
+                }
+            }
         case .parallel:
             mark(s, run)
             enterUncoveredRegions(of: s, chart, run)

@@ -32,6 +32,7 @@ struct ExpressionScope {
     var fieldName: (String) -> String = { $0 }
     /// A state id named in `In('s')`: our state name.
     var state: (String) -> String? = { _ in nil }
+    var isHistory: (String) -> Bool = { _ in false }
 }
 
 /// One translated expression.
@@ -156,6 +157,8 @@ struct ExpressionTranslator {
                 throw JSError(message: "In() takes one state id as a string literal", offset: at)
             }
             guard let state = scope.state(id) else { throw JSError(message: "In('\(id)'): no state has that id", offset: at) }
+            // A history state is never in the configuration (SCXML 3.10.2).
+            if scope.isHistory(id) { return Translated(text: "false", precedence: Self.primary, type: .known(.bool)) }
             return Translated(text: "in(\(state))", precedence: Self.primary, type: .known(.bool))
         }
         let functions: [String: (ours: String, arity: ClosedRange<Int>)] = [

@@ -239,10 +239,14 @@ private struct Importer {
                 : types.enumerated().map { "value\($0.offset + 1): \($0.element.rawValue)" }
             out.line("output \(outputNames.name(for: label))" + (fields.isEmpty ? "" : "(\(fields.joined(separator: ", ")))"))
         }
-        let initial = try initialChild(of: root)
+        let initial = try initialEntry(of: root)
+        if !initial.targets.isEmpty {
+            out.blank()
+            out.line("initial -> " + initial.targets.joined(separator: ", "))
+        }
         for child in stateChildren(of: root) {
             out.blank()
-            try writeState(child, initial: child === initial, into: &out)
+            try writeState(child, initial: child === initial.child, into: &out)
         }
         out.close()
         return out.text
@@ -454,11 +458,12 @@ private struct Importer {
         }
     }
 
-    /// The child of `node` that is entered by default: the one its `initial` attribute or
-    /// <initial> element names (which may be deeper: then the path to it), else the first.
-    func initialChild(of node: XMLNode) throws(ImportFailure) -> XMLNode? {
+    /// How `node` is entered by default: the child its `initial` attribute or <initial>
+    /// element names, marked `initial`; or, when that names states deeper down, several
+    /// states, or a history state, those states as `initial -> a, b`; else the first child.
+    func initialEntry(of node: XMLNode) throws(ImportFailure) -> (child: XMLNode?, targets: [String]) {
         let children = stateChildren(of: node).filter { $0.name != "history" }
-        if node.name == "parallel" { return nil }
+        if node.name == "parallel" { return (nil, []) }
         var targetIDs: [String]?
         if let attribute = node["initial"] {
             targetIDs = attribute.split(separator: " ").map(String.init)
@@ -467,34 +472,21 @@ private struct Importer {
             if node["initial"] != nil { throw fail(element, "both an initial attribute and an <initial> element") }
             let transitions = element.children("transition")
             guard transitions.count == 1, let t = transitions.first else { throw fail(element, "<initial> needs exactly one <transition>") }
-            if t.children.contains(where: { $0.name != "transition" }) {
-                throw fail(t, "actions on an initial transition are not supported")
-            }
+            if !t.children.isEmpty { throw fail(t.children[0], "actions on an initial transition are not supported") }
             targetIDs = (t["target"] ?? "").split(separator: " ").map(String.init)
         }
-        guard let ids = targetIDs else { return children.first }
-        guard ids.count == 1, let target = ids.first else {
-            throw fail(node, "several initial states (\(ids.joined(separator: ", "))) are not supported")
+        guard let ids = targetIDs else { return (children.first, []) }
+        guard !ids.isEmpty else { throw fail(node, "an initial transition without a target") }
+        for target in ids {
+            guard let targetNode = stateByID[target] else { throw fail(node, "initial state \"\(target)\" does not exist") }
+            var step: XMLNode? = targetNode.parent
+            while let s = step, s !== node { step = s.parent }
+            if step == nil { throw fail(node, "initial state \"\(target)\" is not inside this state") }
         }
-        guard let targetNode = stateByID[target] else { throw fail(node, "initial state \"\(target)\" does not exist") }
-        if targetNode.name == "history" { throw fail(node, "a history state as the initial state is not supported") }
-        // The child on the path to the target.
-        var step: XMLNode? = targetNode
-        while let s = step, s.parent !== node { step = s.parent }
-        guard let child = step, child.parent === node else {
-            throw fail(node, "initial state \"\(target)\" is not inside this state")
+        if ids.count == 1, let only = stateByID[ids[0]], only.parent === node, only.name != "history" {
+            return (only, [])
         }
-        if child !== targetNode {
-            // A deeper initial target: each state on the way must enter the next by default.
-            var s: XMLNode? = targetNode
-            while let current = s, let parent = current.parent, parent !== node {
-                if try initialChild(of: parent) !== current && parent.name != "parallel" {
-                    throw fail(node, "initial state \"\(target)\" is inside \"\(id(parent))\", whose own initial state is another one (not supported)")
-                }
-                s = parent
-            }
-        }
-        return child
+        return (nil, ids.map { stateNames.ours[$0] ?? $0 })
     }
 
     // MARK: - Writing states
@@ -539,13 +531,12 @@ private struct Importer {
             return
         }
         out.open("\(keywords)state \(name)")
-        let noEvent = ExpressionScope()
         if !entry.isEmpty { try writeBlock("entry", entry, scope: scope(events: []), into: &out) }
         if !exit.isEmpty { try writeBlock("exit", exit, scope: scope(events: []), into: &out) }
-        _ = noEvent
+        let initial = try initialEntry(of: node)
+        if !initial.targets.isEmpty { out.line("initial -> " + initial.targets.joined(separator: ", ")) }
         for t in transitions { try writeTransition(t, in: node, into: &out) }
-        let initialChild = try initialChild(of: node)
-        for child in children { try writeState(child, initial: child === initialChild, into: &out) }
+        for child in children { try writeState(child, initial: child === initial.child, into: &out) }
         out.close()
     }
 
@@ -559,6 +550,7 @@ private struct Importer {
         let states = stateNames
         let known = stateByID
         s.state = { id in known[id] != nil ? (states.ours[id] ?? id) : nil }
+        s.isHistory = { id in known[id]?.name == "history" }
         return s
     }
 
