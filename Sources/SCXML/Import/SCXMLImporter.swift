@@ -96,7 +96,7 @@ private struct Importer {
     var frozen = false
     /// Events that are a state's timer (`findTimers`), with the delay in seconds; and the
     /// <send> and <cancel> elements that the timer replaces.
-    var timers: [String: Double] = [:]
+    var timers: [String: XMLNode] = [:]
     var skipped: Set<ObjectIdentifier> = []
     var collected = false
     var outputSignature: [String: [ImportType]] = [:]
@@ -356,7 +356,7 @@ private struct Importer {
             for send in state.children("onentry").flatMap(\.children) where send.name == "send" {
                 guard let e = send["event"], let id = send["id"], send["target"] == nil, send.children.isEmpty,
                       send["namelist"] == nil, sendsOfEvent[e] == 1, sendsWithID[id] == 1,
-                      let delay = send["delay"].flatMap(Self.duration) ?? delayLiteral(send["delayexpr"]),
+                      send["delay"] != nil || send["delayexpr"] != nil,
                       let cancels = cancelsOfID[id], cancels.count == 1, let cancel = cancels.first,
                       cancel.parent?.name == "onexit", cancel.parent?.parent === state else { continue }
                 let takers = transitions.filter { t in
@@ -366,16 +366,45 @@ private struct Importer {
                     }
                 }
                 guard takers.allSatisfy({ $0.parent === state && $0["event"] == e }) else { continue }
-                timers[e] = delay
+                timers[e] = send
                 skipped.insert(ObjectIdentifier(send))
                 skipped.insert(ObjectIdentifier(cancel))
             }
         }
     }
 
-    func delayLiteral(_ expr: String?) -> Double? {
-        guard let expr, case .string(let s, _)? = try? JSParser.parse(expr) else { return nil }
-        return Self.duration(s)
+    /// The delay of a `<send>` as one of our expressions, nil for none: a CSS2 time
+    /// (`delay="1s"`), a string literal of one (`delayexpr="'1s'"`), or a number of
+    /// milliseconds made into one (`delayexpr="x * 1000 + 'ms'"`, as `statecraft scxml`
+    /// writes a computed delay). Any other computed delay is refused.
+    mutating func delayText(_ send: XMLNode, scope: ExpressionScope) throws(ImportFailure) -> String? {
+        if let d = send["delay"] {
+            guard let seconds = Self.duration(d) else { throw fail(send, "delay=\"\(d)\" is not a duration such as 1s or 500ms") }
+            return seconds > 0 ? Self.durationLiteral(seconds) : nil
+        }
+        guard let d = send["delayexpr"] else { return nil }
+        let parsed: JSExpr
+        do { parsed = try JSParser.parse(d) } catch { throw fail(send, attribute: "delayexpr", error) }
+        switch parsed {
+        case .string(let s, _):
+            guard let seconds = Self.duration(s) else {
+                throw fail(send, attribute: "delayexpr", JSError(message: "'\(s)' is not a duration such as 1s or 500ms", offset: 0))
+            }
+            return seconds > 0 ? Self.durationLiteral(seconds) : nil
+        case .binary("+", .binary("*", let ms, .number(1000, _), _), .string("ms", _), _):
+            do throws(JSError) {
+                let x = try translator.translate(ms, scope)
+                if case .known(let t) = x.type, t != .number {
+                    throw JSError(message: "a delay must be a Number of milliseconds", offset: ms.offset)
+                }
+                return x.text
+            } catch {
+                throw fail(send, attribute: "delayexpr", error)
+            }
+        default:
+            throw fail(send, attribute: "delayexpr",
+                       JSError(message: "a delay computed at run time is not supported, except as a number: x * 1000 + 'ms'", offset: 0))
+        }
     }
 
     mutating func noteEvent(_ name: String) {
@@ -600,9 +629,9 @@ private struct Importer {
             case .done(let s): line += s == id(state) ? "done" : "done(\(stateNames.name(for: s)))"
             case .events(let list):
                 events = list
-                if list.count == 1, let delay = timers[list[0]] {
+                if list.count == 1, let send = timers[list[0]] {
                     events = []
-                    line += "after " + Self.durationLiteral(delay)
+                    line += "after " + (try delayText(send, scope: scope(events: [])) ?? "0s")
                 } else {
                     line += "on " + list.map { eventNames.name(for: $0) }.joined(separator: ", ")
                 }
@@ -787,21 +816,9 @@ private struct Importer {
         }
         var line = (a["target"] == "#_internal" ? "raise " : "send ") + eventNames.name(for: e)
         if !args.isEmpty { line += "(" + args.joined(separator: ", ") + ")" }
-        var delay: Double?
-        if let d = a["delay"] {
-            guard let seconds = Self.duration(d) else { throw fail(a, "delay=\"\(d)\" is not a duration such as 1s or 500ms") }
-            delay = seconds
-        } else if let d = a["delayexpr"] {
-            let parsed: JSExpr
-            do { parsed = try JSParser.parse(d) } catch { throw fail(a, attribute: "delayexpr", error) }
-            guard case .string(let s, _) = parsed, let seconds = Self.duration(s) else {
-                throw fail(a, attribute: "delayexpr", JSError(message: "a delay computed at run time is not supported (a string literal such as '1s' is)", offset: 0))
-            }
-            delay = seconds
-        }
-        if let delay, delay > 0 {
+        if let delay = try delayText(a, scope: scope) {
             if a["target"] == "#_internal" { throw fail(a, "a delayed send to #_internal is not supported") }
-            line += " after " + Self.durationLiteral(delay)
+            line += " after " + delay
         }
         out.line(line)
     }
