@@ -79,6 +79,23 @@ import TestSupport
         #expect(try CLI.run(["import", "missing.scxml"]).status == 2)
     }
 
+    /// Documents nested deeper than our parser reads (states, `<if>`s, parentheses) are
+    /// refused with an error at the element, never written unreadable or crashing.
+    @Test func deepDocumentsAreRefused() throws {
+        let states = (0..<45).map { "<state id=\"s\($0)\">" }.joined() + String(repeating: "</state>", count: 45)
+        let ifs = "<state id=\"a\"><onentry>" + String(repeating: "<if cond=\"true\">", count: 70)
+            + String(repeating: "</if>", count: 70) + "</onentry></state>"
+        let parens = "<state id=\"a\"><transition cond=\"" + String(repeating: "(", count: 100_000) + "true"
+            + String(repeating: ")", count: 100_000) + "\"/></state>"
+        for (body, message) in [(states, "states nested more than 40 levels deep"),
+                                (ifs, "nested more than 60 levels deep"),
+                                (parens, "the expression nests more than 128 levels deep")] {
+            let r = Self.importing("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">" + body + "</scxml>")
+            #expect(r.text == nil)
+            #expect(r.diagnostics.first?.message.contains(message) == true, "\(r.diagnostics.map(\.message))")
+        }
+    }
+
     /// SCXML names that are not identifiers are mapped once, consistently, and listed.
     @Test func namesAreMappedConsistently() throws {
         let r = Self.importing("""

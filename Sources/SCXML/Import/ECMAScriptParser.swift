@@ -46,6 +46,10 @@ struct JSParser {
 
     private var tokens: [(Token, Int)] = []
     private var index = 0
+    /// How deep the expression being read nests; bounded well below where our own parser
+    /// stops (its limit is 256), so that the translation still reads.
+    private var depth = 0
+    static let maxDepth = 128
     private static let punctuators = ["===", "!==", "==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=",
                                       "<", ">", "+", "-", "*", "/", "%", "!", "?", ":", "(", ")", ",", ".", "[", "]",
                                       "=", "{", "}", ";", "&", "|", "^", "~"]
@@ -153,6 +157,11 @@ struct JSParser {
     }
 
     private mutating func conditional() throws(JSError) -> JSExpr {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else {
+            throw JSError(message: "the expression nests more than \(Self.maxDepth) levels deep", offset: peekOffset)
+        }
         let c = try binary(0)
         guard take("?") else { return c }
         let a = try conditional()
@@ -183,6 +192,11 @@ struct JSParser {
         let at = peekOffset
         if case .punct(let p) = peek, p == "!" || p == "-" || p == "+" {
             index += 1
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Self.maxDepth else {
+                throw JSError(message: "the expression nests more than \(Self.maxDepth) levels deep", offset: at)
+            }
             return .unary(p, try unary(), at: at)
         }
         if case .punct(let p) = peek, p == "++" || p == "--" || p == "~" {

@@ -1,7 +1,7 @@
 /// Lines of a spec being written, indented four spaces per level as our own specs are.
 struct MachineText {
     private(set) var lines: [String] = []
-    private var depth = 0
+    private(set) var depth = 0
 
     var text: String { lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n" }
 
@@ -21,6 +21,11 @@ struct MachineText {
     }
 
     mutating func indent() { depth += 1 }
+    /// Levels around these lines that they are not indented by (a block written apart and
+    /// appended at its place later), counted in `nesting`.
+    var outer = 0
+    /// How deep the next line is nested in the whole spec.
+    var nesting: Int { depth + outer }
     mutating func dedent() { depth -= 1 }
 
     /// Replaces the `}` just written with `head` (an `} else {` continuing an `if`).

@@ -92,6 +92,8 @@ private struct Importer {
     var completable: [String] = []
 
     var translator = ExpressionTranslator()
+    static let maxStateDepth = 40
+    static let maxBlockDepth = 60
     /// After the first pass: output signatures, and field types with unknown ones as Number.
     var frozen = false
     /// Events that are a state's timer (`findTimers`), with the delay in seconds; and the
@@ -256,10 +258,15 @@ private struct Importer {
 
     mutating func collect() throws(ImportFailure) {
         var generated = 0
+        var depth = 0
         func visit(_ node: XMLNode) throws(ImportFailure) {
             if node.namespace != nil, node.namespace != "", node.namespace != scxmlNamespace { return }
             switch node.name {
             case "state", "parallel", "final", "history":
+                // Our parser reads states nested up to 64 levels with their bodies.
+                if depth >= Self.maxStateDepth {
+                    throw fail(node, "states nested more than \(Self.maxStateDepth) levels deep are not supported")
+                }
                 let id: String
                 if let given = node["id"] {
                     id = given
@@ -317,7 +324,10 @@ private struct Importer {
             default:
                 break
             }
+            let isState = ["state", "parallel", "final", "history"].contains(node.name)
+            if isState { depth += 1 }
             for child in node.children { try visit(child) }
+            if isState { depth -= 1 }
         }
         for child in root.children { try visit(child) }
         for (id, node) in stateByID.sorted(by: { $0.value.offset < $1.value.offset }) {
@@ -559,6 +569,7 @@ private struct Importer {
             out.line("\(keywords)state \(name)")
             return
         }
+        try checkDepth(out, node)
         out.open("\(keywords)state \(name)")
         if !entry.isEmpty { try writeBlock("entry", entry, scope: scope(events: []), into: &out) }
         if !exit.isEmpty { try writeBlock("exit", exit, scope: scope(events: []), into: &out) }
@@ -670,6 +681,8 @@ private struct Importer {
 
     mutating func writeBlock(_ head: String, _ actions: [XMLNode], scope: ExpressionScope, into out: inout MachineText) throws(ImportFailure) {
         var lines = MachineText()
+        if let first = actions.first { try checkDepth(out, first) }
+        lines.outer = out.nesting + 1
         try writeActions(actions, scope: scope, into: &lines)
         if lines.text.isEmpty {
             // An entry or exit block whose every element became something else (a timer).
@@ -844,6 +857,7 @@ private struct Importer {
             } else {
                 head = "} else {"
             }
+            if let condNode = branch.cond { try checkDepth(out, condNode) }
             if first { out.line(head) } else { out.replaceLastCloseWith(head) }
             out.indent()
             try writeActions(branch.actions, scope: scope, into: &out)
@@ -851,6 +865,14 @@ private struct Importer {
             out.line("}")
             first = false
             _ = index
+        }
+    }
+
+    /// Our parser reads blocks nested up to 64 levels (states, action blocks and `if`s
+    /// together); a document nested deeper is refused here rather than written unreadable.
+    func checkDepth(_ out: MachineText, _ node: XMLNode) throws(ImportFailure) {
+        if out.nesting >= Self.maxBlockDepth {
+            throw fail(node, "states, actions and <if>s nested more than \(Self.maxBlockDepth) levels deep are not supported")
         }
     }
 
