@@ -96,6 +96,21 @@ import TestSupport
         }
     }
 
+    /// Our interface attributes (`urn:statecraft:spec`) give events and outputs their
+    /// declared fields, even those no transition reads, and data its kind.
+    @Test func theInterfaceAttributesDeclareWhatSCXMLCannotSay() throws {
+        let r = try CLI.run(["import", "Tests/SCXMLTests/Golden/interface.scxml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for line in ["const limit: Number = 3", "var count: Number = 0", "event press(x: Number, y: Number)", "event release",
+                     "output tapped(at: Number)", "emit tapped(x)"] {
+            #expect(r.stdout.contains(line), "\(line) in\n\(r.stdout)")
+        }
+        let bad = Self.importing("""
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:s="urn:statecraft:spec" s:events="tap(x Number)"/>
+            """)
+        #expect(bad.diagnostics.first?.message.contains("is not a list of signatures") == true)
+    }
+
     /// SCXML names that are not identifiers are mapped once, consistently, and listed.
     @Test func namesAreMappedConsistently() throws {
         let r = Self.importing("""

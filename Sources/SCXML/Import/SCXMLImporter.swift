@@ -52,6 +52,13 @@ public enum SCXMLImporter {
 
 private let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
 
+/// Our own attributes in an SCXML document, which SCXML allows from other namespaces: what
+/// a spec declares that SCXML cannot say, so that a spec exported by `statecraft scxml`
+/// imports back with the same interface. On `<scxml>`, `events` and `outputs` list
+/// signatures (`loaded(itemDuration: Number); play`); on `<data>`, `kind` is `const`,
+/// `var` or `public var`. Other processors ignore them.
+public let statecraftSCXMLNamespace = "urn:statecraft:spec"
+
 /// A transition's trigger in our language.
 private enum Trigger: Equatable {
     case events([String])
@@ -90,6 +97,12 @@ private struct Importer {
     /// States whose completion raises a done event (compound with a final child, or
     /// parallel whose every region completes).
     var completable: [String] = []
+
+    /// The interface declared with our attributes: fields of events and outputs, in order.
+    var declaredEvents: [String: [(name: String, type: ImportType)]] = [:]
+    var declaredOutputs: [String: [(name: String, type: ImportType)]] = [:]
+    /// `statecraft:kind` of each `<data>`.
+    var dataKinds: [String: String] = [:]
 
     var translator = ExpressionTranslator()
     static let maxStateDepth = 40
@@ -184,7 +197,9 @@ private struct Importer {
         }
         for label in outputOrder {
             let uses = outputUses[label] ?? []
-            if let first = uses.first, uses.allSatisfy({ $0 == first }) {
+            if let declared = declaredOutputs[label] {
+                outputSignature[label] = declared.map(\.type)
+            } else if let first = uses.first, uses.allSatisfy({ $0 == first }) {
                 outputSignature[label] = first
             } else if uses.allSatisfy({ $0.count <= 1 }) {
                 // One label logged with values of different types: the output carries text.
@@ -228,7 +243,12 @@ private struct Importer {
                 out.line("// \(v.id) has no value in the document (undefined in ECMAScript) until it is assigned")
             }
             let zero = switch type { case .number: "0"; case .bool: "false"; case .string: "\"\"" }
-            out.line("public var \(variableNames.name(for: v.id)): \(type.rawValue) = \(v.value ?? zero)")
+            let name = variableNames.name(for: v.id)
+            switch dataKinds[v.id] {
+            case "const": out.line("const \(name): \(type.rawValue) = \(v.value ?? zero)")
+            case "var": out.line("var \(name): \(type.rawValue) = \(v.value ?? zero)")
+            default: out.line("public var \(name): \(type.rawValue) = \(v.value ?? zero)")
+            }
         }
         for e in events where timers[e] == nil {
             let fields = fieldsOf(e)
@@ -237,8 +257,9 @@ private struct Importer {
         }
         for label in outputOrder {
             let types = frozen ? (outputSignature[label] ?? []) : []
-            let fields = types.count == 1 ? ["value: \(types[0].rawValue)"]
+            var fields = types.count == 1 ? ["value: \(types[0].rawValue)"]
                 : types.enumerated().map { "value\($0.offset + 1): \($0.element.rawValue)" }
+            if let declared = declaredOutputs[label] { fields = declared.map { "\(fieldName($0.name)): \($0.type.rawValue)" } }
             out.line("output \(outputNames.name(for: label))" + (fields.isEmpty ? "" : "(\(fields.joined(separator: ", ")))"))
         }
         let initial = try initialEntry(of: root)
@@ -286,6 +307,7 @@ private struct Importer {
                 if variables.contains(where: { $0.id == id }) { throw fail(node, "a second <data> with id \"\(id)\"") }
                 guard let expr = node["expr"] else {
                     variables.append((id, nil, nil, node))
+                    if let kind = node.attribute("kind", namespace: statecraftSCXMLNamespace) { dataKinds[id] = kind }
                     _ = variableNames.name(for: id)
                     break
                 }
@@ -301,6 +323,12 @@ private struct Importer {
                     throw fail(node, attribute: "expr", JSError(message: "a <data> value must be a number, string or boolean literal", offset: 0))
                 }
                 variables.append((id, literal.0, literal.1, node))
+                if let kind = node.attribute("kind", namespace: statecraftSCXMLNamespace) {
+                    guard ["const", "var", "public var"].contains(kind) else {
+                        throw fail(node, "statecraft:kind=\"\(kind)\" is not 'const', 'var' or 'public var'")
+                    }
+                    dataKinds[id] = kind
+                }
                 _ = variableNames.name(for: id)
             case "invoke":
                 throw fail(node, "<invoke> (a child session) is not supported")
@@ -329,6 +357,7 @@ private struct Importer {
             for child in node.children { try visit(child) }
             if isState { depth -= 1 }
         }
+        try readInterface()
         for child in root.children { try visit(child) }
         for (id, node) in stateByID.sorted(by: { $0.value.offset < $1.value.offset }) {
             _ = stateNames.name(for: id)
@@ -417,6 +446,49 @@ private struct Importer {
         }
     }
 
+    /// Our `events` and `outputs` attributes on `<scxml>`, when the document has them.
+    mutating func readInterface() throws(ImportFailure) {
+        for (attribute, isEvent) in [("events", true), ("outputs", false)] {
+            guard let text = root.attribute(attribute, namespace: statecraftSCXMLNamespace) else { continue }
+            guard let signatures = Self.signatures(text) else {
+                throw fail(root, "statecraft:\(attribute)=\"…\" is not a list of signatures such as 'tap; moved(x: Number)'")
+            }
+            for (name, fields) in signatures {
+                if isEvent {
+                    declaredEvents[name] = fields
+                    noteEvent(name)
+                    for f in fields { translator.fields[FieldKey(event: name, field: f.name)] = f.type }
+                } else {
+                    declaredOutputs[name] = fields
+                    if outputUses[name] == nil { outputOrder.append(name); outputUses[name] = [] }
+                    _ = outputNames.name(for: name)
+                }
+            }
+        }
+    }
+
+    /// `a; b(x: Number, y: Bool)`: names and typed fields; nil when malformed.
+    static func signatures(_ text: String) -> [(String, [(name: String, type: ImportType)])]? {
+        var result: [(String, [(name: String, type: ImportType)])] = []
+        for part in text.split(separator: ";").map({ String($0).trimmingWhitespace }) where !part.isEmpty {
+            var name = part
+            var fields: [(name: String, type: ImportType)] = []
+            if let open = part.firstIndex(of: "(") {
+                guard part.hasSuffix(")") else { return nil }
+                name = String(part[..<open]).trimmingWhitespace
+                let inner = part[part.index(after: open)..<part.index(before: part.endIndex)]
+                for field in inner.split(separator: ",") {
+                    let pieces = field.split(separator: ":").map { String($0).trimmingWhitespace }
+                    guard pieces.count == 2, !pieces[0].isEmpty, let type = ImportType(rawValue: pieces[1]) else { return nil }
+                    fields.append((pieces[0], type))
+                }
+            }
+            guard !name.isEmpty else { return nil }
+            result.append((name, fields))
+        }
+        return result
+    }
+
     mutating func noteEvent(_ name: String) {
         if !events.contains(name) {
             events.append(name)
@@ -462,7 +534,8 @@ private struct Importer {
     // MARK: - Types of fields and outputs
 
     func fieldsOf(_ event: String) -> [String] {
-        var fields = sentFields[event] ?? []
+        var fields = declaredEvents[event]?.map(\.name) ?? []
+        for f in sentFields[event] ?? [] where !fields.contains(f) { fields.append(f) }
         for f in translator.fieldsRead[event] ?? [] where !fields.contains(f) { fields.append(f) }
         return fields
     }

@@ -19,6 +19,9 @@ public final class XMLNode {
     public internal(set) var text = ""
     public let offset: Int
     public weak private(set) var parent: XMLNode?
+    /// Namespace prefixes in scope at this element (prefix -> URI), for attributes of
+    /// other vocabularies (`statecraft:events`).
+    public internal(set) var prefixes: [String: String] = [:]
 
     init(name: String, namespace: String?, attributes: [String: String], offset: Int) {
         self.name = name
@@ -33,6 +36,14 @@ public final class XMLNode {
     }
 
     public subscript(attribute: String) -> String? { attributes[attribute] }
+
+    /// The attribute `local` of namespace `uri`, whatever prefix the document gave it.
+    public func attribute(_ local: String, namespace uri: String) -> String? {
+        for (prefix, value) in prefixes where value == uri && !prefix.isEmpty {
+            if let found = attributes[prefix + ":" + local] { return found }
+        }
+        return nil
+    }
 
     /// Child elements called `name`.
     public func children(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
@@ -54,6 +65,7 @@ enum XMLTree {
         let builder = Builder(file: file)
         let parser = XMLParser(data: Data(file.bytes))
         parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
         parser.delegate = builder
         let ok = parser.parse()
         // Foundation's parser can report an error and still return true (a mismatched
@@ -91,6 +103,9 @@ enum XMLTree {
         var root: XMLNode?
         var stack: [XMLNode] = []
         var failure: (reason: String, offset: Int)?
+        /// Prefixes declared on the element about to start, and those in scope per level.
+        var pending: [String: String] = [:]
+        var scopes: [[String: String]] = []
 
         init(file: SourceFile) { self.file = file }
 
@@ -116,12 +131,22 @@ enum XMLTree {
             let end = offset(line: parser.lineNumber, column: parser.columnNumber)
             let node = XMLNode(name: elementName, namespace: namespaceURI, attributes: attributeDict,
                                offset: startOfTag(before: end, name: qName ?? elementName))
+            var inScope = scopes.last ?? [:]
+            inScope.merge(pending) { _, new in new }
+            pending = [:]
+            node.prefixes = inScope
+            scopes.append(inScope)
             if let parent = stack.last { parent.append(node) } else if root == nil { root = node }
             stack.append(node)
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
             _ = stack.popLast()
+            _ = scopes.popLast()
+        }
+
+        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+            pending[prefix] = namespaceURI
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
