@@ -3,6 +3,7 @@ import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
 // Diagnostics <- Syntax <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- Driver <- statecraft
+// (SCXML import writes our language and reads it back through Syntax and Semantics)
 let package = Package(
     name: "Statecraft",
     products: [
@@ -26,7 +27,10 @@ let package = Package(
         .target(name: "StatecraftExport", dependencies: ["StatecraftModel"], path: "Sources/Export"),
         // SCXML in and out: the importer writes our language from an SCXML document; the
         // exporter writes an SCXML document from a resolved machine.
-        .target(name: "StatecraftSCXML", dependencies: ["StatecraftModel", "StatecraftDiagnostics"], path: "Sources/SCXML"),
+        // The importer resolves what it writes (Semantics), so that a document whose eventless
+        // transitions loop forever is refused where a spec would be.
+        .target(name: "StatecraftSCXML", dependencies: ["StatecraftModel", "StatecraftDiagnostics", "StatecraftSyntax",
+                                                        "StatecraftSemantics"], path: "Sources/SCXML"),
         .target(
             name: "StatecraftRuntime",
             dependencies: ["StatecraftModel", "StatecraftEventLog"],

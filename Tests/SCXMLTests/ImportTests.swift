@@ -111,6 +111,33 @@ import TestSupport
         #expect(bad.diagnostics.first?.message.contains("is not a list of signatures") == true)
     }
 
+    /// Damaged documents (bytes flipped, dropped, duplicated in every W3C test) never crash
+    /// the importer, and whatever it writes resolves: it translates or refuses, nothing
+    /// in between.
+    @Test func damagedDocumentsTranslateOrAreRefused() throws {
+        var rng = SeededGenerator(seed: 18)
+        let folder = Repository.root.appendingPathComponent("Tests/SCXMLTests/W3C/ecma")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".scxml") }.sorted()
+        var translated = 0
+        for name in files {
+            let original = Repository.bytes(folder.appendingPathComponent(name))
+            for _ in 0..<(Int(ProcessInfo.processInfo.environment["STATECRAFT_IMPORT_MUTATIONS"] ?? "") ?? 6) {
+                var bytes = original
+                Mutation.damage(&bytes, using: &rng)
+                let r = SCXMLImporter.translate(SourceFile(path: name, bytes: bytes), machineName: "Damaged", sourceName: name)
+                guard let text = r.text else {
+                    #expect(r.diagnostics.count == 1, "\(name): a refusal is one error")
+                    continue
+                }
+                translated += 1
+                let checked = Statecraft.check(source: text, path: name + ".machine", bounds: nil)
+                let errors = checked.diagnostics.filter { $0.severity == .error }.map(\.message).joined(separator: "\n")
+                #expect(checked.machine != nil, "\(name) damaged translates into a spec that does not resolve:\n\(text)\n\(errors)")
+            }
+        }
+        #expect(translated > 50, "enough damaged documents still translate to exercise the writer")
+    }
+
     /// SCXML names that are not identifiers are mapped once, consistently, and listed.
     @Test func namesAreMappedConsistently() throws {
         let r = Self.importing("""

@@ -1,4 +1,6 @@
 import StatecraftDiagnostics
+import StatecraftSemantics
+import StatecraftSyntax
 
 // `statecraft import`: an SCXML document (ECMAScript data model) becomes a `.machine` in our
 // language, or is refused with one error at the element or expression that has no
@@ -43,10 +45,26 @@ public enum SCXMLImporter {
             for _ in 0..<3 { _ = try importer.run(machineName: machineName, sourceName: sourceName) }
             try importer.freezeTypes()
             let text = try importer.run(machineName: machineName, sourceName: sourceName)
+            try refuseWhatNeverSettles(text, root: root)
             return SCXMLImportResult(text: text, diagnostics: [], file: file)
         } catch {
             return SCXMLImportResult(text: nil, diagnostics: [error.diagnostic], file: file)
         }
+    }
+}
+
+/// A document whose eventless transitions are certain to be taken forever has no meaning
+/// (an SCXML interpreter would never finish a macrostep); our resolver finds such loops in
+/// the translation, and they are refused at the document, with what it found.
+private func refuseWhatNeverSettles(_ text: String, root: XMLNode) throws(ImportFailure) {
+    let file = SourceFile(path: "<import>", text: text)
+    let (syntax, syntaxDiagnostics) = Parser.parse(file)
+    guard !syntaxDiagnostics.hasErrors else { return }
+    let resolution = Resolver.resolve(syntax, in: file)
+    if let loop = resolution.diagnostics.diagnostics.first(where: { $0.id == .eventlessCycle }) {
+        let line = file.location(of: loop.range.start).line
+        throw ImportFailure(.scxmlUnsupported, "the document never settles: \(loop.message) (line \(line) of the translation)",
+                            at: root.offset, length: root.name.utf8.count + 1)
     }
 }
 
@@ -261,6 +279,9 @@ private struct Importer {
                 : types.enumerated().map { "value\($0.offset + 1): \($0.element.rawValue)" }
             if let declared = declaredOutputs[label] { fields = declared.map { "\(fieldName($0.name)): \($0.type.rawValue)" } }
             out.line("output \(outputNames.name(for: label))" + (fields.isEmpty ? "" : "(\(fields.joined(separator: ", ")))"))
+        }
+        guard !stateChildren(of: root).filter({ $0.name != "history" }).isEmpty else {
+            throw fail(root, "the document has no states")
         }
         let initial = try initialEntry(of: root)
         if !initial.targets.isEmpty {
@@ -595,10 +616,32 @@ private struct Importer {
             while let s = step, s !== node { step = s.parent }
             if step == nil { throw fail(node, "initial state \"\(target)\" is not inside this state") }
         }
+        // Several targets must be able to be active together: in different regions of a
+        // parallel state (the innermost state holding any two is a <parallel>).
+        let nodes = ids.compactMap { stateByID[$0] }
+        for (k, a) in nodes.enumerated() {
+            for b in nodes[(k + 1)...] {
+                var meet: XMLNode? = a.parent
+                while let m = meet, !Self.contains(m, b) { meet = m.parent }
+                if a === b || Self.contains(a, b) || Self.contains(b, a) || meet?.name != "parallel" {
+                    throw fail(node, "initial states \(id(a)) and \(id(b)) cannot be active together")
+                }
+            }
+        }
         if ids.count == 1, let only = stateByID[ids[0]], only.parent === node, only.name != "history" {
             return (only, [])
         }
         return (nil, ids.map { stateNames.ours[$0] ?? $0 })
+    }
+
+    /// Whether `inner` lies inside `outer` (not `outer` itself).
+    static func contains(_ outer: XMLNode, _ inner: XMLNode) -> Bool {
+        var up = inner.parent
+        while let u = up {
+            if u === outer { return true }
+            up = u.parent
+        }
+        return false
     }
 
     // MARK: - Writing states
@@ -606,6 +649,9 @@ private struct Importer {
     mutating func writeState(_ node: XMLNode, initial: Bool, into out: inout MachineText) throws(ImportFailure) {
         let name = stateNames.name(for: id(node))
         if node.name == "history" {
+            if let parent = node.parent, stateChildren(of: parent).allSatisfy({ $0.name == "history" }) {
+                throw fail(node, "a <history> in a state with no child states has nothing to remember")
+            }
             let deep = node["type"] == "deep"
             var line = (deep ? "deep " : "") + "history state \(name)"
             let transitions = node.children("transition")
@@ -615,8 +661,13 @@ private struct Importer {
                     throw fail(t, "actions on a history state's default transition are not supported")
                 }
                 let targets = (t["target"] ?? "").split(separator: " ").map(String.init)
-                guard targets.count == 1, let target = targets.first, stateByID[target] != nil else {
+                guard targets.count == 1, let target = targets.first, let targetNode = stateByID[target] else {
                     throw fail(t, "a history default must name one state")
+                }
+                var up = targetNode.parent
+                while let u = up, u !== node.parent { up = u.parent }
+                guard up != nil, targetNode !== node.parent, targetNode.name != "history" else {
+                    throw fail(t, "a history default must be a state inside the history's parent")
                 }
                 line += " -> \(stateNames.name(for: target))"
             }

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `statecraft import` of `statecraft scxml`'s export is the same machine: every bundled
+/// spec (and the exporter's fixture) goes out to SCXML and back, and each of its logs
+/// replays with the same result against both: pass or fail, and per case the states, the
+/// outputs, the counts of applied, ignored and rejected events, timers and sent events, the
+/// expectations and failures, and the values of the original's variables.
+@Suite struct RoundTripTests {
+    static var cases: [(spec: String, logs: [String])] {
+        let specs = Repository.specFiles().map { url -> (String, [String]) in
+            let name = url.deletingPathExtension().lastPathComponent
+            let logs = ((try? FileManager.default.contentsOfDirectory(atPath: Repository.specs.path)) ?? [])
+                .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".jsonl") }.sorted()
+                .map { "Specs/" + $0 }
+            return ("Specs/\(name).machine", logs)
+        }
+        return specs + [("Tests/SCXMLTests/Golden/export.machine", ["Tests/SCXMLTests/Golden/export.session.jsonl"])]
+    }
+
+    /// The parts of a replay's JSON report that say what the machine did.
+    static func outcome(_ json: String, variables: Set<String>?) throws -> [[String: String]] {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let logs = object?["logs"] as? [[String: Any]] ?? []
+        var result: [[String: String]] = []
+        for log in logs {
+            result.append(["passed": "\(log["passed"] ?? "")", "error": "\(log["error"] ?? "")"])
+            for c in log["cases"] as? [[String: Any]] ?? [] {
+                var row: [String: String] = [:]
+                for key in ["case", "state", "configuration", "finished", "started", "settled", "applied", "ignored", "rejected",
+                            "timersFired", "sentTaken", "expectations", "failureCount", "time"] {
+                    row[key] = "\(c[key] ?? "-")"
+                }
+                let outputs = try JSONSerialization.data(withJSONObject: c["outputs"] ?? [], options: [.sortedKeys])
+                row["outputs"] = String(decoding: outputs, as: UTF8.self)
+                for (name, value) in c["variables"] as? [String: Any] ?? [:] where variables?.contains(name) ?? true {
+                    row["var " + name] = "\(value)"
+                }
+                result.append(row)
+            }
+        }
+        return result
+    }
+
+    @Test(arguments: RoundTripTests.cases.map(\.spec))
+    func importOfTheExportReplaysTheSame(spec: String) throws {
+        let logs = try #require(Self.cases.first { $0.spec == spec }?.logs)
+        #expect(!logs.isEmpty, "\(spec) has a log to replay")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roundtrip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scxml = folder.appendingPathComponent("out.scxml").path
+        let back = folder.appendingPathComponent("back.machine").path
+        let exported = try CLI.run(["scxml", spec, "-o", scxml])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let imported = try CLI.run(["import", scxml, "-o", back])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        guard exported.status == 0 && imported.status == 0 else { return }
+        for log in logs {
+            let original = try CLI.run(["replay", "--format", "json", spec, log])
+            let again = try CLI.run(["replay", "--format", "json", back, log])
+            #expect(original.status == again.status, "\(log): \(again.stdout)")
+            // The original's variables, by name (the import makes every variable public and
+            // keeps `let` values as variables, so it has more).
+            let first = try Self.outcome(original.stdout, variables: nil)
+            let names = Set(first.flatMap { $0.keys.filter { $0.hasPrefix("var ") }.map { String($0.dropFirst(4)) } })
+            let second = try Self.outcome(again.stdout, variables: names)
+            #expect(first == second, "\(log)\n\(first)\n\(second)")
+        }
+    }
+}
