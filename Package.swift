@@ -71,7 +71,7 @@ let package = Package(
             name: "SCXMLTests",
             dependencies: ["Statecraft", "StatecraftDriver", "TestSupport"],
             path: "Tests/SCXMLTests",
-            exclude: ["W3C"]),
+            exclude: ["W3C", "Schema", "Golden", "python"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "TestSupport"],
