@@ -4,10 +4,11 @@ import Foundation
 struct ExternalTool {
     let path: String
 
-    /// The executable `name` in the usual places or on `PATH`; nil when it is not installed.
+    /// The executable `name` on `PATH` (the one a shell would run), else in the usual
+    /// places; nil when it is not installed.
     static func find(_ name: String) -> ExternalTool? {
-        var candidates = ["/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"].map { $0 + name }
-        candidates += (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/" + name }
+        var candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/" + name }
+        candidates += ["/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"].map { $0 + name }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map(ExternalTool.init)
     }
 

@@ -1,0 +1,123 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// An SCXML engine we did not write runs our export: python-statemachine replays each
+/// bundled session log against the exported document (`python/crossrun.py`), and after
+/// every event line its configuration must be the one `statecraft replay` reaches.
+@Suite struct CrossRunTests {
+    static let python = ExternalTool.find("python3")
+    static let script = Repository.root.appendingPathComponent("Tests/SCXMLTests/python/crossrun.py")
+    static let installHint = "python3 -m pip install python-statemachine==3.2.2"
+
+    /// Whether python3 can import python-statemachine 3.x.
+    static let isAvailable: Bool = {
+        guard let python else { return false }
+        let check = "import sys, statemachine; sys.exit(0 if statemachine.__version__.startswith('3.') else 1)"
+        return (try? python.run(["-c", check]).status) == 0
+    }()
+
+    static let skipReason: Comment = "python-statemachine 3 is not importable (\(installHint)); set STATECRAFT_REQUIRE_PYTHON_STATEMACHINE=1 to fail instead"
+
+    /// Fails only where the cross-run is required and cannot run.
+    @Test func pythonStatemachineIsInstalledWhereRequired() {
+        if ExternalTool.isRequired("STATECRAFT_REQUIRE_PYTHON_STATEMACHINE") && !Self.isAvailable {
+            Issue.record("STATECRAFT_REQUIRE_PYTHON_STATEMACHINE is set but python3 cannot import python-statemachine 3; \(Self.installHint)")
+        }
+    }
+
+    @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: ["VibrantButton", "MediaPlayer"])
+    func configurationsAgreeAfterEveryLine(_ name: String) throws {
+        let spec = Repository.specs.appendingPathComponent(name + ".machine")
+        let log = Repository.specs.appendingPathComponent(name + ".session.jsonl")
+        let machine = try #require(SCXMLFixtures.machine(spec))
+        let document = SCXMLWriter.document(for: machine, source: SCXMLFixtures.relative(spec))
+        let theirs = try Self.crossRun(document, log: log)
+        let ours = try Self.replayConfigurations(machine, spec: spec, log: log)
+        #expect(!theirs.isEmpty)
+        #expect(theirs.map(\.line) == ours.map(\.line), "the two runs did not report the same event lines")
+        for (python, statecraft) in zip(theirs, ours) where python.line == statecraft.line {
+            #expect(python.error == nil, "line \(python.line): python-statemachine raised \(python.error ?? "")")
+            #expect(python.configuration == statecraft.configuration,
+                    "line \(python.line): python-statemachine \(python.configuration), statecraft \(statecraft.configuration)")
+        }
+    }
+
+    /// The comparison can fail: a document with one target changed parts ways with the spec
+    /// at the line that takes that transition.
+    @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason))
+    func aWrongDocumentIsCaught() throws {
+        let spec = Repository.specs.appendingPathComponent("MediaPlayer.machine")
+        let log = Repository.specs.appendingPathComponent("MediaPlayer.session.jsonl")
+        let machine = try #require(SCXMLFixtures.machine(spec))
+        let original = #"<transition event="enterFullscreen" target="fullscreen"/>"#
+        let document = SCXMLWriter.document(for: machine, source: nil)
+        #expect(document.contains(original))
+        let wrong = document.replacingOccurrences(of: original, with: #"<transition event="enterFullscreen" target="inline"/>"#)
+        let theirs = try Self.crossRun(wrong, log: log)
+        let ours = try Self.replayConfigurations(machine, spec: spec, log: log)
+        let first = zip(theirs, ours).first { $0.configuration != $1.configuration }
+        #expect(first?.0.line == 11, "the changed target was not noticed at line 11 (enterFullscreen)")
+    }
+
+    struct Step: Equatable {
+        var line: Int
+        var configuration: [String]
+        var error: String?
+    }
+
+    /// Runs `crossrun.py` on the document and the log.
+    static func crossRun(_ document: String, log: URL) throws -> [Step] {
+        let python = try #require(Self.python)
+        let file = try TemporaryFile(name: "export.scxml", contents: document)
+        defer { file.remove() }
+        let run = try python.run([script.path, file.url.path, log.path])
+        try #require(run.status == 0, "crossrun.py failed (exit \(run.status)): \(run.stderr)")
+        return try run.stdout.split(separator: "\n").map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return Step(line: try #require(object["line"] as? Int),
+                        configuration: try #require(object["configuration"] as? [String]).sorted(),
+                        error: object["error"] as? String)
+        }
+    }
+
+    /// `statecraft replay --trace --format jsonl`: for each event line of the log, the
+    /// configuration after its last step (timers due before a line are reported at it, and
+    /// events the machine sent itself after it; a timer that comes due at an expectation
+    /// line's time is reported at that line, which is not compared). A step of a machine
+    /// replayed without parallel states has no `configuration`: its active leaves and their
+    /// ancestors are.
+    static func replayConfigurations(_ machine: Machine, spec: URL, log: URL) throws -> [Step] {
+        let replay = SCXMLFixtures.run(["replay", "--trace", "--format", "jsonl", spec.path, log.path])
+        try #require(replay.status == 0, "replay failed: \(replay.err)")
+        let logLines = String(decoding: Repository.bytes(log), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let eventLines = Set(logLines.indices.filter { i in
+            let object = try? JSONSerialization.jsonObject(with: Data(logLines[i].utf8)) as? [String: Any]
+            return object?["event"] != nil
+        }.map { $0 + 1 })
+        var steps: [Step] = []
+        for line in replay.out.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard let number = object["line"] as? Int, eventLines.contains(number) else { continue }
+            let configuration: [String]
+            if let names = object["configuration"] as? [String] {
+                configuration = names
+            } else {
+                let leaves = try #require(object["to"] as? String).components(separatedBy: ", ")
+                var names = Set<String>()
+                for leaf in leaves {
+                    let id = try #require(machine.state(named: leaf), "unknown state \(leaf)")
+                    names.insert(leaf)
+                    for ancestor in machine.properAncestors(id) where ancestor != machine.root {
+                        names.insert(machine[ancestor].name)
+                    }
+                }
+                configuration = Array(names)
+            }
+            let step = Step(line: number, configuration: configuration.sorted())
+            if steps.last?.line == number { steps[steps.count - 1] = step } else { steps.append(step) }
+        }
+        return steps
+    }
+}
