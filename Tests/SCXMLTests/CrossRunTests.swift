@@ -27,15 +27,18 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: ["VibrantButton", "MediaPlayer"])
+    @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: ["VibrantButton", "MediaPlayer", "Drawer", "PeekRating", "PullToRefresh", "SwipeToDismiss"])
     func configurationsAgreeAfterEveryLine(_ name: String) throws {
         let spec = Repository.specs.appendingPathComponent(name + ".machine")
         let log = Repository.specs.appendingPathComponent(name + ".session.jsonl")
         let machine = try #require(SCXMLFixtures.machine(spec))
         let document = SCXMLWriter.document(for: machine, source: SCXMLFixtures.relative(spec))
-        let theirs = try Self.crossRun(document, log: log)
+        let (theirs, finals) = try Self.crossRun(document, log: log)
         let ours = try Self.replayConfigurations(machine, spec: spec, log: log)
         #expect(!theirs.isEmpty)
+        for difference in try Self.variableDifferences(finals, machine, spec: spec, log: log) {
+            Issue.record("\(difference)")
+        }
         #expect(theirs.map(\.line) == ours.map(\.line), "the two runs did not report the same event lines")
         for (python, statecraft) in zip(theirs, ours) where python.line == statecraft.line {
             #expect(python.error == nil, "line \(python.line): python-statemachine raised \(python.error ?? "")")
@@ -45,7 +48,7 @@ import TestSupport
     }
 
     /// The comparison can fail: a document with one target changed parts ways with the spec
-    /// at the line that takes that transition.
+    /// at the line that takes that transition, and one that counts wrong ends with another value.
     @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason))
     func aWrongDocumentIsCaught() throws {
         let spec = Repository.specs.appendingPathComponent("MediaPlayer.machine")
@@ -55,10 +58,16 @@ import TestSupport
         let document = SCXMLWriter.document(for: machine, source: nil)
         #expect(document.contains(original))
         let wrong = document.replacingOccurrences(of: original, with: #"<transition event="enterFullscreen" target="inline"/>"#)
-        let theirs = try Self.crossRun(wrong, log: log)
+        let theirs = try Self.crossRun(wrong, log: log).steps
         let ours = try Self.replayConfigurations(machine, spec: spec, log: log)
         let first = zip(theirs, ours).first { $0.configuration != $1.configuration }
         #expect(first?.0.line == 11, "the changed target was not noticed at line 11 (enterFullscreen)")
+
+        let counted = #"<assign location="stalls" expr="stalls + 1"/>"#
+        #expect(document.contains(counted))
+        let miscounted = document.replacingOccurrences(of: counted, with: #"<assign location="stalls" expr="stalls + 2"/>"#)
+        let finals = try Self.crossRun(miscounted, log: log).finals
+        #expect(try Self.variableDifferences(finals, machine, spec: spec, log: log).count == 1)
     }
 
     struct Step: Equatable {
@@ -67,19 +76,67 @@ import TestSupport
         var error: String?
     }
 
-    /// Runs `crossrun.py` on the document and the log.
-    static func crossRun(_ document: String, log: URL) throws -> [Step] {
+    /// Where the variables at the end of each case of the log differ from the ones replay
+    /// reports (numbers within 1e-9): expressions that do not decide a transition count too.
+    static func variableDifferences(_ finals: [String: [String: Any]], _ machine: Machine, spec: URL,
+                                    log: URL) throws -> [String] {
+        let replay = SCXMLFixtures.run(["replay", "--format", "json", spec.path, log.path])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(replay.out.utf8)) as? [String: Any])
+        let cases = try #require((report["logs"] as? [[String: Any]])?.first?["cases"] as? [[String: Any]])
+        var differences: [String] = []
+        if cases.count != finals.count { differences.append("\(cases.count) cases replayed, \(finals.count) run") }
+        for c in cases {
+            let key = Self.caseKey(c["case"])
+            let ours = try #require(c["variables"] as? [String: Any])
+            guard let theirs = finals[key] else {
+                differences.append("case \(key) was not run")
+                continue
+            }
+            for variable in machine.variables where !Self.same(ours[variable.name], theirs[variable.name], variable.type) {
+                differences.append("case \(key), \(variable.name): statecraft \(String(describing: ours[variable.name])), "
+                                   + "python-statemachine \(String(describing: theirs[variable.name]))")
+            }
+        }
+        return differences
+    }
+
+    static func same(_ a: Any?, _ b: Any?, _ type: ValueType) -> Bool {
+        switch (a, b) {
+        case (let x as String, let y as String): x == y
+        case (let x as NSNumber, let y as NSNumber) where type == .bool: x.boolValue == y.boolValue
+        case (let x as NSNumber, let y as NSNumber): abs(x.doubleValue - y.doubleValue) <= 1e-9
+        default: false
+        }
+    }
+
+    /// A case's name as crossrun.py prints it (JSON), so the two sides match.
+    static func caseKey(_ value: Any?) -> String {
+        guard let value, !(value is NSNull) else { return "null" }
+        if let s = value as? String { return "\"\(s)\"" }
+        return "\(value)"
+    }
+
+    /// Runs `crossrun.py` on the document and the log: the steps, and the data model at the
+    /// end of each case (by `caseKey`).
+    static func crossRun(_ document: String, log: URL) throws -> (steps: [Step], finals: [String: [String: Any]]) {
         let python = try #require(Self.python)
         let file = try TemporaryFile(name: "export.scxml", contents: document)
         defer { file.remove() }
         let run = try python.run([script.path, file.url.path, log.path])
         try #require(run.status == 0, "crossrun.py failed (exit \(run.status)): \(run.stderr)")
-        return try run.stdout.split(separator: "\n").map { line in
+        var steps: [Step] = []
+        var finals: [String: [String: Any]] = [:]
+        for line in run.stdout.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            return Step(line: try #require(object["line"] as? Int),
-                        configuration: try #require(object["configuration"] as? [String]).sorted(),
-                        error: object["error"] as? String)
+            if let variables = object["variables"] as? [String: Any] {
+                finals[Self.caseKey(object["case"])] = variables
+                continue
+            }
+            steps.append(Step(line: try #require(object["line"] as? Int),
+                              configuration: try #require(object["configuration"] as? [String]).sorted(),
+                              error: object["error"] as? String))
         }
+        return (steps, finals)
     }
 
     /// `statecraft replay --trace --format jsonl`: for each event line of the log, the

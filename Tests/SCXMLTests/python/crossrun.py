@@ -7,7 +7,8 @@ replays a Statecraft session log against it.
 
 Prints one JSON line per event line of the log, after the event and everything it led to:
 {"line": N, "case": CASE, "configuration": [active state ids, sorted, the <scxml> root left out]},
-plus "error" when python-statemachine raised. Expectation lines are skipped (only their
+plus "error" when python-statemachine raised; then, for each case, the data model at the
+end: {"case": CASE, "variables": {id: value}}. Expectation lines are skipped (only their
 `time` is applied, which may fire timers).
 
 Two things are the harness's, not the document's, and are kept as small as possible:
@@ -34,6 +35,7 @@ import itertools
 import json
 import math
 import sys
+import xml.etree.ElementTree as ElementTree
 
 from statemachine.io.evaluators import _eval
 from statemachine.io.interpreter import Interpreter
@@ -367,10 +369,19 @@ StateChart.cancel_event = _cancel_event
 
 
 class Run:
-    """One case of the log: a machine and its clock."""
+    """One case of the log: a machine and its clock.
 
-    def __init__(self, interpreter):
+    Each case compiles the document into a class of its own: python-statemachine 3.2.2
+    initialises a class's `<datamodel>` once (a flag in the closure that
+    `create_datamodel_action_callable` builds per class, not per instance), so a second
+    instance of one class starts without its data items."""
+
+    def __init__(self, document):
         global _constructing
+        interpreter = Interpreter(reader=SCXMLReader(), evaluator=ECMAScriptEvaluator())
+        definition = parse_scxml(document)
+        interpreter.process_definition(definition, location=definition.name or "machine")
+        interpreter.root_cls = next(iter(interpreter.scs.values()))
         self.clock = VirtualClock()
         _constructing = self.clock
         try:
@@ -403,10 +414,6 @@ def main():
         return 2
     with open(sys.argv[1], encoding="utf-8") as f:
         document = f.read()
-    interpreter = Interpreter(reader=SCXMLReader(), evaluator=ECMAScriptEvaluator())
-    definition = parse_scxml(document)
-    interpreter.process_definition(definition, location=definition.name or "machine")
-    interpreter.root_cls = next(iter(interpreter.scs.values()))
     runs = {}
     with open(sys.argv[2], encoding="utf-8") as log:
         for number, raw in enumerate(log, start=1):
@@ -416,7 +423,7 @@ def main():
             case = record.pop("case", None)
             key = json.dumps(case)
             if key not in runs:
-                runs[key] = Run(interpreter)
+                runs[key] = Run(document)
             run = runs[key]
             time = float(record.pop("time", run.clock.now))
             run.advance(time)
@@ -430,6 +437,12 @@ def main():
                 result["error"] = f"{type(error).__name__}: {error}"
             result["configuration"] = run.configuration()
             print(json.dumps(result))
+    namespace = "{http://www.w3.org/2005/07/scxml}"
+    data = [d.get("id") for d in ElementTree.fromstring(document).iter(namespace + "data")]
+    for key, run in runs.items():
+        model = run.machine.model
+        values = {name: getattr(model, name) for name in data if hasattr(model, name)}
+        print(json.dumps({"case": json.loads(key), "variables": values}))
     return 0
 
 
