@@ -27,10 +27,15 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: ["VibrantButton", "MediaPlayer", "Drawer", "PeekRating", "PullToRefresh", "SwipeToDismiss"])
+    /// Each bundled spec with its session, and the exporter's fixture with a log that takes
+    /// its timers, sends, raised payloads, history, interpolation and rounding.
+    static let runs: [String] = ["Specs/VibrantButton", "Specs/MediaPlayer", "Specs/Drawer", "Specs/PeekRating",
+                                 "Specs/PullToRefresh", "Specs/SwipeToDismiss", "Tests/SCXMLTests/Golden/export"]
+
+    @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: CrossRunTests.runs)
     func configurationsAgreeAfterEveryLine(_ name: String) throws {
-        let spec = Repository.specs.appendingPathComponent(name + ".machine")
-        let log = Repository.specs.appendingPathComponent(name + ".session.jsonl")
+        let spec = Repository.root.appendingPathComponent(name + ".machine")
+        let log = Repository.root.appendingPathComponent(name + ".session.jsonl")
         let machine = try #require(SCXMLFixtures.machine(spec))
         let document = SCXMLWriter.document(for: machine, source: SCXMLFixtures.relative(spec))
         let (theirs, finals) = try Self.crossRun(document, log: log)
