@@ -104,3 +104,17 @@ import TestSupport
         #expect(SCXMLFixtures.run(["help", "scxml"]).out.hasPrefix("USAGE: statecraft scxml"))
     }
 }
+
+/// The leading comment names any path without breaking the document.
+@Suite struct SCXMLCommentTests {
+    @Test(arguments: ["plain.machine", "a--b.machine", "ends-with-", "---", "tab\tand <&> \"q\""])
+    func sourcePathStaysInsideTheComment(_ source: String) throws {
+        let machine = try #require(Statecraft.check(source: "machine M { initial state a }", path: "m.machine", bounds: nil).machine)
+        let document = SCXMLWriter.document(for: machine, source: source)
+        let root = try #require(XMLNode.parse(document), "\(document)")
+        #expect(root.name == "scxml")
+        let comment = try #require(document.split(separator: "\n").dropFirst().first)
+        #expect(comment.hasPrefix("<!-- ") && comment.hasSuffix(" -->") && comment.contains("written by statecraft scxml"))
+        #expect(!comment.dropFirst(4).dropLast(4).contains("--"))
+    }
+}

@@ -19,7 +19,7 @@ struct ECMAScript {
 
     let machine: Machine
     /// The data item each `let` slot of the action list being written is stored in.
-    var locals: [Int: String] = [:]
+    let locals: [Int: String]
 
     init(machine: Machine, locals: [Int: String] = [:]) {
         self.machine = machine

@@ -235,41 +235,45 @@ struct SCXMLDocument {
         case .raise(let e, let args, _):
             guard !args.isEmpty else { return empty("raise", [("event", machine[e].name)]) }
             // SCXML's <raise> carries no data; a send to the internal queue does.
-            open("send", [("event", machine[e].name), ("target", "#_internal")])
-            writeParams(e, args, js)
-            close("send")
+            writeSend(e, args, [("event", machine[e].name), ("target", "#_internal")], js)
         case .send(let e, let args, let delay, let range):
             let id = sendIDAt[range.start] ?? SCXMLNames.send(machine[e].name)
             let attributes = [("event", machine[e].name), ("id", id)] + (delay.map { delayAttributes($0, js) } ?? [])
-            guard !args.isEmpty else { return empty("send", attributes) }
-            open("send", attributes)
-            writeParams(e, args, js)
-            close("send")
+            writeSend(e, args, attributes, js)
         case .cancel(let e, _):
             for id in sendIDs[e] ?? [SCXMLNames.send(machine[e].name)] { empty("cancel", [("sendid", id)]) }
         case .ifAction(let condition, let then, let otherwise, _):
-            open("if", [("cond", js.text(condition))])
-            writeActions(then, js)
-            var rest = otherwise
-            // `else if` is an `if` alone in the else block.
-            while rest.count == 1, case .ifAction(let c, let t, let o, _) = rest[0] {
-                empty("elseif", [("cond", js.text(c))])
-                writeActions(t, js)
-                rest = o
-            }
-            if !rest.isEmpty {
-                empty("else", [])
-                writeActions(rest, js)
-            }
-            close("if")
+            writeIf(condition, then, otherwise, js)
         }
     }
 
-    private mutating func writeParams(_ e: EventID, _ args: [Expr], _ js: ECMAScript) {
+    /// `<if>` with an `<elseif>` for each `else if` (an `if` alone in an else block) and
+    /// `<else>` for what is left.
+    private mutating func writeIf(_ condition: Expr, _ then: [Action], _ otherwise: [Action], _ js: ECMAScript) {
+        open("if", [("cond", js.text(condition))])
+        writeActions(then, js)
+        var rest = otherwise
+        while rest.count == 1, case .ifAction(let c, let t, let o, _) = rest[0] {
+            empty("elseif", [("cond", js.text(c))])
+            writeActions(t, js)
+            rest = o
+        }
+        if !rest.isEmpty {
+            empty("else", [])
+            writeActions(rest, js)
+        }
+        close("if")
+    }
+
+    /// `<send>` with a `<param>` per argument, named by the event's fields.
+    private mutating func writeSend(_ e: EventID, _ args: [Expr], _ attributes: [(String, String?)], _ js: ECMAScript) {
+        guard !args.isEmpty else { return empty("send", attributes) }
+        open("send", attributes)
         let fields = machine[e].fields
         for (i, arg) in args.enumerated() {
             empty("param", [("name", i < fields.count ? fields[i].name : "arg\(i)"), ("expr", js.text(arg))])
         }
+        close("send")
     }
 
     /// `delay="300ms"` for a delay known in advance; else `delayexpr`, computed in
