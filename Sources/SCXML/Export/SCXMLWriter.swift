@@ -159,12 +159,13 @@ struct SCXMLDocument {
     }
 
     /// A history state always has its default transition, as SCXML requires: the one
-    /// written after `->`, or else what the language enters by default (the parent's
-    /// initial child, or every region of a parallel parent).
+    /// written after `->`, or else one target that means the language's default, the
+    /// parent's initial child (for a parallel parent its first region: entering one region
+    /// enters the others by default, in SCXML as here).
     private mutating func writeHistory(_ state: State) {
         open("history", [("id", state.name), ("type", state.isDeepHistory ? "deep" : "shallow")])
-        let targets = machine.historyDefaultTargets(state.id).map { machine[$0].name }
-        empty("transition", [("target", targets.isEmpty ? nil : targets.joined(separator: " "))])
+        let target = machine.historyDefaultTargets(state.id).first.map { machine[$0].name }
+        empty("transition", [("target", target)])
         close("history")
     }
 
@@ -276,15 +277,16 @@ struct SCXMLDocument {
         close("send")
     }
 
-    /// `delay="300ms"` for a delay known in advance; else `delayexpr`, computed in
-    /// milliseconds when the send runs (a negative delay is no delay, as in the runtime).
+    /// `delay="300ms"` for a delay known in advance (a negative one is no delay, as in the
+    /// runtime); else `delayexpr="x * 1000 + 'ms'"`, the seconds made into a duration in
+    /// milliseconds when the send runs (the form the importer reads back).
     private func delayAttributes(_ delay: Expr, _ js: ECMAScript) -> [(String, String?)] {
         if case .number(let seconds)? = delay.folded(constants: machine.constantValues) {
             let text = ECMAScript.number(max(0, seconds) * 1000)
             // The schema's Duration: digits, an optional fraction, a unit; no exponent.
             if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) { return [("delay", text + "ms")] }
         }
-        return [("delayexpr", "Math.max(0, " + js.text(delay) + ") * 1000 + 'ms'")]
+        return [("delayexpr", js.text(delay, atLeast: .multiplicative) + " * 1000 + 'ms'")]
     }
 
     // MARK: - Lines
