@@ -12,15 +12,15 @@ import StatecraftModel
 /// - completion of state x is SCXML's `done.state.x`.
 /// - `let y` is stored in the data item `let_y` (with `_` added while that name is taken by a
 ///   constant, variable or state).
-public enum SCXMLNames {
+enum SCXMLNames {
     /// The event (and send id) of timer `index` of state `state`.
-    public static func timer(_ state: String, _ index: Int) -> String { "after.\(state).\(index)" }
+    static func timer(_ state: String, _ index: Int) -> String { "after.\(state).\(index)" }
 
     /// The completion event of state `state`.
-    public static func done(_ state: String) -> String { "done.state.\(state)" }
+    static func done(_ state: String) -> String { "done.state.\(state)" }
 
     /// The send id of the `occurrence`-th (from 1) place that sends `event`.
-    public static func send(_ event: String, occurrence: Int = 1) -> String {
+    static func send(_ event: String, occurrence: Int = 1) -> String {
         occurrence <= 1 ? "send.\(event)" : "send.\(event).\(occurrence)"
     }
 
