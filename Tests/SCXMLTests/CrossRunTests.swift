@@ -5,7 +5,8 @@ import TestSupport
 
 /// An SCXML engine we did not write runs our export: python-statemachine replays each
 /// bundled session log against the exported document (`python/crossrun.py`), and after
-/// every event line its configuration must be the one `statecraft replay` reaches.
+/// every event line its configuration and the outputs of the line must be the ones
+/// `statecraft replay` reaches, and the variables at the end the ones it reports.
 @Suite struct CrossRunTests {
     static let python = ExternalTool.find("python3")
     static let script = Repository.root.appendingPathComponent("Tests/SCXMLTests/python/crossrun.py")
@@ -38,7 +39,7 @@ import TestSupport
         let log = Repository.root.appendingPathComponent(name + ".session.jsonl")
         let machine = try #require(SCXMLFixtures.machine(spec))
         let document = SCXMLWriter.document(for: machine, source: SCXMLFixtures.relative(spec))
-        let (theirs, finals) = try Self.crossRun(document, log: log)
+        let (theirs, finals) = try Self.crossRun(document, log: log, machine)
         let ours = try Self.replayConfigurations(machine, spec: spec, log: log)
         #expect(!theirs.isEmpty)
         for difference in try Self.variableDifferences(finals, machine, spec: spec, log: log) {
@@ -49,11 +50,14 @@ import TestSupport
             #expect(python.error == nil, "line \(python.line): python-statemachine raised \(python.error ?? "")")
             #expect(python.configuration == statecraft.configuration,
                     "line \(python.line): python-statemachine \(python.configuration), statecraft \(statecraft.configuration)")
+            #expect(python.outputs == statecraft.outputs,
+                    "line \(python.line): python-statemachine \(python.outputs), statecraft \(statecraft.outputs)")
         }
     }
 
     /// The comparison can fail: a document with one target changed parts ways with the spec
-    /// at the line that takes that transition, and one that counts wrong ends with another value.
+    /// at the line that takes that transition, one that counts wrong ends with another
+    /// value, and one whose output has an argument differs at the line that emits it.
     @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason))
     func aWrongDocumentIsCaught() throws {
         let spec = Repository.specs.appendingPathComponent("MediaPlayer.machine")
@@ -63,7 +67,7 @@ import TestSupport
         let document = SCXMLWriter.document(for: machine, source: nil)
         #expect(document.contains(original))
         let wrong = document.replacingOccurrences(of: original, with: #"<transition event="enterFullscreen" target="inline"/>"#)
-        let theirs = try Self.crossRun(wrong, log: log).steps
+        let theirs = try Self.crossRun(wrong, log: log, machine).steps
         let ours = try Self.replayConfigurations(machine, spec: spec, log: log)
         let first = zip(theirs, ours).first { $0.configuration != $1.configuration }
         #expect(first?.0.line == 11, "the changed target was not noticed at line 11 (enterFullscreen)")
@@ -71,14 +75,41 @@ import TestSupport
         let counted = #"<assign location="stalls" expr="stalls + 1"/>"#
         #expect(document.contains(counted))
         let miscounted = document.replacingOccurrences(of: counted, with: #"<assign location="stalls" expr="stalls + 2"/>"#)
-        let finals = try Self.crossRun(miscounted, log: log).finals
+        let finals = try Self.crossRun(miscounted, log: log, machine).finals
         #expect(try Self.variableDifferences(finals, machine, spec: spec, log: log).count == 1)
+
+        let finished = #"<log label="finished"/>"#
+        #expect(document.contains(finished))
+        let chatty = document.replacingOccurrences(of: finished, with: #"<log label="finished" expr="1"/>"#)
+        let outputs = try Self.crossRun(chatty, log: log, machine).steps
+        let differing = zip(outputs, ours).filter { $0.outputs != $1.outputs }.map(\.0.line)
+        #expect(differing == [38], "the output with an argument was not noticed at line 38 (reachedEnd) alone")
     }
 
     struct Step: Equatable {
         var line: Int
         var configuration: [String]
+        /// The outputs of the line, as `name(arg, …)` with numbers to 1e-9.
+        var outputs: [String]
         var error: String?
+    }
+
+    /// An output as text both sides can be compared by: its arguments read with the types
+    /// the spec declares (JSON does not tell 1 from true everywhere), numbers to 1e-9.
+    static func outputText(_ object: Any, _ machine: Machine) throws -> String {
+        let output = try #require(object as? [String: Any])
+        let name = try #require(output["name"] as? String)
+        let args = try #require(output["args"] as? [Any])
+        let fields = machine.outputs.first { $0.name == name }?.fields ?? []
+        let texts = args.enumerated().map { i, arg -> String in
+            switch (i < fields.count ? fields[i].type : nil, arg) {
+            case (.bool?, let n as NSNumber): return n.boolValue ? "true" : "false"
+            case (.number?, let n as NSNumber): return Value.number((n.doubleValue * 1e9).rounded() / 1e9).description
+            case (_, let s as String): return Value.string(s).description
+            default: return "\(arg)"
+            }
+        }
+        return name + "(" + texts.joined(separator: ", ") + ")"
     }
 
     /// Where the variables at the end of each case of the log differ from the ones replay
@@ -123,7 +154,7 @@ import TestSupport
 
     /// Runs `crossrun.py` on the document and the log: the steps, and the data model at the
     /// end of each case (by `caseKey`).
-    static func crossRun(_ document: String, log: URL) throws -> (steps: [Step], finals: [String: [String: Any]]) {
+    static func crossRun(_ document: String, log: URL, _ machine: Machine) throws -> (steps: [Step], finals: [String: [String: Any]]) {
         let python = try #require(Self.python)
         let file = try TemporaryFile(name: "export.scxml", contents: document)
         defer { file.remove() }
@@ -137,15 +168,16 @@ import TestSupport
                 finals[Self.caseKey(object["case"])] = variables
                 continue
             }
+            let outputs = try #require(object["outputs"] as? [Any]).map { try Self.outputText($0, machine) }
             steps.append(Step(line: try #require(object["line"] as? Int),
                               configuration: try #require(object["configuration"] as? [String]).sorted(),
-                              error: object["error"] as? String))
+                              outputs: outputs, error: object["error"] as? String))
         }
         return (steps, finals)
     }
 
     /// `statecraft replay --trace --format jsonl`: for each event line of the log, the
-    /// configuration after its last step (timers due before a line are reported at it, and
+    /// outputs of its steps and the configuration after its last step (timers due before a line are reported at it, and
     /// events the machine sent itself after it; a timer that comes due at an expectation
     /// line's time is reported at that line, which is not compared). A step of a machine
     /// replayed without parallel states has no `configuration`: its active leaves and their
@@ -177,8 +209,13 @@ import TestSupport
                 }
                 configuration = Array(names)
             }
-            let step = Step(line: number, configuration: configuration.sorted())
-            if steps.last?.line == number { steps[steps.count - 1] = step } else { steps.append(step) }
+            let outputs = try #require(object["outputs"] as? [Any]).map { try Self.outputText($0, machine) }
+            if steps.last?.line == number {
+                steps[steps.count - 1].configuration = configuration.sorted()
+                steps[steps.count - 1].outputs += outputs
+            } else {
+                steps.append(Step(line: number, configuration: configuration.sorted(), outputs: outputs))
+            }
         }
         return steps
     }

@@ -6,10 +6,12 @@ replays a Statecraft session log against it.
     python3 Tests/SCXMLTests/python/crossrun.py DOCUMENT.scxml LOG.jsonl
 
 Prints one JSON line per event line of the log, after the event and everything it led to:
-{"line": N, "case": CASE, "configuration": [active state ids, sorted, the <scxml> root left out]},
-plus "error" when python-statemachine raised; then, for each case, the data model at the
-end: {"case": CASE, "variables": {id: value}}. Expectation lines are skipped (only their
-`time` is applied, which may fire timers).
+{"line": N, "case": CASE, "configuration": [active state ids, sorted, the <scxml> root left out],
+"outputs": [{"name": label, "args": [...]}]} (the `<log>`s of the line, timers due before
+it included, read as `statecraft scxml` writes outputs), plus "error" when
+python-statemachine raised; then, for each case, the data model at the end:
+{"case": CASE, "variables": {id: value}}. Expectation lines are skipped (only their `time`
+is applied, which may fire timers).
 
 Two things are the harness's, not the document's, and are kept as small as possible:
 
@@ -37,6 +39,7 @@ import math
 import sys
 import xml.etree.ElementTree as ElementTree
 
+from statemachine.io import actions as io_actions
 from statemachine.io.evaluators import _eval
 from statemachine.io.interpreter import Interpreter
 from statemachine.io.scxml.reader import SCXMLReader
@@ -342,30 +345,45 @@ class VirtualClock:
         return None
 
 
-# The clock of the machine being constructed: its initial states may send delayed events
-# before the constructor returns.
+# The run whose machine is being constructed: its initial states may send delayed events
+# and log outputs before the constructor returns.
 _constructing = None
 
 
+def _run_of(machine):
+    return machine.__dict__.get("harness_run", _constructing)
+
+
 def _put_nonblocking(self, trigger_data, internal=False):
-    clock = self.__dict__.get("harness_clock", _constructing)
+    run = _run_of(self)
     event = trigger_data.event
     delay = event.delay if event is not None and event.delay else 0
-    if delay and not internal and clock is not None:
-        clock.schedule(trigger_data, delay / 1000)
+    if delay and not internal and run is not None:
+        run.clock.schedule(trigger_data, delay / 1000)
         return
     self._engine.put(trigger_data, internal=internal)
 
 
 def _cancel_event(self, send_id):
-    clock = self.__dict__.get("harness_clock", _constructing)
-    if clock is not None:
-        clock.cancel(send_id)
+    run = _run_of(self)
+    if run is not None:
+        run.clock.cancel(send_id)
     self._engine.cancel_event(send_id)
+
+
+def _log(self, *args, **kwargs):
+    """A `<log label expr>` is an output: label its name, expr its argument, or an array
+    of its arguments (the library would print it)."""
+    value = self._expr(*args, **kwargs) if self._expr else None
+    arguments = [] if value is None else list(value) if isinstance(value, list) else [value]
+    run = _run_of(kwargs["machine"])
+    if run is not None:
+        run.outputs.append({"name": self.action.label, "args": arguments})
 
 
 StateChart._put_nonblocking = _put_nonblocking
 StateChart.cancel_event = _cancel_event
+io_actions.Log.__call__ = _log
 
 
 class Run:
@@ -383,13 +401,14 @@ class Run:
         interpreter.process_definition(definition, location=definition.name or "machine")
         interpreter.root_cls = next(iter(interpreter.scs.values()))
         self.clock = VirtualClock()
-        _constructing = self.clock
+        self.outputs = []
+        _constructing = self
         try:
-            with contextlib.redirect_stdout(io.StringIO()):  # <log> prints the outputs
+            with contextlib.redirect_stdout(io.StringIO()):
                 self.machine = interpreter.root_cls()
         finally:
             _constructing = None
-        self.machine.harness_clock = self.clock
+        self.machine.harness_run = self
 
     def advance(self, time):
         """Delivers every delayed send due at or before `time`."""
@@ -426,6 +445,7 @@ def main():
                 runs[key] = Run(document)
             run = runs[key]
             time = float(record.pop("time", run.clock.now))
+            run.outputs = []
             run.advance(time)
             event = record.pop("event", None)
             if event is None:
@@ -436,6 +456,7 @@ def main():
             except Exception as error:  # reported, and compared by the caller
                 result["error"] = f"{type(error).__name__}: {error}"
             result["configuration"] = run.configuration()
+            result["outputs"] = run.outputs
             print(json.dumps(result))
     namespace = "{http://www.w3.org/2005/07/scxml}"
     data = [d.get("id") for d in ElementTree.fromstring(document).iter(namespace + "data")]
