@@ -36,22 +36,31 @@ struct SCXMLDocument {
         for t in machine.transitions { lists.append(t.actions) }
         var all: [Action] = []
         for list in lists { for a in list { a.visit { all.append($0) } } }
+        letItems = Self.letItems(machine, all)
+        (sendIDs, sendIDAt) = Self.sendIDs(machine, all)
+    }
 
+    /// A data item per `let` name (see `SCXMLNames`), in the order first written.
+    private static func letItems(_ machine: Machine, _ actions: [Action]) -> [(name: String, item: String)] {
         var taken = Set(machine.constants.map(\.name) + machine.variables.map(\.name) + machine.states.map(\.name))
         var items: [(name: String, item: String)] = []
-        for case .setLocal(_, _, let range) in all {
-            let name = Self.letName(machine.text(range))
+        for case .setLocal(_, _, let range) in actions {
+            let name = letName(machine.text(range))
             guard !items.contains(where: { $0.name == name }) else { continue }
             var item = "let_" + name
             while taken.contains(item) { item += "_" }
             taken.insert(item)
             items.append((name, item))
         }
-        letItems = items
+        return items
+    }
 
+    /// The send ids of each event, and of each `send` action by its source position:
+    /// numbered per event in source order (see `SCXMLNames`).
+    private static func sendIDs(_ machine: Machine, _ actions: [Action]) -> ([EventID: [String]], [Int: String]) {
         var ids: [EventID: [String]] = [:]
         var at: [Int: String] = [:]
-        let sends = all.compactMap { action -> (EventID, Int)? in
+        let sends = actions.compactMap { action -> (EventID, Int)? in
             if case .send(let e, _, _, let range) = action { return (e, range.start) }
             return nil
         }
@@ -60,8 +69,7 @@ struct SCXMLDocument {
             ids[event, default: []].append(id)
             at[start] = id
         }
-        sendIDs = ids
-        sendIDAt = at
+        return (ids, at)
     }
 
     /// The name declared by `let NAME = …` (the action's source text).
