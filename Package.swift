@@ -73,9 +73,9 @@ let package = Package(
             exclude: ["Golden"]),
         .testTarget(
             name: "SCXMLTests",
-            dependencies: ["Statecraft", "StatecraftCLI", "TestSupport"],
+            dependencies: ["Statecraft", "StatecraftDriver", "StatecraftCLI", "TestSupport"],
             path: "Tests/SCXMLTests",
-            exclude: ["W3C", "Golden"]),
+            exclude: ["W3C", "Schema", "Golden", "python"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "TestSupport"],

@@ -120,13 +120,14 @@ enum DiagramCommand {
     }
 
     /// Reads and resolves the spec; analysis findings (such as unreachable states) do not stop
-    /// a diagram, since drawing them is what `--check` is for.
-    static func loadMachine(_ path: String, console: Console) -> Machine? {
+    /// a diagram, since drawing them is what `--check` is for, nor an export. `purpose` ends
+    /// the error message ("drawing", "exporting").
+    static func loadMachine(_ path: String, purpose: String = "drawing", console: Console) -> Machine? {
         guard let file = ReplayCommand.readSpec(path, console: console) else { return nil }
         let result = Statecraft.check(file, bounds: nil)
         guard let machine = result.machine else {
             console.err(CheckCommand.renderText(result, colour: false))
-            console.err("error: '\(path)' has errors; fix them with 'statecraft check' before drawing it\n")
+            console.err("error: '\(path)' has errors; fix them with 'statecraft check' before \(purpose) it\n")
             return nil
         }
         return machine

@@ -38,7 +38,7 @@ public enum ExitStatus {
 
 /// The `statecraft` command line: parses arguments and dispatches to a command.
 public enum Driver {
-    static let commands = ["check", "replay", "paths", "dot", "mermaid", "import", "help"]
+    static let commands = ["check", "replay", "paths", "dot", "mermaid", "scxml", "import", "help"]
 
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -61,6 +61,8 @@ public enum Driver {
             return DiagramCommand.run(.dot, rest, console: console)
         case "mermaid":
             return DiagramCommand.run(.mermaid, rest, console: console)
+        case "scxml":
+            return SCXMLCommand.run(rest, console: console)
         case "import":
             return ImportCommand.run(rest, console: console)
         case "help", "-h", "--help":
@@ -97,6 +99,7 @@ public enum Driver {
           paths SPEC          Generate event logs that reach every transition (model-based tests)
           dot SPEC            Draw the machine as Graphviz DOT (or SVG/PNG with -T)
           mermaid SPEC        Draw the machine as a Mermaid state diagram
+          scxml SPEC          Write the machine as an SCXML 1.0 document
           import FILE.scxml   Translate an SCXML document into a spec
           help [COMMAND]      Show this help, or a command's
 

@@ -1,0 +1,56 @@
+import Foundation
+import Statecraft
+
+/// `statecraft scxml SPEC [-o FILE]`.
+enum SCXMLCommand {
+    static let help = """
+        USAGE: statecraft scxml SPEC [-o FILE]
+
+        Prints the machine as an SCXML 1.0 document (datamodel="ecmascript"): states,
+        regions, history, transitions and actions as SCXML elements, guards and values as
+        ECMAScript, timers as delayed sends, outputs as <log label="output">.
+
+        OPTIONS:
+          -o FILE            Write to FILE instead of standard output
+          -h, --help         Show this help
+
+        EXIT STATUS: 0 written, 2 the spec cannot be read or does not resolve.
+
+        """
+
+    static func run(_ arguments: [String], console: Console) -> Int32 {
+        let parsed: ParsedArguments
+        switch ParsedArguments.parse(arguments, flags: [], options: ["-o"]) {
+        case .success(let p): parsed = p
+        case .failure(let error): return usageError(error.message, console)
+        }
+        if parsed.wantsHelp {
+            console.out(help)
+            return ExitStatus.success
+        }
+        guard parsed.positionals.count == 1, let specPath = parsed.positionals.first else {
+            return usageError(parsed.positionals.isEmpty ? "missing the SPEC argument"
+                              : "expected one SPEC, found \(parsed.positionals.count) arguments", console)
+        }
+        guard let machine = DiagramCommand.loadMachine(specPath, purpose: "exporting", console: console) else {
+            return ExitStatus.usage
+        }
+        let document = SCXMLWriter.document(for: machine, source: specPath == InputFile.standardInput ? nil : specPath)
+        guard let output = parsed.values["-o"] else {
+            console.out(document)
+            return ExitStatus.success
+        }
+        do {
+            try Data(document.utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            console.err("error: cannot write '\(output)': \(error.localizedDescription)\n")
+            return ExitStatus.usage
+        }
+        return ExitStatus.success
+    }
+
+    static func usageError(_ message: String, _ console: Console) -> Int32 {
+        console.err("Error: \(message)\n\n" + help)
+        return ExitStatus.usage
+    }
+}

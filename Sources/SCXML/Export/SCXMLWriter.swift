@@ -1,0 +1,344 @@
+import StatecraftModel
+
+/// Writes a resolved machine as an SCXML 1.0 document with the ECMAScript data model.
+///
+/// One element per line, indented by two spaces, states in document order, so the output
+/// depends only on the machine. The conventions the importer reads back (timer events,
+/// send ids, `let` data items) are in `SCXMLNames`; expressions are written by `ECMAScript`.
+public enum SCXMLWriter {
+    /// The SCXML document for `machine`; `source` (the spec's path as the user gave it) is
+    /// named in the leading comment.
+    public static func document(for machine: Machine, source: String?) -> String {
+        var document = SCXMLDocument(machine, source: source)
+        document.write()
+        return document.text
+    }
+}
+
+/// One SCXML document being written.
+struct SCXMLDocument {
+    let machine: Machine
+    let source: String?
+    /// The data item of each `let` name, in the order first written.
+    private let letItems: [(name: String, item: String)]
+    /// The send ids of each event sent, one per place that sends it (see `SCXMLNames`).
+    private let sendIDs: [EventID: [String]]
+    /// The send id of each `send` action, by the source position of the action.
+    private let sendIDAt: [Int: String]
+    private(set) var text = ""
+    private var depth = 0
+
+    init(_ machine: Machine, source: String?) {
+        self.machine = machine
+        self.source = source
+        var lists: [[Action]] = []
+        for s in machine.states { lists += [s.entry, s.exit] }
+        for t in machine.transitions { lists.append(t.actions) }
+        var all: [Action] = []
+        for list in lists { for a in list { a.visit { all.append($0) } } }
+        letItems = Self.letItems(machine, all)
+        (sendIDs, sendIDAt) = Self.sendIDs(machine, all)
+    }
+
+    /// A data item per `let` name (see `SCXMLNames`), in the order first written.
+    private static func letItems(_ machine: Machine, _ actions: [Action]) -> [(name: String, item: String)] {
+        var taken = Set(machine.constants.map(\.name) + machine.variables.map(\.name) + machine.states.map(\.name))
+        var items: [(name: String, item: String)] = []
+        for case .setLocal(_, _, let range) in actions {
+            let name = letName(machine.text(range))
+            guard !items.contains(where: { $0.name == name }) else { continue }
+            var item = "let_" + name
+            while taken.contains(item) { item += "_" }
+            taken.insert(item)
+            items.append((name, item))
+        }
+        return items
+    }
+
+    /// The send ids of each event, and of each `send` action by its source position:
+    /// numbered per event in source order (see `SCXMLNames`).
+    private static func sendIDs(_ machine: Machine, _ actions: [Action]) -> ([EventID: [String]], [Int: String]) {
+        var ids: [EventID: [String]] = [:]
+        var at: [Int: String] = [:]
+        let sends = actions.compactMap { action -> (EventID, Int)? in
+            if case .send(let e, _, _, let range) = action { return (e, range.start) }
+            return nil
+        }
+        for (event, start) in sends.sorted(by: { $0.1 < $1.1 }) where at[start] == nil {
+            let id = SCXMLNames.send(machine[event].name, occurrence: (ids[event]?.count ?? 0) + 1)
+            ids[event, default: []].append(id)
+            at[start] = id
+        }
+        return (ids, at)
+    }
+
+    /// The name declared by `let NAME = …` (the action's source text).
+    static func letName(_ source: String) -> String {
+        var rest = Substring(source)
+        if rest.hasPrefix("let") { rest = rest.dropFirst(3) }
+        rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let name = rest.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        return name.isEmpty ? "value" : String(name)
+    }
+
+    mutating func write() {
+        text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let origin = source.map { Self.commentText($0) + ", written by statecraft scxml" } ?? "written by statecraft scxml"
+        text += "<!-- " + origin + " -->\n"
+        let root = machine[machine.root]
+        let attributes: [(String, String?)] = [
+            ("xmlns", "http://www.w3.org/2005/07/scxml"), ("version", "1.0"), ("datamodel", "ecmascript"),
+            ("name", machine.name), ("initial", root.initialChild.map { machine[$0].name }),
+        ]
+        open("scxml", attributes)
+        writeDatamodel()
+        for child in root.children { writeState(child) }
+        close("scxml")
+    }
+
+    // MARK: - Data
+
+    private mutating func writeDatamodel() {
+        guard !machine.constants.isEmpty || !machine.variables.isEmpty || !letItems.isEmpty else { return }
+        open("datamodel", [])
+        let js = ECMAScript(machine: machine)
+        for c in machine.constants {
+            empty("data", [("id", c.name), ("expr", js.text(Expr(.literal(c.value), type: c.value.type, range: c.range)))])
+        }
+        for v in machine.variables {
+            empty("data", [("id", v.name), ("expr", js.text(Expr(.literal(v.initialValue), type: v.type, range: v.range)))])
+        }
+        for item in letItems { empty("data", [("id", item.item)]) }
+        close("datamodel")
+    }
+
+    // MARK: - States
+
+    private mutating func writeState(_ s: StateID) {
+        let state = machine[s]
+        switch state.kind {
+        case .history:
+            writeHistory(state)
+            return
+        case .final:
+            let attributes: [(String, String?)] = [("id", state.name)]
+            guard !state.entry.isEmpty || !state.exit.isEmpty else { return empty("final", attributes) }
+            open("final", attributes)
+            writeEntryAndExit(s)
+            close("final")
+            return
+        case .atomic, .compound, .parallel:
+            break
+        }
+        let element = state.kind == .parallel ? "parallel" : "state"
+        var attributes: [(String, String?)] = [("id", state.name)]
+        if state.kind == .compound { attributes.append(("initial", state.initialChild.map { machine[$0].name })) }
+        let timers = SCXMLNames.timers(of: s, in: machine)
+        guard !state.entry.isEmpty || !state.exit.isEmpty || !timers.isEmpty || !state.transitions.isEmpty
+                || !state.children.isEmpty else { return empty(element, attributes) }
+        open(element, attributes)
+        writeEntryAndExit(s)
+        for t in state.transitions { writeTransition(machine[t]) }
+        for child in state.children { writeState(child) }
+        close(element)
+    }
+
+    /// `<onentry>` (entry actions, then the timers armed) and `<onexit>` (the timers
+    /// cancelled, then exit actions), in the order the runtime does them.
+    private mutating func writeEntryAndExit(_ s: StateID) {
+        let state = machine[s]
+        let timers = SCXMLNames.timers(of: s, in: machine)
+        if !state.entry.isEmpty || !timers.isEmpty {
+            open("onentry", [])
+            writeActions(state.entry, ECMAScript(machine: machine, locals: locals(state.entry)))
+            for (index, t) in timers {
+                guard case .after(let delay) = t.trigger else { continue }
+                let id = SCXMLNames.timer(state.name, index)
+                empty("send", [("event", id), ("id", id)] + delayAttributes(delay, ECMAScript(machine: machine)))
+            }
+            close("onentry")
+        }
+        if !state.exit.isEmpty || !timers.isEmpty {
+            open("onexit", [])
+            for (index, _) in timers { empty("cancel", [("sendid", SCXMLNames.timer(state.name, index))]) }
+            writeActions(state.exit, ECMAScript(machine: machine, locals: locals(state.exit)))
+            close("onexit")
+        }
+    }
+
+    /// A history state always has its default transition, as SCXML requires: the one
+    /// written after `->`, or else one target that means the language's default, the
+    /// parent's initial child (for a parallel parent its first region: entering one region
+    /// enters the others by default, in SCXML as here).
+    private mutating func writeHistory(_ state: State) {
+        open("history", [("id", state.name), ("type", state.isDeepHistory ? "deep" : "shallow")])
+        let target = machine.historyDefaultTargets(state.id).first.map { machine[$0].name }
+        empty("transition", [("target", target)])
+        close("history")
+    }
+
+    // MARK: - Transitions
+
+    private mutating func writeTransition(_ t: Transition) {
+        let js = ECMAScript(machine: machine, locals: locals(t.actions))
+        var attributes: [(String, String?)] = [("event", event(of: t))]
+        attributes.append(("cond", t.guardExpr.map { js.text($0) }))
+        attributes.append(("target", t.target.map { machine[$0].name }))
+        if t.isInternal { attributes.append(("type", "internal")) }
+        guard !t.actions.isEmpty else { return empty("transition", attributes) }
+        open("transition", attributes)
+        writeActions(t.actions, js)
+        close("transition")
+    }
+
+    /// The `event` attribute: nil for an eventless transition.
+    private func event(of t: Transition) -> String? {
+        switch t.trigger {
+        case .events(let ids): return ids.map { machine[$0].name }.joined(separator: " ")
+        case .after:
+            let index = SCXMLNames.timers(of: t.source, in: machine).first { $0.transition.id == t.id }?.index ?? 0
+            return SCXMLNames.timer(machine[t.source].name, index)
+        case .done(let s): return SCXMLNames.done(machine[s].name)
+        case .always: return nil
+        }
+    }
+
+    // MARK: - Actions
+
+    /// The data item of every `let` slot in an action list.
+    private func locals(_ actions: [Action]) -> [Int: String] {
+        var result: [Int: String] = [:]
+        for a in actions {
+            a.visit { action in
+                guard case .setLocal(let slot, _, let range) = action else { return }
+                let name = Self.letName(machine.text(range))
+                result[slot] = letItems.first { $0.name == name }?.item
+            }
+        }
+        return result
+    }
+
+    private mutating func writeActions(_ actions: [Action], _ js: ECMAScript) {
+        for action in actions { writeAction(action, js) }
+    }
+
+    private mutating func writeAction(_ action: Action, _ js: ECMAScript) {
+        switch action {
+        case .assign(let v, let op, let value, _):
+            let variable = machine[v]
+            var expr = value
+            if let op {
+                let target = Expr(.variable(v), type: variable.type, range: value.range)
+                expr = Expr(.binary(op, target, value), type: variable.type, range: value.range)
+            }
+            empty("assign", [("location", variable.name), ("expr", js.text(expr))])
+        case .setLocal(let slot, let value, _):
+            empty("assign", [("location", js.locals[slot] ?? SCXMLNames.localFallback(slot)), ("expr", js.text(value))])
+        case .emit(let o, let args, _):
+            let expr: String? = switch args.count {
+            case 0: nil
+            case 1: js.text(args[0])
+            default: "[" + args.map { js.text($0) }.joined(separator: ", ") + "]"
+            }
+            empty("log", [("label", machine[o].name), ("expr", expr)])
+        case .raise(let e, let args, _):
+            guard !args.isEmpty else { return empty("raise", [("event", machine[e].name)]) }
+            // SCXML's <raise> carries no data; a send to the internal queue does.
+            writeSend(e, args, [("event", machine[e].name), ("target", "#_internal")], js)
+        case .send(let e, let args, let delay, let range):
+            let id = sendIDAt[range.start] ?? SCXMLNames.send(machine[e].name)
+            let attributes = [("event", machine[e].name), ("id", id)] + (delay.map { delayAttributes($0, js) } ?? [])
+            writeSend(e, args, attributes, js)
+        case .cancel(let e, _):
+            for id in sendIDs[e] ?? [SCXMLNames.send(machine[e].name)] { empty("cancel", [("sendid", id)]) }
+        case .ifAction(let condition, let then, let otherwise, _):
+            writeIf(condition, then, otherwise, js)
+        }
+    }
+
+    /// `<if>` with an `<elseif>` for each `else if` (an `if` alone in an else block) and
+    /// `<else>` for what is left.
+    private mutating func writeIf(_ condition: Expr, _ then: [Action], _ otherwise: [Action], _ js: ECMAScript) {
+        open("if", [("cond", js.text(condition))])
+        writeActions(then, js)
+        var rest = otherwise
+        while rest.count == 1, case .ifAction(let c, let t, let o, _) = rest[0] {
+            empty("elseif", [("cond", js.text(c))])
+            writeActions(t, js)
+            rest = o
+        }
+        if !rest.isEmpty {
+            empty("else", [])
+            writeActions(rest, js)
+        }
+        close("if")
+    }
+
+    /// `<send>` with a `<param>` per argument, named by the event's fields.
+    private mutating func writeSend(_ e: EventID, _ args: [Expr], _ attributes: [(String, String?)], _ js: ECMAScript) {
+        guard !args.isEmpty else { return empty("send", attributes) }
+        open("send", attributes)
+        let fields = machine[e].fields
+        for (i, arg) in args.enumerated() {
+            empty("param", [("name", i < fields.count ? fields[i].name : "arg\(i)"), ("expr", js.text(arg))])
+        }
+        close("send")
+    }
+
+    /// `delay="300ms"` for a delay known in advance (a negative one is no delay, as in the
+    /// runtime); else `delayexpr="x * 1000 + 'ms'"`, the seconds made into a duration in
+    /// milliseconds when the send runs (the form the importer reads back).
+    private func delayAttributes(_ delay: Expr, _ js: ECMAScript) -> [(String, String?)] {
+        if case .number(let seconds)? = delay.folded(constants: machine.constantValues) {
+            let text = ECMAScript.number(max(0, seconds) * 1000)
+            // The schema's Duration: digits, an optional fraction, a unit; no exponent.
+            if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) { return [("delay", text + "ms")] }
+        }
+        return [("delayexpr", js.text(delay, atLeast: .multiplicative) + " * 1000 + 'ms'")]
+    }
+
+    // MARK: - Lines
+
+    private mutating func line(_ s: String) {
+        text += String(repeating: "  ", count: depth) + s + "\n"
+    }
+
+    private func tag(_ name: String, _ attributes: [(String, String?)]) -> String {
+        var out = "<" + name
+        for (key, value) in attributes {
+            guard let value else { continue }
+            out += " " + key + "=\"" + XMLEscaping.attribute(value) + "\""
+        }
+        return out
+    }
+
+    private mutating func open(_ name: String, _ attributes: [(String, String?)]) {
+        line(tag(name, attributes) + ">")
+        depth += 1
+    }
+
+    private mutating func empty(_ name: String, _ attributes: [(String, String?)]) {
+        line(tag(name, attributes) + "/>")
+    }
+
+    private mutating func close(_ name: String) {
+        depth -= 1
+        line("</" + name + ">")
+    }
+
+    /// Text that can stand inside an XML comment: no `--`, no `-` at the end, no control
+    /// characters.
+    static func commentText(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                out += "\u{FFFD}"
+            } else if scalar == "-" && out.hasSuffix("-") {
+                out += " -"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out.hasSuffix("-") ? out + " " : out
+    }
+}
