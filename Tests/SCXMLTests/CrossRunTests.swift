@@ -28,10 +28,12 @@ import TestSupport
         }
     }
 
-    /// Each bundled spec with its session, and the exporter's fixture with a log that takes
-    /// its timers, sends, raised payloads, history, interpolation and rounding.
+    /// Each bundled spec with its session, the exporter's fixture with a log that takes its
+    /// timers, sends, raised payloads, history, interpolation and rounding, and `initial ->`
+    /// (deep targets in two regions, and through a history state).
     static let runs: [String] = ["Specs/VibrantButton", "Specs/MediaPlayer", "Specs/Drawer", "Specs/PeekRating",
-                                 "Specs/PullToRefresh", "Specs/SwipeToDismiss", "Tests/SCXMLTests/Golden/export"]
+                                 "Specs/PullToRefresh", "Specs/SwipeToDismiss", "Tests/SCXMLTests/Golden/export",
+                                 "Tests/SCXMLTests/Golden/initial-targets"]
 
     @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: CrossRunTests.runs)
     func configurationsAgreeAfterEveryLine(_ name: String) throws {

@@ -16,7 +16,9 @@ import TestSupport
                 .map { "Specs/" + $0 }
             return ("Specs/\(name).machine", logs)
         }
-        return specs + [("Tests/SCXMLTests/Golden/export.machine", ["Tests/SCXMLTests/Golden/export.session.jsonl"])]
+        return specs + ["export", "initial-targets"].map { name in
+            ("Tests/SCXMLTests/Golden/\(name).machine", ["Tests/SCXMLTests/Golden/\(name).session.jsonl"])
+        }
     }
 
     /// The parts of a replay's JSON report that say what the machine did.

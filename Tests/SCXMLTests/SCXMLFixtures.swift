@@ -26,7 +26,7 @@ enum SCXMLFixtures {
     /// every `.machine` under the export and runtime tests' golden folders (those that do
     /// not resolve are left out: they test error messages, not exports).
     static func allSpecs() -> [URL] {
-        var urls = Repository.specFiles() + [fixture]
+        var urls = Repository.specFiles() + [fixture, golden.appendingPathComponent("initial-targets.machine")]
         for folder in ["Tests/ExportTests/Golden", "Tests/RuntimeTests/Golden"] {
             let base = Repository.root.appendingPathComponent(folder)
             let found = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []

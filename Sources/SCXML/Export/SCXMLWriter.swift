@@ -86,9 +86,20 @@ struct SCXMLDocument {
         let origin = source.map { Self.commentText($0) + ", written by statecraft scxml" } ?? "written by statecraft scxml"
         text += "<!-- " + origin + " -->\n"
         let root = machine[machine.root]
+        // What SCXML cannot say (the declared events and outputs, with fields no transition
+        // reads) goes in attributes of our namespace, which SCXML allows and other
+        // processors ignore; `statecraft import` reads them back.
+        func signatures(_ items: [(String, [Field])]) -> String? {
+            items.isEmpty ? nil : items.map { name, fields in
+                fields.isEmpty ? name : name + "(" + fields.map { "\($0.name): \($0.type.rawValue)" }.joined(separator: ", ") + ")"
+            }.joined(separator: "; ")
+        }
         let attributes: [(String, String?)] = [
-            ("xmlns", "http://www.w3.org/2005/07/scxml"), ("version", "1.0"), ("datamodel", "ecmascript"),
-            ("name", machine.name), ("initial", root.initialChild.map { machine[$0].name }),
+            ("xmlns", "http://www.w3.org/2005/07/scxml"), ("xmlns:statecraft", statecraftSCXMLNamespace),
+            ("version", "1.0"), ("datamodel", "ecmascript"),
+            ("name", machine.name), ("initial", initialAttribute(machine.root)),
+            ("statecraft:events", signatures(machine.events.map { ($0.name, $0.fields) })),
+            ("statecraft:outputs", signatures(machine.outputs.map { ($0.name, $0.fields) })),
         ]
         open("scxml", attributes)
         writeDatamodel()
@@ -103,12 +114,14 @@ struct SCXMLDocument {
         open("datamodel", [])
         let js = ECMAScript(machine: machine)
         for c in machine.constants {
-            empty("data", [("id", c.name), ("expr", js.text(Expr(.literal(c.value), type: c.value.type, range: c.range)))])
+            empty("data", [("id", c.name), ("expr", js.text(Expr(.literal(c.value), type: c.value.type, range: c.range))),
+                           ("statecraft:kind", "const")])
         }
         for v in machine.variables {
-            empty("data", [("id", v.name), ("expr", js.text(Expr(.literal(v.initialValue), type: v.type, range: v.range)))])
+            empty("data", [("id", v.name), ("expr", js.text(Expr(.literal(v.initialValue), type: v.type, range: v.range))),
+                           ("statecraft:kind", v.isPublic ? "public var" : "var")])
         }
-        for item in letItems { empty("data", [("id", item.item)]) }
+        for item in letItems { empty("data", [("id", item.item), ("statecraft:kind", "var")]) }
         close("datamodel")
     }
 
@@ -132,15 +145,31 @@ struct SCXMLDocument {
         }
         let element = state.kind == .parallel ? "parallel" : "state"
         var attributes: [(String, String?)] = [("id", state.name)]
-        if state.kind == .compound { attributes.append(("initial", state.initialChild.map { machine[$0].name })) }
+        if state.kind == .compound { attributes.append(("initial", initialAttribute(s))) }
         let timers = SCXMLNames.timers(of: s, in: machine)
         guard !state.entry.isEmpty || !state.exit.isEmpty || !timers.isEmpty || !state.transitions.isEmpty
                 || !state.children.isEmpty else { return empty(element, attributes) }
         open(element, attributes)
         writeEntryAndExit(s)
+        // `initial -> h` through a history state: SCXML's `initial` attribute names states
+        // only, its <initial> element's transition may target a history state.
+        if state.initialTargets.contains(where: { machine[$0].isHistory }) {
+            open("initial", [])
+            empty("transition", [("target", state.initialTargets.map { machine[$0].name }.joined(separator: " "))])
+            close("initial")
+        }
         for t in state.transitions { writeTransition(machine[t]) }
         for child in state.children { writeState(child) }
         close(element)
+    }
+
+    /// The `initial` attribute of compound state `s`: its initial child, or its `initial ->`
+    /// targets (IDREFS, at any depth); none when a target is a history state (see <initial>).
+    private func initialAttribute(_ s: StateID) -> String? {
+        let state = machine[s]
+        if state.initialTargets.isEmpty { return state.initialChild.map { machine[$0].name } }
+        if state.initialTargets.contains(where: { machine[$0].isHistory }) { return nil }
+        return state.initialTargets.map { machine[$0].name }.joined(separator: " ")
     }
 
     /// `<onentry>` (entry actions, then the timers armed) and `<onexit>` (the timers
