@@ -1,0 +1,281 @@
+import StatecraftDiagnostics
+
+// Reading the document before writing: ids, data, the events it names and sends, what
+// a state's timer looks like, and our interface attributes.
+
+extension Importer {
+    // MARK: - Collecting names, data, events
+
+    mutating func collect() throws(ImportFailure) {
+        var generated = 0
+        var depth = 0
+        func visit(_ node: XMLNode) throws(ImportFailure) {
+            if node.namespace != nil, node.namespace != "", node.namespace != scxmlNamespace { return }
+            switch node.name {
+            case "state", "parallel", "final", "history":
+                // Our parser reads states nested up to 64 levels with their bodies.
+                if depth >= Self.maxStateDepth {
+                    throw fail(node, "states nested more than \(Self.maxStateDepth) levels deep are not supported")
+                }
+                let id: String
+                if let given = node["id"] {
+                    id = given
+                } else {
+                    generated += 1
+                    id = "state\(generated)"
+                }
+                if stateByID[id] != nil { throw fail(node, "a second state with id \"\(id)\" (ids are unique in a document)") }
+                stateByID[id] = node
+                idOfNode[ObjectIdentifier(node)] = id
+            case "data":
+                guard let id = node["id"] else { throw fail(node, "<data> without an id") }
+                if node["src"] != nil { throw fail(node, "<data src> (loading a value) is not supported") }
+                if !node.children.isEmpty || !node.text.trimmingWhitespace.isEmpty {
+                    throw fail(node, "<data> with inline content (a JSON or XML value) is not supported")
+                }
+                if variables.contains(where: { $0.id == id }) { throw fail(node, "a second <data> with id \"\(id)\"") }
+                guard let expr = node["expr"] else {
+                    variables.append((id, nil, nil, node))
+                    if let kind = node.attribute("kind", namespace: statecraftSCXMLNamespace) { dataKinds[id] = kind }
+                    _ = variableNames.name(for: id)
+                    break
+                }
+                let value: JSExpr
+                do { value = try JSParser.parse(expr) } catch { throw fail(node, attribute: "expr", error) }
+                let literal: (ImportType, String)
+                switch value {
+                case .number(let n, _): literal = (.number, ExpressionTranslator.number(n))
+                case .unary("-", .number(let n, _), _): literal = (.number, ExpressionTranslator.number(-n))
+                case .string(let s, _): literal = (.string, ExpressionTranslator.stringLiteral(s))
+                case .bool(let b, _): literal = (.bool, b ? "true" : "false")
+                default:
+                    throw fail(node, attribute: "expr", JSError(message: "a <data> value must be a number, string or boolean literal", offset: 0))
+                }
+                variables.append((id, literal.0, literal.1, node))
+                if let kind = node.attribute("kind", namespace: statecraftSCXMLNamespace) {
+                    guard ["const", "var", "public var"].contains(kind) else {
+                        throw fail(node, "statecraft:kind=\"\(kind)\" is not 'const', 'var' or 'public var'")
+                    }
+                    dataKinds[id] = kind
+                }
+                _ = variableNames.name(for: id)
+            case "invoke":
+                throw fail(node, "<invoke> (a child session) is not supported")
+            case "raise":
+                guard let e = node["event"] else { throw fail(node, "<raise> without an event") }
+                noteEvent(e)
+                sentEvents.insert(e)
+            case "send":
+                try collectSend(node)
+            case "transition":
+                for token in (node["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) {
+                    // `foo.*` matches events called foo.something; only a plain name is one.
+                    if token.hasSuffix("*") || token.hasSuffix(".") { continue }
+                    if token == "done" || token.hasPrefix("done.state") { continue }
+                    noteEvent(token)
+                }
+            case "log":
+                let label = node["label"] ?? "log"
+                if outputUses[label] == nil { outputOrder.append(label); outputUses[label] = [] }
+                _ = outputNames.name(for: label)
+            default:
+                break
+            }
+            let isState = ["state", "parallel", "final", "history"].contains(node.name)
+            if isState { depth += 1 }
+            for child in node.children { try visit(child) }
+            if isState { depth -= 1 }
+        }
+        try readInterface()
+        for child in root.children { try visit(child) }
+        for (id, node) in stateByID.sorted(by: { $0.value.offset < $1.value.offset }) {
+            _ = stateNames.name(for: id)
+            if canComplete(node) { completable.append(id) }
+        }
+        findTimers()
+    }
+
+    /// A state's timer, written the way SCXML writes one (and `statecraft scxml` exports
+    /// `after`): its `<onentry>` sends an event to itself with a delay and an id, its
+    /// `<onexit>` cancels that id, and only its own transitions take the event. That is
+    /// exactly `after d` on the state, and is written so.
+    mutating func findTimers() {
+        var sendsOfEvent: [String: Int] = [:]
+        var sendsWithID: [String: Int] = [:]
+        var cancelsOfID: [String: [XMLNode]] = [:]
+        var transitions: [XMLNode] = []
+        func visit(_ node: XMLNode) {
+            switch node.name {
+            case "send":
+                if let e = node["event"] { sendsOfEvent[e, default: 0] += 1 }
+                if let id = node["id"] { sendsWithID[id, default: 0] += 1 }
+            case "raise":
+                if let e = node["event"] { sendsOfEvent[e, default: 0] += 1 }
+            case "cancel":
+                if let id = node["sendid"] { cancelsOfID[id, default: []].append(node) }
+            case "transition":
+                transitions.append(node)
+            default: break
+            }
+            node.children.forEach(visit)
+        }
+        root.children.forEach(visit)
+        for state in stateByID.values.sorted(by: { $0.offset < $1.offset }) {
+            for send in state.children("onentry").flatMap(\.children) where send.name == "send" {
+                guard let e = send["event"], let id = send["id"], send["target"] == nil, send.children.isEmpty,
+                      send["namelist"] == nil, sendsOfEvent[e] == 1, sendsWithID[id] == 1,
+                      send["delay"] != nil || send["delayexpr"] != nil,
+                      let cancels = cancelsOfID[id], cancels.count == 1, let cancel = cancels.first,
+                      cancel.parent?.name == "onexit", cancel.parent?.parent === state else { continue }
+                let takers = transitions.filter { t in
+                    (t["event"] ?? "").split(separator: " ").map(String.init).contains { token in
+                        let stem = Self.descriptorStem(token)
+                        return token == "*" || stem == e || e.hasPrefix(stem + ".")
+                    }
+                }
+                guard takers.allSatisfy({ $0.parent === state && $0["event"] == e }) else { continue }
+                timers[e] = send
+                skipped.insert(ObjectIdentifier(send))
+                skipped.insert(ObjectIdentifier(cancel))
+            }
+        }
+    }
+
+    /// The delay of a `<send>` as one of our expressions, nil for none: a CSS2 time
+    /// (`delay="1s"`), a string literal of one (`delayexpr="'1s'"`), or a number of
+    /// milliseconds made into one (`delayexpr="x * 1000 + 'ms'"`, as `statecraft scxml`
+    /// writes a computed delay). Any other computed delay is refused.
+    mutating func delayText(_ send: XMLNode, scope: ExpressionScope) throws(ImportFailure) -> String? {
+        if let d = send["delay"] {
+            guard let seconds = Self.duration(d) else { throw fail(send, "delay=\"\(d)\" is not a duration such as 1s or 500ms") }
+            return seconds > 0 ? Self.durationLiteral(seconds) : nil
+        }
+        guard let d = send["delayexpr"] else { return nil }
+        let parsed: JSExpr
+        do { parsed = try JSParser.parse(d) } catch { throw fail(send, attribute: "delayexpr", error) }
+        switch parsed {
+        case .string(let s, _):
+            guard let seconds = Self.duration(s) else {
+                throw fail(send, attribute: "delayexpr", JSError(message: "'\(s)' is not a duration such as 1s or 500ms", offset: 0))
+            }
+            return seconds > 0 ? Self.durationLiteral(seconds) : nil
+        case .binary("+", .binary("*", let ms, .number(1000, _), _), .string("ms", _), _):
+            do throws(JSError) {
+                let x = try translator.translate(ms, scope)
+                if case .known(let t) = x.type, t != .number {
+                    throw JSError(message: "a delay must be a Number of milliseconds", offset: ms.offset)
+                }
+                return x.text
+            } catch {
+                throw fail(send, attribute: "delayexpr", error)
+            }
+        default:
+            throw fail(send, attribute: "delayexpr",
+                       JSError(message: "a delay computed at run time is not supported, except as a number: x * 1000 + 'ms'", offset: 0))
+        }
+    }
+
+    /// Our `events` and `outputs` attributes on `<scxml>`, when the document has them.
+    mutating func readInterface() throws(ImportFailure) {
+        for (attribute, isEvent) in [("events", true), ("outputs", false)] {
+            guard let text = root.attribute(attribute, namespace: statecraftSCXMLNamespace) else { continue }
+            guard let signatures = Self.signatures(text) else {
+                throw fail(root, "statecraft:\(attribute)=\"…\" is not a list of signatures such as 'tap; moved(x: Number)'")
+            }
+            for (name, fields) in signatures {
+                if isEvent {
+                    declaredEvents[name] = fields
+                    noteEvent(name)
+                    for f in fields { translator.fields[FieldKey(event: name, field: f.name)] = f.type }
+                } else {
+                    declaredOutputs[name] = fields
+                    if outputUses[name] == nil { outputOrder.append(name); outputUses[name] = [] }
+                    _ = outputNames.name(for: name)
+                }
+            }
+        }
+    }
+
+    /// `a; b(x: Number, y: Bool)`: names and typed fields; nil when malformed.
+    static func signatures(_ text: String) -> [(String, [(name: String, type: ImportType)])]? {
+        var result: [(String, [(name: String, type: ImportType)])] = []
+        for part in text.split(separator: ";").map({ String($0).trimmingWhitespace }) where !part.isEmpty {
+            var name = part
+            var fields: [(name: String, type: ImportType)] = []
+            if let open = part.firstIndex(of: "(") {
+                guard part.hasSuffix(")") else { return nil }
+                name = String(part[..<open]).trimmingWhitespace
+                let inner = part[part.index(after: open)..<part.index(before: part.endIndex)]
+                for field in inner.split(separator: ",") {
+                    let pieces = field.split(separator: ":").map { String($0).trimmingWhitespace }
+                    guard pieces.count == 2, !pieces[0].isEmpty, let type = ImportType(rawValue: pieces[1]) else { return nil }
+                    fields.append((pieces[0], type))
+                }
+            }
+            guard !name.isEmpty else { return nil }
+            result.append((name, fields))
+        }
+        return result
+    }
+
+    mutating func noteEvent(_ name: String) {
+        if !events.contains(name) {
+            events.append(name)
+            _ = eventNames.name(for: name)
+        }
+    }
+
+    mutating func collectSend(_ node: XMLNode) throws(ImportFailure) {
+        if node["eventexpr"] != nil { throw fail(node, "<send eventexpr> (an event name computed at run time) is not supported") }
+        guard let e = node["event"] else { throw fail(node, "<send> without an event") }
+        if let target = node["target"], target != "#_internal" {
+            throw fail(node, "<send target=\"\(target)\"> (another session or I/O processor) is not supported; a send to the machine itself has no target")
+        }
+        if node["targetexpr"] != nil { throw fail(node, "<send targetexpr> is not supported") }
+        if let type = node["type"], type != "http://www.w3.org/TR/scxml/#SCXMLEventProcessor", type != "scxml" {
+            throw fail(node, "<send type=\"\(type)\"> (another event I/O processor) is not supported")
+        }
+        if node["typeexpr"] != nil { throw fail(node, "<send typeexpr> is not supported") }
+        if node["idlocation"] != nil { throw fail(node, "<send idlocation> (a send id stored in a variable) is not supported") }
+        if !node.children("content").isEmpty { throw fail(node, "<send> with <content> (an unnamed payload) is not supported") }
+        noteEvent(e)
+        sentEvents.insert(e)
+        if let id = node["id"] { sendIDs[id, default: []].insert(e) }
+        var names: [String] = []
+        for p in node.children("param") {
+            guard let name = p["name"] else { throw fail(p, "<param> without a name") }
+            names.append(name)
+        }
+        for n in (node["namelist"] ?? "").split(separator: " ").map(String.init) { names.append(n) }
+        var fields = sentFields[e] ?? []
+        for n in names where !fields.contains(n) { fields.append(n) }
+        sentFields[e] = fields
+    }
+
+    /// The event name a descriptor stands for (`foo.*` and `foo.` match like `foo`).
+    static func descriptorStem(_ token: String) -> String {
+        var t = token
+        if t.hasSuffix(".*") { t.removeLast(2) }
+        while t.hasSuffix(".") { t.removeLast() }
+        return t == "*" ? "" : t
+    }
+
+    // MARK: - Types of fields and outputs
+
+    func fieldsOf(_ event: String) -> [String] {
+        var fields = declaredEvents[event]?.map(\.name) ?? []
+        for f in sentFields[event] ?? [] where !fields.contains(f) { fields.append(f) }
+        for f in translator.fieldsRead[event] ?? [] where !fields.contains(f) { fields.append(f) }
+        return fields
+    }
+
+    func fieldName(_ field: String) -> String {
+        var table = NameTable()
+        return table.name(for: field)
+    }
+
+    func fieldType(_ event: String, _ field: String) -> ImportType {
+        translator.fields[FieldKey(event: event, field: field)] ?? .number
+    }
+
+}

@@ -1,0 +1,238 @@
+import StatecraftDiagnostics
+
+// Writing the state tree: where each state starts, its transitions and the triggers their
+// event descriptors stand for.
+
+extension Importer {
+    // MARK: - The state tree
+
+    func isState(_ node: XMLNode) -> Bool {
+        (node.namespace == nil || node.namespace == "" || node.namespace == scxmlNamespace)
+            && ["state", "parallel", "final", "history"].contains(node.name)
+    }
+
+    func stateChildren(of node: XMLNode) -> [XMLNode] { node.children.filter(isState) }
+
+    func id(_ node: XMLNode) -> String { idOfNode[ObjectIdentifier(node)] ?? "" }
+
+    /// Whether entering a final state can complete `node` (so `done.state.<id>` exists).
+    func canComplete(_ node: XMLNode) -> Bool {
+        let children = stateChildren(of: node).filter { $0.name != "history" }
+        switch node.name {
+        case "state": return children.contains { $0.name == "final" }
+        case "parallel": return !children.isEmpty && children.allSatisfy(canComplete)
+        default: return false
+        }
+    }
+
+    /// How `node` is entered by default: the child its `initial` attribute or <initial>
+    /// element names, marked `initial`; or, when that names states deeper down, several
+    /// states, or a history state, those states as `initial -> a, b`; else the first child.
+    func initialEntry(of node: XMLNode) throws(ImportFailure) -> (child: XMLNode?, targets: [String]) {
+        let children = stateChildren(of: node).filter { $0.name != "history" }
+        if node.name == "parallel" { return (nil, []) }
+        var targetIDs: [String]?
+        if let attribute = node["initial"] {
+            targetIDs = attribute.split(separator: " ").map(String.init)
+        }
+        if let element = node.children("initial").first {
+            if node["initial"] != nil { throw fail(element, "both an initial attribute and an <initial> element") }
+            let transitions = element.children("transition")
+            guard transitions.count == 1, let t = transitions.first else { throw fail(element, "<initial> needs exactly one <transition>") }
+            if !t.children.isEmpty { throw fail(t.children[0], "actions on an initial transition are not supported") }
+            targetIDs = (t["target"] ?? "").split(separator: " ").map(String.init)
+        }
+        guard let ids = targetIDs else { return (children.first, []) }
+        guard !ids.isEmpty else { throw fail(node, "an initial transition without a target") }
+        for target in ids {
+            guard let targetNode = stateByID[target] else { throw fail(node, "initial state \"\(target)\" does not exist") }
+            var step: XMLNode? = targetNode.parent
+            while let s = step, s !== node { step = s.parent }
+            if step == nil { throw fail(node, "initial state \"\(target)\" is not inside this state") }
+        }
+        // Several targets must be able to be active together: in different regions of a
+        // parallel state (the innermost state holding any two is a <parallel>).
+        let nodes = ids.compactMap { stateByID[$0] }
+        for (k, a) in nodes.enumerated() {
+            for b in nodes[(k + 1)...] {
+                var meet: XMLNode? = a.parent
+                while let m = meet, !Self.contains(m, b) { meet = m.parent }
+                if a === b || Self.contains(a, b) || Self.contains(b, a) || meet?.name != "parallel" {
+                    throw fail(node, "initial states \(id(a)) and \(id(b)) cannot be active together")
+                }
+            }
+        }
+        if ids.count == 1, let only = stateByID[ids[0]], only.parent === node, only.name != "history" {
+            return (only, [])
+        }
+        return (nil, ids.map { stateNames.ours[$0] ?? $0 })
+    }
+
+    /// Whether `inner` lies inside `outer` (not `outer` itself).
+    static func contains(_ outer: XMLNode, _ inner: XMLNode) -> Bool {
+        var up = inner.parent
+        while let u = up {
+            if u === outer { return true }
+            up = u.parent
+        }
+        return false
+    }
+
+    // MARK: - Writing states
+
+    mutating func writeState(_ node: XMLNode, initial: Bool, into out: inout MachineText) throws(ImportFailure) {
+        let name = stateNames.name(for: id(node))
+        if node.name == "history" {
+            if let parent = node.parent, stateChildren(of: parent).allSatisfy({ $0.name == "history" }) {
+                throw fail(node, "a <history> in a state with no child states has nothing to remember")
+            }
+            let deep = node["type"] == "deep"
+            var line = (deep ? "deep " : "") + "history state \(name)"
+            let transitions = node.children("transition")
+            if transitions.count > 1 { throw fail(node, "a history state with several default transitions") }
+            if let t = transitions.first {
+                if t.children.contains(where: { $0.namespace == scxmlNamespace || $0.namespace == nil }) {
+                    throw fail(t, "actions on a history state's default transition are not supported")
+                }
+                let targets = (t["target"] ?? "").split(separator: " ").map(String.init)
+                guard targets.count == 1, let target = targets.first, let targetNode = stateByID[target] else {
+                    throw fail(t, "a history default must name one state")
+                }
+                var up = targetNode.parent
+                while let u = up, u !== node.parent { up = u.parent }
+                guard up != nil, targetNode !== node.parent, targetNode.name != "history" else {
+                    throw fail(t, "a history default must be a state inside the history's parent")
+                }
+                line += " -> \(stateNames.name(for: target))"
+            }
+            out.line(line)
+            return
+        }
+        for child in node.children where child.namespace == nil || child.namespace == "" || child.namespace == scxmlNamespace {
+            switch child.name {
+            case "state", "parallel", "final", "history", "onentry", "onexit", "transition", "initial", "datamodel": break
+            case "invoke": throw fail(child, "<invoke> (a child session) is not supported")
+            case "donedata": throw fail(child, "<donedata> (data on a done event) is not supported")
+            default: throw fail(child, "<\(child.name)> is not supported inside <\(node.name)>")
+            }
+        }
+        var keywords = initial ? "initial " : ""
+        if node.name == "final" { keywords += "final " }
+        if node.name == "parallel" { keywords += "parallel " }
+        let children = stateChildren(of: node)
+        let entry = node.children("onentry").flatMap(\.children)
+        let exit = node.children("onexit").flatMap(\.children)
+        let transitions = node.children("transition")
+        if children.isEmpty && entry.isEmpty && exit.isEmpty && transitions.isEmpty {
+            out.line("\(keywords)state \(name)")
+            return
+        }
+        try checkDepth(out, node)
+        out.open("\(keywords)state \(name)")
+        if !entry.isEmpty { try writeBlock("entry", entry, scope: scope(events: []), into: &out) }
+        if !exit.isEmpty { try writeBlock("exit", exit, scope: scope(events: []), into: &out) }
+        let initial = try initialEntry(of: node)
+        if !initial.targets.isEmpty { out.line("initial -> " + initial.targets.joined(separator: ", ")) }
+        for t in transitions { try writeTransition(t, in: node, into: &out) }
+        for child in children { try writeState(child, initial: child === initial.child, into: &out) }
+        out.close()
+    }
+
+    func scope(events: [String]) -> ExpressionScope {
+        var s = ExpressionScope()
+        let vars = Dictionary(variables.map { ($0.id, variableType($0)) }, uniquingKeysWith: { a, _ in a })
+        let names = variableNames
+        s.variable = { id in vars[id].map { (names.ours[id] ?? id, $0) } }
+        s.events = events
+        s.fieldName = { field in var t = NameTable(); return t.name(for: field) }
+        let states = stateNames
+        let known = stateByID
+        s.state = { id in known[id] != nil ? (states.ours[id] ?? id) : nil }
+        s.isHistory = { id in known[id]?.name == "history" }
+        return s
+    }
+
+    /// The triggers a transition's `event` attribute stands for.
+    func triggers(_ t: XMLNode, in state: XMLNode) -> [Trigger] {
+        guard let attribute = t["event"] else { return [.always] }
+        var matched: [String] = []
+        var done: [String] = []
+        for token in attribute.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) {
+            if token == "*" {
+                for e in events where !matched.contains(e) { matched.append(e) }
+                for s in completable where !done.contains(s) { done.append(s) }
+                continue
+            }
+            let stem = Self.descriptorStem(token)
+            if stem == "done" || stem == "done.state" {
+                for s in completable where !done.contains(s) { done.append(s) }
+            }
+            if stem.hasPrefix("done.state.") {
+                let target = String(stem.dropFirst("done.state.".count))
+                if stateByID[target] != nil, !done.contains(target) { done.append(target) }
+            }
+            for e in events where (e == stem || e.hasPrefix(stem + ".")) && !matched.contains(e) { matched.append(e) }
+        }
+        var result: [Trigger] = matched.isEmpty ? [] : [.events(matched)]
+        for s in done { result.append(.done(s)) }
+        return result
+    }
+
+    mutating func writeTransition(_ t: XMLNode, in state: XMLNode, into out: inout MachineText) throws(ImportFailure) {
+        if t["condexpr"] != nil { throw fail(t, "condexpr is not SCXML") }
+        let targets = (t["target"] ?? "").split(separator: " ").map(String.init)
+        if targets.count > 1 { throw fail(t, "a transition with several targets (\(targets.joined(separator: ", "))) is not supported") }
+        if let target = targets.first, stateByID[target] == nil { throw fail(t, "target \"\(target)\" does not exist") }
+        let internalPrefix = t["type"] == "internal" ? "internal " : ""
+        if let type = t["type"], type != "internal", type != "external" { throw fail(t, "type=\"\(type)\" is not SCXML") }
+        let triggers = triggers(t, in: state)
+        if triggers.isEmpty {
+            out.line("// <transition event=\"\(t["event"] ?? "")\"> at line \(file.location(of: t.offset).line): no event of this document matches it")
+            return
+        }
+        for trigger in triggers {
+            var events: [String] = []
+            var line = internalPrefix
+            switch trigger {
+            case .always: line += "always"
+            case .done(let s): line += s == id(state) ? "done" : "done(\(stateNames.name(for: s)))"
+            case .events(let list):
+                events = list
+                if list.count == 1, let send = timers[list[0]] {
+                    events = []
+                    line += "after " + (try delayText(send, scope: scope(events: [])) ?? "0s")
+                } else {
+                    line += "on " + list.map { eventNames.name(for: $0) }.joined(separator: ", ")
+                }
+            }
+            let scope = scope(events: events)
+            if let cond = t["cond"] {
+                let parsed: JSExpr
+                do { parsed = try JSParser.parse(cond) } catch { throw fail(t, attribute: "cond", error) }
+                if case .done = trigger, mentionsEventData(parsed) {
+                    throw fail(t, attribute: "cond", JSError(message: "data on a done event (<donedata>) is not supported", offset: 0))
+                }
+                do { line += " if " + (try translator.condition(parsed, scope)) } catch { throw fail(t, attribute: "cond", error) }
+            }
+            if let target = targets.first { line += " -> " + stateNames.name(for: target) }
+            let actions = t.children
+            if actions.isEmpty {
+                out.line(line)
+            } else {
+                try writeBlock(line, actions, scope: scope, into: &out)
+            }
+        }
+    }
+
+    func mentionsEventData(_ e: JSExpr) -> Bool {
+        switch e {
+        case .path(let p, _): p.first == "_event"
+        case .call(_, let args, _), .array(let args, _): args.contains(where: mentionsEventData)
+        case .unary(_, let x, _): mentionsEventData(x)
+        case .binary(_, let x, let y, _): mentionsEventData(x) || mentionsEventData(y)
+        case .conditional(let a, let b, let c): mentionsEventData(a) || mentionsEventData(b) || mentionsEventData(c)
+        case .number, .string, .bool: false
+        }
+    }
+
+}
