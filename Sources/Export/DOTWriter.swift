@@ -51,7 +51,12 @@ struct DOTDocument {
         line("graph [label=\(DOTString.quoted(title)), labelloc=t, rankdir=LR, nodesep=0.4]")
         line("node [shape=box, style=rounded]")
         line("edge [fontsize=10]")
-        if machine.states.contains(where: { machine.isCluster($0.id) }) { line("compound=true") }
+        if machine.states.contains(where: { machine.isCluster($0.id) }) {
+            line("compound=true")
+            // Graphviz's default ranking of clusters fails on some statecharts ("trouble in
+            // init_rank", no drawing at all); its newer ranking draws them.
+            line("newrank=true")
+        }
         writeDeclarations()
         let initial = machine.initialChildToDraw(of: machine.root)
         if initial != nil { line("init [shape=point, width=0.15]") }
