@@ -10,7 +10,9 @@ enum ImportCommand {
         states, finals and history; transitions with events, conditions and targets; data,
         assignments, <if>, <raise>, <send> to the machine itself (with a delay), <cancel>,
         <log> as an output. An element or expression the language has no equivalent for is
-        an error naming it, with its line and column. The spec written always checks.
+        an error naming it, with its line and column. The spec written always resolves
+        ('statecraft check' may still report what its analysis finds, such as a state
+        nothing enters).
 
         OPTIONS:
           -o FILE            Write the spec to FILE instead of standard output
