@@ -39,6 +39,12 @@ extension Replayer {
 
     mutating func settle(afterLine line: Int, sink: TraceSink) {
         let source = SettleLine(lineNumber: line)
+        // A log with no lines still asks where the machine comes to rest on its own: one
+        // case (without a key) starts, as at a first line, and settles.
+        if runs.isEmpty {
+            _ = openRun(for: nil, source: SettleLine(lineNumber: max(line, 1)))
+            finishInstant(afterLine: line, sink: sink)
+        }
         for index in runs.indices {
             runHandles[index]._withUnsafeGuaranteedRef { run in
                 func steps() -> Int { run.report.timersFired + run.report.sentTaken + run.report.rejected }

@@ -28,6 +28,25 @@ import TestSupport
         #expect(c["state"] as? String == "idle")
     }
 
+    /// An empty log asks where the machine comes to rest by itself: one case starts and
+    /// settles (without --settle an empty log has no case).
+    @Test func anEmptyLogStartsOneCaseAndSettlesIt() throws {
+        let spec = try AnalysisVerdictTests.spec("""
+            machine Boot {
+                event never
+                initial state splash { after 1.5s -> home }
+                state home { on never -> splash }
+            }
+            """)
+        let r = try CLI.run(["replay", "--settle", spec], input: "")
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("  state         home\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("settled       at rest: no timer armed"), "\(r.stdout)")
+        #expect(r.stdout.contains("t=1.5"), "\(r.stdout)")
+        let plain = try CLI.run(["replay", spec], input: "")
+        #expect(plain.stdout.contains("0 cases"), "\(plain.stdout)")
+    }
+
     /// A machine that drives itself to a final state (as the W3C conformance tests do)
     /// reaches it; one whose timer re-arms forever is reported as still running, bounded.
     @Test func finalAndStillRunning() throws {
