@@ -64,7 +64,6 @@ extension Importer {
             case "raise":
                 guard let e = node["event"] else { throw fail(node, "<raise> without an event") }
                 noteEvent(e)
-                sentEvents.insert(e)
             case "send":
                 try collectSend(node)
             case "transition":
@@ -239,7 +238,6 @@ extension Importer {
         if node["idlocation"] != nil { throw fail(node, "<send idlocation> (a send id stored in a variable) is not supported") }
         if !node.children("content").isEmpty { throw fail(node, "<send> with <content> (an unnamed payload) is not supported") }
         noteEvent(e)
-        sentEvents.insert(e)
         if let id = node["id"] { sendIDs[id, default: []].insert(e) }
         var names: [String] = []
         for p in node.children("param") {

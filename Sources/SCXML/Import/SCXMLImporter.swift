@@ -9,7 +9,8 @@ import StatecraftSyntax
 // The translation is mechanical and keeps SCXML's meaning, since our statecharts follow
 // SCXML's algorithm:
 // - <state>, <parallel>, <final>, <history> become states of the same kinds; `initial`
-//   attributes and <initial> elements mark the initial child (the first child when none);
+//   attributes and <initial> elements mark the initial child (the first child when none),
+//   or become `initial -> a, b` when they name deeper states, several, or a history state;
 // - <data> anywhere becomes a variable (SCXML binds all data early), typed by its literal;
 // - a transition's event descriptors are matched against every event the document names,
 //   as SCXML matches them (`*`, prefixes `foo` / `foo.*`, `done.state.x` as `done(x)`), and
@@ -38,10 +39,10 @@ public enum SCXMLImporter {
         do {
             let root = try XMLTree.parse(file)
             var importer = Importer(file: file, root: root)
-            // Two passes: the first learns the types of payload fields and outputs from every
-            // use in the document, the second writes with them.
-            // A type learnt late in one pass (a field sent below the transition that reads
-            // it) is known from the start of the next.
+            // The first passes learn the types of payload fields, valueless data and outputs
+            // from every use in the document (a type learnt late in one pass, say a field
+            // sent below the transition that reads it, is known from the start of the
+            // next); the last writes with them.
             for _ in 0..<3 { _ = try importer.run(machineName: machineName, sourceName: sourceName) }
             try importer.freezeTypes()
             let text = try importer.run(machineName: machineName, sourceName: sourceName)
@@ -101,8 +102,6 @@ struct Importer {
     var events: [String] = []
     /// Fields of each event (SCXML event name -> field names in order) that its sends carry.
     var sentFields: [String: [String]] = [:]
-    /// Events the document sends or raises itself.
-    var sentEvents: Set<String> = []
     /// `<send id>` -> the event it sends (for `<cancel sendid>`).
     var sendIDs: [String: Set<String>] = [:]
     /// Variables: SCXML id -> type and initial value, in document order.
@@ -125,10 +124,10 @@ struct Importer {
     var translator = ExpressionTranslator()
     static let maxStateDepth = 40
     static let maxBlockDepth = 60
-    /// After the first pass: output signatures, and field types with unknown ones as Number.
+    /// After the learning passes: output signatures are fixed (`freezeTypes`).
     var frozen = false
-    /// Events that are a state's timer (`findTimers`), with the delay in seconds; and the
-    /// <send> and <cancel> elements that the timer replaces.
+    /// Events that are a state's timer (`findTimers`), with the <send> that arms it; and
+    /// the <send> and <cancel> elements that the timer replaces.
     var timers: [String: XMLNode] = [:]
     var skipped: Set<ObjectIdentifier> = []
     var collected = false
