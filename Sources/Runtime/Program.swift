@@ -177,24 +177,14 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         let chartBuilder = isChart ? ChartBuilder(machine: machine, groups: byGroup, timerOrder: timerTransitions, &generator) : nil
         let registerCount = generator.finish()
         chart = chartBuilder.map { ChartProgram($0, relocate: generator.relocated) }
-        var raiseStart: [Int32] = [0]
-        var raiseArguments: [Register] = []
-        for site in generator.raises {
-            raiseArguments.append(contentsOf: site.arguments)
-            raiseStart.append(Int32(raiseArguments.count))
-        }
+        let raised = Program.flattened(generator.raises.map(\.arguments))
         raiseEvents = FrozenTable(generator.raises.map { Int32($0.event.index) })
-        self.raiseStart = FrozenTable(raiseStart)
-        self.raiseArguments = FrozenTable(raiseArguments)
-        var sendStart: [Int32] = [0]
-        var sendArguments: [Register] = []
-        for site in generator.sends {
-            sendArguments.append(contentsOf: site.arguments)
-            sendStart.append(Int32(sendArguments.count))
-        }
+        raiseStart = FrozenTable(raised.start)
+        raiseArguments = FrozenTable(raised.arguments)
+        let sent = Program.flattened(generator.sends.map(\.arguments))
         sendEvents = FrozenTable(generator.sends.map { Int32($0.event.index) })
-        self.sendStart = FrozenTable(sendStart)
-        self.sendArguments = FrozenTable(sendArguments)
+        sendStart = FrozenTable(sent.start)
+        sendArguments = FrozenTable(sent.arguments)
         sendDelays = FrozenTable(generator.sends.map { $0.delay?.index ?? -1 })
         sendRanges = generator.sends.map(\.range)
 
@@ -284,6 +274,18 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         payloadStart.free()
         payloadRegisters.free()
         fieldTypes.free()
+    }
+
+    /// The argument lists of raise or send sites as one table: site `r`'s arguments are
+    /// `arguments[start[r] ..< start[r + 1]]`.
+    private static func flattened(_ lists: [[Register]]) -> (start: [Int32], arguments: [Register]) {
+        var start: [Int32] = [0]
+        var arguments: [Register] = []
+        for list in lists {
+            arguments.append(contentsOf: list)
+            start.append(Int32(arguments.count))
+        }
+        return (start, arguments)
     }
 
     private static func put(_ value: Value, at index: Int, _ numbers: inout [Double], _ strings: inout [String]) {

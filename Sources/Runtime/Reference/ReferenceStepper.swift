@@ -116,7 +116,12 @@ public struct ReferenceStepper {
             microsteps = []
             return .afterFinal
         }
-        return macrostep { s throws(ExpressionFault) in
+        return take(event, payload: payload)
+    }
+
+    /// The macrostep of an event, from the log or sent by the machine to itself.
+    private mutating func take(_ event: EventID, payload: [Value]) -> Outcome {
+        macrostep { s throws(ExpressionFault) in
             s.setPayload(event, payload)
             let enabled = try s.selectTransitions { t in t.events.contains(event) }
             guard !enabled.isEmpty else { return .ignored }
@@ -137,25 +142,20 @@ public struct ReferenceStepper {
         now = max(now, timer.deadline)
         firedAtOnce = now == instant ? firedAtOnce + 1 : 1
         lastSent = timer.sent?.event
+        if firedAtOnce > Self.timerLoopLimit {
+            timers.removeAll()
+            outputs = []
+            let fault = switch timer.what {
+            case .sent(_, _, let range): ExpressionFault(.sendLoop(limit: Self.timerLoopLimit, time: now), range: range)
+            case .timer(_, let transition):
+                ExpressionFault(.timerLoop(limit: Self.timerLoopLimit, time: now), range: machine[transition].keywordRange)
+            }
+            return .failed(fault)
+        }
         switch timer.what {
-        case .sent(let event, _, let range) where firedAtOnce > Self.timerLoopLimit:
-            timers.removeAll()
-            outputs = []
-            return .failed(ExpressionFault(.sendLoop(limit: Self.timerLoopLimit, time: now), range: range))
-        case .timer(_, let transition) where firedAtOnce > Self.timerLoopLimit:
-            timers.removeAll()
-            outputs = []
-            return .failed(ExpressionFault(.timerLoop(limit: Self.timerLoopLimit, time: now),
-                                           range: machine[transition].keywordRange))
         case .sent(let event, let payload, _):
             // A sent event is taken as an event from the log is.
-            return macrostep { s throws(ExpressionFault) in
-                s.setPayload(event, payload)
-                let enabled = try s.selectTransitions { t in t.events.contains(event) }
-                guard !enabled.isEmpty else { return .ignored }
-                try s.microstep(enabled)
-                return .fired
-            }
+            return take(event, payload: payload)
         case .timer(_, let transition):
             return macrostep { s throws(ExpressionFault) in
                 s.evaluator.payload = [:]
