@@ -267,7 +267,8 @@ extension Importer {
         return fields
     }
 
-    func fieldName(_ field: String) -> String {
+    /// A payload field's name here (fields are their own namespace per event).
+    static func fieldName(_ field: String) -> String {
         var table = NameTable()
         return table.name(for: field)
     }

@@ -46,9 +46,7 @@ extension Importer {
         guard !ids.isEmpty else { throw fail(node, "an initial transition without a target") }
         for target in ids {
             guard let targetNode = stateByID[target] else { throw fail(node, "initial state \"\(target)\" does not exist") }
-            var step: XMLNode? = targetNode.parent
-            while let s = step, s !== node { step = s.parent }
-            if step == nil { throw fail(node, "initial state \"\(target)\" is not inside this state") }
+            if !Self.contains(node, targetNode) { throw fail(node, "initial state \"\(target)\" is not inside this state") }
         }
         // Several targets must be able to be active together: in different regions of a
         // parallel state (the innermost state holding any two is a <parallel>).
@@ -98,9 +96,7 @@ extension Importer {
                 guard targets.count == 1, let target = targets.first, let targetNode = stateByID[target] else {
                     throw fail(t, "a history default must name one state")
                 }
-                var up = targetNode.parent
-                while let u = up, u !== node.parent { up = u.parent }
-                guard up != nil, targetNode !== node.parent, targetNode.name != "history" else {
+                guard let parent = node.parent, Self.contains(parent, targetNode), targetNode.name != "history" else {
                     throw fail(t, "a history default must be a state inside the history's parent")
                 }
                 line += " -> \(stateNames.name(for: target))"
@@ -144,7 +140,7 @@ extension Importer {
         let names = variableNames
         s.variable = { id in vars[id].map { (names.ours[id] ?? id, $0) } }
         s.events = events
-        s.fieldName = { field in var t = NameTable(); return t.name(for: field) }
+        s.fieldName = Importer.fieldName
         let states = stateNames
         let known = stateByID
         s.state = { id in known[id] != nil ? (states.ours[id] ?? id) : nil }

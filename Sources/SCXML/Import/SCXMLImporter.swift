@@ -269,14 +269,14 @@ struct Importer {
         }
         for e in events where timers[e] == nil {
             let fields = fieldsOf(e)
-            let list = fields.map { "\(fieldName($0)): \(fieldType(e, $0).rawValue)" }
+            let list = fields.map { "\(Self.fieldName($0)): \(fieldType(e, $0).rawValue)" }
             out.line("event \(eventNames.name(for: e))" + (list.isEmpty ? "" : "(\(list.joined(separator: ", ")))"))
         }
         for label in outputOrder {
             let types = frozen ? (outputSignature[label] ?? []) : []
             var fields = types.count == 1 ? ["value: \(types[0].rawValue)"]
                 : types.enumerated().map { "value\($0.offset + 1): \($0.element.rawValue)" }
-            if let declared = declaredOutputs[label] { fields = declared.map { "\(fieldName($0.name)): \($0.type.rawValue)" } }
+            if let declared = declaredOutputs[label] { fields = declared.map { "\(Self.fieldName($0.name)): \($0.type.rawValue)" } }
             out.line("output \(outputNames.name(for: label))" + (fields.isEmpty ? "" : "(\(fields.joined(separator: ", ")))"))
         }
         guard !stateChildren(of: root).filter({ $0.name != "history" }).isEmpty else {
