@@ -48,6 +48,15 @@ struct ParsedArguments {
         return .success(parsed)
     }
 
+    /// The one positional argument of a command that takes exactly one (`SPEC`, `FILE.scxml`).
+    func onlyPositional(_ what: String) -> Result<String, UsageError> {
+        guard positionals.count == 1, let only = positionals.first else {
+            return .failure(UsageError(positionals.isEmpty ? "missing the \(what) argument"
+                                       : "expected one \(what), found \(positionals.count) arguments"))
+        }
+        return .success(only)
+    }
+
     /// The value of an option that takes one of a fixed set of words.
     func choice<T: RawRepresentable & CaseIterable>(_ option: String, default value: T) -> Result<T, UsageError>
     where T.RawValue == String {

@@ -65,9 +65,10 @@ enum DiagramCommand {
         } else {
             render = nil
         }
-        guard parsed.positionals.count == 1, let specPath = parsed.positionals.first else {
-            return usageError(parsed.positionals.isEmpty ? "missing the SPEC argument"
-                              : "expected one SPEC, found \(parsed.positionals.count) arguments", kind, console)
+        let specPath: String
+        switch parsed.onlyPositional("SPEC") {
+        case .success(let path): specPath = path
+        case .failure(let error): return usageError(error.message, kind, console)
         }
         guard let machine = loadMachine(specPath, console: console) else { return ExitStatus.usage }
         let checked = parsed.flags.contains("--check")
@@ -105,12 +106,7 @@ enum DiagramCommand {
             }
         }
         if let output = parsed.values["-o"] {
-            do {
-                try bytes.write(to: URL(fileURLWithPath: output))
-            } catch {
-                console.err("error: cannot write '\(output)': \(error.localizedDescription)\n")
-                return ExitStatus.usage
-            }
+            guard console.write(bytes, toFile: output) else { return ExitStatus.usage }
         } else if render == .png {
             console.write(bytes)
         } else {

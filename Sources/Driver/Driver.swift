@@ -26,6 +26,19 @@ public struct Console: Sendable {
     }
 }
 
+extension Console {
+    /// Writes `bytes` to the file `-o` named; false (after saying why) when it cannot.
+    func write(_ bytes: Data, toFile path: String) -> Bool {
+        do {
+            try bytes.write(to: URL(fileURLWithPath: path))
+            return true
+        } catch {
+            err("error: cannot write '\(path)': \(error.localizedDescription)\n")
+            return false
+        }
+    }
+}
+
 /// Exit statuses of every command.
 public enum ExitStatus {
     /// Success: no errors.

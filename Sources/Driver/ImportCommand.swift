@@ -32,9 +32,10 @@ enum ImportCommand {
             console.out(help)
             return ExitStatus.success
         }
-        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
-            return usageError(parsed.positionals.isEmpty ? "missing the FILE.scxml argument"
-                              : "expected one FILE.scxml, found \(parsed.positionals.count) arguments", console)
+        let path: String
+        switch parsed.onlyPositional("FILE.scxml") {
+        case .success(let p): path = p
+        case .failure(let error): return usageError(error.message, console)
         }
         guard let file = ReplayCommand.readSpec(path, console: console) else { return ExitStatus.usage }
         let fileName = URL(fileURLWithPath: file.path).lastPathComponent
@@ -58,12 +59,7 @@ enum ImportCommand {
             return ExitStatus.failure
         }
         if let output = parsed.values["-o"] {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output))
-            } catch {
-                console.err("error: cannot write '\(output)': \(error.localizedDescription)\n")
-                return ExitStatus.usage
-            }
+            guard console.write(Data(text.utf8), toFile: output) else { return ExitStatus.usage }
         } else {
             console.out(text)
         }

@@ -28,9 +28,10 @@ enum SCXMLCommand {
             console.out(help)
             return ExitStatus.success
         }
-        guard parsed.positionals.count == 1, let specPath = parsed.positionals.first else {
-            return usageError(parsed.positionals.isEmpty ? "missing the SPEC argument"
-                              : "expected one SPEC, found \(parsed.positionals.count) arguments", console)
+        let specPath: String
+        switch parsed.onlyPositional("SPEC") {
+        case .success(let path): specPath = path
+        case .failure(let error): return usageError(error.message, console)
         }
         guard let machine = DiagramCommand.loadMachine(specPath, purpose: "exporting", console: console) else {
             return ExitStatus.usage
@@ -40,13 +41,7 @@ enum SCXMLCommand {
             console.out(document)
             return ExitStatus.success
         }
-        do {
-            try Data(document.utf8).write(to: URL(fileURLWithPath: output))
-        } catch {
-            console.err("error: cannot write '\(output)': \(error.localizedDescription)\n")
-            return ExitStatus.usage
-        }
-        return ExitStatus.success
+        return console.write(Data(document.utf8), toFile: output) ? ExitStatus.success : ExitStatus.usage
     }
 
     static func usageError(_ message: String, _ console: Console) -> Int32 {
