@@ -51,6 +51,16 @@ let package = Package(
             exclude: ["python"]),
         // Helpers shared by the test targets: repository paths, golden files, running the CLI.
         .target(name: "TestSupport", dependencies: ["StatecraftAnalysis"], path: "Tests/TestSupport"),
+        // Fuzzing (Tests/Fuzz): the oracles are a library, so that the test suite judges every
+        // corpus input and reproducer with the code libFuzzer runs; each fuzz-* executable
+        // hands one oracle to libFuzzer when Tests/Fuzz/fuzz builds it, and otherwise runs it
+        // over the files it is given.
+        .target(name: "StatecraftFuzzing", dependencies: ["Statecraft"], path: "Tests/Fuzz/Oracles"),
+        .executableTarget(name: "fuzz-spec", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/spec"),
+        .executableTarget(name: "fuzz-log-reader", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/log-reader"),
+        .executableTarget(name: "fuzz-replay", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/replay"),
+        .executableTarget(name: "fuzz-scxml", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/scxml"),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["StatecraftFuzzing", "TestSupport"], path: "Tests/Fuzz/CorpusTests"),
         .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
         .testTarget(
             name: "CheckerTests",

@@ -40,9 +40,9 @@ public struct EventLogReader {
         self.init(chunkSize: chunkSize) { buffer in EventLogReader.read(fileDescriptor, into: buffer) }
     }
 
-    /// Streams from any source: `refill` fills a buffer and returns the count read, 0 at the
-    /// end, or a negated `errno`.
-    init(chunkSize: Int, refill: @escaping (UnsafeMutableBufferPointer<UInt8>) -> Int) {
+    /// Streams from any source (a decompressor, a socket): `refill` fills a buffer of at most
+    /// `chunkSize` bytes and returns the count read, 0 at the end, or a negated `errno`.
+    public init(chunkSize: Int, refill: @escaping (UnsafeMutableBufferPointer<UInt8>) -> Int) {
         lines = LineBuffer(chunkSize: chunkSize, refill: refill)
     }
 
