@@ -54,6 +54,12 @@ import TestSupport
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\"><onentry><send event=\"e\" target=\"#_parent\"/></onentry></state></scxml>",
          "2:26", "<send target=\"#_parent\"> (another session or I/O processor) is not supported"),
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" datamodel=\"xpath\"/>", "1:1", "datamodel=\"xpath\" is not supported"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" xmlns:statecraft=\"urn:statecraft:spec\" statecraft:outputs=\"tapped(at: Number)\">\n"
+            + "<state id=\"a\"><onentry>\n  <log label=\"tapped\"/></onentry></state></scxml>",
+         "3:3", "<log label=\"tapped\"> gives 0 values; statecraft:outputs declares 1 (Number)"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><log label=\"n\" expr=\"[1, 2]\"/>\n"
+            + "  <log label=\"n\" expr=\"[true, 2]\"/></onentry></state></scxml>",
+         "2:3", "<log label=\"n\">: value 1 is a Bool; another <log label=\"n\"> gives a Number"),
         ("<machine/>", "1:1", "the root element is <machine>, not <scxml>"),
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"a\">\n</scxml>", "3:", "not a well-formed XML document"),
     ])

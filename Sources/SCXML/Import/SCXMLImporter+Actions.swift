@@ -101,6 +101,7 @@ extension Importer {
                 } else if signature.count == 1, signature[0] == .string, types.isEmpty {
                     texts = ["\"\""]
                 }
+                if frozen { try checkLog(a, label: label, args: args, given: texts.count, signature: signature) }
                 let name = outputNames.name(for: label)
                 out.line("emit \(name)" + (texts.isEmpty ? "" : "(\(texts.joined(separator: ", ")))"))
             case "if":
@@ -109,6 +110,26 @@ extension Importer {
             case "foreach": throw fail(a, "<foreach> (arrays) is not supported")
             case "elseif", "else": throw fail(a, "<\(a.name)> outside <if>")
             default: throw fail(a, "<\(a.name)> is not executable content we support")
+            }
+        }
+    }
+
+    /// A `<log>` becomes `emit` of one output, which has one signature: the one the document
+    /// declares (`statecraft:outputs`), or else the one its uses agree on. A `<log>` that
+    /// gives another count of values, or a value of another type, has no translation.
+    func checkLog(_ a: XMLNode, label: String, args: [Translated], given: Int,
+                  signature: [ImportType]) throws(ImportFailure) {
+        let declared = declaredOutputs[label] != nil
+        let source = declared ? "statecraft:outputs declares" : "another <log label=\"\(label)\"> gives"
+        guard given == signature.count else {
+            throw fail(a, "<log label=\"\(label)\"> gives \(given) value\(given == 1 ? "" : "s"); \(source) "
+                       + "\(signature.count) (\(signature.map(\.rawValue).joined(separator: ", ")))")
+        }
+        // A single text value takes any value, written into a string.
+        if signature == [.string] { return }
+        for (index, (arg, wanted)) in zip(args, signature).enumerated() {
+            if case .known(let type) = arg.type, type != wanted {
+                throw fail(a, "<log label=\"\(label)\">: value \(index + 1) is a \(type.rawValue); \(source) a \(wanted.rawValue)")
             }
         }
     }
