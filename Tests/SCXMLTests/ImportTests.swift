@@ -60,6 +60,12 @@ import TestSupport
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><log label=\"n\" expr=\"[1, 2]\"/>\n"
             + "  <log label=\"n\" expr=\"[true, 2]\"/></onentry></state></scxml>",
          "2:3", "<log label=\"n\">: value 1 is a Bool; another <log label=\"n\"> gives a Number"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" xmlns:statecraft=\"urn:statecraft:spec\"\n"
+            + "  statecraft:events=\"press(x: Number, x: Number)\"><state id=\"a\"/></scxml>",
+         "1:1", "statecraft:events=\"…\" declares field 'x' of 'press' twice"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" xmlns:statecraft=\"urn:statecraft:spec\"\n"
+            + "  statecraft:outputs=\"done; done(n: Number)\"><state id=\"a\"/></scxml>",
+         "1:1", "statecraft:outputs=\"…\" declares 'done' twice"),
         ("<machine/>", "1:1", "the root element is <machine>, not <scxml>"),
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"a\">\n</scxml>", "3:", "not a well-formed XML document"),
     ])

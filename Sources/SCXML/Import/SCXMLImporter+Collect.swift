@@ -181,7 +181,17 @@ extension Importer {
             guard let signatures = Self.signatures(text) else {
                 throw fail(root, "statecraft:\(attribute)=\"…\" is not a list of signatures such as 'tap; moved(x: Number)'")
             }
+            var seen: Set<String> = []
             for (name, fields) in signatures {
+                // A second declaration of a name, or of a field, would be a second declaration
+                // in the spec: refused here, where the document says it.
+                guard seen.insert(name).inserted else {
+                    throw fail(root, "statecraft:\(attribute)=\"…\" declares '\(name)' twice")
+                }
+                var fieldNames: Set<String> = []
+                for f in fields where !fieldNames.insert(f.name).inserted {
+                    throw fail(root, "statecraft:\(attribute)=\"…\" declares field '\(f.name)' of '\(name)' twice")
+                }
                 if isEvent {
                     declaredEvents[name] = fields
                     noteEvent(name)

@@ -58,7 +58,8 @@ public enum FuzzEntry {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return [path] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { path + "/" + $0 }
+        let folder = path.hasSuffix("/") ? path : path + "/"
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { folder + $0 }
     }
 }
 
