@@ -62,28 +62,9 @@ public struct ImportFailure: Error {
 /// error at the position the parser stopped.
 enum XMLTree {
     static func parse(_ file: SourceFile) throws(ImportFailure) -> XMLNode {
-        // Foundation's parser on Linux traps on some bytes that are not UTF-8 (in a comment,
-        // say) instead of reporting them, so the document is checked first; it must be
-        // UTF-8, as our specs are.
-        let bytes = file.bytes
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] < 0x80 {
-                // Control characters other than tab, line feed and carriage return are not XML.
-                if bytes[i] < 0x20 && bytes[i] != 0x09 && bytes[i] != 0x0A && bytes[i] != 0x0D {
-                    throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: the control character 0x\(hex(bytes[i]))", at: i, length: 1)
-                }
-                i += 1
-                continue
-            }
-            let length = UTF8Scanner.sequenceLength(bytes, at: i, limit: bytes.count)
-            if length == 1 {
-                throw ImportFailure(.scxmlMalformed, "the document is not UTF-8: byte 0x\(hex(bytes[i]))", at: i, length: 1)
-            }
-            i += length
-        }
+        let bytes = try XMLPrescan.prepare(file.bytes)
         let builder = Builder(file: file)
-        let parser = XMLParser(data: Data(file.bytes))
+        let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.delegate = builder
@@ -100,11 +81,6 @@ enum XMLTree {
         }
         guard let root = builder.root else { throw ImportFailure(.scxmlMalformed, "the document has no root element", at: 0) }
         return root
-    }
-
-    private static func hex(_ b: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
     }
 
     /// libxml2's error codes for the mistakes people make by hand.
