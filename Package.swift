@@ -63,6 +63,8 @@ let package = Package(
         .executableTarget(name: "fuzz-replay", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/replay"),
         .executableTarget(name: "fuzz-scxml", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/scxml"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["StatecraftFuzzing", "TestSupport"], path: "Tests/Fuzz/CorpusTests"),
+        .testTarget(name: "FormatTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/FormatTests",
+                    exclude: ["Golden"]),
         .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
         .testTarget(
             name: "CheckerTests",

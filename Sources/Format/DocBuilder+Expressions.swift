@@ -16,6 +16,8 @@ extension DocBuilder {
             try argumentList(arguments)
         case .unary(let op, let operand):
             try token(op == .not ? .bang : .minus)
+            // `- -2`, not `--2`, which reads like a decrement.
+            if op == .negate, case .unary(.negate, _) = operand.kind { space() }
             try expression(operand)
         case .binary(let op, _, _):
             try binaryChain(expr, precedence: Self.precedence(op))

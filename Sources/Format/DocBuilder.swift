@@ -47,7 +47,7 @@ struct DocBuilder {
     /// Right after a `{` or at the top of the file: no empty line goes here.
     private var atBodyStart = true
 
-    init(file: SourceFile, tokens: [Token], comments: [Comment]) {
+    init(file: SourceFile, tokens: [Token], comments: [SourceComment]) {
         self.file = file
         self.tokens = tokens
         let bytes = file.bytes

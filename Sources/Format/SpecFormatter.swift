@@ -101,7 +101,7 @@ public enum SpecFormatter {
         return kept
     }
 
-    private static func commentText(_ comment: Comment, in file: SourceFile) -> String {
+    private static func commentText(_ comment: SourceComment, in file: SourceFile) -> String {
         var text = String(decoding: file.bytes[comment.range.start..<comment.range.end], as: UTF8.self)
         if comment.kind == .line {
             while let last = text.unicodeScalars.last, last == " " || last == "\t" || last == "\r"
@@ -115,7 +115,7 @@ public enum SpecFormatter {
     /// The output must lex to the same tokens and comments and parse without errors; if not,
     /// the formatter has a bug and the file is better left alone.
     private static func verify(_ output: [UInt8], against source: SourceFile, tokens: [Token],
-                               comments: [Comment]) throws {
+                               comments: [SourceComment]) throws {
         let formatted = SourceFile(path: source.path, bytes: output)
         let relexed = Lexer.tokenizeWithComments(formatted)
         if significant(relexed.tokens, in: formatted) != significant(tokens, in: source) {
