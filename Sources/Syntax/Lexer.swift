@@ -11,7 +11,7 @@ public struct Lexer {
     public internal(set) var diagnostics = DiagnosticBag()
     /// The comments passed so far, in source order, when the lexer was made with
     /// `recordingComments` (the formatter keeps them; the parser never sees them).
-    public private(set) var comments: [Comment] = []
+    public private(set) var comments: [SourceComment] = []
     private let recordsComments: Bool
     private let bytes: [UInt8]
     private var position = 0
@@ -39,7 +39,7 @@ public struct Lexer {
 
     /// Reads every token, ending with `endOfFile`, and every comment, both in source order.
     public static func tokenizeWithComments(_ file: SourceFile)
-        -> (tokens: [Token], comments: [Comment], diagnostics: DiagnosticBag) {
+        -> (tokens: [Token], comments: [SourceComment], diagnostics: DiagnosticBag) {
         var lexer = Lexer(file: file, recordingComments: true)
         var tokens: [Token] = []
         while true {
@@ -93,7 +93,7 @@ public struct Lexer {
         while position < bytes.count && bytes[position] != UInt8(ascii: "\n") {
             skipScalarCheckingUTF8()
         }
-        if recordsComments { comments.append(Comment(kind: .line, range: SourceRange(start, position))) }
+        if recordsComments { comments.append(SourceComment(kind: .line, range: SourceRange(start, position))) }
     }
 
     /// Block comments nest, as in Swift, so a commented-out region may hold comments.
@@ -106,7 +106,7 @@ public struct Lexer {
                 position += 2
                 depth -= 1
                 if depth == 0 {
-                    if recordsComments { comments.append(Comment(kind: .block, range: SourceRange(start, position))) }
+                    if recordsComments { comments.append(SourceComment(kind: .block, range: SourceRange(start, position))) }
                     return
                 }
             } else if bytes[position] == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "*") {

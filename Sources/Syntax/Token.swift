@@ -99,7 +99,7 @@ public struct Token: Equatable, Sendable {
 }
 
 /// A comment the lexer skipped: trivia to the parser, but kept by the formatter.
-public struct Comment: Equatable, Sendable {
+public struct SourceComment: Equatable, Sendable {
     /// `// …` to the end of the line, or `/* … */` (which may nest and span lines).
     public enum Kind: Sendable { case line, block }
     /// Which kind.
