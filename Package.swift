@@ -62,6 +62,7 @@ let package = Package(
         .executableTarget(name: "fuzz-log-reader", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/log-reader"),
         .executableTarget(name: "fuzz-replay", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/replay"),
         .executableTarget(name: "fuzz-scxml", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/scxml"),
+        .executableTarget(name: "fuzz-format", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/format"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["StatecraftFuzzing", "TestSupport"], path: "Tests/Fuzz/CorpusTests"),
         .testTarget(name: "FormatTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/FormatTests",
                     exclude: ["Golden"]),
