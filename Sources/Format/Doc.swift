@@ -35,12 +35,16 @@ indirect enum Doc {
     case indentIfBroken(id: Int, [Doc], hard: Bool)
     /// Contents as they are.
     case concat([Doc], hard: Bool)
+    /// Parts and the `line`s between them (part, line, part, …), filled like a paragraph:
+    /// each line breaks only where the next part does not fit on the line.
+    case fill([Doc], hard: Bool)
 
     /// Whether the document holds a line break no layout can avoid.
     var isHard: Bool {
         switch self {
         case .hardline, .blankLine, .verbatim: true
-        case .group(_, _, let hard), .indent(_, let hard), .indentIfBroken(_, _, let hard), .concat(_, let hard): hard
+        case .group(_, _, let hard), .indent(_, let hard), .indentIfBroken(_, _, let hard), .concat(_, let hard),
+             .fill(_, let hard): hard
         case .text, .space, .line, .softline, .flatOnly, .trailingComment, .inlineComment: false
         }
     }

@@ -90,7 +90,8 @@ extension DocBuilder {
     }
 
     /// `IDENT [ "(" [ field { "," field } [ "," ] ] ")" ]` after `event` or `output`:
-    /// the fields on the name's line when they fit, else one per line.
+    /// the fields on the name's line when they fit, else on lines of their own, as many
+    /// to a line as fit.
     private mutating func signature(_ keyword: TokenKind, fields: Int) throws {
         try token(keyword)
         beginIndent()
@@ -104,15 +105,20 @@ extension DocBuilder {
             if fields > 0 {
                 beginIndent()
                 softline()
+                beginFill()
                 for index in 0..<fields {
-                    if index > 0 {
-                        try token(.comma)
-                        line()
-                    }
+                    if index > 0 { fillSeparator() }
+                    beginFillPart()
                     try token(.identifier)
                     try typeAnnotation()
+                    if index + 1 < fields {
+                        try token(.comma)
+                    } else if peekKind == .comma {
+                        try skip(.comma)
+                    }
+                    endFillPart()
                 }
-                if peekKind == .comma { try skip(.comma) }
+                end()
                 end()
                 softline()
             }

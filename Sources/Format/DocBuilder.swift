@@ -27,7 +27,7 @@ struct DocBuilder {
     }
 
     private struct Frame {
-        enum Kind { case root, group(Int), indent, indentIfBroken(Int) }
+        enum Kind { case root, group(Int), indent, indentIfBroken(Int), fill, fillPart }
         var kind: Kind
         var children: [Doc] = []
         var hard = false
@@ -130,6 +130,21 @@ struct DocBuilder {
 
     mutating func beginIndentIfBroken(_ group: Int) { frames.append(Frame(kind: .indentIfBroken(group))) }
 
+    /// Opens a fill: parts (each opened with `beginFillPart`) with `fillSeparator` between them.
+    mutating func beginFill() { frames.append(Frame(kind: .fill)) }
+
+    /// Opens one part of a fill; the comments that end its line are kept inside it.
+    mutating func beginFillPart() { frames.append(Frame(kind: .fillPart)) }
+
+    /// Closes a part of a fill, with the comments that end its last token's line.
+    mutating func endFillPart() {
+        flushTrailing()
+        end()
+    }
+
+    /// A space between two parts of a fill, or a line break where the next does not fit.
+    mutating func fillSeparator() { append(.line) }
+
     /// Closes the innermost group or indentation.
     mutating func end() {
         guard frames.count > 1, let frame = frames.popLast() else { return }
@@ -138,6 +153,8 @@ struct DocBuilder {
         case .group(let id): append(.group(id: id, frame.children, hard: frame.hard))
         case .indent: append(.indent(frame.children, hard: frame.hard))
         case .indentIfBroken(let id): append(.indentIfBroken(id: id, frame.children, hard: frame.hard))
+        case .fill: append(.fill(frame.children, hard: frame.hard))
+        case .fillPart: append(.concat(frame.children, hard: frame.hard))
         }
     }
 

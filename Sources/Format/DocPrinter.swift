@@ -46,6 +46,8 @@ struct DocPrinter {
             case .blankLine: writer.blankLine(indent: indent)
             case .concat(let children, _):
                 push(children, indent: indent, mode: command.mode, onto: &commands)
+            case .fill(let parts, _):
+                fill(parts, indent: indent, mode: command.mode, column: writer.column, onto: &commands)
             case .indent(let children, _):
                 push(children, indent: indent + DocPrinter.indentWidth, mode: command.mode, onto: &commands)
             case .indentIfBroken(let id, let children, _):
@@ -58,7 +60,7 @@ struct DocPrinter {
                         mode = .flat
                     } else {
                         let flat = Command(indent: indent, mode: .flat, doc: .concat(children, hard: false))
-                        if fits(flat, rest: commands, remaining: width - writer.column, groupModes: groupModes) {
+                        if fits(flat, rest: commands, remaining: width - writer.column) {
                             mode = .flat
                         }
                     }
@@ -74,9 +76,39 @@ struct DocPrinter {
         for child in children.reversed() { commands.append(Command(indent: indent, mode: mode, doc: child)) }
     }
 
+    /// The first part of a fill and the line after it: the line is a space when the next
+    /// part fits after it, else a break; the rest is filled when its turn comes.
+    private func fill(_ parts: [Doc], indent: Int, mode: Mode, column: Int, onto commands: inout [Command]) {
+        guard let content = parts.first else { return }
+        let remaining = width - column
+        func flat(_ doc: Doc) -> Command { Command(indent: indent, mode: .flat, doc: doc) }
+        func broken(_ doc: Doc) -> Command { Command(indent: indent, mode: .broken, doc: doc) }
+        if mode == .flat {
+            push(parts, indent: indent, mode: .flat, onto: &commands)
+            return
+        }
+        let contentFits = fits(flat(content), rest: [], remaining: remaining, mustBeFlat: true)
+        guard parts.count >= 3 else {
+            push(Array(parts.dropFirst()), indent: indent, mode: contentFits ? .flat : .broken, onto: &commands)
+            commands.append(contentFits ? flat(content) : broken(content))
+            return
+        }
+        let separator = parts[1]
+        let pair = flat(.concat([content, separator, parts[2]], hard: false))
+        commands.append(Command(indent: indent, mode: mode, doc: .fill(Array(parts.dropFirst(2)), hard: false)))
+        if fits(pair, rest: [], remaining: remaining, mustBeFlat: true) {
+            commands.append(flat(separator))
+            commands.append(flat(content))
+        } else {
+            commands.append(broken(separator))
+            commands.append(contentFits ? flat(content) : broken(content))
+        }
+    }
+
     /// Whether `next` printed flat, and then `rest` up to its first line break, fits in
     /// `remaining` columns.
-    private func fits(_ next: Command, rest: [Command], remaining: Int, groupModes: [Int: Mode]) -> Bool {
+    /// With `mustBeFlat`, a group that must break does not fit.
+    private func fits(_ next: Command, rest: [Command], remaining: Int, mustBeFlat: Bool = false) -> Bool {
         var remaining = remaining
         var stack = [next]
         var restIndex = rest.count
@@ -96,9 +128,11 @@ struct DocPrinter {
             case .line, .softline:
                 if command.mode == .broken { return true }
                 if case .line = command.doc { remaining -= 1 }
-            case .concat(let children, _), .indent(let children, _), .indentIfBroken(_, let children, _):
+            case .concat(let children, _), .indent(let children, _), .indentIfBroken(_, let children, _),
+                 .fill(let children, _):
                 for child in children.reversed() { stack.append(Command(indent: 0, mode: command.mode, doc: child)) }
             case .group(_, let children, let hard):
+                if mustBeFlat && hard { return false }
                 let mode: Mode = hard ? .broken : command.mode
                 for child in children.reversed() { stack.append(Command(indent: 0, mode: mode, doc: child)) }
             }
