@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- Driver <- statecraft
+// Diagnostics <- Syntax (<- Format) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- Driver <- statecraft
 // (SCXML import writes our language and reads it back through Syntax and Semantics)
 let package = Package(
     name: "Statecraft",
@@ -17,6 +17,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "StatecraftSyntax", dependencies: ["StatecraftDiagnostics"], path: "Sources/Syntax"),
         .target(name: "StatecraftModel", dependencies: ["StatecraftDiagnostics"], path: "Sources/Model"),
+        // The canonical layout of specs (`statecraft fmt`), from the tokens, comments and tree.
+        .target(name: "StatecraftFormat", dependencies: ["StatecraftSyntax", "StatecraftDiagnostics"], path: "Sources/Format"),
         .target(
             name: "StatecraftSemantics",
             dependencies: ["StatecraftSyntax", "StatecraftModel"],
@@ -39,7 +41,7 @@ let package = Package(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
-                           "StatecraftExport", "StatecraftSCXML"],
+                           "StatecraftExport", "StatecraftSCXML", "StatecraftFormat"],
             path: "Sources/Statecraft"),
         .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
@@ -60,7 +62,10 @@ let package = Package(
         .executableTarget(name: "fuzz-log-reader", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/log-reader"),
         .executableTarget(name: "fuzz-replay", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/replay"),
         .executableTarget(name: "fuzz-scxml", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/scxml"),
+        .executableTarget(name: "fuzz-format", dependencies: ["StatecraftFuzzing"], path: "Tests/Fuzz/Targets/format"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["StatecraftFuzzing", "TestSupport"], path: "Tests/Fuzz/CorpusTests"),
+        .testTarget(name: "FormatTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/FormatTests",
+                    exclude: ["Golden"]),
         .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
         .testTarget(
             name: "CheckerTests",

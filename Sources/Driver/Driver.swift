@@ -51,7 +51,7 @@ public enum ExitStatus {
 
 /// The `statecraft` command line: parses arguments and dispatches to a command.
 public enum Driver {
-    static let commands = ["check", "replay", "paths", "dot", "mermaid", "scxml", "import", "help"]
+    static let commands = ["check", "fmt", "replay", "paths", "dot", "mermaid", "scxml", "import", "help"]
 
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -66,6 +66,8 @@ public enum Driver {
         switch command {
         case "check":
             return CheckCommand.run(rest, console: console)
+        case "fmt":
+            return FormatCommand.run(rest, console: console)
         case "replay":
             return ReplayCommand.run(rest, console: console)
         case "paths":
@@ -107,6 +109,7 @@ public enum Driver {
 
         COMMANDS:
           check [PATH ...]    Parse and check specs (*.machine files, or folders of them)
+          fmt [PATH ...]      Rewrite specs in the canonical layout (--check: only show the diff)
           replay SPEC [LOG ...]
                               Run a spec against event logs and report where they part ways
           paths SPEC          Generate event logs that reach every transition (model-based tests)

@@ -2,6 +2,7 @@
 @_exported import StatecraftDiagnostics
 @_exported import StatecraftEventLog
 @_exported import StatecraftExport
+@_exported import StatecraftFormat
 @_exported import StatecraftModel
 @_exported import StatecraftRuntime
 @_exported import StatecraftSCXML

@@ -9,6 +9,10 @@ public struct Lexer {
     public let file: SourceFile
     /// Lexical errors found so far.
     public internal(set) var diagnostics = DiagnosticBag()
+    /// The comments passed so far, in source order, when the lexer was made with
+    /// `recordingComments` (the formatter keeps them; the parser never sees them).
+    public private(set) var comments: [SourceComment] = []
+    private let recordsComments: Bool
     private let bytes: [UInt8]
     private var position = 0
     private var sawNewline = true
@@ -19,20 +23,29 @@ public struct Lexer {
     /// How deeply interpolations may nest (`"\("\("…")")"`).
     static let maxInterpolationNesting = 8
 
-    /// Creates a lexer at the start of `file`.
-    public init(file: SourceFile) {
+    /// Creates a lexer at the start of `file`; with `recordingComments`, it also lists the
+    /// comments it skips (`comments`), without changing the tokens it returns.
+    public init(file: SourceFile, recordingComments: Bool = false) {
         self.file = file
         self.bytes = file.bytes
+        self.recordsComments = recordingComments
     }
 
     /// Reads every token, ending with `endOfFile` (tests and tools).
     public static func tokenize(_ file: SourceFile) -> (tokens: [Token], diagnostics: DiagnosticBag) {
-        var lexer = Lexer(file: file)
+        let all = tokenizeWithComments(file)
+        return (all.tokens, all.diagnostics)
+    }
+
+    /// Reads every token, ending with `endOfFile`, and every comment, both in source order.
+    public static func tokenizeWithComments(_ file: SourceFile)
+        -> (tokens: [Token], comments: [SourceComment], diagnostics: DiagnosticBag) {
+        var lexer = Lexer(file: file, recordingComments: true)
         var tokens: [Token] = []
         while true {
             let token = lexer.next()
             tokens.append(token)
-            if token.kind == .endOfFile { return (tokens, lexer.diagnostics) }
+            if token.kind == .endOfFile { return (tokens, lexer.comments, lexer.diagnostics) }
         }
     }
 
@@ -76,9 +89,11 @@ public struct Lexer {
     }
 
     private mutating func skipLineComment() {
+        let start = position
         while position < bytes.count && bytes[position] != UInt8(ascii: "\n") {
             skipScalarCheckingUTF8()
         }
+        if recordsComments { comments.append(SourceComment(kind: .line, range: SourceRange(start, position))) }
     }
 
     /// Block comments nest, as in Swift, so a commented-out region may hold comments.
@@ -90,7 +105,10 @@ public struct Lexer {
             if bytes[position] == UInt8(ascii: "*") && peek(1) == UInt8(ascii: "/") {
                 position += 2
                 depth -= 1
-                if depth == 0 { return }
+                if depth == 0 {
+                    if recordsComments { comments.append(SourceComment(kind: .block, range: SourceRange(start, position))) }
+                    return
+                }
             } else if bytes[position] == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "*") {
                 position += 2
                 depth += 1

@@ -97,3 +97,20 @@ public struct Token: Equatable, Sendable {
         self.startsLine = startsLine
     }
 }
+
+/// A comment the lexer skipped: trivia to the parser, but kept by the formatter.
+public struct SourceComment: Equatable, Sendable {
+    /// `// …` to the end of the line, or `/* … */` (which may nest and span lines).
+    public enum Kind: Sendable { case line, block }
+    /// Which kind.
+    public var kind: Kind
+    /// The bytes of the comment: from `//` up to (not including) the line break, or from
+    /// `/*` through the closing `*/`.
+    public var range: SourceRange
+
+    /// Creates a comment.
+    public init(kind: Kind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+}

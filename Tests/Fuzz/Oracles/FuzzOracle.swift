@@ -23,7 +23,7 @@ extension FuzzOracle {
 
 /// Every target, by name.
 public let fuzzOracles: [any FuzzOracle.Type] = [SpecOracle.self, LogReaderOracle.self, ReplayOracle.self,
-                                                 SCXMLOracle.self]
+                                                 SCXMLOracle.self, FormatOracle.self]
 
 /// The names of the targets.
 public let fuzzTargetNames = fuzzOracles.map { $0.name }

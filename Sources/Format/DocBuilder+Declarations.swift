@@ -1,0 +1,258 @@
+import StatecraftSyntax
+
+// The layout of declarations: the machine and each state hold one member per line at one
+// more level of indentation; a member's own line breaks (a long value, a comment inside
+// it) are indented one level more than its first line.
+extension DocBuilder {
+    /// `file = machine`, with the comments before and after it.
+    mutating func file(_ machine: MachineDecl) throws {
+        flushLeading(keepBlank: true, blankBeforeToken: false)
+        try token(.kwMachine)
+        space()
+        try token(.identifier)
+        space()
+        let members = machine.members
+        try body(count: members.count) { builder, index in
+            try builder.member(members[index])
+        }
+    }
+
+    /// `"{" { member } "}"` of the machine or a state: always one member per line.
+    mutating func body(count: Int, member: (inout DocBuilder, Int) throws -> Void) throws {
+        try token(.lBrace)
+        skipSemicolons()
+        if count == 0 && !hasCommentBeforeNextToken {
+            try token(.rBrace)
+            return
+        }
+        beginIndent()
+        startBody()
+        for index in 0..<count {
+            hardline()
+            flushLeading(keepBlank: true, blankBeforeToken: true)
+            try member(&self, index)
+            skipSemicolons()
+        }
+        hardline()
+        flushLeading(keepBlank: true, blankBeforeToken: false)
+        end()
+        hardline()
+        try token(.rBrace)
+    }
+
+    /// `member = const | var | event | output | state | initialTargets`
+    mutating func member(_ member: MemberDecl) throws {
+        switch member {
+        case .constant(let decl):
+            try token(.kwConst)
+            beginIndent()
+            space()
+            try token(.identifier)
+            if decl.type != nil { try typeAnnotation() }
+            try value(decl.value)
+            end()
+        case .variable(let decl):
+            if decl.isPublic {
+                try token(.kwPublic)
+                space()
+            }
+            try token(.kwVar)
+            beginIndent()
+            space()
+            try token(.identifier)
+            try typeAnnotation()
+            try value(decl.initialValue)
+            end()
+        case .event(let decl):
+            try signature(.kwEvent, fields: decl.fields.count)
+        case .output(let decl):
+            try signature(.kwOutput, fields: decl.fields.count)
+        case .state(let state):
+            try self.state(state)
+        case .initialTargets(let decl):
+            try initialTargets(decl)
+        }
+    }
+
+    /// `":" type`
+    private mutating func typeAnnotation() throws {
+        try token(.colon)
+        space()
+        try token(.identifier)
+    }
+
+    /// `"=" expr` of a constant or variable.
+    private mutating func value(_ expr: ExprSyntax) throws {
+        space()
+        try token(.assign)
+        space()
+        try expression(expr)
+    }
+
+    /// `IDENT [ "(" [ field { "," field } [ "," ] ] ")" ]` after `event` or `output`:
+    /// the fields on the name's line when they fit, else on lines of their own, as many
+    /// to a line as fit.
+    private mutating func signature(_ keyword: TokenKind, fields: Int) throws {
+        try token(keyword)
+        beginIndent()
+        space()
+        try token(.identifier)
+        end()
+        // A `(` on a line of its own would not belong to the signature: the tree has none then.
+        if peekKind == .lParen && !peekStartsLine {
+            beginGroup()
+            try token(.lParen)
+            if fields > 0 {
+                beginIndent()
+                softline()
+                beginFill()
+                for index in 0..<fields {
+                    if index > 0 { fillSeparator() }
+                    beginFillPart()
+                    try token(.identifier)
+                    try typeAnnotation()
+                    if index + 1 < fields {
+                        try token(.comma)
+                    } else if peekKind == .comma {
+                        try skip(.comma)
+                    }
+                    endFillPart()
+                }
+                end()
+                end()
+                softline()
+            }
+            try token(.rParen)
+            end()
+        }
+    }
+
+    /// `initialTargets = "initial" "->" IDENT { "," IDENT }`
+    private mutating func initialTargets(_ decl: InitialTargetsDecl) throws {
+        try token(.kwInitial)
+        beginIndent()
+        space()
+        try token(.arrow)
+        space()
+        for index in decl.targets.indices {
+            if index > 0 {
+                try token(.comma)
+                space()
+            }
+            try token(.identifier)
+        }
+        end()
+    }
+
+    /// One member of a state's body, in source order (the tree keeps each kind apart).
+    private enum StateMember {
+        case entryExit(EntryExitDecl)
+        case transition(TransitionDecl)
+        case state(StateDecl)
+        case initialTargets(InitialTargetsDecl)
+
+        var start: Int {
+            switch self {
+            case .entryExit(let decl): decl.keywordRange.start
+            case .transition(let decl): decl.range.start
+            case .state(let decl): decl.range.start
+            case .initialTargets(let decl): decl.keywordRange.start
+            }
+        }
+    }
+
+    /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
+    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT ]`
+    mutating func state(_ state: StateDecl) throws {
+        for _ in state.modifiers {
+            try anyToken()
+            space()
+        }
+        try token(.kwState)
+        beginIndent()
+        space()
+        try token(.identifier)
+        if state.historyDefault != nil {
+            space()
+            try token(.arrow)
+            space()
+            try token(.identifier)
+        }
+        end()
+        guard peekKind == .lBrace else { return }
+        var members: [StateMember] = state.entry.map(StateMember.entryExit) + state.exit.map(StateMember.entryExit)
+        members += state.transitions.map(StateMember.transition) + state.children.map(StateMember.state)
+        members += state.initialTargets.map(StateMember.initialTargets)
+        members.sort { $0.start < $1.start }
+        space()
+        try body(count: members.count) { builder, index in
+            switch members[index] {
+            case .entryExit(let decl):
+                try builder.anyToken()
+                builder.space()
+                try builder.block(decl.block)
+            case .transition(let decl): try builder.transition(decl)
+            case .state(let decl): try builder.state(decl)
+            case .initialTargets(let decl): try builder.initialTargets(decl)
+            }
+        }
+    }
+
+    /// `transition = [ "internal" ] trigger [ "if" expr ] [ "->" IDENT ] [ block ]`
+    ///
+    /// On one line when it fits; else the guard and the target each start a continuation
+    /// line (the actions follow the target), as the language's line-break rules allow.
+    mutating func transition(_ transition: TransitionDecl) throws {
+        let header = beginGroup()
+        if transition.isInternal {
+            try token(.identifier)
+            space()
+        }
+        try anyToken()  // `on`, `after`, `done` or `always`
+        beginIndent()
+        switch transition.trigger {
+        case .events(let names):
+            space()
+            beginGroup()
+            for index in names.indices {
+                if index > 0 {
+                    try token(.comma)
+                    line()
+                }
+                try token(.identifier)
+            }
+            end()
+        case .after(let delay):
+            space()
+            try expression(delay)
+        case .done(let state):
+            if state != nil {
+                try token(.lParen)
+                try token(.identifier)
+                try token(.rParen)
+            }
+        case .always:
+            break
+        }
+        if let guardExpr = transition.guardExpr {
+            line()
+            try token(.kwIf)
+            space()
+            try expression(guardExpr)
+        }
+        if transition.target != nil {
+            line()
+            try token(.arrow)
+            space()
+            try token(.identifier)
+        }
+        end()
+        end()
+        if let actions = transition.actions {
+            beginIndentIfBroken(header)
+            space()
+            try block(actions)
+            end()
+        }
+    }
+}
