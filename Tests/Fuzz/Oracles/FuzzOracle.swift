@@ -5,7 +5,7 @@
 // every corpus input and every reproducer through them (Tests/Fuzz/CorpusTests).
 
 /// One fuzz target's judgement of an input.
-public protocol FuzzOracle {
+public protocol FuzzOracle: Sendable {
     /// The target's name: the fuzz-<name> executable, the corpus and reproducer folders.
     static var name: String { get }
     /// What is wrong with how the library handled `input` (empty when nothing is). A crash
