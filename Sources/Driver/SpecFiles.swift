@@ -9,7 +9,9 @@ enum SpecFiles {
     }
 
     /// The files named by `paths`: files as given, folders searched recursively for
-    /// `*.machine` files, sorted so the output is the same on every machine.
+    /// `*.machine` files, sorted so the output is the same on every machine. Hidden files
+    /// and folders inside a folder (`.git`, `.build`, the fuzzers' working corpora) are not
+    /// searched: they hold copies and tools' data, not the user's specs.
     static func collect(_ paths: [String]) -> (files: [String], problems: [(path: String, message: String)]) {
         var files: [String] = []
         var problems: [(path: String, message: String)] = []
@@ -34,6 +36,10 @@ enum SpecFiles {
             }
             var found: [String] = []
             while let relative = enumerator.nextObject() as? String {
+                if relative.split(separator: "/").last?.hasPrefix(".") == true {
+                    enumerator.skipDescendants()
+                    continue
+                }
                 if relative.hasSuffix(".machine") {
                     found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
                 }

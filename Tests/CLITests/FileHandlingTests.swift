@@ -28,6 +28,23 @@ import TestSupport
         #expect(r.stderr.contains("error: cannot read 'missing.machine': no such file or directory"))
     }
 
+    /// A folder's hidden files and folders (`.build`, `.git`) are not searched for specs;
+    /// a hidden file named on the command line is read.
+    @Test func hiddenFoldersAreNotSearched() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-hidden-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(".build/corpus"), withIntermediateDirectories: true)
+        let spec = Repository.bytes(Repository.specs.appendingPathComponent("Drawer.machine"))
+        try Data(spec).write(to: folder.appendingPathComponent("Drawer.machine"))
+        try Data("machine {".utf8).write(to: folder.appendingPathComponent(".build/corpus/broken.machine"))
+        try Data("machine {".utf8).write(to: folder.appendingPathComponent(".scratch.machine"))
+        let r = try CLI.run(["check", folder.path])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout == "checked 1 file: 0 errors, 0 warnings\n")
+        let named = try CLI.run(["check", folder.appendingPathComponent(".scratch.machine").path])
+        #expect(named.status == 1)
+    }
+
     @Test func aDashReadsTheSpecFromStandardInput() throws {
         let spec = String(decoding: Repository.bytes(Repository.specs.appendingPathComponent("Drawer.machine")), as: UTF8.self)
         let check = try CLI.run(["check", "-"], input: spec)
