@@ -79,6 +79,21 @@ import TestSupport
         #expect(r.stderr.contains(message), "\(r.stderr)")
     }
 
+    /// A field of an event only the log sends is typed by where its value goes: sent as a
+    /// field, or logged as an output value, that the document declares.
+    @Test func aFieldTakesTheTypeOfWhereItsValueGoes() throws {
+        let xml = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" xmlns:statecraft=\"urn:statecraft:spec\" "
+            + "statecraft:events=\"search(query: String)\" statecraft:outputs=\"said(text: String)\"><state id=\"a\">"
+            + "<transition event=\"typed\"><send event=\"search\"><param name=\"query\" expr=\"_event.data.q\"/></send></transition>"
+            + "<transition event=\"spoken\"><log label=\"said\" expr=\"_event.data.words\"/></transition>"
+            + "<transition event=\"search\"/></state></scxml>"
+        let text = try #require(ImportTests.importing(xml).text)
+        #expect(text.contains("event typed(q: String)"), "\(text)")
+        #expect(text.contains("event spoken(words: String)"), "\(text)")
+        let checked = Statecraft.check(source: text, bounds: nil)
+        #expect(checked.machine != nil, "\(checked.diagnostics.map(\.message))")
+    }
+
     /// Processing instructions mean nothing in SCXML, with or without data, wherever they
     /// stand; one without data (`<?t?>`) used to crash Foundation's parser on Linux. Text that
     /// only looks like one (in a comment, an attribute value) stays text.

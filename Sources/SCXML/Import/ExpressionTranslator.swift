@@ -252,7 +252,8 @@ struct ExpressionTranslator {
 
     // MARK: - Types
 
-    private mutating func learn(_ keys: [FieldKey], _ type: ImportType) {
+    /// Types the fields nothing has typed yet, from where their value goes.
+    mutating func learn(_ keys: [FieldKey], _ type: ImportType) {
         for k in keys where fields[k] == nil { fields[k] = type }
     }
 

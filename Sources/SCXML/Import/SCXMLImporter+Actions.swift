@@ -92,6 +92,12 @@ extension Importer {
                         throw fail(a, attribute: "expr", error)
                     }
                 }
+                // A value nothing else types takes the type the output declares for it.
+                if let declared = declaredOutputs[label], declared.count == args.count {
+                    for (arg, field) in zip(args, declared) {
+                        if case .unknown(let keys) = arg.type { translator.learn(keys, field.type) }
+                    }
+                }
                 let types = args.map { arg -> ImportType in if case .known(let t) = arg.type { t } else { .number } }
                 if !frozen { outputUses[label, default: []].append(types) }
                 let signature = frozen ? (outputSignature[label] ?? types) : types
@@ -144,12 +150,17 @@ extension Importer {
             guard let name = p["name"] else { continue }
             if p["expr"] != nil {
                 let value = try translateExpression(p, "expr", scope, into: &translator)
-                if case .known(let t) = value.type {
-                    let key = FieldKey(event: e, field: name)
+                let key = FieldKey(event: e, field: name)
+                switch value.type {
+                case .known(let t):
                     if let known = translator.fields[key], known != t {
                         throw fail(p, "param \"\(name)\" of event \"\(e)\" is a \(t.rawValue) here and a \(known.rawValue) elsewhere")
                     }
                     translator.fields[key] = t
+                case .unknown(let keys):
+                    // A value nothing else types (a field of an event only the log sends)
+                    // takes the type of the field it is sent as, when that one is known.
+                    if let t = translator.fields[key] { translator.learn(keys, t) }
                 }
                 given[name] = value.text
             } else if let location = p["location"] {
