@@ -66,7 +66,7 @@ struct DocBuilder {
         var previousEnd = 0
         var first = true
         var c = 0
-        for token in tokens {
+        for (index, token) in tokens.enumerated() {
             while c < comments.count && comments[c].range.start < token.range.start {
                 let comment = comments[c]
                 let before = newlines(previousEnd, comment.range.start)
@@ -91,8 +91,14 @@ struct DocBuilder {
                 c += 1
             }
             blank.append(!first && newlines(previousEnd, token.range.start) > 1)
-            previousEnd = token.range.end
-            first = false
+            // A token the layout drops (`;`, a comma before `)`) is not there for the comments
+            // after it: one that followed it on its line starts a line of its own.
+            let dropped = token.kind == .semicolon
+                || token.kind == .comma && index + 1 < tokens.count && tokens[index + 1].kind == .rParen
+            if !dropped {
+                previousEnd = token.range.end
+                first = false
+            }
         }
         self.comments = infos
         self.tokenBlankBefore = blank
