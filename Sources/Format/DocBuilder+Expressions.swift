@@ -20,7 +20,7 @@ extension DocBuilder {
             if op == .negate, case .unary(.negate, _) = operand.kind { space() }
             try expression(operand)
         case .binary(let op, _, _):
-            try binaryChain(expr, precedence: Self.precedence(op))
+            try binaryChain(expr, precedence: op.precedence)
         case .conditional(let condition, let then, let otherwise):
             beginGroup()
             try expression(condition)
@@ -81,7 +81,7 @@ extension DocBuilder {
         var operands: [ExprSyntax] = []
         var operators: [BinaryOperator] = []
         var current = expr
-        while case .binary(let op, let left, let right) = current.kind, Self.precedence(op) == precedence {
+        while case .binary(let op, let left, let right) = current.kind, op.precedence == precedence {
             operands.append(right)
             operators.append(op)
             current = left
@@ -102,16 +102,6 @@ extension DocBuilder {
         end()
     }
 
-    private static func precedence(_ op: BinaryOperator) -> Int {
-        switch op {
-        case .or: 0
-        case .and: 1
-        case .equal, .notEqual: 2
-        case .less, .lessEqual, .greater, .greaterEqual: 3
-        case .add, .subtract: 4
-        case .multiply, .divide, .remainder: 5
-        }
-    }
 
     private static func operatorToken(_ op: BinaryOperator) -> TokenKind {
         switch op {

@@ -35,9 +35,9 @@ extension Parser {
     /// left-associative, so operands at one level are gathered in a loop.
     mutating func parseBinary(minimumPrecedence: Int) -> ExprSyntax {
         var left = parseUnary()
-        while let op = binaryOperator(token.kind), precedence(op) >= minimumPrecedence {
+        while let op = binaryOperator(token.kind), op.precedence >= minimumPrecedence {
             advance()
-            let right = parseBinary(minimumPrecedence: precedence(op) + 1)
+            let right = parseBinary(minimumPrecedence: op.precedence + 1)
             left = bounded(ExprSyntax(.binary(op, left, right), SourceRange(left.range.start, right.range.end)))
             if case .bad = left.kind, reportedTooDeep {
                 // Past the depth limit: skip the rest of the chain instead of building it.
@@ -180,14 +180,4 @@ extension Parser {
         }
     }
 
-    private func precedence(_ op: BinaryOperator) -> Int {
-        switch op {
-        case .or: 0
-        case .and: 1
-        case .equal, .notEqual: 2
-        case .less, .lessEqual, .greater, .greaterEqual: 3
-        case .add, .subtract: 4
-        case .multiply, .divide, .remainder: 5
-        }
-    }
 }

@@ -198,6 +198,19 @@ public enum BinaryOperator: String, Sendable {
     case less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
     case add = "+", subtract = "-"
     case multiply = "*", divide = "/", remainder = "%"
+
+    /// How tightly the operator binds (higher binds tighter); all are left-associative. The
+    /// parser and the formatter both group by it, so they agree on every expression's shape.
+    public var precedence: Int {
+        switch self {
+        case .or: 0
+        case .and: 1
+        case .equal, .notEqual: 2
+        case .less, .lessEqual, .greater, .greaterEqual: 3
+        case .add, .subtract: 4
+        case .multiply, .divide, .remainder: 5
+        }
+    }
 }
 
 /// An expression with its source range and tree depth (bounded by the parser).
