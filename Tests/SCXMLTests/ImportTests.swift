@@ -197,4 +197,28 @@ import TestSupport
         // `go` is a prefix of `go.now`: it matches it as SCXML matches descriptors.
         #expect(text.contains("on go_now, go -> final_"))
     }
+
+    /// A field sent with `namelist` is named after its variable, but inside a transition on
+    /// its event it would hide the variable: it takes a name of its own, listed in the first
+    /// comment, and reading it still reads the field.
+    @Test func aFieldNeverTakesAVariablesName() throws {
+        let r = Self.importing("""
+            <scxml xmlns="http://www.w3.org/2005/07/scxml">
+              <datamodel><data id="count" expr="1"/><data id="seen" expr="0"/></datamodel>
+              <state id="a">
+                <onentry><send event="tick" namelist="count"/></onentry>
+                <transition event="tick" cond="_event.data.count &gt; count"><assign location="seen" expr="_event.data.count"/></transition>
+              </state>
+            </scxml>
+            """)
+        let text = try #require(r.text, "\(r.diagnostics.map(\.message))")
+        #expect(text.contains("//   field \"count\" is count_2"), "\(text)")
+        #expect(text.contains("event tick(count_2: Number)"), "\(text)")
+        #expect(text.contains("send tick(count)"), "\(text)")
+        #expect(text.contains("on tick if count_2 > count"), "\(text)")
+        #expect(text.contains("seen = count_2"), "\(text)")
+        let checked = Statecraft.check(source: text, bounds: nil)
+        let errors = checked.diagnostics.filter { $0.severity == .error }
+        #expect(checked.machine != nil && errors.isEmpty, "\(errors.map(\.message))")
+    }
 }

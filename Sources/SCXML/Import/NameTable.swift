@@ -39,6 +39,13 @@ struct NameTable {
         return candidate
     }
 
+    /// The identifier `name` has, or would be given, without adding it to the table.
+    func existingName(for name: String) -> String {
+        if let known = ours[name] { return known }
+        var copy = self
+        return copy.name(for: name)
+    }
+
     /// Reserves an identifier that no SCXML name may take (a generated one).
     mutating func reserve(_ identifier: String) { taken.insert(identifier) }
 }

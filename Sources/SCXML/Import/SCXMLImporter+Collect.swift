@@ -277,8 +277,22 @@ extension Importer {
         return fields
     }
 
-    /// A payload field's name here (fields are their own namespace per event).
-    static func fieldName(_ field: String) -> String {
+    /// Names every payload field the document sends, declares or reads. Fields read are
+    /// learnt while translating, so the table is rebuilt at the start of each pass and is
+    /// complete for the last one, which writes the spec.
+    mutating func nameFields() {
+        var table = NameTable()
+        for id in variables.map(\.id) { table.reserve(variableNames.name(for: id)) }
+        for e in events { for f in fieldsOf(e) { _ = table.name(for: f) } }
+        fieldNames = table
+    }
+
+    /// A payload field's name here (see `nameFields`).
+    func fieldName(_ field: String) -> String { fieldNames.existingName(for: field) }
+
+    /// A field of an output's payload: outputs are never in scope, so only the field's
+    /// own spelling matters.
+    static func outputFieldName(_ field: String) -> String {
         var table = NameTable()
         return table.name(for: field)
     }

@@ -140,7 +140,8 @@ extension Importer {
         let names = variableNames
         s.variable = { id in vars[id].map { (names.ours[id] ?? id, $0) } }
         s.events = events
-        s.fieldName = Importer.fieldName
+        let fields = fieldNames
+        s.fieldName = { fields.existingName(for: $0) }
         let states = stateNames
         let known = stateByID
         s.state = { id in known[id] != nil ? (states.ours[id] ?? id) : nil }

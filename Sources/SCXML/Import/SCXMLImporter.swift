@@ -94,6 +94,10 @@ struct Importer {
     var eventNames = NameTable()
     var variableNames = NameTable()
     var outputNames = NameTable()
+    /// Payload fields of events, one table for all events so a field keeps its name from
+    /// event to event. A field may not have a variable's name (inside a transition on its
+    /// event it would hide the variable), so those are reserved; `nameFields` fills it.
+    var fieldNames = NameTable()
 
     /// States by SCXML id, and each state node's id (given or generated).
     var stateByID: [String: XMLNode] = [:]
@@ -244,10 +248,12 @@ struct Importer {
             try collect()
             collected = true
         }
+        nameFields()
         var out = MachineText()
         out.line("// Imported from \(sourceName) by `statecraft import`.")
         let changed = stateNames.changed.map { ("state", $0) } + eventNames.changed.filter { timers[$0.scxml] == nil }.map { ("event", $0) }
-            + variableNames.changed.map { ("variable", $0) } + outputNames.changed.map { ("output", $0) }
+            + variableNames.changed.map { ("variable", $0) } + fieldNames.changed.map { ("field", $0) }
+            + outputNames.changed.map { ("output", $0) }
         if !changed.isEmpty {
             out.line("// SCXML names written differently here:")
             for (kind, c) in changed { out.line("//   \(kind) \"\(c.scxml)\" is \(c.ours)") }
@@ -269,14 +275,14 @@ struct Importer {
         }
         for e in events where timers[e] == nil {
             let fields = fieldsOf(e)
-            let list = fields.map { "\(Self.fieldName($0)): \(fieldType(e, $0).rawValue)" }
+            let list = fields.map { "\(fieldName($0)): \(fieldType(e, $0).rawValue)" }
             out.line("event \(eventNames.name(for: e))" + (list.isEmpty ? "" : "(\(list.joined(separator: ", ")))"))
         }
         for label in outputOrder {
             let types = frozen ? (outputSignature[label] ?? []) : []
             var fields = types.count == 1 ? ["value: \(types[0].rawValue)"]
                 : types.enumerated().map { "value\($0.offset + 1): \($0.element.rawValue)" }
-            if let declared = declaredOutputs[label] { fields = declared.map { "\(Self.fieldName($0.name)): \($0.type.rawValue)" } }
+            if let declared = declaredOutputs[label] { fields = declared.map { "\(Self.outputFieldName($0.name)): \($0.type.rawValue)" } }
             out.line("output \(outputNames.name(for: label))" + (fields.isEmpty ? "" : "(\(fields.joined(separator: ", ")))"))
         }
         guard !stateChildren(of: root).filter({ $0.name != "history" }).isEmpty else {
