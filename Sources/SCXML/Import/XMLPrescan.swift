@@ -5,15 +5,19 @@ import StatecraftDiagnostics
 // inputs libxml2 itself accepts or reports; a hostile or damaged document must get an error
 // (or be read as SCXML means it), never a crash:
 // - bytes that are not UTF-8, or control characters (Foundation traps on some of them);
-// - a processing instruction without data, `<?name?>` (libxml2 passes a null pointer for
-//   its data, which Foundation reads as a C string). SCXML gives processing instructions
-//   no meaning, so such an instruction is blanked out, keeping every later offset;
+// - processing instructions: Foundation reads the target and data libxml2 hands it as C
+//   strings, and libxml2 hands it a null pointer for the data of `<?name?>` and, in states
+//   left over from earlier documents, of others (fuzz-scxml crashed on a `<?xml …?>` in the
+//   middle of a document and never on the same bytes alone). SCXML gives processing
+//   instructions no meaning, so every one is blanked out before the parser sees it, keeping
+//   every offset and line break; the XML declaration at the very start is the parser's own
+//   and stays, and one anywhere else is refused, as XML requires;
 // - a document type declaration: SCXML documents have none, and the entities one declares
 //   would expand into markup (a processing instruction among it) that no scan of the bytes
 //   sees, so it is refused where it stands.
 
 enum XMLPrescan {
-    /// The bytes to hand the parser: `bytes` with data-less processing instructions blanked.
+    /// The bytes to hand the parser: `bytes` with processing instructions blanked.
     static func prepare(_ bytes: [UInt8]) throws(ImportFailure) -> [UInt8] {
         try checkEncoding(bytes)
         var out = bytes
@@ -44,15 +48,31 @@ enum XMLPrescan {
                 throw ImportFailure(.scxmlUnsupported, "a document type declaration (<!DOCTYPE>) is not supported: "
                                     + "SCXML documents have none", at: i, length: 9)
             } else if bytes[i + 1] == UInt8(ascii: "?") {
-                // The target runs to the first space or `?>`; no space before `?>` means no data.
+                // The target runs to the first space or `?>`.
                 var j = i + 2
                 while j < n && !isSpace(bytes[j]) && !starts(instructionEnd, at: j) { j += 1 }
-                if starts(instructionEnd, at: j) && j > i + 2 {
-                    for k in i..<(j + 2) { out[k] = UInt8(ascii: " ") }
-                    i = j + 2
-                } else {
-                    i = skip(past: instructionEnd, from: j)
+                let isDeclaration = bytes[(i + 2)..<j].elementsEqual("xml".utf8)
+                let end = skip(past: instructionEnd, from: j)
+                guard starts(instructionEnd, at: end - 2), end - 2 >= j else {
+                    throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: a processing instruction without "
+                                        + "its closing '?>'", at: i, length: 2)
                 }
+                if isDeclaration {
+                    // After a byte order mark, or nothing.
+                    guard i == 0 || (i == 3 && bytes[0..<3].elementsEqual([0xEF, 0xBB, 0xBF])) else {
+                        throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: the XML declaration "
+                                            + "(<?xml …?>) may only open the document", at: i, length: 5)
+                    }
+                    guard j < end - 2 else {
+                        throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: the XML declaration "
+                                            + "has no version", at: i, length: 5)
+                    }
+                } else {
+                    for k in i..<end where bytes[k] != UInt8(ascii: "\n") && bytes[k] != UInt8(ascii: "\r") {
+                        out[k] = UInt8(ascii: " ")
+                    }
+                }
+                i = end
             } else {
                 i = skipTag(bytes, from: i + 1)
             }
