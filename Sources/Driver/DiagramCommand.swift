@@ -7,49 +7,42 @@ enum DiagramCommand {
     enum Kind: String { case dot, mermaid }
     enum RenderFormat: String, CaseIterable { case svg, png }
 
-    static func help(_ kind: Kind) -> String {
+    static func spec(_ kind: Kind) -> CommandSpec {
         switch kind {
         case .dot:
-            return """
-                USAGE: statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG ...]
-
-                Prints the machine as a Graphviz DOT diagram: states as nodes (the initial one
-                marked by an arrow, final ones as double circles), transitions labelled
-                'event [guard] / outputs', timers as 'after 2s', constants and variables in a note.
-
-                OPTIONS:
-                  -o FILE            Write to FILE instead of standard output
-                  -T svg|png         Render through Graphviz's 'dot' (must be installed)
-                  --check            Draw unreachable states and dead transitions in red
-                  --coverage LOG     Replay LOG and draw what it exercised: taken transitions with
-                                     their counts, never-taken ones dashed grey, unvisited states grey
-                  -h, --help         Show this help
-
-                EXIT STATUS: 0 written, 2 the spec or log cannot be read, or rendering failed.
-
-                """
+            return CommandSpec(
+                name: "dot", positionals: "SPEC", positionalsFirst: true,
+                about: """
+                    Prints the machine as a Graphviz DOT diagram: states as nodes (the initial one
+                    marked by an arrow, final ones as double circles), transitions labelled
+                    'event [guard] / outputs', timers as 'after 2s', constants and variables in a note.
+                    """,
+                options: [
+                    OptionSpec("-o", .value("FILE"), "Write to FILE instead of standard output"),
+                    .choice("-T", RenderFormat.self, "Render through Graphviz's 'dot' (must be installed)"),
+                    OptionSpec("--check", .flag, "Draw unreachable states and dead transitions in red"),
+                    OptionSpec("--coverage", .value("LOG"), """
+                        Replay LOG and draw what it exercised: taken transitions with
+                        their counts, never-taken ones dashed grey, unvisited states grey
+                        (repeat it to draw what several logs exercised together)
+                        """),
+                ],
+                footer: "EXIT STATUS: 0 written, 2 the spec or log cannot be read, or rendering failed.")
         case .mermaid:
-            return """
-                USAGE: statecraft mermaid SPEC [-o FILE]
-
-                Prints the machine as a Mermaid stateDiagram-v2, which GitHub renders in Markdown.
-
-                OPTIONS:
-                  -o FILE            Write to FILE instead of standard output
-                  -h, --help         Show this help
-
-                EXIT STATUS: 0 written, 2 the spec cannot be read.
-
-                """
+            return CommandSpec(
+                name: "mermaid", positionals: "SPEC", positionalsFirst: true,
+                about: "Prints the machine as a Mermaid stateDiagram-v2, which GitHub renders in Markdown.",
+                options: [OptionSpec("-o", .value("FILE"), "Write to FILE instead of standard output")],
+                footer: "EXIT STATUS: 0 written, 2 the spec cannot be read.")
         }
     }
 
+    static func help(_ kind: Kind) -> String { spec(kind).help }
+
     static func run(_ kind: Kind, _ arguments: [String], console: Console) -> Int32 {
-        let flags = kind == .dot ? ["--check"] : []
-        let options = kind == .dot ? ["-o", "-T", "--coverage"] : ["-o"]
         let parsed: ParsedArguments
         let render: RenderFormat?
-        switch ParsedArguments.parse(arguments, flags: flags, options: options) {
+        switch spec(kind).parse(arguments) {
         case .success(let p): parsed = p
         case .failure(let error): return usageError(error.message, kind, console)
         }
@@ -122,7 +115,7 @@ enum DiagramCommand {
         guard let file = ReplayCommand.readSpec(path, console: console) else { return nil }
         let result = Statecraft.check(file, bounds: nil)
         guard let machine = result.machine else {
-            console.err(CheckCommand.renderText(result, colour: false))
+            console.err(CheckText.diagnostics(result, colour: false))
             console.err("error: '\(path)' has errors; fix them with 'statecraft check' before \(purpose) it\n")
             return nil
         }
@@ -145,7 +138,7 @@ enum DiagramCommand {
         } catch {
             let d = Diagnostic(.malformedLogLine, error.message, at: .point(0))
             let line = SourceFile(path: log, bytes: error.text, firstLine: error.line)
-            let offset = ReplayOutput.byteRange(error.text, column: error.column)
+            let offset = ReplayFinding.byteRange(error.text, column: error.column)
             var located = d
             located.range = offset
             console.err(DiagnosticRenderer().render(located, in: line))
