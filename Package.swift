@@ -97,6 +97,12 @@ let package = Package(
             dependencies: ["Statecraft", "StatecraftDriver", "StatecraftCLI", "TestSupport"],
             path: "Tests/SCXMLTests",
             exclude: ["W3C", "Schema", "Golden", "python"]),
+        // The reports' formats, read back by their consumers (the schemas are vendored).
+        .testTarget(
+            name: "ReportTests",
+            dependencies: ["Statecraft", "StatecraftReport", "StatecraftCLI", "TestSupport"],
+            path: "Tests/ReportTests",
+            exclude: ["Schema", "python"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "TestSupport"],
