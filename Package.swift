@@ -105,7 +105,7 @@ let package = Package(
             exclude: ["Schema", "python"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["StatecraftCLI", "TestSupport"],
+            dependencies: ["StatecraftCLI", "StatecraftDriver", "TestSupport"],
             path: "Tests/CLITests",
             exclude: ["Golden"]),
     ]
