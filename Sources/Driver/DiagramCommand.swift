@@ -50,14 +50,8 @@ enum DiagramCommand {
             console.out(help(kind))
             return ExitStatus.success
         }
-        if let word = parsed.values["-T"] {
-            guard let format = RenderFormat(rawValue: word) else {
-                return usageError("-T takes 'svg' or 'png', not '\(word)'", kind, console)
-            }
-            render = format
-        } else {
-            render = nil
-        }
+        // The parser has refused any word but a RenderFormat's.
+        render = parsed.values["-T"].flatMap(RenderFormat.init(rawValue:))
         let specPath: String
         switch parsed.onlyPositional("SPEC") {
         case .success(let path): specPath = path
