@@ -40,9 +40,11 @@ let package = Package(
             name: "StatecraftRuntime",
             dependencies: ["StatecraftModel", "StatecraftEventLog"],
             path: "Sources/Runtime"),
-        // The reports of check and replay: one model, and a formatter per output format.
+        // The reports of check and replay: one model, and a formatter per output format (and
+        // their findings and coverage as a diagram's overlay).
         .target(name: "StatecraftReport", dependencies: ["StatecraftDiagnostics", "StatecraftModel", "StatecraftAnalysis",
-                                                         "StatecraftRuntime", "StatecraftEventLog"], path: "Sources/Report"),
+                                                         "StatecraftRuntime", "StatecraftEventLog", "StatecraftExport"],
+                path: "Sources/Report"),
         .target(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",

@@ -58,21 +58,7 @@ enum DiagramCommand {
         case .failure(let error): return usageError(error.message, kind, console)
         }
         guard let machine = loadMachine(specPath, console: console) else { return ExitStatus.usage }
-        let checked = parsed.flags.contains("--check")
-
-        var overlay = DiagramOverlay()
-        if checked {
-            // Structural findings, and what the guard-aware analysis proves.
-            overlay.unreachableStates = Checker.unreachableStates(machine)
-            overlay.deadTransitions = Checker.deadTransitions(machine)
-            let report = Exploration.run(machine)
-            for s in machine.states.dropFirst() {
-                if case .unreachable = report.states[s.id.index] { overlay.unreachableStates.insert(s.id) }
-            }
-            for t in machine.transitions {
-                if case .unreachable = report.transitions[t.id.index] { overlay.deadTransitions.insert(t.id) }
-            }
-        }
+        var overlay = parsed.flags.contains("--check") ? DiagramOverlay.findings(machine) : DiagramOverlay()
         if let logs = parsed.allValues["--coverage"] {
             // Several logs draw the union of what they exercised, with counts summed.
             var union = Coverage()
@@ -130,20 +116,12 @@ enum DiagramCommand {
         do {
             while let record = try records.next() { try replayer.consume(record) }
         } catch {
-            let d = Diagnostic(.malformedLogLine, error.message, at: .point(0))
-            let line = SourceFile(path: log, bytes: error.text, firstLine: error.line)
-            let offset = ReplayFinding.byteRange(error.text, column: error.column)
-            var located = d
-            located.range = offset
-            console.err(DiagnosticRenderer().render(located, in: line))
+            let d = Diagnostic(.malformedLogLine, error.message, at: ReplayFinding.byteRange(error.text, column: error.column))
+            console.err(DiagnosticRenderer().render(d, in: SourceFile(path: log, bytes: error.text, firstLine: error.line)))
             console.err("error: cannot draw the coverage of '\(log)': replay stopped at line \(error.line)\n")
             return nil
         }
-        let report = replayer.report
-        var counts: [TransitionID: Int] = [:]
-        for (index, count) in report.transitionCounts.enumerated() { counts[TransitionID(index)] = count }
-        let visited = Set(report.visitedStates.enumerated().filter { $0.element }.map { StateID($0.offset) })
-        return Coverage(transitionCounts: counts, visitedStates: visited)
+        return Coverage(replayer.report)
     }
 
     static func usageError(_ message: String, _ kind: Kind, _ console: Console) -> Int32 {
