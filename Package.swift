@@ -2,8 +2,11 @@
 import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax (<- Format) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- Driver <- statecraft
-// (SCXML import writes our language and reads it back through Syntax and Semantics)
+// Diagnostics <- Syntax (<- Format) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML
+//   <- Report <- Driver <- statecraft
+// (SCXML import writes our language and reads it back through Syntax and Semantics; Report
+// turns what check and replay found into text, JSON, SARIF, GitHub annotations and JUnit,
+// so the Driver only parses arguments, reads files and writes what a formatter returns)
 let package = Package(
     name: "Statecraft",
     products: [
@@ -37,11 +40,16 @@ let package = Package(
             name: "StatecraftRuntime",
             dependencies: ["StatecraftModel", "StatecraftEventLog"],
             path: "Sources/Runtime"),
+        // The reports of check and replay: one model, and a formatter per output format (and
+        // their findings and coverage as a diagram's overlay).
+        .target(name: "StatecraftReport", dependencies: ["StatecraftDiagnostics", "StatecraftModel", "StatecraftAnalysis",
+                                                         "StatecraftRuntime", "StatecraftEventLog", "StatecraftExport"],
+                path: "Sources/Report"),
         .target(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
-                           "StatecraftExport", "StatecraftSCXML", "StatecraftFormat"],
+                           "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftReport"],
             path: "Sources/Statecraft"),
         .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
@@ -91,9 +99,15 @@ let package = Package(
             dependencies: ["Statecraft", "StatecraftDriver", "StatecraftCLI", "TestSupport"],
             path: "Tests/SCXMLTests",
             exclude: ["W3C", "Schema", "Golden", "python"]),
+        // The reports' formats, read back by their consumers (the schemas are vendored).
+        .testTarget(
+            name: "ReportTests",
+            dependencies: ["Statecraft", "StatecraftReport", "StatecraftCLI", "TestSupport"],
+            path: "Tests/ReportTests",
+            exclude: ["Schema", "python"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["StatecraftCLI", "TestSupport"],
+            dependencies: ["StatecraftCLI", "StatecraftDriver", "TestSupport"],
             path: "Tests/CLITests",
             exclude: ["Golden"]),
     ]

@@ -1,55 +1,5 @@
 import Foundation
 
-/// A program the cross-checks run (xmllint, python3): found on `PATH`, run with pipes.
-struct ExternalTool {
-    let path: String
-
-    /// The executable `name` on `PATH` (the one a shell would run), else in the usual
-    /// places; nil when it is not installed.
-    static func find(_ name: String) -> ExternalTool? {
-        var candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/" + name }
-        candidates += ["/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"].map { $0 + name }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map(ExternalTool.init)
-    }
-
-    /// Whether the environment variable `name` is set (to anything but an empty string):
-    /// CI sets it so that a missing tool fails instead of skipping.
-    static func isRequired(_ name: String) -> Bool {
-        !(ProcessInfo.processInfo.environment[name] ?? "").isEmpty
-    }
-
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// Runs the tool with `arguments`, nothing on standard input, both outputs read while it runs.
-    func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
-    }
-}
-
 /// A file in a fresh temporary folder, removed by `remove()`.
 struct TemporaryFile {
     let url: URL
