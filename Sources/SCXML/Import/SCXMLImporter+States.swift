@@ -105,6 +105,10 @@ extension Importer {
             return
         }
         for child in node.children where child.namespace == nil || child.namespace == "" || child.namespace == scxmlNamespace {
+            // SCXML's <final> is atomic and is left only by leaving its parent.
+            if node.name == "final", ["state", "parallel", "final", "history", "transition", "initial"].contains(child.name) {
+                throw fail(child, "<\(child.name)> inside <final> (a final state has no \(child.name == "transition" ? "transitions" : "children"))")
+            }
             switch child.name {
             case "state", "parallel", "final", "history", "onentry", "onexit", "transition", "initial", "datamodel": break
             case "invoke": throw fail(child, "<invoke> (a child session) is not supported")
