@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax (<- Format) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- Driver <- statecraft
+// Diagnostics <- Syntax (<- Format, <- Index) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- Driver <- statecraft
 // (SCXML import writes our language and reads it back through Syntax and Semantics)
 let package = Package(
     name: "Statecraft",
@@ -19,6 +19,9 @@ let package = Package(
         .target(name: "StatecraftModel", dependencies: ["StatecraftDiagnostics"], path: "Sources/Model"),
         // The canonical layout of specs (`statecraft fmt`), from the tokens, comments and tree.
         .target(name: "StatecraftFormat", dependencies: ["StatecraftSyntax", "StatecraftDiagnostics"], path: "Sources/Format"),
+        // Names and where they are used, from the syntax tree alone (whole or partial): go to
+        // definition, references and rename for the language server.
+        .target(name: "StatecraftIndex", dependencies: ["StatecraftSyntax", "StatecraftDiagnostics"], path: "Sources/Index"),
         .target(
             name: "StatecraftSemantics",
             dependencies: ["StatecraftSyntax", "StatecraftModel"],
@@ -41,7 +44,7 @@ let package = Package(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
-                           "StatecraftExport", "StatecraftSCXML", "StatecraftFormat"],
+                           "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftIndex"],
             path: "Sources/Statecraft"),
         .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
@@ -66,6 +69,7 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["StatecraftFuzzing", "TestSupport"], path: "Tests/Fuzz/CorpusTests"),
         .testTarget(name: "FormatTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/FormatTests",
                     exclude: ["Golden"]),
+        .testTarget(name: "IndexTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/IndexTests"),
         .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
         .testTarget(
             name: "CheckerTests",

@@ -3,6 +3,7 @@
 @_exported import StatecraftEventLog
 @_exported import StatecraftExport
 @_exported import StatecraftFormat
+@_exported import StatecraftIndex
 @_exported import StatecraftModel
 @_exported import StatecraftRuntime
 @_exported import StatecraftSCXML
@@ -23,6 +24,9 @@ public struct CheckResult: Sendable {
     /// The guard-aware analysis: a witness or a proof (or neither) for every state and
     /// transition; nil when the spec did not resolve.
     public var exploration: ExplorationReport?
+    /// Every declared name and its uses, from what parsed: present even when the file has
+    /// syntax errors, so an editor can still go to a definition while the user types.
+    public var symbols: SymbolIndex
 
     /// How many diagnostics are errors.
     public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
@@ -35,7 +39,8 @@ public enum Statecraft {
     /// Parses, resolves and checks one spec.
     ///
     /// Semantic checks run only when the file parsed cleanly, so a syntax error is not
-    /// followed by a cascade of follow-on errors. When names or types failed to resolve,
+    /// followed by a cascade of follow-on errors; the names of the parts that parsed are
+    /// still indexed (`symbols`). When names or types failed to resolve,
     /// only the analyses that report errors run (they skip what is broken); the warnings
     /// come once the errors are fixed.
     ///
@@ -67,7 +72,8 @@ public enum Statecraft {
             diagnostics.append(Diagnostic(.tooManyErrors, "too many errors; stopped after \(bag.limit)",
                                           at: .point(dropped.start)))
         }
-        return CheckResult(file: file, machine: machine, diagnostics: diagnostics, exploration: exploration)
+        return CheckResult(file: file, machine: machine, diagnostics: diagnostics, exploration: exploration,
+                           symbols: SymbolIndex(syntax, in: file))
     }
 
     /// Checks spec source text (tests and embedding apps).
