@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax (<- Format, <- Index) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- Driver <- statecraft
+// Diagnostics <- Syntax (<- Format, <- Index) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- LanguageServer <- Driver <- statecraft
 // (SCXML import writes our language and reads it back through Syntax and Semantics)
 let package = Package(
     name: "Statecraft",
@@ -46,7 +46,11 @@ let package = Package(
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
                            "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftIndex"],
             path: "Sources/Statecraft"),
-        .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
+        // `statecraft lsp`: the language server (LSP 3.17 over standard input and output) on the
+        // library. Editors/ holds files for editors (a TextMate grammar), not code.
+        .target(name: "StatecraftLanguageServer", dependencies: ["Statecraft"], path: "Sources/LanguageServer",
+                exclude: ["Editors"]),
+        .target(name: "StatecraftDriver", dependencies: ["Statecraft", "StatecraftLanguageServer"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
         // Measurements, run on purpose in release mode: `swift run -c release statecraft-bench`.
         .executableTarget(
@@ -70,6 +74,9 @@ let package = Package(
         .testTarget(name: "FormatTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/FormatTests",
                     exclude: ["Golden"]),
         .testTarget(name: "IndexTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/IndexTests"),
+        .testTarget(name: "LanguageServerTests",
+                    dependencies: ["StatecraftLanguageServer", "StatecraftCLI", "TestSupport"],
+                    path: "Tests/LanguageServerTests", exclude: ["python"]),
         .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
         .testTarget(
             name: "CheckerTests",
