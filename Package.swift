@@ -75,7 +75,7 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "IndexTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/IndexTests"),
         .testTarget(name: "LanguageServerTests",
-                    dependencies: ["StatecraftLanguageServer", "StatecraftCLI", "TestSupport"],
+                    dependencies: ["Statecraft", "StatecraftLanguageServer", "StatecraftCLI", "TestSupport"],
                     path: "Tests/LanguageServerTests", exclude: ["python"]),
         .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
         .testTarget(
