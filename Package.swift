@@ -55,7 +55,7 @@ let package = Package(
         // Measurements, run on purpose in release mode: `swift run -c release statecraft-bench`.
         .executableTarget(
             name: "statecraft-bench",
-            dependencies: ["Statecraft"],
+            dependencies: ["Statecraft", "StatecraftLanguageServer"],
             path: "Sources/Benchmarks",
             exclude: ["python"]),
         // Helpers shared by the test targets: repository paths, golden files, running the CLI.

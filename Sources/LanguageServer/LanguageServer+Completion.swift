@@ -6,7 +6,7 @@ extension LanguageServer {
     /// `cancel`; outputs after `emit`; types after `:`; elsewhere the values an expression
     /// can read there (variables, constants, the transition's payload fields and `let` values).
     mutating func completion(_ params: JSONValue?) throws(RequestError) -> JSON {
-        let (document, result) = try analysis(params)
+        let (document, result) = try quickAnalysis(params)
         let offset = try offset(params, in: document)
         let items = Completion.items(at: offset, in: result.file, index: result.symbols)
         return ["isIncomplete": false, "items": .array(items.map { item in

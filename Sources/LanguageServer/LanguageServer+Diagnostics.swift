@@ -1,14 +1,12 @@
 import Statecraft
 
 extension LanguageServer {
-    /// `textDocument/publishDiagnostics` for an open document: every diagnostic `check`
+    /// `textDocument/publishDiagnostics` for an open document: the diagnostics `check`
     /// reports, with its id as the code and its notes (witnesses, proofs, "declared here")
     /// as related information pointing into the document.
-    mutating func diagnosticsNotification(_ uri: String) -> JSON? {
-        guard var document = documents[uri] else { return nil }
-        let result = document.analysis(bounds: bounds)
-        documents[uri] = document
-        let diagnostics: [JSON] = result.diagnostics.map { d in
+    func diagnosticsNotification(_ document: Document, _ found: [Diagnostic]) -> JSON {
+        let uri = document.uri
+        let diagnostics: [JSON] = found.map { d in
             var message = d.message
             var related: [JSON] = []
             for note in d.notes {

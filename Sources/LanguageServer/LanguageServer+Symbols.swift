@@ -4,7 +4,7 @@ extension LanguageServer {
     /// `textDocument/documentSymbol`: the declarations as an outline, states nested as the
     /// state tree, payload fields under their event or output.
     mutating func documentSymbols(_ params: JSONValue?) throws(RequestError) -> JSON {
-        let (document, result) = try analysis(params)
+        let (document, result) = try quickAnalysis(params)
         let declarations = result.symbols.declarations.filter { $0.symbol.kind != .local }
         func node(_ d: Declaration, children: [JSON]) -> JSON {
             var object = JSONObject([

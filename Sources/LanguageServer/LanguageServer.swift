@@ -4,8 +4,10 @@ import Statecraft
 ///
 /// `StandardStreams` feeds it the client's messages and writes what it returns; tests drive
 /// it in-process the same way. Diagnostics are not computed on each change but when the
-/// client has nothing more queued (`publishDiagnostics()`), so a burst of keystrokes is
-/// checked once, at its last version.
+/// client has nothing more queued, so a burst of keystrokes is checked once, at its last
+/// version, and in two stages: `publishDiagnostics()` sends the quick stage's (everything
+/// but the guard-aware search, with the search's earlier findings moved along the edits),
+/// then `publishExploration()`, while the client is still quiet, the full check's.
 public struct LanguageServer {
     /// Where the session is in the protocol's lifecycle.
     public enum Phase: Sendable, Equatable {
@@ -28,6 +30,8 @@ public struct LanguageServer {
     var documents: [String: Document] = [:]
     /// Documents whose diagnostics are owed to the client, in the order they changed.
     private var stale: [String] = []
+    /// Documents whose quick diagnostics were sent and whose full ones are owed.
+    private var unexplored: [String] = []
     /// Notifications produced while answering a request (a message for the user).
     var outbox: [JSON] = []
 
@@ -90,14 +94,50 @@ public struct LanguageServer {
         LSP.error(id: LSP.id(id) ?? .null, RequestError(.requestCancelled, "the request was cancelled"))
     }
 
-    /// The `textDocument/publishDiagnostics` notifications owed since the last call.
+    /// The `textDocument/publishDiagnostics` notifications owed since the last call: the
+    /// quick stage's diagnostics for each changed document (with the search's findings of
+    /// the last full check, moved along the edits), or the full check's when it already ran.
     public mutating func publishDiagnostics() -> [JSON] {
         let uris = stale
         stale = []
         return uris.compactMap { uri in
-            guard documents[uri] != nil else { return nil }
-            return diagnosticsNotification(uri)
+            guard var document = documents[uri] else { return nil }
+            let result = document.quickAnalysis()
+            documents[uri] = document
+            if document.isExplored { return diagnosticsNotification(document, result.diagnostics) }
+            if !unexplored.contains(uri) { unexplored.append(uri) }
+            let merged = (result.diagnostics + document.carried).enumerated()
+                .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }.map(\.element)
+            return diagnosticsNotification(document, merged)
         }
+    }
+
+    /// Whether a document's full check is owed (`publishExploration()`).
+    public var hasUnexploredDocuments: Bool { !unexplored.isEmpty }
+
+    /// Runs the full check (with the guard-aware search) of one document whose quick
+    /// diagnostics were sent, and returns its diagnostics.
+    public mutating func publishExploration() -> [JSON] {
+        while !unexplored.isEmpty {
+            let uri = unexplored.removeFirst()
+            guard var document = documents[uri] else { continue }
+            let result = document.analysis(bounds: bounds)
+            documents[uri] = document
+            return [diagnosticsNotification(document, result.diagnostics)]
+        }
+        return []
+    }
+
+    /// The open document a request names, and the quick stage's result for its current text
+    /// (names, symbols, diagnostics without the search): what most requests need.
+    mutating func quickAnalysis(_ params: JSONValue?) throws(RequestError) -> (Document, CheckResult) {
+        let uri = try LSP.uri(params)
+        guard var document = documents[uri] else {
+            throw RequestError(.requestFailed, "\(Document.path(of: uri)) is not open (send textDocument/didOpen first)")
+        }
+        let result = document.quickAnalysis()
+        documents[uri] = document
+        return (document, result)
     }
 
     private mutating func takeOutbox() -> [JSON] {
@@ -161,6 +201,7 @@ public struct LanguageServer {
             guard let uri = params?["textDocument"]?["uri"]?.stringValue else { return }
             documents[uri] = nil
             stale.removeAll { $0 == uri }
+            unexplored.removeAll { $0 == uri }
             outbox.append(LSP.notification("textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": []]))
         case "workspace/didChangeWatchedFiles":
             // A spec deleted on disk that is not open has no diagnostics any more; an open one
@@ -178,7 +219,7 @@ public struct LanguageServer {
         if !stale.contains(uri) { stale.append(uri) }
     }
 
-    /// The open document a request names, and the checker's result for its current text.
+    /// The open document a request names, and the full check's result for its current text.
     mutating func analysis(_ params: JSONValue?) throws(RequestError) -> (Document, CheckResult) {
         let uri = try LSP.uri(params)
         guard var document = documents[uri] else {

@@ -94,7 +94,7 @@ enum SemanticTokens {
 
 extension LanguageServer {
     mutating func semanticTokens(_ params: JSONValue?) throws(RequestError) -> JSON {
-        let (document, result) = try analysis(params)
+        let (document, result) = try quickAnalysis(params)
         return ["data": .array(SemanticTokens.encode(result, document).map { .integer($0) })]
     }
 }

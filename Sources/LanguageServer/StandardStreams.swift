@@ -13,7 +13,8 @@ import Statecraft
 /// One thread, no locks. Before each message it reads whatever else the client has already
 /// written, so that a `$/cancelRequest` behind a request it names is seen first (the request
 /// is answered "cancelled"), and diagnostics are checked only when nothing is waiting (a
-/// burst of changes is checked once). End of input (the client died or closed the pipe)
+/// burst of changes is checked once; the slow search runs last, one document at a time,
+/// and gives way to whatever the client sends). End of input (the client died or closed the pipe)
 /// ends the server, with status 1 unless `shutdown` came first.
 public struct StandardStreams {
     let input: Int32
@@ -51,6 +52,13 @@ public struct StandardStreams {
             if queue.isEmpty {
                 guard send(server.publishDiagnostics()) else { return 1 }
                 if inputClosed { return server.exitStatus ?? 1 }
+                // The full check (the search) of one document, only while the client is quiet:
+                // anything it sends first is handled first.
+                if server.hasUnexploredDocuments {
+                    readAvailable(blocking: false)
+                    if queue.isEmpty && !inputClosed { guard send(server.publishExploration()) else { return 1 } }
+                    continue
+                }
                 readAvailable(blocking: true)
                 continue
             }

@@ -158,3 +158,20 @@ extension Result where Failure == RenameRefusal {
         return nil
     }
 }
+
+/// The README's index example, on Drawer.
+@Suite struct ReadmeIndexExampleTests {
+    @Test func theExampleSaysWhatItPrints() throws {
+        let spec = String(decoding: Repository.bytes(Repository.specs.appendingPathComponent("Drawer.machine")), as: UTF8.self)
+        let result = Statecraft.check(source: spec, path: "Drawer.machine", bounds: nil)
+        let index = result.symbols
+        let text = String(decoding: result.file.bytes, as: UTF8.self)
+        let target = try #require(text.range(of: "-> open"))
+        let offset = text.utf8.distance(from: text.startIndex, to: target.upperBound) - 1
+        #expect(index.symbol(at: offset) == Symbol(.state, "open"))
+        #expect(index.definition(at: offset).map(\.signature) == ["initial state open"])
+        #expect(index.references(of: Symbol(.state, "open")).count == 2)
+        #expect(index.rename(at: offset, to: "closed").failureMessage
+                == "cannot rename 'open' to 'closed': a state named 'closed' is already declared at line 45")
+    }
+}

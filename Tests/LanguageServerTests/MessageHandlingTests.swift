@@ -224,3 +224,40 @@ extension JSON {
         return .object(object)
     }
 }
+
+/// Diagnostics in two stages: the quick one at once, the search's findings after it, and an
+/// edit elsewhere keeps those findings (moved) until the search has run again.
+@Suite struct StagedDiagnosticsTests {
+    static func codes(_ message: JSONValue?) -> [String] {
+        message?["params"]?["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+    }
+
+    @Test func theSearchsFindingsFollowTheQuickStageAndSurviveAnEditElsewhere() throws {
+        let text = MessageHandlingTests.overlap
+        var session = Session.open(text)
+        let quick = session.quickDiagnostics()
+        #expect(Self.codes(quick.first) == ["dead-end-state"] || !Self.codes(quick.first).contains("overlapping-guards"))
+        #expect(session.server.hasUnexploredDocuments)
+        let full = session.server.publishExploration()
+        let fullCodes = Self.codes(try JSONValue.parse(Array(try #require(full.first).rendered(.compact).utf8)))
+        #expect(fullCodes == Statecraft.check(source: text).diagnostics.map(\.id.rawValue))
+        #expect(fullCodes.contains("overlapping-guards"))
+        // A new line typed at the top: the quick stage keeps the search's findings, a line lower.
+        _ = session.notify("textDocument/didChange", ["textDocument": ["uri": .string(Session.uri), "version": 2],
+                                                      "contentChanges": [["range": ["start": ["line": 0, "character": 0],
+                                                                                    "end": ["line": 0, "character": 0]],
+                                                                          "text": "// a comment\n"]]])
+        let moved = try #require(session.quickDiagnostics().first)
+        #expect(Self.codes(moved).sorted() == fullCodes.sorted(), "the same findings (at one position the order may differ)")
+        let overlap = try #require(moved["params"]?["diagnostics"]?.arrayValue?.first { $0["code"]?.stringValue == "overlapping-guards" })
+        #expect(overlap["range"]?.start == Position(line: 5, character: 8))
+        #expect(overlap["relatedInformation"]?.arrayValue?.first?["location"]?["range"]?.start == Position(line: 4, character: 8))
+        // Typing inside the overlapping transition drops its finding until the search says again.
+        _ = session.notify("textDocument/didChange", ["textDocument": ["uri": .string(Session.uri), "version": 3],
+                                                      "contentChanges": [["range": ["start": ["line": 5, "character": 8],
+                                                                                    "end": ["line": 5, "character": 10]],
+                                                                          "text": "on"]]])
+        #expect(!Self.codes(session.quickDiagnostics().first).contains("overlapping-guards"))
+        #expect(Self.codes(session.diagnostics().first) == fullCodes)
+    }
+}

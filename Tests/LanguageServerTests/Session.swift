@@ -27,8 +27,23 @@ struct Session {
         send(["jsonrpc": "2.0", "method": .string(method), "params": params])
     }
 
-    /// The diagnostics the server publishes when the client is idle.
-    mutating func diagnostics() -> [JSONValue] { parse(server.publishDiagnostics()) }
+    /// The diagnostics the server publishes when the client is idle: both stages, the last
+    /// message for a document being the full check's.
+    mutating func diagnostics() -> [JSONValue] {
+        var out = server.publishDiagnostics()
+        while server.hasUnexploredDocuments { out += server.publishExploration() }
+        var last: [String: JSON] = [:]
+        var order: [String] = []
+        for message in out {
+            let uri = (try? JSONValue.parse(Array(message.rendered(.compact).utf8)))?["params"]?["uri"]?.stringValue ?? ""
+            if last[uri] == nil { order.append(uri) }
+            last[uri] = message
+        }
+        return parse(order.compactMap { last[$0] })
+    }
+
+    /// Only the quick stage's diagnostics.
+    mutating func quickDiagnostics() -> [JSONValue] { parse(server.publishDiagnostics()) }
 
     /// A session past `initialize` and `initialized`, with `text` open at `uri`.
     static func open(_ text: String, uri: String = Session.uri) -> Session {
