@@ -2,8 +2,12 @@
 import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax (<- Format, <- Index) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML <- LanguageServer <- Driver <- statecraft
-// (SCXML import writes our language and reads it back through Syntax and Semantics)
+// Diagnostics <- Syntax (<- Format, <- Index) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML
+//   <- Report <- LanguageServer <- Driver <- statecraft
+// (SCXML import writes our language and reads it back through Syntax and Semantics; Report
+// turns what check and replay found into text, JSON, SARIF, GitHub annotations and JUnit,
+// so the Driver only parses arguments, reads files and writes what a formatter returns;
+// Index finds names and their uses in a syntax tree, whole or partial, for the language server)
 let package = Package(
     name: "Statecraft",
     products: [
@@ -40,11 +44,18 @@ let package = Package(
             name: "StatecraftRuntime",
             dependencies: ["StatecraftModel", "StatecraftEventLog"],
             path: "Sources/Runtime"),
+        // The reports of check and replay: one model, and a formatter per output format (and
+        // their findings and coverage as a diagram's overlay).
+        .target(name: "StatecraftReport", dependencies: ["StatecraftDiagnostics", "StatecraftModel", "StatecraftAnalysis",
+                                                         "StatecraftIndex",
+                                                         "StatecraftRuntime", "StatecraftEventLog", "StatecraftExport"],
+                path: "Sources/Report"),
         .target(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
-                           "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftIndex"],
+                           "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftReport",
+                           "StatecraftIndex"],
             path: "Sources/Statecraft"),
         // `statecraft lsp`: the language server (LSP 3.17 over standard input and output) on the
         // library. Editors/ holds files for editors (a TextMate grammar), not code.
@@ -102,9 +113,15 @@ let package = Package(
             dependencies: ["Statecraft", "StatecraftDriver", "StatecraftCLI", "TestSupport"],
             path: "Tests/SCXMLTests",
             exclude: ["W3C", "Schema", "Golden", "python"]),
+        // The reports' formats, read back by their consumers (the schemas are vendored).
+        .testTarget(
+            name: "ReportTests",
+            dependencies: ["Statecraft", "StatecraftReport", "StatecraftCLI", "TestSupport"],
+            path: "Tests/ReportTests",
+            exclude: ["Schema", "python"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["StatecraftCLI", "TestSupport"],
+            dependencies: ["StatecraftCLI", "StatecraftDriver", "TestSupport"],
             path: "Tests/CLITests",
             exclude: ["Golden"]),
     ]

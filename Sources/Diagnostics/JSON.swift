@@ -68,12 +68,18 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
 
 extension JSON {
     /// How the text is laid out. Both forms hold the same document.
-    public enum Layout: Sendable {
+    public enum Layout: Sendable, Equatable {
         /// One line, no spaces: for machines (the language server's messages).
         case compact
         /// Two-space indentation, `"key": value`; an array or object of scalars only stays on
         /// one line, so a list of numbers or a small record does not take a line per item.
         case indented
+        /// The outer `levels` levels of containers one item per line (two-space indentation;
+        /// as with `indented`, a container of scalars stays on one line), everything deeper
+        /// on one line with `", "` and `": "`: one record per line, so a report reads and
+        /// diffs line by line (`check --format json` puts each diagnostic on a line of its
+        /// own); `outline(levels: 0)` is the whole document on one line.
+        case outline(levels: Int)
     }
 
     /// The document as text, without a trailing newline.
@@ -118,7 +124,12 @@ extension JSON {
     private func writeContainer(_ count: Int, open: UInt8, close: UInt8, to out: inout ByteBuffer, layout: Layout,
                                 indent: Int, flat: Bool, item: (Int, inout ByteBuffer) -> Void) {
         out.append(open)
-        let broken = layout == .indented && !flat
+        let broken: Bool
+        switch layout {
+        case .compact: broken = false
+        case .indented: broken = !flat
+        case .outline(let levels): broken = indent < levels && !flat
+        }
         for i in 0..<count {
             if i > 0 { out.append(layout == .compact ? "," : (broken ? "," : ", ")) }
             if broken { Self.newline(indent + 1, to: &out) }

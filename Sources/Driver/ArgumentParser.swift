@@ -12,8 +12,12 @@ struct ParsedArguments {
     var positionals: [String] = []
     var wantsHelp = false
 
-    /// Parses `arguments`; the error is the message to print before the usage.
-    static func parse(_ arguments: [String], flags: [String], options: [String]) -> Result<ParsedArguments, UsageError> {
+    /// Parses `arguments` against a command's options (`CommandSpec.parse`); the error is
+    /// the message to print before the usage. An option that takes one of a set of words is
+    /// refused here when given another.
+    static func parse(_ arguments: [String], options specs: [OptionSpec]) -> Result<ParsedArguments, UsageError> {
+        let flags = specs.filter { !$0.takesValue }.map(\.name)
+        let options = specs.filter(\.takesValue).map(\.name)
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
@@ -45,7 +49,20 @@ struct ParsedArguments {
                 return .failure(UsageError(message))
             }
         }
+        for spec in specs {
+            guard case .choice(let words) = spec.kind else { continue }
+            for word in parsed.allValues[spec.name] ?? [] where !words.contains(word) {
+                return .failure(UsageError("\(spec.name) takes \(list(words)), not '\(word)'"))
+            }
+        }
         return .success(parsed)
+    }
+
+    /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.
+    private static func list(_ words: [String]) -> String {
+        var quoted = words.map { "'\($0)'" }
+        let last = quoted.removeLast()
+        return quoted.isEmpty ? last : quoted.joined(separator: ", ") + " or " + last
     }
 
     /// The one positional argument of a command that takes exactly one (`SPEC`, `FILE.scxml`).
@@ -57,15 +74,12 @@ struct ParsedArguments {
         return .success(only)
     }
 
-    /// The value of an option that takes one of a fixed set of words.
+    /// The value of an option that takes one of a fixed set of words (checked by `parse`).
     func choice<T: RawRepresentable & CaseIterable>(_ option: String, default value: T) -> Result<T, UsageError>
     where T.RawValue == String {
         guard let word = values[option] else { return .success(value) }
         guard let chosen = T(rawValue: word) else {
-            var words = T.allCases.map { "'\($0.rawValue)'" }
-            let last = words.removeLast()
-            let list = words.isEmpty ? last : words.joined(separator: ", ") + " or " + last
-            return .failure(UsageError("\(option) takes \(list), not '\(word)'"))
+            return .failure(UsageError("\(option) takes \(ParsedArguments.list(T.allCases.map(\.rawValue))), not '\(word)'"))
         }
         return .success(chosen)
     }

@@ -7,49 +7,42 @@ enum DiagramCommand {
     enum Kind: String { case dot, mermaid }
     enum RenderFormat: String, CaseIterable { case svg, png }
 
-    static func help(_ kind: Kind) -> String {
+    static func spec(_ kind: Kind) -> CommandSpec {
         switch kind {
         case .dot:
-            return """
-                USAGE: statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG ...]
-
-                Prints the machine as a Graphviz DOT diagram: states as nodes (the initial one
-                marked by an arrow, final ones as double circles), transitions labelled
-                'event [guard] / outputs', timers as 'after 2s', constants and variables in a note.
-
-                OPTIONS:
-                  -o FILE            Write to FILE instead of standard output
-                  -T svg|png         Render through Graphviz's 'dot' (must be installed)
-                  --check            Draw unreachable states and dead transitions in red
-                  --coverage LOG     Replay LOG and draw what it exercised: taken transitions with
-                                     their counts, never-taken ones dashed grey, unvisited states grey
-                  -h, --help         Show this help
-
-                EXIT STATUS: 0 written, 2 the spec or log cannot be read, or rendering failed.
-
-                """
+            return CommandSpec(
+                name: "dot", positionals: "SPEC", positionalsFirst: true,
+                about: """
+                    Prints the machine as a Graphviz DOT diagram: states as nodes (the initial one
+                    marked by an arrow, final ones as double circles), transitions labelled
+                    'event [guard] / outputs', timers as 'after 2s', constants and variables in a note.
+                    """,
+                options: [
+                    OptionSpec("-o", .value("FILE"), "Write to FILE instead of standard output"),
+                    .choice("-T", RenderFormat.self, "Render through Graphviz's 'dot' (must be installed)"),
+                    OptionSpec("--check", .flag, "Draw unreachable states and dead transitions in red"),
+                    OptionSpec("--coverage", .value("LOG"), """
+                        Replay LOG and draw what it exercised: taken transitions with
+                        their counts, never-taken ones dashed grey, unvisited states grey
+                        (repeat it to draw what several logs exercised together)
+                        """),
+                ],
+                footer: "EXIT STATUS: 0 written, 2 the spec or log cannot be read, or rendering failed.")
         case .mermaid:
-            return """
-                USAGE: statecraft mermaid SPEC [-o FILE]
-
-                Prints the machine as a Mermaid stateDiagram-v2, which GitHub renders in Markdown.
-
-                OPTIONS:
-                  -o FILE            Write to FILE instead of standard output
-                  -h, --help         Show this help
-
-                EXIT STATUS: 0 written, 2 the spec cannot be read.
-
-                """
+            return CommandSpec(
+                name: "mermaid", positionals: "SPEC", positionalsFirst: true,
+                about: "Prints the machine as a Mermaid stateDiagram-v2, which GitHub renders in Markdown.",
+                options: [OptionSpec("-o", .value("FILE"), "Write to FILE instead of standard output")],
+                footer: "EXIT STATUS: 0 written, 2 the spec cannot be read.")
         }
     }
 
+    static func help(_ kind: Kind) -> String { spec(kind).help }
+
     static func run(_ kind: Kind, _ arguments: [String], console: Console) -> Int32 {
-        let flags = kind == .dot ? ["--check"] : []
-        let options = kind == .dot ? ["-o", "-T", "--coverage"] : ["-o"]
         let parsed: ParsedArguments
         let render: RenderFormat?
-        switch ParsedArguments.parse(arguments, flags: flags, options: options) {
+        switch spec(kind).parse(arguments) {
         case .success(let p): parsed = p
         case .failure(let error): return usageError(error.message, kind, console)
         }
@@ -57,35 +50,15 @@ enum DiagramCommand {
             console.out(help(kind))
             return ExitStatus.success
         }
-        if let word = parsed.values["-T"] {
-            guard let format = RenderFormat(rawValue: word) else {
-                return usageError("-T takes 'svg' or 'png', not '\(word)'", kind, console)
-            }
-            render = format
-        } else {
-            render = nil
-        }
+        // The parser has refused any word but a RenderFormat's.
+        render = parsed.values["-T"].flatMap(RenderFormat.init(rawValue:))
         let specPath: String
         switch parsed.onlyPositional("SPEC") {
         case .success(let path): specPath = path
         case .failure(let error): return usageError(error.message, kind, console)
         }
         guard let machine = loadMachine(specPath, console: console) else { return ExitStatus.usage }
-        let checked = parsed.flags.contains("--check")
-
-        var overlay = DiagramOverlay()
-        if checked {
-            // Structural findings, and what the guard-aware analysis proves.
-            overlay.unreachableStates = Checker.unreachableStates(machine)
-            overlay.deadTransitions = Checker.deadTransitions(machine)
-            let report = Exploration.run(machine)
-            for s in machine.states.dropFirst() {
-                if case .unreachable = report.states[s.id.index] { overlay.unreachableStates.insert(s.id) }
-            }
-            for t in machine.transitions {
-                if case .unreachable = report.transitions[t.id.index] { overlay.deadTransitions.insert(t.id) }
-            }
-        }
+        var overlay = parsed.flags.contains("--check") ? DiagramOverlay.findings(machine) : DiagramOverlay()
         if let logs = parsed.allValues["--coverage"] {
             // Several logs draw the union of what they exercised, with counts summed.
             var union = Coverage()
@@ -122,7 +95,7 @@ enum DiagramCommand {
         guard let file = ReplayCommand.readSpec(path, console: console) else { return nil }
         let result = Statecraft.check(file, bounds: nil)
         guard let machine = result.machine else {
-            console.err(CheckCommand.renderText(result, colour: false))
+            console.err(CheckText.diagnostics(result, colour: false))
             console.err("error: '\(path)' has errors; fix them with 'statecraft check' before \(purpose) it\n")
             return nil
         }
@@ -143,20 +116,12 @@ enum DiagramCommand {
         do {
             while let record = try records.next() { try replayer.consume(record) }
         } catch {
-            let d = Diagnostic(.malformedLogLine, error.message, at: .point(0))
-            let line = SourceFile(path: log, bytes: error.text, firstLine: error.line)
-            let offset = ReplayOutput.byteRange(error.text, column: error.column)
-            var located = d
-            located.range = offset
-            console.err(DiagnosticRenderer().render(located, in: line))
+            let d = Diagnostic(.malformedLogLine, error.message, at: ReplayFinding.byteRange(error.text, column: error.column))
+            console.err(DiagnosticRenderer().render(d, in: SourceFile(path: log, bytes: error.text, firstLine: error.line)))
             console.err("error: cannot draw the coverage of '\(log)': replay stopped at line \(error.line)\n")
             return nil
         }
-        let report = replayer.report
-        var counts: [TransitionID: Int] = [:]
-        for (index, count) in report.transitionCounts.enumerated() { counts[TransitionID(index)] = count }
-        let visited = Set(report.visitedStates.enumerated().filter { $0.element }.map { StateID($0.offset) })
-        return Coverage(transitionCounts: counts, visitedStates: visited)
+        return Coverage(replayer.report)
     }
 
     static func usageError(_ message: String, _ kind: Kind, _ console: Console) -> Int32 {

@@ -3,24 +3,27 @@ import Statecraft
 
 /// `statecraft fmt [--check] [PATH ...]`
 enum FormatCommand {
-    static let help = """
-        USAGE: statecraft fmt [--check] [PATH ...]
+    static let spec = CommandSpec(
+        name: "fmt", positionals: "[PATH ...]", positionalsFirst: false,
+        about: """
+            Rewrites each spec in the canonical layout: each file, or each *.machine file under
+            each folder. With no PATH, formats the current folder. A file with syntax errors is
+            left as it is and its errors are printed. With PATH '-', reads standard input and
+            writes the formatted spec to standard output.
+            """,
+        options: [
+            OptionSpec("--check", .flag, """
+                Change nothing: print a unified diff for each file that is
+                not formatted, then the list of those files
+                """),
+        ],
+        footer: """
+            EXIT STATUS: 0 every file is formatted (or, with --check, already was), 1 a file has
+            syntax errors or (with --check) is not formatted, 2 usage error or a file that cannot
+            be read or written.
+            """)
 
-        Rewrites each spec in the canonical layout: each file, or each *.machine file under
-        each folder. With no PATH, formats the current folder. A file with syntax errors is
-        left as it is and its errors are printed. With PATH '-', reads standard input and
-        writes the formatted spec to standard output.
-
-        OPTIONS:
-          --check                Change nothing: print a unified diff for each file that is
-                                 not formatted, then the list of those files
-          -h, --help             Show this help
-
-        EXIT STATUS: 0 every file is formatted (or, with --check, already was), 1 a file has
-        syntax errors or (with --check) is not formatted, 2 usage error or a file that cannot
-        be read or written.
-
-        """
+    static var help: String { spec.help }
 
     /// What happened to the files, for the summary and the exit status.
     private struct Tally {
@@ -32,7 +35,7 @@ enum FormatCommand {
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
-        switch ParsedArguments.parse(arguments, flags: ["--check"], options: []) {
+        switch spec.parse(arguments) {
         case .success(let p): parsed = p
         case .failure(let error): return usageError(error.message, console)
         }

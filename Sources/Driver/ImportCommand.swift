@@ -3,28 +3,25 @@ import Statecraft
 
 /// `statecraft import FILE.scxml [-o FILE.machine]`: an SCXML document as a spec.
 enum ImportCommand {
-    static let help = """
-        USAGE: statecraft import FILE.scxml [-o FILE.machine]
+    static let spec = CommandSpec(
+        name: "import", positionals: "FILE.scxml", positionalsFirst: true,
+        about: """
+            Translates an SCXML document (ECMAScript data model) into a spec: states, parallel
+            states, finals and history; transitions with events, conditions and targets; data,
+            assignments, <if>, <raise>, <send> to the machine itself (with a delay), <cancel>,
+            <log> as an output. An element or expression the language has no equivalent for is
+            an error naming it, with its line and column. The spec written always resolves
+            ('statecraft check' may still report what its analysis finds, such as a state
+            nothing enters).
+            """,
+        options: [OptionSpec("-o", .value("FILE"), "Write the spec to FILE instead of standard output")],
+        footer: "EXIT STATUS: 0 written, 1 the document cannot be translated, 2 it cannot be read.")
 
-        Translates an SCXML document (ECMAScript data model) into a spec: states, parallel
-        states, finals and history; transitions with events, conditions and targets; data,
-        assignments, <if>, <raise>, <send> to the machine itself (with a delay), <cancel>,
-        <log> as an output. An element or expression the language has no equivalent for is
-        an error naming it, with its line and column. The spec written always resolves
-        ('statecraft check' may still report what its analysis finds, such as a state
-        nothing enters).
-
-        OPTIONS:
-          -o FILE            Write the spec to FILE instead of standard output
-          -h, --help         Show this help
-
-        EXIT STATUS: 0 written, 1 the document cannot be translated, 2 it cannot be read.
-
-        """
+    static var help: String { spec.help }
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
-        switch ParsedArguments.parse(arguments, flags: [], options: ["-o"]) {
+        switch spec.parse(arguments) {
         case .success(let p): parsed = p
         case .failure(let error): return usageError(error.message, console)
         }

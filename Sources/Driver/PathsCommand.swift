@@ -3,37 +3,37 @@ import Statecraft
 
 /// `statecraft paths SPEC [--emit DIR] [--cover transitions|states] [--max-depth N] [--max-configurations N]`
 enum PathsCommand {
-    static let help = """
-        USAGE: statecraft paths SPEC [--emit DIR] [--cover transitions|states]
-                                     [--max-depth N] [--max-configurations N]
+    static let spec = CommandSpec(
+        name: "paths", positionals: "SPEC", positionalsFirst: true,
+        about: """
+            Generates tests from the model: for every transition (or state), an event log that
+            reaches it, with an expectation line after each step. Logs whose steps are a prefix of
+            another's are merged into it, so the set stays small. Without --emit, prints a table
+            of the targets and the log that reaches each.
+            """,
+        options: [
+            OptionSpec("--emit", .value("DIR"), """
+                Write one .jsonl file per log into DIR: a new or empty
+                folder, or one an earlier 'paths' wrote (its logs are replaced)
+                """),
+            .choice("--cover", TestGeneration.Cover.self, "What the logs must reach (default: transitions)"),
+            OptionSpec("--max-depth", .value("N"), "Longest witness searched (default 12)"),
+            OptionSpec("--max-configurations", .value("N"), "Most configurations searched (default 5000)"),
+        ],
+        footer: """
+            Every log replays cleanly: statecraft replay SPEC DIR/01-….jsonl
 
-        Generates tests from the model: for every transition (or state), an event log that
-        reaches it, with an expectation line after each step. Logs whose steps are a prefix of
-        another's are merged into it, so the set stays small. Without --emit, prints a table
-        of the targets and the log that reaches each.
+            EXIT STATUS: 0 every target has a log, 1 some target has none (each is named, with why),
+            2 usage error, a spec with errors, or a folder that cannot be written.
+            """)
 
-        OPTIONS:
-          --emit DIR               Write one .jsonl file per log into DIR: a new or empty
-                                   folder, or one an earlier 'paths' wrote (its logs are replaced)
-          --cover transitions|states
-                                   What the logs must reach (default: transitions)
-          --max-depth N            Longest witness searched (default 12)
-          --max-configurations N   Most configurations searched (default 5000)
-          -h, --help               Show this help
-
-        Every log replays cleanly: statecraft replay SPEC DIR/01-….jsonl
-
-        EXIT STATUS: 0 every target has a log, 1 some target has none (each is named, with why),
-        2 usage error, a spec with errors, or a folder that cannot be written.
-
-        """
+    static var help: String { spec.help }
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
         let cover: TestGeneration.Cover
         let bounds: ExplorationBounds
-        switch ParsedArguments.parse(arguments, flags: [],
-                                     options: ["--emit", "--cover", "--max-depth", "--max-configurations"])
+        switch spec.parse(arguments)
             .flatMap({ p in p.choice("--cover", default: TestGeneration.Cover.transitions).map { (p, $0) } })
             .flatMap({ p, c in p.bounds().map { (p, c, $0) } }) {
         case .success(let (p, c, b)):
@@ -55,7 +55,7 @@ enum PathsCommand {
         guard let file = ReplayCommand.readSpec(specPath, console: console) else { return ExitStatus.usage }
         let result = Statecraft.check(file, bounds: bounds)
         guard let machine = result.machine, let report = result.exploration else {
-            console.err(CheckCommand.renderText(result, colour: false))
+            console.err(CheckText.diagnostics(result, colour: false))
             console.err("error: '\(specPath)' has errors; fix them with 'statecraft check' first\n")
             return ExitStatus.usage
         }

@@ -1,30 +1,36 @@
 import Statecraft
 
-/// `statecraft replay SPEC [LOG ...] [--strict] [--trace] [--settle] [--format text|json|jsonl]`
+/// `statecraft replay SPEC [LOG ...] [--strict] [--trace] [--settle] [--format text|json|jsonl|junit|github]`
 enum ReplayCommand {
-    static let help = """
-        USAGE: statecraft replay SPEC [LOG ...] [--strict] [--trace] [--settle] [--format text|json|jsonl]
+    enum Format: String, CaseIterable { case text, json, jsonl, junit, github }
 
-        Runs the machine in SPEC against each event log (JSON Lines, see shared/event-log.md)
-        and reports, per case, the final state, variables, outputs, event counts and every
-        expectation that failed. With no LOG, or with '-', reads standard input.
+    static let spec = CommandSpec(
+        name: "replay", positionals: "SPEC [LOG ...]", positionalsFirst: true,
+        about: """
+            Runs the machine in SPEC against each event log (JSON Lines, see shared/event-log.md)
+            and reports, per case, the final state, variables, outputs, event counts and every
+            expectation that failed. With no LOG, or with '-', reads standard input.
+            """,
+        options: [
+            OptionSpec("--strict", .flag, "Treat ignored events as rejected"),
+            OptionSpec("--trace", .flag, "Also print one line per step (event, from -> to, outputs, changes)"),
+            OptionSpec("--settle", .flag, """
+                After the last line, let time pass from timer to timer until
+                each case comes to rest, and report where
+                """),
+            .choice("--format", Format.self, """
+                Output format (default: text); jsonl streams one JSON object
+                per step (with --trace) and ends with the report; junit writes
+                JUnit XML (a test suite per log, a test case per case); github
+                prints workflow commands that annotate the pull request
+                """),
+        ],
+        footer: """
+            EXIT STATUS: 0 every expectation held and nothing was rejected, 1 an expectation failed
+            or an event was rejected, 2 the spec or a log cannot be read (a malformed line).
+            """)
 
-        OPTIONS:
-          --strict               Treat ignored events as rejected
-          --trace                Also print one line per step (event, from -> to, outputs, changes)
-          --settle               After the last line, let time pass from timer to timer until
-                                 each case comes to rest, and report where
-          --format text|json|jsonl
-                                 Output format (default: text); jsonl streams one JSON object
-                                 per step (with --trace) and ends with the report
-          -h, --help             Show this help
-
-        EXIT STATUS: 0 every expectation held and nothing was rejected, 1 an expectation failed
-        or an event was rejected, 2 the spec or a log cannot be read (a malformed line).
-
-        """
-
-    enum Format: String, CaseIterable { case text, json, jsonl }
+    static var help: String { spec.help }
 
     struct Options {
         var format = Format.text
@@ -117,8 +123,12 @@ enum ReplayCommand {
     }
 
     static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
-        ParsedArguments.parse(arguments, flags: ["--strict", "--trace", "--settle"], options: ["--format"]).flatMap { parsed in
-            parsed.choice("--format", default: Format.text).map { format in
+        spec.parse(arguments).flatMap { parsed in
+            parsed.choice("--format", default: Format.text).flatMap { format in
+                // A JUnit report is one XML document: trace lines have no place in it.
+                if format == .junit && parsed.flags.contains("--trace") {
+                    return .failure(UsageError("--trace cannot be used with --format junit"))
+                }
                 var options = Options()
                 options.format = format
                 options.strict = parsed.flags.contains("--strict")
@@ -127,7 +137,7 @@ enum ReplayCommand {
                 options.help = parsed.wantsHelp
                 options.spec = parsed.positionals.first
                 options.logs = Array(parsed.positionals.dropFirst())
-                return options
+                return .success(options)
             }
         }
     }
@@ -167,22 +177,28 @@ enum ReplayCommand {
     /// format also as the one document on standard output, so a pipeline reading it sees
     /// the failure (`"passed": false`, the spec's diagnostics) and never an empty output.
     static func reportSpecFailure(_ failure: SpecFailure, spec path: String, format: Format, console: Console) {
-        let q = JSONWriter.quote
         var message: String
-        var diagnostics: [String] = []
+        var check = CheckReport(files: [])
         switch failure {
         case .unreadable(let text):
             message = text
+            check.unreadable = [UnreadableFile(path: path, message: text)]
             console.err("error: \(text)\n")
         case .errors(let result):
             message = "'\(path)' has errors; fix them with 'statecraft check' before replaying"
-            console.err(CheckCommand.renderText(result, colour: false))
+            check.files = [result]
+            console.err(CheckText.diagnostics(result, colour: false))
             console.err("error: \(message)\n")
-            diagnostics = result.diagnostics.map { DiagnosticJSON.diagnostic($0, in: result.file) }
         }
-        guard format != .text else { return }
-        let document = "{\"spec\": \(q(path)), \"machine\": null, \"passed\": false, "
-            + "\"error\": {\"message\": \(q(message))}, \"diagnostics\": [" + diagnostics.joined(separator: ", ") + "], \"logs\": []}"
-        console.out(format == .json ? document + "\n" : "{\"report\": " + document + "}\n")
+        let document = ReplayJSON.specFailure(spec: path, message: message, diagnostics: check.diagnostics)
+        switch format {
+        case .text: break
+        case .json: console.out(document.rendered(.outline(levels: 0)) + "\n")
+        case .jsonl: console.out(JSON.object(["report": document]).rendered(.outline(levels: 0)) + "\n")
+        case .junit: console.out(ReplayJUnit.specFailure(spec: path, message: message, diagnostics: check.diagnostics))
+        case .github:
+            console.out(GitHubAnnotations.check(CheckReport(files: check.files))
+                        + GitHubAnnotations.Annotation(level: "error", title: "replay", message: message).command)
+        }
     }
 }

@@ -3,24 +3,21 @@ import Statecraft
 
 /// `statecraft scxml SPEC [-o FILE]`.
 enum SCXMLCommand {
-    static let help = """
-        USAGE: statecraft scxml SPEC [-o FILE]
+    static let spec = CommandSpec(
+        name: "scxml", positionals: "SPEC", positionalsFirst: true,
+        about: """
+            Prints the machine as an SCXML 1.0 document (datamodel="ecmascript"): states,
+            regions, history, transitions and actions as SCXML elements, guards and values as
+            ECMAScript, timers as delayed sends, outputs as <log label="output">.
+            """,
+        options: [OptionSpec("-o", .value("FILE"), "Write to FILE instead of standard output")],
+        footer: "EXIT STATUS: 0 written, 2 the spec cannot be read or does not resolve.")
 
-        Prints the machine as an SCXML 1.0 document (datamodel="ecmascript"): states,
-        regions, history, transitions and actions as SCXML elements, guards and values as
-        ECMAScript, timers as delayed sends, outputs as <log label="output">.
-
-        OPTIONS:
-          -o FILE            Write to FILE instead of standard output
-          -h, --help         Show this help
-
-        EXIT STATUS: 0 written, 2 the spec cannot be read or does not resolve.
-
-        """
+    static var help: String { spec.help }
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
-        switch ParsedArguments.parse(arguments, flags: [], options: ["-o"]) {
+        switch spec.parse(arguments) {
         case .success(let p): parsed = p
         case .failure(let error): return usageError(error.message, console)
         }

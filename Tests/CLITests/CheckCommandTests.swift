@@ -96,7 +96,7 @@ import TestSupport
     @Test(arguments: [
         (["chek", "Specs"], "Error: unknown command 'chek'; did you mean 'check'?"),
         (["check", "--warnings-as-error"], "Error: unknown option '--warnings-as-error'; did you mean '--warnings-as-errors'?"),
-        (["check", "--format", "xml"], "Error: --format takes 'text' or 'json', not 'xml'"),
+        (["check", "--format", "xml"], "Error: --format takes 'text', 'json', 'sarif' or 'github', not 'xml'"),
         (["check", "--format"], "Error: --format needs a value"),
         ([], "USAGE: statecraft <command>"),
     ])

@@ -2,7 +2,6 @@ import Foundation
 import Statecraft
 import Testing
 import TestSupport
-@testable import StatecraftDriver
 
 /// Every fixture under `Fixtures/` is checked and its diagnostics, rendered exactly as the
 /// CLI prints them (source lines and carets included), compared with `<name>.diag`.
@@ -26,8 +25,8 @@ import TestSupport
     @Test(arguments: GoldenTests.fixtureNames)
     func diagnosticsMatchGoldenFile(name: String) {
         let result = GoldenTests.check(name)
-        let text = CheckCommand.renderText(result, colour: false)
-            + CheckCommand.summary(files: 1, errors: result.errorCount, warnings: result.warningCount)
+        let text = CheckText.diagnostics(result, colour: false)
+            + CheckText.summary(files: 1, errors: result.errorCount, warnings: result.warningCount)
         if let problem = Golden.compare(text, to: GoldenTests.fixtures.appendingPathComponent(name + ".diag")) {
             Issue.record(Comment(rawValue: problem))
         }
@@ -35,7 +34,7 @@ import TestSupport
 
     @Test func jsonMatchesGoldenFile() {
         let result = GoldenTests.check("done-when")
-        let json = DiagnosticJSON.render([result], errors: result.errorCount, warnings: result.warningCount)
+        let json = CheckJSON.rendered(CheckReport(files: [result]))
         if let problem = Golden.compare(json, to: GoldenTests.fixtures.appendingPathComponent("done-when.json")) {
             Issue.record(Comment(rawValue: problem))
         }

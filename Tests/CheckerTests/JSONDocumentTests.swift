@@ -47,8 +47,31 @@ import Testing
         #expect(text.hasPrefix("{\"file\":\"Specs/drawer.machine\",\"line\":12,"))
     }
 
-    /// Both layouts parse to the same values, and the members come in the order added.
-    @Test(arguments: [JSON.Layout.compact, .indented])
+    /// `outline` breaks only the outer levels: below them each record is one line, written
+    /// with the same spaces as `indented`.
+    @Test func outlineBreaksTheOuterLevelsOnly() {
+        let expected = """
+            {
+              "file": "Specs/drawer.machine",
+              "line": 12,
+              "ratio": 0.25,
+              "huge": 1e+300,
+              "nan": null,
+              "ok": true,
+              "none": null,
+              "tags": ["a", "b\\n\\"c\\""],
+              "empty": [],
+              "nested": {"deep": [{"x": 1}, "é 🎈"]}
+            }
+            """
+        #expect(Self.sample.rendered(.outline(levels: 1)) == expected)
+        #expect(Self.sample.rendered(.outline(levels: 0)).hasPrefix("{\"file\": \"Specs/drawer.machine\", \"line\": 12, "))
+        #expect(!Self.sample.rendered(.outline(levels: 0)).contains("\n"))
+        #expect(Self.sample.rendered(.outline(levels: 9)) == Self.sample.rendered(.indented))
+    }
+
+    /// Every layout parses to the same values, and the members come in the order added.
+    @Test(arguments: [JSON.Layout.compact, .indented, .outline(levels: 0), .outline(levels: 2)])
     func foundationReadsItBack(layout: JSON.Layout) throws {
         let data = Data(Self.sample.rendered(layout).utf8)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

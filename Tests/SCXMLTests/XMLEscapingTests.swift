@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import StatecraftSCXML
+import StatecraftDiagnostics
 import Testing
 
 /// What the writer escapes reads back, through a real XML parser, as the original text.

@@ -149,3 +149,59 @@ public enum Mutation {
         }
     }
 }
+
+/// A program the cross-checks run (xmllint, python3, pytest): found on `PATH`, run with pipes, so a
+/// test can hand our output to a real consumer.
+public struct ExternalTool: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The executable `name` on `PATH` (the one a shell would run), else in the usual
+    /// places; nil when it is not installed.
+    public static func find(_ name: String) -> ExternalTool? {
+        var candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/" + name }
+        candidates += ["/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"].map { $0 + name }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map(ExternalTool.init)
+    }
+
+    /// Whether the environment variable `name` is set (to anything but an empty string):
+    /// CI sets it so that a missing tool fails instead of skipping.
+    public static func isRequired(_ name: String) -> Bool {
+        !(ProcessInfo.processInfo.environment[name] ?? "").isEmpty
+    }
+
+    public struct Run: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs the tool with `arguments` (in `directory`, with `environment` in place of ours,
+    /// when given), nothing on standard input, both outputs read while it runs.
+    public func run(_ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,3 +1,4 @@
+import StatecraftDiagnostics
 import StatecraftModel
 
 /// Writes a resolved machine as an SCXML 1.0 document with the ECMAScript data model.

@@ -5,81 +5,70 @@ import StatecraftDiagnostics
 // inputs libxml2 itself accepts or reports; a hostile or damaged document must get an error
 // (or be read as SCXML means it), never a crash:
 // - bytes that are not UTF-8, or control characters (Foundation traps on some of them);
-// - a processing instruction without data, `<?name?>` (libxml2 passes a null pointer for
-//   its data, which Foundation reads as a C string). SCXML gives processing instructions
-//   no meaning, so such an instruction is blanked out, keeping every later offset;
+// - processing instructions: Foundation reads the target and data libxml2 hands it as C
+//   strings, and libxml2 hands it a null pointer for the data of `<?name?>`, and for others
+//   where it recovers from a damaged tag (fuzz-scxml found both). SCXML gives processing
+//   instructions no meaning, so every `<?…?>` is blanked before the parser sees it, keeping
+//   every offset and line break. The scan does not try to tell markup from text, because
+//   in a damaged document libxml2 recovers in ways no scan predicts: `<?` is blanked even
+//   in a comment (which changes nothing) or in CDATA (which SCXML's ECMAScript data model
+//   does not read). The XML declaration at the very start is the parser's own and stays;
+//   one anywhere else is refused, as XML requires;
 // - a document type declaration: SCXML documents have none, and the entities one declares
 //   would expand into markup (a processing instruction among it) that no scan of the bytes
-//   sees, so it is refused where it stands.
+//   sees, so `<!DOCTYPE` is refused wherever it stands.
 
 enum XMLPrescan {
-    /// The bytes to hand the parser: `bytes` with data-less processing instructions blanked.
+    /// The bytes to hand the parser: `bytes` with processing instructions blanked.
     static func prepare(_ bytes: [UInt8]) throws(ImportFailure) -> [UInt8] {
         try checkEncoding(bytes)
         var out = bytes
-        var i = 0
         let n = bytes.count
         func starts(_ text: [UInt8], at k: Int) -> Bool {
             k + text.count <= n && bytes[k..<(k + text.count)].elementsEqual(text)
         }
-        /// The offset just past the first `end` at or after `k`, or the end of the document.
-        func skip(past end: [UInt8], from k: Int) -> Int {
-            var j = k
-            while j < n && !starts(end, at: j) { j += 1 }
-            return min(n, j + end.count)
-        }
-        let commentStart = Array("<!--".utf8), commentEnd = Array("-->".utf8)
-        let cdataStart = Array("<![CDATA[".utf8), cdataEnd = Array("]]>".utf8)
         let doctype = Array("<!DOCTYPE".utf8), instructionEnd = Array("?>".utf8)
-        while i < n {
-            guard bytes[i] == UInt8(ascii: "<"), i + 1 < n else {
+        let declarationStart = starts([0xEF, 0xBB, 0xBF], at: 0) ? 3 : 0
+        var i = 0
+        while i + 1 < n {
+            guard bytes[i] == UInt8(ascii: "<") else {
                 i += 1
                 continue
             }
-            if starts(commentStart, at: i) {
-                i = skip(past: commentEnd, from: i + 4)
-            } else if starts(cdataStart, at: i) {
-                i = skip(past: cdataEnd, from: i + 9)
-            } else if starts(doctype, at: i) {
+            if starts(doctype, at: i) {
                 throw ImportFailure(.scxmlUnsupported, "a document type declaration (<!DOCTYPE>) is not supported: "
                                     + "SCXML documents have none", at: i, length: 9)
-            } else if bytes[i + 1] == UInt8(ascii: "?") {
-                // The target runs to the first space or `?>`; no space before `?>` means no data.
-                var j = i + 2
-                while j < n && !isSpace(bytes[j]) && !starts(instructionEnd, at: j) { j += 1 }
-                if starts(instructionEnd, at: j) && j > i + 2 {
-                    for k in i..<(j + 2) { out[k] = UInt8(ascii: " ") }
-                    i = j + 2
-                } else {
-                    i = skip(past: instructionEnd, from: j)
+            }
+            guard bytes[i + 1] == UInt8(ascii: "?") else {
+                i += 1
+                continue
+            }
+            // The target runs to the first space or `?>`; the instruction to the first `?>`.
+            var j = i + 2
+            while j < n && !isSpace(bytes[j]) && !starts(instructionEnd, at: j) { j += 1 }
+            var close = j
+            while close < n && !starts(instructionEnd, at: close) { close += 1 }
+            guard close < n else {
+                throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: a processing instruction without "
+                                    + "its closing '?>'", at: i, length: 2)
+            }
+            if bytes[(i + 2)..<j].elementsEqual("xml".utf8) {
+                guard i == declarationStart else {
+                    throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: the XML declaration "
+                                        + "(<?xml …?>) may only open the document", at: i, length: 5)
+                }
+                guard j < close else {
+                    throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: the XML declaration "
+                                        + "has no version", at: i, length: 5)
                 }
             } else {
-                i = skipTag(bytes, from: i + 1)
+                for k in i..<(close + 2) where bytes[k] != UInt8(ascii: "\n") && bytes[k] != UInt8(ascii: "\r") {
+                    out[k] = UInt8(ascii: " ")
+                }
             }
+            i = close + 2
         }
         return out
-    }
-
-    /// The offset just past the `>` of the tag whose `<` is before `k`; quoted attribute
-    /// values may hold `>` and `<?`.
-    private static func skipTag(_ bytes: [UInt8], from k: Int) -> Int {
-        var j = k
-        var quote: UInt8?
-        while j < bytes.count {
-            let b = bytes[j]
-            if let q = quote {
-                if b == q { quote = nil }
-            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-                quote = b
-            } else if b == UInt8(ascii: ">") {
-                return j + 1
-            } else if b == UInt8(ascii: "<") {
-                // Not well-formed; the parser reports it. Scanning goes on from here.
-                return j
-            }
-            j += 1
-        }
-        return j
     }
 
     private static func isSpace(_ b: UInt8) -> Bool {

@@ -1,6 +1,6 @@
-// SCXML is XML: text and attribute values written into a document are escaped here, once,
-// so that a state or event name, a string literal or an expression can never end an
-// attribute or open an element.
+// Text and attribute values written into an XML document (an SCXML export, a JUnit
+// report) are escaped here, once, so that a state or event name, a string literal, an
+// expression or a log's text can never end an attribute or open an element.
 
 /// Escaping for XML 1.0 text and attribute values.
 public enum XMLEscaping {

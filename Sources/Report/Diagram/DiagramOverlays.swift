@@ -1,0 +1,35 @@
+import StatecraftAnalysis
+import StatecraftExport
+import StatecraftModel
+import StatecraftRuntime
+
+// What `check` and `replay` found, drawn on a diagram: `dot --check` and `dot --coverage`.
+
+extension DiagramOverlay {
+    /// `dot --check`: the states and transitions found unreachable or dead, structurally and
+    /// by the guard-aware search (what it proves, not what it merely did not reach).
+    public static func findings(_ machine: Machine, bounds: ExplorationBounds = ExplorationBounds()) -> DiagramOverlay {
+        var overlay = DiagramOverlay()
+        overlay.unreachableStates = Checker.unreachableStates(machine)
+        overlay.deadTransitions = Checker.deadTransitions(machine)
+        let report = Exploration.run(machine, bounds: bounds)
+        for s in machine.states.dropFirst() {
+            if case .unreachable = report.states[s.id.index] { overlay.unreachableStates.insert(s.id) }
+        }
+        for t in machine.transitions {
+            if case .unreachable = report.transitions[t.id.index] { overlay.deadTransitions.insert(t.id) }
+        }
+        return overlay
+    }
+}
+
+extension Coverage {
+    /// What a replay exercised, over all its cases: how often each transition fired and
+    /// which states were active at some point.
+    public init(_ report: ReplayReport) {
+        var counts: [TransitionID: Int] = [:]
+        for (index, count) in report.transitionCounts.enumerated() { counts[TransitionID(index)] = count }
+        let visited = Set(report.visitedStates.enumerated().filter { $0.element }.map { StateID($0.offset) })
+        self.init(transitionCounts: counts, visitedStates: visited)
+    }
+}

@@ -1,0 +1,97 @@
+import StatecraftDiagnostics
+import StatecraftModel
+import StatecraftRuntime
+
+/// `replay --format json` and `jsonl`: the README's report schema. Each log is one line
+/// (`jsonl` streams them as `{"report": …}` lines); the document holds them all.
+public enum ReplayJSON {
+    /// The whole report of a replay: the spec, the machine, whether everything passed, and
+    /// each log. The trace, when there is one, is written after it by the caller (see
+    /// `renderedDocument`).
+    public static func document(spec: String, machine: Machine, logs: [ReplayedLog]) -> JSON {
+        [
+            "spec": .string(spec), "machine": .string(machine.name),
+            "passed": .bool(logs.allSatisfy(\.passed)),
+            "logs": .array(logs.map { log($0, machine: machine) }),
+        ]
+    }
+
+    /// Appends the document to `out` as text, one log to a line. `trace`, with `--trace`,
+    /// appends the steps, already written as JSON objects separated by `,\n    `; they go
+    /// under `"trace"` as bytes, because a trace may hold millions of steps (the Driver's
+    /// `TraceNames` writes them).
+    public static func write(spec: String, machine: Machine, logs: [ReplayedLog], to out: inout ByteBuffer,
+                             trace: ((inout ByteBuffer) -> Void)? = nil) {
+        var text = document(spec: spec, machine: machine, logs: logs).rendered(.outline(levels: 2))
+        if let trace {
+            // The document ends with "\n}": reopen it for one more member.
+            text.removeLast(2)
+            out.append(contentsOf: text)
+            out.append(",\n  \"trace\": [\n    ")
+            trace(&out)
+            out.append("\n  ]\n}\n")
+        } else {
+            out.append(contentsOf: text + "\n")
+        }
+    }
+
+    /// One log: `{"log", "passed", "cases", "error"}`.
+    public static func log(_ log: ReplayedLog, machine: Machine) -> JSON {
+        switch log.outcome {
+        case .unreadable(let message):
+            return ["log": .string(log.path), "passed": false, "cases": [],
+                    "error": ["line": nil, "column": nil, "message": .string(message)]]
+        case .replayed(let report):
+            return ["log": .string(log.path), "passed": .bool(report.passed),
+                    "cases": .array(report.cases.map { caseReport($0, machine: machine) }),
+                    "error": report.error.map { ["line": .integer($0.line), "column": .integer($0.column),
+                                                 "message": .string($0.message)] } ?? .null]
+        }
+    }
+
+    /// `{"report": log}`, the line `jsonl` ends each log with.
+    public static func jsonlLine(_ log: ReplayedLog, machine: Machine) -> String {
+        JSON.object(["report": self.log(log, machine: machine)]).rendered(.outline(levels: 0)) + "\n"
+    }
+
+    /// The document of a replay whose spec cannot run: it cannot be read (no diagnostics)
+    /// or it has errors (the diagnostics as `check --format json` writes them).
+    public static func specFailure(spec: String, message: String, diagnostics: [ReportedDiagnostic]) -> JSON {
+        ["spec": .string(spec), "machine": nil, "passed": false, "error": ["message": .string(message)],
+         "diagnostics": .array(diagnostics.map(CheckJSON.diagnostic)), "logs": []]
+    }
+
+    static func caseReport(_ c: CaseReport, machine: Machine) -> JSON {
+        var o = JSONObject([
+            ("case", c.key.map { .string($0) } ?? .null), ("firstLine", .integer(c.firstLine)),
+            ("state", c.startFailure == nil ? .string(c.state) : .null),
+            ("configuration", .array(c.configuration.map { .string($0) })),
+        ])
+        if let settled = c.settled { o["settled"] = .string(settled.rawValue) }
+        let members: [(String, JSON)] = [
+            ("finished", .bool(c.finished)), ("started", .bool(c.startFailure == nil)), ("time", .number(c.time)),
+            ("variables", .object(JSONObject(c.variables.map { ($0.name, $0.value.jsonValue) }))),
+            ("outputs", .array(c.outputs.map { ["name": .string($0.name), "args": .array($0.arguments.map(\.jsonValue))] })),
+            ("outputCount", .integer(c.outputCount)), ("applied", .integer(c.applied)), ("ignored", .integer(c.ignored)),
+            ("rejected", .integer(c.rejected)), ("timersFired", .integer(c.timersFired)),
+            ("sentTaken", .integer(c.sentTaken)), ("expectations", .integer(c.expectations)),
+            ("failureCount", .integer(c.failureCount)),
+            ("failures", .array(c.failures.map { f in
+                ["line": .integer(f.line), "column": .integer(f.column), "subject": .string(f.subject),
+                 "expected": .string(f.expected), "actual": .string(f.actual)]
+            })),
+            ("rejections", .array(c.rejections.map { r in
+                var j = JSONObject([("line", .integer(r.line)), ("column", .integer(r.column)),
+                                    ("message", .string(r.message))])
+                if let spec = r.specRange {
+                    let at = machine.source.location(of: spec.start)
+                    j["specLine"] = .integer(at.line)
+                    j["specColumn"] = .integer(at.column)
+                }
+                return .object(j)
+            })),
+        ]
+        for (key, value) in members { o[key] = value }
+        return .object(o)
+    }
+}

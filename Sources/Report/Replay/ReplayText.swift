@@ -1,0 +1,70 @@
+import StatecraftDiagnostics
+import StatecraftModel
+import StatecraftRuntime
+
+/// `replay`'s report for people: per case, the final state, variables, outputs, counts, and
+/// each failed expectation or rejected event printed like a compiler's diagnostic.
+public enum ReplayText {
+    /// The report of one log.
+    public static func log(_ report: ReplayReport, path: String, machine: Machine) -> String {
+        let renderer = DiagnosticRenderer()
+        var out = ""
+        for c in report.cases {
+            out += "\(path): \(c.title) (from line \(c.firstLine))\n"
+            if c.startFailure != nil {
+                out += "  state         none (the machine could not start)\n"
+            } else {
+                out += "  state         \(c.state)\(c.finished ? " (final)" : "")\n"
+                // With nesting, the leaves alone do not say which parents and regions hold them.
+                if c.configuration.count > 1 {
+                    out += "  configuration \(c.configuration.joined(separator: ", "))\n"
+                }
+            }
+            switch c.settled {
+            case .atRest?: out += "  settled       at rest: no timer armed\n"
+            case .final?: out += "  settled       the run ended in a final state\n"
+            case .stillRunning?: out += "  settled       still running after \(Replayer.settleLimit) timer steps\n"
+            case nil: break
+            }
+            out += "  variables     " + (c.variables.isEmpty ? "none" : c.variables.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")) + "\n"
+            var outputs = c.outputs.isEmpty ? "none" : c.outputs.map(\.description).joined(separator: ", ")
+            if c.outputCount > c.outputs.count { outputs += ", … and \(c.outputCount - c.outputs.count) more" }
+            out += "  outputs       \(outputs)\n"
+            out += "  events        \(c.applied) applied, \(c.ignored) ignored, \(c.rejected) rejected; "
+            out += "\(count(c.timersFired, "timer")) fired; "
+            if c.sentTaken > 0 { out += "\(count(c.sentTaken, "sent event")) taken; " }
+            out += "t=\(Value.number(c.time))\n"
+            out += "  expectations  \(c.expectations) checked, \(c.failureCount) failed\n"
+            for f in c.findings {
+                out += renderer.render(Diagnostic(f.id, f.message, at: f.range),
+                                       in: SourceFile(path: path, bytes: f.text, firstLine: f.line))
+                if let spec = f.specRange {
+                    out += renderer.renderNote("the failing expression in the spec", at: spec, in: machine.source)
+                }
+            }
+            if c.findingsTruncated {
+                out += "  (only the first \(Replayer.keptFailures) failures and rejections are shown)\n"
+            }
+        }
+        if let e = report.error {
+            let d = Diagnostic(.malformedLogLine, e.message, at: ReplayFinding.byteRange(e.text, column: e.column))
+            out += renderer.render(d, in: SourceFile(path: path, bytes: e.text, firstLine: e.line))
+            out += "\(path): note: replay stopped at line \(e.line); the report above covers the lines before it\n"
+        }
+        return out + summary(report, path: path)
+    }
+
+    /// `replayed LOG: 1 case, 18 events (16 applied, 2 ignored, 0 rejected), 13 expectations (0 failed)`
+    public static func summary(_ report: ReplayReport, path: String) -> String {
+        let cases = report.cases
+        let applied = cases.reduce(0) { $0 + $1.applied }
+        let ignored = cases.reduce(0) { $0 + $1.ignored }
+        let rejected = cases.reduce(0) { $0 + $1.rejected }
+        let expectations = cases.reduce(0) { $0 + $1.expectations }
+        let failed = cases.reduce(0) { $0 + $1.failureCount }
+        var out = "replayed \(path): \(count(cases.count, "case")), \(count(applied + ignored + rejected, "event")) "
+        out += "(\(applied) applied, \(ignored) ignored, \(rejected) rejected), "
+        out += "\(count(expectations, "expectation")) (\(failed) failed)\n"
+        return out
+    }
+}
