@@ -119,6 +119,6 @@ enum Completion {
 }
 
 extension TokenKind {
-    /// Whether this is a reserved word (the lexer's keyword kinds).
-    var isKeyword: Bool { spelling.first == "'" && spelling.dropFirst().first?.isLetter == true }
+    /// Whether this is a reserved word (one of the lexer's keyword kinds).
+    var isKeyword: Bool { TokenKind.keywords.values.contains(self) }
 }

@@ -41,7 +41,7 @@ extension LanguageServer {
         var sections: [String] = []
         if let machine = result.machine, let report = result.exploration,
            let state = machine.states.dropFirst().first(where: { $0.name == name }) {
-            sections.append(words(report.states[state.id.index], machine, report, noun: "state"))
+            sections.append(words(report.states[state.id.index], machine, report))
         }
         let incoming = index.incoming(to: name)
         let outgoing = index.outgoing(from: name)
@@ -67,11 +67,10 @@ extension LanguageServer {
         guard let transition = machine.transitions.first(where: { $0.keywordRange == t.keywordRange }) else {
             return "No verdict for this transition."
         }
-        return words(report.transitions[transition.id.index], machine, report, noun: "transition")
+        return words(report.transitions[transition.id.index], machine, report)
     }
 
-    private func words(_ finding: ExplorationReport.Finding, _ machine: Machine, _ report: ExplorationReport,
-                       noun: String) -> String {
+    private func words(_ finding: ExplorationReport.Finding, _ machine: Machine, _ report: ExplorationReport) -> String {
         switch finding {
         case .reached(let steps):
             return "**Reachable**: " + WitnessText.describe(steps, machine)
