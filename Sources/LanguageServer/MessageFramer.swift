@@ -56,7 +56,9 @@ public struct MessageFramer: Sendable {
             let header = Array(buffer[start..<headerEnd])
             switch Self.contentLength(header) {
             case .failure(let problem):
-                start = bodyStart
+                // A body shorter than its Content-Length said leaves the next header behind
+                // some bytes: start again at the last header name inside the block, if any.
+                start = lastHeaderName(after: start, before: headerEnd) ?? bodyStart
                 return .badHeader(problem.message)
             case .success(let length) where length > maxBodyLength:
                 start = bodyStart
@@ -83,6 +85,17 @@ public struct MessageFramer: Sendable {
                 }
             }
             i += 1
+        }
+        return nil
+    }
+
+    /// Where the last `Content-Length` (any case) in `buffer[(start + 1)..<end]` begins.
+    private func lastHeaderName(after start: Int, before end: Int) -> Int? {
+        let name = Array("content-length".utf8)
+        var i = end - name.count
+        while i > start {
+            if (0..<name.count).allSatisfy({ buffer[i + $0] | 0x20 == name[$0] }) { return i }
+            i -= 1
         }
         return nil
     }
