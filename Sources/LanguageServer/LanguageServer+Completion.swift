@@ -26,7 +26,14 @@ enum Completion {
 
     /// What the caret at `offset` can be completed with.
     static func items(at offset: Int, in file: SourceFile, index: SymbolIndex) -> [Item] {
-        let tokens = Lexer.tokenize(file).tokens.filter { $0.kind != .endOfFile }
+        let (allTokens, comments, _) = Lexer.tokenizeWithComments(file)
+        // Nothing to offer inside a comment or a string.
+        if comments.contains(where: { $0.range.start < offset && offset <= $0.range.end })
+            || allTokens.contains(where: { [.string, .stringHead, .stringMiddle, .stringTail].contains($0.kind)
+                && $0.range.start < offset && offset < $0.range.end }) {
+            return []
+        }
+        let tokens = allTokens.filter { $0.kind != .endOfFile }
         // The tokens before the caret, without the word being typed.
         var before = tokens.prefix { $0.range.end <= offset }
         if let last = before.last, last.kind == .identifier || last.kind.isKeyword, last.range.end == offset {
@@ -48,11 +55,19 @@ enum Completion {
             return names(.event, index)
         case .lParen? where beforePrevious.map { $0.kind == .identifier && ["done", "in"].contains(word($0)) } ?? false:
             return names(.state, index)
-        case .colon?:
+        case .colon? where isTypePosition(before):
             return ["Number", "Bool", "String"].map { Item(label: $0, kind: 22, detail: "type") }
         default:
             return values(at: offset, before, word, index)
         }
+    }
+
+    /// Whether the tokens end in `var x :`, `const x :` or a field's `( x :` / `, x :`, where a
+    /// type follows (and not the `:` of a conditional).
+    private static func isTypePosition(_ tokens: ArraySlice<Token>) -> Bool {
+        let last = tokens.suffix(3).map(\.kind)
+        guard last.count == 3, last[1] == .identifier else { return false }
+        return [.kwVar, .kwConst, .lParen, .comma].contains(last[0])
     }
 
     private static func names(_ kind: Symbol.Kind, _ index: SymbolIndex) -> [Item] {

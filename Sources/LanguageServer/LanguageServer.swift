@@ -104,7 +104,10 @@ public struct LanguageServer {
             guard var document = documents[uri] else { return nil }
             let result = document.quickAnalysis()
             documents[uri] = document
-            if document.isExplored { return diagnosticsNotification(document, result.diagnostics) }
+            if document.isExplored {
+                unexplored.removeAll { $0 == uri }
+                return diagnosticsNotification(document, result.diagnostics)
+            }
             if !unexplored.contains(uri) { unexplored.append(uri) }
             let merged = (result.diagnostics + document.carried).enumerated()
                 .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }.map(\.element)

@@ -163,6 +163,11 @@ import TestSupport
         #expect(values.contains("cellMidY") && values.contains("progress") && values.contains("insideCell"))
         #expect(!values.contains("cellHeight"), "pressBegan's fields are not in scope on commitUpdate")
         #expect(!values.contains("idle"))
+        #expect(labels(text.replacingOccurrences(of: "var cellMinX: Number", with: "var cellMinX: "), after: "var cellMinX: ")
+                == ["Number", "Bool", "String"])
+        let conditional = text.replacingOccurrences(of: "(y < cellMidY ? \"❤️\" : \"💀\")", with: "(y < cellMidY ? 1 : ")
+        #expect(labels(conditional, after: "cellMidY ? 1 : ").contains("cellMidY"))
+        #expect(labels(text, after: "// previewInteractionDidC").isEmpty, "nothing inside a comment")
     }
 
     @Test func documentSymbolsAreTheStateTree() throws {
