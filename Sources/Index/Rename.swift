@@ -92,7 +92,7 @@ extension SymbolIndex {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(file.bytes.count)
         var cursor = 0
-        for r in sorted {
+        for r in sorted where r.start >= cursor && r.end <= file.bytes.count {
             bytes += file.bytes[cursor..<r.start]
             bytes += Array(newName.utf8)
             cursor = r.end

@@ -113,6 +113,25 @@ import TestSupport
         #expect(result.failureMessage == message)
     }
 
+    /// A new name that is free where it is declared but would be read as another symbol's
+    /// somewhere: the field `x` of `a` renamed `y` would, in `on a, b`, also read `b`'s `y`.
+    @Test func aRenameThatWouldChangeWhatANameMeansIsRefused() {
+        let text = """
+            machine M {
+                event a(x: Number)
+                event b(y: Number)
+                initial state s {
+                    on a, b if x > 0 -> s
+                }
+            }
+            """
+        let file = SourceFile(path: "M.machine", text: text)
+        let index = SymbolIndex(file)
+        let x = Self.offset(of: "x: Number", in: file)
+        #expect(index.rename(at: x, to: "y").failureMessage == "cannot rename 'x' to 'y': another name would hide it or be hidden by it")
+        #expect((try? index.rename(at: x, to: "z").get())?.count == 2)
+    }
+
     /// Every declared name of every bundled spec renamed to a fresh name: the spec checks to the
     /// same diagnostics, and the new name sits exactly where the old one was used.
     @Test(arguments: ["Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"])
