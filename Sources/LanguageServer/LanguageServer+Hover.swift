@@ -3,20 +3,23 @@ import Statecraft
 extension LanguageServer {
     /// `textDocument/hover`: on a name, its declaration and type (and for a state, what goes
     /// in and out of it and whether the checker reached it); on a transition's keyword, the
-    /// checker's verdict with its witness.
+    /// checker's verdict with its witness. Only the verdicts wait for the search (which has
+    /// usually run by then, after the diagnostics); a name's declaration does not.
     mutating func hover(_ params: JSONValue?) throws(RequestError) -> JSON {
-        let (document, result) = try analysis(params)
+        let (document, quick) = try quickAnalysis(params)
         let offset = try offset(params, in: document)
-        let index = result.symbols
+        let index = quick.symbols
         var sections: [String]
         let range: SourceRange
         if let occurrence = index.occurrence(at: offset), let declaration = index.declaration(of: occurrence.symbol) {
-            sections = ["```statecraft\n" + signature(declaration, result) + "\n```"]
-            if declaration.symbol.kind == .state { sections += stateSections(declaration.symbol.name, result) }
+            sections = ["```statecraft\n" + signature(declaration, quick) + "\n```"]
+            if declaration.symbol.kind == .state {
+                sections += stateSections(declaration.symbol.name, try analysis(params).1)
+            }
             range = occurrence.range
         } else if let transition = index.transition(at: offset) {
             sections = ["```statecraft\n" + describe(transition) + "\n```"]
-            sections.append(verdict(on: transition, result))
+            sections.append(verdict(on: transition, try analysis(params).1))
             range = transition.keywordRange
         } else {
             return .null
