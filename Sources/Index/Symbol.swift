@@ -32,14 +32,6 @@ public struct Symbol: Hashable, Sendable {
         self.name = name
         self.owner = owner
     }
-
-    /// Whether values of this symbol appear in expressions (variables, constants, fields, `let`).
-    public var isValue: Bool {
-        switch kind {
-        case .variable, .constant, .eventField, .outputField, .local: true
-        case .state, .event, .output: false
-        }
-    }
 }
 
 /// One place a symbol's name is written: its declaration or a use.

@@ -40,8 +40,9 @@ struct Document {
                 let start = lines.offset(of: try LSP.position(range["start"]))
                 let end = max(start, lines.offset(of: try LSP.position(range["end"])))
                 let inserted = Array(newText.utf8)
+                let mark = markLength
                 text.replaceSubrange(start..<end, with: inserted)
-                carried = Document.moved(carried, replacing: (start - markLength)..<(end - markLength), by: inserted.count)
+                carried = Document.moved(carried, replacing: (start - mark)..<(end - mark), by: inserted.count)
             } else {
                 text = Array(newText.utf8)
                 carried = []

@@ -238,7 +238,8 @@ public struct LanguageServer {
         document.offset(of: try LSP.position(params?["position"]))
     }
 
-    enum MessageType: Int { case error = 1, warning = 2, info = 3 }
+    /// The protocol's `MessageType` for `window/showMessage`.
+    enum MessageType: Int { case error = 1, warning = 2 }
 
     func showMessage(_ type: MessageType, _ text: String) -> JSON {
         LSP.notification("window/showMessage", ["type": .integer(type.rawValue), "message": .string(text)])
