@@ -2,11 +2,12 @@
 import PackageDescription
 
 // The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax (<- Format) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML
-//   <- Report <- Driver <- statecraft
+// Diagnostics <- Syntax (<- Format, <- Index) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML
+//   <- Report <- LanguageServer <- Driver <- statecraft
 // (SCXML import writes our language and reads it back through Syntax and Semantics; Report
 // turns what check and replay found into text, JSON, SARIF, GitHub annotations and JUnit,
-// so the Driver only parses arguments, reads files and writes what a formatter returns)
+// so the Driver only parses arguments, reads files and writes what a formatter returns;
+// Index finds names and their uses in a syntax tree, whole or partial, for the language server)
 let package = Package(
     name: "Statecraft",
     products: [
@@ -22,6 +23,9 @@ let package = Package(
         .target(name: "StatecraftModel", dependencies: ["StatecraftDiagnostics"], path: "Sources/Model"),
         // The canonical layout of specs (`statecraft fmt`), from the tokens, comments and tree.
         .target(name: "StatecraftFormat", dependencies: ["StatecraftSyntax", "StatecraftDiagnostics"], path: "Sources/Format"),
+        // Names and where they are used, from the syntax tree alone (whole or partial): go to
+        // definition, references and rename for the language server.
+        .target(name: "StatecraftIndex", dependencies: ["StatecraftSyntax", "StatecraftDiagnostics"], path: "Sources/Index"),
         .target(
             name: "StatecraftSemantics",
             dependencies: ["StatecraftSyntax", "StatecraftModel"],
@@ -43,20 +47,26 @@ let package = Package(
         // The reports of check and replay: one model, and a formatter per output format (and
         // their findings and coverage as a diagram's overlay).
         .target(name: "StatecraftReport", dependencies: ["StatecraftDiagnostics", "StatecraftModel", "StatecraftAnalysis",
+                                                         "StatecraftIndex",
                                                          "StatecraftRuntime", "StatecraftEventLog", "StatecraftExport"],
                 path: "Sources/Report"),
         .target(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
-                           "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftReport"],
+                           "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftReport",
+                           "StatecraftIndex"],
             path: "Sources/Statecraft"),
-        .target(name: "StatecraftDriver", dependencies: ["Statecraft"], path: "Sources/Driver"),
+        // `statecraft lsp`: the language server (LSP 3.17 over standard input and output) on the
+        // library. Editors/ holds files for editors (a TextMate grammar), not code.
+        .target(name: "StatecraftLanguageServer", dependencies: ["Statecraft"], path: "Sources/LanguageServer",
+                exclude: ["Editors"]),
+        .target(name: "StatecraftDriver", dependencies: ["Statecraft", "StatecraftLanguageServer"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
         // Measurements, run on purpose in release mode: `swift run -c release statecraft-bench`.
         .executableTarget(
             name: "statecraft-bench",
-            dependencies: ["Statecraft"],
+            dependencies: ["Statecraft", "StatecraftLanguageServer"],
             path: "Sources/Benchmarks",
             exclude: ["python"]),
         // Helpers shared by the test targets: repository paths, golden files, running the CLI.
@@ -74,6 +84,10 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["StatecraftFuzzing", "TestSupport"], path: "Tests/Fuzz/CorpusTests"),
         .testTarget(name: "FormatTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/FormatTests",
                     exclude: ["Golden"]),
+        .testTarget(name: "IndexTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/IndexTests"),
+        .testTarget(name: "LanguageServerTests",
+                    dependencies: ["Statecraft", "StatecraftLanguageServer", "StatecraftCLI", "TestSupport"],
+                    path: "Tests/LanguageServerTests", exclude: ["python"]),
         .testTarget(name: "SyntaxTests", dependencies: ["StatecraftSyntax", "TestSupport"], path: "Tests/SyntaxTests"),
         .testTarget(
             name: "CheckerTests",

@@ -14,6 +14,7 @@ struct Arguments {
                statecraft-bench probe --stage STAGE --machine NAME --log FILE --count N [--repeat R] [--specs DIR]
                statecraft-bench read-raw --log FILE [--runs K] [--machine NAME [--specs DIR]]
                statecraft-bench disasm --spec FILE
+               statecraft-bench lsp-latency [--runs K] [--transitions N] [--specs DIR]
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -99,6 +100,16 @@ struct Arguments {
                 }
             }
             return Stages.printReadRaw(log, runs: runs, program: program)
+        case "lsp-latency":
+            var latency = LSPLatency()
+            guard let runs = number("--runs", default: latency.runs), runs > 0,
+                  let transitions = number("--transitions", default: latency.transitions), transitions > 0 else {
+                return fail("--runs and --transitions take positive integers")
+            }
+            latency.runs = runs
+            latency.transitions = transitions
+            latency.specs = value("--specs") ?? latency.specs
+            return latency.run()
         case "help", "-h", "--help":
             print(Arguments.usage)
             return 0

@@ -50,6 +50,14 @@
 //         statechart's entry, exit, guard and action blocks) with its register code, registers
 //         named after what they hold. Tests/RuntimeTests/Golden/*.disasm are such listings.
 //
+//     .build/release/statecraft-bench lsp-latency [--runs 21] [--transitions 2000] [--specs Specs]
+//         The language server's time from a textDocument/didChange to its publishDiagnostics,
+//         in process (median, min and max of the runs, ms), on every bundled spec and on a
+//         generated flat spec with N transitions (N/10 states in a ring, ten guarded events each).
+//
+//     python3 Sources/Benchmarks/python/lsp_latency.py .build/release/statecraft Specs/PeekRating.machine [RUNS]
+//         The same two times through the real binary's pipes, as an editor sees them.
+//
 //     python3 Sources/Benchmarks/python/transitions_baseline.py Drawer /tmp/statecraft-bench/Drawer-1000000.jsonl
 //         Python's `transitions` package replaying the same log (Drawer, VibrantButton,
 //         PullToRefresh); prints "events/s N".

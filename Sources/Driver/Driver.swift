@@ -51,7 +51,7 @@ public enum ExitStatus {
 
 /// The `statecraft` command line: parses arguments and dispatches to a command.
 public enum Driver {
-    static let commands = ["check", "fmt", "replay", "paths", "dot", "mermaid", "scxml", "import", "help"]
+    static let commands = ["check", "fmt", "replay", "paths", "dot", "mermaid", "scxml", "import", "lsp", "help"]
 
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -80,6 +80,8 @@ public enum Driver {
             return SCXMLCommand.run(rest, console: console)
         case "import":
             return ImportCommand.run(rest, console: console)
+        case "lsp":
+            return LSPCommand.run(rest, console: console)
         case "help", "-h", "--help":
             // `help check` is `check --help`.
             if let topic = rest.first {
@@ -117,6 +119,7 @@ public enum Driver {
           mermaid SPEC        Draw the machine as a Mermaid state diagram
           scxml SPEC          Write the machine as an SCXML 1.0 document
           import FILE.scxml   Translate an SCXML document into a spec
+          lsp                 Run the language server for editors (LSP on stdin and stdout)
           help [COMMAND]      Show this help, or a command's
 
         Run 'statecraft <command> --help' for a command's options.

@@ -1,5 +1,6 @@
 import StatecraftAnalysis
 import StatecraftDiagnostics
+import StatecraftIndex
 import StatecraftModel
 
 /// What checking one spec found: the machine (when the file parsed) and every diagnostic,
@@ -16,13 +17,18 @@ public struct CheckResult: Sendable {
     /// The guard-aware analysis: a witness or a proof (or neither) for every state and
     /// transition; nil when the spec did not resolve.
     public var exploration: ExplorationReport?
+    /// Every declared name and its uses, from what parsed: present even when the file has
+    /// syntax errors, so an editor can still go to a definition while the user types.
+    public var symbols: SymbolIndex
 
     /// Creates a result (`Statecraft.check` makes them).
-    public init(file: SourceFile, machine: Machine?, diagnostics: [Diagnostic], exploration: ExplorationReport?) {
+    public init(file: SourceFile, machine: Machine?, diagnostics: [Diagnostic], exploration: ExplorationReport?,
+                symbols: SymbolIndex) {
         self.file = file
         self.machine = machine
         self.diagnostics = diagnostics
         self.exploration = exploration
+        self.symbols = symbols
     }
 
     /// How many diagnostics are errors.

@@ -3,6 +3,7 @@
 @_exported import StatecraftEventLog
 @_exported import StatecraftExport
 @_exported import StatecraftFormat
+@_exported import StatecraftIndex
 @_exported import StatecraftModel
 @_exported import StatecraftReport
 @_exported import StatecraftRuntime
@@ -15,7 +16,8 @@ public enum Statecraft {
     /// Parses, resolves and checks one spec.
     ///
     /// Semantic checks run only when the file parsed cleanly, so a syntax error is not
-    /// followed by a cascade of follow-on errors. When names or types failed to resolve,
+    /// followed by a cascade of follow-on errors; the names of the parts that parsed are
+    /// still indexed (`symbols`). When names or types failed to resolve,
     /// only the analyses that report errors run (they skip what is broken); the warnings
     /// come once the errors are fixed.
     ///
@@ -47,7 +49,8 @@ public enum Statecraft {
             diagnostics.append(Diagnostic(.tooManyErrors, "too many errors; stopped after \(bag.limit)",
                                           at: .point(dropped.start)))
         }
-        return CheckResult(file: file, machine: machine, diagnostics: diagnostics, exploration: exploration)
+        return CheckResult(file: file, machine: machine, diagnostics: diagnostics, exploration: exploration,
+                           symbols: SymbolIndex(syntax, in: file))
     }
 
     /// Checks spec source text (tests and embedding apps).

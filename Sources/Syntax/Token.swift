@@ -19,8 +19,9 @@ public enum TokenKind: UInt8, Sendable {
     case invalid
     case endOfFile
 
-    /// The keyword kinds by spelling.
-    static let keywords: [String: TokenKind] = [
+    /// The keyword kinds by spelling: the language's reserved words (editors' grammars are
+    /// checked against this list).
+    public static let keywords: [String: TokenKind] = [
         "machine": .kwMachine, "const": .kwConst, "var": .kwVar, "public": .kwPublic, "event": .kwEvent,
         "output": .kwOutput, "state": .kwState, "initial": .kwInitial, "final": .kwFinal,
         "parallel": .kwParallel, "entry": .kwEntry, "exit": .kwExit, "on": .kwOn,

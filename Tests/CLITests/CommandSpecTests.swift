@@ -9,7 +9,7 @@ import TestSupport
     static let commands: [(String, CommandSpec)] = [
         ("check", CheckCommand.spec), ("fmt", FormatCommand.spec), ("replay", ReplayCommand.spec),
         ("paths", PathsCommand.spec), ("dot", DiagramCommand.spec(.dot)), ("mermaid", DiagramCommand.spec(.mermaid)),
-        ("scxml", SCXMLCommand.spec), ("import", ImportCommand.spec),
+        ("scxml", SCXMLCommand.spec), ("import", ImportCommand.spec), ("lsp", LSPCommand.spec),
     ]
 
     @Test(arguments: CommandSpecTests.commands.map(\.0))

@@ -150,7 +150,7 @@ public enum Mutation {
     }
 }
 
-/// A program the cross-checks run (xmllint, python3): found on `PATH`, run with pipes, so a
+/// A program the cross-checks run (xmllint, python3, pytest): found on `PATH`, run with pipes, so a
 /// test can hand our output to a real consumer.
 public struct ExternalTool: Sendable {
     public let path: String
@@ -177,11 +177,14 @@ public struct ExternalTool: Sendable {
         public var stderr: String
     }
 
-    /// Runs the tool with `arguments`, nothing on standard input, both outputs read while it runs.
-    public func run(_ arguments: [String]) throws -> Run {
+    /// Runs the tool with `arguments` (in `directory`, with `environment` in place of ours,
+    /// when given), nothing on standard input, both outputs read while it runs.
+    public func run(_ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
