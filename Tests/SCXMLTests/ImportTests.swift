@@ -76,6 +76,11 @@ import TestSupport
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <?xml version=\"1.0\"?><state id=\"a\"/></scxml>",
          "2:3", "the XML declaration (<?xml …?>) may only open the document"),
         ("<?xml?><scxml xmlns=\"http://www.w3.org/2005/07/scxml\"/>", "1:1", "the XML declaration has no version"),
+        // libxml2 would read on past the damage, to the instruction inside.
+        ("<?xml version=\"1.0\" encodinX=\"\n<?t?>\"?><scxml xmlns=\"http://www.w3.org/2005/07/scxml\"/>", "1:21",
+         "a damaged XML declaration"),
+        ("<?xml encoding=\"UTF-8\" version=\"1.0\"?><scxml xmlns=\"http://www.w3.org/2005/07/scxml\"/>", "1:7",
+         "a damaged XML declaration"),
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"/></scxml>\n<?pi data", "2:1",
          "a processing instruction without its closing '?>'"),
         // libxml2 recovers from the stray quotes and reads `<?t?>` as an instruction.

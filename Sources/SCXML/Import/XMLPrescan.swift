@@ -61,6 +61,14 @@ enum XMLPrescan {
                     throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: the XML declaration "
                                         + "has no version", at: i, length: 5)
                 }
+                // libxml2 recovers from a damaged declaration and reads on inside it, where
+                // an instruction would reach Foundation; so the declaration must be exactly
+                // `version`, then `encoding` and `standalone` if given, each a quoted value.
+                if let bad = damagedDeclaration(bytes, from: j, to: close) {
+                    throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: a damaged XML declaration "
+                                        + "(version=\"1.0\", then encoding=\"…\" and standalone=\"…\" if given)",
+                                        at: bad, length: 1)
+                }
             } else {
                 for k in i..<(close + 2) where bytes[k] != UInt8(ascii: "\n") && bytes[k] != UInt8(ascii: "\r") {
                     out[k] = UInt8(ascii: " ")
@@ -69,6 +77,41 @@ enum XMLPrescan {
             i = close + 2
         }
         return out
+    }
+
+    /// The offset of the first byte in `bytes[from..<to]` (an XML declaration's attributes)
+    /// that does not fit `version="…"` then, optionally, `encoding="…"` and `standalone="…"`
+    /// (single or double quotes, no `<` in a value); nil when all of it fits.
+    private static func damagedDeclaration(_ bytes: [UInt8], from: Int, to: Int) -> Int? {
+        var names = ["version", "encoding", "standalone"][...]
+        var k = from
+        while true {
+            let spaceStart = k
+            while k < to && isSpace(bytes[k]) { k += 1 }
+            if k == to { return names.first == "version" ? to : nil }
+            if k == spaceStart { return k }
+            let nameStart = k
+            while k < to && bytes[k] >= UInt8(ascii: "a") && bytes[k] <= UInt8(ascii: "z") { k += 1 }
+            let name = String(decoding: bytes[nameStart..<k], as: UTF8.self)
+            // `version` comes first; the others may be left out, but keep their order.
+            guard let index = names.firstIndex(of: name), names.first != "version" || name == "version" else {
+                return nameStart
+            }
+            names = names[(index + 1)...]
+            while k < to && isSpace(bytes[k]) { k += 1 }
+            guard k < to, bytes[k] == UInt8(ascii: "=") else { return k }
+            k += 1
+            while k < to && isSpace(bytes[k]) { k += 1 }
+            guard k < to, bytes[k] == UInt8(ascii: "\"") || bytes[k] == UInt8(ascii: "'") else { return k }
+            let quote = bytes[k]
+            k += 1
+            while k < to && bytes[k] != quote {
+                if bytes[k] == UInt8(ascii: "<") { return k }
+                k += 1
+            }
+            guard k < to else { return k }
+            k += 1
+        }
     }
 
     private static func isSpace(_ b: UInt8) -> Bool {
