@@ -242,4 +242,27 @@ import TestSupport
         let errors = checked.diagnostics.filter { $0.severity == .error }
         #expect(checked.machine != nil && errors.isEmpty, "\(errors.map(\.message))")
     }
+
+    /// A state's timer is taken by a transition whose descriptor also matches another event
+    /// (`ping.later` matches `ping.later.now`): the timer becomes `after`, and the other
+    /// event a transition of its own with the same target, so the spec declares every event
+    /// it names. (Found by fuzz-scxml: the timer's event was listed with `on`, undeclared.)
+    @Test func aTimersDescriptorMatchingAnotherEventSplits() throws {
+        let r = Self.importing("""
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:statecraft="urn:statecraft:spec" statecraft:events="ping.later.now">
+              <state id="a">
+                <onentry><send event="ping.later" id="ping.later" delay="300ms"/></onentry>
+                <onexit><cancel sendid="ping.later"/></onexit>
+                <transition event="ping.later" target="b"/>
+              </state>
+              <final id="b"/>
+            </scxml>
+            """)
+        let text = try #require(r.text, "\(r.diagnostics.map(\.message))")
+        #expect(text.contains("after 300ms -> b\n        on ping_later_now -> b"), "\(text)")
+        #expect(!text.contains("on ping_later_now, "), "\(text)")
+        let checked = Statecraft.check(source: text, bounds: nil)
+        let errors = checked.diagnostics.filter { $0.severity == .error }
+        #expect(checked.machine != nil && errors.isEmpty, "\(errors.map(\.message))")
+    }
 }

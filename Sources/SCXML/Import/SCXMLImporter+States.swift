@@ -186,7 +186,16 @@ extension Importer {
         if let target = targets.first, stateByID[target] == nil { throw fail(t, "target \"\(target)\" does not exist") }
         let internalPrefix = t["type"] == "internal" ? "internal " : ""
         if let type = t["type"], type != "internal", type != "external" { throw fail(t, "type=\"\(type)\" is not SCXML") }
-        let triggers = triggers(t, in: state)
+        // A descriptor may match a state's timer and other events too (`after.a.1` also
+        // matches `after.a.1.x`): the timer is then a transition of its own, `after d`,
+        // beside `on` for the others; they never compete, as one step takes one event.
+        let triggers = triggers(t, in: state).flatMap { trigger -> [Trigger] in
+            guard case .events(let list) = trigger, list.count > 1, list.contains(where: { timers[$0] != nil }) else {
+                return [trigger]
+            }
+            let others = list.filter { timers[$0] == nil }
+            return list.filter { timers[$0] != nil }.map { .events([$0]) } + (others.isEmpty ? [] : [.events(others)])
+        }
         if triggers.isEmpty {
             out.line("// <transition event=\"\(t["event"] ?? "")\"> at line \(file.location(of: t.offset).line): no event of this document matches it")
             return
