@@ -31,6 +31,25 @@ public struct Snapshot: Hashable, Sendable {
     }
 }
 
+/// Numbers for the strings in snapshot keys (`Instance.writeSnapshotKey`), shared by every
+/// key one search compares.
+public struct SnapshotStrings: Sendable {
+    private var numbers: [String: UInt64] = [:]
+
+    public init() {}
+
+    /// The string's number, if it has one.
+    func existingNumber(of string: String) -> UInt64? { numbers[string] }
+
+    /// The string's number, given the first time it is asked for.
+    mutating func number(of string: String) -> UInt64 {
+        if let n = numbers[string] { return n }
+        let n = UInt64(numbers.count)
+        numbers[string] = n
+        return n
+    }
+}
+
 extension Program {
     /// Whether the program steps as a statechart (SCXML macrosteps over a configuration):
     /// the machine uses parallel or history states, completion, eventless transitions,
@@ -59,6 +78,85 @@ extension Instance {
         return Snapshot(configuration: configuration, history: historyValues, variables: variables, timers: timers,
                         sent: pendingSent.map { Snapshot.Sent(event: $0.event, payload: $0.payload, remaining: $0.remaining) },
                         isFinished: isFinished)
+    }
+
+    /// Writes the words that identify the instance's `snapshot` into `key` (replacing what
+    /// it held): two instances of one program write equal words exactly when their snapshots
+    /// are equal. The search keys the configurations it has seen on these words because
+    /// building a `Snapshot` allocates a dozen arrays per step tried; `snapshot` stays the
+    /// plain reference the tests compare the words with.
+    ///
+    /// Numbers are written as their bits with -0 made 0 (they compare equal); they are never
+    /// NaN at run time (a non-finite result is a fault). Strings are written as their number
+    /// in `strings`, so canonically equivalent strings, which are equal, share one.
+    public func writeSnapshotKey(into key: inout [UInt64], strings: inout SnapshotStrings) {
+        writeKey(into: &key) { strings.number(of: $0) }
+    }
+
+    /// `writeSnapshotKey` for a thread that may only read `strings`: false (and `key` not
+    /// finished) when the instance holds a string that has no number yet.
+    public func writeSnapshotKey(into key: inout [UInt64], knownStrings strings: SnapshotStrings) -> Bool {
+        var complete = true
+        writeKey(into: &key) { string in
+            if let n = strings.existingNumber(of: string) { return n }
+            complete = false
+            return 0
+        }
+        return complete
+    }
+
+    private func writeKey(into key: inout [UInt64], string stringNumber: (String) -> UInt64) {
+        key.removeAll(keepingCapacity: true)
+        @inline(__always) func number(_ n: Double) -> UInt64 { n == 0 ? 0 : n.bitPattern }
+        // The configuration: a flat machine's follows from its one active state.
+        if let run = chartRun, let chart = program.chart {
+            key.append(UInt64(run.list.count))
+            for k in 0..<run.list.count { key.append(UInt64(UInt32(bitPattern: run.list[k]))) }
+            for h in 0..<chart.stateCount {
+                let count = run.historyCount[h]
+                guard count >= 0 else { continue }
+                let slot = Int(chart.historySlot[h])
+                key.append(UInt64(h) << 32 | UInt64(count))
+                for k in 0..<Int(count) { key.append(UInt64(UInt32(bitPattern: run.history[slot + k]))) }
+            }
+            key.append(UInt64.max)  // (no history entry has this value: it ends the list)
+        } else {
+            key.append(UInt64(state.index))
+        }
+        for (i, type) in program.variableTypes.enumerated() {
+            key.append(type == .string ? stringNumber(registers.strings[i]) : number(registers.numbers[i]))
+        }
+        // The timers, then the sent events, each in the order they come due, as `snapshot`
+        // lists them: the next is the least (deadline, sequence) after the last written
+        // (there are a few at most).
+        for sentEvents in [false, true] {
+            var last: (Double, Int)?
+            while true {
+                var next = -1
+                for k in 0..<pending.count where (pending[k].event >= 0) == sentEvents {
+                    let p = pending[k]
+                    if let last, (p.deadline, p.sequence) <= last { continue }
+                    if next < 0 || (p.deadline, p.sequence) < (pending[next].deadline, pending[next].sequence) { next = k }
+                }
+                guard next >= 0 else { break }
+                let p = pending[next]
+                last = (p.deadline, p.sequence)
+                if sentEvents {
+                    let event = Int(p.event)
+                    key.append(1 << 63 | UInt64(event))
+                    let first = Int(program.payloadStart[event])
+                    for k in first..<Int(program.payloadStart[event + 1]) {
+                        let slot = sentNumbers[Int(p.payload) + k - first]
+                        key.append(program.fieldTypes[k] == .string ? stringNumber(sentStrings[Int(slot)]) : number(slot))
+                    }
+                } else {
+                    key.append(UInt64(UInt32(bitPattern: p.state)) << 32
+                        | UInt64(UInt32(bitPattern: p.timer - program.timerGroups[Int(p.state)])))
+                }
+                key.append(number(p.deadline - now))
+            }
+        }
+        key.append(isFinished ? 1 : 0)
     }
 
     /// Where this instance's statechart steps record their microsteps (every transition
@@ -97,15 +195,43 @@ extension Instance {
         return copy.enabledChain(activeStates, event)
     }
 
+    /// `enabledChains` without a copy: the payload and the guards' temporaries are written
+    /// into this instance's own registers (made its own first), which leaves everything
+    /// that makes up its `snapshot` as it was. `faulted` says whether some guard failed to
+    /// evaluate. With no chain and no fault, `send` would ignore the event: the search asks
+    /// this first, and copies the instance to send only when something happens.
+    public mutating func probe(_ event: EventID, payload: [Value]) -> (chains: [[TransitionID]], faulted: Bool) {
+        guard !isFinished else { return ([], false) }
+        loadPayload(event.index, payload)
+        var faulted = false
+        guard chartRun != nil else {
+            let chain = enabledChain(activeStates, event, faulted: &faulted)
+            return ([chain], faulted)
+        }
+        let machine = program.machine
+        let chains = configuration.atomicStates(in: machine).map { leaf in
+            enabledChain([leaf] + machine.properAncestors(leaf, upTo: machine.root), event, faulted: &faulted)
+        }
+        return (chains, faulted)
+    }
+
     /// The transitions of `states` (innermost first) on `event` whose guards hold, with the
-    /// payload already in the registers; a guard that fails ends the chain.
+    /// payload already in the registers; a guard that fails ends the chain (and sets `faulted`).
     private mutating func enabledChain(_ states: [StateID], _ event: EventID) -> [TransitionID] {
+        var faulted = false
+        return enabledChain(states, event, faulted: &faulted)
+    }
+
+    private mutating func enabledChain(_ states: [StateID], _ event: EventID, faulted: inout Bool) -> [TransitionID] {
         var enabled: [TransitionID] = []
         for source in states {
             for k in program.group(source.index, event.index) {
                 let t = program.transitions[k]
                 if t.guardPC >= 0 {
-                    guard (try? execute(t.guardPC)) != nil else { return enabled }
+                    guard (try? execute(t.guardPC)) != nil else {
+                        faulted = true
+                        return enabled
+                    }
                     guard registers.numbers[Int(t.guardRegister)] != 0 else { continue }
                 }
                 enabled.append(t.id)

@@ -189,21 +189,28 @@ final class RegisterFile: @unchecked Sendable {
     @exclusivity(unchecked) var outputs = ReusableList<PendingOutput>()
     @exclusivity(unchecked) var outputArguments = ReusableList<Value>()
 
-    init(numbers initial: [Double], strings: [String]) {
-        count = initial.count
-        let file = UnsafeMutablePointer<Double>.allocate(capacity: Swift.max(1, initial.count))
+    convenience init(numbers initial: [Double], strings: [String]) {
+        self.init(count: initial.count, strings: strings)
         initial.withUnsafeBufferPointer { source in
-            if let start = source.baseAddress { file.initialize(from: start, count: source.count) }
+            if let start = source.baseAddress { numbers.update(from: start, count: source.count) }
         }
-        numbers = file
+    }
+
+    /// A file of `count` number registers (their values to be written by the caller).
+    private init(count: Int, strings: [String]) {
+        self.count = count
+        numbers = .allocate(capacity: Swift.max(1, count))
+        numbers.initialize(repeating: 0, count: Swift.max(1, count))
         self.strings = strings
         journalCapacity = 8
         journal = .allocate(capacity: journalCapacity)
     }
 
-    /// A copy with the same registers, journal and outputs.
+    /// A copy with the same registers, journal and outputs. (The search copies an instance
+    /// for every step it tries: this copies the numbers straight, with no array between.)
     func copy() -> RegisterFile {
-        let copy = RegisterFile(numbers: Array(UnsafeBufferPointer(start: numbers, count: count)), strings: strings)
+        let copy = RegisterFile(count: count, strings: strings)
+        copy.numbers.update(from: numbers, count: count)
         for k in 0..<journalCount { copy.record(journal[k].slot, old: journal[k].old) }
         copy.stringJournal = stringJournal
         copy.outputs = outputs
