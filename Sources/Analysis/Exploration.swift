@@ -2,7 +2,7 @@ import StatecraftModel
 import StatecraftRuntime
 
 /// What the guard-aware analysis found for each state and transition of a machine.
-public struct ExplorationReport: Sendable {
+public struct ExplorationReport: Sendable, Equatable {
     /// The verdict on one state or transition.
     public enum Finding: Sendable, Equatable {
         /// Reached: the shortest witness found (events with payloads and times) gets there.
@@ -92,11 +92,15 @@ public enum Exploration {
     /// configurations more, looking for overlapping guards.
     static let overlapSearch = 300
 
-    /// Analyses `machine` (which must have resolved without errors).
-    public static func run(_ machine: Machine, bounds: ExplorationBounds = ExplorationBounds()) -> ExplorationReport {
+    /// Analyses `machine` (which must have resolved without errors). The search expands
+    /// configurations on every core and skips the work its results never depend on;
+    /// `reference` runs the plain search instead, one step at a time (the tests check that
+    /// both give the same report).
+    public static func run(_ machine: Machine, bounds: ExplorationBounds = ExplorationBounds(),
+                           reference: Bool = false) -> ExplorationReport {
         let program = Program(machine)
         let proofs = proven(machine, isStatechart: program.isStatechart)
-        var explorer = Explorer(program: program, bounds: bounds)
+        var explorer = Explorer(program: program, bounds: bounds, reference: reference)
         var settledAt: Int?
         // History states are never active: what is to settle about them is the transitions into them.
         let toSettle = machine.states.dropFirst().filter { !$0.isHistory }.map(\.id.index)

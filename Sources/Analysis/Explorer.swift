@@ -1,3 +1,4 @@
+import Dispatch
 import StatecraftDiagnostics
 import StatecraftModel
 import StatecraftRuntime
@@ -10,7 +11,7 @@ public enum WitnessStep: Sendable, Equatable {
 }
 
 /// How far the search for witnesses goes.
-public struct ExplorationBounds: Sendable {
+public struct ExplorationBounds: Sendable, Equatable {
     /// The most steps in a witness.
     public var maxDepth: Int
     /// The most distinct configurations visited.
@@ -63,6 +64,10 @@ struct Explorer {
 
     let program: Program
     let bounds: ExplorationBounds
+    /// The plain search the tests compare the fast one with: one node at a time, every
+    /// payload sent on a copy, the candidates built from scratch (no templates, no probe,
+    /// no parallel workers).
+    let reference: Bool
     var nodes: [Node] = []
     /// The initial state's entry failed: the machine cannot start, nothing is explored.
     var startFault: ExpressionFault?
@@ -89,12 +94,15 @@ struct Explorer {
     /// without is the fallback ("else") of those above it, not an overlap.
     let hasRealGuard: [Bool]
 
-    init(program: Program, bounds: ExplorationBounds) {
+    init(program: Program, bounds: ExplorationBounds, reference: Bool = false) {
         self.program = program
         self.bounds = bounds
+        self.reference = reference
         let constants = program.machine.constantValues
         hasRealGuard = program.machine.transitions.map { $0.guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
         stateWitness = Array(repeating: nil, count: program.machine.states.count)
+        templates = Array(repeating: nil, count: program.machine.states.count)
+        numberVariables = program.machine.variables.filter { $0.type == .number }.count
         transitionWitness = Array(repeating: nil, count: program.machine.transitions.count)
     }
 
@@ -111,8 +119,15 @@ struct Explorer {
 
     /// Explores until every target is found, the search space is used up, or a bound is hit;
     /// `done` says whether the remaining targets still need looking for.
+    ///
+    /// Expanding a configuration (trying every event and payload on a copy of it, and
+    /// letting time pass) reads nothing the search changes, so the next nodes of the queue
+    /// are expanded on every core at once. What the expansions found is then taken in queue
+    /// order, exactly as if one node were expanded at a time: the result is the same as the
+    /// `reference` search's, and at most one batch of expansions is wasted when `done`
+    /// stops the search.
     mutating func run(stopWhen done: (Explorer) -> Bool) {
-        let machine = program.machine
+        let parallel = !reference
         var start = Instance(program)
         // A statechart's step may take several transitions (eventless ones, completions,
         // raised events) and enter states it leaves again: the log tells them all.
@@ -131,98 +146,251 @@ struct Explorer {
         for s in log.enteredStates where stateWitness[s.index] == nil { stateWitness[s.index] = 0 }
         // A configuration is expanded once, and once more if it was first reached only
         // through a failing step and later cleanly.
-        var seenClean: Set<Snapshot> = [start.snapshot]
-        var seenDirty: Set<Snapshot> = []
-        let payloads = PayloadCandidates(machine)
+        var strings = SnapshotStrings()
+        var key: [UInt64] = []
+        start.writeSnapshotKey(into: &key, strings: &strings)
+        var seenClean: Set<[UInt64]> = [key]
+        var seenDirty: Set<[UInt64]> = []
+        let payloads = PayloadCandidates(program.machine)
+        let batchSize = parallel ? Explorer.parallelBatch : 1
         var head = 0
         while head < nodes.count {
-            if done(self) { return }
-            let node = nodes[head]
-            let index = head
-            head += 1
-            if !node.expand { continue }
-            if node.depth >= bounds.maxDepth {
-                depthBoundHit = true
-                continue
+            let batch = head..<min(nodes.count, head + batchSize)
+            for index in batch where !reference && templates[nodes[index].instance.state.index] == nil {
+                templates[nodes[index].instance.state.index] = payloads.templates(
+                    state: nodes[index].instance.state, variableNumbers: numberVariables)
             }
-            var successors: [Node] = []
-            // A timer already due fires before anything else can happen (replay fires it
-            // before the next line), so the only way on is to let it.
-            let timerDue = node.instance.nextDeadline.map { $0 <= node.instance.now } ?? false
-            if !node.instance.isFinished && !timerDue {
-                let pool = payloads.pool(for: node.instance)
-                for event in machine.events {
-                    if !payloads.isComplete(event.id, in: node.instance) { payloadsSampled = true }
-                    for payload in payloads.candidates(for: event, in: node.instance, from: pool, cuts: &cuts) {
-                        var next = node.instance
-                        let step = next.send(event.id, payload: payload)
-                        if case .fired(let t) = step.kind { noteOverlaps(event.id, payload, node: index, fired: t, log) }
-                        if case .failed(let fault) = step.kind {
-                            noteFault(fault, node: index, step: .event(event.id, payload, time: node.instance.now))
-                        }
-                        guard case .fired(let t) = step.kind else { continue }
-                        successors.append(Node(instance: next, parent: index,
-                                               step: .event(event.id, payload, time: node.instance.now),
-                                               depth: node.depth + 1, clean: node.clean))
-                        record(t, log, successor: successors.count - 1)
-                    }
-                }
-            }
-            if !node.instance.isFinished {
-                if let deadline = node.instance.nextDeadline {
-                    var next = node.instance
-                    var fired: [TransitionID] = []
-                    var entered: [StateID] = []
-                    var failed: [ExpressionFault] = []
-                    next.advance(to: deadline, onStep: { step in
-                        switch step.kind {
-                        case .fired where log.count > 0:
-                            fired += log.takenTransitions
-                            entered += log.enteredStates
-                        case .fired(let t): fired.append(t)
-                        case .failed(let fault): failed.append(fault)
-                        default: break
-                        }
-                    })
-                    for fault in failed { noteFault(fault, node: index, step: .wait(until: deadline)) }
-                    successors.append(Node(instance: next, parent: index, step: .wait(until: deadline), depth: node.depth + 1,
-                                           clean: node.clean && failed.isEmpty))
-                    for t in fired { pendingTransitions.append((t, successors.count - 1)) }
-                    for s in entered { pendingStates.append((s, successors.count - 1)) }
-                }
-            }
-            for successor in successors {
-                let key = successor.instance.snapshot
-                if seenClean.contains(key) || (!successor.clean && seenDirty.contains(key)) {
+            // (A temporary: holding the sets past the call would make the merge copy them.)
+            let expansions = expand(batch, payloads,
+                                    known: parallel ? Known(seenClean: seenClean, seenDirty: seenDirty, strings: strings) : nil)
+            for index in batch {
+                if done(self) { return }
+                let node = nodes[index]
+                if !node.expand { continue }
+                if node.depth >= bounds.maxDepth {
+                    depthBoundHit = true
                     continue
                 }
-                if nodes.count >= bounds.maxConfigurations {
-                    configurationBoundHit = true
-                    return
+                guard let expansion = expansions[index - batch.lowerBound] else { continue }
+                if expansion.sampled { payloadsSampled = true }
+                cuts.formUnion(expansion.cuts)
+                for check in expansion.overlapChecks { noteOverlaps(check, node: index) }
+                for (fault, step) in expansion.faults { noteFault(fault, node: index, step: step) }
+                for successor in expansion.successors {
+                    guard var node = successor.node else { continue }  // known before the batch
+                    if let written = successor.key {
+                        key = written
+                    } else {
+                        node.instance.writeSnapshotKey(into: &key, strings: &strings)
+                    }
+                    if seenClean.contains(key) || (!node.clean && seenDirty.contains(key)) {
+                        continue
+                    }
+                    if nodes.count >= bounds.maxConfigurations {
+                        configurationBoundHit = true
+                        return
+                    }
+                    if node.clean { seenClean.insert(key) } else { seenDirty.insert(key) }
+                    node.parent = index
+                    nodes.append(node)
+                    markStates(of: node.instance, node: nodes.count - 1)
                 }
-                if successor.clean { seenClean.insert(key) } else { seenDirty.insert(key) }
-                nodes.append(successor)
-                markStates(of: successor.instance, node: nodes.count - 1)
+                // Transitions fired on the way to configurations already seen still count.
+                resolvePending(expansion, base: index)
             }
-            // Transitions fired on the way to configurations already seen still count.
-            resolvePending(successors, base: index)
+            head = batch.upperBound
         }
     }
 
-    /// Transitions fired and (for statecharts) states entered by the steps out of the node
-    /// being expanded, each with the index of the successor its step produced.
-    private var pendingTransitions: [(TransitionID, Int)] = []
-    private var pendingStates: [(StateID, Int)] = []
+    /// Per state index, the payload templates of its events (see `PayloadTemplates`), built
+    /// when a node in that state is first expanded.
+    private var templates: [[PayloadCandidates.Template?]?]
+    private let numberVariables: Int
 
-    /// Notes what a step that fired `t` did: for a statechart, every transition its
-    /// microsteps took and every state they entered (`log`); for a flat machine, `t`.
-    private mutating func record(_ t: TransitionID, _ log: MicrostepLog, successor: Int) {
-        guard log.count > 0 else {
-            pendingTransitions.append((t, successor))
-            return
+    /// How many nodes a parallel search expands at once: enough to keep every core busy,
+    /// few enough that little is wasted when the search stops.
+    static let parallelBatch = 32
+
+    /// Everything that expanding one node found, in the order it was found.
+    struct Expansion {
+        /// The configurations the node's steps lead to: each event with each payload that
+        /// fired, in order, then waiting for the next timer.
+        var successors: [Successor] = []
+        /// Transitions fired and (for statecharts) states entered by those steps, each with
+        /// the index in `successors` of the configuration its step led to.
+        var pendingTransitions: [(TransitionID, Int)] = []
+        var pendingStates: [(StateID, Int)] = []
+        /// Steps that fired a guarded transition, with the chains of transitions enabled there.
+        var overlapChecks: [OverlapCheck] = []
+        /// Steps that failed, in order.
+        var faults: [(ExpressionFault, WitnessStep)] = []
+        /// Some event was tried with a sample of its payloads.
+        var sampled = false
+        var cuts: Set<PayloadCandidates.Cut> = []
+    }
+
+    /// Where one step out of an expanded node led.
+    struct Successor {
+        /// The configuration, as the node it becomes if it is new; nil when a parallel
+        /// worker found it among the configurations known before its batch and the step
+        /// witnesses nothing not yet witnessed (dropped there, so that most steps' copies
+        /// are freed on the worker's core, not in the in-order merge).
+        var node: Node?
+        /// Whether every step on the way succeeded (`Node.clean`).
+        var clean: Bool
+        /// Its snapshot key, when a worker wrote it.
+        var key: [UInt64]?
+    }
+
+    /// What a parallel worker may read of the search as it was before its batch (nothing
+    /// changes it while workers run): the configurations seen, and the strings numbered.
+    struct Known {
+        var seenClean: Set<[UInt64]>
+        var seenDirty: Set<[UInt64]>
+        var strings: SnapshotStrings
+    }
+
+    /// A step that fired a guarded transition: the chains of transitions enabled where it
+    /// was taken, from which `noteOverlaps` picks the overlaps.
+    struct OverlapCheck {
+        var event: EventID
+        var payload: [Value]
+        /// The transitions the step selected (one per active leaf that took the event).
+        var fired: [TransitionID]
+        var chains: [[TransitionID]]
+    }
+
+    /// The expansions of the nodes in `batch` (nil for a node not to expand), each on a
+    /// core of its own when the search is parallel (`known` is then what workers may read).
+    private func expand(_ batch: Range<Int>, _ payloads: PayloadCandidates, known: Known?) -> [Expansion?] {
+        let explorer = self
+        let one = { @Sendable (index: Int, log: MicrostepLog) -> Expansion? in
+            let node = explorer.nodes[index]
+            guard node.expand, node.depth < explorer.bounds.maxDepth else { return nil }
+            var expansion = explorer.expand(node, payloads, log)
+            if let known { explorer.dropKnown(&expansion, known) }
+            return expansion
         }
-        for taken in log.takenTransitions { pendingTransitions.append((taken, successor)) }
-        for s in log.enteredStates { pendingStates.append((s, successor)) }
+        guard known != nil, batch.count > 1 else {
+            let log = MicrostepLog()
+            return batch.map { one($0, log) }
+        }
+        let results = ExpansionSlots(count: batch.count)
+        DispatchQueue.concurrentPerform(iterations: batch.count) { k in
+            results.store(one(batch.lowerBound + k, MicrostepLog()), at: k)
+        }
+        return results.values
+    }
+
+    /// Tries every event with every candidate payload on copies of `node`'s instance, then
+    /// lets time pass to its next timer; changes nothing in the search. The steps record
+    /// their microsteps in `log`. (The successors' parents are set when they are kept.)
+    private func expand(_ node: Node, _ payloads: PayloadCandidates, _ log: MicrostepLog) -> Expansion {
+        var result = Expansion()
+        var instance = node.instance
+        if program.isStatechart { instance.microsteps = log }
+        // A timer already due fires before anything else can happen (replay fires it
+        // before the next line), so the only way on is to let it.
+        let timerDue = instance.nextDeadline.map { $0 <= instance.now } ?? false
+        if !instance.isFinished && !timerDue {
+            var probe = instance  // (its registers become its own at the first probe)
+            let pool = payloads.pool(for: instance)
+            let dynamic = Array(pool.numbers.dropFirst(payloads.general.count))
+            let templates = templates[instance.state.index]  // (built before the batch)
+            for event in program.machine.events {
+                if !payloads.isComplete(event.id, in: instance) { result.sampled = true }
+                let candidates = if !reference, let template = templates?[event.id.index] {
+                    payloads.candidates(from: template, dynamic: dynamic, cuts: &result.cuts)
+                } else {
+                    // (A fixed list: the event has no fields, or is tried completely here.)
+                    payloads.candidates(for: event, in: instance, from: pool, cuts: &result.cuts)
+                }
+                for payload in candidates {
+                    // Most payloads are ignored by a flat machine: the probe says so without a
+                    // copy of the instance. (A statechart's probe costs as much as its step.)
+                    var chains: [[TransitionID]]?
+                    if !reference && !program.isStatechart {
+                        let probed = probe.probe(event.id, payload: payload)
+                        if !probed.faulted && probed.chains.allSatisfy { $0.isEmpty } { continue }
+                        chains = probed.chains
+                    }
+                    var next = instance
+                    let step = next.send(event.id, payload: payload)
+                    if case .failed(let fault) = step.kind {
+                        result.faults.append((fault, .event(event.id, payload, time: instance.now)))
+                    }
+                    guard case .fired(let t) = step.kind else { continue }
+                    if let check = overlapCheck(event.id, payload, in: instance, chains: chains, fired: t, log) {
+                        result.overlapChecks.append(check)
+                    }
+                    result.successors.append(Successor(node: Node(instance: next, parent: -1,
+                                                                  step: .event(event.id, payload, time: instance.now),
+                                                                  depth: node.depth + 1, clean: node.clean),
+                                                       clean: node.clean))
+                    let successor = result.successors.count - 1
+                    if log.count > 0 {
+                        for taken in log.takenTransitions { result.pendingTransitions.append((taken, successor)) }
+                        for s in log.enteredStates { result.pendingStates.append((s, successor)) }
+                    } else {
+                        result.pendingTransitions.append((t, successor))
+                    }
+                }
+            }
+        }
+        if !instance.isFinished, let deadline = instance.nextDeadline {
+            var next = instance
+            var fired: [TransitionID] = []
+            var entered: [StateID] = []
+            var failed: [ExpressionFault] = []
+            next.advance(to: deadline, onStep: { step in
+                switch step.kind {
+                case .fired where log.count > 0:
+                    fired += log.takenTransitions
+                    entered += log.enteredStates
+                case .fired(let t): fired.append(t)
+                case .failed(let fault): failed.append(fault)
+                default: break
+                }
+            })
+            for fault in failed { result.faults.append((fault, .wait(until: deadline))) }
+            let clean = node.clean && failed.isEmpty
+            result.successors.append(Successor(node: Node(instance: next, parent: -1, step: .wait(until: deadline),
+                                                          depth: node.depth + 1, clean: clean),
+                                               clean: clean))
+            for t in fired { result.pendingTransitions.append((t, result.successors.count - 1)) }
+            for s in entered { result.pendingStates.append((s, result.successors.count - 1)) }
+        }
+        return result
+    }
+
+    /// In a parallel worker: writes each successor's key, and drops the successors whose
+    /// configuration was seen before the batch (the merge would skip them: the seen sets
+    /// only grow) unless their step may still be the witness of a transition or state
+    /// (`resolvePending` then needs the node).
+    private func dropKnown(_ expansion: inout Expansion, _ known: Known) {
+        var mayWitness = Array(repeating: false, count: expansion.successors.count)
+        for (t, k) in expansion.pendingTransitions where improves(transitionWitness[t.index], clean: expansion.successors[k].clean) {
+            mayWitness[k] = true
+        }
+        for (s, k) in expansion.pendingStates where improves(stateWitness[s.index], clean: expansion.successors[k].clean) {
+            mayWitness[k] = true
+        }
+        var key: [UInt64] = []
+        for k in expansion.successors.indices {
+            guard let node = expansion.successors[k].node,
+                  node.instance.writeSnapshotKey(into: &key, knownStrings: known.strings) else { continue }
+            if !mayWitness[k] && (known.seenClean.contains(key) || (!node.clean && known.seenDirty.contains(key))) {
+                expansion.successors[k].node = nil
+            } else {
+                expansion.successors[k].key = key
+            }
+        }
+    }
+
+    /// Whether a step (clean or not) may replace the witness `old` (`resolvePending`'s test).
+    private func improves(_ old: Int?, clean: Bool) -> Bool {
+        guard let old else { return true }
+        return !nodes[old].clean && clean
     }
 
     /// Whether a witness ending at node `new` should replace `old`: there was none, or the
@@ -234,12 +402,14 @@ struct Explorer {
 
     /// Gives each newly fired transition the node its step produced (appending that node if
     /// its configuration was already known through another path).
-    private mutating func resolvePending(_ successors: [Node], base: Int) {
+    private mutating func resolvePending(_ expansion: Expansion, base: Int) {
         let machine = program.machine
-        for (t, successorIndex) in pendingTransitions {
-            let successor = successors[successorIndex]
+        for (t, successorIndex) in expansion.pendingTransitions {
+            let successor = expansion.successors[successorIndex]
             if let old = transitionWitness[t.index], nodes[old].clean || !successor.clean { continue }
-            transitionWitness[t.index] = witnessNode(successor, base: base)
+            // (A worker drops only nodes that cannot get here.)
+            guard let node = successor.node else { continue }
+            transitionWitness[t.index] = witnessNode(node, base: base)
             // A state is reached when a step enters it, even one that a timer due at the same
             // instant leaves again before the search rests anywhere. (A statechart's step
             // says which states it entered: `pendingStates`.)
@@ -250,13 +420,12 @@ struct Explorer {
                 entered = machine[s].parent
             }
         }
-        for (s, successorIndex) in pendingStates {
-            let successor = successors[successorIndex]
+        for (s, successorIndex) in expansion.pendingStates {
+            let successor = expansion.successors[successorIndex]
             if let old = stateWitness[s.index], nodes[old].clean || !successor.clean { continue }
-            stateWitness[s.index] = witnessNode(successor, base: base)
+            guard let node = successor.node else { continue }
+            stateWitness[s.index] = witnessNode(node, base: base)
         }
-        pendingTransitions.removeAll()
-        pendingStates.removeAll()
     }
 
     /// The node that ends the witness of a step out of node `base`: the successor's own
@@ -278,26 +447,55 @@ struct Explorer {
         for s in instance.activeStates where better(node, than: stateWitness[s.index]) { stateWitness[s.index] = node }
     }
 
+    /// For a step out of `instance` that fired `first` (and, for a statechart, took what
+    /// `log` holds): the chains of enabled transitions there, when the step selected a
+    /// guarded transition (only those can overlap).
+    private func overlapCheck(_ event: EventID, _ payload: [Value], in instance: Instance, chains: [[TransitionID]]?,
+                              fired first: TransitionID, _ log: MicrostepLog) -> OverlapCheck? {
+        guard hasRealGuard[first.index] || log.count > 0 else { return nil }
+        let fired = log.count > 0 ? log.transitions(0) : [first]
+        guard fired.contains(where: { hasRealGuard[$0.index] }) else { return nil }
+        return OverlapCheck(event: event, payload: payload, fired: fired,
+                            chains: chains ?? instance.enabledChains(event, payload: payload))
+    }
+
     /// Records two guarded transitions that can both take the same event at once: in one
     /// state, or in a state and its ancestor (for a statechart, within the chain of one active
     /// leaf; transitions in different regions do not compete, they both fire).
     /// An overlap is witnessed where the first transition of the pair is the one that really
-    /// fires (`fired`, the transitions the runtime's own step selected): both guards hold,
-    /// and the first wins.
-    private mutating func noteOverlaps(_ event: EventID, _ payload: [Value], node: Int, fired first: TransitionID,
-                                       _ log: MicrostepLog) {
+    /// fires (`check.fired`, the transitions the runtime's own step selected): both guards
+    /// hold, and the first wins.
+    private mutating func noteOverlaps(_ check: OverlapCheck, node: Int) {
         func guarded(_ t: TransitionID) -> Bool { hasRealGuard[t.index] }
-        guard guarded(first) || log.count > 0 else { return }
-        let fired = log.count > 0 ? log.transitions(0) : [first]
-        guard fired.contains(where: guarded) else { return }
-        for chain in nodes[node].instance.enabledChains(event, payload: payload) {
-            guard let first = chain.first, guarded(first), fired.contains(first) else { continue }
+        for chain in check.chains {
+            guard let first = chain.first, guarded(first), check.fired.contains(first) else { continue }
             for other in chain.dropFirst() where guarded(other) {
                 guard seenOverlaps.insert([first.index, other.index]).inserted else { continue }
-                overlaps.append(OverlapWitness(first: first, second: other, event: event,
+                overlaps.append(OverlapWitness(first: first, second: other, event: check.event,
                                                time: nodes[node].instance.now, path: path(to: node),
-                                               payload: payload, variables: nodes[node].instance.variables))
+                                               payload: check.payload, variables: nodes[node].instance.variables))
             }
         }
     }
+}
+
+/// One slot per expansion of a parallel batch: each is written by one thread (through the
+/// pointer, so no two threads ever access one Swift variable), and read after
+/// `concurrentPerform` has returned.
+private final class ExpansionSlots: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<Explorer.Expansion?>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+    }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+
+    func store(_ expansion: Explorer.Expansion?, at k: Int) { slots[k] = expansion }
+
+    var values: [Explorer.Expansion?] { Array(slots) }
 }

@@ -26,7 +26,7 @@ struct PayloadCandidates {
     let strings: [String]
     let machine: Machine
     /// Per state index, per event index: what the guards of that state decide with.
-    private let perState: [[EventCandidates]]
+    let perState: [[EventCandidates]]
     /// Whether every event is tried completely in every state.
     let everyEventComplete: Bool
 
@@ -218,7 +218,7 @@ struct PayloadCandidates {
     }
 
     /// Every combination of one value per list.
-    private static func product(_ lists: [[Value]]) -> [[Value]] {
+    static func product(_ lists: [[Value]]) -> [[Value]] {
         lists.reduce([[]]) { partial, list in partial.flatMap { p in list.map { p + [$0] } } }
     }
 
@@ -270,22 +270,40 @@ struct PayloadCandidates {
         if fields.isEmpty { return [[]] }
         let local = perState[instance.state.index][event.id.index]
         if let complete = local.complete { return complete }
-        func values(_ i: Int) -> [Value] {
+        // Each field's values, built once: the loops below read them many times.
+        let fieldValues = fields.indices.map { i -> [Value] in
             let f = fields[i]
             return f.type == .bool ? Pool.bools : local.guided[i] + pool.values(f.type)
         }
         let base = fields.indices.map { i -> Value in
-            fields[i].type == .bool ? .bool(true) : values(i).first ?? .number(0)
+            fields[i].type == .bool ? .bool(true) : fieldValues[i].first ?? .number(0)
         }
+        // The base, then each field varied on its own: distinct values of one field give
+        // distinct payloads, so telling them apart needs only a set of values per field
+        // (hashing whole payloads was most of the search's time).
         var result: [[Value]] = [base]
-        var seen: Set<[Value]> = [base]
-        func add(_ p: [Value]) { if seen.insert(p).inserted { result.append(p) } }
+        var varied: [Set<Value>] = []
         for i in fields.indices {
-            for v in values(i) {
+            var values: Set<Value> = [base[i]]
+            for v in fieldValues[i] where values.insert(v).inserted {
                 var p = base
                 p[i] = v
-                add(p)
+                result.append(p)
             }
+            varied.append(values)
+        }
+        // A payload is new unless it is the base, a one-field variant above, or one added before.
+        var several: Set<[Value]> = []
+        func add(_ p: [Value]) {
+            var differing = -1
+            for i in p.indices where p[i] != base[i] {
+                if differing >= 0 {
+                    if several.insert(p).inserted { result.append(p) }
+                    return
+                }
+                differing = i
+            }
+            if differing >= 0 && !varied[differing].contains(p[differing]) && several.insert(p).inserted { result.append(p) }
         }
         let bools = fields.indices.filter { fields[$0].type == .bool }
         if !bools.isEmpty && bools.count <= 4 {
@@ -318,7 +336,7 @@ struct PayloadCandidates {
         }
         for _ in 0..<PayloadCandidates.randomCombinations {
             add(fields.indices.map { i in
-                let options = values(i)
+                let options = fieldValues[i]
                 return options.isEmpty ? base[i] : options[Int(rng.next() % UInt64(options.count))]
             })
         }
