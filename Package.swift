@@ -44,6 +44,9 @@ let package = Package(
             name: "StatecraftRuntime",
             dependencies: ["StatecraftModel", "StatecraftEventLog"],
             path: "Sources/Runtime"),
+        // Replaying many logs at once (every core, results in log order), and what they add up to.
+        .target(name: "StatecraftConformance", dependencies: ["StatecraftRuntime", "StatecraftEventLog", "StatecraftModel"],
+                path: "Sources/Conformance"),
         // The reports of check and replay: one model, and a formatter per output format (and
         // their findings and coverage as a diagram's overlay).
         .target(name: "StatecraftReport", dependencies: ["StatecraftDiagnostics", "StatecraftModel", "StatecraftAnalysis",
@@ -55,7 +58,7 @@ let package = Package(
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
                            "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftReport",
-                           "StatecraftIndex"],
+                           "StatecraftIndex", "StatecraftConformance"],
             path: "Sources/Statecraft"),
         // `statecraft lsp`: the language server (LSP 3.17 over standard input and output) on the
         // library. Editors/ holds files for editors (a TextMate grammar), not code.

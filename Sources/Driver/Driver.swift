@@ -14,15 +14,19 @@ public struct Console: Sendable {
     public var colour: Bool
     /// Whether standard input is a terminal (a person would have to type the events).
     public var inputIsTerminal: Bool
+    /// Whether standard error is a terminal (a person watches it: a progress line helps).
+    public var errorIsTerminal: Bool
 
     /// Creates a console.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                write: (@Sendable (Data) -> Void)? = nil, colour: Bool = false, inputIsTerminal: Bool = false) {
+                write: (@Sendable (Data) -> Void)? = nil, colour: Bool = false, inputIsTerminal: Bool = false,
+                errorIsTerminal: Bool = false) {
         self.out = out
         self.err = err
         self.write = write ?? { out(String(decoding: $0, as: UTF8.self)) }
         self.colour = colour
         self.inputIsTerminal = inputIsTerminal
+        self.errorIsTerminal = errorIsTerminal
     }
 }
 

@@ -1,17 +1,23 @@
+import Foundation
 import Statecraft
 
-/// `statecraft replay SPEC [LOG ...] [--strict] [--trace] [--settle] [--format text|json|jsonl|junit|github]`
+/// `statecraft replay SPEC [LOG|FOLDER ...] [--jobs N] [--strict] [--trace] [--settle] [--format text|json|jsonl|junit|github]`
 enum ReplayCommand {
     enum Format: String, CaseIterable { case text, json, jsonl, junit, github }
 
     static let spec = CommandSpec(
-        name: "replay", positionals: "SPEC [LOG ...]", positionalsFirst: true,
+        name: "replay", positionals: "SPEC [LOG|FOLDER ...]", positionalsFirst: true,
         about: """
             Runs the machine in SPEC against each event log (JSON Lines, see shared/event-log.md)
             and reports, per case, the final state, variables, outputs, event counts and every
-            expectation that failed. With no LOG, or with '-', reads standard input.
+            expectation that failed. A FOLDER stands for every *.jsonl file under it, sorted.
+            With no LOG, or with '-', reads standard input.
             """,
         options: [
+            OptionSpec("--jobs", .value("N"), """
+                Replay N logs at once (default: one per core); the report
+                is the same, in the same order, as with --jobs 1
+                """),
             OptionSpec("--strict", .flag, "Treat ignored events as rejected"),
             OptionSpec("--trace", .flag, "Also print one line per step (event, from -> to, outputs, changes)"),
             OptionSpec("--settle", .flag, """
@@ -39,6 +45,7 @@ enum ReplayCommand {
         var settle = false
         var spec: String?
         var logs: [String] = []
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
         var help = false
     }
 
@@ -58,7 +65,8 @@ enum ReplayCommand {
             console.err("Error: missing the SPEC argument\n\n" + help)
             return ExitStatus.usage
         }
-        let logs = options.logs.isEmpty ? ["-"] : options.logs
+        let expanded = expandFolders(options.logs.isEmpty ? ["-"] : options.logs)
+        let logs = expanded.logs
         if specPath == InputFile.standardInput && logs.contains(InputFile.standardInput) {
             console.err("Error: the spec and a log cannot both be read from standard input ('-')\n\n" + help)
             return ExitStatus.usage
@@ -73,6 +81,34 @@ enum ReplayCommand {
         let output = ReplayOutput(format: options.format, trace: options.trace, console: console,
                                   machine: program.machine)
         var status = ExitStatus.success
+        for problem in expanded.problems {
+            output.unreadable(log: problem.path, message: problem.message)
+            status = ExitStatus.usage
+        }
+        // Several files without a trace replay on every core (a trace is for following one
+        // log, and standard input is one stream).
+        if logs.count > 1 && !options.trace && !logs.contains(InputFile.standardInput) {
+            let progress = ProgressLine(console: console, enabled: console.errorIsTerminal)
+            ManyLogs.replay(logs, program: program, options: replayerOptions(options), jobs: options.jobs, each: { index, outcome in
+                switch outcome {
+                case .unreadable(let message):
+                    progress.clear()
+                    output.unreadable(log: logs[index], message: message)
+                    status = ExitStatus.usage
+                case .replayed(var report, let failure):
+                    report.error = failure
+                    output.report(report, log: logs[index])
+                    if failure != nil {
+                        status = ExitStatus.usage
+                    } else if !report.passed && status == ExitStatus.success {
+                        status = ExitStatus.failure
+                    }
+                }
+            }, progress: { progress.show($0) })
+            progress.clear()
+            output.finish()
+            return status
+        }
         for path in logs {
             let displayPath = path == "-" ? "<stdin>" : path
             var reader: EventLogReader
@@ -92,8 +128,7 @@ enum ReplayCommand {
                     continue
                 }
             }
-            var replayer = Replayer(program: program, options: Replayer.Options(strict: options.strict, trace: options.trace,
-                                                                                settle: options.settle))
+            var replayer = Replayer(program: program, options: replayerOptions(options))
             var failure: LogError?
             // A file is read and staged on a second thread while this one applies, and its trace
             // is formatted on another; standard input is applied and traced line by line as it
@@ -122,6 +157,32 @@ enum ReplayCommand {
         return status
     }
 
+    static func replayerOptions(_ options: Options) -> Replayer.Options {
+        Replayer.Options(strict: options.strict, trace: options.trace, settle: options.settle)
+    }
+
+    /// The logs named: files (and `-`) as given, folders replaced by every `*.jsonl` file
+    /// under them, sorted; a folder without one is a problem to report.
+    static func expandFolders(_ paths: [String]) -> (logs: [String], problems: [(path: String, message: String)]) {
+        var logs: [String] = []
+        var problems: [(path: String, message: String)] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard path != InputFile.standardInput, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+                  isDirectory.boolValue else {
+                logs.append(path)  // (a missing file is reported when it is opened)
+                continue
+            }
+            let collected = SpecFiles.collect([path], suffix: ".jsonl")
+            problems += collected.problems
+            if collected.files.isEmpty && collected.problems.isEmpty {
+                problems.append((path, "no *.jsonl log under folder '\(path)'"))
+            }
+            logs += collected.files
+        }
+        return (logs, problems)
+    }
+
     static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
         spec.parse(arguments).flatMap { parsed in
             parsed.choice("--format", default: Format.text).flatMap { format in
@@ -137,6 +198,12 @@ enum ReplayCommand {
                 options.help = parsed.wantsHelp
                 options.spec = parsed.positionals.first
                 options.logs = Array(parsed.positionals.dropFirst())
+                if let word = parsed.values["--jobs"] {
+                    guard let n = Int(word), n > 0 else {
+                        return .failure(UsageError("--jobs takes a positive whole number, not '\(word)'"))
+                    }
+                    options.jobs = n
+                }
                 return .success(options)
             }
         }

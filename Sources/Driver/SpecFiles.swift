@@ -9,10 +9,10 @@ enum SpecFiles {
     }
 
     /// The files named by `paths`: files as given, folders searched recursively for
-    /// `*.machine` files, sorted so the output is the same on every machine. Hidden files
+    /// `*.machine` files (or `suffix`), sorted so the output is the same on every machine. Hidden files
     /// and folders inside a folder (`.git`, `.build`, the fuzzers' working corpora) are not
     /// searched: they hold copies and tools' data, not the user's specs.
-    static func collect(_ paths: [String]) -> (files: [String], problems: [(path: String, message: String)]) {
+    static func collect(_ paths: [String], suffix: String = ".machine") -> (files: [String], problems: [(path: String, message: String)]) {
         var files: [String] = []
         var problems: [(path: String, message: String)] = []
         let fm = FileManager.default
@@ -40,7 +40,7 @@ enum SpecFiles {
                     enumerator.skipDescendants()
                     continue
                 }
-                if relative.hasSuffix(".machine") {
+                if relative.hasSuffix(suffix) {
                     found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
                 }
             }

@@ -7,5 +7,6 @@ let console = Console(
     err: { FileHandle.standardError.write(Data($0.utf8)) },
     write: { FileHandle.standardOutput.write($0) },
     colour: colour,
-    inputIsTerminal: isatty(STDIN_FILENO) != 0)
+    inputIsTerminal: isatty(STDIN_FILENO) != 0,
+    errorIsTerminal: isatty(STDERR_FILENO) != 0)
 exit(Driver.run(Array(CommandLine.arguments.dropFirst()), console: console))

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `statecraft replay SPEC FOLDER ... --jobs N`: many logs on every core, reported exactly as
+/// one thread replaying them in order would report them.
+@Suite struct ReplayManyLogsTests {
+    static let session = String(decoding: Repository.bytes(Repository.specs.appendingPathComponent("PullToRefresh.session.jsonl")),
+                                as: UTF8.self)
+
+    /// A folder of logs with every kind of outcome: clean sessions, a failed expectation, a
+    /// rejected event under --strict, a malformed line, a log in a subfolder, a hidden
+    /// folder and a file that is not a log (both left out).
+    static func logs() throws -> URL {
+        let dir = try ReplayCommandTests.folder([
+            "b-clean.jsonl": session,
+            "a-clean.jsonl": session,
+            "c-failed.jsonl": session + "{\"expect\": \"refreshing\"}\n",
+            "d-ignored.jsonl": "{\"event\": \"contentLoaded\"}\n" + session,
+            "e-malformed.jsonl": session + "{\"event\": \n",
+            "notes.txt": "not a log\n",
+        ])
+        let sub = dir.appendingPathComponent("z-more")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try session.write(to: sub.appendingPathComponent("f-clean.jsonl"), atomically: true, encoding: .utf8)
+        let hidden = dir.appendingPathComponent(".cache")
+        try FileManager.default.createDirectory(at: hidden, withIntermediateDirectories: true)
+        try session.write(to: hidden.appendingPathComponent("x.jsonl"), atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    @Test(arguments: ["text", "json", "jsonl", "junit", "github"])
+    func everyJobCountGivesTheOneThreadReport(format: String) throws {
+        let dir = try Self.logs()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = ["replay", "Specs/PullToRefresh.machine", dir.path, "--strict", "--format", format]
+        let one = try CLI.run(base + ["--jobs", "1"])
+        #expect(one.status == 2, "a malformed line exits 2: \(one.stderr)")
+        for jobs in ["2", "3", "16"] {
+            let many = try CLI.run(base + ["--jobs", jobs])
+            #expect(many.status == one.status)
+            #expect(many.stdout == one.stdout, "--jobs \(jobs), \(format)")
+            #expect(many.stderr == one.stderr, "--jobs \(jobs), \(format)")
+        }
+    }
+
+    /// A folder stands for its logs, sorted, subfolders included, hidden ones and other
+    /// files left out: the text report is the reports of those files one by one.
+    @Test func aFolderIsItsLogsInOrder() throws {
+        let dir = try Self.logs()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let names = ["a-clean.jsonl", "b-clean.jsonl", "c-failed.jsonl", "d-ignored.jsonl", "e-malformed.jsonl", "z-more/f-clean.jsonl"]
+        let together = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path])
+        var separately = ""
+        for name in names {
+            separately += try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.appendingPathComponent(name).path]).stdout
+        }
+        #expect(together.stdout == separately)
+        let replayed = together.stdout.split(separator: "\n").filter { $0.hasPrefix("replayed ") }
+        #expect(replayed.count == names.count, "\(together.stdout)")
+        #expect(!together.stdout.contains(".cache") && !together.stdout.contains("notes.txt"))
+    }
+
+    @Test func aFolderWithoutLogsAndABadJobCountAreRefused() throws {
+        let dir = try ReplayCommandTests.folder(["notes.txt": "x\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let empty = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path])
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("no *.jsonl log under folder '\(dir.path)'"), "\(empty.stderr)")
+        for bad in ["0", "-1", "many"] {
+            let r = try CLI.run(["replay", "Specs/PullToRefresh.machine", "Specs/PullToRefresh.session.jsonl", "--jobs", bad])
+            #expect(r.status == 2)
+            #expect(r.stderr.contains("--jobs takes a positive whole number, not '\(bad)'"), "\(r.stderr)")
+        }
+    }
+
+    /// Piped (as here), a run of many logs writes nothing but the report: no progress line.
+    @Test func noProgressLineWhenPiped() throws {
+        let dir = try Self.logs()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--jobs", "2"])
+        #expect(!r.stderr.contains("replaying:") && !r.stdout.contains("replaying:"))
+    }
+}
