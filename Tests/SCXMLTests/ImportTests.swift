@@ -91,6 +91,11 @@ import TestSupport
         ("<?t a\nb?>\n<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"a\">\n</scxml>", "5:",
          "not a well-formed XML document"),
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"a\">\n</scxml>", "3:", "not a well-formed XML document"),
+        // Found by fuzz-scxml: a branch after <else> was written after the spec's `else`.
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><if cond=\"true\"><else/>\n<elseif cond=\"false\"/>"
+            + "</if></onentry></state></scxml>", "2:1", "<elseif> after <else> in <if>"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><if cond=\"true\"><else/><else/>"
+            + "</if></onentry></state></scxml>", "1:94", "<else> after <else> in <if>"),
     ])
     func refusalsNameTheFeatureWhereItStands(xml: String, position: String, message: String) throws {
         let r = try CLI.run(["import", "-"], input: xml)

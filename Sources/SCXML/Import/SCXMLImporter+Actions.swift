@@ -197,9 +197,20 @@ extension Importer {
 
     mutating func writeIf(_ a: XMLNode, scope: ExpressionScope, into out: inout MachineText) throws(ImportFailure) {
         // <if cond>A<elseif cond/>B<else/>C</if>: the children up to each marker are a branch.
+        // SCXML's schema puts every <elseif> before the one <else>: anything after <else> would
+        // be a branch no run can take, and has no spelling in a spec.
         var branches: [(cond: XMLNode?, actions: [XMLNode])] = [(a, [])]
+        var sawElse = false
         for child in a.children {
-            if child.name == "elseif" { branches.append((child, [])) } else if child.name == "else" { branches.append((nil, [])) } else {
+            if (child.name == "elseif" || child.name == "else") && sawElse {
+                throw fail(child, "<\(child.name)> after <else> in <if> (every <elseif> comes before the one <else>)")
+            }
+            if child.name == "elseif" {
+                branches.append((child, []))
+            } else if child.name == "else" {
+                sawElse = true
+                branches.append((nil, []))
+            } else {
                 branches[branches.count - 1].actions.append(child)
             }
         }
