@@ -51,7 +51,8 @@ let package = Package(
         // their findings and coverage as a diagram's overlay).
         .target(name: "StatecraftReport", dependencies: ["StatecraftDiagnostics", "StatecraftModel", "StatecraftAnalysis",
                                                          "StatecraftIndex",
-                                                         "StatecraftRuntime", "StatecraftEventLog", "StatecraftExport"],
+                                                         "StatecraftRuntime", "StatecraftEventLog", "StatecraftExport",
+                                                         "StatecraftConformance"],
                 path: "Sources/Report"),
         .target(
             name: "Statecraft",

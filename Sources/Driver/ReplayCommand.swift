@@ -18,6 +18,11 @@ enum ReplayCommand {
                 Replay N logs at once (default: one per core); the report
                 is the same, in the same order, as with --jobs 1
                 """),
+            OptionSpec("--summary", .flag, """
+                Print what the logs add up to instead of a report per log:
+                cases and fitting cases, event fitness, expectations, and the
+                transitions taken (most first) and never taken
+                """),
             OptionSpec("--strict", .flag, "Treat ignored events as rejected"),
             OptionSpec("--trace", .flag, "Also print one line per step (event, from -> to, outputs, changes)"),
             OptionSpec("--settle", .flag, """
@@ -46,6 +51,7 @@ enum ReplayCommand {
         var spec: String?
         var logs: [String] = []
         var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var summary = false
         var help = false
     }
 
@@ -81,6 +87,7 @@ enum ReplayCommand {
         let output = ReplayOutput(format: options.format, trace: options.trace, console: console,
                                   machine: program.machine)
         var status = ExitStatus.success
+        var summary = ConformanceSummary(machine: program.machine)
         for problem in expanded.problems {
             output.unreadable(log: problem.path, message: problem.message)
             status = ExitStatus.usage
@@ -94,10 +101,19 @@ enum ReplayCommand {
                 case .unreadable(let message):
                     progress.clear()
                     output.unreadable(log: logs[index], message: message)
+                    summary.add(outcome)
                     status = ExitStatus.usage
                 case .replayed(var report, let failure):
                     report.error = failure
-                    output.report(report, log: logs[index])
+                    if options.summary {
+                        summary.add(outcome)
+                        if let failure {
+                            progress.clear()
+                            console.err(ReplayText.stopped(failure, path: logs[index], coveredBy: "the summary counts"))
+                        }
+                    } else {
+                        output.report(report, log: logs[index])
+                    }
                     if failure != nil {
                         status = ExitStatus.usage
                     } else if !report.passed && status == ExitStatus.success {
@@ -106,7 +122,11 @@ enum ReplayCommand {
                 }
             }, progress: { progress.show($0) })
             progress.clear()
-            output.finish()
+            if options.summary {
+                console.out(ReplaySummaryText.render(summary, machine: program.machine))
+            } else {
+                output.finish()
+            }
             return status
         }
         for path in logs {
@@ -124,6 +144,7 @@ enum ReplayCommand {
                     reader = try EventLogReader.open(path: path)
                 } catch {
                     output.unreadable(log: path, message: error.message)
+                    summary.add(.unreadable(error.message))
                     status = ExitStatus.usage
                     continue
                 }
@@ -146,14 +167,23 @@ enum ReplayCommand {
             traceThread?.finish()  // every step is in `output` from here on
             var report = replayer.report
             report.error = failure
-            output.report(report, log: displayPath)  // writes out everything up to here
+            if options.summary {
+                summary.add(.replayed(report, failure: failure))
+                if let failure { console.err(ReplayText.stopped(failure, path: displayPath, coveredBy: "the summary counts")) }
+            } else {
+                output.report(report, log: displayPath)  // writes out everything up to here
+            }
             if failure != nil {
                 status = ExitStatus.usage
             } else if !report.passed && status == ExitStatus.success {
                 status = ExitStatus.failure
             }
         }
-        output.finish()
+        if options.summary {
+            console.out(ReplaySummaryText.render(summary, machine: program.machine))
+        } else {
+            output.finish()
+        }
         return status
     }
 
@@ -195,6 +225,13 @@ enum ReplayCommand {
                 options.strict = parsed.flags.contains("--strict")
                 options.trace = parsed.flags.contains("--trace")
                 options.settle = parsed.flags.contains("--settle")
+                options.summary = parsed.flags.contains("--summary")
+                if options.summary && format != .text {
+                    return .failure(UsageError("--summary prints text; it cannot be used with --format \(format.rawValue) yet"))
+                }
+                if options.summary && options.trace {
+                    return .failure(UsageError("--summary cannot be used with --trace (trace one log without it)"))
+                }
                 options.help = parsed.wantsHelp
                 options.spec = parsed.positionals.first
                 options.logs = Array(parsed.positionals.dropFirst())

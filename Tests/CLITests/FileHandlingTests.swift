@@ -9,8 +9,9 @@ import TestSupport
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    // (A folder where replay takes logs stands for the logs in it: ReplayManyLogsTests.)
     @Test(arguments: [["replay", "Specs"], ["dot", "Specs"], ["mermaid", "Specs"], ["paths", "Specs"],
-                      ["replay", "Specs/Drawer.machine", "Specs"], ["dot", "Specs/Drawer.machine", "--coverage", "Specs"]])
+                      ["dot", "Specs/Drawer.machine", "--coverage", "Specs"]])
     func aFolderWhereAFileBelongsIsSaidPlainly(arguments: [String]) throws {
         let r = try CLI.run(arguments)
         #expect(r.status == 2)

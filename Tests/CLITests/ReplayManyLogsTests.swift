@@ -81,4 +81,55 @@ import TestSupport
         let r = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--jobs", "2"])
         #expect(!r.stderr.contains("replaying:") && !r.stdout.contains("replaying:"))
     }
+
+    /// `--summary` over two clean sessions and one whose last expectation fails: the counts
+    /// a person checks by hand (each session has 14 events, 12 applied, and 14 expectations).
+    @Test func theSummaryAddsUpTheLogs() throws {
+        let dir = try ReplayCommandTests.folder([
+            "a.jsonl": Self.session, "b.jsonl": Self.session, "c.jsonl": Self.session + "{\"expect\": \"refreshing\"}\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--summary"])
+        #expect(r.status == 1, "a failed expectation exits 1")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(5)) == [
+            "summary of 3 logs",
+            "  cases         3, fitting 2 (66.7%)",
+            "  events        42: 36 applied, 6 ignored, 0 rejected; event fitness 85.7%",
+            "  expectations  43 checked, 1 failed",
+            "  transitions   8 of 8 taken",
+        ], "\(r.stdout)")
+        #expect(lines.contains("          6×  ready, line 28: on endDragging if progress >= 1 -> refreshing"), "\(r.stdout)")
+        // Under --strict the ignored events are rejected, and no case fits.
+        let strict = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--summary", "--strict"])
+        #expect(strict.stdout.contains("  cases         3, fitting 0 (0.0%)\n"), "\(strict.stdout)")
+        #expect(strict.stdout.contains("36 applied, 0 ignored, 6 rejected"), "\(strict.stdout)")
+        // Every job count gives the same summary.
+        for jobs in ["1", "3"] {
+            #expect(try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--summary", "--jobs", jobs]).stdout == r.stdout)
+        }
+    }
+
+    /// A transition no log takes is listed as never taken; a malformed log is named on
+    /// standard error, with what the summary still counts.
+    @Test func theSummaryNamesWhatNoLogTakesAndWhereALogStopped() throws {
+        let dir = try ReplayCommandTests.folder([
+            "a.jsonl": "{\"event\": \"scroll\", \"offsetY\": -10}\n{\"event\": \n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--summary"])
+        #expect(r.status == 2)
+        #expect(r.stdout.hasPrefix("summary of 1 log (1 stopped at a malformed line)\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("  transitions   1 of 8 taken\n          1×  idle, line 32: on scroll if offsetY + insetTop < 0 -> pulling\n  never taken\n"),
+                "\(r.stdout)")
+        #expect(r.stdout.contains("\n    refreshing, line 64: on endRefreshing -> idle\n"), "\(r.stdout)")
+        #expect(r.stderr.contains("a.jsonl:2:"), "\(r.stderr)")
+        #expect(r.stderr.contains("replay stopped at line 2; the summary counts the lines before it"), "\(r.stderr)")
+    }
+
+    @Test func theSummaryIsText() throws {
+        let r = try CLI.run(["replay", "Specs/PullToRefresh.machine", "Specs/PullToRefresh.session.jsonl", "--summary", "--format", "json"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--summary prints text; it cannot be used with --format json yet"), "\(r.stderr)")
+    }
 }

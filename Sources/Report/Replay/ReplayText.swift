@@ -1,4 +1,5 @@
 import StatecraftDiagnostics
+import StatecraftEventLog
 import StatecraftModel
 import StatecraftRuntime
 
@@ -46,12 +47,16 @@ public enum ReplayText {
                 out += "  (only the first \(Replayer.keptFailures) failures and rejections are shown)\n"
             }
         }
-        if let e = report.error {
-            let d = Diagnostic(.malformedLogLine, e.message, at: ReplayFinding.byteRange(e.text, column: e.column))
-            out += renderer.render(d, in: SourceFile(path: path, bytes: e.text, firstLine: e.line))
-            out += "\(path): note: replay stopped at line \(e.line); the report above covers the lines before it\n"
-        }
+        if let e = report.error { out += stopped(e, path: path) }
         return out + summary(report, path: path)
+    }
+
+    /// The malformed line that stopped the replay of `path`, as a diagnostic, and a note on
+    /// what `coveredBy` (the report above, or a summary) still counts.
+    public static func stopped(_ e: LogError, path: String, coveredBy: String = "the report above covers") -> String {
+        let d = Diagnostic(.malformedLogLine, e.message, at: ReplayFinding.byteRange(e.text, column: e.column))
+        return DiagnosticRenderer().render(d, in: SourceFile(path: path, bytes: e.text, firstLine: e.line))
+            + "\(path): note: replay stopped at line \(e.line); \(coveredBy) the lines before it\n"
     }
 
     /// `replayed LOG: 1 case, 18 events (16 applied, 2 ignored, 0 rejected), 13 expectations (0 failed)`

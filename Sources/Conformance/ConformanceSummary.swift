@@ -1,0 +1,80 @@
+import StatecraftModel
+import StatecraftRuntime
+
+/// What a set of replayed logs adds up to: how many cases follow the spec, how many events
+/// it takes, and which transitions the logs use.
+///
+/// Every field is a count, so the summary of two disjoint sets of logs is the sum of their
+/// summaries (`+`), whatever order the logs were replayed in.
+public struct ConformanceSummary: Sendable, Equatable {
+    /// Logs replayed to their end or to a malformed line, and logs that could not be opened.
+    public var logs = 0
+    public var unreadableLogs = 0
+    /// Logs that stopped at a malformed line (their lines before it are counted).
+    public var malformedLogs = 0
+    public var cases = 0
+    /// Cases with no failed expectation, no rejected event and (under `--strict`, where an
+    /// ignored event is rejected) no ignored one.
+    public var fittingCases = 0
+    public var applied = 0
+    public var ignored = 0
+    public var rejected = 0
+    public var expectations = 0
+    public var failedExpectations = 0
+    /// By `TransitionID`: how many steps took it.
+    public var transitionCounts: [Int]
+
+    /// An empty summary for `machine`.
+    public init(machine: Machine) {
+        transitionCounts = Array(repeating: 0, count: machine.transitions.count)
+    }
+
+    /// Every event line: applied, ignored or rejected.
+    public var events: Int { applied + ignored + rejected }
+
+    /// Applied events over all events (nil when there were none).
+    public var eventFitness: Double? { events == 0 ? nil : Double(applied) / Double(events) }
+
+    /// Fitting cases over all cases (nil when there were none).
+    public var fittingShare: Double? { cases == 0 ? nil : Double(fittingCases) / Double(cases) }
+
+    /// Adds what one log gave.
+    public mutating func add(_ outcome: ManyLogs.Outcome) {
+        switch outcome {
+        case .unreadable:
+            unreadableLogs += 1
+        case .replayed(let report, let failure):
+            logs += 1
+            if failure != nil { malformedLogs += 1 }
+            for c in report.cases {
+                cases += 1
+                if c.failureCount == 0 && c.rejected == 0 && c.startFailure == nil { fittingCases += 1 }
+                applied += c.applied
+                ignored += c.ignored
+                rejected += c.rejected
+                expectations += c.expectations
+                failedExpectations += c.failureCount
+            }
+            for (t, n) in report.transitionCounts.enumerated() where t < transitionCounts.count {
+                transitionCounts[t] += n
+            }
+        }
+    }
+
+    /// The summary of both sets of logs.
+    public static func + (a: ConformanceSummary, b: ConformanceSummary) -> ConformanceSummary {
+        var sum = a
+        sum.logs += b.logs
+        sum.unreadableLogs += b.unreadableLogs
+        sum.malformedLogs += b.malformedLogs
+        sum.cases += b.cases
+        sum.fittingCases += b.fittingCases
+        sum.applied += b.applied
+        sum.ignored += b.ignored
+        sum.rejected += b.rejected
+        sum.expectations += b.expectations
+        sum.failedExpectations += b.failedExpectations
+        sum.transitionCounts = zip(a.transitionCounts, b.transitionCounts).map(+)
+        return sum
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// A summary is a sum of counts: the summary of all logs equals the sum of the summaries of
+/// any split of them into parts, in any order (what merging the partial reports of a
+/// distributed run relies on).
+@Suite struct ConformanceSummaryTests {
+    @Test func anySplitAddsUpToTheWhole() throws {
+        let program = try program(spec: "PullToRefresh")
+        let session = String(decoding: Repository.bytes(Repository.specs.appendingPathComponent("PullToRefresh.session.jsonl")),
+                             as: UTF8.self)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-summary-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Sessions cut at different lines, with a failing expectation or a malformed line now and then.
+        let lines = session.split(separator: "\n", omittingEmptySubsequences: false)
+        var paths: [String] = []
+        for k in 0..<12 {
+            var text = lines.prefix(4 + k).joined(separator: "\n") + "\n"
+            if k % 4 == 1 { text += "{\"expect\": \"refreshing\"}\n" }
+            if k % 5 == 2 { text += "{\"event\": \n" }
+            let url = dir.appendingPathComponent("log\(k).jsonl")
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+        }
+        paths.append(dir.appendingPathComponent("missing.jsonl").path)
+        func summary(_ paths: [String], jobs: Int) -> ConformanceSummary {
+            var s = ConformanceSummary(machine: program.machine)
+            ManyLogs.replay(paths, program: program, options: Replayer.Options(), jobs: jobs, each: { _, o in s.add(o) })
+            return s
+        }
+        let whole = summary(paths, jobs: 1)
+        #expect(whole.logs == 12 && whole.unreadableLogs == 1 && whole.malformedLogs == 2)
+        #expect(whole.failedExpectations == 3)
+        #expect(summary(paths, jobs: 3) == whole)
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<20 {
+            let shuffled = paths.shuffled(using: &rng)
+            let cut = Int(rng.next() % UInt64(shuffled.count + 1))
+            let parts = [Array(shuffled[..<cut]), Array(shuffled[cut...])]
+            let a = summary(parts[0], jobs: 2), b = summary(parts[1], jobs: 1)
+            #expect(a + b == whole)
+            #expect(b + a == whole)
+        }
+    }
+}
