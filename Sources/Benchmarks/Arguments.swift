@@ -48,7 +48,8 @@ struct Arguments {
         case "generate":
             guard let machine = value("--machine"), let out = value("--out"),
                   let events = number("--events", default: 1_000_000) else { return fail("generate needs --machine and --out") }
-            guard LogGenerator.generate(machine: machine, events: events, path: out) else {
+            guard let seed = number("--seed", default: 1), seed >= 0 else { return fail("--seed takes a whole number") }
+            guard LogGenerator.generate(machine: machine, events: events, path: out, seed: UInt64(seed)) else {
                 return fail("cannot generate '\(machine)' into '\(out)' (machines: \(LogGenerator.machines.joined(separator: ", ")))")
             }
             return 0

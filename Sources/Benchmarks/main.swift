@@ -6,8 +6,8 @@
 //
 // Commands (run from the repository root, which holds Specs/):
 //
-//     .build/release/statecraft-bench generate --machine Drawer --events 1000000 --out /tmp/drawer.jsonl
-//         Writes a deterministic log (same bytes every time): a `time` on every line, no
+//     .build/release/statecraft-bench generate --machine Drawer --events 1000000 --out /tmp/drawer.jsonl [--seed 1]
+//         Writes a deterministic log (same bytes every time for a seed): a `time` on every line, no
 //         expectation lines. Machines: Drawer, VibrantButton, PullToRefresh (its refreshes
 //         run into the 2 s timer), PeekRating, SwipeToDismiss (four interleaved cases),
 //         MediaPlayer (the statechart: regions, history, eventless and raised events, timer).

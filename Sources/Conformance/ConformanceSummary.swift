@@ -23,6 +23,38 @@ public struct ConformanceSummary: Sendable, Equatable {
     public var failedExpectations = 0
     /// By `TransitionID`: how many steps took it.
     public var transitionCounts: [Int]
+    /// The events not taken, grouped by configuration, event and kind.
+    public var deviations: [DeviationKey: DeviationGroup] = [:]
+
+    /// Where and how events were not taken.
+    public struct DeviationKey: Hashable, Sendable {
+        public var configuration: [String]
+        public var event: String
+        public var kind: Deviation.Kind
+    }
+
+    /// How often, and the first places: the `Deviation.keptLines` smallest (log, line) pairs,
+    /// so that the places of a merged summary do not depend on the order of its parts.
+    public struct DeviationGroup: Equatable, Sendable {
+        public var count: Int
+        public var places: [Place]
+    }
+
+    public struct Place: Equatable, Comparable, Sendable {
+        public var log: String
+        public var line: Int
+        public static func < (a: Place, b: Place) -> Bool { (a.log, a.line) < (b.log, b.line) }
+    }
+
+    /// The groups, most frequent first (ties by configuration, event and kind).
+    public var deviationsByFrequency: [(key: DeviationKey, group: DeviationGroup)] {
+        deviations.map { (key: $0.key, group: $0.value) }.sorted { a, b in
+            if a.group.count != b.group.count { return a.group.count > b.group.count }
+            let x = (a.key.configuration.joined(separator: "\u{0}"), a.key.event, a.key.kind.rawValue)
+            let y = (b.key.configuration.joined(separator: "\u{0}"), b.key.event, b.key.kind.rawValue)
+            return x < y
+        }
+    }
 
     /// An empty summary for `machine`.
     public init(machine: Machine) {
@@ -38,8 +70,8 @@ public struct ConformanceSummary: Sendable, Equatable {
     /// Fitting cases over all cases (nil when there were none).
     public var fittingShare: Double? { cases == 0 ? nil : Double(fittingCases) / Double(cases) }
 
-    /// Adds what one log gave.
-    public mutating func add(_ outcome: ManyLogs.Outcome) {
+    /// Adds what log `log` gave.
+    public mutating func add(_ outcome: ManyLogs.Outcome, log: String) {
         switch outcome {
         case .unreadable:
             unreadableLogs += 1
@@ -58,7 +90,20 @@ public struct ConformanceSummary: Sendable, Equatable {
             for (t, n) in report.transitionCounts.enumerated() where t < transitionCounts.count {
                 transitionCounts[t] += n
             }
+            for d in report.deviations {
+                add(DeviationKey(configuration: d.configuration, event: d.event, kind: d.kind),
+                    DeviationGroup(count: d.count, places: d.lines.map { Place(log: log, line: $0) }))
+            }
         }
+    }
+
+    private mutating func add(_ key: DeviationKey, _ group: DeviationGroup) {
+        guard let old = deviations[key] else {
+            deviations[key] = DeviationGroup(count: group.count, places: Array(group.places.sorted().prefix(Deviation.keptLines)))
+            return
+        }
+        deviations[key] = DeviationGroup(count: old.count + group.count,
+                                         places: Array((old.places + group.places).sorted().prefix(Deviation.keptLines)))
     }
 
     /// The summary of both sets of logs.
@@ -75,6 +120,7 @@ public struct ConformanceSummary: Sendable, Equatable {
         sum.expectations += b.expectations
         sum.failedExpectations += b.failedExpectations
         sum.transitionCounts = zip(a.transitionCounts, b.transitionCounts).map(+)
+        for (key, group) in b.deviations { sum.add(key, group) }
         return sum
     }
 }

@@ -101,12 +101,12 @@ enum ReplayCommand {
                 case .unreadable(let message):
                     progress.clear()
                     output.unreadable(log: logs[index], message: message)
-                    summary.add(outcome)
+                    summary.add(outcome, log: logs[index])
                     status = ExitStatus.usage
                 case .replayed(var report, let failure):
                     report.error = failure
                     if options.summary {
-                        summary.add(outcome)
+                        summary.add(outcome, log: logs[index])
                         if let failure {
                             progress.clear()
                             console.err(ReplayText.stopped(failure, path: logs[index], coveredBy: "the summary counts"))
@@ -144,7 +144,7 @@ enum ReplayCommand {
                     reader = try EventLogReader.open(path: path)
                 } catch {
                     output.unreadable(log: path, message: error.message)
-                    summary.add(.unreadable(error.message))
+                    summary.add(.unreadable(error.message), log: path)
                     status = ExitStatus.usage
                     continue
                 }
@@ -168,7 +168,7 @@ enum ReplayCommand {
             var report = replayer.report
             report.error = failure
             if options.summary {
-                summary.add(.replayed(report, failure: failure))
+                summary.add(.replayed(report, failure: failure), log: displayPath)
                 if let failure { console.err(ReplayText.stopped(failure, path: displayPath, coveredBy: "the summary counts")) }
             } else {
                 output.report(report, log: displayPath)  // writes out everything up to here
@@ -188,7 +188,9 @@ enum ReplayCommand {
     }
 
     static func replayerOptions(_ options: Options) -> Replayer.Options {
-        Replayer.Options(strict: options.strict, trace: options.trace, settle: options.settle)
+        var replayer = Replayer.Options(strict: options.strict, trace: options.trace, settle: options.settle)
+        replayer.deviations = options.summary
+        return replayer
     }
 
     /// The logs named: files (and `-`) as given, folders replaced by every `*.jsonl` file

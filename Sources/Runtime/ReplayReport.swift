@@ -95,6 +95,34 @@ public struct CaseReport: Sendable {
     }
 }
 
+/// Events of a log that the machine did not take the same way, in the same configuration:
+/// ignored (no transition took them) or rejected (a step failed, or `--strict` refused an
+/// ignored event).
+public struct Deviation: Sendable, Equatable {
+    public enum Kind: String, Sendable, Comparable {
+        case ignored, rejected
+        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    }
+    /// The active states when the event arrived, outermost first.
+    public var configuration: [String]
+    public var event: String
+    public var kind: Kind
+    public var count: Int
+    /// The log lines of the first `Deviation.keptLines` occurrences.
+    public var lines: [Int]
+
+    /// How many places of each group are kept.
+    public static let keptLines = 3
+
+    public init(configuration: [String], event: String, kind: Kind, count: Int, lines: [Int]) {
+        self.configuration = configuration
+        self.event = event
+        self.kind = kind
+        self.count = count
+        self.lines = lines
+    }
+}
+
 /// What a replay of one log found.
 public struct ReplayReport: Sendable {
     /// The cases in the order their first line appeared.
@@ -107,6 +135,9 @@ public struct ReplayReport: Sendable {
     public var transitionCounts: [Int] = []
     /// Which states were active at some point, over all cases, indexed by `StateID`.
     public var visitedStates: [Bool] = []
+    /// Events the machine did not take, grouped by where and how (only with
+    /// `Replayer.Options.deviations`), in the order each group first occurred.
+    public var deviations: [Deviation] = []
 
     /// Whether every expectation held and nothing was rejected (exit status 0).
     public var passed: Bool {

@@ -24,6 +24,8 @@ public struct Replayer {
         /// After the last line, let virtual time pass from timer to timer until each case
         /// comes to rest (`Replayer.settle(afterLine:)`).
         public var settle = false
+        /// Group the events not taken by configuration, event and kind (`ReplayReport.deviations`).
+        public var deviations = false
 
         /// Creates options.
         public init(strict: Bool = false, trace: Bool = false, settle: Bool = false) {
@@ -89,6 +91,16 @@ public struct Replayer {
     var records = 0
     /// Coverage over all cases: fired transitions and visited states.
     let coverage: Coverage
+    /// With `Options.deviations`: the groups of events not taken, and each group's index by
+    /// its active states, event and kind.
+    var deviations: [Deviation] = []
+    var deviationIndex: [DeviationKey: Int] = [:]
+
+    struct DeviationKey: Hashable {
+        var states: [StateID]
+        var event: Int
+        var kind: Deviation.Kind
+    }
     /// Names and types the in-place path looks up, and its staging buffers.
     let lookup: RawLookup
     /// The traced steps not yet handed to the trace sink (only filled when tracing).
@@ -149,7 +161,7 @@ public struct Replayer {
             report.time = run.instance.now
             return report
         }, error: nil, records: records, transitionCounts: Array(coverage.transitionCounts),
-           visitedStates: Array(coverage.visitedStates))
+           visitedStates: Array(coverage.visitedStates), deviations: deviations)
     }
 
     /// Applies one record. `trace` is called for every step when tracing is on.
@@ -434,6 +446,9 @@ public struct Replayer {
             result = .rejected
             message = text
         }
+        if options.deviations && result != .applied {
+            noteDeviation(event, result == .rejected ? .rejected : .ignored, in: run, line: source.lineNumber)
+        }
         if options.trace {
             traceBatch.beginStep(line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
                                  from: step.from, to: step.to, result: result, caseKey: run.report.key, message: message,
@@ -491,6 +506,20 @@ public struct Replayer {
     private func cover(_ log: MicrostepLog) {
         log.forEachTransition { coverage.transitionCounts[$0] += 1 }
         log.forEachEntered(markVisited)
+    }
+
+    /// Counts an event not taken in its group (the run's configuration is the one it
+    /// arrived in: an ignored or failed step changes nothing).
+    private mutating func noteDeviation(_ event: EventID, _ kind: Deviation.Kind, in run: Run, line: Int) {
+        let key = DeviationKey(states: run.instance.configuration.states, event: event.index, kind: kind)
+        if let k = deviationIndex[key] {
+            deviations[k].count += 1
+            if deviations[k].lines.count < Deviation.keptLines { deviations[k].lines.append(line) }
+        } else {
+            deviationIndex[key] = deviations.count
+            deviations.append(Deviation(configuration: key.states.map { program.machine[$0].name },
+                                        event: program.eventNames[event.index], kind: kind, count: 1, lines: [line]))
+        }
     }
 
     private func reject<L: ReplayLine>(_ run: Run, _ source: L, at offset: Int, message: String, specRange: SourceRange?) {

@@ -100,10 +100,19 @@ import TestSupport
             "  transitions   8 of 8 taken",
         ], "\(r.stdout)")
         #expect(lines.contains("          6×  ready, line 28: on endDragging if progress >= 1 -> refreshing"), "\(r.stdout)")
+        // Each session's two ignored events, grouped by where they arrived, first places by log and line.
+        let a = dir.appendingPathComponent("a.jsonl").path, b = dir.appendingPathComponent("b.jsonl").path
+        let c = dir.appendingPathComponent("c.jsonl").path
+        #expect(Array(lines.suffix(3)) == [
+            "  deviations    2 groups of events not taken, most frequent first, with their first places",
+            "          3×  endRefreshing ignored in [ready, idle]: \(a):21, \(b):21, \(c):21",
+            "          3×  endDragging ignored in [ready, pulling]: \(a):7, \(b):7, \(c):7",
+        ], "\(r.stdout)")
         // Under --strict the ignored events are rejected, and no case fits.
         let strict = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--summary", "--strict"])
         #expect(strict.stdout.contains("  cases         3, fitting 0 (0.0%)\n"), "\(strict.stdout)")
         #expect(strict.stdout.contains("36 applied, 0 ignored, 6 rejected"), "\(strict.stdout)")
+        #expect(strict.stdout.contains("          3×  endDragging rejected in [ready, pulling]: \(a):7, \(b):7, \(c):7\n"))
         // Every job count gives the same summary.
         for jobs in ["1", "3"] {
             #expect(try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--summary", "--jobs", jobs]).stdout == r.stdout)

@@ -26,14 +26,18 @@ import TestSupport
             paths.append(url.path)
         }
         paths.append(dir.appendingPathComponent("missing.jsonl").path)
+        var options = Replayer.Options()
+        options.deviations = true
         func summary(_ paths: [String], jobs: Int) -> ConformanceSummary {
             var s = ConformanceSummary(machine: program.machine)
-            ManyLogs.replay(paths, program: program, options: Replayer.Options(), jobs: jobs, each: { _, o in s.add(o) })
+            ManyLogs.replay(paths, program: program, options: options, jobs: jobs, each: { i, o in s.add(o, log: paths[i]) })
             return s
         }
         let whole = summary(paths, jobs: 1)
         #expect(whole.logs == 12 && whole.unreadableLogs == 1 && whole.malformedLogs == 2)
         #expect(whole.failedExpectations == 3)
+        #expect(!whole.deviations.isEmpty)
+        #expect(whole.deviations.values.reduce(0) { $0 + $1.count } == whole.ignored + whole.rejected)
         #expect(summary(paths, jobs: 3) == whole)
         var rng = SplitMix64(seed: 7)
         for _ in 0..<20 {

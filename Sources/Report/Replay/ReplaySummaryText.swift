@@ -25,6 +25,14 @@ public enum ReplaySummaryText {
             lines.append("  never taken")
             for t in never { lines.append("    \(describe(t, machine))") }
         }
+        let deviations = summary.deviationsByFrequency
+        if !deviations.isEmpty {
+            lines.append("  deviations    \(deviations.count) \(deviations.count == 1 ? "group" : "groups") of events not taken, most frequent first, with their first places")
+            for (key, group) in deviations {
+                let places = group.places.map { "\($0.log):\($0.line)" }.joined(separator: ", ")
+                lines.append("    \(pad(group.count))  \(key.event) \(key.kind.rawValue) in [\(key.configuration.joined(separator: ", "))]: \(places)")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
