@@ -295,45 +295,10 @@ struct PayloadCandidates {
         // A payload is new unless it is the base, a one-field variant above, or one added before.
         var several: Set<[Value]> = []
         func add(_ p: [Value]) {
-            var differing = -1
-            for i in p.indices where p[i] != base[i] {
-                if differing >= 0 {
-                    if several.insert(p).inserted { result.append(p) }
-                    return
-                }
-                differing = i
-            }
-            if differing >= 0 && !varied[differing].contains(p[differing]) && several.insert(p).inserted { result.append(p) }
-        }
-        let bools = fields.indices.filter { fields[$0].type == .bool }
-        if !bools.isEmpty && bools.count <= 4 {
-            for mask in 0..<(1 << bools.count) {
-                var p = base
-                for (bit, i) in bools.enumerated() { p[i] = .bool(mask & (1 << bit) != 0) }
-                add(p)
-            }
+            if PayloadCandidates.isNew(p, base: base, varied: varied, several: &several) { result.append(p) }
         }
         var rng = SplitMix64(seed: UInt64(event.id.index + 1))
-        for combination in local.guardCombinations {
-            let total = combination.values.reduce(1) { $0 &* max(1, $1.count) }
-            if total <= PayloadCandidates.maxGuardCombinations {
-                for values in PayloadCandidates.product(combination.values) {
-                    var p = base
-                    for (k, i) in combination.fields.enumerated() { p[i] = values[k] }
-                    add(p)
-                }
-            } else {
-                cuts.insert(Cut(guardLine: combination.line, tried: PayloadCandidates.maxGuardCombinations, of: total))
-                for _ in 0..<PayloadCandidates.maxGuardCombinations {
-                    var p = base
-                    for (k, i) in combination.fields.enumerated() {
-                        let options = combination.values[k]
-                        if !options.isEmpty { p[i] = options[Int(rng.next() % UInt64(options.count))] }
-                    }
-                    add(p)
-                }
-            }
-        }
+        PayloadCandidates.combinations(fields, base: base, local, rng: &rng, cut: { cuts.insert($0) }, add: add)
         for _ in 0..<PayloadCandidates.randomCombinations {
             add(fields.indices.map { i in
                 let options = fieldValues[i]

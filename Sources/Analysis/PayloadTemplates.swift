@@ -77,6 +77,24 @@ extension PayloadCandidates {
         func add(_ p: [Value]) {
             if PayloadCandidates.isNew(p, base: base, varied: varied, several: &several) { tail.append(p) }
         }
+        var cuts: [Cut] = []
+        var rng = SplitMix64(seed: UInt64(event.id.index + 1))
+        PayloadCandidates.combinations(fields, base: base, local, rng: &rng, cut: { cuts.append($0) }, add: add)
+        // Every configuration's number fields have the same count of values (the general
+        // ones, then five per number variable), so the positions drawn are the same.
+        let counts = fields.indices.map { i in isNumber[i] ? local.guided[i].count + poolNumbers : fixed[i].count }
+        let draws = (0..<PayloadCandidates.randomCombinations).map { _ in
+            fields.indices.map { i in counts[i] == 0 ? -1 : Int(rng.next() % UInt64(counts[i])) }
+        }
+        return Template(base: base, variants: variants, varied: varied, isNumber: isNumber,
+                        fixedCount: fixed.map(\.count), tail: tail, several: several, cuts: cuts, draws: draws, fixed: fixed)
+    }
+
+    /// Every combination of the bool fields (up to four), then the combinations each guard's
+    /// fields are compared with (a seeded sample of `maxGuardCombinations` when there are
+    /// more, reported through `cut`), each handed to `add` on `base`.
+    static func combinations(_ fields: [Field], base: [Value], _ local: EventCandidates, rng: inout SplitMix64,
+                             cut: (Cut) -> Void, add: ([Value]) -> Void) {
         let bools = fields.indices.filter { fields[$0].type == .bool }
         if !bools.isEmpty && bools.count <= 4 {
             for mask in 0..<(1 << bools.count) {
@@ -85,8 +103,6 @@ extension PayloadCandidates {
                 add(p)
             }
         }
-        var cuts: [Cut] = []
-        var rng = SplitMix64(seed: UInt64(event.id.index + 1))
         for combination in local.guardCombinations {
             let total = combination.values.reduce(1) { $0 &* max(1, $1.count) }
             if total <= PayloadCandidates.maxGuardCombinations {
@@ -96,7 +112,7 @@ extension PayloadCandidates {
                     add(p)
                 }
             } else {
-                cuts.append(Cut(guardLine: combination.line, tried: PayloadCandidates.maxGuardCombinations, of: total))
+                cut(Cut(guardLine: combination.line, tried: PayloadCandidates.maxGuardCombinations, of: total))
                 for _ in 0..<PayloadCandidates.maxGuardCombinations {
                     var p = base
                     for (k, i) in combination.fields.enumerated() {
@@ -107,14 +123,6 @@ extension PayloadCandidates {
                 }
             }
         }
-        // Every configuration's number fields have the same count of values (the general
-        // ones, then five per number variable), so the positions drawn are the same.
-        let counts = fields.indices.map { i in isNumber[i] ? local.guided[i].count + poolNumbers : fixed[i].count }
-        let draws = (0..<PayloadCandidates.randomCombinations).map { _ in
-            fields.indices.map { i in counts[i] == 0 ? -1 : Int(rng.next() % UInt64(counts[i])) }
-        }
-        return Template(base: base, variants: variants, varied: varied, isNumber: isNumber,
-                        fixedCount: fixed.map(\.count), tail: tail, several: several, cuts: cuts, draws: draws, fixed: fixed)
     }
 
     /// Whether `p` is not the base, not one of the one-field variants (`varied`), and not in
