@@ -31,6 +31,12 @@ public struct ConformanceSummary: Sendable, Equatable {
         public var configuration: [String]
         public var event: String
         public var kind: Deviation.Kind
+
+        public init(configuration: [String], event: String, kind: Deviation.Kind) {
+            self.configuration = configuration
+            self.event = event
+            self.kind = kind
+        }
     }
 
     /// How often, and the first places: the `Deviation.keptLines` smallest (log, line) pairs,
@@ -38,11 +44,21 @@ public struct ConformanceSummary: Sendable, Equatable {
     public struct DeviationGroup: Equatable, Sendable {
         public var count: Int
         public var places: [Place]
+
+        public init(count: Int, places: [Place]) {
+            self.count = count
+            self.places = places
+        }
     }
 
     public struct Place: Equatable, Comparable, Sendable {
         public var log: String
         public var line: Int
+
+        public init(log: String, line: Int) {
+            self.log = log
+            self.line = line
+        }
         public static func < (a: Place, b: Place) -> Bool { (a.log, a.line) < (b.log, b.line) }
     }
 
@@ -58,7 +74,12 @@ public struct ConformanceSummary: Sendable, Equatable {
 
     /// An empty summary for `machine`.
     public init(machine: Machine) {
-        transitionCounts = Array(repeating: 0, count: machine.transitions.count)
+        self.init(transitions: machine.transitions.count)
+    }
+
+    /// An empty summary of a machine with that many transitions.
+    public init(transitions: Int) {
+        transitionCounts = Array(repeating: 0, count: transitions)
     }
 
     /// Every event line: applied, ignored or rejected.
@@ -97,7 +118,8 @@ public struct ConformanceSummary: Sendable, Equatable {
         }
     }
 
-    private mutating func add(_ key: DeviationKey, _ group: DeviationGroup) {
+    /// Adds `group` to the deviations of `key`.
+    public mutating func add(_ key: DeviationKey, _ group: DeviationGroup) {
         guard let old = deviations[key] else {
             deviations[key] = DeviationGroup(count: group.count, places: Array(group.places.sorted().prefix(Deviation.keptLines)))
             return

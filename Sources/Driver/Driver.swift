@@ -55,7 +55,7 @@ public enum ExitStatus {
 
 /// The `statecraft` command line: parses arguments and dispatches to a command.
 public enum Driver {
-    static let commands = ["check", "fmt", "replay", "paths", "dot", "mermaid", "scxml", "import", "lsp", "help"]
+    static let commands = ["check", "fmt", "replay", "merge", "paths", "dot", "mermaid", "scxml", "import", "lsp", "help"]
 
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -74,6 +74,8 @@ public enum Driver {
             return FormatCommand.run(rest, console: console)
         case "replay":
             return ReplayCommand.run(rest, console: console)
+        case "merge":
+            return MergeCommand.run(rest, console: console)
         case "paths":
             return PathsCommand.run(rest, console: console)
         case "dot":
@@ -116,8 +118,10 @@ public enum Driver {
         COMMANDS:
           check [PATH ...]    Parse and check specs (*.machine files, or folders of them)
           fmt [PATH ...]      Rewrite specs in the canonical layout (--check: only show the diff)
-          replay SPEC [LOG ...]
+          replay SPEC [LOG|FOLDER ...]
                               Run a spec against event logs and report where they part ways
+          merge REPORT.json ...
+                              Add up replay summaries of disjoint sets of logs
           paths SPEC          Generate event logs that reach every transition (model-based tests)
           dot SPEC            Draw the machine as Graphviz DOT (or SVG/PNG with -T)
           mermaid SPEC        Draw the machine as a Mermaid state diagram

@@ -20,8 +20,10 @@ enum ReplayCommand {
                 """),
             OptionSpec("--summary", .flag, """
                 Print what the logs add up to instead of a report per log:
-                cases and fitting cases, event fitness, expectations, and the
-                transitions taken (most first) and never taken
+                cases and fitting cases, event fitness, expectations, the
+                transitions taken (most first) and never taken, and the events
+                not taken; with --format json, a summary 'statecraft merge' adds
+                to others
                 """),
             OptionSpec("--strict", .flag, "Treat ignored events as rejected"),
             OptionSpec("--trace", .flag, "Also print one line per step (event, from -> to, outputs, changes)"),
@@ -123,7 +125,7 @@ enum ReplayCommand {
             }, progress: { progress.show($0) })
             progress.clear()
             if options.summary {
-                console.out(ReplaySummaryText.render(summary, machine: program.machine))
+                printSummary(SummaryDocument(spec: specPath, machine: program.machine, summary: summary), options.format, console)
             } else {
                 output.finish()
             }
@@ -180,11 +182,15 @@ enum ReplayCommand {
             }
         }
         if options.summary {
-            console.out(ReplaySummaryText.render(summary, machine: program.machine))
+            printSummary(SummaryDocument(spec: specPath, machine: program.machine, summary: summary), options.format, console)
         } else {
             output.finish()
         }
         return status
+    }
+
+    static func printSummary(_ document: SummaryDocument, _ format: Format, _ console: Console) {
+        console.out(format == .json ? ReplaySummaryJSON.render(document) : ReplaySummaryText.render(document))
     }
 
     static func replayerOptions(_ options: Options) -> Replayer.Options {
@@ -228,8 +234,8 @@ enum ReplayCommand {
                 options.trace = parsed.flags.contains("--trace")
                 options.settle = parsed.flags.contains("--settle")
                 options.summary = parsed.flags.contains("--summary")
-                if options.summary && format != .text {
-                    return .failure(UsageError("--summary prints text; it cannot be used with --format \(format.rawValue) yet"))
+                if options.summary && format != .text && format != .json {
+                    return .failure(UsageError("--summary prints text or JSON, not --format \(format.rawValue)"))
                 }
                 if options.summary && options.trace {
                     return .failure(UsageError("--summary cannot be used with --trace (trace one log without it)"))

@@ -1,0 +1,75 @@
+import StatecraftModel
+
+/// A summary with what it needs to be shown and merged without the spec: which spec and
+/// machine it is about, and how each transition reads (`statecraft merge` has only reports).
+public struct SummaryDocument: Sendable, Equatable {
+    public var spec: String
+    public var machine: String
+    /// By `TransitionID`: the transition as the summary names it.
+    public var transitions: [TransitionName]
+    public var summary: ConformanceSummary
+
+    public struct TransitionName: Sendable, Equatable {
+        /// Its state, the line it starts on, and that line as written (without a comment).
+        public var state: String
+        public var line: Int
+        public var text: String
+
+        public init(state: String, line: Int, text: String) {
+            self.state = state
+            self.line = line
+            self.text = text
+        }
+    }
+
+    public init(spec: String, machine: String, transitions: [TransitionName], summary: ConformanceSummary) {
+        self.spec = spec
+        self.machine = machine
+        self.transitions = transitions
+        self.summary = summary
+    }
+
+    /// The document of a summary of replays of `machine` (from the spec at `spec`).
+    public init(spec: String, machine: Machine, summary: ConformanceSummary) {
+        let source = machine.source
+        let names = machine.transitions.map { t -> TransitionName in
+            let line = source.lineIndex(of: t.keywordRange.start)
+            let text = String(decoding: source.bytes[source.lineRange(line)], as: UTF8.self)
+            return TransitionName(state: machine[t.source].name, line: line + 1, text: SummaryDocument.firstLine(text))
+        }
+        self.init(spec: spec, machine: machine.name, transitions: names, summary: summary)
+    }
+
+    /// Why two documents cannot be added, or nil: they must summarise one machine.
+    public func mismatch(_ other: SummaryDocument) -> String? {
+        if machine != other.machine { return "machine '\(other.machine)' is not '\(machine)'" }
+        if transitions != other.transitions { return "the transitions of machine '\(machine)' differ (another version of the spec)" }
+        return nil
+    }
+
+    /// The transition's line without a trailing `//` comment (one outside a string literal)
+    /// or the `{` that opens its actions.
+    static func firstLine(_ line: String) -> String {
+        var inString = false
+        var escaped = false
+        var previous: Character?
+        var end = line.endIndex
+        for index in line.indices {
+            let c = line[index]
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+            } else if c == "\"" {
+                inString = true
+            } else if c == "/" && previous == "/" {
+                end = line.index(before: index)
+                break
+            }
+            previous = inString ? nil : c
+        }
+        var s = line[..<end]
+        let trimmed: Set<Character> = [" ", "\t", "\r", "{"]
+        while let c = s.first, trimmed.contains(c) { s.removeFirst() }
+        while let c = s.last, trimmed.contains(c) { s.removeLast() }
+        return String(s)
+    }
+}

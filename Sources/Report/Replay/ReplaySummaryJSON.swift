@@ -1,0 +1,98 @@
+import StatecraftConformance
+import StatecraftDiagnostics
+import StatecraftEventLog
+import StatecraftRuntime
+
+/// `statecraft replay --summary --format json`: the summary as a partial result that
+/// `statecraft merge` adds to others. Reading one back and writing it again gives the same
+/// bytes, and so does merging the summaries of a split of the logs.
+public enum ReplaySummaryJSON {
+    public static func render(_ document: SummaryDocument) -> String {
+        let s = document.summary
+        let transitions = document.transitions.indices.map { t -> JSON in
+            let name = document.transitions[t]
+            return .object(["state": .string(name.state), "line": .integer(name.line), "text": .string(name.text),
+                            "taken": .integer(s.transitionCounts[t])])
+        }
+        let deviations = s.deviationsByFrequency.map { key, group -> JSON in
+            .object(["configuration": .array(key.configuration.map(JSON.string)), "event": .string(key.event),
+                     "kind": .string(key.kind.rawValue), "count": .integer(group.count),
+                     "places": .array(group.places.map { .object(["log": .string($0.log), "line": .integer($0.line)]) })])
+        }
+        let summary: JSON = .object([
+            "spec": .string(document.spec), "machine": .string(document.machine),
+            "logs": .integer(s.logs), "unreadableLogs": .integer(s.unreadableLogs), "malformedLogs": .integer(s.malformedLogs),
+            "cases": .integer(s.cases), "fittingCases": .integer(s.fittingCases),
+            "events": .integer(s.events), "applied": .integer(s.applied), "ignored": .integer(s.ignored),
+            "rejected": .integer(s.rejected), "eventFitness": .optional(s.eventFitness.map(JSON.number)),
+            "expectations": .integer(s.expectations), "failedExpectations": .integer(s.failedExpectations),
+            "transitions": .array(transitions), "deviations": .array(deviations),
+        ])
+        return JSON.object(["summary": summary]).rendered(.outline(levels: 3)) + "\n"
+    }
+
+    /// Reads a document `render` wrote; the error says what is wrong, in words.
+    public static func read(_ bytes: [UInt8]) -> Result<SummaryDocument, SummaryError> {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes)
+        } catch {
+            return .failure(SummaryError("not JSON: \(error.message) (byte \(error.offset + 1))"))
+        }
+        guard let s = value["summary"] else { return .failure(SummaryError("not a summary: no \"summary\" object")) }
+        func int(_ key: String) throws(SummaryError) -> Int {
+            guard let n = s[key]?.intValue, n >= 0 else { throw SummaryError("\"\(key)\" is not a count") }
+            return n
+        }
+        func string(_ v: JSONValue?, _ key: String) throws(SummaryError) -> String {
+            guard let text = v?[key]?.stringValue else { throw SummaryError("\"\(key)\" is not a string") }
+            return text
+        }
+        do throws(SummaryError) {
+            let transitionValues = s["transitions"]?.arrayValue ?? []
+            var names: [SummaryDocument.TransitionName] = []
+            var summary = ConformanceSummary(transitions: transitionValues.count)
+            for (t, v) in transitionValues.enumerated() {
+                guard let line = v["line"]?.intValue, let taken = v["taken"]?.intValue, taken >= 0 else {
+                    throw SummaryError("transition \(t + 1) has no line or count")
+                }
+                names.append(SummaryDocument.TransitionName(state: try string(v, "state"), line: line, text: try string(v, "text")))
+                summary.transitionCounts[t] = taken
+            }
+            summary.logs = try int("logs")
+            summary.unreadableLogs = try int("unreadableLogs")
+            summary.malformedLogs = try int("malformedLogs")
+            summary.cases = try int("cases")
+            summary.fittingCases = try int("fittingCases")
+            summary.applied = try int("applied")
+            summary.ignored = try int("ignored")
+            summary.rejected = try int("rejected")
+            summary.expectations = try int("expectations")
+            summary.failedExpectations = try int("failedExpectations")
+            for (k, v) in (s["deviations"]?.arrayValue ?? []).enumerated() {
+                guard let kind = v["kind"]?.stringValue.flatMap(Deviation.Kind.init(rawValue:)),
+                      let count = v["count"]?.intValue, count > 0,
+                      let configuration = v["configuration"]?.arrayValue?.compactMap(\.stringValue) else {
+                    throw SummaryError("deviation \(k + 1) is incomplete")
+                }
+                var places: [ConformanceSummary.Place] = []
+                for p in v["places"]?.arrayValue ?? [] {
+                    guard let line = p["line"]?.intValue else { throw SummaryError("a place of deviation \(k + 1) has no line") }
+                    places.append(ConformanceSummary.Place(log: try string(p, "log"), line: line))
+                }
+                summary.add(ConformanceSummary.DeviationKey(configuration: configuration, event: try string(v, "event"), kind: kind),
+                            ConformanceSummary.DeviationGroup(count: count, places: places))
+            }
+            return .success(SummaryDocument(spec: try string(s, "spec"), machine: try string(s, "machine"),
+                                            transitions: names, summary: summary))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Why a file is not a summary `render` wrote.
+    public struct SummaryError: Error {
+        public var message: String
+        init(_ message: String) { self.message = message }
+    }
+}
