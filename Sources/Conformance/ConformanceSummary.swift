@@ -25,6 +25,8 @@ public struct ConformanceSummary: Sendable, Equatable {
     public var transitionCounts: [Int]
     /// The events not taken, grouped by configuration, event and kind.
     public var deviations: [DeviationKey: DeviationGroup] = [:]
+    /// By `StateID`: its visits, and the durations of those that ended.
+    public var dwell: [StateDwell]
 
     /// Where and how events were not taken.
     public struct DeviationKey: Hashable, Sendable {
@@ -74,12 +76,13 @@ public struct ConformanceSummary: Sendable, Equatable {
 
     /// An empty summary for `machine`.
     public init(machine: Machine) {
-        self.init(transitions: machine.transitions.count)
+        self.init(transitions: machine.transitions.count, states: machine.states.count)
     }
 
     /// An empty summary of a machine with that many transitions.
-    public init(transitions: Int) {
+    public init(transitions: Int, states: Int) {
         transitionCounts = Array(repeating: 0, count: transitions)
+        dwell = Array(repeating: StateDwell(), count: states)
     }
 
     /// Every event line: applied, ignored or rejected.
@@ -111,6 +114,7 @@ public struct ConformanceSummary: Sendable, Equatable {
             for (t, n) in report.transitionCounts.enumerated() where t < transitionCounts.count {
                 transitionCounts[t] += n
             }
+            for (s, d) in report.dwell.enumerated() where s < dwell.count { dwell[s] = dwell[s] + d }
             for d in report.deviations {
                 add(DeviationKey(configuration: d.configuration, event: d.event, kind: d.kind),
                     DeviationGroup(count: d.count, places: d.lines.map { Place(log: log, line: $0) }))
@@ -143,6 +147,7 @@ public struct ConformanceSummary: Sendable, Equatable {
         sum.failedExpectations += b.failedExpectations
         sum.transitionCounts = zip(a.transitionCounts, b.transitionCounts).map(+)
         for (key, group) in b.deviations { sum.add(key, group) }
+        sum.dwell = zip(a.dwell, b.dwell).map(+)
         return sum
     }
 }

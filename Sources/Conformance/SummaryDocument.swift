@@ -7,6 +7,8 @@ public struct SummaryDocument: Sendable, Equatable {
     public var machine: String
     /// By `TransitionID`: the transition as the summary names it.
     public var transitions: [TransitionName]
+    /// By `StateID`: the state's name (the root's is the machine's).
+    public var states: [String]
     public var summary: ConformanceSummary
 
     public struct TransitionName: Sendable, Equatable {
@@ -22,10 +24,11 @@ public struct SummaryDocument: Sendable, Equatable {
         }
     }
 
-    public init(spec: String, machine: String, transitions: [TransitionName], summary: ConformanceSummary) {
+    public init(spec: String, machine: String, transitions: [TransitionName], states: [String], summary: ConformanceSummary) {
         self.spec = spec
         self.machine = machine
         self.transitions = transitions
+        self.states = states
         self.summary = summary
     }
 
@@ -37,13 +40,15 @@ public struct SummaryDocument: Sendable, Equatable {
             let text = String(decoding: source.bytes[source.lineRange(line)], as: UTF8.self)
             return TransitionName(state: machine[t.source].name, line: line + 1, text: SummaryDocument.firstLine(text))
         }
-        self.init(spec: spec, machine: machine.name, transitions: names, summary: summary)
+        self.init(spec: spec, machine: machine.name, transitions: names, states: machine.states.map(\.name), summary: summary)
     }
 
     /// Why two documents cannot be added, or nil: they must summarise one machine.
     public func mismatch(_ other: SummaryDocument) -> String? {
         if machine != other.machine { return "machine '\(other.machine)' is not '\(machine)'" }
-        if transitions != other.transitions { return "the transitions of machine '\(machine)' differ (another version of the spec)" }
+        if transitions != other.transitions || states != other.states {
+            return "the states or transitions of machine '\(machine)' differ (another version of the spec)"
+        }
         return nil
     }
 

@@ -195,7 +195,7 @@ enum ReplayCommand {
 
     static func replayerOptions(_ options: Options) -> Replayer.Options {
         var replayer = Replayer.Options(strict: options.strict, trace: options.trace, settle: options.settle)
-        replayer.deviations = options.summary
+        replayer.summary = options.summary
         return replayer
     }
 

@@ -138,6 +138,9 @@ public struct ReplayReport: Sendable {
     /// Events the machine did not take, grouped by where and how (only with
     /// `Replayer.Options.deviations`), in the order each group first occurred.
     public var deviations: [Deviation] = []
+    /// By `StateID`: its visits over every case, and how long those that ended lasted (only
+    /// with `Replayer.Options.summary`; empty otherwise).
+    public var dwell: [StateDwell] = []
 
     /// Whether every expectation held and nothing was rejected (exit status 0).
     public var passed: Bool {

@@ -24,8 +24,10 @@ public struct Replayer {
         /// After the last line, let virtual time pass from timer to timer until each case
         /// comes to rest (`Replayer.settle(afterLine:)`).
         public var settle = false
-        /// Group the events not taken by configuration, event and kind (`ReplayReport.deviations`).
-        public var deviations = false
+        /// Collect what a summary of many logs needs: the events not taken, grouped by
+        /// configuration, event and kind (`ReplayReport.deviations`), and the visits of each
+        /// state and how long they lasted (`ReplayReport.dwell`).
+        public var summary = false
 
         /// Creates options.
         public init(strict: Bool = false, trace: Bool = false, settle: Bool = false) {
@@ -70,6 +72,9 @@ public struct Replayer {
         /// trace line's `changed` compares with. Only kept when tracing.
         @exclusivity(unchecked) var numbersBefore: [Double] = []
 
+        /// With `Options.summary`: when each active state was entered (by state index).
+        @exclusivity(unchecked) var enteredAt: [Double] = []
+
         init(instance: Instance, report: CaseReport, window: [OutputID]) {
             self.instance = instance
             self.report = report
@@ -95,6 +100,13 @@ public struct Replayer {
     /// its active states, event and kind.
     var deviations: [Deviation] = []
     var deviationIndex: [DeviationKey: Int] = [:]
+    /// With `Options.summary`: by state index, its visits and their durations; and, for a
+    /// flat machine, the states a transition leaves and enters from each leaf it fires in.
+    var dwell: [StateDwell] = []
+    /// By `transition * states + leaf`: the index in `flatStepSets` of what that step leaves
+    /// and enters (-1: not worked out yet).
+    var flatSteps: [Int32] = []
+    var flatStepSets: [(exited: [Int], entered: [Int])] = []
 
     struct DeviationKey: Hashable {
         var states: [StateID]
@@ -161,7 +173,7 @@ public struct Replayer {
             report.time = run.instance.now
             return report
         }, error: nil, records: records, transitionCounts: Array(coverage.transitionCounts),
-           visitedStates: Array(coverage.visitedStates), deviations: deviations)
+           visitedStates: Array(coverage.visitedStates), deviations: deviations, dwell: dwell)
     }
 
     /// Applies one record. `trace` is called for every step when tracing is on.
@@ -240,6 +252,7 @@ public struct Replayer {
         if case .started = start.kind, let log = instance.microstepLog { cover(log) }
         let run = Run(instance: instance, report: report, window: window)
         run.windowArguments = windowArguments
+        if options.summary { startVisits(run) }
         if options.trace {
             run.numbersBefore = Array(UnsafeBufferPointer(start: instance.registers.numbers, count: program.variableTypes.count))
         }
@@ -297,7 +310,13 @@ public struct Replayer {
             switch step.kind {
             case .fired(let t):
                 if step.sent != nil { run.report.sentTaken += 1 } else { run.report.timersFired += 1 }
-                if let log = run.instance.microstepLog { cover(log) } else { cover(t, reaching: step.to) }
+                if let log = run.instance.microstepLog {
+                    cover(log)
+                    if options.summary { noteVisits(run, log) }
+                } else {
+                    cover(t, reaching: step.to)
+                    if options.summary { noteVisits(run, t.index, from: step.from.index) }
+                }
             case .failed(let fault):
                 run.report.rejected += 1
                 let text = step.sent.map { "step of sent event '\(program.machine[$0].name)' failed: \(fault.message)" }
@@ -418,8 +437,10 @@ public struct Replayer {
             run.report.applied += 1
             if let log = run.instance.microstepLog {
                 cover(log)
+                if options.summary { noteVisits(run, log) }
             } else {
                 cover(TransitionID(Int(step.transition)), reaching: StateID(Int(step.to)))
+                if options.summary { noteVisits(run, Int(step.transition), from: Int(step.from)) }
             }
             collectOutputs(run)
         case .ignored, .afterFinal:
@@ -446,7 +467,7 @@ public struct Replayer {
             result = .rejected
             message = text
         }
-        if options.deviations && result != .applied {
+        if options.summary && result != .applied {
             noteDeviation(event, result == .rejected ? .rejected : .ignored, in: run, line: source.lineNumber)
         }
         if options.trace {
@@ -506,6 +527,55 @@ public struct Replayer {
     private func cover(_ log: MicrostepLog) {
         log.forEachTransition { coverage.transitionCounts[$0] += 1 }
         log.forEachEntered(markVisited)
+    }
+
+    /// Starts the visits of a new case's active states (a statechart's start may also have
+    /// left states again: its log says which).
+    private mutating func startVisits(_ run: Run) {
+        if dwell.isEmpty { dwell = Array(repeating: StateDwell(), count: program.machine.states.count) }
+        run.enteredAt = Array(repeating: run.instance.now, count: program.machine.states.count)
+        if let log = run.instance.microstepLog, log.count > 0 {
+            noteVisits(run, log)
+        } else {
+            for s in run.instance.activeStates { dwell[s.index].visits += 1 }
+        }
+    }
+
+    /// Ends the visits of the states a statechart's step left and starts those of the states
+    /// it entered, microstep by microstep, at the step's time.
+    private mutating func noteVisits(_ run: Run, _ log: MicrostepLog) {
+        let now = run.instance.now
+        log.forEachMicrostep { exited, entered in
+            for s in exited { dwell[s].durations.add(now - run.enteredAt[s]) }
+            for s in entered {
+                dwell[s].visits += 1
+                run.enteredAt[s] = now
+            }
+        }
+    }
+
+    /// The same for a flat machine's transition `t` fired in leaf `leaf`: the states it leaves
+    /// and enters, worked out once per transition and leaf with the model's exit and entry
+    /// sets (SCXML's, as the step compiler uses them).
+    private mutating func noteVisits(_ run: Run, _ t: Int, from leaf: Int) {
+        // (`dwell` has a slot per state; the machine is only read the first time.)
+        let key = t * dwell.count + leaf
+        if flatSteps.isEmpty { flatSteps = Array(repeating: -1, count: program.machine.transitions.count * dwell.count) }
+        if flatSteps[key] < 0 {
+            let machine = program.machine
+            let shape = machine.transitions[t].shape
+            let active = Set([StateID(leaf)] + machine.properAncestors(StateID(leaf), upTo: machine.root))
+            flatSteps[key] = Int32(flatStepSets.count)
+            flatStepSets.append((machine.exitSet([shape], configuration: active, historyValue: { _ in nil }).map(\.index),
+                                 machine.entrySet([shape], historyValue: { _ in nil }).map(\.index)))
+        }
+        let now = run.instance.now
+        let k = Int(flatSteps[key])
+        for s in flatStepSets[k].exited { dwell[s].durations.add(now - run.enteredAt[s]) }
+        for s in flatStepSets[k].entered {
+            dwell[s].visits += 1
+            run.enteredAt[s] = now
+        }
     }
 
     /// Counts an event not taken in its group (the run's configuration is the one it

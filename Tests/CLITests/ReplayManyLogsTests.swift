@@ -141,4 +141,33 @@ import TestSupport
         #expect(r.status == 2)
         #expect(r.stderr.contains("--summary prints text or JSON, not --format junit"), "\(r.stderr)")
     }
+
+    /// The time in each state, from the log's own times: idle's visits last 1 s (from the
+    /// start) and 0.5 s, pulling's 2.5 s and 0.25 s; the last visit of idle has not ended.
+    @Test func theSummaryTimesEachStatesVisits() throws {
+        let dir = try ReplayCommandTests.folder(["a.jsonl": """
+            {"time": 1, "event": "scroll", "offsetY": -10}
+            {"time": 3.5, "event": "scroll", "offsetY": 10}
+            {"time": 4, "event": "scroll", "offsetY": -10}
+            {"time": 4.25, "event": "scroll", "offsetY": 10}
+
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--summary", "--format", "json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let summary = try #require(json["summary"] as? [String: Any])
+        let states = try #require(summary["states"] as? [[String: Any]])
+        func state(_ name: String) throws -> [String: Any] { try #require(states.first { $0["name"] as? String == name }) }
+        func near(_ value: Any?, _ expected: Double) -> Bool {
+            guard let x = value as? Double else { return false }
+            return abs(x - expected) <= expected * 0.0101
+        }
+        let idle = try state("idle"), pulling = try state("pulling"), ready = try state("ready")
+        #expect(idle["visits"] as? Int == 3 && pulling["visits"] as? Int == 2 && ready["visits"] as? Int == 1)
+        #expect(near(idle["median"], 0.5) && near(idle["p90"], 1), "\(idle)")
+        #expect(near(pulling["median"], 0.25) && near(pulling["p99"], 2.5), "\(pulling)")
+        #expect(ready["median"] is NSNull, "ready is never left")
+        let text = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--summary"])
+        #expect(text.stdout.contains("    pulling  2; 0.249, 2.48, 2.48\n"), "\(text.stdout)")
+    }
 }

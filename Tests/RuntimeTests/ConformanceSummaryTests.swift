@@ -27,7 +27,7 @@ import TestSupport
         }
         paths.append(dir.appendingPathComponent("missing.jsonl").path)
         var options = Replayer.Options()
-        options.deviations = true
+        options.summary = true
         func summary(_ paths: [String], jobs: Int) -> ConformanceSummary {
             var s = ConformanceSummary(machine: program.machine)
             ManyLogs.replay(paths, program: program, options: options, jobs: jobs, each: { i, o in s.add(o, log: paths[i]) })
@@ -48,5 +48,33 @@ import TestSupport
             #expect(a + b == whole)
             #expect(b + a == whole)
         }
+    }
+
+    /// Every percentile of the sketch is within 1% of the duration of that rank, and the
+    /// sketch of two sets of durations is the sum of their sketches.
+    @Test func theSketchKeepsPercentilesWithinOnePercent() {
+        var rng = SplitMix64(seed: 3)
+        for round in 0..<20 {
+            let count = 1 + Int(rng.next() % 3000)
+            let durations = (0..<count).map { k -> Double in
+                if k % 17 == 0 { return 0 }
+                let unit = Double(rng.next() % 1_000_000) / 1_000_000
+                return round % 2 == 0 ? unit * 10 : exp(unit * 20 - 10)  // uniform, or over 9 decades
+            }
+            var whole = DurationSketch(), a = DurationSketch(), b = DurationSketch()
+            for (k, d) in durations.enumerated() {
+                whole.add(d)
+                if k % 3 == 0 { a.add(d) } else { b.add(d) }
+            }
+            #expect(a + b == whole && b + a == whole)
+            let sorted = durations.sorted()
+            for q in [0.01, 0.5, 0.9, 0.99, 1] {
+                let exact = sorted[max(1, Int((q * Double(count)).rounded(.up))) - 1]
+                let estimate = whole.quantile(q) ?? -1
+                let tolerance = exact < 1e-6 ? 1e-6 : exact * DurationSketch.relativeAccuracy * 1.0001
+                #expect(abs(estimate - exact) <= tolerance, "q \(q): \(estimate) for \(exact)")
+            }
+        }
+        #expect(DurationSketch().quantile(0.5) == nil)
     }
 }

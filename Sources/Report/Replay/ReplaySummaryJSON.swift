@@ -19,6 +19,17 @@ public enum ReplaySummaryJSON {
                      "kind": .string(key.kind.rawValue), "count": .integer(group.count),
                      "places": .array(group.places.map { .object(["log": .string($0.log), "line": .integer($0.line)]) })])
         }
+        let states = document.states.indices.dropFirst().map { k -> JSON in
+            let d = s.dwell[k]
+            return .object(["name": .string(document.states[k]), "visits": .integer(d.visits),
+                            "median": .optional(d.durations.quantile(0.5).map(JSON.number)),
+                            "p90": .optional(d.durations.quantile(0.9).map(JSON.number)),
+                            "p99": .optional(d.durations.quantile(0.99).map(JSON.number)),
+                            "zeros": .integer(d.durations.zeros),
+                            "buckets": .array(d.durations.buckets.keys.sorted().map { i in
+                                .array([.integer(i), .integer(d.durations.buckets[i] ?? 0)])
+                            })])
+        }
         let summary: JSON = .object([
             "spec": .string(document.spec), "machine": .string(document.machine),
             "logs": .integer(s.logs), "unreadableLogs": .integer(s.unreadableLogs), "malformedLogs": .integer(s.malformedLogs),
@@ -26,7 +37,7 @@ public enum ReplaySummaryJSON {
             "events": .integer(s.events), "applied": .integer(s.applied), "ignored": .integer(s.ignored),
             "rejected": .integer(s.rejected), "eventFitness": .optional(s.eventFitness.map(JSON.number)),
             "expectations": .integer(s.expectations), "failedExpectations": .integer(s.failedExpectations),
-            "transitions": .array(transitions), "deviations": .array(deviations),
+            "transitions": .array(transitions), "deviations": .array(deviations), "states": .array(states),
         ])
         return JSON.object(["summary": summary]).rendered(.outline(levels: 3)) + "\n"
     }
@@ -50,8 +61,24 @@ public enum ReplaySummaryJSON {
         }
         do throws(SummaryError) {
             let transitionValues = s["transitions"]?.arrayValue ?? []
+            let stateValues = s["states"]?.arrayValue ?? []
             var names: [SummaryDocument.TransitionName] = []
-            var summary = ConformanceSummary(transitions: transitionValues.count)
+            var summary = ConformanceSummary(transitions: transitionValues.count, states: stateValues.count + 1)
+            var stateNames = [try string(s, "machine")]
+            for (k, v) in stateValues.enumerated() {
+                guard let visits = v["visits"]?.intValue, let zeros = v["zeros"]?.intValue, visits >= 0, zeros >= 0 else {
+                    throw SummaryError("state \(k + 1) has no visits or zeros count")
+                }
+                var buckets: [Int: Int] = [:]
+                for b in v["buckets"]?.arrayValue ?? [] {
+                    guard let pair = b.arrayValue, pair.count == 2, let i = pair[0].intValue, let n = pair[1].intValue, n > 0 else {
+                        throw SummaryError("a bucket of state \(k + 1) is not [index, count]")
+                    }
+                    buckets[i] = n
+                }
+                stateNames.append(try string(v, "name"))
+                summary.dwell[k + 1] = StateDwell(visits: visits, durations: DurationSketch(zeros: zeros, buckets: buckets))
+            }
             for (t, v) in transitionValues.enumerated() {
                 guard let line = v["line"]?.intValue, let taken = v["taken"]?.intValue, taken >= 0 else {
                     throw SummaryError("transition \(t + 1) has no line or count")
@@ -84,7 +111,7 @@ public enum ReplaySummaryJSON {
                             ConformanceSummary.DeviationGroup(count: count, places: places))
             }
             return .success(SummaryDocument(spec: try string(s, "spec"), machine: try string(s, "machine"),
-                                            transitions: names, summary: summary))
+                                            transitions: names, states: stateNames, summary: summary))
         } catch {
             return .failure(error)
         }

@@ -28,6 +28,17 @@ public enum ReplaySummaryText {
             lines.append("  never taken")
             for t in never { lines.append("    \(describe(document.transitions[t]))") }
         }
+        let visited = document.states.indices.dropFirst().filter { summary.dwell[$0].visits > 0 }
+        if !visited.isEmpty {
+            let width = visited.map { document.states[$0].count }.max() ?? 0
+            lines.append("  time in states  visits; median, p90, p99 of the visits that ended (virtual seconds, within 1%)")
+            for k in visited {
+                let d = summary.dwell[k]
+                let name = document.states[k] + String(repeating: " ", count: width - document.states[k].count)
+                let quantiles = [0.5, 0.9, 0.99].map { d.durations.quantile($0).map(seconds) ?? "-" }.joined(separator: ", ")
+                lines.append("    \(name)  \(d.visits)\(d.durations.count == 0 ? "" : "; " + quantiles)")
+            }
+        }
         let deviations = summary.deviationsByFrequency
         if !deviations.isEmpty {
             lines.append("  deviations    \(deviations.count) \(deviations.count == 1 ? "group" : "groups") of events not taken, "
@@ -46,6 +57,28 @@ public enum ReplaySummaryText {
         let text = String(Double((share * 1000).rounded()) / 10) + "%"
         return bare ? " " + text : " (" + text + ")"
     }
+
+    /// Three significant digits: `0.523`, `12.4`, `310`.
+    static func seconds(_ x: Double) -> String {
+        if x == 0 { return "0" }
+        var digits = 2
+        var magnitude = abs(x)
+        while magnitude >= 10 && digits > 0 {
+            magnitude /= 10
+            digits -= 1
+        }
+        while magnitude < 1 && digits < 9 {
+            magnitude *= 10
+            digits += 1
+        }
+        let scale = Double(Int(pow10(digits)))
+        let rounded = (x * scale).rounded() / scale
+        var text = String(rounded)
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
+    private static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { r, _ in r * 10 } }
 
     static func pad(_ n: Int) -> String {
         let s = "\(n)×"

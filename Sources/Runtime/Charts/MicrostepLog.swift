@@ -122,6 +122,15 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         }
     }
 
+    /// Calls `body` with the states each microstep of the last step exited and entered, in order.
+    func forEachMicrostep(_ body: (_ exited: [Int], _ entered: [Int]) -> Void) {
+        for k in 0..<entries.count {
+            let exited = (Int(entries[k].transitionsEnd)..<Int(entries[k].exitedEnd)).map { Int(ids[$0]) }
+            let entered = (Int(entries[k].exitedEnd)..<Int(entries[k].enteredEnd)).map { Int(ids[$0]) }
+            body(exited, entered)
+        }
+    }
+
     /// Calls `body` with every state the last step entered.
     func forEachEntered(_ body: (Int) -> Void) {
         for k in 0..<entries.count {

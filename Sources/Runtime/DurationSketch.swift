@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A mergeable summary of many durations, for their percentiles: each duration is counted
+/// in a bucket of width proportional to it (DDSketch's logarithmic buckets), so every
+/// percentile it gives is within `relativeAccuracy` (1 %) of a duration actually recorded at
+/// that rank, and the sketch of two sets of durations is the sum of their sketches, bucket by
+/// bucket, whatever order they were added in.
+public struct DurationSketch: Sendable, Equatable {
+    /// The most a percentile may differ from a recorded duration of that rank, relatively.
+    public static let relativeAccuracy = 0.01
+    static let gamma = (1 + relativeAccuracy) / (1 - relativeAccuracy)
+    static let logGamma = log(gamma)
+
+    /// Durations of (virtually) zero seconds, which no logarithmic bucket holds.
+    public private(set) var zeros = 0
+    public private(set) var count = 0
+    /// The counts of buckets `lowest ..< lowest + counts.count`, where bucket `i` holds the
+    /// durations in (γ^(i-1), γ^i]: an array, so that adding a duration hashes nothing.
+    private var lowest = 0
+    private var counts: [Int] = []
+
+    public init() {}
+
+    /// Restores a sketch from its zeros and buckets (as a report writes them).
+    public init(zeros: Int, buckets: [Int: Int]) {
+        self.zeros = zeros
+        count = zeros
+        for (index, n) in buckets { add(n, toBucket: index) }
+    }
+
+    /// Bucket index → count, for the buckets that hold something.
+    public var buckets: [Int: Int] {
+        var result: [Int: Int] = [:]
+        for (k, n) in counts.enumerated() where n > 0 { result[lowest + k] = n }
+        return result
+    }
+
+    public mutating func add(_ seconds: Double) {
+        // Below a microsecond a virtual clock does not tell durations apart.
+        guard seconds >= 1e-6 else {
+            zeros += 1
+            count += 1
+            return
+        }
+        add(1, toBucket: Int((log(seconds) / Self.logGamma).rounded(.up)))
+    }
+
+    private mutating func add(_ n: Int, toBucket index: Int) {
+        count += n
+        if counts.isEmpty {
+            lowest = index
+            counts = [n]
+            return
+        }
+        if index < lowest {
+            counts.insert(contentsOf: repeatElement(0, count: lowest - index), at: 0)
+            lowest = index
+        } else if index >= lowest + counts.count {
+            counts.append(contentsOf: repeatElement(0, count: index - lowest - counts.count + 1))
+        }
+        counts[index - lowest] += n
+    }
+
+    public static func == (a: DurationSketch, b: DurationSketch) -> Bool {
+        a.zeros == b.zeros && a.count == b.count && a.buckets == b.buckets
+    }
+
+    /// The duration at quantile `q` (0.5 the median), nil when nothing was recorded.
+    public func quantile(_ q: Double) -> Double? {
+        guard count > 0 else { return nil }
+        let rank = max(1, Int((q * Double(count)).rounded(.up)))
+        if rank <= zeros { return 0 }
+        var seen = zeros
+        for (k, n) in counts.enumerated() {
+            seen += n
+            // The bucket's value closest, relatively, to everything in it.
+            if seen >= rank { return 2 * pow(Self.gamma, Double(lowest + k)) / (Self.gamma + 1) }
+        }
+        return nil
+    }
+
+    public static func + (a: DurationSketch, b: DurationSketch) -> DurationSketch {
+        var sum = a
+        sum.zeros += b.zeros
+        sum.count += b.zeros
+        for (k, n) in b.counts.enumerated() where n > 0 { sum.add(n, toBucket: b.lowest + k) }
+        return sum
+    }
+}
+
+/// How often a state was entered, and how long its visits that ended lasted.
+public struct StateDwell: Sendable, Equatable {
+    public var visits = 0
+    public var durations = DurationSketch()
+
+    public init(visits: Int = 0, durations: DurationSketch = DurationSketch()) {
+        self.visits = visits
+        self.durations = durations
+    }
+
+    public static func + (a: StateDwell, b: StateDwell) -> StateDwell {
+        StateDwell(visits: a.visits + b.visits, durations: a.durations + b.durations)
+    }
+}
