@@ -3,7 +3,7 @@ import Statecraft
 
 /// `statecraft replay SPEC [LOG|FOLDER ...] [--jobs N] [--strict] [--trace] [--settle] [--format text|json|jsonl|junit|github]`
 enum ReplayCommand {
-    enum Format: String, CaseIterable { case text, json, jsonl, junit, github }
+    enum Format: String, CaseIterable { case text, json, jsonl, junit, github, html }
 
     static let spec = CommandSpec(
         name: "replay", positionals: "SPEC [LOG|FOLDER ...]", positionalsFirst: true,
@@ -35,8 +35,10 @@ enum ReplayCommand {
                 Output format (default: text); jsonl streams one JSON object
                 per step (with --trace) and ends with the report; junit writes
                 JUnit XML (a test suite per log, a test case per case); github
-                prints workflow commands that annotate the pull request
+                prints workflow commands that annotate the pull request; html
+                writes the summary as one self-contained page (with -o)
                 """),
+            OptionSpec("-o", .value("FILE"), "With --format html, write the page to FILE"),
         ],
         footer: """
             EXIT STATUS: 0 every expectation held and nothing was rejected, 1 an expectation failed
@@ -54,6 +56,7 @@ enum ReplayCommand {
         var logs: [String] = []
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         var summary = false
+        var output: String?
         var help = false
     }
 
@@ -125,7 +128,10 @@ enum ReplayCommand {
             }, progress: { progress.show($0) })
             progress.clear()
             if options.summary {
-                printSummary(SummaryDocument(spec: specPath, machine: program.machine, summary: summary), options.format, console)
+                if !printSummary(SummaryDocument(spec: specPath, machine: program.machine, summary: summary), options,
+                                 machine: program.machine, console) {
+                    status = ExitStatus.usage
+                }
             } else {
                 output.finish()
             }
@@ -182,15 +188,46 @@ enum ReplayCommand {
             }
         }
         if options.summary {
-            printSummary(SummaryDocument(spec: specPath, machine: program.machine, summary: summary), options.format, console)
+            if !printSummary(SummaryDocument(spec: specPath, machine: program.machine, summary: summary), options,
+                             machine: program.machine, console) {
+                status = ExitStatus.usage
+            }
         } else {
             output.finish()
         }
         return status
     }
 
-    static func printSummary(_ document: SummaryDocument, _ format: Format, _ console: Console) {
-        console.out(format == .json ? ReplaySummaryJSON.render(document) : ReplaySummaryText.render(document))
+    /// Prints the summary, or writes the HTML page (to `-o`'s file or standard output); false
+    /// when the page cannot be written.
+    @discardableResult
+    static func printSummary(_ document: SummaryDocument, _ options: Options, machine: Machine, _ console: Console) -> Bool {
+        switch options.format {
+        case .json: console.out(ReplaySummaryJSON.render(document))
+        case .html:
+            let page = Data(ReplaySummaryHTML.render(document, svg: diagram(document.summary, machine)).utf8)
+            guard let path = options.output else {
+                console.write(page)
+                return true
+            }
+            return console.write(page, toFile: path)
+        default: console.out(ReplaySummaryText.render(document))
+        }
+        return true
+    }
+
+    /// The machine drawn by Graphviz, each transition coloured by how often it was taken;
+    /// nil when Graphviz is not installed (the page says so).
+    static func diagram(_ summary: ConformanceSummary, _ machine: Machine) -> String? {
+        var counts: [TransitionID: Int] = [:]
+        for (t, n) in summary.transitionCounts.enumerated() { counts[TransitionID(t)] = n }
+        let visited = Set(summary.dwell.indices.filter { summary.dwell[$0].visits > 0 }.map(StateID.init))
+        var overlay = DiagramOverlay(coverage: Coverage(transitionCounts: counts, visitedStates: visited))
+        overlay.heat = true
+        switch Graphviz.render(Data(DOTWriter.write(machine, overlay: overlay).utf8), format: "svg") {
+        case .success(let svg): return String(decoding: svg, as: UTF8.self)
+        case .failure: return nil
+        }
     }
 
     static func replayerOptions(_ options: Options) -> Replayer.Options {
@@ -233,12 +270,17 @@ enum ReplayCommand {
                 options.strict = parsed.flags.contains("--strict")
                 options.trace = parsed.flags.contains("--trace")
                 options.settle = parsed.flags.contains("--settle")
-                options.summary = parsed.flags.contains("--summary")
-                if options.summary && format != .text && format != .json {
-                    return .failure(UsageError("--summary prints text or JSON, not --format \(format.rawValue)"))
+                // The HTML page is a summary's.
+                options.summary = parsed.flags.contains("--summary") || format == .html
+                if options.summary && format != .text && format != .json && format != .html {
+                    return .failure(UsageError("--summary prints text, JSON or HTML, not --format \(format.rawValue)"))
                 }
                 if options.summary && options.trace {
-                    return .failure(UsageError("--summary cannot be used with --trace (trace one log without it)"))
+                    return .failure(UsageError("--summary and --format html cannot be used with --trace (trace one log without them)"))
+                }
+                options.output = parsed.values["-o"]
+                if options.output != nil && format != .html {
+                    return .failure(UsageError("-o writes the HTML page: use it with --format html"))
                 }
                 options.help = parsed.wantsHelp
                 options.spec = parsed.positionals.first
@@ -308,6 +350,7 @@ enum ReplayCommand {
         case .json: console.out(document.rendered(.outline(levels: 0)) + "\n")
         case .jsonl: console.out(JSON.object(["report": document]).rendered(.outline(levels: 0)) + "\n")
         case .junit: console.out(ReplayJUnit.specFailure(spec: path, message: message, diagnostics: check.diagnostics))
+        case .html: break  // (no page without a replay: the error is on standard error)
         case .github:
             console.out(GitHubAnnotations.check(CheckReport(files: check.files))
                         + GitHubAnnotations.Annotation(level: "error", title: "replay", message: message).command)

@@ -54,7 +54,7 @@ final class ReplayOutput {
                     names.appendJSON(batch, k, prefix: prefix, to: &jsonSteps)
                 }
             }
-        case .junit:
+        case .junit, .html:
             break  // refused with --trace (ReplayCommand.parse)
         }
     }
@@ -96,6 +96,7 @@ final class ReplayOutput {
         case (.github, .unreadable): out.append(GitHubAnnotations.replay(log, machine: machine))
         case (.jsonl, _): out.append(ReplayJSON.jsonlLine(log, machine: machine))
         case (.json, _), (.junit, _): logs.append(log)
+        case (.html, _): break  // (a summary: ReplayCommand writes it)
         }
         out.flush()
     }
@@ -107,7 +108,7 @@ final class ReplayOutput {
                              trace: trace ? { [self] in $0.append(jsonSteps) } : nil)
         case .junit:
             out.append(ReplayJUnit.document(spec: machine.source.path, machine: machine, logs: logs))
-        case .text, .jsonl, .github:
+        case .text, .jsonl, .github, .html:
             return
         }
         out.flush()

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StatecraftModel
 
 extension DOTDocument {
@@ -38,6 +45,13 @@ extension DOTDocument {
         if let coverage = overlay.coverage, coverage.count(transition.id) == 0 {
             style = "dashed"
             color = "grey55"
+        }
+        if overlay.heat, let coverage = overlay.coverage, coverage.count(transition.id) > 0 {
+            // On a logarithmic scale, from a pale blue (taken once) to a deep red (the most taken).
+            let most = max(1, coverage.transitionCounts.values.max() ?? 1)
+            let share = most == 1 ? 1 : log(Double(coverage.count(transition.id))) / log(Double(most))
+            color = "\"" + DOTDocument.heatColour(share) + "\""
+            attrs.append(("penwidth", String(Double((10 + 30 * share).rounded()) / 10)))
         }
         if overlay.deadTransitions.contains(transition.id) { color = "red" }
         if let style { attrs.insert(("style", style), at: 1) }
@@ -90,5 +104,19 @@ extension DOTDocument {
             }
         }
         return external && stays
+    }
+}
+
+extension DOTDocument {
+    /// `#rrggbb` from a pale blue (0) through violet to a deep red (1).
+    static func heatColour(_ share: Double) -> String {
+        let t = min(1, max(0, share))
+        let from = (0x7f, 0xa7, 0xd9), to = (0xc0, 0x1c, 0x28)
+        func mix(_ a: Int, _ b: Int) -> Int { Int((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
+        let hex = [mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2)].map { n -> String in
+            let digits = String(n, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }
+        return "#" + hex.joined()
     }
 }

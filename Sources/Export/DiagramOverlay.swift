@@ -8,6 +8,9 @@ public struct DiagramOverlay: Sendable {
     public var deadTransitions: Set<TransitionID>
     /// What replays exercised; nil draws no coverage.
     public var coverage: Coverage?
+    /// With coverage: colour and thicken each taken transition by how often it was taken,
+    /// relative to the most taken (a heat map, for reports of many logs).
+    public var heat = false
 
     /// Creates an overlay; the default draws nothing extra.
     public init(unreachableStates: Set<StateID> = [], deadTransitions: Set<TransitionID> = [],
