@@ -24,12 +24,16 @@ public struct Replayer {
         /// After the last line, let virtual time pass from timer to timer until each case
         /// comes to rest (`Replayer.settle(afterLine:)`).
         public var settle = false
+        /// Say why each ignored or rejected event was not taken and where the subject of each
+        /// failed expectation last changed (`CaseReport.explanations`; costs time per step).
+        public var explain = false
 
         /// Creates options.
-        public init(strict: Bool = false, trace: Bool = false, settle: Bool = false) {
+        public init(strict: Bool = false, trace: Bool = false, settle: Bool = false, explain: Bool = false) {
             self.strict = strict
             self.trace = trace
             self.settle = settle
+            self.explain = explain
         }
     }
 
@@ -67,6 +71,8 @@ public struct Replayer {
         /// The number variables as the last traced step (or the start) left them: what a
         /// trace line's `changed` compares with. Only kept when tracing.
         @exclusivity(unchecked) var numbersBefore: [Double] = []
+        /// The last step that changed each variable and state; only kept when explaining.
+        @exclusivity(unchecked) var history: ChangeHistory?
 
         init(instance: Instance, report: CaseReport, window: [OutputID]) {
             self.instance = instance
@@ -231,6 +237,10 @@ public struct Replayer {
         if options.trace {
             run.numbersBefore = Array(UnsafeBufferPointer(start: instance.registers.numbers, count: program.variableTypes.count))
         }
+        if options.explain {
+            run.history = ChangeHistory(instance)
+            run.report.explanations = []
+        }
         runs.append(run)
         runHandles.append(Unmanaged.passUnretained(run))
         let index = runs.count - 1
@@ -286,6 +296,10 @@ public struct Replayer {
             case .fired(let t):
                 if step.sent != nil { run.report.sentTaken += 1 } else { run.report.timersFired += 1 }
                 if let log = run.instance.microstepLog { cover(log) } else { cover(t, reaching: step.to) }
+                if options.explain {
+                    noteChanges(of: run, line: source.lineNumber, time: step.time,
+                                event: step.sent.map { program.eventNames[$0.index] } ?? TraceBatch.timerName(program.machine, t))
+                }
             case .failed(let fault):
                 run.report.rejected += 1
                 let text = step.sent.map { "step of sent event '\(program.machine[$0].name)' failed: \(fault.message)" }
@@ -410,6 +424,9 @@ public struct Replayer {
                 cover(TransitionID(Int(step.transition)), reaching: StateID(Int(step.to)))
             }
             collectOutputs(run)
+            if options.explain {
+                noteChanges(of: run, line: source.lineNumber, time: run.instance.now, event: program.eventNames[event.index])
+            }
         case .ignored, .afterFinal:
             // Which guards were false, and on what values: worked out only when a message
             // needs it (strict or traced), never for a plain replay.
@@ -427,12 +444,17 @@ public struct Replayer {
                 result = step.kind == .afterFinal ? .afterFinal : .ignored
                 message = guards
             }
+            if options.explain {
+                explain(event, in: run, afterFinal: step.kind == .afterFinal, rejected: options.strict,
+                        nameOffset: nameOffset, source)
+            }
         case .failed:
             let fault = run.instance.lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))
             let text = "event '\(program.eventNames[event.index])' was rejected: \(fault.message)"
             reject(run, source, at: nameOffset, message: text, specRange: fault.range)
             result = .rejected
             message = text
+            if options.explain { explain(event, in: run, afterFinal: false, rejected: true, nameOffset: nameOffset, source) }
         }
         if options.trace {
             traceBatch.beginStep(line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
