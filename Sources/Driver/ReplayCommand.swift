@@ -1,6 +1,6 @@
 import Statecraft
 
-/// `statecraft replay SPEC [LOG ...] [--strict] [--trace] [--settle] [--format text|json|jsonl|junit|github]`
+/// `statecraft replay SPEC [LOG ...] [--strict] [--trace] [--settle] [--explain] [--format text|json|jsonl|junit|github]`
 enum ReplayCommand {
     enum Format: String, CaseIterable { case text, json, jsonl, junit, github }
 
@@ -17,6 +17,11 @@ enum ReplayCommand {
             OptionSpec("--settle", .flag, """
                 After the last line, let time pass from timer to timer until
                 each case comes to rest, and report where
+                """),
+            OptionSpec("--explain", .flag, """
+                Say why each ignored or rejected event was not taken (each
+                candidate transition's false sub-expression and the values it
+                read) and which step last changed what a failed expectation names
                 """),
             .choice("--format", Format.self, """
                 Output format (default: text); jsonl streams one JSON object
@@ -37,6 +42,7 @@ enum ReplayCommand {
         var strict = false
         var trace = false
         var settle = false
+        var explain = false
         var spec: String?
         var logs: [String] = []
         var help = false
@@ -93,7 +99,7 @@ enum ReplayCommand {
                 }
             }
             var replayer = Replayer(program: program, options: Replayer.Options(strict: options.strict, trace: options.trace,
-                                                                                settle: options.settle))
+                                                                                settle: options.settle, explain: options.explain))
             var failure: LogError?
             // A file is read and staged on a second thread while this one applies, and its trace
             // is formatted on another; standard input is applied and traced line by line as it
@@ -134,6 +140,7 @@ enum ReplayCommand {
                 options.strict = parsed.flags.contains("--strict")
                 options.trace = parsed.flags.contains("--trace")
                 options.settle = parsed.flags.contains("--settle")
+                options.explain = parsed.flags.contains("--explain")
                 options.help = parsed.wantsHelp
                 options.spec = parsed.positionals.first
                 options.logs = Array(parsed.positionals.dropFirst())

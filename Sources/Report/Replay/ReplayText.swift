@@ -45,6 +45,7 @@ public enum ReplayText {
             if c.findingsTruncated {
                 out += "  (only the first \(Replayer.keptFailures) failures and rejections are shown)\n"
             }
+            out += ReplayExplanations.text(c, path: path, machine: machine)
         }
         if let e = report.error {
             let d = Diagnostic(.malformedLogLine, e.message, at: ReplayFinding.byteRange(e.text, column: e.column))
