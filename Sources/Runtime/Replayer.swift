@@ -298,7 +298,7 @@ public struct Replayer {
                 if let log = run.instance.microstepLog { cover(log) } else { cover(t, reaching: step.to) }
                 if options.explain {
                     noteChanges(of: run, line: source.lineNumber, time: step.time,
-                                event: step.sent.map { program.eventNames[$0.index] } ?? TraceBatch.timerName(program.machine, t))
+                                trigger: step.sent.map { .event($0) } ?? .timer(t))
                 }
             case .failed(let fault):
                 run.report.rejected += 1
@@ -425,7 +425,7 @@ public struct Replayer {
             }
             collectOutputs(run)
             if options.explain {
-                noteChanges(of: run, line: source.lineNumber, time: run.instance.now, event: program.eventNames[event.index])
+                noteChanges(of: run, line: source.lineNumber, time: run.instance.now, trigger: .event(event))
             }
         case .ignored, .afterFinal:
             // Which guards were false, and on what values: worked out only when a message

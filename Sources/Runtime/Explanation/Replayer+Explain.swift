@@ -4,8 +4,8 @@ extension Replayer {
     /// Notes which variables and states the step just taken by `run` changed (`--explain`);
     /// out of line, so that the plain path pays one test of `options.explain` per step.
     @inline(never)
-    func noteChanges(of run: Run, line: Int, time: Double, event: @autoclosure () -> String) {
-        run.history?.record(run.instance, as: .init(line: line, event: event(), time: time))
+    func noteChanges(of run: Run, line: Int, time: Double, trigger: ChangeHistory.Trigger) {
+        run.history?.record(run.instance, ChangeHistory.Step(line: line, trigger: trigger, time: time))
     }
 
     /// Records why `event`, just sent to `run`, was not taken (`--explain`).
@@ -32,11 +32,11 @@ extension Replayer {
             let change: ExpectationExplanation.Change?
             if failure.subject == "state", let state = machine.state(named: failure.expected) {
                 name = failure.expected
-                change = history.stateChanges[state.index]
+                change = history.stateChange(state, in: machine)
             } else if failure.subject.hasPrefix("vars."),
                       let index = machine.variables.firstIndex(where: { "vars." + $0.name == failure.subject }) {
                 name = machine.variables[index].name
-                change = history.variableChanges[index]
+                change = history.variableChange(index, in: machine)
             } else {
                 continue  // outputs: the window since the previous expectation already says what came
             }
