@@ -192,6 +192,39 @@ import TestSupport
         #expect(c.explanationCount == 8)
     }
 
+    // An event after the run ended in a final state: no candidates, and the text says the run
+    // had ended. A guard that holds before an action fails is shown as enabled.
+    @Test func afterTheFinalStateAndAFailingAction() throws {
+        let program = try program(source: """
+            machine M {
+                var n: Number = 0
+                event go(d: Number)
+                event stop
+                initial state a {
+                    on go if d >= 0 { n = 1 / d }
+                    on stop -> done
+                }
+                final state done
+            }
+            """)
+        var replayer = Replayer(program: program, options: Replayer.Options(explain: true))
+        var reader = EventLogReader(bytes: Array("""
+            {"event": "go", "d": 0}
+            {"event": "stop"}
+            {"event": "stop"}
+            """.utf8))
+        try replayer.replay(&reader)
+        let c = try #require(replayer.report.cases.first)
+        let failed = try Self.event(c, line: 1)
+        #expect(failed.outcome == .rejected && failed.candidates.map(\.verdict) == [.holds])
+        let late = try Self.event(c, line: 3)
+        #expect(late.afterFinal && late.candidates.isEmpty && late.configuration == ["done"])
+        let text = ReplayExplanations.text(c, path: "log.jsonl", machine: program.machine)
+        #expect(text.contains("log.jsonl:1:11: note: why event 'go' was rejected: in a, 1 transition could take it\n"
+                              + "<input>:6:9: note: 'on go if d >= 0' of state 'a' was enabled (its guard holds); its step failed\n"))
+        #expect(text.hasSuffix("log.jsonl:3:11: note: why event 'stop' was ignored: the run had already ended (in done)\n"))
+    }
+
     // Without --explain nothing is recorded: the report is what it always was.
     @Test func withoutExplainThereAreNoExplanations() throws {
         let spec = Self.folder.appendingPathComponent("Panel.machine")
