@@ -9,8 +9,8 @@ extension Replayer {
     }
 
     /// Records why `event`, just sent to `run`, was not taken (`--explain`).
-    mutating func explain<L: ReplayLine>(_ event: EventID, in run: Run, afterFinal: Bool, rejected: Bool,
-                                         nameOffset: Int, _ source: L) {
+    func explain<L: ReplayLine>(_ event: EventID, in run: Run, afterFinal: Bool, rejected: Bool,
+                                nameOffset: Int, _ source: L) {
         run.report.explanationCount += 1
         guard (run.report.explanations?.count ?? 0) < Replayer.keptFailures else { return }
         let instance = run.instance
