@@ -1,7 +1,7 @@
 import Foundation
 import Statecraft
 
-/// `statecraft replay SPEC [LOG|FOLDER ...] [--jobs N] [--strict] [--trace] [--settle] [--format text|json|jsonl|junit|github]`
+/// `statecraft replay SPEC [LOG|FOLDER ...] [--jobs N] [--summary] [--strict] [--trace] [--settle] [--explain] [--format text|json|jsonl|junit|github|html] [-o FILE]`
 enum ReplayCommand {
     enum Format: String, CaseIterable { case text, json, jsonl, junit, github, html }
 
@@ -31,6 +31,12 @@ enum ReplayCommand {
                 After the last line, let time pass from timer to timer until
                 each case comes to rest, and report where
                 """),
+            OptionSpec("--explain", .flag, """
+                Say why each ignored or rejected event was not taken (each
+                candidate transition's false sub-expression and the values it
+                read) and which step last changed what a failed expectation
+                names; in the text, json and jsonl formats
+                """),
             .choice("--format", Format.self, """
                 Output format (default: text); jsonl streams one JSON object
                 per step (with --trace) and ends with the report; junit writes
@@ -52,6 +58,7 @@ enum ReplayCommand {
         var strict = false
         var trace = false
         var settle = false
+        var explain = false
         var spec: String?
         var logs: [String] = []
         var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -231,7 +238,8 @@ enum ReplayCommand {
     }
 
     static func replayerOptions(_ options: Options) -> Replayer.Options {
-        var replayer = Replayer.Options(strict: options.strict, trace: options.trace, settle: options.settle)
+        var replayer = Replayer.Options(strict: options.strict, trace: options.trace, settle: options.settle,
+                                        explain: options.explain)
         replayer.summary = options.summary
         return replayer
     }
@@ -270,6 +278,7 @@ enum ReplayCommand {
                 options.strict = parsed.flags.contains("--strict")
                 options.trace = parsed.flags.contains("--trace")
                 options.settle = parsed.flags.contains("--settle")
+                options.explain = parsed.flags.contains("--explain")
                 // The HTML page is a summary's.
                 options.summary = parsed.flags.contains("--summary") || format == .html
                 if options.summary && format != .text && format != .json && format != .html {

@@ -94,7 +94,7 @@ final class ReplayOutput {
         case (.github, .replayed(let report)):
             out.append(GitHubAnnotations.replay(log, machine: machine) + ReplayText.summary(report, path: log.path))
         case (.github, .unreadable): out.append(GitHubAnnotations.replay(log, machine: machine))
-        case (.jsonl, _): out.append(ReplayJSON.jsonlLine(log, machine: machine))
+        case (.jsonl, _): out.append(ReplayJSON.jsonlExplanations(log, machine: machine) + ReplayJSON.jsonlLine(log, machine: machine))
         case (.json, _), (.junit, _): logs.append(log)
         case (.html, _): break  // (a summary: ReplayCommand writes it)
         }

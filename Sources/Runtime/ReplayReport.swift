@@ -80,6 +80,12 @@ public struct CaseReport: Sendable {
     public var time: Double = 0
     /// Why the machine could not start (its initial entry failed), if it could not.
     public var startFailure: String?
+    /// With `--explain`, why the first `Replayer.keptFailures` ignored or rejected events
+    /// were not taken and where the subjects of failed expectations last changed, by line;
+    /// nil without `--explain`.
+    public var explanations: [Explanation]?
+    /// How many explanations there were in all (with `--explain`).
+    public var explanationCount = 0
     /// With `--settle`, where the case came to rest after the log; nil without it.
     public var settled: Settled?
 

@@ -112,6 +112,7 @@ extension Replayer {
         run.windowArguments.removeAll(keepingCapacity: true)
         run.windowOverflowed = false
         run.report.failureCount += failures.count
+        if run.history != nil { explain(failures, in: run) }
         for f in failures where run.report.failures.count < Replayer.keptFailures { run.report.failures.append(f) }
     }
 

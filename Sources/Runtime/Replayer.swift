@@ -28,12 +28,16 @@ public struct Replayer {
         /// configuration, event and kind (`ReplayReport.deviations`), and the visits of each
         /// state and how long they lasted (`ReplayReport.dwell`).
         public var summary = false
+        /// Say why each ignored or rejected event was not taken and where the subject of each
+        /// failed expectation last changed (`CaseReport.explanations`; costs time per step).
+        public var explain = false
 
         /// Creates options.
-        public init(strict: Bool = false, trace: Bool = false, settle: Bool = false) {
+        public init(strict: Bool = false, trace: Bool = false, settle: Bool = false, explain: Bool = false) {
             self.strict = strict
             self.trace = trace
             self.settle = settle
+            self.explain = explain
         }
     }
 
@@ -71,6 +75,8 @@ public struct Replayer {
         /// The number variables as the last traced step (or the start) left them: what a
         /// trace line's `changed` compares with. Only kept when tracing.
         @exclusivity(unchecked) var numbersBefore: [Double] = []
+        /// The last step that changed each variable and state; only kept when explaining.
+        @exclusivity(unchecked) var history: ChangeHistory?
 
         /// With `Options.summary`: when each active state was entered (by state index).
         @exclusivity(unchecked) var enteredAt: [Double] = []
@@ -256,6 +262,10 @@ public struct Replayer {
         if options.trace {
             run.numbersBefore = Array(UnsafeBufferPointer(start: instance.registers.numbers, count: program.variableTypes.count))
         }
+        if options.explain {
+            run.history = ChangeHistory(instance)
+            run.report.explanations = []
+        }
         runs.append(run)
         runHandles.append(Unmanaged.passUnretained(run))
         let index = runs.count - 1
@@ -316,6 +326,10 @@ public struct Replayer {
                 } else {
                     cover(t, reaching: step.to)
                     if options.summary { noteVisits(run, t.index, from: step.from.index) }
+                }
+                if options.explain {
+                    noteChanges(of: run, line: source.lineNumber, time: step.time,
+                                trigger: step.sent.map { .event($0) } ?? .timer(t))
                 }
             case .failed(let fault):
                 run.report.rejected += 1
@@ -443,6 +457,9 @@ public struct Replayer {
                 if options.summary { noteVisits(run, Int(step.transition), from: Int(step.from)) }
             }
             collectOutputs(run)
+            if options.explain {
+                noteChanges(of: run, line: source.lineNumber, time: run.instance.now, trigger: .event(event))
+            }
         case .ignored, .afterFinal:
             // Which guards were false, and on what values: worked out only when a message
             // needs it (strict or traced), never for a plain replay.
@@ -460,12 +477,17 @@ public struct Replayer {
                 result = step.kind == .afterFinal ? .afterFinal : .ignored
                 message = guards
             }
+            if options.explain {
+                explain(event, in: run, afterFinal: step.kind == .afterFinal, rejected: options.strict,
+                        nameOffset: nameOffset, source)
+            }
         case .failed:
             let fault = run.instance.lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))
             let text = "event '\(program.eventNames[event.index])' was rejected: \(fault.message)"
             reject(run, source, at: nameOffset, message: text, specRange: fault.range)
             result = .rejected
             message = text
+            if options.explain { explain(event, in: run, afterFinal: false, rejected: true, nameOffset: nameOffset, source) }
         }
         if options.summary && result != .applied {
             noteDeviation(event, result == .rejected ? .rejected : .ignored, in: run, line: source.lineNumber)

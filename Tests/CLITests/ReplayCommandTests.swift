@@ -192,7 +192,7 @@ import TestSupport
         (["replay", "--trcae", "Specs/Drawer.machine"], "Error: unknown option '--trcae'; did you mean '--trace'?"),
         (["replay", "Specs/Drawer.machine", "missing.jsonl"], "error: cannot read 'missing.jsonl'"),
         (["replay", "nope.machine"], "error: cannot read 'nope.machine'"),
-        (["replay", "--format=yaml", "Specs/Drawer.machine"], "Error: --format takes 'text', 'json', 'jsonl', 'junit' or 'github', not 'yaml'"),
+        (["replay", "--format=yaml", "Specs/Drawer.machine"], "Error: --format takes 'text', 'json', 'jsonl', 'junit', 'github' or 'html', not 'yaml'"),
     ])
     func usageAndIOErrorsExitTwo(arguments: [String], message: String) throws {
         let r = try CLI.run(arguments, input: "")

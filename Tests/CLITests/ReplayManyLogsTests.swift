@@ -136,10 +136,10 @@ import TestSupport
         #expect(r.stderr.contains("replay stopped at line 2; the summary counts the lines before it"), "\(r.stderr)")
     }
 
-    @Test func theSummaryIsTextOrJSON() throws {
+    @Test func theSummaryIsTextJSONOrHTML() throws {
         let r = try CLI.run(["replay", "Specs/PullToRefresh.machine", "Specs/PullToRefresh.session.jsonl", "--summary", "--format", "junit"])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("--summary prints text or JSON, not --format junit"), "\(r.stderr)")
+        #expect(r.stderr.contains("--summary prints text, JSON or HTML, not --format junit"), "\(r.stderr)")
     }
 
     /// The time in each state, from the log's own times: idle's visits last 1 s (from the

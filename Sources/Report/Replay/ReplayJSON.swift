@@ -36,14 +36,16 @@ public enum ReplayJSON {
     }
 
     /// One log: `{"log", "passed", "cases", "error"}`.
-    public static func log(_ log: ReplayedLog, machine: Machine) -> JSON {
+    /// `withExplanations: false` leaves the cases' `explanations` out (`jsonl` writes each
+    /// on its own line before the report; see `jsonlExplanations`).
+    public static func log(_ log: ReplayedLog, machine: Machine, withExplanations: Bool = true) -> JSON {
         switch log.outcome {
         case .unreadable(let message):
             return ["log": .string(log.path), "passed": false, "cases": [],
                     "error": ["line": nil, "column": nil, "message": .string(message)]]
         case .replayed(let report):
             return ["log": .string(log.path), "passed": .bool(report.passed),
-                    "cases": .array(report.cases.map { caseReport($0, machine: machine) }),
+                    "cases": .array(report.cases.map { caseReport($0, machine: machine, withExplanations: withExplanations) }),
                     "error": report.error.map { ["line": .integer($0.line), "column": .integer($0.column),
                                                  "message": .string($0.message)] } ?? .null]
         }
@@ -51,7 +53,22 @@ public enum ReplayJSON {
 
     /// `{"report": log}`, the line `jsonl` ends each log with.
     public static func jsonlLine(_ log: ReplayedLog, machine: Machine) -> String {
-        JSON.object(["report": self.log(log, machine: machine)]).rendered(.outline(levels: 0)) + "\n"
+        JSON.object(["report": self.log(log, machine: machine, withExplanations: false)]).rendered(.outline(levels: 0)) + "\n"
+    }
+
+    /// With `--explain`, the lines `jsonl` writes before a log's report: one
+    /// `{"log", "case", "explanation"}` object per explanation, case by case, in line order.
+    public static func jsonlExplanations(_ log: ReplayedLog, machine: Machine) -> String {
+        guard case .replayed(let report) = log.outcome else { return "" }
+        var out = ""
+        for c in report.cases {
+            for explanation in c.explanations ?? [] {
+                out += JSON.object(["log": .string(log.path), "case": c.key.map { .string($0) } ?? .null,
+                                    "explanation": ReplayExplanations.json(explanation, machine: machine)])
+                    .rendered(.outline(levels: 0)) + "\n"
+            }
+        }
+        return out
     }
 
     /// The document of a replay whose spec cannot run: it cannot be read (no diagnostics)
@@ -61,7 +78,7 @@ public enum ReplayJSON {
          "diagnostics": .array(diagnostics.map(CheckJSON.diagnostic)), "logs": []]
     }
 
-    static func caseReport(_ c: CaseReport, machine: Machine) -> JSON {
+    static func caseReport(_ c: CaseReport, machine: Machine, withExplanations: Bool = true) -> JSON {
         var o = JSONObject([
             ("case", c.key.map { .string($0) } ?? .null), ("firstLine", .integer(c.firstLine)),
             ("state", c.startFailure == nil ? .string(c.state) : .null),
@@ -92,6 +109,11 @@ public enum ReplayJSON {
             })),
         ]
         for (key, value) in members { o[key] = value }
+        // Only with `--explain`: without it the report is what it always was.
+        if let explanations = c.explanations {
+            o["explanationCount"] = .integer(c.explanationCount)
+            if withExplanations { o["explanations"] = .array(explanations.map { ReplayExplanations.json($0, machine: machine) }) }
+        }
         return .object(o)
     }
 }

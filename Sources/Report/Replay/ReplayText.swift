@@ -46,6 +46,7 @@ public enum ReplayText {
             if c.findingsTruncated {
                 out += "  (only the first \(Replayer.keptFailures) failures and rejections are shown)\n"
             }
+            out += ReplayExplanations.text(c, path: path, machine: machine)
         }
         if let e = report.error { out += stopped(e, path: path) }
         return out + summary(report, path: path)
