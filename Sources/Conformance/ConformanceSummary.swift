@@ -46,10 +46,13 @@ public struct ConformanceSummary: Sendable, Equatable {
     public struct DeviationGroup: Equatable, Sendable {
         public var count: Int
         public var places: [Place]
+        /// Why the event at the first place was not taken (`Deviation.why`).
+        public var why: [String]
 
-        public init(count: Int, places: [Place]) {
+        public init(count: Int, places: [Place], why: [String] = []) {
             self.count = count
             self.places = places
+            self.why = why
         }
     }
 
@@ -117,7 +120,7 @@ public struct ConformanceSummary: Sendable, Equatable {
             for (s, d) in report.dwell.enumerated() where s < dwell.count { dwell[s] = dwell[s] + d }
             for d in report.deviations {
                 add(DeviationKey(configuration: d.configuration, event: d.event, kind: d.kind),
-                    DeviationGroup(count: d.count, places: d.lines.map { Place(log: log, line: $0) }))
+                    DeviationGroup(count: d.count, places: d.lines.map { Place(log: log, line: $0) }, why: d.why))
             }
         }
     }
@@ -125,11 +128,14 @@ public struct ConformanceSummary: Sendable, Equatable {
     /// Adds `group` to the deviations of `key`.
     public mutating func add(_ key: DeviationKey, _ group: DeviationGroup) {
         guard let old = deviations[key] else {
-            deviations[key] = DeviationGroup(count: group.count, places: Array(group.places.sorted().prefix(Deviation.keptLines)))
+            deviations[key] = DeviationGroup(count: group.count, places: Array(group.places.sorted().prefix(Deviation.keptLines)),
+                                             why: group.why)
             return
         }
+        // The explanation goes with the first place, whichever part it came from.
+        let why = (group.places.min().map { p in old.places.min().map { p < $0 } ?? true } ?? false) ? group.why : old.why
         deviations[key] = DeviationGroup(count: old.count + group.count,
-                                         places: Array((old.places + group.places).sorted().prefix(Deviation.keptLines)))
+                                         places: Array((old.places + group.places).sorted().prefix(Deviation.keptLines)), why: why)
     }
 
     /// The summary of both sets of logs.

@@ -116,6 +116,9 @@ public struct Deviation: Sendable, Equatable {
     public var count: Int
     /// The log lines of the first `Deviation.keptLines` occurrences.
     public var lines: [Int]
+    /// Why the first occurrence was not taken, a line per candidate transition (or why none
+    /// could take it), as `--explain` says it.
+    public var why: [String] = []
 
     /// How many places of each group are kept.
     public static let keptLines = 3

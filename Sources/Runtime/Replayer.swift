@@ -609,8 +609,13 @@ public struct Replayer {
             if deviations[k].lines.count < Deviation.keptLines { deviations[k].lines.append(line) }
         } else {
             deviationIndex[key] = deviations.count
-            deviations.append(Deviation(configuration: key.states.map { program.machine[$0].name },
-                                        event: program.eventNames[event.index], kind: kind, count: 1, lines: [line]))
+            var deviation = Deviation(configuration: key.states.map { program.machine[$0].name },
+                                      event: program.eventNames[event.index], kind: kind, count: 1, lines: [line])
+            // Why, once per group: the instance is as the event found it, payload included.
+            let candidates = run.instance.candidates(for: event)
+            deviation.why = run.instance.isFinished ? ["the run had already ended"]
+                : candidates.isEmpty ? ["no transition of the active states takes it"] : candidates.map(\.summary)
+            deviations.append(deviation)
         }
     }
 

@@ -103,10 +103,12 @@ import TestSupport
         // Each session's two ignored events, grouped by where they arrived, first places by log and line.
         let a = dir.appendingPathComponent("a.jsonl").path, b = dir.appendingPathComponent("b.jsonl").path
         let c = dir.appendingPathComponent("c.jsonl").path
-        #expect(Array(lines.suffix(3)) == [
+        #expect(Array(lines.suffix(5)) == [
             "  deviations    2 groups of events not taken, most frequent first, with their first places",
             "          3×  endRefreshing ignored in [ready, idle]: \(a):21, \(b):21, \(c):21",
+            "              why: no transition of the active states takes it",
             "          3×  endDragging ignored in [ready, pulling]: \(a):7, \(b):7, \(c):7",
+            "              why: 'on endDragging if progress >= 1 -> refreshing' of state 'ready': 'progress >= 1' is false: progress = 0.8",
         ], "\(r.stdout)")
         // Under --strict the ignored events are rejected, and no case fits.
         let strict = try CLI.run(["replay", "Specs/PullToRefresh.machine", dir.path, "--summary", "--strict"])

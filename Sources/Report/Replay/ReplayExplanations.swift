@@ -52,7 +52,7 @@ public enum ReplayExplanations {
                 out += head + ": its guard is false\n"
                 for culprit in culprits {
                     var message = "'\(culprit.text)' is \(culprit.value)"
-                    if !culprit.reads.isEmpty { message += ": " + culprit.reads.map(describe).joined(separator: ", ") }
+                    if !culprit.reads.isEmpty { message += ": " + culprit.reads.map(\.description).joined(separator: ", ") }
                     out += renderer.renderNote(message, at: culprit.range, in: machine.source)
                 }
             }
@@ -70,17 +70,6 @@ public enum ReplayExplanations {
         // A state expectation fails only when the state is not active: its last change left it.
         out += e.subject == "state" ? "it was last left" : "it last changed"
         return out + " at line \(change.line), by '\(change.event)' at t=\(Value.number(change.time))\n"
-    }
-
-    /// `progress = 0.62`, `offsetY = -33 (payload)`, `refreshViewHeight = 110 (constant)`,
-    /// `in(refreshing) = false`.
-    static func describe(_ read: Culprit.Read) -> String {
-        switch read.kind {
-        case .variable: "\(read.name) = \(read.value)"
-        case .field: "\(read.name) = \(read.value) (payload)"
-        case .constant: "\(read.name) = \(read.value) (constant)"
-        case .state: "in(\(read.name)) = \(read.value)"
-        }
     }
 
     // MARK: - JSON

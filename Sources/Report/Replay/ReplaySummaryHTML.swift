@@ -65,9 +65,10 @@ public enum ReplaySummaryHTML {
             + "percentiles within 1%.</p>")
         let deviations = s.deviationsByFrequency
         html += section("deviations", "Events not taken", deviations.isEmpty ? "<p class=\"note\">Every event was taken.</p>"
-            : table(["Count", "Event", "How", "Configuration", "First places"], deviations.map { key, group in
+            : table(["Count", "Event", "How", "Configuration", "First places", "Why (at the first place)"], deviations.map { key, group in
                 ["\(group.count)", "<code>\(text(key.event))</code>", key.kind.rawValue, text(key.configuration.joined(separator: ", ")),
-                 group.places.map { text("\($0.log):\($0.line)") }.joined(separator: "<br>")]
+                 group.places.map { text("\($0.log):\($0.line)") }.joined(separator: "<br>"),
+                 group.why.map(text).joined(separator: "<br>")]
             }, numeric: [0]))
         return html + "</body>\n</html>\n"
     }

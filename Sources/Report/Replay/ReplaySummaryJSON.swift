@@ -17,7 +17,8 @@ public enum ReplaySummaryJSON {
         let deviations = s.deviationsByFrequency.map { key, group -> JSON in
             .object(["configuration": .array(key.configuration.map(JSON.string)), "event": .string(key.event),
                      "kind": .string(key.kind.rawValue), "count": .integer(group.count),
-                     "places": .array(group.places.map { .object(["log": .string($0.log), "line": .integer($0.line)]) })])
+                     "places": .array(group.places.map { .object(["log": .string($0.log), "line": .integer($0.line)]) }),
+                     "why": .array(group.why.map(JSON.string))])
         }
         let states = document.states.indices.dropFirst().map { k -> JSON in
             let d = s.dwell[k]
@@ -108,7 +109,8 @@ public enum ReplaySummaryJSON {
                     places.append(ConformanceSummary.Place(log: try string(p, "log"), line: line))
                 }
                 summary.add(ConformanceSummary.DeviationKey(configuration: configuration, event: try string(v, "event"), kind: kind),
-                            ConformanceSummary.DeviationGroup(count: count, places: places))
+                            ConformanceSummary.DeviationGroup(count: count, places: places,
+                                                              why: v["why"]?.arrayValue?.compactMap(\.stringValue) ?? []))
             }
             return .success(SummaryDocument(spec: try string(s, "spec"), machine: try string(s, "machine"),
                                             transitions: names, states: stateNames, summary: summary))

@@ -46,6 +46,7 @@ public enum ReplaySummaryText {
             for (key, group) in deviations {
                 let places = group.places.map { "\($0.log):\($0.line)" }.joined(separator: ", ")
                 lines.append("    \(pad(group.count))  \(key.event) \(key.kind.rawValue) in [\(key.configuration.joined(separator: ", "))]: \(places)")
+                for why in group.why { lines.append("              why: " + why) }
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -54,6 +54,22 @@ public struct EventExplanation: Sendable, Equatable {
         /// Its head as written: `on endDragging if progress >= 1 -> refreshing`.
         public var text: String
         public var verdict: Verdict
+
+        /// The candidate in one line, without positions (for summaries, which outlive the
+        /// spec): `'on endDragging if progress >= 1 -> refreshing' of state 'ready': 'progress >= 1'
+        /// is false: progress = 0.62`.
+        public var summary: String {
+            let what = "'\(text)' of state '\(source)'"
+            switch verdict {
+            case .unguarded: return what + " was enabled (no guard); its step failed"
+            case .holds: return what + " was enabled (its guard holds); its step failed"
+            case .fault(let fault): return what + ": its guard cannot be computed: \(fault.message)"
+            case .isFalse(let culprits):
+                return what + ": " + culprits.map { c in
+                    "'\(c.text)' is \(c.value)" + (c.reads.isEmpty ? "" : ": " + c.reads.map(\.description).joined(separator: ", "))
+                }.joined(separator: "; ")
+            }
+        }
     }
 
     /// What a candidate's guard said when the event arrived.
@@ -83,12 +99,23 @@ public struct Culprit: Sendable, Equatable {
     public var reads: [Read]
 
     /// A name a culprit reads, and its value.
-    public struct Read: Sendable, Equatable {
+    public struct Read: Sendable, Equatable, CustomStringConvertible {
         public enum Kind: String, Sendable { case variable, field, constant, state }
         public var kind: Kind
         /// The name as written (`progress`, `offsetY`, `refreshViewHeight`, a state's name).
         public var name: String
         public var value: Value
+
+        /// `progress = 0.62`, `offsetY = -33 (payload)`, `refreshViewHeight = 110 (constant)`,
+        /// `in(refreshing) = false`.
+        public var description: String {
+            switch kind {
+            case .variable: "\(name) = \(value)"
+            case .field: "\(name) = \(value) (payload)"
+            case .constant: "\(name) = \(value) (constant)"
+            case .state: "in(\(name)) = \(value)"
+            }
+        }
     }
 }
 
