@@ -104,94 +104,76 @@ enum ReplayCommand {
             output.unreadable(log: problem.path, message: problem.message)
             status = ExitStatus.usage
         }
+        let progress = ProgressLine(console: console, enabled: console.errorIsTerminal)
+        /// What one log gave, in log order: its report (or its part of the summary) and the
+        /// exit status it calls for.
+        func take(_ outcome: ManyLogs.Outcome, log path: String) {
+            switch outcome {
+            case .unreadable(let message):
+                progress.clear()
+                output.unreadable(log: path, message: message)
+                summary.add(outcome, log: path)
+                status = ExitStatus.usage
+            case .replayed(var report, let failure):
+                report.error = failure
+                if options.summary {
+                    summary.add(outcome, log: path)
+                    if let failure {
+                        progress.clear()
+                        console.err(ReplayText.stopped(failure, path: path, coveredBy: "the summary counts"))
+                    }
+                } else {
+                    output.report(report, log: path)  // writes out everything up to here
+                }
+                if failure != nil {
+                    status = ExitStatus.usage
+                } else if !report.passed && status == ExitStatus.success {
+                    status = ExitStatus.failure
+                }
+            }
+        }
         // Several files without a trace replay on every core (a trace is for following one
         // log, and standard input is one stream).
         if logs.count > 1 && !options.trace && !logs.contains(InputFile.standardInput) {
-            let progress = ProgressLine(console: console, enabled: console.errorIsTerminal)
-            ManyLogs.replay(logs, program: program, options: replayerOptions(options), jobs: options.jobs, each: { index, outcome in
-                switch outcome {
-                case .unreadable(let message):
-                    progress.clear()
-                    output.unreadable(log: logs[index], message: message)
-                    summary.add(outcome, log: logs[index])
-                    status = ExitStatus.usage
-                case .replayed(var report, let failure):
-                    report.error = failure
-                    if options.summary {
-                        summary.add(outcome, log: logs[index])
-                        if let failure {
-                            progress.clear()
-                            console.err(ReplayText.stopped(failure, path: logs[index], coveredBy: "the summary counts"))
-                        }
-                    } else {
-                        output.report(report, log: logs[index])
-                    }
-                    if failure != nil {
-                        status = ExitStatus.usage
-                    } else if !report.passed && status == ExitStatus.success {
-                        status = ExitStatus.failure
-                    }
-                }
-            }, progress: { progress.show($0) })
+            ManyLogs.replay(logs, program: program, options: replayerOptions(options), jobs: options.jobs,
+                            each: { index, outcome in take(outcome, log: logs[index]) }, progress: { progress.show($0) })
             progress.clear()
-            if options.summary {
-                if !printSummary(SummaryDocument(spec: specPath, machine: program.machine, summary: summary), options,
-                                 machine: program.machine, console) {
-                    status = ExitStatus.usage
+        } else {
+            for path in logs {
+                let displayPath = path == "-" ? "<stdin>" : path
+                var reader: EventLogReader
+                // Trace lines come out in large writes, or one by one while a live stream feeds them.
+                output.out.lineByLine = path == "-" && ByteOutput.isLive(fileDescriptor: 0)
+                if path == "-" {
+                    if console.inputIsTerminal {
+                        console.err("reading events from standard input (JSON Lines; end with Ctrl-D)\n")
+                    }
+                    reader = EventLogReader(fileDescriptor: 0)
+                } else {
+                    do {
+                        reader = try EventLogReader.open(path: path)
+                    } catch {
+                        take(.unreadable(error.message), log: path)
+                        continue
+                    }
                 }
-            } else {
-                output.finish()
-            }
-            return status
-        }
-        for path in logs {
-            let displayPath = path == "-" ? "<stdin>" : path
-            var reader: EventLogReader
-            // Trace lines come out in large writes, or one by one while a live stream feeds them.
-            output.out.lineByLine = path == "-" && ByteOutput.isLive(fileDescriptor: 0)
-            if path == "-" {
-                if console.inputIsTerminal {
-                    console.err("reading events from standard input (JSON Lines; end with Ctrl-D)\n")
-                }
-                reader = EventLogReader(fileDescriptor: 0)
-            } else {
+                var replayer = Replayer(program: program, options: replayerOptions(options))
+                var failure: LogError?
+                // A file is read and staged on a second thread while this one applies, and its trace
+                // is formatted on another; standard input is applied and traced line by line as it
+                // arrives.
+                let concurrently = path != "-"
+                let traceThread = options.trace && concurrently
+                    ? TraceThread(output: output, log: displayPath, program: program) : nil
                 do {
-                    reader = try EventLogReader.open(path: path)
+                    try replayer.replay(&reader, concurrently: concurrently, traceBatches: { batch in
+                        if let traceThread { traceThread.take(&batch) } else { output.steps(batch, log: displayPath) }
+                    })
                 } catch {
-                    output.unreadable(log: path, message: error.message)
-                    summary.add(.unreadable(error.message), log: path)
-                    status = ExitStatus.usage
-                    continue
+                    failure = error
                 }
-            }
-            var replayer = Replayer(program: program, options: replayerOptions(options))
-            var failure: LogError?
-            // A file is read and staged on a second thread while this one applies, and its trace
-            // is formatted on another; standard input is applied and traced line by line as it
-            // arrives.
-            let concurrently = path != "-"
-            let traceThread = options.trace && concurrently
-                ? TraceThread(output: output, log: displayPath, program: program) : nil
-            do {
-                try replayer.replay(&reader, concurrently: concurrently, traceBatches: { batch in
-                    if let traceThread { traceThread.take(&batch) } else { output.steps(batch, log: displayPath) }
-                })
-            } catch {
-                failure = error
-            }
-            traceThread?.finish()  // every step is in `output` from here on
-            var report = replayer.report
-            report.error = failure
-            if options.summary {
-                summary.add(.replayed(report, failure: failure), log: displayPath)
-                if let failure { console.err(ReplayText.stopped(failure, path: displayPath, coveredBy: "the summary counts")) }
-            } else {
-                output.report(report, log: displayPath)  // writes out everything up to here
-            }
-            if failure != nil {
-                status = ExitStatus.usage
-            } else if !report.passed && status == ExitStatus.success {
-                status = ExitStatus.failure
+                traceThread?.finish()  // every step is in `output` from here on
+                take(.replayed(replayer.report, failure: failure), log: displayPath)
             }
         }
         if options.summary {
