@@ -311,7 +311,7 @@ struct Explorer {
                     var chains: [[TransitionID]]?
                     if !reference && !program.isStatechart {
                         let probed = probe.probe(event.id, payload: payload)
-                        if !probed.faulted && probed.chains.allSatisfy { $0.isEmpty } { continue }
+                        if !probed.faulted && probed.chains.allSatisfy({ $0.isEmpty }) { continue }
                         chains = probed.chains
                     }
                     var next = instance
