@@ -267,7 +267,7 @@ struct Explorer {
         let one = { @Sendable (index: Int, log: MicrostepLog) -> Expansion? in
             let node = explorer.nodes[index]
             guard node.expand, node.depth < explorer.bounds.maxDepth else { return nil }
-            var expansion = explorer.expand(node, payloads, log)
+            var expansion = explorer.expand(node, payloads, log, known: known)
             if let known { explorer.dropKnown(&expansion, known) }
             return expansion
         }
@@ -285,8 +285,9 @@ struct Explorer {
     /// Tries every event with every candidate payload on copies of `node`'s instance, then
     /// lets time pass to its next timer; changes nothing in the search. The steps record
     /// their microsteps in `log`. (The successors' parents are set when they are kept.)
-    private func expand(_ node: Node, _ payloads: PayloadCandidates, _ log: MicrostepLog) -> Expansion {
+    private func expand(_ node: Node, _ payloads: PayloadCandidates, _ log: MicrostepLog, known: Known?) -> Expansion {
         var result = Expansion()
+        var key: [UInt64] = []
         var instance = node.instance
         if program.isStatechart { instance.microsteps = log }
         // A timer already due fires before anything else can happen (replay fires it
@@ -322,6 +323,18 @@ struct Explorer {
                     guard case .fired(let t) = step.kind else { continue }
                     if let check = overlapCheck(event.id, payload, in: instance, chains: chains, fired: t, log) {
                         result.overlapChecks.append(check)
+                    }
+                    // Most steps lead where the search has been, and witness nothing new: a
+                    // parallel worker leaves them out at once (what `dropKnown` does for the rest).
+                    if let known {
+                        let mayWitness = log.count > 0
+                            ? log.takenTransitions.contains { improves(transitionWitness[$0.index], clean: node.clean) }
+                                || log.enteredStates.contains { improves(stateWitness[$0.index], clean: node.clean) }
+                            : improves(transitionWitness[t.index], clean: node.clean)
+                        if !mayWitness, next.writeSnapshotKey(into: &key, knownStrings: known.strings),
+                           known.seenClean.contains(key) || (!node.clean && known.seenDirty.contains(key)) {
+                            continue
+                        }
                     }
                     result.successors.append(Successor(node: Node(instance: next, parent: -1,
                                                                   step: .event(event.id, payload, time: instance.now),
