@@ -109,12 +109,23 @@ public struct Replayer {
     /// With `Options.summary`: by state index, its visits and their durations; and, for a
     /// flat machine, the states a transition leaves and enters from each leaf it fires in.
     var dwell: [StateDwell] = []
-    /// By `transition * states + leaf`: the index in `flatStepSets` of what that step leaves
-    /// and enters (-1: not worked out yet).
-    var flatSteps: [Int32] = []
-    var flatStepSets: [(exited: [Int], entered: [Int])] = []
+    /// By `transition * states + leaf`: where in `flatStepStates` that step's exited states
+    /// start, then its entered ones, and where they end (`start == -1`: not worked out yet).
+    /// Flat storage, so that a step reads it without retaining an array.
+    var flatSteps: [FlatStep] = []
+    var flatStepStates: [Int32] = []
+
+    struct FlatStep {
+        var start: Int32 = -1
+        var entered: Int32 = 0
+        var end: Int32 = 0
+    }
 
     struct DeviationKey: Hashable {
+        /// A flat machine's active leaf (its configuration follows from it), or -1 for a
+        /// statechart, whose configuration is `states` (empty for a flat machine: no array
+        /// per event not taken).
+        var leaf: Int
         var states: [StateID]
         var event: Int
         var kind: Deviation.Kind
@@ -582,19 +593,26 @@ public struct Replayer {
     private mutating func noteVisits(_ run: Run, _ t: Int, from leaf: Int) {
         // (`dwell` has a slot per state; the machine is only read the first time.)
         let key = t * dwell.count + leaf
-        if flatSteps.isEmpty { flatSteps = Array(repeating: -1, count: program.machine.transitions.count * dwell.count) }
-        if flatSteps[key] < 0 {
+        if flatSteps.isEmpty { flatSteps = Array(repeating: FlatStep(), count: program.machine.transitions.count * dwell.count) }
+        if flatSteps[key].start < 0 {
             let machine = program.machine
             let shape = machine.transitions[t].shape
             let active = Set([StateID(leaf)] + machine.properAncestors(StateID(leaf), upTo: machine.root))
-            flatSteps[key] = Int32(flatStepSets.count)
-            flatStepSets.append((machine.exitSet([shape], configuration: active, historyValue: { _ in nil }).map(\.index),
-                                 machine.entrySet([shape], historyValue: { _ in nil }).map(\.index)))
+            let start = Int32(flatStepStates.count)
+            flatStepStates += machine.exitSet([shape], configuration: active, historyValue: { _ in nil }).map { Int32($0.index) }
+            let entered = Int32(flatStepStates.count)
+            flatStepStates += machine.entrySet([shape], historyValue: { _ in nil }).map { Int32($0.index) }
+            flatSteps[key] = FlatStep(start: start, entered: entered, end: Int32(flatStepStates.count))
         }
+        let step = flatSteps[key]
+        guard step.start < step.end else { return }  // (a transition without a target leaves nothing)
         let now = run.instance.now
-        let k = Int(flatSteps[key])
-        for s in flatStepSets[k].exited { dwell[s].durations.add(now - run.enteredAt[s]) }
-        for s in flatStepSets[k].entered {
+        for k in Int(step.start)..<Int(step.entered) {
+            let s = Int(flatStepStates[k])
+            dwell[s].durations.add(now - run.enteredAt[s])
+        }
+        for k in Int(step.entered)..<Int(step.end) {
+            let s = Int(flatStepStates[k])
             dwell[s].visits += 1
             run.enteredAt[s] = now
         }
@@ -603,13 +621,15 @@ public struct Replayer {
     /// Counts an event not taken in its group (the run's configuration is the one it
     /// arrived in: an ignored or failed step changes nothing).
     private mutating func noteDeviation(_ event: EventID, _ kind: Deviation.Kind, in run: Run, line: Int) {
-        let key = DeviationKey(states: run.instance.configuration.states, event: event.index, kind: kind)
+        let flat = program.chart == nil
+        let key = DeviationKey(leaf: flat ? run.instance.state.index : -1, states: flat ? [] : run.instance.configuration.states,
+                               event: event.index, kind: kind)
         if let k = deviationIndex[key] {
             deviations[k].count += 1
             if deviations[k].lines.count < Deviation.keptLines { deviations[k].lines.append(line) }
         } else {
             deviationIndex[key] = deviations.count
-            var deviation = Deviation(configuration: key.states.map { program.machine[$0].name },
+            var deviation = Deviation(configuration: run.instance.configuration.states.map { program.machine[$0].name },
                                       event: program.eventNames[event.index], kind: kind, count: 1, lines: [line])
             // Why, once per group: the instance is as the event found it, payload included.
             let candidates = run.instance.candidates(for: event)
