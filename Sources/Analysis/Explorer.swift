@@ -400,7 +400,9 @@ struct Explorer {
         }
     }
 
-    /// Whether a step (clean or not) may replace the witness `old` (`resolvePending`'s test).
+    /// Whether a step (clean or not) may replace the witness `old`: there is none, or it goes
+    /// through a failing step and this one does not (the one rule `resolvePending` and the
+    /// workers both apply).
     private func improves(_ old: Int?, clean: Bool) -> Bool {
         guard let old else { return true }
         return !nodes[old].clean && clean
@@ -419,7 +421,7 @@ struct Explorer {
         let machine = program.machine
         for (t, successorIndex) in expansion.pendingTransitions {
             let successor = expansion.successors[successorIndex]
-            if let old = transitionWitness[t.index], nodes[old].clean || !successor.clean { continue }
+            guard improves(transitionWitness[t.index], clean: successor.clean) else { continue }
             // (A worker drops only nodes that cannot get here.)
             guard let node = successor.node else { continue }
             transitionWitness[t.index] = witnessNode(node, base: base)
@@ -435,7 +437,7 @@ struct Explorer {
         }
         for (s, successorIndex) in expansion.pendingStates {
             let successor = expansion.successors[successorIndex]
-            if let old = stateWitness[s.index], nodes[old].clean || !successor.clean { continue }
+            guard improves(stateWitness[s.index], clean: successor.clean) else { continue }
             guard let node = successor.node else { continue }
             stateWitness[s.index] = witnessNode(node, base: base)
         }
