@@ -123,6 +123,11 @@ let package = Package(
             dependencies: ["Statecraft", "StatecraftReport", "StatecraftCLI", "TestSupport"],
             path: "Tests/ReportTests",
             exclude: ["Schema", "python"]),
+        // Every code sample of the README and the DocC catalogue, run or checked
+        // (Samples/ holds the Swift the documentation shows, compiled here); and the catalogue
+        // itself, built by `docc` with warnings as errors.
+        .testTarget(name: "DocumentationTests", dependencies: ["Statecraft", "StatecraftCLI", "TestSupport"],
+                    path: "Tests/DocumentationTests"),
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "StatecraftDriver", "TestSupport"],

@@ -1,0 +1,122 @@
+import Foundation
+import TestSupport
+
+/// A `console` block: commands after `$ `, each followed by the output it prints.
+struct ConsoleSession {
+    struct Command {
+        /// The command as shown (continuation lines joined without their `\`).
+        var text: String
+        /// The lines shown after it, up to the next command.
+        var expected: [String]
+    }
+
+    var commands: [Command] = []
+
+    init(_ text: String) {
+        let lines = outputLines(text)
+        var i = 0
+        while i < lines.count {
+            let line = lines[i]
+            if line.hasPrefix("$ ") {
+                // A trailing backslash continues the command on the next line.
+                var command = String(line.dropFirst(2))
+                while command.hasSuffix("\\"), i + 1 < lines.count {
+                    i += 1
+                    command = String(command.dropLast()) + " " + lines[i].trimmingCharacters(in: .whitespaces)
+                }
+                commands.append(Command(text: command, expected: []))
+            } else if commands.isEmpty {
+                // Output before any command: kept under an empty command, which the test refuses.
+                commands.append(Command(text: "", expected: [line]))
+            } else {
+                commands[commands.count - 1].expected.append(line)
+            }
+            i += 1
+        }
+    }
+
+    /// Commands shown but not run: slow ones (a build, the whole suite, CI) and ones that
+    /// change the machine (installers) or need the network.
+    static let notRun = ["swift build", "swift test", "swift package", "swift run -c release", "bash .ci/run",
+                         "apt-get", "sudo", "brew", "python3 -m pip", "pip", "docc", "git", "open", "xcrun",
+                         "spark-submit"]
+
+    static func isRun(_ command: String) -> Bool {
+        !notRun.contains { command == $0 || command.hasPrefix($0 + " ") }
+    }
+
+    /// The command as the shell runs it: `swift run statecraft` is the built `statecraft`.
+    static func shellText(_ command: String) -> String {
+        command.hasPrefix("swift run statecraft ") ? String(command.dropFirst("swift run ".count)) : command
+    }
+}
+
+/// Whether `actual` lines match `expected` lines, where a line `...` in `expected` matches any
+/// number of lines (trailing spaces ignored on both sides).
+func linesMatch(_ expected: [String], _ actual: [String]) -> Bool {
+    let e = expected.map(trimTrailing)
+    let a = actual.map(trimTrailing)
+    // matches[i][j]: e[i...] matches a[j...].
+    var matches = Array(repeating: Array(repeating: false, count: a.count + 1), count: e.count + 1)
+    matches[e.count][a.count] = true
+    for i in stride(from: e.count - 1, through: 0, by: -1) {
+        for j in stride(from: a.count, through: 0, by: -1) {
+            if e[i] == "..." {
+                matches[i][j] = matches[i + 1][j] || (j < a.count && matches[i][j + 1])
+            } else {
+                matches[i][j] = j < a.count && e[i] == a[j] && matches[i + 1][j + 1]
+            }
+        }
+    }
+    return matches[0][0]
+}
+
+func trimTrailing(_ line: String) -> String {
+    var s = Substring(line)
+    while let last = s.last, last == " " || last == "\t" || last == "\r" { s = s.dropLast() }
+    return String(s)
+}
+
+/// The lines of a command's output: split at newlines, without the empty piece after the last.
+func outputLines(_ output: String) -> [String] {
+    var lines = output.components(separatedBy: "\n")
+    if lines.last == "" { lines.removeLast() }
+    return lines
+}
+
+/// Runs shell commands as a reader of the documentation would, in one scratch folder.
+struct Shell {
+    let folder: URL
+    /// The exit status of the last command, which `echo $?` shows.
+    var lastStatus: Int32 = 0
+
+    init(folder: URL) { self.folder = folder }
+
+    /// Runs `command` with `/bin/sh`, the built `statecraft` first on PATH; returns its
+    /// standard output and standard error as one stream.
+    mutating func run(_ command: String, timeout: TimeInterval = 120) throws -> String {
+        if command == "echo $?" { return "\(lastStatus)\n" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", ConsoleSession.shellText(command)]
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        if let binary = CLI.executable {
+            environment["PATH"] = binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        }
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        deadline.cancel()
+        lastStatus = process.terminationStatus
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Statecraft
+import Testing
+import TestSupport
+
+/// Every code block of the README and of the DocC catalogue does what the page says.
+///
+/// A page's blocks are taken in order, in a scratch folder that starts as a copy of `Specs/`:
+/// a named block (`<!-- file: NAME -->`) is written there, a `console` block's commands run
+/// there and print exactly what the page shows. The rules for each tag are in the
+/// Contributing article of the catalogue; a block with any other tag fails, so no sample
+/// escapes the test.
+@Suite struct SampleTests {
+    @Test(arguments: Documentation.pages)
+    func everySampleOnThePageWorks(page: String) throws {
+        let text = try String(contentsOf: Repository.root.appendingPathComponent(page), encoding: .utf8)
+        let blocks = Documentation.blocks(of: text, page: page)
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var shell = Shell(folder: folder)
+        let checkedInConsole = specsCheckedInConsole(blocks)
+        for block in blocks {
+            if let excerpt = block.excerpt {
+                if let problem = excerptProblem(block, of: excerpt) { Issue.record("\(block): \(problem)") }
+                continue
+            }
+            switch block.tag {
+            case "statecraft":
+                if let name = block.file { try write(block, in: folder) ; if checkedInConsole.contains(name) { continue } }
+                checkClean(block)
+            case "console":
+                runConsole(block, shell: &shell)
+            case "swift":
+                if let problem = SwiftSamples.problem(with: block) { Issue.record("\(block): \(problem)") }
+            case "jsonl":
+                for (i, line) in outputLines(block.text).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                    if (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])) == nil {
+                        Issue.record("\(page):\(block.line + 1 + i): not a JSON value: \(line)")
+                    }
+                }
+                if block.file != nil { try write(block, in: folder) }
+            case "json":
+                if (try? JSONSerialization.jsonObject(with: Data(block.text.utf8), options: [.fragmentsAllowed])) == nil {
+                    Issue.record("\(block): not one valid JSON document")
+                }
+                if block.file != nil { try write(block, in: folder) }
+            case "xml":
+                let parser = XMLParser(data: Data(block.text.utf8))
+                if !parser.parse() {
+                    Issue.record("\(block): not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "")")
+                }
+                if block.file != nil { try write(block, in: folder) }
+            case "ebnf":
+                for terminal in ebnfTerminals(block.text) {
+                    let (tokens, diagnostics) = Lexer.tokenize(SourceFile(path: "grammar", text: terminal))
+                    if tokens.filter({ $0.kind != .endOfFile }).count != 1 || !diagnostics.diagnostics.isEmpty {
+                        Issue.record("\(block): the terminal '\(terminal)' is not one token of the language")
+                    }
+                }
+            default:
+                Issue.record("\(block): a code block needs one of the tags statecraft, console, swift, jsonl, json, xml, ebnf, or an excerpt annotation (Contributing article)")
+            }
+        }
+    }
+
+    /// The files the page's console blocks run `statecraft check` on: their diagnostics are
+    /// shown there, so the block itself need not be clean.
+    func specsCheckedInConsole(_ blocks: [CodeBlock]) -> Set<String> {
+        var names: Set<String> = []
+        for block in blocks where block.tag == "console" {
+            for command in ConsoleSession(block.text).commands
+            where ConsoleSession.shellText(command.text).hasPrefix("statecraft check") {
+                for word in command.text.split(separator: " ") { names.insert(String(word)) }
+            }
+        }
+        return names
+    }
+
+    func checkClean(_ block: CodeBlock) {
+        // The block's first line is the line after its fence, so positions are the page's.
+        let file = SourceFile(path: block.page, bytes: Array(block.text.utf8), firstLine: block.line + 1)
+        let result = Statecraft.check(file)
+        for diagnostic in result.diagnostics {
+            let at = file.location(of: diagnostic.range.start)
+            Issue.record("""
+                \(block.page):\(at.line):\(at.column): \(diagnostic.severity.rawValue): \(diagnostic.message) \
+                [\(diagnostic.id.rawValue)] (a spec sample must check clean, or be named and its diagnostics shown \
+                by `statecraft check` in a console block)
+                """)
+        }
+        if result.machine == nil, result.diagnostics.isEmpty { Issue.record("\(block): no machine") }
+    }
+
+    func runConsole(_ block: CodeBlock, shell: inout Shell) {
+        let session = ConsoleSession(block.text)
+        if session.commands.isEmpty { Issue.record("\(block): a console block without a `$ ` command") }
+        for command in session.commands {
+            if command.text.isEmpty {
+                Issue.record("\(block): output before the first `$ ` command")
+                continue
+            }
+            guard ConsoleSession.isRun(command.text) else { continue }
+            // Under a sanitizer the commands are covered by the CLI tests; here they would only
+            // add minutes to CI.
+            if ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] != nil { continue }
+            do {
+                let output = try shell.run(command.text)
+                let actual = outputLines(output)
+                if !linesMatch(command.expected, actual) {
+                    Issue.record("""
+                        \(block): `\(command.text)` printed:
+                        \(actual.joined(separator: "\n"))
+                        but the page shows:
+                        \(command.expected.joined(separator: "\n"))
+                        """)
+                }
+            } catch {
+                Issue.record("\(block): `\(command.text)` could not run: \(error)")
+            }
+        }
+    }
+
+    func write(_ block: CodeBlock, in folder: URL) throws {
+        guard let name = block.file else { return }
+        let url = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(block.text.utf8).write(to: url)
+    }
+
+    func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("statecraft-docs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Repository.specs, to: folder.appendingPathComponent("Specs"))
+        return folder
+    }
+
+    func excerptProblem(_ block: CodeBlock, of path: String) -> String? {
+        guard let source = try? String(contentsOf: Repository.root.appendingPathComponent(path), encoding: .utf8) else {
+            return "the excerpt's file \(path) cannot be read"
+        }
+        return containsLines(outputLines(source), outputLines(block.text))
+            ? nil : "not a verbatim excerpt of \(path)"
+    }
+
+    /// The quoted terminals of a grammar: 'x' and "x".
+    func ebnfTerminals(_ grammar: String) -> [String] {
+        var terminals: [String] = []
+        var quote: Character?
+        var current = ""
+        for c in grammar {
+            if let q = quote {
+                if c == q { terminals.append(current); quote = nil; current = "" } else { current.append(c) }
+            } else if c == "'" || c == "\"" {
+                quote = c
+            }
+        }
+        return terminals
+    }
+}
+
+/// Whether `block`'s lines appear consecutively in `file`, the whole block shifted right by
+/// the same number of spaces (a sample shown without the indentation of the function that
+/// holds it). Blank lines match blank lines; trailing spaces are ignored.
+func containsLines(_ file: [String], _ block: [String]) -> Bool {
+    let block = Array(block.map(trimTrailing).drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed())
+    guard let first = block.first else { return false }
+    let file = file.map(trimTrailing)
+    let firstIndent = first.prefix { $0 == " " }.count
+    for k in file.indices where k + block.count <= file.count {
+        let indent = file[k].prefix { $0 == " " }.count - firstIndent
+        guard indent >= 0 else { continue }
+        let pad = String(repeating: " ", count: indent)
+        if zip(block, file[k...]).allSatisfy({ b, f in b.isEmpty ? f.isEmpty : f == pad + b }) { return true }
+    }
+    return false
+}
+
+/// The Swift the pages show is compiled: it must be a part of a file under `Samples/`, which
+/// this test target builds and whose tests run it.
+enum SwiftSamples {
+    static let folder = Repository.root.appendingPathComponent("Tests/DocumentationTests/Samples")
+
+    static let files: [[String]] = {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        var files: [[String]] = []
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            if let text = try? String(contentsOf: url, encoding: .utf8) { files.append(outputLines(text)) }
+        }
+        return files
+    }()
+
+    static func problem(with block: CodeBlock) -> String? {
+        let lines = outputLines(block.text).filter { !$0.hasPrefix("import ") }
+        if lines.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { return "an empty Swift sample" }
+        return files.contains { containsLines($0, lines) }
+            ? nil : "this Swift is not in any file of Tests/DocumentationTests/Samples, so nothing compiles it"
+    }
+}
