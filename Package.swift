@@ -127,7 +127,7 @@ let package = Package(
         // (Samples/ holds the Swift the documentation shows, compiled here); and the catalogue
         // itself, built by `docc` with warnings as errors.
         .testTarget(name: "DocumentationTests", dependencies: ["Statecraft", "StatecraftCLI", "TestSupport"],
-                    path: "Tests/DocumentationTests"),
+                    path: "Tests/DocumentationTests", exclude: ["build-docs"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["StatecraftCLI", "StatecraftDriver", "TestSupport"],

@@ -37,12 +37,22 @@ struct ConsoleSession {
 
     /// Commands shown but not run: slow ones (a build, the whole suite, CI) and ones that
     /// change the machine (installers) or need the network.
-    static let notRun = ["swift build", "swift test", "swift package", "swift run -c release", "bash .ci/run",
+    /// (Every `swift` command but `swift run statecraft` is one of them.)
+    static let notRun = ["swift", "bash .ci/run", "Tests/Fuzz/fuzz", "Tests/Sanitizers/test",
+                         "Tests/DocumentationTests/build-docs",
                          "apt-get", "sudo", "brew", "python3 -m pip", "pip", "docc", "git", "open", "xcrun",
                          "spark-submit"]
 
     static func isRun(_ command: String) -> Bool {
-        !notRun.contains { command == $0 || command.hasPrefix($0 + " ") }
+        // `NAME=value command` is judged by its command.
+        var rest = Substring(command)
+        while let space = rest.firstIndex(of: " "), rest[..<space].contains("="),
+              rest.first.map({ $0.isLetter || $0 == "_" }) == true {
+            rest = rest[rest.index(after: space)...].drop { $0 == " " }
+        }
+        let command = String(rest)
+        if command.hasPrefix("swift run statecraft ") { return true }
+        return !notRun.contains { command == $0 || command.hasPrefix($0 + " ") }
     }
 
     /// The command as the shell runs it: `swift run statecraft` is the built `statecraft`.
