@@ -21,16 +21,16 @@ import TestSupport
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var shell = Shell(folder: folder)
-        let checkedInConsole = specsCheckedInConsole(blocks)
-        for block in blocks {
+        let shownByCheck = specsShownByCheck(blocks)
+        for (index, block) in blocks.enumerated() {
             if let excerpt = block.excerpt {
                 if let problem = excerptProblem(block, of: excerpt) { Issue.record("\(block): \(problem)") }
                 continue
             }
             switch block.tag {
             case "statecraft":
-                if let name = block.file { try write(block, in: folder) ; if checkedInConsole.contains(name) { continue } }
-                checkClean(block)
+                if block.file != nil { try write(block, in: folder) }
+                if !shownByCheck.contains(index) { checkClean(block) }
             case "console":
                 runConsole(block, shell: &shell)
             case "swift":
@@ -66,17 +66,24 @@ import TestSupport
         }
     }
 
-    /// The files the page's console blocks run `statecraft check` on: their diagnostics are
-    /// shown there, so the block itself need not be clean.
-    func specsCheckedInConsole(_ blocks: [CodeBlock]) -> Set<String> {
-        var names: Set<String> = []
-        for block in blocks where block.tag == "console" {
-            for command in ConsoleSession(block.text).commands
-            where ConsoleSession.shellText(command.text).hasPrefix("statecraft check") {
-                for word in command.text.split(separator: " ") { names.insert(String(word)) }
+    /// The named spec blocks whose diagnostics the page shows: a later console block runs
+    /// `statecraft check` on the block's file before another block rewrites that file. The
+    /// console block's output is then the block's expectation, so it need not be clean.
+    func specsShownByCheck(_ blocks: [CodeBlock]) -> Set<Int> {
+        var shown: Set<Int> = []
+        for (i, block) in blocks.enumerated() where block.tag == "statecraft" {
+            guard let name = block.file else { continue }
+            for later in blocks[(i + 1)...] {
+                if later.file == name { break }
+                guard later.tag == "console" else { continue }
+                let checks = ConsoleSession(later.text).commands.contains { command in
+                    let words = ConsoleSession.shellText(command.text).split(separator: " ").map(String.init)
+                    return words.starts(with: ["statecraft", "check"]) && words.contains(name)
+                }
+                if checks { shown.insert(i); break }
             }
         }
-        return names
+        return shown
     }
 
     func checkClean(_ block: CodeBlock) {
