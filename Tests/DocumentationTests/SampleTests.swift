@@ -113,6 +113,12 @@ import TestSupport
             // Under a sanitizer the commands are covered by the CLI tests; here they would only
             // add minutes to CI.
             if ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] != nil { continue }
+            // A picture needs Graphviz, which the suite's other diagram tests also only
+            // require where STATECRAFT_REQUIRE_GRAPHVIZ is set.
+            if Self.drawsWithGraphviz(command.text), ExternalTool.find("dot") == nil {
+                #expect(!ExternalTool.isRequired("STATECRAFT_REQUIRE_GRAPHVIZ"), "Graphviz is not installed")
+                continue
+            }
             do {
                 let output = try shell.run(command.text)
                 let actual = outputLines(output)
@@ -128,6 +134,13 @@ import TestSupport
                 Issue.record("\(block): `\(command.text)` could not run: \(error)")
             }
         }
+    }
+
+    /// `statecraft dot -T svg`, `-T png`, or a pipe into Graphviz's `dot`.
+    static func drawsWithGraphviz(_ command: String) -> Bool {
+        let words = command.split(separator: " ")
+        return zip(words, words.dropFirst()).contains { $0 == "-T" || ($0 == "|" && $1 == "dot") }
+            || words.contains { $0.hasPrefix("-T") && $0.count > 2 }
     }
 
     func write(_ block: CodeBlock, in folder: URL) throws {
