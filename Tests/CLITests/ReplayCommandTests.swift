@@ -24,10 +24,13 @@ import TestSupport
         #expect(summary.contains(" 0 rejected)"))
     }
 
-    @Test func readmeShowsEveryShippedLog() throws {
-        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        for m in ReplayCommandTests.machines {
-            #expect(readme.contains("statecraft replay Specs/\(m).machine Specs/\(m).session.jsonl"), "\(m)")
+    /// The Interactions article replays every shipped log (the documentation tests check that
+    /// each shows what the command prints).
+    @Test func theInteractionsArticleShowsEveryShippedLog() throws {
+        let article = try String(contentsOf: Repository.root.appendingPathComponent(
+            "Sources/Statecraft/Statecraft.docc/Interactions.md"), encoding: .utf8)
+        for m in ReplayCommandTests.machines + ["MediaPlayer"] {
+            #expect(article.contains("$ statecraft replay Specs/\(m).machine Specs/\(m).session.jsonl\n"), "\(m)")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `send e(args) [after d]` and `cancel e`, the rules the README states for them, each a spec
+/// `send e(args) [after d]` and `cancel e`, the rules the Semantics article states, each a spec
 /// and a log replayed through the `statecraft` executable under `--strict`. A `trail`
 /// variable pins the order in which things happened.
 @Suite struct SendSemanticsTests {

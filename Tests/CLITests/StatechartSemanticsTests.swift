@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// One test per rule of `statecharts.md` ("Semantics"), each a spec and an event log replayed
+/// One test per rule of the Semantics article's "Statecharts", each a spec and an event log replayed
 /// through the `statecraft` executable, as a user would. The logs carry the expectations
 /// (a `trail` string variable pins the order in which actions ran), so a test passes exactly
 /// when `replay --strict` exits 0.

@@ -3,7 +3,8 @@ import Statecraft
 import Testing
 import TestSupport
 
-/// The interface of each bundled machine, as `shared/interactions.md` fixes it. Event logs
+/// The interface of each bundled machine, as its contract fixes it (the Interactions article of
+/// the DocC catalogue, `Sources/Statecraft/Statecraft.docc/Interactions.md`, restates it). Event logs
 /// written by people who never read our specs use exactly these names and types.
 struct Interface: Sendable, CustomStringConvertible {
     var file: String

@@ -1,7 +1,8 @@
 import Testing
 @testable import StatecraftEventLog
 
-/// The rules of event-log.md for a single line: reserved keys, event and expectation lines.
+/// The rules of the event-log format (EventLogFormat article) for a single line: reserved keys,
+/// event and expectation lines.
 @Suite struct LineRuleTests {
     @Test func theFormatDocumentsExamplesRead() throws {
         let log = """
@@ -117,7 +118,8 @@ import Testing
         #expect(r.caseKey == "b")
     }
 
-    /// statecharts.md, "Logs": `state` may be a list; every named state must be active.
+    /// A statechart's expectation (EventLogFormat article, "Expectation lines"): `state` may be a
+    /// list; every named state must be active.
     @Test func anExpectedStateMayBeAListOfStates() throws {
         let r = try #require(record(#"{"expect":{"state":["playing", "muted"]}}"#))
         guard case .expect(let e) = r.body else {

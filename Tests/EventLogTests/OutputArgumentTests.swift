@@ -1,7 +1,8 @@
 import Testing
 @testable import StatecraftEventLog
 
-/// event-log.md: an `outputs` element is a name, or `{"name", "args"}` whose arguments are compared.
+/// The EventLogFormat article: an `outputs` element is a name, or `{"name", "args"}` whose
+/// arguments are compared.
 @Suite struct OutputArgumentTests {
     @Test func namesAndObjectsMix() throws {
         let line = #"{"expect": {"outputs": ["didRefresh", {"name": "rated", "args": ["❤️", 2.5, true]}, {"name": "tick"}]}}"#

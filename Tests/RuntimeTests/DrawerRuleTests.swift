@@ -1,7 +1,8 @@
 import Statecraft
 import Testing
 
-/// interactions.md §1, Drawer: every rule replayed through an event log.
+/// Drawer: every rule of its interface (the Interactions article restates the contract),
+/// replayed through an event log.
 @Suite struct DrawerRuleTests {
     // "Initial state `open`, with `directionTop = true`" (and the view at rest: originY 0).
     @Test func startsOpenWithDirectionTopTrue() throws {

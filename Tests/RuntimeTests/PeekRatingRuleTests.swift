@@ -1,7 +1,8 @@
 import Statecraft
 import Testing
 
-/// interactions.md §4, Peek rating: every rule replayed through an event log.
+/// Peek rating: every rule of its interface (the Interactions article restates the contract),
+/// replayed through an event log.
 ///
 /// The cell is at (100, 200), 120 × 160: x in [100, 220), y in [200, 360), the halves meet at y 280.
 @Suite struct PeekRatingRuleTests {

@@ -1,7 +1,8 @@
 import Statecraft
 import Testing
 
-/// interactions.md §3, Pull to refresh: every rule replayed through an event log.
+/// Pull to refresh: every rule of its interface (the Interactions article restates the contract),
+/// replayed through an event log.
 @Suite struct PullToRefreshRuleTests {
     /// Pull fully at time `t` and release: the case is refreshing from `t`.
     static func refresh(at t: Double, case key: String? = nil) -> [String] {

@@ -2,8 +2,8 @@ import Foundation
 import Statecraft
 import Testing
 
-/// event-log.md and README "What a replay does": cases, time, timers, expectations, --strict
-/// and log errors, replayed through the bundled specs.
+/// The EventLogFormat article and the Semantics article's "Replaying a log": cases, time,
+/// timers, expectations, --strict and log errors, replayed through the bundled specs.
 @Suite struct ReplaySemanticsTests {
     /// The 1-based column (in Unicode scalars) where `needle` first starts in `line`.
     static func column(of needle: String, in line: String) -> Int {

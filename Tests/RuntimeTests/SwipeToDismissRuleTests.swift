@@ -1,7 +1,8 @@
 import Statecraft
 import Testing
 
-/// interactions.md §5, Swipe to dismiss: every rule replayed through an event log.
+/// Swipe to dismiss: every rule of its interface (the Interactions article restates the contract),
+/// replayed through an event log.
 @Suite struct SwipeToDismissRuleTests {
     static func begin(_ x: Double = 160, _ y: Double = 300) -> String {
         #"{"event": "panBegan", "x": \#(x), "y": \#(y)}"#

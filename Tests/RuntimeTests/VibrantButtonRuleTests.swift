@@ -1,7 +1,8 @@
 import Statecraft
 import Testing
 
-/// interactions.md §2, Vibrant button: every rule replayed through an event log.
+/// Vibrant button: every rule of its interface (the Interactions article restates the contract),
+/// replayed through an event log.
 @Suite struct VibrantButtonRuleTests {
     // "`unselected` | state | initial; `alpha = 0.2`, `textColor = "white"`"
     @Test func startsUnselectedWithItsAppearance() throws {
