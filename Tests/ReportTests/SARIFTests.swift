@@ -74,8 +74,9 @@ import TestSupport
         #expect(read[file]?.schemaErrors.isEmpty == false)
     }
 
-    /// Every diagnostic of the catalogue is a rule, with the README table's words and its
-    /// default level; each result names its rule by id and by index.
+    /// Every diagnostic of the catalogue is a rule, with the words of the Diagnostics article's
+    /// table (which `CatalogueTests` keeps equal to `summary` and `example`) and its default
+    /// level; each result names its rule by id and by index.
     @Test func rulesAreTheCatalogue() throws {
         let document = try SARIFTests.parse(SARIFTests.sarif([ReportTesting.check("Tests/CheckerTests/Fixtures/done-when.machine")]))
         let run = try #require((document["runs"] as? [[String: Any]])?.first)
