@@ -92,6 +92,12 @@ public struct DiagnosticBag: Sendable {
         add(diagnostic)
     }
 
+    /// Records that a diagnostic at `range` was dropped by another bag with the same limit,
+    /// whose kept diagnostics this one holds: it is as truncated as that bag.
+    public mutating func noteDropped(at range: SourceRange) {
+        if firstDropped == nil { firstDropped = range }
+    }
+
     /// Appends every diagnostic of another bag (a later stage's findings).
     public mutating func merge(_ other: DiagnosticBag) {
         for d in other.diagnostics { add(d) }

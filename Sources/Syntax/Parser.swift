@@ -38,6 +38,10 @@ public struct Parser {
         let merged = (parser.lexer.diagnostics.diagnostics + parser.diagnostics.diagnostics)
             .sorted { $0.range.start < $1.range.start }
         for d in merged { all.addSyntaxError(d, in: file) }
+        // The lexer's and the parser's bags stop at the same limit; what they dropped is
+        // dropped here too, so the file still gets its "too many errors" note.
+        let dropped = [parser.lexer.diagnostics.firstDropped, parser.diagnostics.firstDropped].compactMap { $0 }
+        if let first = dropped.min(by: { $0.start < $1.start }) { all.noteDropped(at: first) }
         return (machine, all)
     }
 
