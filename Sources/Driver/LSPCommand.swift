@@ -9,8 +9,8 @@ enum LSPCommand {
             Runs the language server: LSP 3.17 over standard input and output, for editors.
             It checks open specs on every change (the diagnostics of 'statecraft check'), and
             answers go to definition, references, rename, hover, completion, outline, formatting
-            and semantic highlighting. The README's "In your editor" section shows how to set up
-            VS Code, Neovim and Helix.
+            and semantic highlighting. The EditorSupport article of the documentation shows how
+            to set up VS Code, Neovim and Helix.
             """,
         options: [
             OptionSpec("--stdio", .flag, "Accepted and ignored (editors pass it; stdio is the only transport)"),

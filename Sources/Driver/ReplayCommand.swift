@@ -8,10 +8,11 @@ enum ReplayCommand {
     static let spec = CommandSpec(
         name: "replay", positionals: "SPEC [LOG|FOLDER ...]", positionalsFirst: true,
         about: """
-            Runs the machine in SPEC against each event log (JSON Lines, see shared/event-log.md)
-            and reports, per case, the final state, variables, outputs, event counts and every
-            expectation that failed. A FOLDER stands for every *.jsonl file under it, sorted.
-            With no LOG, or with '-', reads standard input.
+            Runs the machine in SPEC against each event log (JSON Lines: one event, or one
+            expectation, per line; the EventLogFormat article of the documentation says every
+            rule) and reports, per case, the final state, variables, outputs, event counts and
+            every expectation that failed. A FOLDER stands for every *.jsonl file under it,
+            sorted. With no LOG, or with '-', reads standard input.
             """,
         options: [
             OptionSpec("--jobs", .value("N"), """

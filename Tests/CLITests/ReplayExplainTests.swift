@@ -61,21 +61,6 @@ import TestSupport
         #expect(reads.map { $0["value"] as? Double } == [0.62])
     }
 
-    /// The README's example is the command's real output: its command is there, and every
-    /// line of its example block is a line the command prints.
-    @Test func readmeExampleIsTrue() throws {
-        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let command = "statecraft replay --explain " + ReplayExplainTests.pullToRefresh.joined(separator: " ")
-        #expect(readme.contains("swift run " + command))
-        let section = try #require(readme.components(separatedBy: command).dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```").dropFirst().first)
-        let shown = block.split(separator: "\n").map(String.init)
-        #expect(shown.count >= 5)
-        let r = try CLI.run(["replay", "--explain"] + ReplayExplainTests.pullToRefresh)
-        let printed = Set(r.stdout.split(separator: "\n").map(String.init))
-        for line in shown { #expect(printed.contains(line), "README line not printed: \(line)") }
-    }
-
     /// Without --explain the report has neither explanations nor their count.
     @Test func withoutExplainTheReportIsUnchanged() throws {
         let r = try CLI.run(["replay", "--format", "json"] + ReplayExplainTests.panel)

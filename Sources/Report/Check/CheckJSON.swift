@@ -3,7 +3,7 @@ import StatecraftDiagnostics
 import StatecraftModel
 
 /// `check --format json`: one document with every file, diagnostic, unreadable file and
-/// exploration, keys in a fixed order (the README's schema).
+/// exploration, keys in a fixed order (the ReportFormats article of the documentation).
 public enum CheckJSON {
     /// The whole report. `errors` counts the unreadable files too, so the document never
     /// says success when a file was missed.

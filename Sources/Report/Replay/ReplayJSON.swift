@@ -2,8 +2,8 @@ import StatecraftDiagnostics
 import StatecraftModel
 import StatecraftRuntime
 
-/// `replay --format json` and `jsonl`: the README's report schema. Each log is one line
-/// (`jsonl` streams them as `{"report": …}` lines); the document holds them all.
+/// `replay --format json` and `jsonl`: the report the ReportFormats article describes. Each
+/// log is one line (`jsonl` streams them as `{"report": …}` lines); the document holds them all.
 public enum ReplayJSON {
     /// The whole report of a replay: the spec, the machine, whether everything passed, and
     /// each log. The trace, when there is one, is written after it by the caller (see
