@@ -313,8 +313,8 @@ enum ReplayCommand {
         }
         let result = Statecraft.check(file, bounds: nil)
         // Only a spec that does not parse or resolve cannot run: what the analyses find
-        // (an unreachable state, say) is for `check` to report (statecharts.md, "Running a
-        // machine").
+        // (an unreachable state, say) is for `check` to report (the Semantics article,
+        // "Replaying a log").
         guard let machine = result.machine else { return .failure(.errors(result)) }
         return .success(Program(machine))
     }

@@ -3,7 +3,7 @@ import Statecraft
 import Testing
 import TestSupport
 
-/// The library API as the README shows it, and the model it produces.
+/// The library API (the UsingTheLibrary article shows it), and the model it produces.
 @Suite struct LibraryTests {
     static func drawer() throws -> Machine {
         let text = try String(contentsOf: Repository.specs.appendingPathComponent("Drawer.machine"), encoding: .utf8)
@@ -65,7 +65,7 @@ import TestSupport
         #expect(result.errorCount == 1)
     }
 
-    /// The README's statechart example: the configuration after a macrostep that went through
+    /// The statechart example of UsingTheLibrary: the configuration after a macrostep that went through
     /// a completion and a raised event.
     @Test func readmeStatechartExample() throws {
         let text = try String(contentsOf: Repository.specs.appendingPathComponent("MediaPlayer.machine"), encoding: .utf8)
@@ -81,7 +81,7 @@ import TestSupport
         #expect(mediaPlayer.state(named: "nope") == nil)
     }
 
-    /// The runtime example of the README, step by step.
+    /// The runtime example of UsingTheLibrary, step by step.
     @Test func readmeRuntimeExample() throws {
         let machine = try LibraryTests.drawer()
         var drawer = Instance(Program(machine))
@@ -101,7 +101,7 @@ import TestSupport
         #expect(emitted.isEmpty)
     }
 
-    /// The README's batch trace gives each step's line, event, states and changes as the
+    /// The batch trace (UsingTheLibrary) gives each step's line, event, states and changes as the
     /// step-by-step trace does.
     @Test func readmeTraceBatchExample() throws {
         let machine = try LibraryTests.drawer()

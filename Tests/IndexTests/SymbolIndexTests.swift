@@ -178,7 +178,7 @@ extension Result where Failure == RenameRefusal {
     }
 }
 
-/// The README's index example, on Drawer.
+/// The UsingTheLibrary article's index example, on Drawer.
 @Suite struct ReadmeIndexExampleTests {
     @Test func theExampleSaysWhatItPrints() throws {
         let spec = String(decoding: Repository.bytes(Repository.specs.appendingPathComponent("Drawer.machine")), as: UTF8.self)

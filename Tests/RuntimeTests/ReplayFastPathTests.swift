@@ -66,7 +66,7 @@ import TestSupport
         }
     }
 
-    /// The README's bulk-reading loop (`readBatch` into a reused `RawLineBatch`, then
+    /// The UsingTheLibrary article's bulk-reading loop (`readBatch` into a reused `RawLineBatch`, then
     /// `consume`) gives the report `replay` gives.
     @Test(arguments: ReplayFastPathTests.machines)
     func aHandWrittenBatchLoopGivesTheSameReport(machine: String) throws {

@@ -1,6 +1,6 @@
 import StatecraftAnalysis
 
-/// Random, well-formed statecharts in the forms of `statecharts.md`: compound and parallel
+/// Random, well-formed statecharts in the forms of the Statecharts article: compound and parallel
 /// states up to three levels deep, nested finals with `done` and `done(x)`, shallow and deep
 /// history (with and without a default), `initial -> x` (deep or through a history), guarded `always`, `raise` with and without a
 /// payload, `send` (immediate and delayed) and `cancel`, `in(x)` guards, internal transitions, timers at any depth, entry and exit

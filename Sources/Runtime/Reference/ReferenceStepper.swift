@@ -60,7 +60,7 @@ public struct ReferenceStepper {
         var isFinished: Bool
     }
 
-    /// How many microsteps one macrostep may take (statecharts.md, "Bounds and failures").
+    /// How many microsteps one macrostep may take (the Semantics article, "Failures at run time").
     public static let microstepLimit = 10_000
     /// How many timers may fire at one instant (as `Instance`).
     public static let timerLoopLimit = 10_000
@@ -97,7 +97,7 @@ public struct ReferenceStepper {
 
     // MARK: - Macrosteps
 
-    /// Enters the initial configuration and runs to a stable one (statecharts.md "Start").
+    /// Enters the initial configuration and runs to a stable one (the Semantics article, "Starting").
     public mutating func start() -> Outcome {
         let outcome = macrostep { s throws(ExpressionFault) in
             try s.enterStates(s.machine.initialEntrySet)
