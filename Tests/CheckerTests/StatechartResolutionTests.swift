@@ -156,12 +156,15 @@ import TestSupport
         #expect(ids == expected, "\(body)")
     }
 
-    /// The statechart example of the README's "States" section parses and resolves.
-    @Test func theReadmeStatechartResolves() throws {
-        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "```\nmachine Player {"))
-        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
-        let text = String(readme[readme.index(start.lowerBound, offsetBy: 4)..<end.lowerBound])
+    /// The example that opens the Statecharts article, which shows every form, resolves
+    /// and has a parallel state (the documentation tests check that it is clean).
+    @Test func theStatechartsArticleExampleResolves() throws {
+        let fence = "```statecraft\n"
+        let article = try String(contentsOf: Repository.root.appendingPathComponent(
+            "Sources/Statecraft/Statecraft.docc/Statecharts.md"), encoding: .utf8)
+        let start = try #require(article.range(of: fence + "machine Player {"))
+        let end = try #require(article.range(of: "\n```", range: start.upperBound..<article.endIndex))
+        let text = String(article[article.index(start.lowerBound, offsetBy: fence.count)..<end.lowerBound])
         let (machine, ids) = Self.resolve(text)
         #expect(ids == [])
         #expect(machine?.states.contains { $0.kind == .parallel } == true)
