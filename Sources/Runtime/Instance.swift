@@ -17,6 +17,8 @@ public struct Step: Sendable, Equatable {
         case failed(ExpressionFault)
     }
 
+    /// Whether the machine started, a transition fired, or the event was ignored, arrived after the end or
+    /// failed.
     public var kind: Kind
     /// The active state before the step.
     public var from: StateID
