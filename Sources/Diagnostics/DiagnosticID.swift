@@ -1,5 +1,6 @@
 /// The catalogue of every diagnostic Statecraft reports: a stable id, its default
-/// severity and a one-line summary. The README's table is checked against this list.
+/// severity and a one-line summary. The table of <doc:Diagnostics> is checked against this
+/// list.
 public enum DiagnosticID: String, CaseIterable, Sendable {
     // Reading the file.
     /// `empty-file`: the file holds no machine.
@@ -188,8 +189,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         }
     }
 
-    /// What the diagnostic means, in the words of the README's table (a test keeps them the
-    /// same): the SARIF rule's description and the language server's hover.
+    /// What the diagnostic means, in the words of the table of <doc:Diagnostics> (a test
+    /// keeps them the same): the SARIF rule's description and the language server's hover.
     public var summary: String {
         switch self {
         case .emptyFile: "the file holds no machine"
@@ -253,7 +254,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         }
     }
 
-    /// A short example of what triggers the diagnostic, in Markdown (the README's example column).
+    /// A short example of what triggers the diagnostic, in Markdown (the example column of
+    /// <doc:Diagnostics>).
     public var example: String {
         switch self {
         case .emptyFile: "an empty file, or only comments"
