@@ -73,7 +73,7 @@ public struct Machine: Sendable {
         return result
     }
 
-    /// Subscripts by id.
+    /// The state with the given id.
     public subscript(id: StateID) -> State { states[id.index] }
     /// The event with the given id.
     public subscript(id: EventID) -> Event { events[id.index] }

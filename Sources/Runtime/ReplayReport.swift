@@ -187,7 +187,7 @@ public struct NamedValue: Sendable, Equatable {
 
 /// One step of a replay, for `--trace`.
 public struct TraceStep: Sendable {
-    /// What happened.
+    /// What became of the event: taken, ignored, after the end, or rejected with a message.
     public enum Result: Sendable, Equatable {
         /// A transition took the event (or the timer fired).
         case applied

@@ -177,7 +177,7 @@ public struct Replayer {
         if traceBatch.count >= traceFlushLimit { flushTrace(sink) }
     }
 
-    /// The report so far.
+    /// What the replay found so far: every case of the lines consumed, and the counts.
     public var report: ReplayReport {
         ReplayReport(cases: runs.map { run in
             var report = run.report

@@ -22,7 +22,7 @@ public struct TraceBatch: Sendable {
         case rejected
     }
 
-    /// One step.
+    /// One step, as ids, numbers and offsets into the batch's storage.
     public struct Entry: Sendable {
         /// The log line that caused it (for a timer: the line whose time fired it).
         public var line: Int
@@ -146,7 +146,7 @@ public struct TraceBatch: Sendable {
 
     // MARK: - Reading
 
-    /// Step `k`.
+    /// The `k`th step recorded, counting from 0.
     @inlinable public subscript(_ k: Int) -> Entry { entries[k] }
 
     /// The case key of step `k`; nil for the lines without a case.

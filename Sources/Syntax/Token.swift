@@ -179,7 +179,7 @@ public enum TokenKind: UInt8, Sendable {
 
 /// A token: its kind and the bytes it covers. Text is read from the source when needed.
 public struct Token: Equatable, Sendable {
-    /// The kind.
+    /// What kind of token it is: a keyword, a punctuation mark, a name, a literal.
     public var kind: TokenKind
     /// The bytes of the token in the source file.
     public var range: SourceRange
@@ -204,7 +204,7 @@ public struct SourceComment: Equatable, Sendable {
         /// A `/* … */` comment, which may nest and span lines.
         case block
     }
-    /// Which kind.
+    /// Whether it is a line comment or a block comment.
     public var kind: Kind
     /// The bytes of the comment: from `//` up to (not including) the line break, or from
     /// `/*` through the closing `*/`.
