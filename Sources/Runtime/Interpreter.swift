@@ -42,7 +42,8 @@ public struct ExpressionFault: Error, Sendable, Equatable {
         case internalError(instruction: Int)
     }
 
-    /// What failed: a division by zero, a value out of range, a loop that never settles, and so on.
+    /// What failed: a division by zero, a result that is not a finite number, a loop that never settles, and
+    /// so on.
     public var reason: Reason
     /// The expression (or, for a timer loop, the transition) that failed, in the spec.
     public var range: SourceRange

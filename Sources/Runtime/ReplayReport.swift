@@ -33,7 +33,7 @@ public struct ExpectationFailure: Sendable, Equatable {
 
 /// An event (or timer) that was rejected: its step failed, or `--strict` refused an ignored event.
 public struct Rejection: Sendable, Equatable {
-    /// The 1-based log line of the rejected event (or of the event before which a timer fired).
+    /// The 1-based log line of the rejected event (for a timer, the line whose time made it fire).
     public var line: Int
     /// The 1-based column the message points at, in characters (1 when it is about the whole line).
     public var column: Int
