@@ -15,14 +15,19 @@ public struct ExplorationReport: Sendable, Equatable {
 
     /// Two guarded transitions of one state that can both take one event, and where.
     public struct Overlap: Sendable, Equatable {
+        /// One transition of the pair: the one written first, or the one in the ancestor state.
         public var first: TransitionID
+        /// The other transition (the diagnostic points at it): written later, or in the inner state.
         public var second: TransitionID
+        /// The event both transitions can take.
         public var event: EventID
         /// The time the event is sent: where the path leaves the clock.
         public var time: Double
         /// How to get to the configuration where both guards hold.
         public var path: [WitnessStep]
+        /// The event's payload values, in the order of its fields, under which both guards hold.
         public var payload: [Value]
+        /// The variables' values, indexed by ``VariableID``, when the event arrives.
         public var variables: [Value]
 
         /// The whole witness: the path, then the event that both transitions can take.
@@ -64,7 +69,9 @@ public struct ExplorationReport: Sendable, Equatable {
     /// An expression the search saw fail at run time, with the steps that make it fail
     /// (the last step is the one that failed and was undone).
     public struct Fault: Sendable, Equatable {
+        /// What failed, and where in the spec.
         public var fault: ExpressionFault
+        /// The events and waits that lead to the failure, the failing step last.
         public var witness: [WitnessStep]
     }
 
@@ -72,6 +79,7 @@ public struct ExplorationReport: Sendable, Equatable {
     public var states: [Finding]
     /// By `TransitionID`.
     public var transitions: [Finding]
+    /// Pairs of guarded transitions the search saw both able to take one event, with a witness each.
     public var overlaps: [Overlap]
     /// Configurations the search visited.
     public var configurations: Int

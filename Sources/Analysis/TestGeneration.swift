@@ -7,13 +7,17 @@ import StatecraftRuntime
 public enum TestGeneration {
     /// Which items each generated log must reach.
     public enum Cover: String, Sendable, CaseIterable {
-        case transitions, states
+        /// Every transition the analysis reached (and with them the states they enter).
+        case transitions
+        /// Every state the analysis reached.
+        case states
     }
 
     /// A state or transition to reach, and what the analysis said about it.
     public struct Target: Sendable {
         /// `state closed` or `transition dragging --touchEnded, touchCancelled--> closed (line 59)`.
         public var name: String
+        /// Whether the analysis reached it (with a witness), proved it unreachable, or neither.
         public var finding: ExplorationReport.Finding
         /// The file whose log reaches it, when one does.
         public var file: String?

@@ -7,19 +7,26 @@ import StatecraftRuntime
 /// Every field is a count, so the summary of two disjoint sets of logs is the sum of their
 /// summaries (`+`), whatever order the logs were replayed in.
 public struct ConformanceSummary: Sendable, Equatable {
-    /// Logs replayed to their end or to a malformed line, and logs that could not be opened.
+    /// Logs replayed, to their end or to a malformed line.
     public var logs = 0
+    /// Logs that could not be opened (not counted in ``logs``).
     public var unreadableLogs = 0
     /// Logs that stopped at a malformed line (their lines before it are counted).
     public var malformedLogs = 0
+    /// Cases replayed over all logs (a log without `case` lines is one case).
     public var cases = 0
     /// Cases with no failed expectation, no rejected event and (under `--strict`, where an
     /// ignored event is rejected) no ignored one.
     public var fittingCases = 0
+    /// Event lines a transition took.
     public var applied = 0
+    /// Event lines no transition took (or that arrived after the run ended).
     public var ignored = 0
+    /// Event lines (and timers) whose step failed, or that `--strict` refused.
     public var rejected = 0
+    /// Expectation lines read.
     public var expectations = 0
+    /// Expectation lines that did not hold.
     public var failedExpectations = 0
     /// By `TransitionID`: how many steps took it.
     public var transitionCounts: [Int]
@@ -30,10 +37,14 @@ public struct ConformanceSummary: Sendable, Equatable {
 
     /// Where and how events were not taken.
     public struct DeviationKey: Hashable, Sendable {
+        /// The active states when the events arrived, outermost first.
         public var configuration: [String]
+        /// The event's name.
         public var event: String
+        /// Whether the events were ignored or rejected.
         public var kind: Deviation.Kind
 
+        /// Creates a key from a configuration, an event name and a kind.
         public init(configuration: [String], event: String, kind: Deviation.Kind) {
             self.configuration = configuration
             self.event = event
@@ -44,11 +55,14 @@ public struct ConformanceSummary: Sendable, Equatable {
     /// How often, and the first places: the `Deviation.keptLines` smallest (log, line) pairs,
     /// so that the places of a merged summary do not depend on the order of its parts.
     public struct DeviationGroup: Equatable, Sendable {
+        /// How many events fell in the group, over all logs.
         public var count: Int
+        /// The first places, at most `Deviation.keptLines`, smallest first.
         public var places: [Place]
         /// Why the event at the first place was not taken (`Deviation.why`).
         public var why: [String]
 
+        /// Creates a group from its count, places and explanation.
         public init(count: Int, places: [Place], why: [String] = []) {
             self.count = count
             self.places = places
@@ -56,10 +70,14 @@ public struct ConformanceSummary: Sendable, Equatable {
         }
     }
 
+    /// Where an event was in the logs: a log's path and a line of it.
     public struct Place: Equatable, Comparable, Sendable {
+        /// The log's path, as given to `replay`.
         public var log: String
+        /// The 1-based line in that log.
         public var line: Int
 
+        /// Creates a place from a log path and a line.
         public init(log: String, line: Int) {
             self.log = log
             self.line = line

@@ -20,7 +20,9 @@ public enum ManyLogs {
 
     /// How far a run has come, for a progress display.
     public struct Progress: Sendable {
+        /// How many logs have been replayed (or found unreadable) so far.
         public var logsDone: Int
+        /// How many logs there are in all.
         public var logs: Int
         /// Events (lines) applied, ignored or rejected in the logs done.
         public var events: Int

@@ -3,20 +3,27 @@ import StatecraftModel
 /// A summary with what it needs to be shown and merged without the spec: which spec and
 /// machine it is about, and how each transition reads (`statecraft merge` has only reports).
 public struct SummaryDocument: Sendable, Equatable {
+    /// The spec's path, as given to `replay`.
     public var spec: String
+    /// The machine's name.
     public var machine: String
     /// By `TransitionID`: the transition as the summary names it.
     public var transitions: [TransitionName]
     /// By `StateID`: the state's name (the root's is the machine's).
     public var states: [String]
+    /// The counts the replays added up to.
     public var summary: ConformanceSummary
 
+    /// How a summary names a transition without the spec: its state, line and text.
     public struct TransitionName: Sendable, Equatable {
         /// Its state, the line it starts on, and that line as written (without a comment).
         public var state: String
+        /// The 1-based line of the spec the transition starts on.
         public var line: Int
+        /// That line as written, without its comment.
         public var text: String
 
+        /// Creates a name from a state's name, a line and its text.
         public init(state: String, line: Int, text: String) {
             self.state = state
             self.line = line
@@ -24,6 +31,7 @@ public struct SummaryDocument: Sendable, Equatable {
         }
     }
 
+    /// Creates a document from its parts (a merge or a reader of a JSON summary builds one this way).
     public init(spec: String, machine: String, transitions: [TransitionName], states: [String], summary: ConformanceSummary) {
         self.spec = spec
         self.machine = machine

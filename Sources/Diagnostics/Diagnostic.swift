@@ -1,6 +1,11 @@
 /// How serious a diagnostic is.
 public enum Severity: String, Sendable, Comparable {
-    case note, warning, error
+    /// Extra information attached to another diagnostic (an earlier declaration, a "did you mean").
+    case note
+    /// A likely mistake that does not stop the spec from running (an error under `--warnings-as-errors`).
+    case warning
+    /// A problem that makes the spec (or the log) unusable: the command fails.
+    case error
 
     public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
 

@@ -1,72 +1,162 @@
 /// The catalogue of every diagnostic Statecraft reports: a stable id, its default
-/// severity and a one-line summary. The README's table is checked against this list.
+/// severity and a one-line summary. The table of <doc:Diagnostics> is checked against this
+/// list.
 public enum DiagnosticID: String, CaseIterable, Sendable {
     // Reading the file.
+    /// `empty-file`: the file holds no machine.
     case emptyFile = "empty-file"
+    /// `invalid-utf8`: bytes that are not UTF-8.
     case invalidUTF8 = "invalid-utf8"
     // Lexical.
+    /// `invalid-character`: a character that cannot start a token.
     case invalidCharacter = "invalid-character"
+    /// `invalid-number`: a malformed number or an unknown unit.
     case invalidNumber = "invalid-number"
+    /// `invalid-escape`: an unknown escape sequence in a string.
     case invalidEscape = "invalid-escape"
+    /// `unterminated-string`: a string without its closing quote on the same line.
     case unterminatedString = "unterminated-string"
+    /// `unterminated-comment`: a block comment without its closing `*/`.
     case unterminatedComment = "unterminated-comment"
     // Syntax.
+    /// `expected-token`: the parser expected something else; says what, and what it found.
     case expectedToken = "expected-token"
+    /// `nesting-too-deep`: expressions, blocks or states nested more than 64 levels (or an expression tree
+    /// deeper than 256).
     case nestingTooDeep = "nesting-too-deep"
+    /// `too-many-errors`: the checker stopped after 50 errors in one file.
     case tooManyErrors = "too-many-errors"
     // Names.
+    /// `duplicate-declaration`: a name declared twice in one namespace; a note shows the first.
     case duplicateDeclaration = "duplicate-declaration"
+    /// `unknown-state`: a transition, `done(x)`, `in(x)` or a history default names a state that does not
+    /// exist.
     case unknownState = "unknown-state"
+    /// `unknown-event`: a transition or `raise` names an undeclared event.
     case unknownEvent = "unknown-event"
+    /// `unknown-output`: `emit` names an undeclared output.
     case unknownOutput = "unknown-output"
+    /// `unknown-name`: a name that is not a constant, variable, payload field or `let` value.
     case unknownName = "unknown-name"
+    /// `unknown-function`: a call of a function that is not built in.
     case unknownFunction = "unknown-function"
+    /// `unknown-type`: a type other than `Number`, `Bool` or `String`.
     case unknownType = "unknown-type"
+    /// `field-not-in-event`: a payload field used where one of the transition's events does not declare it
+    /// (or declares another type).
     case fieldNotInEvent = "field-not-in-event"
+    /// `shadowed-name`: a payload field or `let` value with the name of a constant, variable, field or
+    /// earlier `let`.
     case shadowedName = "shadowed-name"
     // Types.
+    /// `type-mismatch`: an operand, guard, condition, initial value, assignment, argument or delay of the
+    /// wrong type.
     case typeMismatch = "type-mismatch"
+    /// `assign-to-constant`: an assignment to a constant or `pi`.
     case assignToConstant = "assign-to-constant"
+    /// `assign-to-payload`: an assignment to a payload field or a `let` value.
     case assignToPayload = "assign-to-payload"
+    /// `argument-count`: a function, output or raised event given the wrong number of arguments.
     case argumentCount = "argument-count"
+    /// `non-constant-value`: a constant or initial value that reads a variable, or cannot be computed.
     case nonConstantValue = "non-constant-value"
+    /// `use-before-declaration`: a constant used above its own declaration (constants are computed top to
+    /// bottom).
     case useBeforeDeclaration = "use-before-declaration"
     // Structure.
+    /// `no-initial-state`: no state is marked `initial`, at the top level of the machine or among the
+    /// children of a compound state.
     case noInitialState = "no-initial-state"
+    /// `multiple-initial-states`: more than one state is marked `initial` (at the top level, or among the
+    /// children of one compound state); a note shows the first.
     case multipleInitialStates = "multiple-initial-states"
+    /// `final-state-transition`: a final state with transitions, or a top-level final state with an `exit`
+    /// block (a nested final state is exited with its parent, so it may have one).
     case finalStateTransition = "final-state-transition"
+    /// `final-state-children`: a final state with child states (a final state is a leaf).
     case finalStateChildren = "final-state-children"
+    /// `initial-in-parallel`: a region of a parallel state marked `initial`: every region is entered with it.
     case initialInParallel = "initial-in-parallel"
+    /// `invalid-initial-target`: an `initial ->` target outside its state, targets that cannot be active
+    /// together, or `initial ->` in a state with no child to choose.
     case invalidInitialTarget = "invalid-initial-target"
+    /// `single-region`: a parallel state with fewer than two regions (a compound state says the same).
     case singleRegion = "single-region"
+    /// `misplaced-history`: a history state at the top level of the machine, or in a state with no child
+    /// states: it has nothing to remember.
     case misplacedHistory = "misplaced-history"
+    /// `invalid-history-state`: a history state with a body (child states, `entry`, `exit`, transitions), a
+    /// modifier, or a history state as its default.
     case invalidHistoryState = "invalid-history-state"
+    /// `history-default-outside`: the default of `history state h -> c` is not inside `h`'s parent.
     case historyDefaultOutside = "history-default-outside"
+    /// `history-never-active`: `in(h)` of a history state, which is never active, so the test is always
+    /// false.
     case historyNeverActive = "history-never-active"
+    /// `never-completes`: `done` written in, or `done(x)` naming, a state that can never complete: an atomic
+    /// state, a compound state with no final child, a parallel state with a region that cannot complete.
     case neverCompletes = "never-completes"
+    /// `eventless-cycle`: unguarded (or constant-true) eventless transitions that are certain to be taken
+    /// again, so the step never settles: a targetless `always`, `always -> s` in `s`, or a chain that leads
+    /// back; the message names the loop.
     case eventlessCycle = "eventless-cycle"
     // Analysis.
+    /// `unreachable-state`: no path of transitions leads from the initial state to this one (guards that are
+    /// constant `false` do not count), or every transition into it is proven never to fire.
     case unreachableState = "unreachable-state"
+    /// `dead-end-state`: a leaf state that is not final and has no transition to another state; in a
+    /// statechart, none of its ancestors or of the states in its parallel ancestors' other regions has one
+    /// either (its whole configuration is stuck).
     case deadEndState = "dead-end-state"
+    /// `unused-event`: an event no transition handles.
     case unusedEvent = "unused-event"
+    /// `unused-variable`: a variable no guard or action reads (mark it `public var` if the app reads it).
     case unusedVariable = "unused-variable"
+    /// `unused-output`: an output that is never emitted.
     case unusedOutput = "unused-output"
+    /// `unused-constant`: a constant that is never used.
     case unusedConstant = "unused-constant"
+    /// `constant-guard`: a guard or `if` condition that is always true or always false once constants are
+    /// folded.
     case constantGuard = "constant-guard"
+    /// `unreachable-transition`: a transition after one of the same state and trigger (event, `done(x)`, or
+    /// `always`) that has no guard (or an always-true one), which always wins.
     case unreachableTransition = "unreachable-transition"
+    /// `dead-transition`: a transition proven never to fire: its guard cannot hold given what its state's
+    /// variables can be (interval analysis), or a sooner unguarded timer always leaves first.
     case deadTransition = "dead-transition"
+    /// `overlapping-guards`: two guarded transitions of one state (the first written wins), or of a state and
+    /// its ancestor (the inner one wins), that can both take an event; never two regions, whose transitions
+    /// both fire; with a witness payload and variable values.
     case overlappingGuards = "overlapping-guards"
+    /// `not-reached`: a state or transition the search did not reach within its bounds and could not prove
+    /// unreachable: not a proof either way; says what stopped the search.
     case notReached = "not-reached"
+    /// `start-fails`: the initial state's entry actions fail at run time, so the machine cannot start.
     case startFails = "start-fails"
+    /// `constant-fault`: an expression that fails whenever it runs.
     case constantFault = "constant-fault"
+    /// `run-time-fault`: a step the search saw fail at run time, with the events that make it fail.
     case runTimeFault = "run-time-fault"
+    /// `timer-loop`: timers with no delay that lead back to their own state: time never passes, and the
+    /// runtime stops them after 10,000 firings.
     case timerLoop = "timer-loop"
     // Replaying event logs.
+    /// `malformed-log-line`: (replay) a log line that breaks the event-log format or the machine's interface;
+    /// replay stops there, exit 2.
     case malformedLogLine = "malformed-log-line"
+    /// `expectation-failed`: (replay) an expectation line that does not hold; shows expected and actual, exit
+    /// 1.
     case expectationFailed = "expectation-failed"
+    /// `event-rejected`: (replay) an event whose step failed at run time (undone), or an ignored event under
+    /// `--strict`, exit 1.
     case eventRejected = "event-rejected"
     // Importing SCXML (`statecraft import`): positions are in the SCXML document.
+    /// `scxml-malformed`: (import) the file is not well-formed XML, or its root is not `<scxml>`; at the
+    /// parser's position, exit 1.
     case scxmlMalformed = "scxml-malformed"
+    /// `scxml-unsupported`: (import) an element, attribute or expression with no equivalent in the language,
+    /// at its `<` or at the character of the expression; names the feature, exit 1.
     case scxmlUnsupported = "scxml-unsupported"
 
     /// Whether the diagnostic is about a spec (`statecraft check`) or an event log (`replay`).
@@ -99,8 +189,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         }
     }
 
-    /// What the diagnostic means, in the words of the README's table (a test keeps them the
-    /// same): the SARIF rule's description and the language server's hover.
+    /// What the diagnostic means, in the words of the table of <doc:Diagnostics> (a test
+    /// keeps them the same): the SARIF rule's description and the language server's hover.
     public var summary: String {
         switch self {
         case .emptyFile: "the file holds no machine"
@@ -164,7 +254,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         }
     }
 
-    /// A short example of what triggers the diagnostic, in Markdown (the README's example column).
+    /// A short example of what triggers the diagnostic, in Markdown (the example column of
+    /// <doc:Diagnostics>).
     public var example: String {
         switch self {
         case .emptyFile: "an empty file, or only comments"

@@ -12,10 +12,14 @@ import Darwin
 public enum InputFile {
     /// Why a file cannot be read: `cannot read 'x': no such file or directory`.
     public struct Problem: Error, Sendable, Equatable {
+        /// The path as the user gave it (`-` for standard input).
         public var path: String
+        /// Why it cannot be read, lowercase (`no such file or directory`, `permission denied`).
         public var reason: String
+        /// The whole message: `cannot read 'PATH': REASON`.
         public var message: String { "cannot read '\(path)': \(reason)" }
 
+        /// Creates a problem for a path and a reason.
         public init(path: String, reason: String) {
             self.path = path
             self.reason = reason

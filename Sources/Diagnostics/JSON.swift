@@ -7,14 +7,19 @@
 /// JSON is the event-log reader's job (`JSONValue`, which keeps where each value stood in
 /// its line); this type only writes.
 public enum JSON: Equatable, Sendable {
+    /// The JSON literal `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number; written without a fraction when it is an integer, `null` when not finite.
     case number(Double)
     /// An integer, written exactly (counts, lines and ids beyond a double's 2^53 stay exact).
     case integer(Int)
+    /// A string, escaped as JSON requires when written.
     case string(String)
+    /// An array of values, written in order.
     case array([JSON])
+    /// An object whose members are written in the order they were added.
     case object(JSONObject)
 
     /// An object from its members, in order.
@@ -29,8 +34,10 @@ public enum JSON: Equatable, Sendable {
 /// The members of a JSON object in order. Keys are expected to be unique; adding a key
 /// again replaces its value in place.
 public struct JSONObject: Equatable, Sendable {
+    /// The key-value pairs in insertion order.
     public private(set) var members: [(key: String, value: JSON)]
 
+    /// Creates an object from pairs in order; a repeated key keeps its first position and its last value.
     public init(_ members: [(String, JSON)] = []) {
         self.members = []
         for (key, value) in members { self[key] = value }

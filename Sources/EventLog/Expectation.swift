@@ -25,11 +25,14 @@ public struct Expectation: Equatable, Sendable {
 
     /// The arguments an `outputs` element expects, with where each starts in the line.
     public struct ExpectedArguments: Equatable, Sendable {
+        /// The expected argument values as the log wrote them, in order.
         public var values: [JSONValue]
         /// Byte offset of the `[` of `args`, and of each value.
         public var offset: Int
+        /// The byte offset, in the line, of where each value starts.
         public var valueOffsets: [Int]
 
+        /// Creates the expected arguments of one `outputs` element.
         public init(values: [JSONValue], offset: Int, valueOffsets: [Int]) {
             self.values = values
             self.offset = offset

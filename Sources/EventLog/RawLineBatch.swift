@@ -14,16 +14,23 @@ public final class RawLineBatch: @unchecked Sendable {  // used by one thread at
         public var line: Int
         /// The line's bytes are `bytes[start ..< start + count]`.
         public var start: Int
+        /// How many bytes the line has, counted from `start`.
         public var count: Int
         /// Its payload fields are `fields[fieldStart ..< fieldStart + fieldCount]`.
         public var fieldStart: Int
+        /// How many payload fields the line has.
         public var fieldCount: Int
         /// As in `RawEventLine`, relative to the line's first byte.
         public var name: Range<Int>
+        /// The byte offset of the event name's opening quote, relative to the line's first byte.
         public var nameOffset: Int
+        /// The line's `time`, if given, in seconds.
         public var time: Double?
+        /// The byte offset of the `time` value; nil when the line has none.
         public var timeOffset: Int?
+        /// The bytes of the `case` value (between quotes for a string); nil when the line has none.
         public var caseKey: Range<Int>?
+        /// The byte offset of the `case` value; nil when the line has none.
         public var caseOffset: Int?
         /// For a line the fast path did not read: its record is `records[record]`; -1 otherwise.
         public var record: Int

@@ -32,6 +32,7 @@ public enum SpecFormatter {
         public var source: SourceFile
         /// The input exactly as given.
         public var input: [UInt8]
+        /// The formatted bytes, the syntax errors that stopped the formatter, or its failure.
         public var outcome: Outcome
 
         /// The formatted bytes (with the input's byte order mark, if it had one), or nil.

@@ -10,7 +10,16 @@ import StatecraftDiagnostics
 public struct Symbol: Hashable, Sendable {
     /// What kind of name.
     public enum Kind: String, Sendable, CaseIterable {
-        case state, event, output, variable, constant
+        /// A state of the machine.
+        case state
+        /// An event.
+        case event
+        /// An output.
+        case output
+        /// A variable.
+        case variable
+        /// A constant.
+        case constant
         /// A payload field of an event.
         case eventField = "event field"
         /// A payload field of an output.

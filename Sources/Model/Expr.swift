@@ -2,7 +2,22 @@ import StatecraftDiagnostics
 
 /// The built-in functions.
 public enum BuiltinFunction: String, Sendable, CaseIterable {
-    case min, max, abs, atan2, sqrt, floor, ceil, round
+    /// `min(a, b, ...)`: the smallest of two or more numbers.
+    case min
+    /// `max(a, b, ...)`: the largest of two or more numbers.
+    case max
+    /// `abs(x)`: the magnitude of a number.
+    case abs
+    /// `atan2(y, x)`: the angle of the point (x, y) from the x axis, in radians.
+    case atan2
+    /// `sqrt(x)`: the square root (a negative argument is a run-time fault).
+    case sqrt
+    /// `floor(x)`: the largest integer not above the number.
+    case floor
+    /// `ceil(x)`: the smallest integer not below the number.
+    case ceil
+    /// `round(x)`: the nearest integer, halves rounded away from zero.
+    case round
 
     /// How many arguments it takes: exactly this many, or at least this many for `min`/`max`.
     public var arity: Int {
@@ -17,32 +32,67 @@ public enum BuiltinFunction: String, Sendable, CaseIterable {
 }
 
 /// A unary operator of the resolved model.
-public enum UnaryOp: String, Sendable { case not = "!", negate = "-" }
+public enum UnaryOp: String, Sendable {
+    /// `!`: logical not of a `Bool`.
+    case not = "!"
+    /// `-`: the negation of a `Number`.
+    case negate = "-"
+}
 
 /// A binary operator of the resolved model.
 public enum BinaryOp: String, Sendable {
-    case or = "||", and = "&&", equal = "==", notEqual = "!="
-    case less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
-    case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
+    /// `||`: either `Bool` operand true; the right one is evaluated only when the left is false.
+    case or = "||"
+    /// `&&`: both `Bool` operands true; the right one is evaluated only when the left is true.
+    case and = "&&"
+    /// `==`: whether two values of the same type are equal.
+    case equal = "=="
+    /// `!=`: whether two values of the same type differ.
+    case notEqual = "!="
+    /// `<`: whether the left number is smaller.
+    case less = "<"
+    /// `<=`: whether the left number is smaller or equal.
+    case lessEqual = "<="
+    /// `>`: whether the left number is larger.
+    case greater = ">"
+    /// `>=`: whether the left number is larger or equal.
+    case greaterEqual = ">="
+    /// `+`: the sum of two numbers, or two strings joined.
+    case add = "+"
+    /// `-`: the difference of two numbers.
+    case subtract = "-"
+    /// `*`: the product of two numbers.
+    case multiply = "*"
+    /// `/`: the quotient of two numbers (dividing by zero is a run-time fault).
+    case divide = "/"
+    /// `%`: the remainder of a division truncated toward zero, with the sign of the left number.
+    case remainder = "%"
 }
 
 /// A resolved, typed expression: names are ids, every node knows its type and source range.
 public struct Expr: Equatable, Sendable {
     /// What the expression is.
     public indirect enum Kind: Equatable, Sendable {
+        /// A literal number, string or `true`/`false`, as written.
         case literal(Value)
         /// The built-in constant `pi`.
         case pi
+        /// A named constant, by id (its value is in ``Machine/constants``).
         case constant(ConstantID)
+        /// A variable's current value, by id.
         case variable(VariableID)
         /// A payload field of the triggering event, by name (its slot can differ between
         /// the events of a multi-event transition, so a runtime resolves it per event).
         case field(String)
         /// A `let` value of the enclosing action list, by slot.
         case local(Int)
+        /// A unary operator applied to its operand.
         case unary(UnaryOp, Expr)
+        /// A binary operator with its left and right operands.
         case binary(BinaryOp, Expr, Expr)
+        /// `condition ? then : else`: only the chosen branch is evaluated.
         case conditional(Expr, Expr, Expr)
+        /// A call of a built-in function with its arguments in order.
         case call(BuiltinFunction, [Expr])
         /// `in(x)`: whether state `x` is active now.
         case inState(StateID)
@@ -53,6 +103,7 @@ public struct Expr: Equatable, Sendable {
         case invalid
     }
 
+    /// What the expression is, with its sub-expressions.
     public var kind: Kind
     /// The type; meaningless for `.invalid`.
     public var type: ValueType

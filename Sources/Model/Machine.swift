@@ -16,9 +16,13 @@ public struct Machine: Sendable {
     public var nameRange: SourceRange
     /// Every state, the root first.
     public var states: [State]
+    /// Every declared event, indexed by ``EventID``, in declaration order.
     public var events: [Event]
+    /// Every variable, indexed by ``VariableID``, in declaration order.
     public var variables: [Variable]
+    /// Every constant with its computed value, indexed by ``ConstantID``, in declaration order.
     public var constants: [Constant]
+    /// Every declared output, indexed by ``OutputID``, in declaration order.
     public var outputs: [Output]
     /// Every transition, in source order.
     public var transitions: [Transition]
@@ -69,12 +73,17 @@ public struct Machine: Sendable {
         return result
     }
 
-    /// Subscripts by id.
+    /// The state with the given id.
     public subscript(id: StateID) -> State { states[id.index] }
+    /// The event with the given id.
     public subscript(id: EventID) -> Event { events[id.index] }
+    /// The variable with the given id.
     public subscript(id: VariableID) -> Variable { variables[id.index] }
+    /// The constant with the given id.
     public subscript(id: ConstantID) -> Constant { constants[id.index] }
+    /// The output with the given id.
     public subscript(id: OutputID) -> Output { outputs[id.index] }
+    /// The transition with the given id.
     public subscript(id: TransitionID) -> Transition { transitions[id.index] }
 
     /// The constant values, indexed by `ConstantID` (for folding and evaluation).
@@ -104,10 +113,15 @@ public struct State: Sendable {
         case history
     }
 
+    /// The state's position in ``Machine/states`` (the root is 0; ids follow document order).
     public var id: StateID
+    /// The state's name as declared (the root's is the machine's name).
     public var name: String
+    /// Whether it is a leaf, compound, parallel, final or history state.
     public var kind: Kind
+    /// The enclosing state; nil only for the root.
     public var parent: StateID?
+    /// The direct child states, in document order; empty for a leaf.
     public var children: [StateID] = []
     /// The child entered when this state is entered (compound states): with
     /// `initialTargets`, the child on the way to the first of them.
@@ -149,8 +163,11 @@ public struct State: Sendable {
 
 /// A typed field of an event payload or output argument list.
 public struct Field: Sendable {
+    /// The field's name, as payloads, expressions and event logs refer to it.
     public var name: String
+    /// The field's type.
     public var type: ValueType
+    /// Where the field is declared.
     public var range: SourceRange
 
     /// Creates a field.
@@ -163,10 +180,13 @@ public struct Field: Sendable {
 
 /// An event the outside world sends.
 public struct Event: Sendable {
+    /// The event's position in ``Machine/events``.
     public var id: EventID
+    /// The event's name, as transitions and event logs refer to it.
     public var name: String
     /// Payload fields in declaration order (a runtime's payload slots).
     public var fields: [Field]
+    /// Where the event's name is declared.
     public var range: SourceRange
 
     /// Creates an event.
@@ -183,9 +203,13 @@ public struct Event: Sendable {
 
 /// An output the machine emits.
 public struct Output: Sendable {
+    /// The output's position in ``Machine/outputs``.
     public var id: OutputID
+    /// The output's name, as `emit` and expectations refer to it.
     public var name: String
+    /// The argument fields in declaration order (the order `emit` passes them in).
     public var fields: [Field]
+    /// Where the output's name is declared.
     public var range: SourceRange
 
     /// Creates an output.
@@ -199,14 +223,19 @@ public struct Output: Sendable {
 
 /// A variable with its initial value.
 public struct Variable: Sendable {
+    /// The variable's position in ``Machine/variables``.
     public var id: VariableID
+    /// The variable's name as declared.
     public var name: String
+    /// The variable's type.
     public var type: ValueType
     /// Marked `public`: read by the app, so not reported when no guard or action reads it.
     public var isPublic: Bool
+    /// The value the variable holds when the machine starts, computed from ``initializer``.
     public var initialValue: Value
     /// The initializer as written, resolved (so analyses see what it refers to).
     public var initializer: Expr
+    /// Where the variable's name is declared.
     public var range: SourceRange
 
     /// Creates a variable.
@@ -224,11 +253,15 @@ public struct Variable: Sendable {
 
 /// A named constant.
 public struct Constant: Sendable {
+    /// The constant's position in ``Machine/constants``.
     public var id: ConstantID
+    /// The constant's name as declared.
     public var name: String
+    /// The constant's value, computed once when the machine was resolved.
     public var value: Value
     /// The definition as written, resolved.
     public var definition: Expr
+    /// Where the constant's name is declared.
     public var range: SourceRange
 
     /// Creates a constant.
@@ -256,8 +289,11 @@ public enum Trigger: Sendable, Equatable {
 
 /// A transition from a state.
 public struct Transition: Sendable {
+    /// The transition's position in ``Machine/transitions`` (source order).
     public var id: TransitionID
+    /// The state the transition is written in.
     public var source: StateID
+    /// What fires the transition: events, a timer, the completion of a state, or nothing (`always`).
     public var trigger: Trigger
     /// Must hold for the transition to fire; nil means always.
     public var guardExpr: Expr?
@@ -266,6 +302,7 @@ public struct Transition: Sendable {
     /// Written as internal (SCXML `type="internal"`): when every target is a descendant of
     /// a compound source, the source is not exited and re-entered.
     public var isInternal = false
+    /// The actions run when the transition is taken, in order (after the exits, before the entries).
     public var actions: [Action]
     /// How many `let` slots its actions use.
     public var localCount: Int
@@ -306,6 +343,7 @@ public struct Transition: Sendable {
 public indirect enum Action: Sendable, Equatable {
     /// `variable op= value`; `op` is nil for a plain assignment.
     case assign(VariableID, op: BinaryOp?, Expr, range: SourceRange)
+    /// `emit o(args)`: sends an output to the app, with its arguments in the output's field order.
     case emit(OutputID, [Expr], range: SourceRange)
     /// `let` stores a value in a local slot.
     case setLocal(Int, Expr, range: SourceRange)
@@ -317,6 +355,7 @@ public indirect enum Action: Sendable, Equatable {
     case send(EventID, [Expr], delay: Expr?, range: SourceRange)
     /// `cancel e` drops every delayed `send` of `e` that has not been delivered yet.
     case cancel(EventID, range: SourceRange)
+    /// `if condition { then } else { otherwise }`: runs one of two action lists.
     case ifAction(Expr, then: [Action], otherwise: [Action], range: SourceRange)
 
     /// Calls `body` on every expression in this action and the actions inside it.

@@ -8,9 +8,12 @@
 
 /// What a transition is, for the tree rules: where it is written, where it goes, and how.
 public struct TransitionShape: Sendable, Equatable {
+    /// The state the transition is written in.
     public var source: StateID
     /// nil for a targetless transition.
     public var target: StateID?
+    /// Whether it is written `internal`: a compound source is then not exited when every target lies inside
+    /// it.
     public var isInternal: Bool
 
     /// Creates a shape.

@@ -2,7 +2,12 @@ import StatecraftDiagnostics
 
 /// The types of the language.
 public enum ValueType: String, Sendable, CaseIterable {
-    case number = "Number", bool = "Bool", string = "String"
+    /// `Number`: a 64-bit floating-point number (durations are numbers of seconds).
+    case number = "Number"
+    /// `Bool`: `true` or `false`.
+    case bool = "Bool"
+    /// `String`: Unicode text.
+    case string = "String"
 
     /// Looks a type up by its spelling in source.
     public init?(spelling: String) { self.init(rawValue: spelling) }
@@ -19,8 +24,11 @@ public enum ValueType: String, Sendable, CaseIterable {
 
 /// A value of one of the language's types.
 public enum Value: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// A `Number`.
     case number(Double)
+    /// A `Bool`.
     case bool(Bool)
+    /// A `String`.
     case string(String)
 
     /// The value's type.

@@ -29,9 +29,12 @@ public struct CheckReport: Sendable {
 
 /// A file that could not be read, and why (`no such file or directory`).
 public struct UnreadableFile: Sendable, Equatable {
+    /// The path as the user gave it.
     public var path: String
+    /// Why it could not be read, as `check` prints it.
     public var message: String
 
+    /// Creates a record of an unreadable file.
     public init(path: String, message: String) {
         self.path = path
         self.message = message
@@ -41,9 +44,13 @@ public struct UnreadableFile: Sendable, Equatable {
 /// Where a diagnostic points, as people count: 1-based lines and columns (Unicode scalars),
 /// the end just past the last character.
 public struct ReportSpan: Sendable, Equatable {
+    /// The 1-based line the span starts on.
     public var line: Int
+    /// The 1-based column the span starts at, in Unicode scalars.
     public var column: Int
+    /// The 1-based line the span ends on.
     public var endLine: Int
+    /// The 1-based column just past the span's last character, in Unicode scalars.
     public var endColumn: Int
 
     /// The span of `range` in `file`.
@@ -62,16 +69,23 @@ public struct ReportSpan: Sendable, Equatable {
 public struct ReportedDiagnostic: Sendable {
     /// A note with the position it points at (nil for a note about the whole file).
     public struct Note: Sendable {
+        /// The note's text, lowercase, without a final period.
         public var message: String
+        /// Where the note points; nil when it is about the whole file.
         public var span: ReportSpan?
     }
 
     /// The file's path as it was given.
     public var path: String
+    /// The diagnostic's stable id (its kebab-case name is the raw value).
     public var id: DiagnosticID
+    /// Whether it is an error, a warning or a note (`check --warnings-as-errors` has made warnings errors).
     public var severity: Severity
+    /// The message, lowercase, without a final period.
     public var message: String
+    /// Where the diagnostic points.
     public var span: ReportSpan
+    /// The notes attached to it, in order.
     public var notes: [Note]
     /// The text of the line the diagnostic starts on, without its line break: what a
     /// fingerprint of the finding hashes, so it survives lines added above it.

@@ -12,6 +12,7 @@
 public struct Fingerprint {
     private var seen: [UInt64: Int] = [:]
 
+    /// Creates a fingerprinter for one file, with no finding seen yet.
     public init() {}
 
     /// The fingerprint of the next finding; call it for a file's findings in order.

@@ -15,14 +15,22 @@ public enum GitHubAnnotations {
     public struct Annotation: Sendable, Equatable {
         /// `error`, `warning` or `notice`.
         public var level: String
+        /// The path the annotation is shown on; nil for one about no file.
         public var file: String?
+        /// The 1-based line it starts on; nil for the whole file.
         public var line: Int?
+        /// The 1-based column it starts at; nil for the whole line.
         public var column: Int?
+        /// The 1-based line it ends on; nil when it is the start line.
         public var endLine: Int?
+        /// The 1-based column it ends at; nil when not known.
         public var endColumn: Int?
+        /// The annotation's title (our reports put the diagnostic's id there); nil for none.
         public var title: String?
+        /// The annotation's text.
         public var message: String
 
+        /// Creates an annotation; only its level and message are required.
         public init(level: String, file: String? = nil, line: Int? = nil, column: Int? = nil, endLine: Int? = nil,
                     endColumn: Int? = nil, title: String? = nil, message: String) {
             self.level = level

@@ -19,12 +19,14 @@ public struct DurationSketch: Sendable, Equatable {
 
     /// Durations of (virtually) zero seconds, which no logarithmic bucket holds.
     public private(set) var zeros = 0
+    /// How many durations were added, zeros included.
     public private(set) var count = 0
     /// The counts of buckets `lowest ..< lowest + counts.count`, where bucket `i` holds the
     /// durations in (γ^(i-1), γ^i]: an array, so that adding a duration hashes nothing.
     private var lowest = 0
     private var counts: [Int] = []
 
+    /// Creates an empty sketch.
     public init() {}
 
     /// Restores a sketch from its zeros and buckets (as a report writes them).
@@ -41,6 +43,7 @@ public struct DurationSketch: Sendable, Equatable {
         return result
     }
 
+    /// Records one duration, in seconds (below a microsecond it counts as zero).
     public mutating func add(_ seconds: Double) {
         // Below a microsecond a virtual clock does not tell durations apart.
         guard seconds >= 1e-6 else {
@@ -85,6 +88,7 @@ public struct DurationSketch: Sendable, Equatable {
         return nil
     }
 
+    /// The sketch of both sets of durations: the counts added bucket by bucket.
     public static func + (a: DurationSketch, b: DurationSketch) -> DurationSketch {
         var sum = a
         sum.zeros += b.zeros
@@ -96,14 +100,18 @@ public struct DurationSketch: Sendable, Equatable {
 
 /// How often a state was entered, and how long its visits that ended lasted.
 public struct StateDwell: Sendable, Equatable {
+    /// How many times the state was entered.
     public var visits = 0
+    /// The durations of the visits that ended (a state still active at the end of a case adds none).
     public var durations = DurationSketch()
 
+    /// Creates a dwell record from a visit count and a sketch of durations.
     public init(visits: Int = 0, durations: DurationSketch = DurationSketch()) {
         self.visits = visits
         self.durations = durations
     }
 
+    /// The dwell of both sets of visits: visits added, sketches merged.
     public static func + (a: StateDwell, b: StateDwell) -> StateDwell {
         StateDwell(visits: a.visits + b.visits, durations: a.durations + b.durations)
     }

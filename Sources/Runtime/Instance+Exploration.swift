@@ -5,28 +5,37 @@ import StatecraftModel
 /// left, so snapshots taken at different times compare equal when they behave the same from
 /// then on).
 public struct Snapshot: Hashable, Sendable {
+    /// The active states, in document order.
     public var configuration: Configuration
     /// What each history state recorded (nil where its parent was never exited), for a
     /// statechart; empty for a flat machine.
     public var history: [[StateID]?]
+    /// The variables' values, indexed by ``VariableID``.
     public var variables: [Value]
     /// Each armed timer: its state, its index among that state's timers, the time left.
     public var timers: [Timer]
     /// Each pending event the machine sent itself, in the order it comes due.
     public var sent: [Sent]
+    /// Whether the run has ended in a top-level final state.
     public var isFinished: Bool
 
     /// An armed timer in a snapshot.
     public struct Timer: Hashable, Sendable {
+        /// The state that armed the timer.
         public var state: StateID
+        /// Which of that state's `after` transitions it is, counting from 0 in source order.
         public var index: Int
+        /// The time left until it fires, in seconds.
         public var remaining: Double
     }
 
     /// A pending sent event in a snapshot.
     public struct Sent: Hashable, Sendable {
+        /// The event that will be delivered.
         public var event: EventID
+        /// Its payload values, in the order of the event's fields.
         public var payload: [Value]
+        /// The time left until it is delivered, in seconds.
         public var remaining: Double
     }
 }
@@ -36,6 +45,7 @@ public struct Snapshot: Hashable, Sendable {
 public struct SnapshotStrings: Sendable {
     private var numbers: [String: UInt64] = [:]
 
+    /// Creates an empty table, for one search.
     public init() {}
 
     /// The string's number, if it has one.

@@ -3,7 +3,7 @@ import StatecraftModel
 
 /// What one step of an instance did.
 public struct Step: Sendable, Equatable {
-    /// The kinds of step.
+    /// What the step did: started, fired a transition, ignored the event, or failed.
     public enum Kind: Sendable, Equatable {
         /// The machine entered its initial state.
         case started
@@ -17,6 +17,8 @@ public struct Step: Sendable, Equatable {
         case failed(ExpressionFault)
     }
 
+    /// Whether the machine started, a transition fired, or the event was ignored, arrived after the end or
+    /// failed.
     public var kind: Kind
     /// The active state before the step.
     public var from: StateID
@@ -37,7 +39,7 @@ public struct Step: Sendable, Equatable {
 /// actions, entry actions, in that order) or, when an expression fails, not at all.
 /// Outputs are delivered only for steps that succeed.
 public struct Instance: Sendable {
-    /// The compiled machine.
+    /// The compiled machine the instance runs.
     public let program: Program
     /// `program.chart`, borrowed: `program` keeps it alive, and reading it here retains
     /// nothing on the step path.

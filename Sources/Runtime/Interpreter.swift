@@ -42,10 +42,13 @@ public struct ExpressionFault: Error, Sendable, Equatable {
         case internalError(instruction: Int)
     }
 
+    /// What failed: a division by zero, a result that is not a finite number, a loop that never settles, and
+    /// so on.
     public var reason: Reason
     /// The expression (or, for a timer loop, the transition) that failed, in the spec.
     public var range: SourceRange
 
+    /// Creates a fault of the given kind at a range of the spec.
     public init(_ reason: Reason, range: SourceRange) {
         self.reason = reason
         self.range = range

@@ -4,7 +4,9 @@ import StatecraftModel
 
 /// An output as emitted: its name and argument values.
 public struct EmittedOutput: Sendable, Equatable, CustomStringConvertible {
+    /// The output's name as declared in the spec.
     public var name: String
+    /// The argument values, in the order of the output's fields.
     public var arguments: [Value]
 
     /// `didTap(0)`, or `didRefresh` without arguments.
@@ -31,11 +33,15 @@ public struct ExpectationFailure: Sendable, Equatable {
 
 /// An event (or timer) that was rejected: its step failed, or `--strict` refused an ignored event.
 public struct Rejection: Sendable, Equatable {
+    /// The 1-based log line of the rejected event (for a timer, the line whose time made it fire).
     public var line: Int
+    /// The 1-based column the message points at, in characters (1 when it is about the whole line).
     public var column: Int
+    /// What went wrong, in the words of the diagnostic (lowercase, no final period).
     public var message: String
     /// The spec expression that failed, when an expression failed.
     public var specRange: SourceRange?
+    /// The bytes of the log line, for the source line and caret under the message.
     public var text: [UInt8]
 }
 
@@ -105,14 +111,21 @@ public struct CaseReport: Sendable {
 /// ignored (no transition took them) or rejected (a step failed, or `--strict` refused an
 /// ignored event).
 public struct Deviation: Sendable, Equatable {
+    /// How the events of a group deviated.
     public enum Kind: String, Sendable, Comparable {
-        case ignored, rejected
+        /// Events no transition took (or that arrived after the run ended).
+        case ignored
+        /// Events whose step failed at run time, or ignored events that `--strict` refused.
+        case rejected
         public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     }
     /// The active states when the event arrived, outermost first.
     public var configuration: [String]
+    /// The event's name.
     public var event: String
+    /// Whether the events were ignored or rejected.
     public var kind: Kind
+    /// How many events of the log fell in this group.
     public var count: Int
     /// The log lines of the first `Deviation.keptLines` occurrences.
     public var lines: [Int]
@@ -123,6 +136,7 @@ public struct Deviation: Sendable, Equatable {
     /// How many places of each group are kept.
     public static let keptLines = 3
 
+    /// Creates a group from where and how the events deviated, how many there were and their first lines.
     public init(configuration: [String], event: String, kind: Kind, count: Int, lines: [Int]) {
         self.configuration = configuration
         self.event = event
@@ -159,9 +173,12 @@ public struct ReplayReport: Sendable {
 
 /// A payload field or a variable with its value, in a trace step or a case report.
 public struct NamedValue: Sendable, Equatable {
+    /// The field's or variable's name.
     public var name: String
+    /// Its value.
     public var value: Value
 
+    /// Pairs a name with a value.
     public init(name: String, value: Value) {
         self.name = name
         self.value = value
@@ -170,34 +187,49 @@ public struct NamedValue: Sendable, Equatable {
 
 /// One step of a replay, for `--trace`.
 public struct TraceStep: Sendable {
-    /// What happened.
+    /// What became of the event: taken, ignored, after the end, or rejected with a message.
     public enum Result: Sendable, Equatable {
+        /// A transition took the event (or the timer fired).
         case applied
+        /// No transition took the event: the machine stayed as it was.
         case ignored
         /// The run had already ended in a final state.
         case afterFinal
+        /// The step failed at run time and was undone, or `--strict` refused an ignored event; with the
+        /// message.
         case rejected(String)
     }
 
+    /// The 1-based log line the step came from (for a timer, the line whose time made it fire).
     public var line: Int
+    /// The case the line belongs to; nil for lines without a `case`.
     public var caseKey: String?
+    /// The virtual clock at the step, in seconds, on the same scale as the log's `time` values.
     public var time: Double
     /// The event's name, or `after 2s` for a timer.
     public var event: String
+    /// Whether the step was a timer (`after`) firing rather than an event from the log.
     public var isTimer: Bool
     /// Whether the event was one the machine sent itself (`send`), taken after its line.
     public var isSent: Bool = false
+    /// The event's payload fields with their values, in declaration order; empty for a timer.
     public var payload: [NamedValue]
+    /// The name of the state the step started in.
     public var from: String
+    /// The name of the state the step ended in.
     public var to: String
+    /// Whether the step was taken, ignored or rejected.
     public var result: Result
+    /// The outputs the step emitted, in order.
     public var outputs: [EmittedOutput]
     /// Variables whose value the step changed, with the new value.
     public var changed: [NamedValue]
     /// The event (nil for a timer) and the states of `from` and `to`, by id: for writers
     /// that look names up once per machine rather than once per step.
     public var eventID: EventID?
+    /// ``from`` by id.
     public var fromState: StateID
+    /// ``to`` by id.
     public var toState: StateID
     /// Whether the step's transition has no target (it runs actions, exits and enters
     /// nothing), as opposed to a self transition, which leaves and re-enters its state.
@@ -213,9 +245,14 @@ public struct TraceStep: Sendable {
 /// took (in the order their actions ran), the states it exited (children first) and
 /// entered (parents first).
 public struct TraceMicrostep: Sendable, Equatable {
+    /// What started the microstep: the event, a timer, a raised event, a completion, eventless transitions or
+    /// the start.
     public var trigger: MicrostepLog.Trigger
+    /// The transitions taken together, in the order their actions ran.
     public var transitions: [TransitionID]
+    /// The states exited, children before parents.
     public var exited: [StateID]
+    /// The states entered, parents before children.
     public var entered: [StateID]
 
     /// Creates a record.

@@ -11,6 +11,7 @@ public struct Replayer {
     /// How many outputs, failures and rejections each case keeps for its report (the counts
     /// are always exact); memory stays flat however long the log.
     public static let keptOutputs = 100
+    /// How many failed expectations and how many rejections each case keeps for its report.
     public static let keptFailures = 100
     /// How many outputs an `outputs` expectation can compare since the previous expectation.
     public static let outputWindow = 100_000
@@ -176,7 +177,7 @@ public struct Replayer {
         if traceBatch.count >= traceFlushLimit { flushTrace(sink) }
     }
 
-    /// The report so far.
+    /// What the replay found so far: every case of the lines consumed, and the counts.
     public var report: ReplayReport {
         ReplayReport(cases: runs.map { run in
             var report = run.report

@@ -12,13 +12,21 @@ import StatecraftModel
 public struct TraceBatch: Sendable {
     /// What a step's `result` was, without its message (see `message(_:)`).
     public enum ResultKind: UInt8, Sendable {
-        case applied, ignored, afterFinal, rejected
+        /// A transition took the event, or the timer fired.
+        case applied
+        /// No transition took the event.
+        case ignored
+        /// The run had already ended in a final state.
+        case afterFinal
+        /// The step failed and was undone, or `--strict` refused an ignored event.
+        case rejected
     }
 
-    /// One step.
+    /// One step, as ids, numbers and offsets into the batch's storage.
     public struct Entry: Sendable {
         /// The log line that caused it (for a timer: the line whose time fired it).
         public var line: Int
+        /// The virtual clock at the step, in seconds.
         public var time: Double
         /// The event, or -1 for a timer's step.
         @usableFromInline var event: Int32
@@ -26,6 +34,7 @@ public struct TraceBatch: Sendable {
         @usableFromInline var timer: Int32
         @usableFromInline var from: Int32
         @usableFromInline var to: Int32
+        /// Whether the step was applied, ignored, after the end, or rejected.
         public var result: ResultKind
         /// Index in `strings` of the case key and of a rejection's message; -1 for none.
         @usableFromInline var caseKey: Int32
@@ -53,11 +62,13 @@ public struct TraceBatch: Sendable {
         /// The `after` transition of a timer's step; nil when it is not known (a timer's
         /// step that failed).
         @inlinable public var timerTransition: TransitionID? { event < 0 && timer >= 0 ? TransitionID(Int(timer)) : nil }
+        /// Whether the step was a timer firing rather than an event.
         @inlinable public var isTimer: Bool { event < 0 }
         /// Whether the step took an event the machine sent itself (`send`), not a line's.
         @inlinable public var isSent: Bool { event >= 0 && timer == TraceBatch.sentMarker }
-        /// The active state before and after the step.
+        /// The active state before the step.
         @inlinable public var fromState: StateID { StateID(Int(from)) }
+        /// The active state after the step.
         @inlinable public var toState: StateID { StateID(Int(to)) }
         /// The transition the step took (the first, in a statechart's step); nil when none.
         @inlinable public var transitionID: TransitionID? { transition >= 0 ? TransitionID(Int(transition)) : nil }
@@ -114,6 +125,7 @@ public struct TraceBatch: Sendable {
 
     /// How many steps the batch holds.
     @inlinable public var count: Int { entries.count }
+    /// Whether the batch holds no step.
     @inlinable public var isEmpty: Bool { entries.isEmpty }
 
     /// Forgets every step, keeping the storage for the next ones.
@@ -134,7 +146,7 @@ public struct TraceBatch: Sendable {
 
     // MARK: - Reading
 
-    /// Step `k`.
+    /// The `k`th step recorded, counting from 0.
     @inlinable public subscript(_ k: Int) -> Entry { entries[k] }
 
     /// The case key of step `k`; nil for the lines without a case.

@@ -31,10 +31,15 @@ public struct MachineDecl: Equatable, Sendable {
 
 /// `member = const | var | event | output | state | initialTargets`
 public enum MemberDecl: Equatable, Sendable {
+    /// A `const` declaration.
     case constant(ConstDecl)
+    /// A `var` declaration (with or without `public`).
     case variable(VarDecl)
+    /// An `event` declaration with its payload fields.
     case event(EventDecl)
+    /// An `output` declaration with its argument fields.
     case output(OutputDecl)
+    /// A top-level `state` declaration, with everything nested in it.
     case state(StateDecl)
     /// `initial -> a, b` at the top level: the machine starts in these states.
     case initialTargets(InitialTargetsDecl)
@@ -46,6 +51,7 @@ public enum MemberDecl: Equatable, Sendable {
 public struct InitialTargetsDecl: Equatable, Sendable {
     /// The `initial` keyword.
     public var keywordRange: SourceRange
+    /// The state names after `->`, in the order written (resolved later; unknown ones are errors then).
     public var targets: [Identifier]
 }
 
@@ -57,8 +63,11 @@ public struct TypeRef: Equatable, Sendable {
 
 /// `const = "const" IDENT [ ":" type ] "=" expr`
 public struct ConstDecl: Equatable, Sendable {
+    /// The constant's name.
     public var name: Identifier
+    /// The type written after `:`; nil when omitted (the value's type is used).
     public var type: TypeRef?
+    /// The expression after `=`, computed once when the machine is resolved.
     public var value: ExprSyntax
 }
 
@@ -67,26 +76,35 @@ public struct VarDecl: Equatable, Sendable {
     /// Whether the variable is marked `public`: part of the machine's interface, read by
     /// the app (and by event logs), so never reported as unused.
     public var isPublic: Bool
+    /// The variable's name.
     public var name: Identifier
+    /// The type written after `:`; nil only when the parser recovered from its absence.
     public var type: TypeRef?
+    /// The expression after `=`: the variable's value when the machine starts.
     public var initialValue: ExprSyntax
 }
 
 /// `field = IDENT ":" type`
 public struct FieldDecl: Equatable, Sendable {
+    /// The field's name, as payloads and expressions refer to it.
     public var name: Identifier
+    /// The field's type.
     public var type: TypeRef
 }
 
 /// `event = "event" IDENT [ "(" fields ")" ]`
 public struct EventDecl: Equatable, Sendable {
+    /// The event's name, as transitions and event logs refer to it.
     public var name: Identifier
+    /// The payload fields in parentheses, in order; empty when the event has none.
     public var fields: [FieldDecl]
 }
 
 /// `output = "output" IDENT [ "(" fields ")" ]`
 public struct OutputDecl: Equatable, Sendable {
+    /// The output's name, as `emit` refers to it.
     public var name: Identifier
+    /// The argument fields in parentheses, in order; empty when the output has none.
     public var fields: [FieldDecl]
 }
 
@@ -94,15 +112,30 @@ public struct OutputDecl: Equatable, Sendable {
 /// `history` and `deep` are not reserved words: they are modifiers only before `state`.
 public struct StateModifier: Equatable, Sendable {
     /// Which modifier.
-    public enum Kind: String, Sendable { case initial, final, parallel, history, deep }
+    public enum Kind: String, Sendable {
+        /// `initial`: the state its parent (or the machine) enters by default.
+        case initial
+        /// `final`: entering it completes its parent.
+        case final
+        /// `parallel`: its child states are regions, all active together.
+        case parallel
+        /// `history`: a pseudo-state that re-enters the parent's last active child.
+        case history
+        /// `deep`: before `history`, re-enters the last active leaf states at any depth.
+        case deep
+    }
+    /// Which modifier this is.
     public var kind: Kind
+    /// Where the modifier's word is in the source.
     public var range: SourceRange
 }
 
 /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
 ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT ]`
 public struct StateDecl: Equatable, Sendable {
+    /// The modifiers written before `state`, in source order.
     public var modifiers: [StateModifier]
+    /// The state's name, unique among all the machine's states.
     public var name: Identifier
     /// For a history state, the default written after `->` (`history state h -> c`).
     public var historyDefault: Identifier?
@@ -110,6 +143,7 @@ public struct StateDecl: Equatable, Sendable {
     public var entry: [EntryExitDecl]
     /// `exit` blocks, in order.
     public var exit: [EntryExitDecl]
+    /// The transitions written in the state's body, in source order (the first that matches wins).
     public var transitions: [TransitionDecl]
     /// States declared inside this one.
     public var children: [StateDecl]
@@ -129,12 +163,15 @@ public struct StateDecl: Equatable, Sendable {
 public struct EntryExitDecl: Equatable, Sendable {
     /// The `entry` or `exit` keyword.
     public var keywordRange: SourceRange
+    /// The actions run when the state is entered (`entry`) or exited (`exit`).
     public var block: BlockSyntax
 }
 
 /// `trigger = "on" IDENT { "," IDENT } | "after" expr | "done" [ "(" IDENT ")" ] | "always"`
 public enum TriggerSyntax: Equatable, Sendable {
+    /// `on a, b`: taken when any of the named events arrives.
     case events([Identifier])
+    /// `after delay`: a timer started on entering the state; the delay expression is in seconds.
     case after(ExprSyntax)
     /// `done` (nil: the completion of the state it is written in) or `done(x)`.
     case done(Identifier?)
@@ -144,13 +181,17 @@ public enum TriggerSyntax: Equatable, Sendable {
 
 /// `transition = [ "internal" ] trigger [ "if" expr ] [ "->" IDENT ] [ block ]`
 public struct TransitionDecl: Equatable, Sendable {
+    /// What fires the transition: events, a timer, completion, or nothing (`always`).
     public var trigger: TriggerSyntax
     /// The `on`, `after`, `done` or `always` keyword.
     public var keywordRange: SourceRange
     /// The `internal` prefix, when written.
     public var internalRange: SourceRange?
+    /// The expression after `if`; nil when the transition has no guard.
     public var guardExpr: ExprSyntax?
+    /// The state after `->`; nil for a targetless transition, which runs its actions and stays.
     public var target: Identifier?
+    /// The block of actions run when the transition is taken; nil when none is written.
     public var actions: BlockSyntax?
     /// The first keyword (`internal` when written) through the end of the transition.
     public var range: SourceRange
@@ -161,13 +202,24 @@ public struct TransitionDecl: Equatable, Sendable {
 
 /// `block = "{" { action } "}"`
 public struct BlockSyntax: Equatable, Sendable {
+    /// The actions between the braces, in the order they run.
     public var actions: [ActionSyntax]
+    /// The opening brace through the closing brace.
     public var range: SourceRange
 }
 
 /// The assignment operators.
 public enum AssignOperator: String, Sendable {
-    case assign = "=", add = "+=", subtract = "-=", multiply = "*=", divide = "/="
+    /// `=`: replaces the value.
+    case assign = "="
+    /// `+=`: adds to a number or appends to a string.
+    case add = "+="
+    /// `-=`: subtracts from a number.
+    case subtract = "-="
+    /// `*=`: multiplies a number.
+    case multiply = "*="
+    /// `/=`: divides a number.
+    case divide = "/="
 }
 
 /// `action = assignment | emit | raise | send | cancel | let | if`
@@ -189,15 +241,41 @@ public indirect enum ActionSyntax: Equatable, Sendable {
 }
 
 /// Unary operators.
-public enum UnaryOperator: String, Sendable { case not = "!", negate = "-" }
+public enum UnaryOperator: String, Sendable {
+    /// `!`: logical not of a `Bool`.
+    case not = "!"
+    /// `-`: the negation of a `Number`.
+    case negate = "-"
+}
 
 /// Binary operators, loosest binding first.
 public enum BinaryOperator: String, Sendable {
-    case or = "||", and = "&&"
-    case equal = "==", notEqual = "!="
-    case less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
-    case add = "+", subtract = "-"
-    case multiply = "*", divide = "/", remainder = "%"
+    /// `||`: true when either `Bool` operand is (the right one is evaluated only when needed).
+    case or = "||"
+    /// `&&`: true when both `Bool` operands are (the right one is evaluated only when needed).
+    case and = "&&"
+    /// `==`: whether two values of the same type are equal.
+    case equal = "=="
+    /// `!=`: whether two values of the same type differ.
+    case notEqual = "!="
+    /// `<`: whether the left number is smaller.
+    case less = "<"
+    /// `<=`: whether the left number is smaller or equal.
+    case lessEqual = "<="
+    /// `>`: whether the left number is larger.
+    case greater = ">"
+    /// `>=`: whether the left number is larger or equal.
+    case greaterEqual = ">="
+    /// `+`: the sum of two numbers, or two strings joined.
+    case add = "+"
+    /// `-`: the difference of two numbers.
+    case subtract = "-"
+    /// `*`: the product of two numbers.
+    case multiply = "*"
+    /// `/`: the quotient of two numbers.
+    case divide = "/"
+    /// `%`: the remainder of dividing two numbers.
+    case remainder = "%"
 
     /// How tightly the operator binds (higher binds tighter); all are left-associative. The
     /// parser and the formatter both group by it, so they agree on every expression's shape.
@@ -217,14 +295,23 @@ public enum BinaryOperator: String, Sendable {
 public struct ExprSyntax: Equatable, Sendable {
     /// What the expression is.
     public indirect enum Kind: Equatable, Sendable {
+        /// A number literal, its unit applied: `2s` is 2, `300ms` is 0.3.
         case number(Double)
+        /// A string literal without interpolation, escapes already decoded.
         case string(String)
+        /// `true` or `false`.
         case bool(Bool)
+        /// A name: a constant, variable, payload field or `let` value, resolved later.
         case name(String)
+        /// A call of a built-in function, with its arguments in order.
         case call(Identifier, [ExprSyntax])
+        /// A unary operator applied to its operand.
         case unary(UnaryOperator, ExprSyntax)
+        /// A binary operator with its left and right operands.
         case binary(BinaryOperator, ExprSyntax, ExprSyntax)
+        /// `condition ? then : else`.
         case conditional(ExprSyntax, ExprSyntax, ExprSyntax)
+        /// An expression in parentheses, kept so the formatter can print them back.
         case paren(ExprSyntax)
         /// A string with interpolations, `"Wrong password \(attempts)"`: its pieces in order.
         case interpolation([InterpolationPiece])
@@ -234,11 +321,15 @@ public struct ExprSyntax: Equatable, Sendable {
 
     /// A piece of an interpolated string: literal text, or an interpolated expression.
     public enum InterpolationPiece: Equatable, Sendable {
+        /// Literal text, escapes already decoded.
         case text(String)
+        /// An expression written between `\(` and `)`.
         case expression(ExprSyntax)
     }
 
+    /// What the expression is, with its sub-expressions.
     public var kind: Kind
+    /// The expression's bytes in the source, parentheses included.
     public var range: SourceRange
     /// 1 for a leaf; 1 + the deepest child otherwise.
     public var depth: Int

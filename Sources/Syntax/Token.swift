@@ -3,20 +3,116 @@ import StatecraftDiagnostics
 /// What kind of token: keywords and punctuation are their own kinds so the parser
 /// compares integers, never strings.
 public enum TokenKind: UInt8, Sendable {
-    case identifier, number, string
+    /// A name: a state, event, variable, field, function or type.
+    case identifier
+    /// A number literal, possibly with a unit (`2s`, `300ms`).
+    case number
+    /// A whole string literal with no interpolation, quotes included.
+    case string
     /// The pieces of a string with interpolations: `"text\(`, then `)text\(` between two
     /// interpolations, then `)text"`; the tokens of each interpolated expression come between.
     case stringHead, stringMiddle, stringTail
     // Keywords.
-    case kwMachine, kwConst, kwVar, kwPublic, kwEvent, kwOutput, kwState, kwInitial, kwFinal, kwParallel
-    case kwEntry, kwExit, kwOn, kwAfter, kwIf, kwElse, kwEmit, kwLet, kwTrue, kwFalse
+    /// The `machine` keyword.
+    case kwMachine
+    /// The `const` keyword.
+    case kwConst
+    /// The `var` keyword.
+    case kwVar
+    /// The `public` keyword (before `var`).
+    case kwPublic
+    /// The `event` keyword.
+    case kwEvent
+    /// The `output` keyword.
+    case kwOutput
+    /// The `state` keyword.
+    case kwState
+    /// The `initial` keyword.
+    case kwInitial
+    /// The `final` keyword.
+    case kwFinal
+    /// The `parallel` keyword.
+    case kwParallel
+    /// The `entry` keyword.
+    case kwEntry
+    /// The `exit` keyword.
+    case kwExit
+    /// The `on` keyword.
+    case kwOn
+    /// The `after` keyword.
+    case kwAfter
+    /// The `if` keyword.
+    case kwIf
+    /// The `else` keyword.
+    case kwElse
+    /// The `emit` keyword.
+    case kwEmit
+    /// The `let` keyword.
+    case kwLet
+    /// The `true` keyword.
+    case kwTrue
+    /// The `false` keyword.
+    case kwFalse
     // Punctuation.
-    case lBrace, rBrace, lParen, rParen, comma, colon, semicolon, arrow, question
-    case assign, plusAssign, minusAssign, starAssign, slashAssign
-    case plus, minus, star, slash, percent, bang
-    case equalEqual, bangEqual, less, lessEqual, greater, greaterEqual, ampAmp, pipePipe
+    /// The `{` token.
+    case lBrace
+    /// The `}` token.
+    case rBrace
+    /// The `(` token.
+    case lParen
+    /// The `)` token.
+    case rParen
+    /// The `,` token.
+    case comma
+    /// The `:` token.
+    case colon
+    /// The `;` token.
+    case semicolon
+    /// The `->` token.
+    case arrow
+    /// The `?` token.
+    case question
+    /// The `=` token.
+    case assign
+    /// The `+=` token.
+    case plusAssign
+    /// The `-=` token.
+    case minusAssign
+    /// The `*=` token.
+    case starAssign
+    /// The `/=` token.
+    case slashAssign
+    /// The `+` token.
+    case plus
+    /// The `-` token.
+    case minus
+    /// The `*` token.
+    case star
+    /// The `/` token.
+    case slash
+    /// The `%` token.
+    case percent
+    /// The `!` token.
+    case bang
+    /// The `==` token.
+    case equalEqual
+    /// The `!=` token.
+    case bangEqual
+    /// The `<` token.
+    case less
+    /// The `<=` token.
+    case lessEqual
+    /// The `>` token.
+    case greater
+    /// The `>=` token.
+    case greaterEqual
+    /// The `&&` token.
+    case ampAmp
+    /// The `||` token.
+    case pipePipe
     /// A run of bytes the lexer already reported as an error.
     case invalid
+    /// The empty token after the last byte; the parser stops at it.
     case endOfFile
 
     /// The keyword kinds by spelling: the language's reserved words (editors' grammars are
@@ -83,7 +179,7 @@ public enum TokenKind: UInt8, Sendable {
 
 /// A token: its kind and the bytes it covers. Text is read from the source when needed.
 public struct Token: Equatable, Sendable {
-    /// The kind.
+    /// What kind of token it is: a keyword, a punctuation mark, a name, a literal.
     public var kind: TokenKind
     /// The bytes of the token in the source file.
     public var range: SourceRange
@@ -102,8 +198,13 @@ public struct Token: Equatable, Sendable {
 /// A comment the lexer skipped: trivia to the parser, but kept by the formatter.
 public struct SourceComment: Equatable, Sendable {
     /// `// …` to the end of the line, or `/* … */` (which may nest and span lines).
-    public enum Kind: Sendable { case line, block }
-    /// Which kind.
+    public enum Kind: Sendable {
+        /// A `//` comment, to the end of its line.
+        case line
+        /// A `/* … */` comment, which may nest and span lines.
+        case block
+    }
+    /// Whether it is a line comment or a block comment.
     public var kind: Kind
     /// The bytes of the comment: from `//` up to (not including) the line break, or from
     /// `/*` through the closing `*/`.

@@ -4,8 +4,8 @@ import StatecraftDiagnostics
 /// Interchange Format), the form GitHub code scanning and other viewers read.
 ///
 /// One run: the tool with every diagnostic of the catalogue as a rule (its description and
-/// help are the README table's words), then each diagnostic as a result with its rule,
-/// level, message, region, its notes as related locations, and a fingerprint that keeps
+/// help are the words of the table in <doc:Diagnostics>), then each diagnostic as a result
+/// with its rule, level, message, region, its notes as related locations, and a fingerprint that keeps
 /// its identity across commits (`Fingerprint`). Paths are made relative to `root` (the
 /// repository's root, where the workflow runs) under the base id `%SRCROOT%`, as code
 /// scanning expects; a file outside the root keeps an absolute `file:` URI.

@@ -7,6 +7,7 @@ import StatecraftRuntime
 /// `statecraft merge` adds to others. Reading one back and writing it again gives the same
 /// bytes, and so does merging the summaries of a split of the logs.
 public enum ReplaySummaryJSON {
+    /// Writes the summary document as one JSON object (the file `statecraft merge` reads back).
     public static func render(_ document: SummaryDocument) -> String {
         let s = document.summary
         let transitions = document.transitions.indices.map { t -> JSON in
@@ -121,6 +122,7 @@ public enum ReplaySummaryJSON {
 
     /// Why a file is not a summary `render` wrote.
     public struct SummaryError: Error {
+        /// What is wrong with the file: not JSON, or a member missing or of the wrong type.
         public var message: String
         init(_ message: String) { self.message = message }
     }

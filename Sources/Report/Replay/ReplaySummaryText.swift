@@ -3,6 +3,7 @@ import StatecraftModel
 
 /// `statecraft replay --summary` (and `statecraft merge`): what many logs add up to, for a person.
 public enum ReplaySummaryText {
+    /// Writes the summary as text for a person to read, the way `replay --summary` prints it.
     public static func render(_ document: SummaryDocument) -> String {
         let summary = document.summary
         var logs = "\(summary.logs) \(summary.logs == 1 ? "log" : "logs")"

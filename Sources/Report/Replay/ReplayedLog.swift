@@ -5,15 +5,20 @@ import StatecraftRuntime
 /// One log of a replay as its reports show it: the path as printed (`<stdin>` for standard
 /// input) and what the replay found, or why the log could not be read.
 public struct ReplayedLog: Sendable {
+    /// What became of the log: replayed (to its end or to a malformed line), or unreadable.
     public enum Outcome: Sendable {
+        /// The log was read, to its end or to a malformed line (then the report's `error` says which).
         case replayed(ReplayReport)
         /// The log could not be opened (`no such file or directory`).
         case unreadable(String)
     }
 
+    /// The log's path as reports print it (`<stdin>` for standard input).
     public var path: String
+    /// What the replay found, or why the log could not be read.
     public var outcome: Outcome
 
+    /// Pairs a log's path with its outcome.
     public init(path: String, outcome: Outcome) {
         self.path = path
         self.outcome = outcome
@@ -29,14 +34,19 @@ public struct ReplayedLog: Sendable {
 /// A failed expectation or a rejected event, at its line and column of the log: what every
 /// format of a replay's report lists.
 public struct ReplayFinding: Sendable {
+    /// `expectation-failed` or `event-rejected`.
     public var id: DiagnosticID
+    /// The 1-based line of the log.
     public var line: Int
+    /// The 1-based column the finding points at, in characters.
     public var column: Int
+    /// What went wrong, lowercase, without a final period.
     public var message: String
     /// The log line's text, for the caret.
     public var text: [UInt8]
     /// For a failed expectation, the value the log expected and the one the run had.
     public var expected: String?
+    /// For a failed expectation, the value the run had; nil for a rejection.
     public var actual: String?
     /// For a rejection, the spec expression that failed, if one did.
     public var specRange: SourceRange?

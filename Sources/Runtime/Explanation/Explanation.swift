@@ -5,7 +5,9 @@ import StatecraftModel
 /// event line that was ignored or rejected, or an expectation that failed. Data only; the
 /// report formats (text, JSON, JSON Lines) render it.
 public enum Explanation: Sendable, Equatable {
+    /// Why an event line was ignored or rejected.
     case event(EventExplanation)
+    /// Where the subject of a failed expectation last changed.
     case expectation(ExpectationExplanation)
 
     /// The log line it explains.
@@ -30,10 +32,13 @@ public struct EventExplanation: Sendable, Equatable {
 
     /// The log line and the 1-based column of its event name.
     public var line: Int
+    /// The 1-based column of the event's name in the log line.
     public var column: Int
+    /// The event's name.
     public var event: String
     /// The virtual time the event arrived at.
     public var time: Double
+    /// Whether the event was ignored or rejected.
     public var outcome: Outcome
     /// Whether the run had already ended in a final state (then there are no candidates).
     public var afterFinal: Bool
@@ -46,6 +51,7 @@ public struct EventExplanation: Sendable, Equatable {
 
     /// A transition that could have taken the event.
     public struct Candidate: Sendable, Equatable {
+        /// The candidate transition, by id.
         public var transition: TransitionID
         /// The state it leaves from.
         public var source: String
@@ -53,6 +59,7 @@ public struct EventExplanation: Sendable, Equatable {
         public var range: SourceRange
         /// Its head as written: `on endDragging if progress >= 1 -> refreshing`.
         public var text: String
+        /// What its guard said when the event arrived.
         public var verdict: Verdict
 
         /// The candidate in one line, without positions (for summaries, which outlive the
@@ -89,6 +96,7 @@ public struct EventExplanation: Sendable, Equatable {
 /// culprit of the first false conjunct; for `a || b`, the culprits of both; for `!a`, the
 /// culprit of `a` (which holds); anything else is its own culprit.
 public struct Culprit: Sendable, Equatable {
+    /// Where the sub-expression is in the spec.
     public var range: SourceRange
     /// The sub-expression as written.
     public var text: String
@@ -100,10 +108,22 @@ public struct Culprit: Sendable, Equatable {
 
     /// A name a culprit reads, and its value.
     public struct Read: Sendable, Equatable, CustomStringConvertible {
-        public enum Kind: String, Sendable { case variable, field, constant, state }
+        /// What kind of name it is.
+        public enum Kind: String, Sendable {
+            /// A variable of the machine.
+            case variable
+            /// A payload field of the event.
+            case field
+            /// A constant.
+            case constant
+            /// A state, read by `in(state)`.
+            case state
+        }
+        /// Whether the name is a variable, a payload field, a constant or a state.
         public var kind: Kind
         /// The name as written (`progress`, `offsetY`, `refreshViewHeight`, a state's name).
         public var name: String
+        /// Its value when the event arrived (for a state, whether it was active).
         public var value: Value
 
         /// `progress = 0.62`, `offsetY = -33 (payload)`, `refreshViewHeight = 110 (constant)`,
@@ -123,6 +143,7 @@ public struct Culprit: Sendable, Equatable {
 public struct ExpectationExplanation: Sendable, Equatable {
     /// The expectation's line and the 1-based column of the expected value.
     public var line: Int
+    /// The 1-based column of the expected value in the log line.
     public var column: Int
     /// `state` or `vars.name`, as in `ExpectationFailure`.
     public var subject: String

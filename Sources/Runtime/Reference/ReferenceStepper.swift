@@ -65,10 +65,13 @@ public struct ReferenceStepper {
     /// How many timers may fire at one instant (as `Instance`).
     public static let timerLoopLimit = 10_000
 
+    /// The machine it runs.
     public let machine: Machine
     /// The active states.
     public private(set) var configuration: Set<StateID> = []
+    /// Whether the run has ended in a top-level final state.
     public private(set) var isFinished = false
+    /// The virtual clock, in seconds since the start.
     public private(set) var now: Double = 0
     /// What each history state recorded when its parent was last exited.
     public private(set) var history: [StateID: [StateID]] = [:]
@@ -169,7 +172,9 @@ public struct ReferenceStepper {
 
     /// What one timer's macrostep did, as `advance(to:)` reports it.
     public struct TimerStep {
+        /// What the timer's macrostep did, in the terms of an event's macrostep.
         public var outcome: Outcome
+        /// The outputs it emitted, in order, each with its argument values.
         public var outputs: [(OutputID, [Value])]
         /// The first transition it took, if any.
         public var transition: TransitionID?

@@ -32,6 +32,7 @@ public struct SCXMLImportResult: Sendable {
     public var file: SourceFile
 }
 
+/// Translates SCXML documents into specs of our language (`statecraft import`).
 public enum SCXMLImporter {
     /// Translates the SCXML document `file` into a spec. `machineName` is used when the
     /// document's root has no `name`; `sourceName` is named in the spec's first comment.

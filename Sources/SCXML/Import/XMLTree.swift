@@ -12,12 +12,19 @@ import StatecraftDiagnostics
 /// One element of an XML document: its local name, its attributes (by qualified name, as
 /// written), its child elements, its text, and the byte offset of its `<`.
 public final class XMLNode {
+    /// The element's local name, without its prefix (`state`, `transition`).
     public let name: String
+    /// The element's namespace URI; nil when it has none.
     public let namespace: String?
+    /// The attributes by qualified name as written (`id`, `statecraft:events`) to their values.
     public let attributes: [String: String]
+    /// The child elements, in document order.
     public private(set) var children: [XMLNode] = []
+    /// The character data directly inside the element, pieces joined in order (CDATA included).
     public internal(set) var text = ""
+    /// The byte offset of the element's `<` in the document.
     public let offset: Int
+    /// The enclosing element; nil for the root.
     public weak private(set) var parent: XMLNode?
     /// Namespace prefixes in scope at this element (prefix -> URI), for attributes of
     /// other vocabularies (`statecraft:events`).
@@ -35,6 +42,7 @@ public final class XMLNode {
         children.append(child)
     }
 
+    /// The value of the attribute with this qualified name, as written; nil when absent.
     public subscript(attribute: String) -> String? { attributes[attribute] }
 
     /// The attribute `local` of namespace `uri`, whatever prefix the document gave it.
@@ -51,6 +59,7 @@ public final class XMLNode {
 
 /// Why a document cannot be imported: one diagnostic, in the SCXML file.
 public struct ImportFailure: Error {
+    /// The diagnostic to show, positioned in the SCXML document.
     public var diagnostic: Diagnostic
 
     init(_ id: DiagnosticID, _ message: String, at offset: Int, length: Int = 0) {
