@@ -37,9 +37,10 @@ let package = Package(
         // SCXML in and out: the importer writes our language from an SCXML document; the
         // exporter writes an SCXML document from a resolved machine.
         // The importer resolves what it writes (Semantics), so that a document whose eventless
-        // transitions loop forever is refused where a spec would be.
+        // transitions loop forever is refused where a spec would be, and lays it out as
+        // `statecraft fmt` does (Format).
         .target(name: "StatecraftSCXML", dependencies: ["StatecraftModel", "StatecraftDiagnostics", "StatecraftSyntax",
-                                                        "StatecraftSemantics"], path: "Sources/SCXML"),
+                                                        "StatecraftSemantics", "StatecraftFormat"], path: "Sources/SCXML"),
         .target(
             name: "StatecraftRuntime",
             dependencies: ["StatecraftModel", "StatecraftEventLog"],

@@ -59,6 +59,9 @@ import TestSupport
         let imported = try CLI.run(["import", scxml, "-o", back])
         #expect(imported.status == 0, "\(imported.stderr)")
         guard exported.status == 0 && imported.status == 0 else { return }
+        // What import writes is already in the layout of `statecraft fmt`.
+        let formatted = try CLI.run(["fmt", "--check", back])
+        #expect(formatted.status == 0, "\(formatted.stdout)")
         for log in logs {
             let original = try CLI.run(["replay", "--format", "json", spec, log])
             let again = try CLI.run(["replay", "--format", "json", back, log])

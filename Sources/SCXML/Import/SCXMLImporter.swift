@@ -1,4 +1,5 @@
 import StatecraftDiagnostics
+import StatecraftFormat
 import StatecraftSemantics
 import StatecraftSyntax
 
@@ -46,7 +47,10 @@ public enum SCXMLImporter {
             // next); the last writes with them.
             for _ in 0..<3 { _ = try importer.run(machineName: machineName, sourceName: sourceName) }
             try importer.freezeTypes()
-            let text = try importer.run(machineName: machineName, sourceName: sourceName)
+            let written = try importer.run(machineName: machineName, sourceName: sourceName)
+            // In the layout `statecraft fmt` gives, so an imported spec passes `fmt --check`
+            // as it comes; the formatter keeps every token and comment.
+            let text = SpecFormatter.format(source: written) ?? written
             try refuseWhatNeverSettles(text, root: root)
             return SCXMLImportResult(text: text, diagnostics: [], file: file)
         } catch {
