@@ -17,7 +17,14 @@ import TestSupport
     @Test(arguments: Documentation.pages)
     func everySampleOnThePageWorks(page: String) throws {
         let text = try String(contentsOf: Repository.root.appendingPathComponent(page), encoding: .utf8)
-        let blocks = Documentation.blocks(of: text, page: page)
+        try run(Documentation.blocks(of: text, page: page))
+    }
+
+    /// Runs blocks in order, in one scratch folder, by the rules of their tags. With
+    /// `wholeFiles` the blocks are files of their own (a tutorial's `@Code` files), not parts
+    /// of a page: a Swift file must then be a whole file of `Samples/`, and a spec must also
+    /// be in the layout `statecraft fmt` writes, since the tutorial teaches it.
+    func run(_ blocks: [CodeBlock], wholeFiles: Bool = false) throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var shell = Shell(folder: folder)
@@ -31,14 +38,19 @@ import TestSupport
             case "statecraft":
                 if block.file != nil { try write(block, in: folder) }
                 if !shownByCheck.contains(index) { checkClean(block) }
+                if wholeFiles, let formatted = SpecFormatter.format(source: block.text), formatted != block.text {
+                    Issue.record("\(block): not in the layout of statecraft fmt")
+                }
             case "console":
                 runConsole(block, shell: &shell)
             case "swift":
-                if let problem = SwiftSamples.problem(with: block) { Issue.record("\(block): \(problem)") }
+                if let problem = SwiftSamples.problem(with: block, wholeFile: wholeFiles) { Issue.record("\(block): \(problem)") }
             case "jsonl":
                 for (i, line) in outputLines(block.text).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-                    if (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])) == nil {
-                        Issue.record("\(page):\(block.line + 1 + i): not a JSON value: \(line)")
+                    // A line may be wrong for a log on purpose (an array, shown refused by
+                    // replay), but it is JSON: an object or an array.
+                    if (try? JSONSerialization.jsonObject(with: Data(line.utf8))) == nil {
+                        Issue.record("\(block.page):\(block.line + 1 + i): not a JSON object or array: \(line)")
                     }
                 }
                 if block.file != nil { try write(block, in: folder) }
@@ -204,19 +216,25 @@ func containsLines(_ file: [String], _ block: [String]) -> Bool {
 enum SwiftSamples {
     static let folder = Repository.root.appendingPathComponent("Tests/DocumentationTests/Samples")
 
-    static let files: [[String]] = {
+    /// The Swift files under `Samples/`, whole.
+    static let files: [String] = {
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
-        var files: [[String]] = []
+        var files: [String] = []
         for case let url as URL in walker where url.pathExtension == "swift" {
-            if let text = try? String(contentsOf: url, encoding: .utf8) { files.append(outputLines(text)) }
+            if let text = try? String(contentsOf: url, encoding: .utf8) { files.append(text) }
         }
         return files
     }()
 
-    static func problem(with block: CodeBlock) -> String? {
+    /// Why `block` is not compiled here, or nil. A page's sample is part of a file (without its
+    /// `import` lines and indentation); with `wholeFile`, the block must be a whole file.
+    static func problem(with block: CodeBlock, wholeFile: Bool = false) -> String? {
+        if wholeFile {
+            return files.contains(block.text) ? nil : "not a copy of a file under Tests/DocumentationTests/Samples"
+        }
         let lines = outputLines(block.text).filter { !$0.hasPrefix("import ") }
         if lines.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { return "an empty Swift sample" }
-        return files.contains { containsLines($0, lines) }
+        return files.contains { containsLines(outputLines($0), lines) }
             ? nil : "this Swift is not in any file of Tests/DocumentationTests/Samples, so nothing compiles it"
     }
 }

@@ -109,40 +109,7 @@ import TestSupport
         let text = try Self.text(Self.folder.appendingPathComponent(tutorial))
         let shown = Self.shown(in: text)
         #expect(!shown.isEmpty)
-        let blocks = try shown.map(Self.block)
-        let harness = SampleTests()
-        let folder = try harness.scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var shell = Shell(folder: folder)
-        let shownByCheck = harness.specsShownByCheck(blocks)
-        for (index, block) in blocks.enumerated() {
-            if let excerpt = block.excerpt {
-                if let problem = harness.excerptProblem(block, of: excerpt) { Issue.record("\(block): \(problem)") }
-                continue
-            }
-            switch block.tag {
-            case "statecraft":
-                try harness.write(block, in: folder)
-                if !shownByCheck.contains(index) { harness.checkClean(block) }
-                // The tutorial teaches the layout `statecraft fmt` writes.
-                #expect(SpecFormatter.format(source: block.text) ?? block.text == block.text,
-                        "\(block): not in the layout of statecraft fmt")
-            case "console":
-                harness.runConsole(block, shell: &shell)
-            case "jsonl":
-                for (i, line) in outputLines(block.text).enumerated() where !line.isEmpty {
-                    if (try? JSONSerialization.jsonObject(with: Data(line.utf8))) == nil {
-                        Issue.record("\(block.page):\(i + 1): not a JSON object: \(line)")
-                    }
-                }
-                try harness.write(block, in: folder)
-            case "swift":
-                let copies = SwiftSamples.folderFiles.filter { $0.text == block.text }
-                #expect(!copies.isEmpty, "\(block): not a copy of a file under Tests/DocumentationTests/Samples")
-            default:
-                Issue.record("\(block): a kind of file TutorialTests does not test")
-            }
-        }
+        try SampleTests().run(shown.map(Self.block), wholeFiles: true)
     }
 
     /// A `@Code` file as the harness's code block: its tag from its extension, NAME as the
@@ -177,11 +144,8 @@ import TestSupport
             let path = "Sources/Statecraft/Statecraft.docc/Tutorials/Resources/"
             let run = try CLI.run(["dot", "-T", "svg", path + spec])
             #expect(run.status == 0, "\(run.stderr)")
-            if ReadmeTests.graphvizVersion(committed) == ReadmeTests.graphvizVersion(run.stdout) {
-                #expect(committed == run.stdout, "redraw it: statecraft dot -T svg \(path + spec) -o \(path + picture)")
-            } else {
-                #expect(ReadmeTests.texts(committed) == ReadmeTests.texts(run.stdout))
-            }
+            let difference = CommittedDrawing.difference(committed: committed, fresh: run.stdout)
+            #expect(difference == nil, "\(difference ?? ""); redraw it: statecraft dot -T svg \(path + spec) -o \(path + picture)")
         }
     }
 
@@ -253,17 +217,5 @@ import TestSupport
         controller.scrolled(offsetY: -.infinity, at: 0.1)
         #expect(controller.whyNotTaken == "scroll was rejected: -inf + 0 is not a finite number")
         #expect(controller.state == "pulling" && controller.progress == 0.5)
-    }
-}
-
-extension SwiftSamples {
-    /// The files under `Samples/`, whole.
-    static var folderFiles: [(url: URL, text: String)] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
-        var files: [(url: URL, text: String)] = []
-        for case let url as URL in walker where url.pathExtension == "swift" {
-            if let text = try? String(contentsOf: url, encoding: .utf8) { files.append((url, text)) }
-        }
-        return files
     }
 }
