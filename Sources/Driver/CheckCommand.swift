@@ -33,19 +33,11 @@ enum CheckCommand {
         let parsed: ParsedArguments
         let format: Format
         let bounds: ExplorationBounds
-        switch spec.parse(arguments)
-            .flatMap({ p in p.choice("--format", default: Format.text).map { (p, $0) } })
-            .flatMap({ p, f in p.bounds().map { (p, f, $0) } }) {
-        case .success(let (p, f, b)):
-            parsed = p
-            format = f
-            bounds = b
-        case .failure(let error):
-            return usageError(error.message, console)
-        }
-        if parsed.wantsHelp {
-            console.out(help)
-            return ExitStatus.success
+        switch spec.start(arguments, console: console, reading: { p in
+            p.choice("--format", default: Format.text).flatMap { f in p.bounds().map { (f, $0) } }
+        }) {
+        case .run(let p, let (f, b)): (parsed, format, bounds) = (p, f, b)
+        case .exit(let status): return status
         }
         let strict = parsed.flags.contains("--warnings-as-errors")
         let witnesses = parsed.flags.contains("--witnesses")
@@ -90,10 +82,5 @@ enum CheckCommand {
         }
         if !report.unreadable.isEmpty { return ExitStatus.usage }
         return report.errorCount > 0 ? ExitStatus.failure : ExitStatus.success
-    }
-
-    static func usageError(_ message: String, _ console: Console) -> Int32 {
-        console.err("Error: \(message)\n\n" + help)
-        return ExitStatus.usage
     }
 }

@@ -54,6 +54,40 @@ struct CommandSpec {
     func parse(_ arguments: [String]) -> Result<ParsedArguments, UsageError> {
         ParsedArguments.parse(arguments, options: options)
     }
+
+    /// What every command says when its arguments are wrong: `Error: message`, then its help,
+    /// on standard error. Returns the usage exit status.
+    func usageError(_ message: String, _ console: Console) -> Int32 {
+        console.err("Error: \(message)\n\n" + help)
+        return ExitStatus.usage
+    }
+
+    /// What reading a command's arguments gave: the values to run with, or the status to exit
+    /// with (a usage error or the help was printed).
+    enum Start<Values> {
+        case run(ParsedArguments, Values)
+        case exit(Int32)
+    }
+
+    /// Parses `arguments` and reads the command's values from them with `read`; a usage error
+    /// is printed before the help (exit 2), and `--help` prints the help (exit 0).
+    func start<Values>(_ arguments: [String], console: Console,
+                       reading read: (ParsedArguments) -> Result<Values, UsageError>) -> Start<Values> {
+        switch parse(arguments).flatMap({ parsed in read(parsed).map { (parsed, $0) } }) {
+        case .failure(let error):
+            return .exit(usageError(error.message, console))
+        case .success(let (parsed, _)) where parsed.wantsHelp:
+            console.out(help)
+            return .exit(ExitStatus.success)
+        case .success(let (parsed, values)):
+            return .run(parsed, values)
+        }
+    }
+
+    /// `start` for a command whose options are all flags and positionals.
+    func start(_ arguments: [String], console: Console) -> Start<Void> {
+        start(arguments, console: console, reading: { _ in .success(()) })
+    }
 }
 
 /// One option of a command.

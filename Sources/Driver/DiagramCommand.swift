@@ -42,20 +42,16 @@ enum DiagramCommand {
     static func run(_ kind: Kind, _ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
         let render: RenderFormat?
-        switch spec(kind).parse(arguments) {
-        case .success(let p): parsed = p
-        case .failure(let error): return usageError(error.message, kind, console)
-        }
-        if parsed.wantsHelp {
-            console.out(help(kind))
-            return ExitStatus.success
+        switch spec(kind).start(arguments, console: console) {
+        case .run(let p, _): parsed = p
+        case .exit(let status): return status
         }
         // The parser has refused any word but a RenderFormat's.
         render = parsed.values["-T"].flatMap(RenderFormat.init(rawValue:))
         let specPath: String
         switch parsed.onlyPositional("SPEC") {
         case .success(let path): specPath = path
-        case .failure(let error): return usageError(error.message, kind, console)
+        case .failure(let error): return spec(kind).usageError(error.message, console)
         }
         guard let machine = loadMachine(specPath, console: console) else { return ExitStatus.usage }
         var overlay = parsed.flags.contains("--check") ? DiagramOverlay.findings(machine) : DiagramOverlay()
@@ -122,11 +118,6 @@ enum DiagramCommand {
             return nil
         }
         return Coverage(replayer.report)
-    }
-
-    static func usageError(_ message: String, _ kind: Kind, _ console: Console) -> Int32 {
-        console.err("Error: \(message)\n\n" + help(kind))
-        return ExitStatus.usage
     }
 }
 

@@ -35,18 +35,14 @@ enum FormatCommand {
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
-        switch spec.parse(arguments) {
-        case .success(let p): parsed = p
-        case .failure(let error): return usageError(error.message, console)
-        }
-        if parsed.wantsHelp {
-            console.out(help)
-            return ExitStatus.success
+        switch spec.start(arguments, console: console) {
+        case .run(let p, _): parsed = p
+        case .exit(let status): return status
         }
         let checkOnly = parsed.flags.contains("--check")
         var paths = parsed.positionals
         if paths.contains(InputFile.standardInput) {
-            guard paths.count == 1 else { return usageError("'-' (standard input) cannot be given with other paths", console) }
+            guard paths.count == 1 else { return spec.usageError("'-' (standard input) cannot be given with other paths", console) }
             return formatStandardInput(checkOnly: checkOnly, console: console)
         }
         if paths.isEmpty { paths = ["."] }
@@ -180,10 +176,5 @@ enum FormatCommand {
         parts.append("\(tally.files - tally.changed.count - tally.refused) already formatted")
         if tally.refused > 0 { parts.append("\(tally.refused) with syntax errors") }
         return "\(count(tally.files, "file")): " + parts.joined(separator: ", ") + "\n"
-    }
-
-    private static func usageError(_ message: String, _ console: Console) -> Int32 {
-        console.err("Error: \(message)\n\n" + help)
-        return ExitStatus.usage
     }
 }

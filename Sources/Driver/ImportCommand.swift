@@ -21,18 +21,14 @@ enum ImportCommand {
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
-        switch spec.parse(arguments) {
-        case .success(let p): parsed = p
-        case .failure(let error): return usageError(error.message, console)
-        }
-        if parsed.wantsHelp {
-            console.out(help)
-            return ExitStatus.success
+        switch spec.start(arguments, console: console) {
+        case .run(let p, _): parsed = p
+        case .exit(let status): return status
         }
         let path: String
         switch parsed.onlyPositional("FILE.scxml") {
         case .success(let p): path = p
-        case .failure(let error): return usageError(error.message, console)
+        case .failure(let error): return spec.usageError(error.message, console)
         }
         guard let file = ReplayCommand.readSpec(path, console: console) else { return ExitStatus.usage }
         let fileName = URL(fileURLWithPath: file.path).lastPathComponent
@@ -61,10 +57,5 @@ enum ImportCommand {
             console.out(text)
         }
         return ExitStatus.success
-    }
-
-    static func usageError(_ message: String, _ console: Console) -> Int32 {
-        console.err("Error: \(message)\n\n" + help)
-        return ExitStatus.usage
     }
 }

@@ -28,21 +28,12 @@ enum LSPCommand {
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
         let bounds: ExplorationBounds
-        switch spec.parse(arguments).flatMap({ p in p.bounds().map { (p, $0) } }) {
-        case .success(let (p, b)):
-            parsed = p
-            bounds = b
-        case .failure(let error):
-            console.err("Error: \(error.message)\n\n" + help)
-            return ExitStatus.usage
-        }
-        if parsed.wantsHelp {
-            console.out(help)
-            return ExitStatus.success
+        switch spec.start(arguments, console: console, reading: { $0.bounds() }) {
+        case .run(let p, let b): (parsed, bounds) = (p, b)
+        case .exit(let status): return status
         }
         guard parsed.positionals.isEmpty else {
-            console.err("Error: unexpected argument '\(parsed.positionals[0])'\n\n" + help)
-            return ExitStatus.usage
+            return spec.usageError("unexpected argument '\(parsed.positionals[0])'", console)
         }
         var streams = StandardStreams(server: LanguageServer(version: Driver.version, bounds: bounds))
         return streams.run()

@@ -25,21 +25,12 @@ enum MergeCommand {
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
         let format: Format
-        switch spec.parse(arguments).flatMap({ p in p.choice("--format", default: Format.text).map { (p, $0) } }) {
-        case .success(let (p, f)):
-            parsed = p
-            format = f
-        case .failure(let error):
-            console.err("Error: \(error.message)\n\n" + help)
-            return ExitStatus.usage
-        }
-        if parsed.wantsHelp {
-            console.out(help)
-            return ExitStatus.success
+        switch spec.start(arguments, console: console, reading: { $0.choice("--format", default: Format.text) }) {
+        case .run(let p, let f): (parsed, format) = (p, f)
+        case .exit(let status): return status
         }
         guard !parsed.positionals.isEmpty else {
-            console.err("Error: missing the REPORT.json arguments\n\n" + help)
-            return ExitStatus.usage
+            return spec.usageError("missing the REPORT.json arguments", console)
         }
         var merged: SummaryDocument?
         for path in parsed.positionals {

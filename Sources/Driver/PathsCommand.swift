@@ -33,24 +33,14 @@ enum PathsCommand {
         let parsed: ParsedArguments
         let cover: TestGeneration.Cover
         let bounds: ExplorationBounds
-        switch spec.parse(arguments)
-            .flatMap({ p in p.choice("--cover", default: TestGeneration.Cover.transitions).map { (p, $0) } })
-            .flatMap({ p, c in p.bounds().map { (p, c, $0) } }) {
-        case .success(let (p, c, b)):
-            parsed = p
-            cover = c
-            bounds = b
-        case .failure(let error):
-            console.err("Error: \(error.message)\n\n" + help)
-            return ExitStatus.usage
-        }
-        if parsed.wantsHelp {
-            console.out(help)
-            return ExitStatus.success
+        switch spec.start(arguments, console: console, reading: { p in
+            p.choice("--cover", default: TestGeneration.Cover.transitions).flatMap { c in p.bounds().map { (c, $0) } }
+        }) {
+        case .run(let p, let (c, b)): (parsed, cover, bounds) = (p, c, b)
+        case .exit(let status): return status
         }
         guard parsed.positionals.count == 1, let specPath = parsed.positionals.first else {
-            console.err("Error: expected one SPEC\n\n" + help)
-            return ExitStatus.usage
+            return spec.usageError("expected one SPEC", console)
         }
         guard let file = ReplayCommand.readSpec(specPath, console: console) else { return ExitStatus.usage }
         let result = Statecraft.check(file, bounds: bounds)

@@ -72,23 +72,19 @@ enum ReplayCommand {
         let options: Options
         switch parse(arguments) {
         case .success(let parsed): options = parsed
-        case .failure(let error):
-            console.err("Error: \(error.message)\n\n" + help)
-            return ExitStatus.usage
+        case .failure(let error): return spec.usageError(error.message, console)
         }
         if options.help {
             console.out(help)
             return ExitStatus.success
         }
         guard let specPath = options.spec else {
-            console.err("Error: missing the SPEC argument\n\n" + help)
-            return ExitStatus.usage
+            return spec.usageError("missing the SPEC argument", console)
         }
         let expanded = expandFolders(options.logs.isEmpty ? ["-"] : options.logs)
         let logs = expanded.logs
         if specPath == InputFile.standardInput && logs.contains(InputFile.standardInput) {
-            console.err("Error: the spec and a log cannot both be read from standard input ('-')\n\n" + help)
-            return ExitStatus.usage
+            return spec.usageError("the spec and a log cannot both be read from standard input ('-')", console)
         }
         let program: Program
         switch loadProgram(specPath) {

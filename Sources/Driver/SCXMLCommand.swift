@@ -17,18 +17,14 @@ enum SCXMLCommand {
 
     static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsedArguments
-        switch spec.parse(arguments) {
-        case .success(let p): parsed = p
-        case .failure(let error): return usageError(error.message, console)
-        }
-        if parsed.wantsHelp {
-            console.out(help)
-            return ExitStatus.success
+        switch spec.start(arguments, console: console) {
+        case .run(let p, _): parsed = p
+        case .exit(let status): return status
         }
         let specPath: String
         switch parsed.onlyPositional("SPEC") {
         case .success(let path): specPath = path
-        case .failure(let error): return usageError(error.message, console)
+        case .failure(let error): return spec.usageError(error.message, console)
         }
         guard let machine = DiagramCommand.loadMachine(specPath, purpose: "exporting", console: console) else {
             return ExitStatus.usage
@@ -39,10 +35,5 @@ enum SCXMLCommand {
             return ExitStatus.success
         }
         return console.write(Data(document.utf8), toFile: output) ? ExitStatus.success : ExitStatus.usage
-    }
-
-    static func usageError(_ message: String, _ console: Console) -> Int32 {
-        console.err("Error: \(message)\n\n" + help)
-        return ExitStatus.usage
     }
 }
