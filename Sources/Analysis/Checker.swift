@@ -29,6 +29,9 @@ public enum Checker {
         findings += UnusedDeclarations.diagnostics(machine)
         findings += ConstantConditions.diagnostics(machine)
         findings += ShadowedTransitions.diagnostics(machine)
+        findings += HistoryDefaults.diagnostics(machine)
+        findings += UnhandledRaises.diagnostics(machine)
+        findings += CrossRegionTransitions.diagnostics(machine)
         return findings
     }
 }
