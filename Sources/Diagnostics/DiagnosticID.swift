@@ -64,8 +64,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// bottom).
     case useBeforeDeclaration = "use-before-declaration"
     // Structure.
-    /// `no-initial-state`: no state is marked `initial`, at the top level of the machine or among the
-    /// children of a compound state.
+    /// `no-initial-state`: no state is marked `initial` among several: at the top level of the machine, or
+    /// among the children of a compound state (a sole child needs no mark).
     case noInitialState = "no-initial-state"
     /// `multiple-initial-states`: more than one state is marked `initial` (at the top level, or among the
     /// children of one compound state); a note shows the first.
@@ -230,7 +230,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .argumentCount: "a function, output or raised event given the wrong number of arguments"
         case .nonConstantValue: "a constant or initial value that reads a variable, or cannot be computed"
         case .useBeforeDeclaration: "a constant used above its own declaration (constants are computed top to bottom)"
-        case .noInitialState: "no state is marked `initial`, at the top level of the machine or among the children of a compound state"
+        case .noInitialState: "no state is marked `initial` among several: at the top level of the machine, or among the children of a compound state (a sole child needs no mark)"
         case .multipleInitialStates: "more than one state is marked `initial` (at the top level, or among the children of one compound state); a note shows the first"
         case .finalStateTransition: "a final state with transitions, or a top-level final state with an `exit` block (a nested final state is exited with its parent, so it may have one)"
         case .finalStateChildren: "a final state with child states (a final state is a leaf)"
