@@ -78,6 +78,17 @@ extension Machine {
         return true
     }
 
+    /// Why state `x` never completes, in the words of a message (`neverCompletes(x)` holds).
+    func whyNeverCompletes(_ x: StateID) -> String {
+        let name = self[x].name
+        if isCompound(x) { return "'\(name)' has no final child state, so it never completes" }
+        if isParallel(x), let region = childStates(x).first(where: { neverCompletes($0) }) {
+            return "region '\(self[region].name)' of '\(name)' never completes, so '\(name)' never does"
+        }
+        return self[x].isHistory ? "'\(name)' is a history state, which is never active"
+            : "'\(name)' has no child states, so it never completes"
+    }
+
     /// Whether transition `t` waits for a completion that never comes.
     func waitsInVain(_ t: Transition) -> Bool {
         if case .done(let x) = t.trigger { return neverCompletes(x) }
