@@ -29,8 +29,9 @@ public enum Checker {
         findings += UnusedDeclarations.diagnostics(machine)
         findings += ConstantConditions.diagnostics(machine)
         findings += ShadowedTransitions.diagnostics(machine)
-        findings += HistoryDefaults.diagnostics(machine)
-        findings += UnhandledRaises.diagnostics(machine)
+        let live = LiveTransitions(machine)
+        findings += HistoryDefaults.diagnostics(machine, live)
+        findings += UnhandledRaises.diagnostics(machine, live)
         findings += CrossRegionTransitions.diagnostics(machine)
         return findings
     }

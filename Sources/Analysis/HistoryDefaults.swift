@@ -20,9 +20,8 @@ import StatecraftModel
 ///
 /// Every claim is over the transitions that may fire (`LiveTransitions`), guards aside.
 enum HistoryDefaults {
-    static func diagnostics(_ machine: Machine) -> [Diagnostic] {
+    static func diagnostics(_ machine: Machine, _ live: LiveTransitions) -> [Diagnostic] {
         guard !machine.transitions.contains(where: \.isBroken) else { return [] }
-        let live = LiveTransitions(machine)
         var findings: [Diagnostic] = []
         for h in machine.states where h.isHistory {
             guard let parent = h.parent, parent != machine.root, machine.isCompound(parent) || machine.isParallel(parent),

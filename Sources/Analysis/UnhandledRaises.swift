@@ -23,9 +23,8 @@ import StatecraftModel
 /// A `raise` in an `exit` block is not judged: where the machine goes next is not known
 /// there.
 enum UnhandledRaises {
-    static func diagnostics(_ machine: Machine) -> [Diagnostic] {
+    static func diagnostics(_ machine: Machine, _ live: LiveTransitions) -> [Diagnostic] {
         guard !machine.transitions.contains(where: \.isBroken) else { return [] }
-        let live = LiveTransitions(machine)
         let settling = Settling(machine, live)
         var findings: [Diagnostic] = []
         for t in live.transitions {
@@ -35,15 +34,10 @@ enum UnhandledRaises {
             let after = settling.settle(settling.afterTaking(t))
             for raise in raises where !settling.isHandled(raise.event, in: after) {
                 let takers = settling.takers[raise.event] ?? []
-                let why: String
-                if takers.allSatisfy({ left.contains($0.source) }) {
-                    let names = takers.map { "'\(machine[$0.source].name)'" }
-                    why = "this transition leaves " + list(names) + (names.count == 1 ? ", the only state that takes it"
-                                                                                       : ", the states that take it")
-                } else {
-                    why = "no state that takes it (\(list(takers.map { "'\(machine[$0.source].name)'" }))) can be active "
-                        + "after this transition"
-                }
+                let names = takers.map { "'\(machine[$0.source].name)'" }
+                let who = names.count == 1 ? "the only state that takes it" : "the states that take it"
+                let why = takers.allSatisfy({ left.contains($0.source) }) ? "this transition leaves \(list(names)), \(who)"
+                    : "no state that takes it (\(list(names))) can be active after this transition"
                 findings.append(diagnostic(raise, why, takers, machine))
             }
         }
@@ -53,8 +47,8 @@ enum UnhandledRaises {
             let after = settling.settle(Set(machine.coActiveStates(state.id)))
             for raise in raises where !settling.isHandled(raise.event, in: after) {
                 let takers = settling.takers[raise.event] ?? []
-                let why = "no state that takes it (\(list(takers.map { "'\(machine[$0.source].name)'" }))) can be active "
-                    + "once '\(state.name)' has been entered"
+                let names = takers.map { "'\(machine[$0.source].name)'" }
+                let why = "no state that takes it (\(list(names))) can be active once '\(state.name)' has been entered"
                 findings.append(diagnostic(raise, why, takers, machine))
             }
         }
@@ -89,9 +83,10 @@ struct Settling {
     /// For each event some live transition takes: the first such transition of each state
     /// that takes it, in document order of the states.
     let takers: [EventID: [Transition]]
-    /// The live transitions that may fire before a raised event is handled (eventless,
-    /// completion, or on an event raised somewhere), with everything each may enter.
-    private let internalSteps: [(source: StateID, enters: [StateID])]
+    /// For each state: everything the live transitions written in it that may fire before
+    /// a raised event is handled (eventless, completion, or on an event raised somewhere)
+    /// may enter.
+    private let internalSteps: [StateID: [StateID]]
 
     init(_ machine: Machine, _ live: LiveTransitions) {
         self.machine = machine
@@ -107,15 +102,16 @@ struct Settling {
         for t in machine.transitions {
             for r in UnhandledRaises.raisedEvents(t.actions) { raised.insert(r.event) }
         }
-        internalSteps = live.transitions.compactMap { t in
+        var steps: [StateID: [StateID]] = [:]
+        for t in live.transitions where t.target != nil {
             switch t.trigger {
             case .always, .done: break
-            case .events(let events): guard events.contains(where: raised.contains) else { return nil }
-            case .after: return nil
+            case .events(let events): guard events.contains(where: raised.contains) else { continue }
+            case .after: continue
             }
-            guard t.target != nil else { return nil }
-            return (t.source, Settling.mayEnter(t, machine))
+            steps[t.source, default: []] += Settling.mayEnter(t, machine)
         }
+        internalSteps = steps
     }
 
     /// Every state transition `t` may enter: its entry set, and for a history target
@@ -144,15 +140,13 @@ struct Settling {
     }
 
     /// `start` with everything the transitions that may fire before a raised event is
-    /// handled may enter from it, until nothing is added.
+    /// handled may enter from it, until nothing is added: each state's transitions are
+    /// followed once, when it is added, so this is linear in what they may enter.
     func settle(_ start: Set<StateID>) -> Set<StateID> {
         var states = start
-        var changed = true
-        while changed {
-            changed = false
-            for step in internalSteps where states.contains(step.source) {
-                for s in step.enters where states.insert(s).inserted { changed = true }
-            }
+        var pending = Array(start)
+        while let s = pending.popLast() {
+            for entered in internalSteps[s] ?? [] where states.insert(entered).inserted { pending.append(entered) }
         }
         return states
     }
