@@ -29,6 +29,10 @@ public enum Checker {
         findings += UnusedDeclarations.diagnostics(machine)
         findings += ConstantConditions.diagnostics(machine)
         findings += ShadowedTransitions.diagnostics(machine)
+        let live = LiveTransitions(machine)
+        findings += HistoryDefaults.diagnostics(machine, live)
+        findings += UnhandledRaises.diagnostics(machine, live)
+        findings += CrossRegionTransitions.diagnostics(machine)
         return findings
     }
 }
@@ -73,6 +77,17 @@ extension Machine {
         if isCompound(x) { return !childStates(x).contains { self[$0].isFinal } }
         if isParallel(x) { return childStates(x).contains { neverCompletes($0) } }
         return true
+    }
+
+    /// Why state `x` never completes, in the words of a message (`neverCompletes(x)` holds).
+    func whyNeverCompletes(_ x: StateID) -> String {
+        let name = self[x].name
+        if isCompound(x) { return "'\(name)' has no final child state, so it never completes" }
+        if isParallel(x), let region = childStates(x).first(where: { neverCompletes($0) }) {
+            return "region '\(self[region].name)' of '\(name)' never completes, so '\(name)' never does"
+        }
+        return self[x].isHistory ? "'\(name)' is a history state, which is never active"
+            : "'\(name)' has no child states, so it never completes"
     }
 
     /// Whether transition `t` waits for a completion that never comes.

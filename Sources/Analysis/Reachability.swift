@@ -62,10 +62,53 @@ public enum Reachability {
         guard let start = machine.initialState,
               !machine.transitions.contains(where: { $0.isBroken && $0.target == nil }) else { return [] }
         let reachable = reachableStates(machine)
-        return machine.states.dropFirst().filter { !$0.isHistory && !reachable.contains($0.id) }.map { state in
-            Diagnostic(.unreachableState,
-                       "state '\(state.name)' is unreachable: no transition leads to it from the initial state '\(machine[start].name)'",
-                       at: state.range)
+        let constants = machine.constantValues
+        // The transitions the search leaves out although their state is reached: they are
+        // proven never to fire, and may be the only way into a state.
+        let dead = machine.transitions.filter { t in
+            t.target != nil && reachable.contains(t.source) && (t.neverFires(constants: constants) || machine.waitsInVain(t))
         }
+        return machine.states.dropFirst().filter { !$0.isHistory && !reachable.contains($0.id) }.map { state in
+            // Say which of them would have entered it, and why they never fire, rather than
+            // "no transition" (a history target: whatever its parent holds).
+            let stopped = dead.filter { t in
+                entries(t, machine, reached: reachable.union([state.id])).contains { $0.contains(state.id) }
+            }
+            guard let first = stopped.first else {
+                return Diagnostic(.unreachableState,
+                                  "state '\(state.name)' is unreachable: no transition leads to it from the initial state '\(machine[start].name)'",
+                                  at: state.range)
+            }
+            let notes = stopped.map { t in
+                DiagnosticNote(stopped.count == 1 ? whyNeverFires(t, machine)
+                                   : "\(describe(t, machine)) never fires: \(whyNeverFires(t, machine))", at: t.keywordRange)
+            }
+            let message = stopped.count == 1
+                ? "state '\(state.name)' is unreachable: the transition that leads to it, \(describe(first, machine)), never fires"
+                : "state '\(state.name)' is unreachable: the \(stopped.count) transitions that lead to it never fire"
+            return Diagnostic(.unreachableState, message, at: state.range, notes: notes)
+        }
+    }
+
+    /// A transition in words: its trigger as written, and where: `'done' in 'loading'`.
+    static func describe(_ t: Transition, _ machine: Machine) -> String {
+        let trigger: String
+        switch t.trigger {
+        case .events(let events): trigger = "on " + events.map { machine[$0].name }.joined(separator: ", ")
+        case .after(let delay): trigger = "after " + machine.text(delay.range)
+        case .done(let x): trigger = x == t.source ? "done" : "done(\(machine[x].name))"
+        case .always: trigger = "always"
+        }
+        return "'\(trigger)' in '\(machine[t.source].name)'"
+    }
+
+    /// Why a transition the reachability search leaves out never fires: its guard folds to
+    /// `false`, or it waits for a completion that never comes.
+    static func whyNeverFires(_ t: Transition, _ machine: Machine) -> String {
+        if case .done(let x) = t.trigger, machine.neverCompletes(x) {
+            return machine.whyNeverCompletes(x)
+        }
+        if let g = t.guardExpr { return "its guard '\(machine.text(g.range))' is always false" }
+        return "it is never enabled"
     }
 }

@@ -64,8 +64,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// bottom).
     case useBeforeDeclaration = "use-before-declaration"
     // Structure.
-    /// `no-initial-state`: no state is marked `initial`, at the top level of the machine or among the
-    /// children of a compound state.
+    /// `no-initial-state`: no state is marked `initial` among several: at the top level of the machine, or
+    /// among the children of a compound state (a sole child needs no mark).
     case noInitialState = "no-initial-state"
     /// `multiple-initial-states`: more than one state is marked `initial` (at the top level, or among the
     /// children of one compound state); a note shows the first.
@@ -129,6 +129,17 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// its ancestor (the inner one wins), that can both take an event; never two regions, whose transitions
     /// both fire; with a witness payload and variable values.
     case overlappingGuards = "overlapping-guards"
+    /// `history-always-default`: a history state that can only ever enter its default: its parent is never
+    /// left while active, or it is shallow in a parallel state, or its parent is only left from the child its
+    /// default enters.
+    case historyAlwaysDefault = "history-always-default"
+    /// `unhandled-raise`: a `raise` of an event that no state able to take it can be active to handle: the
+    /// transition leaves every state that takes it, or none is active where it is raised; names those states.
+    case unhandledRaise = "unhandled-raise"
+    /// `cross-region-transition`: a transition between states inside a parallel state (from one region to
+    /// another, or written in a region) that leaves the whole parallel state and enters it again, restarting
+    /// its other regions.
+    case crossRegionTransition = "cross-region-transition"
     /// `not-reached`: a state or transition the search did not reach within its bounds and could not prove
     /// unreachable: not a proof either way; says what stopped the search.
     case notReached = "not-reached"
@@ -180,7 +191,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         switch self {
         case .deadEndState, .unusedEvent, .unusedVariable, .unusedOutput, .unusedConstant,
              .constantGuard, .unreachableTransition, .deadTransition, .overlappingGuards, .notReached,
-             .runTimeFault, .timerLoop, .singleRegion, .neverCompletes:
+             .runTimeFault, .timerLoop, .singleRegion, .neverCompletes, .historyAlwaysDefault, .unhandledRaise,
+             .crossRegionTransition:
             return .warning
         case .tooManyErrors:
             return .note
@@ -218,7 +230,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .argumentCount: "a function, output or raised event given the wrong number of arguments"
         case .nonConstantValue: "a constant or initial value that reads a variable, or cannot be computed"
         case .useBeforeDeclaration: "a constant used above its own declaration (constants are computed top to bottom)"
-        case .noInitialState: "no state is marked `initial`, at the top level of the machine or among the children of a compound state"
+        case .noInitialState: "no state is marked `initial` among several: at the top level of the machine, or among the children of a compound state (a sole child needs no mark)"
         case .multipleInitialStates: "more than one state is marked `initial` (at the top level, or among the children of one compound state); a note shows the first"
         case .finalStateTransition: "a final state with transitions, or a top-level final state with an `exit` block (a nested final state is exited with its parent, so it may have one)"
         case .finalStateChildren: "a final state with child states (a final state is a leaf)"
@@ -241,6 +253,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .unreachableTransition: "a transition after one of the same state and trigger (event, `done(x)`, or `always`) that has no guard (or an always-true one), which always wins"
         case .deadTransition: "a transition proven never to fire: its guard cannot hold given what its state's variables can be (interval analysis), or a sooner unguarded timer always leaves first"
         case .overlappingGuards: "two guarded transitions of one state (the first written wins), or of a state and its ancestor (the inner one wins), that can both take an event; never two regions, whose transitions both fire; with a witness payload and variable values"
+        case .historyAlwaysDefault: "a history state that can only ever enter its default: its parent is never left while active, or it is shallow in a parallel state, or its parent is only left from the child its default enters"
+        case .unhandledRaise: "a `raise` of an event that no state able to take it can be active to handle: the transition leaves every state that takes it, or none is active where it is raised; names those states"
+        case .crossRegionTransition: "a transition between states inside a parallel state (from one region to another, or written in a region) that leaves the whole parallel state and enters it again, restarting its other regions"
         case .notReached: "a state or transition the search did not reach within its bounds and could not prove unreachable: not a proof either way; says what stopped the search"
         case .startFails: "the initial state's entry actions fail at run time, so the machine cannot start"
         case .constantFault: "an expression that fails whenever it runs"
@@ -306,6 +321,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .unreachableTransition: "`on release -> stuck` then `on release if progress > 2 -> idle`"
         case .deadTransition: "`on release if progress > 1` where `progress = min(max(…, 0), 1)`; `after 5s` beside `after 1s -> x`"
         case .overlappingGuards: "`on drag if x > 0` and `on drag if x < 10` (both hold for `x: 0.5`)"
+        case .historyAlwaysDefault: "`history state last` in `wizard`, which is never left, and `on back -> last` inside `wizard`"
+        case .unhandledRaise: "`on save -> idle { raise saved }` written in `editing`, the only state with `on saved`"
+        case .crossRegionTransition: "`on mute -> muted` from `playing` in region `playback` into region `sound`"
         case .notReached: "`if count == 5` when `count` only grows by 2"
         case .startFails: "`initial state a { entry { r = 1 / divisor } }` with `var divisor: Number = 0`"
         case .constantFault: "`entry { r = sqrt(-1) }`, `x = 1 / 0`"

@@ -29,9 +29,9 @@ extension Resolver {
         }
     }
 
-    /// The child marked `initial`; exactly one must be (history states never count). With
-    /// none or several, the first child (or the first marked) stands in after the report,
-    /// so the rest of the machine still resolves.
+    /// The child marked `initial`; exactly one must be (history states never count), unless
+    /// there is only one child. With none or several, the first child (or the first marked)
+    /// stands in after the report, so the rest of the machine still resolves.
     private mutating func chooseInitialChild(of parent: StateID) {
         let children = machine.childStates(parent)
         let marked = children.filter { stateDecls[$0.index]?.modifier(.initial) != nil }
@@ -62,6 +62,12 @@ extension Resolver {
                        notes: [DiagnosticNote("'\(machine[first].name)' is marked initial here",
                                               at: stateDecls[first.index]?.modifier(.initial)?.range)])
             }
+            return
+        }
+        // A sole child is where its parent starts, marked or not (SCXML's default is the
+        // first child): only a choice among several must be written.
+        if children.count == 1 {
+            machine.states[parent.index].initialChild = children.first
             return
         }
         if parent == machine.root {

@@ -35,11 +35,12 @@ extension Parser {
     /// `cancel = "cancel" IDENT`
     ///
     /// `raise`, `send` and `cancel` are keywords only when an event name follows them on
-    /// the same line, so a variable may still be called `raise` (`raise = 1`).
+    /// the same line, so a variable may still be called `raise` (`raise = 1`). A reserved
+    /// word there counts as a name, to be reported as one (`raise after`).
     mutating func parseAction() -> ActionSyntax? {
         let start = token.range.start
         switch token.kind {
-        case .identifier where isWord(token, "raise") && peek().kind == .identifier && !peek().startsLine:
+        case .identifier where isWord(token, "raise") && eventNameFollows():
             advance()
             guard let event = expectIdentifier("event name after 'raise'") else { return recoverAction() }
             var arguments: [ExprSyntax] = []
@@ -48,7 +49,7 @@ extension Parser {
                 arguments = args
             }
             return .raise(event: event, arguments: arguments, range: SourceRange(start, previousEnd))
-        case .identifier where isWord(token, "send") && peek().kind == .identifier && !peek().startsLine:
+        case .identifier where isWord(token, "send") && eventNameFollows():
             advance()
             guard let event = expectIdentifier("event name after 'send'") else { return recoverAction() }
             var arguments: [ExprSyntax] = []
@@ -62,7 +63,7 @@ extension Parser {
                 delay = parseExpr()
             }
             return .send(event: event, arguments: arguments, delay: delay, range: SourceRange(start, previousEnd))
-        case .identifier where isWord(token, "cancel") && peek().kind == .identifier && !peek().startsLine:
+        case .identifier where isWord(token, "cancel") && eventNameFollows():
             advance()
             guard let event = expectIdentifier("event name after 'cancel'") else { return recoverAction() }
             return .cancel(event: event, range: SourceRange(start, previousEnd))
@@ -151,5 +152,12 @@ extension Parser {
         }
         guard expect(.rParen, "',' or ')' in the argument list") != nil else { return nil }
         return arguments
+    }
+
+    /// Whether the next token, on the same line, stands where an event name would: a name,
+    /// or a reserved word written as one.
+    private mutating func eventNameFollows() -> Bool {
+        let next = peek()
+        return (next.kind == .identifier || next.kind.isReservedWord) && !next.startsLine
     }
 }

@@ -58,10 +58,10 @@ extension Parser {
         case .kwVar, .kwPublic: return parseVar().map(MemberDecl.variable)
         case .kwEvent:
             advance()
-            return parseSignature().map { MemberDecl.event(EventDecl(name: $0.0, fields: $0.1)) }
+            return parseSignature(of: "event").map { MemberDecl.event(EventDecl(name: $0.0, fields: $0.1)) }
         case .kwOutput:
             advance()
-            return parseSignature().map { MemberDecl.output(OutputDecl(name: $0.0, fields: $0.1)) }
+            return parseSignature(of: "output").map { MemberDecl.output(OutputDecl(name: $0.0, fields: $0.1)) }
         case .kwState, .kwInitial, .kwFinal, .kwParallel:
             return parseState().map(MemberDecl.state)
         case .identifier where contextualStart() == .state:
@@ -109,9 +109,10 @@ extension Parser {
         expectIdentifier("a type ('Number', 'Bool' or 'String')").map { TypeRef(name: $0) }
     }
 
-    /// `IDENT [ "(" [ field { "," field } [ "," ] ] ")" ]`, shared by events and outputs.
-    mutating func parseSignature() -> (Identifier, [FieldDecl])? {
-        guard let name = expectIdentifier("name") else { return recoverMember() }
+    /// `IDENT [ "(" [ field { "," field } [ "," ] ] ")" ]`, shared by events and outputs
+    /// (`what` says which, for the error when the name is missing).
+    mutating func parseSignature(of what: String) -> (Identifier, [FieldDecl])? {
+        guard let name = expectIdentifier("\(what) name") else { return recoverMember() }
         var fields: [FieldDecl] = []
         guard token.kind == .lParen && !token.startsLine else { return (name, fields) }
         advance()

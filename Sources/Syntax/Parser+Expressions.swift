@@ -59,7 +59,7 @@ extension Parser {
         var expr = parsePrimary()
         if operators.count >= Parser.maxExpressionDepth, let first = operators.first {
             let range = SourceRange(first.1, expr.range.end)
-            reportTooDeep(range)
+            reportTooDeep(range, .expressionTree)
             return ExprSyntax(.bad, range)
         }
         for (op, start) in operators.reversed() {
@@ -100,7 +100,8 @@ extension Parser {
             advance()
             return ExprSyntax(.bad, t.range)
         default:
-            error(expected: "an expression")
+            // A reserved word here is most often meant as a name (`if state == 1`).
+            error(expected: "an expression", nameExpected: true)
             // Leave structural tokens for the caller's recovery; swallow anything else.
             if ![.rBrace, .lBrace, .rParen, .endOfFile, .arrow].contains(t.kind) && !isKeyword(t.kind) {
                 advance()
@@ -133,7 +134,7 @@ extension Parser {
     /// Replaces a node deeper than `maxExpressionDepth` with `.bad`, reporting it once.
     private mutating func bounded(_ expr: ExprSyntax) -> ExprSyntax {
         guard expr.depth > Parser.maxExpressionDepth else { return expr }
-        reportTooDeep(expr.range)
+        reportTooDeep(expr.range, .expressionTree)
         return ExprSyntax(.bad, expr.range)
     }
 
@@ -157,9 +158,7 @@ extension Parser {
         }
     }
 
-    private func isKeyword(_ kind: TokenKind) -> Bool {
-        kind.rawValue >= TokenKind.kwMachine.rawValue && kind.rawValue <= TokenKind.kwFalse.rawValue
-    }
+    private func isKeyword(_ kind: TokenKind) -> Bool { kind.isReservedWord }
 
     private func binaryOperator(_ kind: TokenKind) -> BinaryOperator? {
         switch kind {

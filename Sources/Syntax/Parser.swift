@@ -125,10 +125,11 @@ public struct Parser {
         return nil
     }
 
-    /// Consumes an identifier or reports what was expected.
+    /// Consumes an identifier or reports what was expected; a reserved word where a name
+    /// belongs is called one, since it looks like a name to whoever wrote it.
     mutating func expectIdentifier(_ what: String) -> Identifier? {
         guard token.kind == .identifier else {
-            error(expected: what)
+            error(expected: what, nameExpected: true)
             return nil
         }
         let id = Identifier(text(token), token.range)
@@ -148,16 +149,23 @@ public struct Parser {
     /// Reports "expected X, found Y". When something is missing and the current token
     /// starts a new line, the error points just past the previous token, where the missing
     /// piece belongs; when the current token itself is out of place (`atToken`), at it.
-    mutating func error(expected what: String, atToken: Bool = false, notes: [DiagnosticNote] = []) {
+    ///
+    /// With `nameExpected`, a reserved word on the same line is said to be one ("found
+    /// 'after', which is a reserved word"); at the start of a line it more likely begins the
+    /// next construct after a missing name, and is described as usual.
+    mutating func error(expected what: String, atToken: Bool = false, nameExpected: Bool = false,
+                        notes: [DiagnosticNote] = []) {
         guard token.kind != .invalid else { return }  // the lexer already reported it
         // After an unterminated comment the end of file is no surprise: say nothing more.
         if token.kind == .endOfFile && lexer.diagnostics.diagnostics.contains(where: { $0.id == .unterminatedComment }) {
             return
         }
+        let reserved = nameExpected && token.kind.isReservedWord && !token.startsLine
+        let found = reserved ? "\(token.kind.spelling), which is a reserved word" : foundDescription
         let at: SourceRange = !atToken && token.startsLine && previousEnd > 0 && token.kind != .endOfFile
             ? .point(previousEnd) : token.range
         diagnostics.addSyntaxError(
-            Diagnostic(.expectedToken, "expected \(what), found \(foundDescription)", at: at, notes: notes), in: file)
+            Diagnostic(.expectedToken, "expected \(what), found \(found)", at: at, notes: notes), in: file)
     }
 
     /// Reports a syntax error in words of its own: a common mistake (a Swift habit, a
@@ -191,13 +199,23 @@ public struct Parser {
         return [DiagnosticNote("did you mean '\(keyword)'?", at: token.range)]
     }
 
-    /// Reports nesting past the limit, once per file.
-    mutating func reportTooDeep(_ range: SourceRange) {
+    /// Which limit was passed: `maxNesting` (blocks, states, parentheses and the nested
+    /// expressions the grammar recurses into) or `maxExpressionDepth` (the tree an
+    /// expression builds, where every operator of a flat chain such as `a + b + c` is one
+    /// more level, since the tree is walked recursively by every later stage).
+    enum DepthLimit { case nesting, expressionTree }
+
+    /// Reports nesting past the limit, once per file, naming the limit that was passed.
+    mutating func reportTooDeep(_ range: SourceRange, _ limit: DepthLimit = .nesting) {
         guard !reportedTooDeep else { return }
         reportedTooDeep = true
-        diagnostics.addSyntaxError(
-            Diagnostic(.nestingTooDeep, "nesting is too deep; at most \(Parser.maxNesting) levels are allowed",
-                       at: range), in: file)
+        let message = switch limit {
+        case .nesting: "nesting is too deep; at most \(Parser.maxNesting) levels are allowed"
+        case .expressionTree:
+            "expression is too deep; its tree may have at most \(Parser.maxExpressionDepth) levels, and every operator "
+                + "of a chain such as 'a + b + c' adds one; split it into smaller expressions"
+        }
+        diagnostics.addSyntaxError(Diagnostic(.nestingTooDeep, message, at: range), in: file)
     }
 
     /// Skips tokens until one of `stops` starts a line (or follows a `;`), or a closing

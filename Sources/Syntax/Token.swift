@@ -125,6 +125,12 @@ public enum TokenKind: UInt8, Sendable {
         "true": .kwTrue, "false": .kwFalse,
     ]
 
+    /// Whether the token is one of the reserved words (`keywords`), which can never be a
+    /// name, not even where a name is all the grammar allows.
+    public var isReservedWord: Bool {
+        rawValue >= TokenKind.kwMachine.rawValue && rawValue <= TokenKind.kwFalse.rawValue
+    }
+
     /// How the token is named in "expected X, found Y" messages.
     public var spelling: String {
         switch self {

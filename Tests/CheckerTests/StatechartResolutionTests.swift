@@ -138,7 +138,10 @@ import TestSupport
         ("final state f { exit { } }", ["final-state-transition"]),
         ("state s { initial state a { on go -> f }\n final state f { on go -> a } }", ["final-state-transition"]),
         ("state s { initial state a\n history state h -> a }", []),
-        ("state s { initial state a { state deep } \n history state h -> deep }", ["no-initial-state"]),
+        ("state s { initial state a { state deep } \n history state h -> deep }", []),
+        // A sole child needs no mark; several do.
+        ("state s { state only }", []),
+        ("state s { state only\n history state h }", []),
         ("state s { initial state a\n history state h -> h }", ["invalid-history-state"]),
         ("state s { initial state a }\n state t { initial state b\n history state h -> a }", ["history-default-outside"]),
         ("state s { initial state a\n history state h -> t }\n state t", ["history-default-outside"]),
@@ -154,6 +157,25 @@ import TestSupport
     func structureRules(body: String, expected: [String]) {
         let (_, ids) = Self.resolve("machine M {\n event go\n initial state top\n \(body)\n}")
         #expect(ids == expected, "\(body)")
+    }
+
+    /// A sole child is where its parent starts, marked or not, the machine's own included
+    /// (SCXML's default is the first child).
+    @Test func aSoleChildNeedsNoInitialMark() throws {
+        let (machine, ids) = Self.resolve("""
+            machine M {
+                event go
+                state app {
+                    state shell {
+                        initial state feed { on go -> detail }
+                        state detail { on go -> feed }
+                    }
+                }
+            }
+            """)
+        #expect(ids == [])
+        let m = try #require(machine)
+        #expect(m.initialConfiguration.names(in: m) == ["app", "shell", "feed"])
     }
 
     /// The example that opens the Statecharts article, which shows every form, resolves
