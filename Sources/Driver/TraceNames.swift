@@ -274,8 +274,10 @@ final class TraceNames {
             out.append(" -> ")
             append(textStates[step.toState.index], to: &out)
         case .ignored:
+            // A statechart is in several states at once: the trace names all its leaves
+            // (its message names the state of each guard).
             out.append("ignored in ")
-            append(from, to: &out)
+            if let before = configurations?.before { out.append(contentsOf: leaves(before)) } else { append(from, to: &out) }
             if let why = batch.message(k) {
                 out.append(": ")
                 out.append(contentsOf: why)

@@ -475,11 +475,19 @@ public struct Replayer {
         case .ignored, .afterFinal:
             // Which guards were false, and on what values: worked out only when a message
             // needs it (strict or traced), never for a plain replay.
+            // A flat machine is in one state (and its ancestors), which the message names
+            // once; a statechart's message names the state of each guard (`ignoredBecause`).
+            let isChart = program.chart != nil
             let guards = step.kind == .ignored && (options.strict || options.trace) ? run.instance.ignoredBecause(event) : nil
             if options.strict {
                 let state = program.stateNames[Int(step.from)]
+                let leaves = run.instance.configuration.atomicStates(in: program.machine)
+                    .map { program.machine[$0].name }.joined(separator: ", ")
+                let none = isChart
+                    ? "no transition of the active states (\(leaves)) takes it"
+                    : "no transition of state '\(state)' takes it"
                 let why = step.kind == .afterFinal ? "the run already ended in final state '\(state)'"
-                    : guards.map { "in state '\(state)', \($0)" } ?? "no transition of state '\(state)' takes it"
+                    : guards.map { isChart ? $0 : "in state '\(state)', \($0)" } ?? none
                 let text = "event '\(program.eventNames[event.index])' was ignored: \(why) (--strict)"
                 reject(run, source, at: nameOffset, message: text, specRange: nil)
                 result = .rejected

@@ -152,6 +152,48 @@ import TestSupport
         #expect(jsonl.stdout.contains("\"result\": \"ignored\", \"message\": \"the guard 'submitEnabled && force > 0.5' (line 8) is false"))
     }
 
+    /// In a parallel chart the false guard may belong to another region's state than the one
+    /// a step names: `--strict` and `--trace` name the guard's own state (as `--explain`
+    /// does) and the `in(state)` test it read (issue 31).
+    @Test func ignoredEventInAParallelChartNamesTheGuardsState() throws {
+        let spec = try AnalysisVerdictTests.spec("""
+            machine Editor {
+                var length: Number = 0
+                event type
+                event compose
+                event select
+                initial parallel state editor {
+                    state input {
+                        initial state typing {
+                            on type { length += 1 }
+                            on compose -> composing
+                        }
+                        state composing
+                    }
+                    state selection {
+                        initial state caret {
+                            on select if length > 0 && !in(composing) -> range
+                        }
+                        state range
+                    }
+                }
+            }
+            """)
+        let log = "{\"event\": \"type\"}\n{\"event\": \"type\"}\n{\"event\": \"type\"}\n{\"event\": \"compose\"}\n{\"event\": \"select\"}\n"
+        let strict = try CLI.run(["replay", "--strict", spec], input: log)
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("<stdin>:5:11: error: event 'select' was ignored: in state 'caret', the guard 'length > 0 && !in(composing)' (line 16) is false (length = 3, in(composing) = true) (--strict) [event-rejected]"),
+                "\(strict.stdout)")
+        let trace = try CLI.run(["replay", "--trace", spec], input: log)
+        #expect(trace.stdout.components(separatedBy: "\n").contains(
+            "line 5, t=0: select: ignored in composing, caret: in state 'caret', the guard 'length > 0 && !in(composing)' (line 16) is false (length = 3, in(composing) = true)"),
+                "\(trace.stdout)")
+        // With no candidate at all, the strict message names every active leaf.
+        let none = try CLI.run(["replay", "--strict", spec], input: "{\"event\": \"compose\"}\n{\"event\": \"compose\"}\n")
+        #expect(none.stdout.contains("event 'compose' was ignored: no transition of the active states (composing, caret) takes it (--strict)"),
+                "\(none.stdout)")
+    }
+
     @Test func jsonReport() throws {
         let r = try CLI.run(["replay", "--format", "json", "Specs/SwipeToDismiss.machine", "Specs/SwipeToDismiss.session.jsonl"])
         #expect(r.status == 0)
