@@ -194,6 +194,46 @@ import TestSupport
                 "\(none.stdout)")
     }
 
+    /// An event the machine raised, sent itself or completed (`done`) that no transition
+    /// took is lost, not an ignored line of the log: the trace says so (issue 31).
+    @Test func tracesShowLostEventsAsLost() throws {
+        let spec = try AnalysisVerdictTests.spec("""
+            machine Lost {
+                event go
+                event ping
+                event echo
+                initial state a {
+                    on go -> b { raise ping; send echo }
+                }
+                state b {
+                    initial state b1 {
+                        on go -> b2
+                    }
+                    final state b2
+                }
+            }
+            """)
+        let log = "{\"event\": \"go\"}\n{\"event\": \"go\"}\n"
+        let text = try CLI.run(["replay", "--trace", spec], input: log)
+        #expect(text.stdout.hasPrefix("""
+            line 1, t=0: go: a -> b1
+                on go: exited a; took a -> b (line 6); entered b, b1
+                raised ping: lost, no transition takes it
+            line 2, t=0: sent echo: lost in b1, no transition takes it
+            line 2, t=0: go: b1 -> b2
+                on go: exited b1; took b1 -> b2 (line 10); entered b2
+                done(b): lost, no transition takes it
+
+            """), "\(text.stdout)")
+        #expect(text.stdout.contains("events        2 applied, 0 ignored, 0 rejected"))
+        let jsonl = try CLI.run(["replay", "--trace", "--format", "jsonl", spec], input: log)
+        let lines = jsonl.stdout.components(separatedBy: "\n")
+        #expect(lines[0].hasSuffix(#"{"trigger": "raised", "name": "ping", "transitions": [], "exited": [], "entered": []}]}"#), "\(lines[0])")
+        #expect(lines[1].contains(#""event": "echo", "timer": false, "sent": true, "payload": {}, "from": "b1", "to": "b1", "result": "lost", "#),
+                "\(lines[1])")
+        #expect(lines[2].hasSuffix(#"{"trigger": "done", "name": "b", "transitions": [], "exited": [], "entered": []}]}"#), "\(lines[2])")
+    }
+
     @Test func jsonReport() throws {
         let r = try CLI.run(["replay", "--format", "json", "Specs/SwipeToDismiss.machine", "Specs/SwipeToDismiss.session.jsonl"])
         #expect(r.status == 0)
