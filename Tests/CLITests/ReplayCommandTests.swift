@@ -234,6 +234,28 @@ import TestSupport
         #expect(lines[2].hasSuffix(#"{"trigger": "done", "name": "b", "transitions": [], "exited": [], "entered": []}]}"#), "\(lines[2])")
     }
 
+    /// `replay LOG SPEC` says the arguments are swapped instead of "expected 'machine',
+    /// found '{'" (issue 31); a log without the usual extension is recognised by its `{`,
+    /// a spec without `.machine` by parsing as one.
+    @Test func swappedArgumentsAreNamed() throws {
+        let r = try CLI.run(["replay", "Specs/PullToRefresh.session.jsonl", "Specs/PullToRefresh.machine"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: 'Specs/PullToRefresh.session.jsonl' looks like an event log and 'Specs/PullToRefresh.machine' like a spec: the spec comes first, as in 'statecraft replay Specs/PullToRefresh.machine Specs/PullToRefresh.session.jsonl'\n",
+                "\(r.stderr)")
+        let dir = try ReplayCommandTests.folder([
+            "log.txt": "{\"event\": \"tap\"}\n",
+            "spec.txt": String(decoding: Repository.bytes(Repository.specs.appendingPathComponent("Drawer.machine")), as: UTF8.self),
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = try CLI.run(["replay", "log.txt", "spec.txt", "more.jsonl"], in: dir)
+        #expect(plain.status == 2)
+        #expect(plain.stderr.hasSuffix("the spec comes first, as in 'statecraft replay spec.txt log.txt more.jsonl'\n"), "\(plain.stderr)")
+        // A broken spec followed by a log is still reported as a broken spec.
+        let broken = try CLI.run(["replay", "Specs/PullToRefresh.session.jsonl", "Specs/Drawer.session.jsonl"])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("has errors; fix them with 'statecraft check' before replaying"), "\(broken.stderr)")
+    }
+
     @Test func jsonReport() throws {
         let r = try CLI.run(["replay", "--format", "json", "Specs/SwipeToDismiss.machine", "Specs/SwipeToDismiss.session.jsonl"])
         #expect(r.status == 0)
