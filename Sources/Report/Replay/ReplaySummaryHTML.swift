@@ -62,7 +62,7 @@ public enum ReplaySummaryHTML {
                 return [text(document.states[k]), "\(d.visits)"] + q + [histogram(d.durations)]
             }, numeric: [1, 2, 3, 4])
             + "<p class=\"note\">Virtual time between entering a state and leaving it, over the visits that ended; "
-            + "percentiles within 1%.</p>")
+            + "percentiles exact up to \(DurationSketch.exactLimit) visits ended, else within 1%.</p>")
         let deviations = s.deviationsByFrequency
         html += section("deviations", "Events not taken", deviations.isEmpty ? "<p class=\"note\">Every event was taken.</p>"
             : table(["Count", "Event", "How", "Configuration", "First places", "Why (at the first place)"], deviations.map { key, group in

@@ -1,5 +1,6 @@
 import StatecraftConformance
 import StatecraftModel
+import StatecraftRuntime
 
 /// `statecraft replay --summary` (and `statecraft merge`): what many logs add up to, for a person.
 public enum ReplaySummaryText {
@@ -32,7 +33,7 @@ public enum ReplaySummaryText {
         let visited = document.states.indices.dropFirst().filter { summary.dwell[$0].visits > 0 }
         if !visited.isEmpty {
             let width = visited.map { document.states[$0].count }.max() ?? 0
-            lines.append("  time in states  visits; median, p90, p99 of the visits that ended (virtual seconds, within 1%)")
+            lines.append("  time in states  visits; median, p90, p99 of the visits that ended (virtual seconds; exact up to \(DurationSketch.exactLimit) visits ended, else within 1%)")
             for k in visited {
                 let d = summary.dwell[k]
                 let name = document.states[k] + String(repeating: " ", count: width - document.states[k].count)
