@@ -25,8 +25,9 @@ public struct Replayer {
         /// After the last line, let virtual time pass from timer to timer until each case
         /// comes to rest (`Replayer.settle(afterLine:)`).
         public var settle = false
-        /// Collect what a summary of many logs needs: the events not taken, grouped by
-        /// configuration, event and kind (`ReplayReport.deviations`), and the visits of each
+        /// Collect what a summary of many logs needs: the events not taken, grouped by the
+        /// states they arrived in (`Deviation.configuration`), event and kind
+        /// (`ReplayReport.deviations`), and the visits of each
         /// state and how long they lasted (`ReplayReport.dwell`).
         public var summary = false
         /// Say why each ignored or rejected event was not taken and where the subject of each
@@ -124,8 +125,10 @@ public struct Replayer {
 
     struct DeviationKey: Hashable {
         /// A flat machine's active leaf (its configuration follows from it), or -1 for a
-        /// statechart, whose configuration is `states` (empty for a flat machine: no array
-        /// per event not taken).
+        /// statechart, whose group is `states`: the active states with a transition on the
+        /// event (empty for a flat machine: no array per event not taken). Not the whole
+        /// configuration: in a chart of many regions it almost never repeats, and a group per
+        /// event made the summary cost seconds and print one group per line of the log.
         var leaf: Int
         var states: [StateID]
         var event: Int
@@ -648,14 +651,16 @@ public struct Replayer {
     /// arrived in: an ignored or failed step changes nothing).
     private mutating func noteDeviation(_ event: EventID, _ kind: Deviation.Kind, in run: Run, line: Int) {
         let flat = program.chart == nil
-        let key = DeviationKey(leaf: flat ? run.instance.state.index : -1, states: flat ? [] : run.instance.configuration.states,
+        let candidateStates = flat ? [] : run.instance.configuration.states.filter { !program.group($0.index, event.index).isEmpty }
+        let key = DeviationKey(leaf: flat ? run.instance.state.index : -1, states: candidateStates,
                                event: event.index, kind: kind)
         if let k = deviationIndex[key] {
             deviations[k].count += 1
             if deviations[k].lines.count < Deviation.keptLines { deviations[k].lines.append(line) }
         } else {
             deviationIndex[key] = deviations.count
-            var deviation = Deviation(configuration: run.instance.configuration.states.map { program.machine[$0].name },
+            let states = flat ? run.instance.configuration.states : candidateStates
+            var deviation = Deviation(configuration: states.map { program.machine[$0].name },
                                       event: program.eventNames[event.index], kind: kind, count: 1, lines: [line])
             // Why, once per group: the instance is as the event found it, payload included.
             let candidates = run.instance.candidates(for: event)
