@@ -15,6 +15,7 @@ struct Arguments {
                statecraft-bench read-raw --log FILE [--runs K] [--machine NAME [--specs DIR]]
                statecraft-bench disasm --spec FILE
                statecraft-bench lsp-latency [--runs K] [--transitions N] [--specs DIR]
+               statecraft-bench parallel-summary [--regions 50] [--events 100000] [--runs 5] [--dir DIR]
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -111,6 +112,18 @@ struct Arguments {
             latency.transitions = transitions
             latency.specs = value("--specs") ?? latency.specs
             return latency.run()
+        case "parallel-summary":
+            var bench = ParallelSummary()
+            guard let regions = number("--regions", default: bench.regions), regions > 0,
+                  let events = number("--events", default: bench.events), events > 0,
+                  let runs = number("--runs", default: bench.runs), runs > 0 else {
+                return fail("--regions, --events and --runs take positive integers")
+            }
+            bench.regions = regions
+            bench.events = events
+            bench.runs = runs
+            bench.directory = value("--dir") ?? bench.directory
+            return bench.run()
         case "help", "-h", "--help":
             print(Arguments.usage)
             return 0

@@ -55,6 +55,12 @@
 //         in process (median, min and max of the runs, ms), on every bundled spec and on a
 //         generated flat spec with N transitions (N/10 states in a ring, ten guarded events each).
 //
+//     .build/release/statecraft-bench parallel-summary [--regions 50] [--events 100000] [--runs 5] [--dir /tmp/statecraft-bench]
+//         Generates a parallel chart of N regions and a log where half the lines are events no
+//         transition takes, then times the `statecraft replay` process on it plain, with
+//         --summary (text and JSON) and with --format html (median seconds, peak RSS, output
+//         size): the summary's cost on a chart whose configurations rarely repeat.
+//
 //     python3 Sources/Benchmarks/python/lsp_latency.py .build/release/statecraft Specs/PeekRating.machine [RUNS]
 //         The same two times through the real binary's pipes, as an editor sees them.
 //

@@ -30,14 +30,18 @@ public struct ConformanceSummary: Sendable, Equatable {
     public var failedExpectations = 0
     /// By `TransitionID`: how many steps took it.
     public var transitionCounts: [Int]
-    /// The events not taken, grouped by configuration, event and kind.
+    /// The events not taken, grouped by the states they arrived in (`Deviation.configuration`),
+    /// event and kind. Every group is kept, so that merging stays exact; reports show the most
+    /// frequent (`shownDeviations`).
     public var deviations: [DeviationKey: DeviationGroup] = [:]
     /// By `StateID`: its visits, and the durations of those that ended.
     public var dwell: [StateDwell]
 
     /// Where and how events were not taken.
     public struct DeviationKey: Hashable, Sendable {
-        /// The active states when the events arrived, outermost first.
+        /// Where the events arrived, as `Deviation.configuration` says: a flat machine's
+        /// active state and its ancestors, a statechart's active states that have a
+        /// transition on the event (empty when none has).
         public var configuration: [String]
         /// The event's name.
         public var event: String
@@ -84,6 +88,9 @@ public struct ConformanceSummary: Sendable, Equatable {
         }
         public static func < (a: Place, b: Place) -> Bool { (a.log, a.line) < (b.log, b.line) }
     }
+
+    /// How many groups of deviations the text and HTML summaries show; the rest are counted.
+    public static let shownDeviations = 20
 
     /// The groups, most frequent first (ties by configuration, event and kind).
     public var deviationsByFrequency: [(key: DeviationKey, group: DeviationGroup)] {

@@ -89,6 +89,11 @@ enum ReplayCommand {
         let program: Program
         switch loadProgram(specPath) {
         case .success(let p): program = p
+        case .failure(.errors) where swappedArguments(spec: specPath, logs: options.logs) != nil:
+            // The parser's "expected 'machine', found '{'" would say nothing useful.
+            let hint = swappedArguments(spec: specPath, logs: options.logs) ?? ""
+            reportSpecFailure(.unreadable(hint), spec: specPath, format: options.format, console: console)
+            return ExitStatus.usage
         case .failure(let failure):
             reportSpecFailure(failure, spec: specPath, format: options.format, console: console)
             return ExitStatus.usage
@@ -313,6 +318,30 @@ enum ReplayCommand {
         // "Replaying a log").
         guard let machine = result.machine else { return .failure(.errors(result)) }
         return .success(Program(machine))
+    }
+
+    /// When the spec (which did not parse) looks like an event log and the first log like a
+    /// spec, the message that says so and gives the command with the two swapped; nil
+    /// otherwise. A log looks like one by its extension (`.jsonl`, `.json`, `.ndjson`) or
+    /// its first character (`{`); a spec by its extension (`.machine`) or by parsing as one.
+    static func swappedArguments(spec: String, logs: [String]) -> String? {
+        guard spec != InputFile.standardInput, let log = logs.first, log != InputFile.standardInput,
+              case .success(let specFile) = SpecFiles.read(spec) else { return nil }
+        let logLike = ["jsonl", "json", "ndjson"].contains(spec.split(separator: ".").last.map(String.init) ?? "")
+            || specFile.bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
+        guard logLike else { return nil }
+        let specLike: Bool
+        if log.hasSuffix(".machine") {
+            specLike = true
+        } else if case .success(let file) = SpecFiles.read(log) {
+            specLike = Statecraft.check(file, bounds: nil).machine != nil
+        } else {
+            specLike = false
+        }
+        guard specLike else { return nil }
+        let rest = logs.dropFirst().map { " " + $0 }.joined()
+        return "'\(spec)' looks like an event log and '\(log)' like a spec: the spec comes first, "
+            + "as in 'statecraft replay \(log) \(spec)\(rest)'"
     }
 
     /// Says why the spec cannot be run: in text on standard error; with a machine-readable

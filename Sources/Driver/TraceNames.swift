@@ -139,6 +139,10 @@ final class TraceNames {
         let hasOutputs = !outputs.isEmpty
         switch (step.result, !hasOutputs) {
         case (.applied, true): out.append("\"applied\", \"outputs\": [], \"changed\": {")
+        case (.ignored, _) where step.isSent:
+            // An event the machine sent itself that no transition took is lost, not an
+            // ignored line of the log (the report does not count it as ignored).
+            out.append(hasOutputs ? "\"lost\", \"outputs\": [" : "\"lost\", \"outputs\": [], \"changed\": {")
         case (.ignored, true) where batch.message(k) != nil:
             out.append("\"ignored\", \"message\": ")
             JSONWriter.appendQuoted(batch.message(k) ?? "", to: &out)
@@ -273,9 +277,15 @@ final class TraceNames {
             append(from, to: &out)
             out.append(" -> ")
             append(textStates[step.toState.index], to: &out)
+        case .ignored where step.isSent:
+            out.append("lost in ")
+            if let before = configurations?.before { out.append(contentsOf: leaves(before)) } else { append(from, to: &out) }
+            out.append(", no transition takes it")
         case .ignored:
+            // A statechart is in several states at once: the trace names all its leaves
+            // (its message names the state of each guard).
             out.append("ignored in ")
-            append(from, to: &out)
+            if let before = configurations?.before { out.append(contentsOf: leaves(before)) } else { append(from, to: &out) }
             if let why = batch.message(k) {
                 out.append(": ")
                 out.append(contentsOf: why)
@@ -327,6 +337,12 @@ final class TraceNames {
         case .eventless, .start: kind
         }
         var text = "    " + head
+        if m.transitions.isEmpty && m.exited.isEmpty && m.entered.isEmpty {
+            switch m.trigger {
+            case .raised, .completion: return text + ": lost, no transition takes it"
+            default: break
+            }
+        }
         var parts: [String] = []
         if !m.exited.isEmpty { parts.append("exited " + m.exited.map { machine[$0].name }.joined(separator: ", ")) }
         if !m.transitions.isEmpty {

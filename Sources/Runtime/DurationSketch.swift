@@ -11,7 +11,20 @@ import Darwin
 /// percentile it gives is within `relativeAccuracy` (1 %) of a duration actually recorded at
 /// that rank, and the sketch of two sets of durations is the sum of their sketches, bucket by
 /// bucket, whatever order they were added in.
+///
+/// While it holds at most `exactLimit` durations it also keeps them as they were, and its
+/// percentiles are exact (a single 1 s visit is 1 s, not the bucket's 0.99 s); beyond that,
+/// they are the buckets' estimates. Whether it is exact depends only on the count, so a merge
+/// is exact exactly when the merged count is small, in whatever order the parts are added.
 public struct DurationSketch: Sendable, Equatable {
+    /// Up to this many durations, the sketch keeps them and gives exact percentiles.
+    public static let exactLimit = 100
+    /// The durations themselves (in the order added) while `count <= exactLimit`, else nil.
+    private var kept: [Double]? = []
+
+    /// The durations themselves, smallest first, while there are at most `exactLimit`.
+    public var exact: [Double]? { kept?.sorted() }
+
     /// The most a percentile may differ from a recorded duration of that rank, relatively.
     public static let relativeAccuracy = 0.01
     static let gamma = (1 + relativeAccuracy) / (1 - relativeAccuracy)
@@ -29,11 +42,14 @@ public struct DurationSketch: Sendable, Equatable {
     /// Creates an empty sketch.
     public init() {}
 
-    /// Restores a sketch from its zeros and buckets (as a report writes them).
-    public init(zeros: Int, buckets: [Int: Int]) {
+    /// Restores a sketch from its zeros and buckets (as a report writes them), and from its
+    /// durations when it kept them (they are dropped unless there is one per duration counted
+    /// and the count is within `exactLimit`).
+    public init(zeros: Int, buckets: [Int: Int], exact: [Double]? = nil) {
         self.zeros = zeros
         count = zeros
         for (index, n) in buckets { add(n, toBucket: index) }
+        kept = exact.flatMap { $0.count == count && count <= Self.exactLimit ? $0.sorted() : nil }
     }
 
     /// Bucket index → count, for the buckets that hold something.
@@ -49,9 +65,17 @@ public struct DurationSketch: Sendable, Equatable {
         guard seconds >= 1e-6 else {
             zeros += 1
             count += 1
+            keep(0)
             return
         }
         add(1, toBucket: Int((log(seconds) / Self.logGamma).rounded(.up)))
+        keep(seconds)
+    }
+
+    /// Keeps a duration just counted while the count allows it.
+    private mutating func keep(_ seconds: Double) {
+        guard kept != nil else { return }
+        if count <= Self.exactLimit { kept?.append(seconds) } else { kept = nil }
     }
 
     private mutating func add(_ n: Int, toBucket index: Int) {
@@ -71,13 +95,15 @@ public struct DurationSketch: Sendable, Equatable {
     }
 
     public static func == (a: DurationSketch, b: DurationSketch) -> Bool {
-        a.zeros == b.zeros && a.count == b.count && a.buckets == b.buckets
+        a.zeros == b.zeros && a.count == b.count && a.buckets == b.buckets && a.exact == b.exact
     }
 
-    /// The duration at quantile `q` (0.5 the median), nil when nothing was recorded.
+    /// The duration at quantile `q` (0.5 the median), nil when nothing was recorded: exact
+    /// while the durations are kept, else within `relativeAccuracy`.
     public func quantile(_ q: Double) -> Double? {
         guard count > 0 else { return nil }
         let rank = max(1, Int((q * Double(count)).rounded(.up)))
+        if let exact, rank <= exact.count { return exact[rank - 1] }
         if rank <= zeros { return 0 }
         var seen = zeros
         for (k, n) in counts.enumerated() {
@@ -94,6 +120,7 @@ public struct DurationSketch: Sendable, Equatable {
         sum.zeros += b.zeros
         sum.count += b.zeros
         for (k, n) in b.counts.enumerated() where n > 0 { sum.add(n, toBucket: b.lowest + k) }
+        if let x = a.kept, let y = b.kept, sum.count <= exactLimit { sum.kept = (x + y).sorted() } else { sum.kept = nil }
         return sum
     }
 }

@@ -107,9 +107,9 @@ public struct CaseReport: Sendable {
     }
 }
 
-/// Events of a log that the machine did not take the same way, in the same configuration:
-/// ignored (no transition took them) or rejected (a step failed, or `--strict` refused an
-/// ignored event).
+/// Events of a log that the machine did not take the same way, in the same states: ignored
+/// (no transition took them) or rejected (a step failed, or `--strict` refused an ignored
+/// event).
 public struct Deviation: Sendable, Equatable {
     /// How the events of a group deviated.
     public enum Kind: String, Sendable, Comparable {
@@ -119,7 +119,10 @@ public struct Deviation: Sendable, Equatable {
         case rejected
         public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     }
-    /// The active states when the event arrived, outermost first.
+    /// Where the events arrived, outermost first: for a flat machine, its active state and
+    /// that state's ancestors; for a statechart, the active states that have a transition on
+    /// the event (whose guards were false, or whose step failed), empty when none has. (Not a
+    /// statechart's whole configuration: one region's state does not split another's groups.)
     public var configuration: [String]
     /// The event's name.
     public var event: String

@@ -126,7 +126,7 @@ extension Replayer {
     private func expectedList(_ names: [String], _ arguments: [Expectation.ExpectedArguments?]?) -> String {
         "[" + names.enumerated().map { i, name in
             let quoted = StringEscaping.quoted(name, style: .json)
-            guard let args = arguments.flatMap({ i < $0.count ? $0[i] : nil }) else { return quoted }
+            guard let args = arguments.flatMap({ i < $0.count ? $0[i] : nil }), !args.values.isEmpty else { return quoted }
             return name + "(" + args.values.map(jsonText).joined(separator: ", ") + ")"
         }.joined(separator: ", ") + "]"
     }
@@ -140,7 +140,9 @@ extension Replayer {
             let args = run.windowArguments[min(start, run.windowArguments.count)..<min(start + count, run.windowArguments.count)]
             start += count
             let name = machine[output].name
-            return withArguments ? name + "(" + args.map(\.description).joined(separator: ", ") + ")"
+            // An output without fields has no arguments to show: it is spelled as the log
+            // spells it, `"name"`, on both sides of the message.
+            return withArguments && count > 0 ? name + "(" + args.map(\.description).joined(separator: ", ") + ")"
                 : StringEscaping.quoted(name, style: .json)
         }.joined(separator: ", ") + "]"
     }

@@ -25,8 +25,9 @@ public struct Replayer {
         /// After the last line, let virtual time pass from timer to timer until each case
         /// comes to rest (`Replayer.settle(afterLine:)`).
         public var settle = false
-        /// Collect what a summary of many logs needs: the events not taken, grouped by
-        /// configuration, event and kind (`ReplayReport.deviations`), and the visits of each
+        /// Collect what a summary of many logs needs: the events not taken, grouped by the
+        /// states they arrived in (`Deviation.configuration`), event and kind
+        /// (`ReplayReport.deviations`), and the visits of each
         /// state and how long they lasted (`ReplayReport.dwell`).
         public var summary = false
         /// Say why each ignored or rejected event was not taken and where the subject of each
@@ -124,8 +125,10 @@ public struct Replayer {
 
     struct DeviationKey: Hashable {
         /// A flat machine's active leaf (its configuration follows from it), or -1 for a
-        /// statechart, whose configuration is `states` (empty for a flat machine: no array
-        /// per event not taken).
+        /// statechart, whose group is `states`: the active states with a transition on the
+        /// event (empty for a flat machine: no array per event not taken). Not the whole
+        /// configuration: in a chart of many regions it almost never repeats, and a group per
+        /// event made the summary cost seconds and print one group per line of the log.
         var leaf: Int
         var states: [StateID]
         var event: Int
@@ -224,6 +227,23 @@ public struct Replayer {
         case .expect(let expectation):
             check(expectation, runIndex: index, record: record)
         }
+        let nameOffset: Int? = if case .event(_, let offset, _) = record.body { offset } else { nil }
+        try checkDeadlines(index, timeOffset: record.timeOffset, nameOffset: nameOffset, record)
+    }
+
+    /// Refuses the line if a step at its time (the line's own, or a timer's on the way to
+    /// it) armed a timer or a delayed send whose deadline a double cannot hold: it would
+    /// fire at once, or never, instead of after its delay. The error points at the line's
+    /// time (or its start when it has none).
+    @inline(__always)
+    func checkDeadlines<L: ReplayLine>(_ index: Int, timeOffset: Int?, nameOffset: Int?, _ source: L) throws(LogError) {
+        let overflow = runHandles[index]._withUnsafeGuaranteedRef { $0.instance.unrepresentableDeadline }
+        guard let overflow else { return }
+        let (time, delay) = (Value.number(overflow.time), Value.number(overflow.delay))
+        let why = overflow.time + overflow.delay < .infinity ? "\(time) + \(delay) rounds back to \(time)"
+            : "\(time) + \(delay) is beyond the largest number"
+        throw error(source, at: timeOffset ?? nameOffset ?? 0,
+                    "a timer armed at time \(time) cannot be due \(delay) s later: \(why)")
     }
 
     // MARK: - Cases and time
@@ -475,11 +495,19 @@ public struct Replayer {
         case .ignored, .afterFinal:
             // Which guards were false, and on what values: worked out only when a message
             // needs it (strict or traced), never for a plain replay.
+            // A flat machine is in one state (and its ancestors), which the message names
+            // once; a statechart's message names the state of each guard (`ignoredBecause`).
+            let isChart = program.chart != nil
             let guards = step.kind == .ignored && (options.strict || options.trace) ? run.instance.ignoredBecause(event) : nil
             if options.strict {
                 let state = program.stateNames[Int(step.from)]
+                let leaves = run.instance.configuration.atomicStates(in: program.machine)
+                    .map { program.machine[$0].name }.joined(separator: ", ")
+                let none = isChart
+                    ? "no transition of the active states (\(leaves)) takes it"
+                    : "no transition of state '\(state)' takes it"
                 let why = step.kind == .afterFinal ? "the run already ended in final state '\(state)'"
-                    : guards.map { "in state '\(state)', \($0)" } ?? "no transition of state '\(state)' takes it"
+                    : guards.map { isChart ? $0 : "in state '\(state)', \($0)" } ?? none
                 let text = "event '\(program.eventNames[event.index])' was ignored: \(why) (--strict)"
                 reject(run, source, at: nameOffset, message: text, specRange: nil)
                 result = .rejected
@@ -623,14 +651,16 @@ public struct Replayer {
     /// arrived in: an ignored or failed step changes nothing).
     private mutating func noteDeviation(_ event: EventID, _ kind: Deviation.Kind, in run: Run, line: Int) {
         let flat = program.chart == nil
-        let key = DeviationKey(leaf: flat ? run.instance.state.index : -1, states: flat ? [] : run.instance.configuration.states,
+        let candidateStates = flat ? [] : run.instance.configuration.states.filter { !program.group($0.index, event.index).isEmpty }
+        let key = DeviationKey(leaf: flat ? run.instance.state.index : -1, states: candidateStates,
                                event: event.index, kind: kind)
         if let k = deviationIndex[key] {
             deviations[k].count += 1
             if deviations[k].lines.count < Deviation.keptLines { deviations[k].lines.append(line) }
         } else {
             deviationIndex[key] = deviations.count
-            var deviation = Deviation(configuration: run.instance.configuration.states.map { program.machine[$0].name },
+            let states = flat ? run.instance.configuration.states : candidateStates
+            var deviation = Deviation(configuration: states.map { program.machine[$0].name },
                                       event: program.eventNames[event.index], kind: kind, count: 1, lines: [line])
             // Why, once per group: the instance is as the event found it, payload included.
             let candidates = run.instance.candidates(for: event)

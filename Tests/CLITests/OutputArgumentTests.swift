@@ -25,6 +25,29 @@ import TestSupport
         #expect(name.status == 0)
     }
 
+    /// An output without fields is spelled `"name"` on both sides of a mismatch, not
+    /// `"hidden"` expected and `hidden()` found (issue 31).
+    @Test func anOutputWithoutFieldsIsSpelledOneWay() throws {
+        let spec = try AnalysisVerdictTests.spec("""
+            machine Bar {
+                output hidden
+                output rated(stars: Number)
+                event rate(stars: Number)
+                initial state shown {
+                    on rate { emit hidden; emit rated(stars) }
+                }
+            }
+            """)
+        let log = #"""
+            {"event": "rate", "stars": 3}
+            {"expect": {"outputs": ["hidden", {"name": "rated", "args": [4]}]}}
+            """# + "\n"
+        let r = try CLI.run(["replay", spec], input: log)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains(#"error: expected outputs ["hidden", rated(4)], found ["hidden", rated(3)] [expectation-failed]"#),
+                "\(r.stdout)")
+    }
+
     @Test func argumentsMustFitTheOutput() throws {
         let count = try CLI.run(["replay", "Specs/PeekRating.machine"],
                                 input: OutputArgumentReplayTests.log(expecting: #"[{"name": "rated", "args": []}]"#))

@@ -152,6 +152,110 @@ import TestSupport
         #expect(jsonl.stdout.contains("\"result\": \"ignored\", \"message\": \"the guard 'submitEnabled && force > 0.5' (line 8) is false"))
     }
 
+    /// In a parallel chart the false guard may belong to another region's state than the one
+    /// a step names: `--strict` and `--trace` name the guard's own state (as `--explain`
+    /// does) and the `in(state)` test it read (issue 31).
+    @Test func ignoredEventInAParallelChartNamesTheGuardsState() throws {
+        let spec = try AnalysisVerdictTests.spec("""
+            machine Editor {
+                var length: Number = 0
+                event type
+                event compose
+                event select
+                initial parallel state editor {
+                    state input {
+                        initial state typing {
+                            on type { length += 1 }
+                            on compose -> composing
+                        }
+                        state composing
+                    }
+                    state selection {
+                        initial state caret {
+                            on select if length > 0 && !in(composing) -> range
+                        }
+                        state range
+                    }
+                }
+            }
+            """)
+        let log = "{\"event\": \"type\"}\n{\"event\": \"type\"}\n{\"event\": \"type\"}\n{\"event\": \"compose\"}\n{\"event\": \"select\"}\n"
+        let strict = try CLI.run(["replay", "--strict", spec], input: log)
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("<stdin>:5:11: error: event 'select' was ignored: in state 'caret', the guard 'length > 0 && !in(composing)' (line 16) is false (length = 3, in(composing) = true) (--strict) [event-rejected]"),
+                "\(strict.stdout)")
+        let trace = try CLI.run(["replay", "--trace", spec], input: log)
+        #expect(trace.stdout.components(separatedBy: "\n").contains(
+            "line 5, t=0: select: ignored in composing, caret: in state 'caret', the guard 'length > 0 && !in(composing)' (line 16) is false (length = 3, in(composing) = true)"),
+                "\(trace.stdout)")
+        // With no candidate at all, the strict message names every active leaf.
+        let none = try CLI.run(["replay", "--strict", spec], input: "{\"event\": \"compose\"}\n{\"event\": \"compose\"}\n")
+        #expect(none.stdout.contains("event 'compose' was ignored: no transition of the active states (composing, caret) takes it (--strict)"),
+                "\(none.stdout)")
+    }
+
+    /// An event the machine raised, sent itself or completed (`done`) that no transition
+    /// took is lost, not an ignored line of the log: the trace says so (issue 31).
+    @Test func tracesShowLostEventsAsLost() throws {
+        let spec = try AnalysisVerdictTests.spec("""
+            machine Lost {
+                event go
+                event ping
+                event echo
+                initial state a {
+                    on go -> b { raise ping; send echo }
+                }
+                state b {
+                    initial state b1 {
+                        on go -> b2
+                    }
+                    final state b2
+                }
+            }
+            """)
+        let log = "{\"event\": \"go\"}\n{\"event\": \"go\"}\n"
+        let text = try CLI.run(["replay", "--trace", spec], input: log)
+        #expect(text.stdout.hasPrefix("""
+            line 1, t=0: go: a -> b1
+                on go: exited a; took a -> b (line 6); entered b, b1
+                raised ping: lost, no transition takes it
+            line 2, t=0: sent echo: lost in b1, no transition takes it
+            line 2, t=0: go: b1 -> b2
+                on go: exited b1; took b1 -> b2 (line 10); entered b2
+                done(b): lost, no transition takes it
+
+            """), "\(text.stdout)")
+        #expect(text.stdout.contains("events        2 applied, 0 ignored, 0 rejected"))
+        let jsonl = try CLI.run(["replay", "--trace", "--format", "jsonl", spec], input: log)
+        let lines = jsonl.stdout.components(separatedBy: "\n")
+        #expect(lines[0].hasSuffix(#"{"trigger": "raised", "name": "ping", "transitions": [], "exited": [], "entered": []}]}"#), "\(lines[0])")
+        #expect(lines[1].contains(#""event": "echo", "timer": false, "sent": true, "payload": {}, "from": "b1", "to": "b1", "result": "lost", "#),
+                "\(lines[1])")
+        #expect(lines[2].hasSuffix(#"{"trigger": "done", "name": "b", "transitions": [], "exited": [], "entered": []}]}"#), "\(lines[2])")
+    }
+
+    /// `replay LOG SPEC` says the arguments are swapped instead of "expected 'machine',
+    /// found '{'" (issue 31); a log without the usual extension is recognised by its `{`,
+    /// a spec without `.machine` by parsing as one.
+    @Test func swappedArgumentsAreNamed() throws {
+        let r = try CLI.run(["replay", "Specs/PullToRefresh.session.jsonl", "Specs/PullToRefresh.machine"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "error: 'Specs/PullToRefresh.session.jsonl' looks like an event log and 'Specs/PullToRefresh.machine' like a spec: the spec comes first, as in 'statecraft replay Specs/PullToRefresh.machine Specs/PullToRefresh.session.jsonl'\n",
+                "\(r.stderr)")
+        let dir = try ReplayCommandTests.folder([
+            "log.txt": "{\"event\": \"tap\"}\n",
+            "spec.txt": String(decoding: Repository.bytes(Repository.specs.appendingPathComponent("Drawer.machine")), as: UTF8.self),
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = try CLI.run(["replay", "log.txt", "spec.txt", "more.jsonl"], in: dir)
+        #expect(plain.status == 2)
+        #expect(plain.stderr.hasSuffix("the spec comes first, as in 'statecraft replay spec.txt log.txt more.jsonl'\n"), "\(plain.stderr)")
+        // A broken spec followed by a log is still reported as a broken spec.
+        let broken = try CLI.run(["replay", "Specs/PullToRefresh.session.jsonl", "Specs/Drawer.session.jsonl"])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("has errors; fix them with 'statecraft check' before replaying"), "\(broken.stderr)")
+    }
+
     @Test func jsonReport() throws {
         let r = try CLI.run(["replay", "--format", "json", "Specs/SwipeToDismiss.machine", "Specs/SwipeToDismiss.session.jsonl"])
         #expect(r.status == 0)

@@ -77,4 +77,37 @@ import TestSupport
         }
         #expect(DurationSketch().quantile(0.5) == nil)
     }
+
+    /// While a state has few visits their durations are kept, so a 1 s visit is 1 s (the
+    /// bucket alone says 0.99 s); past `exactLimit`, the estimate takes over, in a merge too,
+    /// whatever the order of its parts (issue 31).
+    @Test func fewDurationsAreExact() throws {
+        var one = DurationSketch()
+        one.add(1)
+        #expect(one.quantile(0.5) == 1)
+        #expect(one.exact == [1])
+        var bucketOnly = DurationSketch(zeros: 0, buckets: one.buckets)
+        #expect(bucketOnly.quantile(0.5) != 1, "the bucket's estimate is not exact: \(bucketOnly.quantile(0.5) ?? -1)")
+        bucketOnly = DurationSketch(zeros: 0, buckets: one.buckets, exact: [1])
+        #expect(bucketOnly == one)
+
+        var a = DurationSketch(), b = DurationSketch(), whole = DurationSketch()
+        let durations = (1...DurationSketch.exactLimit).map { Double($0) * 0.25 }
+        for (k, d) in durations.enumerated() {
+            whole.add(d)
+            if k % 2 == 0 { a.add(d) } else { b.add(d) }
+        }
+        #expect(a + b == whole && b + a == whole)
+        #expect(whole.exact == durations)
+        #expect(whole.quantile(0.5) == durations[durations.count / 2 - 1])
+        #expect(whole.quantile(0.9) == durations[Int((0.9 * Double(durations.count)).rounded(.up)) - 1])
+        // One more and the durations are no longer kept, however the parts are merged.
+        var extra = DurationSketch()
+        extra.add(7)
+        whole.add(7)
+        #expect(whole.exact == nil)
+        #expect((a + b) + extra == whole && a + (b + extra) == whole && extra + b + a == whole)
+        let estimate = try #require(whole.quantile(1))
+        #expect(abs(estimate - 25) <= 25 * DurationSketch.relativeAccuracy * 1.0001)
+    }
 }

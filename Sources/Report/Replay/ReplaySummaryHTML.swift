@@ -62,14 +62,20 @@ public enum ReplaySummaryHTML {
                 return [text(document.states[k]), "\(d.visits)"] + q + [histogram(d.durations)]
             }, numeric: [1, 2, 3, 4])
             + "<p class=\"note\">Virtual time between entering a state and leaving it, over the visits that ended; "
-            + "percentiles within 1%.</p>")
+            + "percentiles exact up to \(DurationSketch.exactLimit) visits ended, else within 1%.</p>")
         let deviations = s.deviationsByFrequency
+        let shown = deviations.prefix(ConformanceSummary.shownDeviations)
+        let rest = deviations.dropFirst(ConformanceSummary.shownDeviations)
+        let restEvents = rest.reduce(0) { $0 + $1.group.count }
         html += section("deviations", "Events not taken", deviations.isEmpty ? "<p class=\"note\">Every event was taken.</p>"
-            : table(["Count", "Event", "How", "Configuration", "First places", "Why (at the first place)"], deviations.map { key, group in
-                ["\(group.count)", "<code>\(text(key.event))</code>", key.kind.rawValue, text(key.configuration.joined(separator: ", ")),
+            : table(["Count", "Event", "How", "States", "First places", "Why (at the first place)"], shown.map { key, group in
+                ["\(group.count)", "<code>\(text(key.event))</code>", key.kind.rawValue,
+                 key.configuration.isEmpty ? "(no active state takes it)" : text(key.configuration.joined(separator: ", ")),
                  group.places.map { text("\($0.log):\($0.line)") }.joined(separator: "<br>"),
                  group.why.map(text).joined(separator: "<br>")]
-            }, numeric: [0]))
+            }, numeric: [0])
+            + (rest.isEmpty ? "" : "<p class=\"note\">And \(rest.count) more \(rest.count == 1 ? "group" : "groups"), "
+               + "\(restEvents) \(restEvents == 1 ? "event" : "events") (the JSON summary lists them all).</p>"))
         return html + "</body>\n</html>\n"
     }
 

@@ -28,6 +28,7 @@ public enum ReplaySummaryJSON {
                             "p90": .optional(d.durations.quantile(0.9).map(JSON.number)),
                             "p99": .optional(d.durations.quantile(0.99).map(JSON.number)),
                             "zeros": .integer(d.durations.zeros),
+                            "exact": .optional(d.durations.exact.map { .array($0.map(JSON.number)) }),
                             "buckets": .array(d.durations.buckets.keys.sorted().map { i in
                                 .array([.integer(i), .integer(d.durations.buckets[i] ?? 0)])
                             })])
@@ -78,8 +79,18 @@ public enum ReplaySummaryJSON {
                     }
                     buckets[i] = n
                 }
+                // (A summary written before exact durations were kept has none: its
+                // percentiles stay estimates.)
+                var exact: [Double]?
+                if let values = v["exact"]?.arrayValue {
+                    exact = try values.map { x throws(SummaryError) -> Double in
+                        guard case .number(let n) = x, n >= 0 else { throw SummaryError("a duration of state \(k + 1) is not a number of seconds") }
+                        return n
+                    }
+                }
                 stateNames.append(try string(v, "name"))
-                summary.dwell[k + 1] = StateDwell(visits: visits, durations: DurationSketch(zeros: zeros, buckets: buckets))
+                summary.dwell[k + 1] = StateDwell(visits: visits,
+                                                  durations: DurationSketch(zeros: zeros, buckets: buckets, exact: exact))
             }
             for (t, v) in transitionValues.enumerated() {
                 guard let line = v["line"]?.intValue, let taken = v["taken"]?.intValue, taken >= 0 else {

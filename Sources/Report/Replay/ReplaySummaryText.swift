@@ -1,5 +1,6 @@
 import StatecraftConformance
 import StatecraftModel
+import StatecraftRuntime
 
 /// `statecraft replay --summary` (and `statecraft merge`): what many logs add up to, for a person.
 public enum ReplaySummaryText {
@@ -32,7 +33,7 @@ public enum ReplaySummaryText {
         let visited = document.states.indices.dropFirst().filter { summary.dwell[$0].visits > 0 }
         if !visited.isEmpty {
             let width = visited.map { document.states[$0].count }.max() ?? 0
-            lines.append("  time in states  visits; median, p90, p99 of the visits that ended (virtual seconds, within 1%)")
+            lines.append("  time in states  visits; median, p90, p99 of the visits that ended (virtual seconds; exact up to \(DurationSketch.exactLimit) visits ended, else within 1%)")
             for k in visited {
                 let d = summary.dwell[k]
                 let name = document.states[k] + String(repeating: " ", count: width - document.states[k].count)
@@ -44,13 +45,24 @@ public enum ReplaySummaryText {
         if !deviations.isEmpty {
             lines.append("  deviations    \(deviations.count) \(deviations.count == 1 ? "group" : "groups") of events not taken, "
                          + "most frequent first, with their first places")
-            for (key, group) in deviations {
+            for (key, group) in deviations.prefix(ConformanceSummary.shownDeviations) {
                 let places = group.places.map { "\($0.log):\($0.line)" }.joined(separator: ", ")
-                lines.append("    \(pad(group.count))  \(key.event) \(key.kind.rawValue) in [\(key.configuration.joined(separator: ", "))]: \(places)")
+                lines.append("    \(pad(group.count))  \(key.event) \(key.kind.rawValue)\(whereTaken(key)): \(places)")
                 for why in group.why { lines.append("              why: " + why) }
+            }
+            if deviations.count > ConformanceSummary.shownDeviations {
+                let rest = deviations.dropFirst(ConformanceSummary.shownDeviations)
+                let events = rest.reduce(0) { $0 + $1.group.count }
+                lines.append("    and \(rest.count) more \(rest.count == 1 ? "group" : "groups"), \(events) \(events == 1 ? "event" : "events")")
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// ` in [ready, pulling]`: where a group's events arrived; `, no active state takes it`
+    /// for a statechart's events that no active state has a transition on.
+    static func whereTaken(_ key: ConformanceSummary.DeviationKey) -> String {
+        key.configuration.isEmpty ? ", no active state takes it" : " in [\(key.configuration.joined(separator: ", "))]"
     }
 
     /// ` (71.4%)`, or ` 71.4%` when `bare`; ` n/a` without a denominator.

@@ -175,7 +175,12 @@ extension Instance {
                     (kind, subject) = (.completion, -1 - item)
                 }
             }
-            if found { try microstep(chart, run, kind: kind, subject: subject) }
+            if found {
+                try microstep(chart, run, kind: kind, subject: subject)
+            } else {
+                // A raised event or a `done` that nothing takes is dropped (SCXML); a trace says so.
+                run.log?.recordLost(kind: kind, subject: subject)
+            }
         }
     }
 

@@ -66,6 +66,14 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
                              enteredEnd: Int32(ids.count)))
     }
 
+    /// Records a raised event or a completion (`kind` `.raised` or `.completion`) that no
+    /// transition took: an entry with no transitions and no states, which traces show as
+    /// lost rather than leaving it out.
+    func recordLost(kind: Kind, subject: Int32) {
+        let end = Int32(ids.count)
+        entries.append(Entry(kind: kind, subject: subject, transitionsEnd: end, exitedEnd: end, enteredEnd: end))
+    }
+
     /// Where microstep `k`'s lists start in `ids`.
     private func start(_ k: Int) -> Int { k == 0 ? 0 : Int(entries[k - 1].enteredEnd) }
 

@@ -11,6 +11,21 @@ extension Instance {
     /// failed step is undone), with the event's payload still in the registers. Guards are
     /// evaluated by the reference evaluator, the plain meaning the compiled code is held to.
     public func candidates(for event: EventID) -> [EventExplanation.Candidate] {
+        weighedCandidates(for: event, guardReads: false).map(\.candidate)
+    }
+
+    /// A candidate as `candidates(for:)` finds it, with the state it belongs to and, when
+    /// asked for, every name its whole guard reads (`ignoredBecause` shows them all, not
+    /// only the culprits').
+    struct WeighedCandidate {
+        var candidate: EventExplanation.Candidate
+        var source: StateID
+        var guardReads: [Culprit.Read]
+    }
+
+    /// The one evaluation behind `candidates(for:)` and `ignoredBecause(_:)`, so that the
+    /// two never disagree on which state a guard belongs to or why it was false.
+    func weighedCandidates(for event: EventID, guardReads: Bool) -> [WeighedCandidate] {
         let machine = program.machine
         var evaluator = ReferenceEvaluator(machine: machine)
         evaluator.variables = variables
@@ -18,14 +33,16 @@ extension Instance {
             if let value = payloadValue(event, field: field.name) { evaluator.payload[field.name] = value }
         }
         evaluator.isActive = { [self] s in isActive(s) }
-        var result: [EventExplanation.Candidate] = []
+        var result: [WeighedCandidate] = []
         for source in activeStates {
             for k in program.group(source.index, event.index) {
                 let transition = machine[program.transitions[k].id]
                 let head = Self.head(of: transition, in: machine)
-                result.append(EventExplanation.Candidate(
+                let candidate = EventExplanation.Candidate(
                     transition: transition.id, source: machine[source].name, range: head.range, text: head.text,
-                    verdict: Self.verdict(of: transition.guardExpr, evaluator, machine)))
+                    verdict: Self.verdict(of: transition.guardExpr, evaluator, machine))
+                let reads = guardReads ? transition.guardExpr.map { Self.reads(of: $0, evaluator, machine) } ?? [] : []
+                result.append(WeighedCandidate(candidate: candidate, source: source, guardReads: reads))
             }
         }
         return result
@@ -67,7 +84,7 @@ extension Instance {
     }
 
     /// The variables, payload fields, constants and states `e` reads, in source order, each once.
-    private static func reads(of e: Expr, _ evaluator: ReferenceEvaluator, _ machine: Machine) -> [Culprit.Read] {
+    static func reads(of e: Expr, _ evaluator: ReferenceEvaluator, _ machine: Machine) -> [Culprit.Read] {
         var reads: [Culprit.Read] = []
         e.visit { node in
             let kind: Culprit.Read.Kind
