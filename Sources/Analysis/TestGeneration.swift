@@ -174,7 +174,13 @@ public enum TestGeneration {
     }
 
 
-    /// A file-name-safe form of a target name.
+    /// The longest slug; with the number and `.jsonl` a file name stays under 70 bytes.
+    static let slugLimit = 60
+
+    /// A file-name-safe form of a target name: ASCII letters and digits, every other run of
+    /// characters one `-`. A name longer than ``slugLimit`` loses its middle, marked by `--`
+    /// (which a slug never holds otherwise): the end of a name says which line the target is
+    /// on (`…-line-88`), so cutting the end would name a different line.
     static func slug(_ name: String) -> String {
         var out = ""
         for c in name.unicodeScalars {
@@ -184,7 +190,16 @@ public enum TestGeneration {
                 out += "-"
             }
         }
-        return String(out.trimmingSuffix("-").prefix(60))
+        // Only ASCII is left, so characters are bytes.
+        var slug = Array(out.trimmingSuffix("-").utf8)
+        guard slug.count > slugLimit else { return String(decoding: slug, as: UTF8.self) }
+        // The tail keeps the target state and the line; the head the kind and the source.
+        let tailCount = slugLimit / 2
+        // A slug never holds two `-` in a row, so neither part is empty once trimmed.
+        let tail = slug[(slug.count - tailCount)...].drop { $0 == UInt8(ascii: "-") }
+        let head = slug[..<(slugLimit - 2 - tailCount)].reversed().drop { $0 == UInt8(ascii: "-") }.reversed()
+        slug = head + Array("--".utf8) + Array(tail)
+        return String(decoding: slug, as: UTF8.self)
     }
 }
 

@@ -151,6 +151,38 @@ import TestSupport
         }
     }
 
+    /// Issue 31: a name cut at its end named the line-88 transition `…-line-8.jsonl`. A long
+    /// name loses its middle instead, and every file still ends with its target's line.
+    @Test func longNamesKeepTheirLineNumber() throws {
+        let padding = String(repeating: "    // a comment line\n", count: 83)
+        let text = """
+            machine LongNames {
+                event touchEnded
+                event touchCancelled
+                initial state draggingTheSheetAcrossTheScreen {
+            \(padding)        on touchEnded, touchCancelled -> closedAndRestingAtTheBottomEdge
+                }
+                state closedAndRestingAtTheBottomEdge { on touchEnded -> draggingTheSheetAcrossTheScreen }
+            }
+            """
+        let result = Statecraft.check(SourceFile(path: "long.machine", bytes: Array(text.utf8)))
+        let machine = try #require(result.machine)
+        let (logs, targets) = TestGeneration.generate(machine, try #require(result.exploration), cover: .transitions)
+        #expect(targets.map(\.name) == [
+            "transition draggingTheSheetAcrossTheScreen --touchEnded, touchCancelled--> closedAndRestingAtTheBottomEdge (line 88)",
+            "transition closedAndRestingAtTheBottomEdge --touchEnded--> draggingTheSheetAcrossTheScreen (line 90)",
+        ])
+        #expect(logs.map(\.file) == ["01-transition-draggingTheSheetA--RestingAtTheBottomEdge-line-88.jsonl"])
+        // Short names are untouched; long ones keep both ends, never two cuts' worth of `-`.
+        #expect(TestGeneration.slug("state a (line 7)") == "state-a-line-7")
+        let long = TestGeneration.slug("transition " + String(repeating: "x", count: 200) + " (line 1234567)")
+        let x17 = String(repeating: "x", count: 17)
+        #expect(long == "transition-\(x17)--\(x17)-line-1234567")
+        #expect(long.utf8.count <= TestGeneration.slugLimit)
+        let dashes = TestGeneration.slug(String(repeating: "a ", count: 100) + "(line 12)")
+        #expect(dashes.utf8.count <= TestGeneration.slugLimit && dashes.hasSuffix("-line-12") && !dashes.contains("---"))
+    }
+
     @Test func prefixesAreMergedIntoLongerLogs() throws {
         let url = Repository.specs.appendingPathComponent("PullToRefresh.machine")
         let result = Statecraft.check(SourceFile(path: "p", bytes: Repository.bytes(url)))
