@@ -55,6 +55,16 @@
 //         in process (median, min and max of the runs, ms), on every bundled spec and on a
 //         generated flat spec with N transitions (N/10 states in a ring, ten guarded events each).
 //
+//     .build/release/statecraft-bench paths [--runs 3] [--states 250 --states 500 ...]
+//         How `statecraft paths` grows with a chart's size: for each N (250, 500, 1000, 2000 by
+//         default) a generated chart of N states in a binary tree (every state reachable within
+//         check's default bounds) is checked, then TestGeneration.generate writes a log per
+//         transition; the medians of both, and the generation's µs per state (flat when the
+//         growth is linear).
+//
+//     .build/release/statecraft-bench chart --states N --out FILE
+//         Writes that generated chart, to time the real binary on it: statecraft paths FILE.
+//
 //     python3 Sources/Benchmarks/python/lsp_latency.py .build/release/statecraft Specs/PeekRating.machine [RUNS]
 //         The same two times through the real binary's pipes, as an editor sees them.
 //
