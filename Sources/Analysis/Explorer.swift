@@ -4,7 +4,7 @@ import StatecraftModel
 import StatecraftRuntime
 
 /// One step of a witness: an event with its payload at a time, or waiting for a timer.
-public enum WitnessStep: Sendable, Equatable {
+public enum WitnessStep: Sendable, Hashable {
     /// Send the event with these payload values (in field order) at this time, in seconds.
     case event(EventID, [Value], time: Double)
     /// Let time pass to `until`; the timers due by then fire.

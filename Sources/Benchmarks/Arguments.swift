@@ -16,6 +16,8 @@ struct Arguments {
                statecraft-bench disasm --spec FILE
                statecraft-bench lsp-latency [--runs K] [--transitions N] [--specs DIR]
                statecraft-bench parallel-summary [--regions 50] [--events 100000] [--runs 5] [--dir DIR]
+               statecraft-bench paths [--runs K] [--states N ...]
+               statecraft-bench chart --states N --out FILE
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -124,6 +126,20 @@ struct Arguments {
             bench.runs = runs
             bench.directory = value("--dir") ?? bench.directory
             return bench.run()
+        case "paths":
+            var bench = PathsBench()
+            guard let runs = number("--runs", default: bench.runs), runs > 0 else { return fail("--runs takes a positive integer") }
+            let sizes = (options["--states"] ?? []).map { Int($0.filter { $0 != "_" }) }
+            guard sizes.allSatisfy({ ($0 ?? 0) > 0 }) else { return fail("--states takes positive integers") }
+            bench.runs = runs
+            if !sizes.isEmpty { bench.sizes = sizes.compactMap { $0 } }
+            return bench.run()
+        case "chart":
+            guard let states = number("--states", default: 0), states > 0, let out = value("--out") else {
+                return fail("chart needs --states N (positive) and --out FILE")
+            }
+            guard System.writeFile(out, PathsBench.chart(states: states)) else { return fail("cannot write '\(out)'") }
+            return 0
         case "help", "-h", "--help":
             print(Arguments.usage)
             return 0

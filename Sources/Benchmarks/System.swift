@@ -43,6 +43,14 @@ enum System {
         }
     }
 
+    /// Writes `text` to `path` (created or truncated); false when it cannot.
+    static func writeFile(_ path: String, _ text: String) -> Bool {
+        guard let file = fopen(path, "wb") else { return false }
+        let bytes = Array(text.utf8)
+        let written = fwrite(bytes, 1, bytes.count, file)
+        return fclose(file) == 0 && written == bytes.count
+    }
+
     /// The absolute path of the running executable.
     static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)

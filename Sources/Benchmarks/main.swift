@@ -61,6 +61,16 @@
 //         --summary (text and JSON) and with --format html (median seconds, peak RSS, output
 //         size): the summary's cost on a chart whose configurations rarely repeat.
 //
+//     .build/release/statecraft-bench paths [--runs 3] [--states 250 --states 500 ...]
+//         How `statecraft paths` grows with a chart's size: for each N (250, 500, 1000, 2000 by
+//         default) a generated chart of N states in a binary tree (every state reachable within
+//         check's default bounds) is checked, then TestGeneration.generate writes a log per
+//         transition; the medians of both, and the generation's µs per state (flat when the
+//         growth is linear).
+//
+//     .build/release/statecraft-bench chart --states N --out FILE
+//         Writes that generated chart, to time the real binary on it: statecraft paths FILE.
+//
 //     python3 Sources/Benchmarks/python/lsp_latency.py .build/release/statecraft Specs/PeekRating.machine [RUNS]
 //         The same two times through the real binary's pipes, as an editor sees them.
 //

@@ -151,6 +151,67 @@ import TestSupport
         }
     }
 
+    /// Issue 31: a name cut at its end named the line-88 transition `…-line-8.jsonl`. A long
+    /// name loses its middle instead, and every file still ends with its target's line.
+    @Test func longNamesKeepTheirLineNumber() throws {
+        let padding = String(repeating: "    // a comment line\n", count: 83)
+        let text = """
+            machine LongNames {
+                event touchEnded
+                event touchCancelled
+                initial state draggingTheSheetAcrossTheScreen {
+            \(padding)        on touchEnded, touchCancelled -> closedAndRestingAtTheBottomEdge
+                }
+                state closedAndRestingAtTheBottomEdge { on touchEnded -> draggingTheSheetAcrossTheScreen }
+            }
+            """
+        let result = Statecraft.check(SourceFile(path: "long.machine", bytes: Array(text.utf8)))
+        let machine = try #require(result.machine)
+        let (logs, targets) = TestGeneration.generate(machine, try #require(result.exploration), cover: .transitions)
+        #expect(targets.map(\.name) == [
+            "transition draggingTheSheetAcrossTheScreen --touchEnded, touchCancelled--> closedAndRestingAtTheBottomEdge (line 88)",
+            "transition closedAndRestingAtTheBottomEdge --touchEnded--> draggingTheSheetAcrossTheScreen (line 90)",
+        ])
+        #expect(logs.map(\.file) == ["01-transition-draggingTheSheetA--RestingAtTheBottomEdge-line-88.jsonl"])
+        // Short names are untouched; long ones keep both ends, never two cuts' worth of `-`.
+        #expect(TestGeneration.slug("state a (line 7)") == "state-a-line-7")
+        let long = TestGeneration.slug("transition " + String(repeating: "x", count: 200) + " (line 1234567)")
+        let x17 = String(repeating: "x", count: 17)
+        #expect(long == "transition-\(x17)--\(x17)-line-1234567")
+        #expect(long.utf8.count <= TestGeneration.slugLimit)
+        let dashes = TestGeneration.slug(String(repeating: "a ", count: 100) + "(line 12)")
+        #expect(dashes.utf8.count <= TestGeneration.slugLimit && dashes.hasSuffix("-line-12") && !dashes.contains("---"))
+    }
+
+    /// The tree of witnesses gives what following each witness on its own gives: the same
+    /// logs, names, texts, and the same targets left without a log and why.
+    @Test(arguments: TestGenerationTests.specs + ["MediaPlayer"], TestGeneration.Cover.allCases)
+    func theWitnessTreeMatchesTheReference(name: String, cover: TestGeneration.Cover) throws {
+        let url = Repository.specs.appendingPathComponent(name + ".machine")
+        let result = Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)))
+        let machine = try #require(result.machine)
+        let report = try #require(result.exploration)
+        let fast = TestGeneration.generate(machine, report, cover: cover)
+        let plain = TestGeneration.generateReference(machine, report, cover: cover)
+        #expect(fast.logs == plain.logs)
+        #expect(fast.targets == plain.targets)
+    }
+
+    /// Issue 31: an output's arguments are part of what a generated log expects, so that a
+    /// change to them fails the log.
+    @Test func expectationsCarryOutputArguments() throws {
+        let url = Repository.specs.appendingPathComponent("VibrantButton.machine")
+        let result = Statecraft.check(SourceFile(path: "v", bytes: Repository.bytes(url)))
+        let machine = try #require(result.machine)
+        let (logs, _) = TestGeneration.generate(machine, try #require(result.exploration), cover: .transitions)
+        let tap = try #require(logs.first { $0.text.contains("\"event\": \"tap\"") })
+        #expect(tap.text.contains("\"outputs\": [{\"name\": \"didTap\", \"args\": [0]}]"), "\(tap.text)")
+        // An output without fields stays a bare name.
+        let pull = Statecraft.check(SourceFile(path: "p", bytes: Repository.bytes(Repository.specs.appendingPathComponent("PullToRefresh.machine"))))
+        let pullLogs = TestGeneration.generate(try #require(pull.machine), try #require(pull.exploration), cover: .transitions).logs
+        #expect(pullLogs.contains { $0.text.contains("\"outputs\": [\"didRefresh\"]") })
+    }
+
     @Test func prefixesAreMergedIntoLongerLogs() throws {
         let url = Repository.specs.appendingPathComponent("PullToRefresh.machine")
         let result = Statecraft.check(SourceFile(path: "p", bytes: Repository.bytes(url)))

@@ -118,7 +118,13 @@ import TestSupport
                 + "\(name(transition: overlap.second.index)) does not fire the first")
         }
         for cover in TestGeneration.Cover.allCases {
-            for log in TestGeneration.generate(machine, report, cover: cover).logs {
+            let generated = TestGeneration.generate(machine, report, cover: cover)
+            let reference = TestGeneration.generateReference(machine, report, cover: cover)
+            if generated.logs != reference.logs || generated.targets != reference.targets {
+                findings.append("paths (\(cover)) differs from its reference: \(generated.logs.map(\.file)) "
+                    + "vs \(reference.logs.map(\.file))")
+            }
+            for log in generated.logs {
                 var replayer = Replayer(program: program, options: .init(strict: true))
                 var reader = EventLogReader(bytes: Array(log.text.utf8))
                 do {

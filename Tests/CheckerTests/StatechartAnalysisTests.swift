@@ -23,6 +23,8 @@ import TestSupport
     func pathsCoverEveryReachableTargetAndReplayStrictly(name: String, cover: TestGeneration.Cover) throws {
         let (machine, report) = try StatechartAnalysisTests.check(StatechartAnalysisTests.fixture(name))
         let (logs, targets) = TestGeneration.generate(machine, report, cover: cover)
+        let reference = TestGeneration.generateReference(machine, report, cover: cover)
+        #expect(logs == reference.logs && targets == reference.targets, "\(name): the witness tree differs from its reference")
         let states = machine.states.dropFirst().filter { !$0.isHistory }.count
         #expect(targets.count == (cover == .states ? states : machine.transitions.count))
         for target in targets {

@@ -91,6 +91,21 @@ import TestSupport
         ("<?t a\nb?>\n<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"a\">\n</scxml>", "5:",
          "not a well-formed XML document"),
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"a\">\n</scxml>", "3:", "not a well-formed XML document"),
+        // Issue 31: a file cut short said only "libxml2 error 65". It says where the file
+        // ends and which element is left open, whatever libxml2 expected next.
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\">\n    <transition event=\"go\" target=\"a\"/>\n",
+         "3:40", "not a well-formed XML document: the document ends before <state id=\"a\"> (line 2) is closed"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\">\n    <transition event=\"go\" targ",
+         "3:32", "not a well-formed XML document: the document ends inside a tag before <state id=\"a\"> (line 2) is closed"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\"/>\n  <!-- the end",
+         "3:15", "not a well-formed XML document: the document ends inside a comment before <scxml> (line 1) is closed"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1", "1:", "the document ends inside a tag before its root element is complete"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\">\n  </onentry>\n</scxml>",
+         "3:", "not a well-formed XML document: a closing tag that does not match <state id=\"a\"> (line 2)"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"x=\"b\"/></scxml>", "1:",
+         "not a well-formed XML document: a space expected between attributes"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=a/></scxml>", "1:",
+         "not a well-formed XML document: an attribute value without quotes"),
         // Found by fuzz-scxml: a branch after <else> was written after the spec's `else`.
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><if cond=\"true\"><else/>\n<elseif cond=\"false\"/>"
             + "</if></onentry></state></scxml>", "2:1", "<elseif> after <else> in <if>"),

@@ -45,6 +45,34 @@ import TestSupport
         return result
     }
 
+    /// A delay written with a constant goes out as milliseconds, which SCXML runs, and as
+    /// written, in our namespace, which the importer writes back.
+    @Test func aNamedDelayKeepsItsName() throws {
+        let spec = """
+            machine Named {
+                const patience = 1.5s
+                const twice = 2
+                event go
+                initial state a {
+                    on go -> b
+                    after patience * twice -> c
+                }
+                state b { after patience -> a }
+                final state c
+            }
+            """
+        let scxml = try CLI.run(["scxml", "-"], input: spec)
+        #expect(scxml.status == 0, "\(scxml.stderr)")
+        #expect(scxml.stdout.contains("delay=\"3000ms\" statecraft:after=\"patience * twice\""), "\(scxml.stdout)")
+        #expect(scxml.stdout.contains("delay=\"1500ms\" statecraft:after=\"patience\""), "\(scxml.stdout)")
+        let back = try CLI.run(["import", "-"], input: scxml.stdout)
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stdout.contains("after patience * twice -> c"), "\(back.stdout)")
+        #expect(back.stdout.contains("after patience -> a"), "\(back.stdout)")
+        let checked = try CLI.run(["check", "-"], input: back.stdout)
+        #expect(checked.status == 0 && (checked.stdout + checked.stderr).contains("0 errors, 0 warnings"), "\(checked.stdout)\(checked.stderr)")
+    }
+
     @Test(arguments: RoundTripTests.cases.map(\.spec))
     func importOfTheExportReplaysTheSame(spec: String) throws {
         let logs = try #require(Self.cases.first { $0.spec == spec }?.logs)
@@ -59,6 +87,12 @@ import TestSupport
         let imported = try CLI.run(["import", scxml, "-o", back])
         #expect(imported.status == 0, "\(imported.stderr)")
         guard exported.status == 0 && imported.status == 0 else { return }
+        // Nothing the spec names is lost on the way (issue 31: a constant used as a delay was
+        // inlined, and came back unused).
+        let warned = try CLI.run(["check", spec])
+        let warnedAgain = try CLI.run(["check", back])
+        #expect((warned.stdout + warned.stderr).contains("[unused-constant]")
+                == (warnedAgain.stdout + warnedAgain.stderr).contains("[unused-constant]"), "\(warnedAgain.stdout)\(warnedAgain.stderr)")
         // What import writes is already in the layout of `statecraft fmt`.
         let formatted = try CLI.run(["fmt", "--check", back])
         #expect(formatted.status == 0, "\(formatted.stdout)")

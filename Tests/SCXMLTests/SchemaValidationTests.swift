@@ -44,7 +44,7 @@ import TestSupport
     @Test(.enabled(if: SchemaValidationTests.xmllint != nil, SchemaValidationTests.skipReason),
           arguments: [
             (#"<transition target="session"/>"#, ""),
-            (#"<send event="after.buffering.0" id="after.buffering.0" delay="10000ms"/>"#,
+            (#"<send event="after.buffering.0" id="after.buffering.0" delay="10000ms" statecraft:after="bufferingLimit"/>"#,
              #"<send event="a" id="after.buffering.0"/><send event="b" id="after.buffering.0" delay="1e4ms"/>"#),
           ])
     func invalidDocumentsAreRejected(original: String, replacement: String) throws {

@@ -317,12 +317,20 @@ struct SCXMLDocument {
 
     /// `delay="300ms"` for a delay known in advance (a negative one is no delay, as in the
     /// runtime); else `delayexpr="x * 1000 + 'ms'"`, the seconds made into a duration in
-    /// milliseconds when the send runs (the form the importer reads back).
+    /// milliseconds when the send runs (the form the importer reads back). A delay known in
+    /// advance but written with constants (`after bufferingLimit`) also keeps what it was
+    /// written as, in seconds, in `statecraft:after="bufferingLimit"`: SCXML tools run the
+    /// `delay`, and the importer writes the constant again rather than its value. Not
+    /// `statecraft:delay`: some processors (python-statemachine) drop namespaces from
+    /// attributes, and would take it for the `delay`.
     private func delayAttributes(_ delay: Expr, _ js: ECMAScript) -> [(String, String?)] {
         if case .number(let seconds)? = delay.folded(constants: machine.constantValues) {
             let text = ECMAScript.number(max(0, seconds) * 1000)
             // The schema's Duration: digits, an optional fraction, a unit; no exponent.
-            if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) { return [("delay", text + "ms")] }
+            if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) {
+                if case .literal = delay.kind { return [("delay", text + "ms")] }
+                return [("delay", text + "ms"), ("statecraft:after", js.text(delay))]
+            }
         }
         return [("delayexpr", js.text(delay, atLeast: .multiplicative) + " * 1000 + 'ms'")]
     }

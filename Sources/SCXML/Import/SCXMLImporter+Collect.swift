@@ -144,7 +144,20 @@ extension Importer {
     /// (`delay="1s"`), a string literal of one (`delayexpr="'1s'"`), or a number of
     /// milliseconds made into one (`delayexpr="x * 1000 + 'ms'"`, as `statecraft scxml`
     /// writes a computed delay). Any other computed delay is refused.
+    /// Our `statecraft:after` (the seconds as `statecraft scxml` found them written, such as
+    /// a constant's name) comes first: the same delay, written as the spec wrote it.
     mutating func delayText(_ send: XMLNode, scope: ExpressionScope) throws(ImportFailure) -> String? {
+        if let written = send.attribute("after", namespace: statecraftSCXMLNamespace) {
+            do throws(JSError) {
+                let x = try translator.translate(try JSParser.parse(written), scope)
+                if case .known(let t) = x.type, t != .number {
+                    throw JSError(message: "a delay must be a Number of seconds", offset: 0)
+                }
+                return x.text
+            } catch {
+                throw fail(send, attribute: "statecraft:after", error)
+            }
+        }
         if let d = send["delay"] {
             guard let seconds = Self.duration(d) else { throw fail(send, "delay=\"\(d)\" is not a duration such as 1s or 500ms") }
             return seconds > 0 ? Self.durationLiteral(seconds) : nil

@@ -85,28 +85,40 @@ enum XMLTree {
         }
         if !ok || builder.root == nil {
             let offset = builder.offset(line: parser.lineNumber, column: parser.columnNumber)
-            let reason = parser.parserError.map(describe) ?? "the document has no root element"
+            let reason = parser.parserError.map { builder.describe($0, at: offset) } ?? "the document has no root element"
             throw ImportFailure(.scxmlMalformed, "not a well-formed XML document: \(reason)", at: offset)
         }
         guard let root = builder.root else { throw ImportFailure(.scxmlMalformed, "the document has no root element", at: 0) }
         return root
     }
 
-    /// libxml2's error codes for the mistakes people make by hand.
-    static func describe(_ error: Error) -> String {
-        let code = (error as NSError).code
+    /// libxml2's error codes (which Foundation's parser passes on) for the mistakes people
+    /// make by hand, in words; nil for the others.
+    static func describe(code: Int) -> String? {
         switch code {
-        case 4: return "the document is empty"
-        case 5: return "the document ends before its elements are closed, or goes on after its root element"
-        case 9: return "a character that XML does not allow"
-        case 23, 26: return "an '&' that does not start an entity such as &amp; or &lt;"
-        case 38, 39, 40, 41: return "an attribute without a quoted value"
-        case 42: return "an attribute written twice"
-        case 73: return "'>' expected to end the tag"
-        case 76: return "a closing tag that does not match the element it closes"
-        default: return "libxml2 error \(code)"
+        case 4: "the document is empty"
+        case 5: "something after the root element (a document has one)"
+        case 9: "a character that XML does not allow"
+        case 23, 26: "an '&' that does not start an entity such as &amp; or &lt;"
+        case 38: "a '<' inside an attribute value (write it &lt;)"
+        case 39: "an attribute value without quotes"
+        case 40: "an attribute value without its closing quote"
+        case 41: "an attribute without a value"
+        case 42: "an attribute written twice"
+        case 45: "a comment without its closing '-->'"
+        case 65: "a space expected between attributes"
+        case 68: "a name expected (of a tag or an attribute)"
+        case 73: "'>' expected to end the tag"
+        case 75: "'=' expected after the attribute's name"
+        case 76: "a closing tag that does not match the element it closes"
+        case 80: "'--' inside a comment"
+        default: nil
         }
     }
+
+    /// Where the parser stopped with one of these, it was inside markup, not between
+    /// elements: a tag, a comment, a declaration.
+    static let insideMarkup: Set<Int> = [33, 34, 38, 39, 40, 41, 45, 47, 57, 64, 65, 68, 73, 75, 76, 79, 80, 96]
 
     private final class Builder: NSObject, XMLParserDelegate {
         let file: SourceFile
@@ -161,8 +173,34 @@ enum XMLTree {
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
             if failure == nil {
-                failure = (XMLTree.describe(parseError), offset(line: parser.lineNumber, column: parser.columnNumber))
+                let at = offset(line: parser.lineNumber, column: parser.columnNumber)
+                failure = (describe(parseError, at: at), at)
             }
+        }
+
+        /// The parser's error at `offset` in words. A document cut short (the parser stopped
+        /// at its end) is said so, with the element left open, whatever libxml2 expected
+        /// next there; a mismatched closing tag names the element it should close.
+        func describe(_ error: Error, at offset: Int) -> String {
+            let code = (error as NSError).code
+            let atEnd = file.bytes[min(offset, file.bytes.count)...].allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+            // A closing tag that does not match, but is whole, is that mistake even at the end.
+            var before = min(offset, file.bytes.count) - 1
+            while before >= 0, [0x20, 0x0A, 0x0D, 0x09].contains(file.bytes[before]) { before -= 1 }
+            let wholeTag = before >= 0 && file.bytes[before] == UInt8(ascii: ">")
+            if atEnd && code != 4 && !(code == 76 && wholeTag) {
+                let inside = XMLTree.insideMarkup.contains(code) ? (code == 45 || code == 80 ? " inside a comment" : " inside a tag") : ""
+                guard let open = stack.last else { return "the document ends\(inside) before its root element is complete" }
+                return "the document ends\(inside) before \(element(open)) is closed"
+            }
+            if code == 76, let open = stack.last { return "a closing tag that does not match \(element(open))" }
+            return XMLTree.describe(code: code) ?? "libxml2 error \(code)"
+        }
+
+        /// `<state id="playing"> (line 12)`: an element as a reader finds it in the file.
+        func element(_ node: XMLNode) -> String {
+            let id = node["id"].map { " id=\"\($0)\"" } ?? ""
+            return "<\(node.name)\(id)> (line \(file.location(of: node.offset).line))"
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
