@@ -78,8 +78,8 @@ import TestSupport
         #expect(refresh.contains(#"s3 -> s1 [label="endRefreshing"]"#))
         #expect(refresh.contains(#"s3 [label="refreshing\nentry / didRefresh"]"#))
         let peek = DOTWriter.write(try #require(ExportFixtures.flat("PeekRating")))
-        // Parts share a line up to 30 characters.
-        #expect(peek.contains(#"s3 -> s1 [label="commitUpdate [ended]\n/ rated(rating)"]"#))
+        // Parts share a line up to 30 characters; an output under an `if` keeps its condition.
+        #expect(peek.contains(#"s3 -> s1 [label="commitUpdate [ended]\n/ if rating != \"\" { rated(rating) }"]"#))
     }
 
     @Test func declarationsNote() throws {
