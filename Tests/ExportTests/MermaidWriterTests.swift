@@ -148,4 +148,15 @@ import Testing
         }
         #expect(DOTText.labelLines(DOTWriter.write(machine)).contains("entry / if in(a) { raise go }"))
     }
+
+    /// An arrow to an ancestor is written outside that ancestor's block, in the innermost
+    /// one holding both ends: written inside, it would name the composite from within
+    /// itself. Outputs under an `if` are shown with their condition.
+    @Test func ancestorTargetsAndConditionalOutputs() throws {
+        let text = MermaidWriter.write(try #require(ExportFixtures.named("video-call")))
+        #expect(text.contains("            }\n        }\n        cameraOn --> media : restartMedia\n"), "\(text)")
+        #expect(text.contains("\n    sharing --> call : restartMedia\n"), "\(text)")
+        #expect(text.contains("\n        media : entry / if in(cameraOn) #123; raise toggleCamera #125;\n"), "\(text)")
+        #expect(text.contains(" : exit / if attempts #62; 0 #123; shareStopped #125; else #123; raise toggleMic #125;\n"), "\(text)")
+    }
 }
