@@ -105,7 +105,7 @@ struct DOTDocument {
             line("newrank=true")
         }
         writeDeclarations()
-        let initial = machine.initialChildToDraw(of: machine.root)
+        let initial = overlay.focus == nil ? machine.initialChildToDraw(of: machine.root) : nil
         if initial != nil { line("init [shape=point, width=0.15]") }
         blank()
         writeChildren(of: machine.root)
@@ -189,9 +189,11 @@ struct DOTDocument {
         // only where it differs from the default (the empty style resets it).
         if state.isFinal { attrs.append(("shape", "doublecircle")) }
         var style = state.isFinal ? [] : ["rounded"]
+        let collapsed = overlay.collapsed.contains(id)
+        if collapsed { style.append("bold") }
         let unvisited = isUnvisited(id)
         if unvisited { style.append("filled") }
-        if state.isFinal || unvisited { attrs.append(("style", DOTString.quoted(style.joined(separator: ",")))) }
+        if state.isFinal || unvisited || collapsed { attrs.append(("style", DOTString.quoted(style.joined(separator: ",")))) }
         if unvisited { attrs += [("fillcolor", "grey92"), ("color", "grey60"), ("fontcolor", "grey45")] }
         return markedUnreachable(id, attrs)
     }
