@@ -111,7 +111,7 @@ extension DOTDocument {
             var attrs = [("shape", "plaintext"), ("fontsize", "10"), ("width", "0"), ("height", "0"),
                          ("margin", "0.04"), ("label", DOTString.label(look.label))]
             if let color = look.color { attrs.append(("fontcolor", color)) }
-            line(labelNodeID(id) + " [" + attributes(attrs) + "]")
+            declare(labelNodeID(id), attributes(attrs))
         }
     }
 

@@ -39,6 +39,9 @@ struct DOTDocument {
     private let transitionEnds: [StateID: [String]]
     private(set) var text = ""
     private var indent = 1
+    /// Every node id written so far, in order: a parallel state laid out as a grid reads
+    /// the nodes of each region from it.
+    private var declared: [String] = []
 
     init(machine: Machine, overlay: DiagramOverlay) {
         self.machine = machine
@@ -143,9 +146,50 @@ struct DOTDocument {
             if machine.isCluster(child) {
                 writeCluster(child)
             } else {
-                line(nodeID(child) + " [" + attributes(nodeAttributes(child)) + "]")
+                declare(nodeID(child), attributes(nodeAttributes(child)))
             }
         }
+    }
+
+    /// A parallel state with at least this many regions has them laid out in a grid, not
+    /// one above the other (fifty regions stacked make a strip ten thousand pixels tall).
+    static let gridRegions = 5
+
+    /// The regions of a big parallel state in columns of about the square root of their
+    /// number: every node of a column comes before an invisible gate node, which comes
+    /// before every node of the next column, so Graphviz ranks the columns one after the
+    /// other (it stacks unconnected clusters otherwise). History states of the parallel
+    /// state itself are written first, outside the grid.
+    private mutating func writeRegionGrid(_ parallel: StateID) {
+        let regions = machine.childStates(parallel)
+        for history in machine.historyStates(parallel) {
+            declare(nodeID(history), attributes(nodeAttributes(history)))
+        }
+        var columns = 1
+        while columns * columns < regions.count { columns += 1 }
+        let rows = (regions.count + columns - 1) / columns
+        var nodesByColumn: [[String]] = Array(repeating: [], count: columns)
+        for (i, region) in regions.enumerated() {
+            let start = declared.count
+            if machine.isCluster(region) {
+                writeCluster(region)
+            } else {
+                declare(nodeID(region), attributes(nodeAttributes(region)))
+            }
+            nodesByColumn[i / rows] += declared[start...]
+        }
+        for column in 0..<(columns - 1) where !nodesByColumn[column + 1].isEmpty {
+            let gate = "grid_\(nodeID(parallel))_\(column + 1)"
+            declare(gate, "shape=point, style=invis, width=0.01, height=0.01, label=\"\"")
+            for node in nodesByColumn[column] { line(node + " -> " + gate + " [style=invis]") }
+            for node in nodesByColumn[column + 1] { line(gate + " -> " + node + " [style=invis]") }
+        }
+    }
+
+    /// Writes a node statement and remembers its id.
+    mutating func declare(_ id: String, _ attributes: String) {
+        declared.append(id)
+        line(id + " [" + attributes + "]")
     }
 
     /// A compound or parallel state as `subgraph cluster_sN`, holding its anchor point when
@@ -156,14 +200,18 @@ struct DOTDocument {
         indent += 1
         line("graph [" + attributes(clusterAttributes(id)) + "]")
         if anchoredClusters.contains(id) {
-            line(nodeID(id) + " [shape=point, style=invis, width=0.01, height=0.01, label=\"\"]")
+            declare(nodeID(id), "shape=point, style=invis, width=0.01, height=0.01, label=\"\"")
         }
         for end in transitionEnds[id] ?? [] {
-            line(end + " [shape=point, style=invis, width=0.01, height=0.01, label=\"\"]")
+            declare(end, "shape=point, style=invis, width=0.01, height=0.01, label=\"\"")
         }
         let initial = machine.isParallel(id) ? nil : machine.initialChildToDraw(of: id)
-        if initial != nil { line("init_\(nodeID(id)) [shape=point, width=0.1]") }
-        writeChildren(of: id)
+        if initial != nil { declare("init_\(nodeID(id))", "shape=point, width=0.1") }
+        if machine.isParallel(id) && machine.childStates(id).count >= Self.gridRegions {
+            writeRegionGrid(id)
+        } else {
+            writeChildren(of: id)
+        }
         writeLabelNodes(in: id)
         if let initial { writeEntryArrow(from: "init_\(nodeID(id))", to: initial) }
         indent -= 1

@@ -44,6 +44,29 @@ import Testing
         }
     }
 
+    /// A parallel state with many regions is a grid: six regions in three columns of two,
+    /// each column to the right of the one before (Graphviz stacked them in one column).
+    @Test(.enabled(if: Graphviz.isInstalled, "Graphviz's dot is not installed; \(Graphviz.installHint)"))
+    func manyRegionsAreLaidOutInAGrid() throws {
+        let machine = try #require(ExportFixtures.named("dashboard"))
+        let dot = DOTWriter.write(machine)
+        let layout = try Layout(dot)
+        func region(_ n: Int) throws -> Box {
+            let state = try #require(machine.states.first { $0.name == "w\(n)" })
+            return try #require(layout.clusters["cluster_s\(state.id.index)"])
+        }
+        let columns = [[try region(1), try region(2)], [try region(3), try region(4)], [try region(5), try region(6)]]
+        for c in 1..<columns.count {
+            for left in columns[c - 1] {
+                for right in columns[c] {
+                    #expect(right.minX > left.maxX, "column \(c + 1) region \(right) is not right of \(left)")
+                }
+            }
+        }
+        #expect(dot.contains("grid_s1_1 [shape=point, style=invis"))
+        #expect(dot.contains("grid_s1_2 [shape=point, style=invis"))
+    }
+
     /// The condition of a conditional entry action is drawn with it.
     @Test(.enabled(if: Graphviz.isInstalled, "Graphviz's dot is not installed; \(Graphviz.installHint)"))
     func conditionalActionsAreDrawnWithTheirCondition() throws {
@@ -111,7 +134,8 @@ struct Layout {
             }
             texts += Self.texts(object["_ldraw_"])
         }
-        for edge in json["edges"] as? [[String: Any]] ?? [] {
+        // Invisible edges (the grid of a big parallel state's regions) draw nothing.
+        for edge in json["edges"] as? [[String: Any]] ?? [] where !(edge["style"] as? String ?? "").contains("invis") {
             let tail = names[edge["tail"] as? Int ?? -1] ?? "?"
             let head = names[edge["head"] as? Int ?? -1] ?? "?"
             var tips: [Edge.Tip] = []
