@@ -1,11 +1,23 @@
 import Foundation
 import Statecraft
 
-/// `statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG ...]` and
-/// `statecraft mermaid SPEC [-o FILE] [--check] [--coverage LOG ...]`.
+/// `statecraft dot SPEC [-o FILE] [-T svg|png] [--check] [--coverage LOG ...] [--state NAME]
+/// [--depth N]` and `statecraft mermaid SPEC [-o FILE] [--state NAME] [--depth N]`.
 enum DiagramCommand {
     enum Kind: String { case dot, mermaid }
     enum RenderFormat: String, CaseIterable { case svg, png }
+
+    /// The options that draw part of a big chart, shared by both commands.
+    static let scopeOptions = [
+        OptionSpec("--state", .value("NAME"), """
+            Draw only state NAME and what it holds (transitions to or from
+            states outside it are left out)
+            """),
+        OptionSpec("--depth", .value("N"), """
+            Draw the compound and parallel states N levels down (1: the top
+            level) as boxes, without what they hold
+            """),
+    ]
 
     static func spec(_ kind: Kind) -> CommandSpec {
         switch kind {
@@ -26,13 +38,13 @@ enum DiagramCommand {
                         their counts, never-taken ones dashed grey, unvisited states grey
                         (repeat it to draw what several logs exercised together)
                         """),
-                ],
+                ] + scopeOptions,
                 footer: "EXIT STATUS: 0 written, 2 the spec or log cannot be read, or rendering failed.")
         case .mermaid:
             return CommandSpec(
                 name: "mermaid", positionals: "SPEC", positionalsFirst: true,
                 about: "Prints the machine as a Mermaid stateDiagram-v2, which GitHub renders in Markdown.",
-                options: [OptionSpec("-o", .value("FILE"), "Write to FILE instead of standard output")],
+                options: [OptionSpec("-o", .value("FILE"), "Write to FILE instead of standard output")] + scopeOptions,
                 footer: "EXIT STATUS: 0 written, 2 the spec cannot be read.")
         }
     }
@@ -53,18 +65,40 @@ enum DiagramCommand {
         case .success(let path): specPath = path
         case .failure(let error): return spec(kind).usageError(error.message, console)
         }
-        guard let machine = loadMachine(specPath, console: console) else { return ExitStatus.usage }
-        var overlay = parsed.flags.contains("--check") ? DiagramOverlay.findings(machine) : DiagramOverlay()
+        var depth: Int?
+        if let text = parsed.values["--depth"] {
+            guard let n = Int(text), n >= 1 else {
+                return spec(kind).usageError("--depth takes a number of levels, 1 or more, not '\(text)'", console)
+            }
+            depth = n
+        }
+        guard let whole = loadMachine(specPath, console: console) else { return ExitStatus.usage }
+        var overlay = parsed.flags.contains("--check") ? DiagramOverlay.findings(whole) : DiagramOverlay()
+        // The findings are those of the whole machine; the ids stay valid in the part drawn.
+        var machine = whole
+        if let name = parsed.values["--state"] {
+            guard let state = whole.states.dropFirst().first(where: { $0.name == name }) else {
+                console.err("error: '\(specPath)' has no state named '\(name)'\n")
+                return ExitStatus.usage
+            }
+            machine = machine.subtree(state.id)
+            overlay.focus = state.id
+        }
+        if let depth {
+            let cut = machine.collapsed(belowDepth: depth)
+            machine = cut.machine
+            overlay.collapsed = cut.collapsed
+        }
         if let logs = parsed.allValues["--coverage"] {
             // Several logs draw the union of what they exercised, with counts summed.
             var union = Coverage()
             for log in logs {
-                guard let coverage = replayCoverage(machine, log: log, console: console) else { return ExitStatus.usage }
+                guard let coverage = replayCoverage(whole, log: log, console: console) else { return ExitStatus.usage }
                 union.merge(coverage)
             }
             overlay.coverage = union
         }
-        let text = kind == .dot ? DOTWriter.write(machine, overlay: overlay) : MermaidWriter.write(machine)
+        let text = kind == .dot ? DOTWriter.write(machine, overlay: overlay) : MermaidWriter.write(machine, focus: overlay.focus)
         var bytes = Data(text.utf8)
         if let render {
             switch Graphviz.render(bytes, format: render.rawValue) {

@@ -7,9 +7,12 @@ import StatecraftModel
 /// `init` points; `cluster_s3` for the children of state 3), so no state name can clash
 /// with DOT syntax: names only appear inside escaped labels.
 ///
-/// Compound and parallel states are clusters. An edge to or from one ends at the cluster's
-/// own node `sN`, an invisible point inside it, and is clipped at the cluster's border with
-/// `lhead`/`ltail` (`compound=true`), so it meets the box and not one of its children.
+/// Compound and parallel states are clusters. An edge to or from one ends at an invisible
+/// point inside it (`sN` for initial arrows and history defaults, `tNa`/`tNb` for the two
+/// ends of transition N) and is clipped at the cluster's border with `lhead`/`ltail`
+/// (`compound=true`), so it meets the box and not one of its children. A transition at a
+/// cluster, across a cluster's border or parallel to another runs through its label, a
+/// text node `tN` (see `writeRoutedTransition`).
 public enum DOTWriter {
     /// The DOT text for `machine`, with `overlay`'s findings and coverage drawn on it.
     public static func write(_ machine: Machine, overlay: DiagramOverlay = DiagramOverlay()) -> String {
@@ -26,23 +29,70 @@ struct DOTDocument {
     /// The clusters some edge (a transition, a history default, an initial arrow) starts or
     /// ends at, which therefore need their anchor point.
     private let anchoredClusters: Set<StateID>
+    /// The transitions drawn through a label node (see `writeRoutedTransition`), by the
+    /// state whose block declares that node: the innermost one holding both ends, outside
+    /// both (the root is the top level).
+    let labelNodesByScope: [StateID: [TransitionID]]
+    /// The transitions drawn through a label node.
+    let routedTransitions: Set<TransitionID>
+    /// The anchor points of routed transitions' ends, by the cluster holding them.
+    private let transitionEnds: [StateID: [String]]
     private(set) var text = ""
     private var indent = 1
+    /// Every node id written so far, in order: a parallel state laid out as a grid reads
+    /// the nodes of each region from it.
+    private var declared: [String] = []
 
     init(machine: Machine, overlay: DiagramOverlay) {
         self.machine = machine
         self.overlay = overlay
+        let routed = Set(machine.transitions.filter { Self.isRouted($0, in: machine) }.map(\.id))
         var anchored = Set<StateID>()
-        for t in machine.transitions {
-            anchored.insert(t.source)
-            if let target = t.target { anchored.insert(target) }
+        var scopes: [StateID: [TransitionID]] = [:]
+        var ends: [StateID: [String]] = [:]
+        for t in machine.transitions where t.source != machine.root && t.target != machine.root {
+            let head = t.target ?? t.source
+            guard routed.contains(t.id) else {
+                anchored.insert(t.source)
+                anchored.insert(head)
+                continue
+            }
+            let scope = machine.innermostContainer(t.source, head)
+            scopes[scope, default: []].append(t.id)
+            if machine.isCluster(t.source) { ends[t.source, default: []].append(Self.endID(t.id, .tail)) }
+            if machine.isCluster(head) { ends[head, default: []].append(Self.endID(t.id, .head)) }
         }
         for s in machine.states {
             if let d = s.historyDefault { anchored.insert(d) }
             if let initial = machine.initialChildToDraw(of: s.id) { anchored.insert(initial) }
         }
         anchoredClusters = anchored.filter { machine.isCluster($0) }
+        labelNodesByScope = scopes
+        routedTransitions = routed
+        transitionEnds = ends
     }
+
+    /// Whether a transition is drawn through a label node (see `writeRoutedTransition`):
+    /// when a cluster is at one of its ends; when it crosses a cluster's border (its ends
+    /// have different parents); or when another transition joins the same two states
+    /// (either way). Graphviz places the labels of the last two kinds on top of each other
+    /// when their states share a rank, which it cannot avoid across clusters.
+    static func isRouted(_ t: Transition, in machine: Machine) -> Bool {
+        let head = t.target ?? t.source
+        if machine.isCluster(t.source) || machine.isCluster(head) { return true }
+        guard head != t.source else { return false }
+        if machine[t.source].parent != machine[head].parent { return true }
+        return machine[t.source].transitions.contains { $0 != t.id && machine[$0].target == head }
+            || machine[head].transitions.contains { machine[$0].target == t.source }
+    }
+
+    /// Which end of a routed transition an anchor point serves.
+    enum End: String { case tail = "a", head = "b" }
+
+    /// The anchor point inside a cluster for one end of a routed transition: each end has
+    /// its own, so edges meet the cluster's border at points of their own instead of all
+    /// converging on one.
+    static func endID(_ t: TransitionID, _ end: End) -> String { "t\(t.index)" + end.rawValue }
 
     mutating func write() {
         text += "digraph " + DOTString.quoted(machine.name) + " {\n"
@@ -58,10 +108,11 @@ struct DOTDocument {
             line("newrank=true")
         }
         writeDeclarations()
-        let initial = machine.initialChildToDraw(of: machine.root)
+        let initial = overlay.focus == nil ? machine.initialChildToDraw(of: machine.root) : nil
         if initial != nil { line("init [shape=point, width=0.15]") }
         blank()
         writeChildren(of: machine.root)
+        writeLabelNodes(in: machine.root)
         blank()
         if let initial { writeEntryArrow(from: "init", to: initial) }
         writeTransitions()
@@ -95,9 +146,50 @@ struct DOTDocument {
             if machine.isCluster(child) {
                 writeCluster(child)
             } else {
-                line(nodeID(child) + " [" + attributes(nodeAttributes(child)) + "]")
+                declare(nodeID(child), attributes(nodeAttributes(child)))
             }
         }
+    }
+
+    /// A parallel state with at least this many regions has them laid out in a grid, not
+    /// one above the other (fifty regions stacked make a strip ten thousand pixels tall).
+    static let gridRegions = 5
+
+    /// The regions of a big parallel state in columns of about the square root of their
+    /// number: every node of a column comes before an invisible gate node, which comes
+    /// before every node of the next column, so Graphviz ranks the columns one after the
+    /// other (it stacks unconnected clusters otherwise). History states of the parallel
+    /// state itself are written first, outside the grid.
+    private mutating func writeRegionGrid(_ parallel: StateID) {
+        let regions = machine.childStates(parallel)
+        for history in machine.historyStates(parallel) {
+            declare(nodeID(history), attributes(nodeAttributes(history)))
+        }
+        var columns = 1
+        while columns * columns < regions.count { columns += 1 }
+        let rows = (regions.count + columns - 1) / columns
+        var nodesByColumn: [[String]] = Array(repeating: [], count: columns)
+        for (i, region) in regions.enumerated() {
+            let start = declared.count
+            if machine.isCluster(region) {
+                writeCluster(region)
+            } else {
+                declare(nodeID(region), attributes(nodeAttributes(region)))
+            }
+            nodesByColumn[i / rows] += declared[start...]
+        }
+        for column in 0..<(columns - 1) where !nodesByColumn[column + 1].isEmpty {
+            let gate = "grid_\(nodeID(parallel))_\(column + 1)"
+            declare(gate, "shape=point, style=invis, width=0.01, height=0.01, label=\"\"")
+            for node in nodesByColumn[column] { line(node + " -> " + gate + " [style=invis]") }
+            for node in nodesByColumn[column + 1] { line(gate + " -> " + node + " [style=invis]") }
+        }
+    }
+
+    /// Writes a node statement and remembers its id.
+    mutating func declare(_ id: String, _ attributes: String) {
+        declared.append(id)
+        line(id + " [" + attributes + "]")
     }
 
     /// A compound or parallel state as `subgraph cluster_sN`, holding its anchor point when
@@ -108,11 +200,19 @@ struct DOTDocument {
         indent += 1
         line("graph [" + attributes(clusterAttributes(id)) + "]")
         if anchoredClusters.contains(id) {
-            line(nodeID(id) + " [shape=point, style=invis, width=0.01, height=0.01, label=\"\"]")
+            declare(nodeID(id), "shape=point, style=invis, width=0.01, height=0.01, label=\"\"")
+        }
+        for end in transitionEnds[id] ?? [] {
+            declare(end, "shape=point, style=invis, width=0.01, height=0.01, label=\"\"")
         }
         let initial = machine.isParallel(id) ? nil : machine.initialChildToDraw(of: id)
-        if initial != nil { line("init_\(nodeID(id)) [shape=point, width=0.1]") }
-        writeChildren(of: id)
+        if initial != nil { declare("init_\(nodeID(id))", "shape=point, width=0.1") }
+        if machine.isParallel(id) && machine.childStates(id).count >= Self.gridRegions {
+            writeRegionGrid(id)
+        } else {
+            writeChildren(of: id)
+        }
+        writeLabelNodes(in: id)
         if let initial { writeEntryArrow(from: "init_\(nodeID(id))", to: initial) }
         indent -= 1
         line("}")
@@ -137,9 +237,11 @@ struct DOTDocument {
         // only where it differs from the default (the empty style resets it).
         if state.isFinal { attrs.append(("shape", "doublecircle")) }
         var style = state.isFinal ? [] : ["rounded"]
+        let collapsed = overlay.collapsed.contains(id)
+        if collapsed { style.append("bold") }
         let unvisited = isUnvisited(id)
         if unvisited { style.append("filled") }
-        if state.isFinal || unvisited { attrs.append(("style", DOTString.quoted(style.joined(separator: ",")))) }
+        if state.isFinal || unvisited || collapsed { attrs.append(("style", DOTString.quoted(style.joined(separator: ",")))) }
         if unvisited { attrs += [("fillcolor", "grey92"), ("color", "grey60"), ("fontcolor", "grey45")] }
         return markedUnreachable(id, attrs)
     }

@@ -11,6 +11,12 @@ public struct DiagramOverlay: Sendable {
     /// With coverage: colour and thicken each taken transition by how often it was taken,
     /// relative to the most taken (a heat map, for reports of many logs).
     public var heat = false
+    /// States drawn as boxes though they have children (`Machine.collapsed(belowDepth:)`):
+    /// a bold border says there is more inside.
+    package var collapsed: Set<StateID> = []
+    /// The state drawn alone (`Machine.subtree(_:)`): no initial arrow points at it, since
+    /// it need not be where the machine starts.
+    package var focus: StateID?
 
     /// Creates an overlay; the default draws nothing extra.
     public init(unreachableStates: Set<StateID> = [], deadTransitions: Set<TransitionID> = [],

@@ -17,9 +17,12 @@ extension Machine {
         return self[s].initialChild ?? childStates(s).first
     }
 
-    /// The innermost proper ancestor of `a` that is `b` or holds `b` (the root when nothing
-    /// smaller does): the container whose block a drawing writes an edge from `a` to `b` in.
+    /// The innermost proper ancestor of `a` that holds `b` strictly inside it (the root
+    /// when nothing smaller does): the container whose block a drawing writes an edge from
+    /// `a` to `b` in, outside both ends. For an edge to an ancestor of `a` that is the
+    /// ancestor's parent: drawn inside the ancestor's own block, the edge would name a
+    /// composite from within itself.
     func innermostContainer(_ a: StateID, _ b: StateID) -> StateID {
-        properAncestors(a).first { b == $0 || isDescendant(b, of: $0) } ?? root
+        properAncestors(a).first { isDescendant(b, of: $0) } ?? root
     }
 }

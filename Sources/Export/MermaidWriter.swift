@@ -12,8 +12,12 @@ import StatecraftModel
 /// the machine, in array order.
 public enum MermaidWriter {
     /// The Mermaid text for `machine`.
-    public static func write(_ machine: Machine) -> String {
-        var document = MermaidDocument(machine)
+    public static func write(_ machine: Machine) -> String { write(machine, focus: nil) }
+
+    /// The Mermaid text for `machine`; with `focus` (the one state a subtree drawing
+    /// shows, `Machine.subtree(_:)`), no initial arrow points at that state.
+    package static func write(_ machine: Machine, focus: StateID?) -> String {
+        var document = MermaidDocument(machine, focus: focus)
         document.write()
         return document.text
     }
@@ -38,8 +42,12 @@ struct MermaidDocument {
     private(set) var text = ""
     private var indent = 1
 
-    init(_ machine: Machine) {
+    /// The state drawn alone, which gets no initial arrow.
+    private let focus: StateID?
+
+    init(_ machine: Machine, focus: StateID? = nil) {
         self.machine = machine
+        self.focus = focus
         ids = Self.assignIDs(machine)
         var arrows: [Arrow] = []
         for t in machine.transitions where t.source != machine.root {
@@ -83,7 +91,7 @@ struct MermaidDocument {
     private mutating func writeBlock(_ parent: StateID) {
         let children = machine[parent].children
         for child in children { writeAlias(child) }
-        if let initial = machine.initialChildToDraw(of: parent) { line("[*] --> " + ids[initial.index]) }
+        if let initial = machine.initialChildToDraw(of: parent), initial != focus { line("[*] --> " + ids[initial.index]) }
         for child in children { writeComposite(child) }
         for arrow in arrowsByBlock[parent] ?? [] { writeArrow(arrow) }
         for child in children { writeDescriptions(child) }
@@ -161,7 +169,7 @@ struct MermaidDocument {
     private func isMentioned(_ id: StateID) -> Bool {
         if machine[id].isFinal { return true }
         guard let parent = machine[id].parent else { return false }
-        if machine.initialChildToDraw(of: parent) == id { return true }
+        if machine.initialChildToDraw(of: parent) == id && id != focus { return true }
         return (arrowsByBlock[parent] ?? []).contains { $0.source == id || $0.target == id }
     }
 

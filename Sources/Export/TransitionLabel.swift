@@ -9,8 +9,8 @@ struct TransitionLabel {
     var trigger: String
     /// The guard's source text, without brackets; nil when there is none.
     var guardText: String?
-    /// `rated(rating)` per `emit` and `raise tick` per `raise` (including those inside
-    /// `if`), in source order.
+    /// `rated(rating)` per `emit` and `raise tick` per `raise`, in source order; those
+    /// inside an `if` are grouped under its condition (see `outputs(of:in:)`).
     var outputs: [String]
 
     init(_ transition: Transition, in machine: Machine) {
@@ -41,28 +41,51 @@ struct TransitionLabel {
     var singleLine: String { parts.joined(separator: " ") }
 
     /// The outputs `actions` emit and the events they raise (`raise tick(1)`), with
-    /// arguments as written, in source order.
+    /// arguments as written, in source order. Those inside an `if` keep its condition, in
+    /// the language's own braces (`if in(cameraOn) { raise toggleCamera }`), so a reader
+    /// does not take a conditional output for one that always happens; an `if` with no
+    /// output in either branch is left out, like an assignment.
     static func outputs(of actions: [Action], in machine: Machine) -> [String] {
         var result: [String] = []
         for action in actions {
-            action.visit { nested in
-                switch nested {
-                case .emit(let id, let arguments, _):
-                    let name = machine.outputs.indices.contains(id.index) ? machine.outputs[id.index].name : "?"
-                    result.append(call(name, arguments, in: machine))
-                case .raise(let id, let arguments, _):
-                    result.append("raise " + call(eventName(id, in: machine), arguments, in: machine))
-                case .send(let id, let arguments, let delay, _):
-                    result.append("send " + call(eventName(id, in: machine), arguments, in: machine)
-                                  + (delay.map { " after " + sourceText($0.range, in: machine) } ?? ""))
-                case .cancel(let id, _):
-                    result.append("cancel " + eventName(id, in: machine))
-                default:
-                    break
-                }
+            switch action {
+            case .emit(let id, let arguments, _):
+                let name = machine.outputs.indices.contains(id.index) ? machine.outputs[id.index].name : "?"
+                result.append(call(name, arguments, in: machine))
+            case .raise(let id, let arguments, _):
+                result.append("raise " + call(eventName(id, in: machine), arguments, in: machine))
+            case .send(let id, let arguments, let delay, _):
+                result.append("send " + call(eventName(id, in: machine), arguments, in: machine)
+                              + (delay.map { " after " + sourceText($0.range, in: machine) } ?? ""))
+            case .cancel(let id, _):
+                result.append("cancel " + eventName(id, in: machine))
+            case .ifAction(let condition, let then, let otherwise, _):
+                if let text = conditional(condition, then, otherwise, in: machine) { result.append(text) }
+            case .assign, .setLocal:
+                break
             }
         }
         return result
+    }
+
+    /// `if c { a, b }`, `if c { a } else { b }`, `if c {} else { b }` or, for an `else`
+    /// that is only another `if`, `if c { a } else if d { b }`; nil when neither branch
+    /// has an output.
+    private static func conditional(_ condition: Expr, _ then: [Action], _ otherwise: [Action],
+                                    in machine: Machine) -> String? {
+        let thenOutputs = outputs(of: then, in: machine)
+        let otherOutputs = outputs(of: otherwise, in: machine)
+        guard !thenOutputs.isEmpty || !otherOutputs.isEmpty else { return nil }
+        func block(_ items: [String]) -> String { items.isEmpty ? "{}" : "{ " + items.joined(separator: ", ") + " }" }
+        var text = "if " + sourceText(condition.range, in: machine) + " " + block(thenOutputs)
+        if !otherOutputs.isEmpty {
+            if otherwise.count == 1, case .ifAction = otherwise[0] {
+                text += " else " + otherOutputs[0]
+            } else {
+                text += " else " + block(otherOutputs)
+            }
+        }
+        return text
     }
 
     /// `name` alone, or `name(a, b)` with the arguments as written.

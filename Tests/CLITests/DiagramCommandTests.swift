@@ -41,7 +41,9 @@ import TestSupport
         let applied = try #require(c["applied"] as? Int)
         let timers = try #require(c["timersFired"] as? Int)
         #expect(counts.reduce(0, +) == applied + timers)
-        #expect(dot.stdout.contains("s1 -> s3 [label=\"endDragging [progress >= 1]\", style=dashed, color=grey55, fontcolor=grey55]"))
+        // Drawn through its label node (refreshing -> idle runs the other way).
+        #expect(dot.stdout.contains(#"t2 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="endDragging [progress >= 1]", fontcolor=grey55]"#))
+        #expect(dot.stdout.contains("    s1 -> t2 [arrowhead=none, style=dashed, color=grey55]\n    t2 -> s3 [style=dashed, color=grey55]\n"))
     }
 
     /// Coverage on a statechart: counts on edges out of clusters (completion included), the
@@ -54,10 +56,31 @@ import TestSupport
         try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
         let dot = try CLI.run(["dot", "Tests/ExportTests/Golden/statechart.machine", "--coverage", log.path])
         #expect(dot.status == 0, "\(dot.stderr)")
-        #expect(dot.stdout.contains(#"s1 -> s2 [label="loaded [duration > 0] ×1", lhead=cluster_s2]"#), "\(dot.stdout)")
-        #expect(dot.stdout.contains(#"s2 -> s18 [label="interrupt ×1", ltail=cluster_s2]"#))
+        #expect(dot.stdout.contains(#"t0 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="loaded [duration > 0] ×1"]"#), "\(dot.stdout)")
+        #expect(dot.stdout.contains("    s1 -> t0 [arrowhead=none]\n    t0 -> t0b [lhead=cluster_s2]\n"))
+        #expect(dot.stdout.contains(#"t1 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="interrupt ×1"]"#))
+        #expect(dot.stdout.contains("    t1a -> t1 [arrowhead=none, ltail=cluster_s2]\n    t1 -> s18\n"))
         #expect(dot.stdout.contains(#"graph [label="summary", style="rounded,filled", fillcolor=grey96, color=grey60, fontcolor=grey45]"#))
         #expect(dot.stdout.contains("states 9/16"), "\(dot.stdout)")
+    }
+
+    /// `--depth` and `--state` draw part of the machine; coverage is replayed on the whole
+    /// machine and drawn on the part, counts included.
+    @Test func partsOfAChartWithCoverage() throws {
+        let spec = "Specs/MediaPlayer.machine"
+        let log = "Specs/MediaPlayer.session.jsonl"
+        let whole = try CLI.run(["dot", spec, "--coverage", log])
+        let top = try CLI.run(["dot", spec, "--coverage", log, "--depth", "1"])
+        #expect(top.status == 0, "\(top.stderr)")
+        #expect(!top.stdout.contains("subgraph"))
+        #expect(top.stdout.contains(#"s1 [label="player", style="rounded,bold"]"#), "\(top.stdout)")
+        // The title counts the whole machine, as without --depth.
+        let title = try #require(whole.stdout.split(separator: "\n").first { $0.contains("covered:") })
+        #expect(top.stdout.contains(title))
+        let part = try CLI.run(["mermaid", spec, "--state", "sound"])
+        #expect(part.status == 0, "\(part.stderr)")
+        #expect(part.stdout.hasPrefix("stateDiagram-v2\n    state sound {\n"), "\(part.stdout)")
+        #expect(!part.stdout.contains("playing"))
     }
 
     @Test func checkDrawsFindingsInRed() throws {
@@ -68,8 +91,10 @@ import TestSupport
         #expect(red.contains { $0.contains("label=\"hidden\"") })
         #expect(red.contains { $0.contains("release [enabled]") })
         #expect(red.contains { $0.contains("release [progress > 2]") })
-        #expect(red.contains { $0.hasPrefix("    s4 -> s1 [label=\"release\"") }, "the way out of an unreachable state is dead too")
-        #expect(red.count == 5)
+        #expect(red.contains { $0.hasPrefix("    t8 [") && $0.contains("label=\"release\"") }, "the way out of an unreachable state is dead too")
+        #expect(red.contains { $0 == "    s4 -> t8 [arrowhead=none, color=red]" })
+        // Two states, and three transitions each drawn as a label node and two segments.
+        #expect(red.count == 2 + 3 * 3)
     }
 
     @Test(.enabled(if: DiagramCommandTests.graphvizInstalled)) func rendersSVGThroughGraphviz() throws {
@@ -95,6 +120,10 @@ import TestSupport
         (["mermaid", "Specs/Drawer.machine", "--check"], "Error: unknown option '--check'"),
         (["dot", "Tests/CheckerTests/Fixtures/names.machine"], "has errors; fix them with 'statecraft check' before drawing it"),
         (["dot", "Specs/Drawer.machine", "--coverage", "Specs/PullToRefresh.session.jsonl"], "unknown state 'idle' in expectation"),
+        (["dot", "Specs/Drawer.machine", "--depth", "0"], "Error: --depth takes a number of levels, 1 or more, not '0'"),
+        (["mermaid", "Specs/Drawer.machine", "--depth", "two"], "Error: --depth takes a number of levels, 1 or more, not 'two'"),
+        (["dot", "Specs/Drawer.machine", "--state", "drawers"], "error: 'Specs/Drawer.machine' has no state named 'drawers'"),
+        (["mermaid", "Specs/Drawer.machine", "--state", "Drawer"], "error: 'Specs/Drawer.machine' has no state named 'Drawer'"),
     ])
     func errorsExitTwo(arguments: [String], message: String) throws {
         let r = try CLI.run(arguments)

@@ -72,14 +72,19 @@ import TestSupport
         // External self transition: a loop above; internal: dotted, below, ending in a circle.
         #expect(drawer.contains(#"s3:n -> s3:n [label="touchBegan [onContent]"]"#))
         #expect(drawer.contains(#"s3:s -> s3:s [label="touchMoved", style=dotted, arrowhead=odot]"#))
-        // Two transitions between the same pair stay two edges.
+        // Two transitions between the same pair stay two edges, each through its own label
+        // node so that Graphviz cannot lay their labels on top of each other.
         let refresh = DOTWriter.write(try #require(ExportFixtures.flat("PullToRefresh")))
-        #expect(refresh.contains(#"s3 -> s1 [label="after 2s"]"#))
-        #expect(refresh.contains(#"s3 -> s1 [label="endRefreshing"]"#))
+        #expect(refresh.contains(#"    t7 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="after 2s"]"#))
+        #expect(refresh.contains("    s3 -> t7 [arrowhead=none]\n    t7 -> s1\n"))
+        #expect(refresh.contains(#"    t8 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="endRefreshing"]"#))
+        #expect(refresh.contains("    s3 -> t8 [arrowhead=none]\n    t8 -> s1\n"))
+        // One transition alone between its states keeps an ordinary edge label.
+        #expect(refresh.contains(#"    s2 -> s3 [label="endDragging [progress >= 1]"]"#))
         #expect(refresh.contains(#"s3 [label="refreshing\nentry / didRefresh"]"#))
         let peek = DOTWriter.write(try #require(ExportFixtures.flat("PeekRating")))
-        // Parts share a line up to 30 characters.
-        #expect(peek.contains(#"s3 -> s1 [label="commitUpdate [ended]\n/ rated(rating)"]"#))
+        // Parts share a line up to 30 characters; an output under an `if` keeps its condition.
+        #expect(peek.contains(#"t4 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="commitUpdate [ended]\n/ if rating != \"\" { rated(rating) }"]"#))
     }
 
     @Test func declarationsNote() throws {
@@ -103,8 +108,12 @@ import TestSupport
         #expect(DOTText.line(dot, startingWith: "s1 [") == #"s1 [label="open"]"#)
         #expect(DOTText.line(dot, startingWith: "s3:s -> s3:s [")
                 == #"s3:s -> s3:s [label="touchMoved", style=dotted, arrowhead=odot, color=red, fontcolor=red]"#)
-        #expect(DOTText.line(dot, startingWith: "s3 -> s1 [") == #"s3 -> s1 [label="touchEnded, touchCancelled", color=red, fontcolor=red]"#)
-        #expect(DOTText.line(dot, startingWith: "s1 -> s3 [") == #"s1 -> s3 [label="touchBegan [onContent]"]"#)
+        // A transition drawn through a label node: both segments red, and the label.
+        #expect(DOTText.line(dot, startingWith: "t5 [") == #"t5 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="touchEnded, touchCancelled", fontcolor=red]"#)
+        #expect(DOTText.line(dot, startingWith: "s3 -> t5 [") == "s3 -> t5 [arrowhead=none, color=red]")
+        #expect(DOTText.line(dot, startingWith: "t5 -> s1") == "t5 -> s1 [color=red]")
+        #expect(DOTText.line(dot, startingWith: "t0 [") == #"t0 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="touchBegan [onContent]"]"#)
+        #expect(DOTText.line(dot, startingWith: "s1 -> t0 [") == "s1 -> t0 [arrowhead=none]")
     }
 
     @Test func coverageCountsDashesAndGreys() throws {
@@ -113,14 +122,15 @@ import TestSupport
                                 visitedStates: [StateID(1), StateID(3)])
         let dot = DOTWriter.write(machine, overlay: DiagramOverlay(coverage: coverage))
         // Taken: drawn normally, with the count.
-        #expect(DOTText.line(dot, startingWith: "s1 -> s3 [") == #"s1 -> s3 [label="touchBegan [onContent] ×12"]"#)
+        #expect(DOTText.line(dot, startingWith: "t0 [") == #"t0 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="touchBegan [onContent] ×12"]"#)
+        #expect(DOTText.line(dot, startingWith: "s1 -> t0 [") == "s1 -> t0 [arrowhead=none]")
         #expect(DOTText.line(dot, startingWith: "s3:s -> s3:s [")
                 == #"s3:s -> s3:s [label="touchMoved ×40", style=dashed, arrowhead=odot]"#.replacingOccurrences(of: "style=dashed", with: "style=dotted"))
         // Never taken (absent or zero): dashed grey.
-        #expect(DOTText.line(dot, startingWith: "s2 -> s3 [")
-                == #"s2 -> s3 [label="touchBegan [onContent]", style=dashed, color=grey55, fontcolor=grey55]"#)
-        #expect(DOTText.line(dot, startingWith: "s3 -> s1 [")
-                == #"s3 -> s1 [label="touchEnded, touchCancelled", style=dashed, color=grey55, fontcolor=grey55]"#)
+        #expect(DOTText.line(dot, startingWith: "t1 [") == #"t1 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="touchBegan [onContent]", fontcolor=grey55]"#)
+        #expect(DOTText.line(dot, startingWith: "s2 -> t1 [") == "s2 -> t1 [arrowhead=none, style=dashed, color=grey55]")
+        #expect(DOTText.line(dot, startingWith: "t1 -> s3 [") == "t1 -> s3 [style=dashed, color=grey55]")
+        #expect(DOTText.line(dot, startingWith: "t5 [") == #"t5 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="touchEnded, touchCancelled", fontcolor=grey55]"#)
         // Never visited: filled light grey with grey outline and text.
         #expect(DOTText.line(dot, startingWith: "s2 [")
                 == #"s2 [label="closed", style="rounded,filled", fillcolor=grey92, color=grey60, fontcolor=grey45]"#)
@@ -141,18 +151,27 @@ import TestSupport
     // MARK: - Statecharts
 
     /// Clusters: a compound state is solid, a parallel state's regions are dashed; a cluster
-    /// an edge touches has an invisible anchor point `sN`; history states are `H`/`H*` circles.
+    /// an initial arrow or history default touches has an invisible anchor point `sN`, and
+    /// each end of a transition at a cluster its own (`t3a`, `t3b`); history states are
+    /// `H`/`H*` circles.
     @Test func compoundAndParallelStatesBecomeClusters() throws {
         let dot = DOTWriter.write(try #require(ExportFixtures.statechart()))
         #expect(dot.contains("    compound=true\n"))
         let expected = """
                 subgraph cluster_s2 {
                     graph [label="ready\\nentry / beep", style="rounded"]
-                    s2 [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                    t0b [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                    t1a [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                    t2a [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                    t3a [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                    t3b [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                    t18b [shape=point, style=invis, width=0.01, height=0.01, label=""]
                     init_s2 [shape=point, width=0.1]
                     subgraph cluster_s3 {
                         graph [label="session\\nexit / beep", style="rounded"]
                         s3 [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                        t4a [shape=point, style=invis, width=0.01, height=0.01, label=""]
+                        t16b [shape=point, style=invis, width=0.01, height=0.01, label=""]
                         subgraph cluster_s4 {
                             graph [label="playback", style="rounded,dashed"]
                             init_s4 [shape=point, width=0.1]
@@ -167,26 +186,37 @@ import TestSupport
         #expect(DOTText.syntaxProblems(dot) == [])
     }
 
-    /// Edges into and out of a cluster are clipped at its border; an edge whose ends both
-    /// lie in a cluster is not clipped at it (Graphviz cannot); history defaults are edges.
+    /// A transition at a cluster goes through its label node, both segments clipped at the
+    /// clusters they meet, even where one end holds the other (`internal seek` from `ready`
+    /// to its descendant `playing`, the `tick` loop on `ready`); the label nodes are declared
+    /// outside the clusters at the ends. Plain edges and history defaults are unchanged.
     @Test func clusterEdgesAndStatechartLabels() throws {
         let dot = DOTWriter.write(try #require(ExportFixtures.statechart()))
         for edge in [
-            #"s1 -> s2 [label="loaded [duration > 0]", lhead=cluster_s2]"#,
-            #"s2 -> s18 [label="interrupt", ltail=cluster_s2]"#,
-            #"s2 -> s6 [label="internal seek"]"#,
-            #"s2 -> s2 [label="tick", style=dotted, arrowhead=odot]"#,
-            #"s3 -> s19 [label="done(playback) / ended", ltail=cluster_s3]"#,
-            #"s13 -> s19 [label="done", ltail=cluster_s13]"#,
-            #"s11 -> s10 [label="unmute / raise tick"]"#,
-            #"s18 -> s3 [label="pause", lhead=cluster_s3]"#,
-            #"s18 -> s16 [label="resume"]"#,
+            "s1 -> t0 [arrowhead=none]\n    t0 -> t0b [lhead=cluster_s2]\n",
+            "t1a -> t1 [arrowhead=none, ltail=cluster_s2]\n    t1 -> s18\n",
+            "t2a -> t2 [arrowhead=none, ltail=cluster_s2]\n    t2 -> s6\n",
+            "t3a -> t3 [arrowhead=none, style=dotted, ltail=cluster_s2]\n    t3 -> t3b [arrowhead=odot, style=dotted, lhead=cluster_s2]\n",
+            "t4a -> t4 [arrowhead=none, ltail=cluster_s3]\n    t4 -> s19\n",
+            "s18 -> t16 [arrowhead=none]\n    t16 -> t16b [lhead=cluster_s3]\n",
+            #"s6 -> s7 [label="after 30s"]"#,
             #"s19 -> s18 [label="always\n[volume == 0 && in(idle)]"]"#,
             "s8 -> s6\n",
             "s17 -> s13 [lhead=cluster_s13]\n",
         ] {
             #expect(dot.contains("    " + edge), "missing \(edge)")
         }
+        for node in [
+            #"t0 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="loaded [duration > 0]"]"#,
+            #"t2 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="internal seek"]"#,
+            #"t3 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="tick"]"#,
+            #"t4 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label="done(playback) / ended"]"#,
+        ] {
+            // At the top level: `ready` and `session` are both children of the root.
+            #expect(dot.contains("\n    " + node + "\n"), "missing \(node)")
+        }
+        // `unmute` runs between two states of region `sound`, so its label node is there.
+        #expect(dot.contains("\n                t9 [shape=plaintext, fontsize=10, width=0, height=0, margin=0.04, label=\"unmute / raise tick\"]\n"), "\(dot)")
     }
 
     /// Coverage greys unvisited clusters like unvisited states, never history states (they

@@ -16,8 +16,10 @@ enum ExportFixtures {
     /// The fixture spec with every statechart form: nesting, regions, history, completion.
     static let statechartName = "statechart"
 
-    /// The fixture specs in `Golden/`.
-    static let fixtureNames = [oddName, statechartName]
+    /// The fixture specs in `Golden/`; `video-call` and `checkout` reproduce the layout
+    /// problems of issue 31 (edges to ancestors, loops on compound states, parallel labels),
+    /// `dashboard` a parallel state with enough regions to be drawn as a grid.
+    static let fixtureNames = [oddName, statechartName, "video-call", "checkout", "dashboard"]
 
     /// Reads and checks a spec; nil (and the test fails on it) when it does not resolve.
     static func machine(at url: URL) -> Machine? {

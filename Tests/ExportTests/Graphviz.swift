@@ -27,11 +27,18 @@ enum Graphviz {
     }
 
     /// Runs `dot -Tsvg` with `source` on standard input.
-    static func svg(_ source: String) throws -> Run {
+    static func svg(_ source: String) throws -> Run { try run(source, format: "svg") }
+
+    /// Runs `dot -Tjson` with `source` on standard input: the layout with every position,
+    /// bounding box and text Graphviz drew (`svg` holds the JSON).
+    static func json(_ source: String) throws -> Run { try run(source, format: "json") }
+
+    /// Runs `dot -T<format>` with `source` on standard input.
+    private static func run(_ source: String, format: String) throws -> Run {
         guard let dotPath else { throw CocoaError(.fileNoSuchFile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: dotPath)
-        process.arguments = ["-Tsvg"]
+        process.arguments = ["-T" + format]
         let input = Pipe()
         let output = Pipe()
         let error = Pipe()

@@ -113,4 +113,50 @@ import Testing
             #expect(text.contains(line), "missing \(line)")
         }
     }
+
+    /// An output under an `if` is drawn with its condition, `else` and `else if` included;
+    /// an `if` with no output in either branch is left out, like an assignment.
+    @Test func conditionalOutputsKeepTheirCondition() throws {
+        let spec = """
+            machine M {
+                var n: Number = 0
+                event go
+                event stay
+                output o
+                output p
+                initial state a {
+                    entry { if in(a) { raise go } }
+                    exit { if n > 0 { emit o } else if n < 0 { emit p } else { n = 0 } }
+                    on stay { if n > 1 { n = 2 } }
+                    on go -> b { emit o; if n > 0 { emit p; raise stay } else { n = 1 } }
+                }
+                state b {
+                    entry { if n == 0 { n = 1 } else { emit p } }
+                }
+            }
+            """
+        let machine = try #require(Statecraft.check(source: spec, path: "m.machine", bounds: nil).machine)
+        let text = MermaidWriter.write(machine)
+        for line in [
+            "    a : entry / if in(a) #123; raise go #125;\n",
+            "    a : exit / if n #62; 0 #123; o #125; else if n #60; 0 #123; p #125;\n",
+            "    a : stay\n",
+            "    a --> b : go / o, if n #62; 0 #123; p, raise stay #125;\n",
+            "    b : entry / if n == 0 #123;#125; else #123; p #125;\n",
+        ] {
+            #expect(text.contains(line), "missing \(line) in \(text)")
+        }
+        #expect(DOTText.labelLines(DOTWriter.write(machine)).contains("entry / if in(a) { raise go }"))
+    }
+
+    /// An arrow to an ancestor is written outside that ancestor's block, in the innermost
+    /// one holding both ends: written inside, it would name the composite from within
+    /// itself. Outputs under an `if` are shown with their condition.
+    @Test func ancestorTargetsAndConditionalOutputs() throws {
+        let text = MermaidWriter.write(try #require(ExportFixtures.named("video-call")))
+        #expect(text.contains("            }\n        }\n        cameraOn --> media : restartMedia\n"), "\(text)")
+        #expect(text.contains("\n    sharing --> call : restartMedia\n"), "\(text)")
+        #expect(text.contains("\n        media : entry / if in(cameraOn) #123; raise toggleCamera #125;\n"), "\(text)")
+        #expect(text.contains(" : exit / if attempts #62; 0 #123; shareStopped #125; else #123; raise toggleMic #125;\n"), "\(text)")
+    }
 }
