@@ -41,7 +41,6 @@ extension Instance {
         }
         sequence += 1
         savePendingTimers()
-        if delay > 0 && !(now + delay > now && now + delay < .infinity) { noteUnrepresentable(delay) }
         pending.append(PendingTimer(deadline: now + delay, sequence: sequence, state: -1,
                                     timer: Int32(truncatingIfNeeded: site), event: event, payload: payload))
         updateEarliestDeadline()

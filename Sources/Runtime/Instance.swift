@@ -90,12 +90,6 @@ public struct Instance: Sendable {
     private(set) var earliestDeadline = Double.nan
     /// The fault of the last step that failed.
     var lastFault: ExpressionFault?
-    /// The first timer or delayed send whose deadline a double cannot hold: `now + delay`
-    /// rounded back to `now` (at t ≈ 1.8e308 a 10 s timer would fire at once) or overflowed
-    /// to infinity (it would never fire). The instance still arms it; the replayer refuses
-    /// the log line at which it was armed (`Replayer.checkDeadlines`). Nil while every
-    /// deadline was exact enough to be later than the time it was armed at.
-    package private(set) var unrepresentableDeadline: (time: Double, delay: Double)?
     /// A statechart's active states, history and internal queue; nil for a flat program,
     /// whose configuration is `state` and its ancestors.
     var chartRun: ChartRun?
@@ -508,18 +502,10 @@ public struct Instance: Sendable {
             let delay = registers.numbers[Int(timer.delayRegister)]
             sequence += 1
             savePendingTimers()
-            let deadline = now + max(0, delay)
-            if delay > 0 && !(deadline > now && deadline < .infinity) { noteUnrepresentable(delay) }
-            pending.append(PendingTimer(deadline: deadline, sequence: sequence, state: Int32(s), timer: Int32(k)))
+            pending.append(PendingTimer(deadline: now + max(0, delay), sequence: sequence, state: Int32(s), timer: Int32(k)))
             updateEarliestDeadline()
             k += 1
         }
-    }
-
-    /// Records the first deadline that cannot be represented (see `unrepresentableDeadline`).
-    @inline(never)
-    mutating func noteUnrepresentable(_ delay: Double) {
-        if unrepresentableDeadline == nil { unrepresentableDeadline = (now, delay) }
     }
 
     /// A transition fired: `target` (unless -1) becomes the active state, and the run ends

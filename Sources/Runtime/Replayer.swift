@@ -227,23 +227,6 @@ public struct Replayer {
         case .expect(let expectation):
             check(expectation, runIndex: index, record: record)
         }
-        let nameOffset: Int? = if case .event(_, let offset, _) = record.body { offset } else { nil }
-        try checkDeadlines(index, timeOffset: record.timeOffset, nameOffset: nameOffset, record)
-    }
-
-    /// Refuses the line if a step at its time (the line's own, or a timer's on the way to
-    /// it) armed a timer or a delayed send whose deadline a double cannot hold: it would
-    /// fire at once, or never, instead of after its delay. The error points at the line's
-    /// time (or its start when it has none).
-    @inline(__always)
-    func checkDeadlines<L: ReplayLine>(_ index: Int, timeOffset: Int?, nameOffset: Int?, _ source: L) throws(LogError) {
-        let overflow = runHandles[index]._withUnsafeGuaranteedRef { $0.instance.unrepresentableDeadline }
-        guard let overflow else { return }
-        let (time, delay) = (Value.number(overflow.time), Value.number(overflow.delay))
-        let why = overflow.time + overflow.delay < .infinity ? "\(time) + \(delay) rounds back to \(time)"
-            : "\(time) + \(delay) is beyond the largest number"
-        throw error(source, at: timeOffset ?? nameOffset ?? 0,
-                    "a timer armed at time \(time) cannot be due \(delay) s later: \(why)")
     }
 
     // MARK: - Cases and time
