@@ -201,6 +201,41 @@ struct Explorer {
             }
             head = batch.upperBound
         }
+        if depthBoundHit && frontierIsClosed(payloads, seenClean: seenClean, seenDirty: seenDirty, strings: strings) {
+            depthBoundHit = false
+        }
+    }
+
+    /// Whether the nodes left unexpanded at the depth bound lead nowhere new: every step out
+    /// of them ends in a configuration already visited and reaches no state or transition not
+    /// reached yet. The visited configurations are then closed under every step, so the bound cut
+    /// nothing off and the search has in fact seen everything: a `not-reached` verdict must
+    /// not blame `--max-depth`, which would change nothing.
+    private mutating func frontierIsClosed(_ payloads: PayloadCandidates, seenClean: Set<[UInt64]>,
+                                           seenDirty: Set<[UInt64]>, strings: SnapshotStrings) -> Bool {
+        let log = MicrostepLog()
+        var key: [UInt64] = []
+        for index in nodes.indices where nodes[index].expand && nodes[index].depth >= bounds.maxDepth {
+            let node = nodes[index]
+            let state = node.instance.state.index
+            if !reference && templates[state] == nil {
+                templates[state] = payloads.templates(state: node.instance.state, variableNumbers: numberVariables)
+            }
+            let expansion = expand(node, payloads, log, known: nil)
+            if expansion.sampled { payloadsSampled = true }
+            cuts.formUnion(expansion.cuts)
+            if expansion.pendingTransitions.contains(where: { transitionWitness[$0.0.index] == nil })
+                || expansion.pendingStates.contains(where: { stateWitness[$0.0.index] == nil }) {
+                return false
+            }
+            for successor in expansion.successors {
+                guard let next = successor.node else { continue }
+                // A string never seen before makes a configuration never seen before.
+                guard next.instance.writeSnapshotKey(into: &key, knownStrings: strings) else { return false }
+                if !seenClean.contains(key) && (next.clean || !seenDirty.contains(key)) { return false }
+            }
+        }
+        return true
     }
 
     /// Per state index, the payload templates of its events (see `PayloadTemplates`), built

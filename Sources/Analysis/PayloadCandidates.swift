@@ -22,7 +22,9 @@ struct PayloadCandidates {
     let general: [Double]
     /// The spec's numbers the general list left out.
     let untriedGeneral: [Double]
-    /// Strings the spec mentions, and "".
+    /// Strings the spec mentions, "", and one non-empty string the spec never mentions
+    /// (`freshString`): a field copied into a variable that a guard compares with `""`
+    /// needs a value on each side of that comparison.
     let strings: [String]
     let machine: Machine
     /// Per state index, per event index: what the guards of that state decide with.
@@ -77,6 +79,7 @@ struct PayloadCandidates {
         let sorted = numbers.sorted { (abs($0), $0) < (abs($1), $1) }
         general = Array(sorted.prefix(PayloadCandidates.maxGeneral))
         untriedGeneral = Array(sorted.dropFirst(PayloadCandidates.maxGeneral))
+        strings.insert(PayloadCandidates.freshString(avoiding: strings))
         self.strings = strings.sorted()
         var perState: [[EventCandidates]] = []
         let hasParallel = machine.states.contains { $0.kind == .parallel }
@@ -94,6 +97,14 @@ struct PayloadCandidates {
         }
         self.perState = perState
         everyEventComplete = complete
+    }
+
+    /// A non-empty string none of `taken` equals: "x", or as many x's as it takes. Equal
+    /// to no constant of the spec, it stands for every string the spec does not name.
+    static func freshString(avoiding taken: Set<String>) -> String {
+        var fresh = "x"
+        while taken.contains(fresh) { fresh += "x" }
+        return fresh
     }
 
     /// n, its neighbours one and a half unit away, and -n: a guard `x > n`, `x == n` or
