@@ -95,10 +95,19 @@ struct Explorer {
     /// without is the fallback ("else") of those above it, not an overlap.
     let hasRealGuard: [Bool]
 
-    init(program: Program, bounds: ExplorationBounds, reference: Bool = false) {
+    /// By variable index: the variables configurations are not told apart by (empty: none).
+    /// See `VariableRelevance` for why merging on them loses nothing.
+    let ignored: [Bool]
+    /// By field (every event's fields in a row): the fields of pending sent events left out too.
+    let ignoredFields: [Bool]
+
+    init(program: Program, bounds: ExplorationBounds, reference: Bool = false, merging: Bool = true) {
         self.program = program
         self.bounds = bounds
         self.reference = reference
+        let relevance = VariableRelevance(program.machine)
+        ignored = merging && relevance.mergesAnything ? relevance.relevant.map { !$0 } : []
+        ignoredFields = merging && relevance.mergesAnything ? relevance.relevantFields.map { !$0 } : []
         let constants = program.machine.constantValues
         hasRealGuard = program.machine.transitions.map { $0.guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
         stateWitness = Array(repeating: nil, count: program.machine.states.count)
@@ -149,7 +158,7 @@ struct Explorer {
         // through a failing step and later cleanly.
         var strings = SnapshotStrings()
         var key: [UInt64] = []
-        start.writeSnapshotKey(into: &key, strings: &strings)
+        start.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
         var seenClean: Set<[UInt64]> = [key]
         var seenDirty: Set<[UInt64]> = []
         let payloads = PayloadCandidates(program.machine)
@@ -182,7 +191,7 @@ struct Explorer {
                     if let written = successor.key {
                         key = written
                     } else {
-                        node.instance.writeSnapshotKey(into: &key, strings: &strings)
+                        node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
                     }
                     if seenClean.contains(key) || (!node.clean && seenDirty.contains(key)) {
                         continue
@@ -231,7 +240,7 @@ struct Explorer {
             for successor in expansion.successors {
                 guard let next = successor.node else { continue }
                 // A string never seen before makes a configuration never seen before.
-                guard next.instance.writeSnapshotKey(into: &key, knownStrings: strings) else { return false }
+                guard next.instance.writeSnapshotKey(into: &key, knownStrings: strings, ignoring: ignored, ignoringFields: ignoredFields) else { return false }
                 if !seenClean.contains(key) && (next.clean || !seenDirty.contains(key)) { return false }
             }
         }
@@ -367,7 +376,7 @@ struct Explorer {
                             ? log.takenTransitions.contains { improves(transitionWitness[$0.index], clean: node.clean) }
                                 || log.enteredStates.contains { improves(stateWitness[$0.index], clean: node.clean) }
                             : improves(transitionWitness[t.index], clean: node.clean)
-                        if !mayWitness, next.writeSnapshotKey(into: &key, knownStrings: known.strings),
+                        if !mayWitness, next.writeSnapshotKey(into: &key, knownStrings: known.strings, ignoring: ignored, ignoringFields: ignoredFields),
                            known.seenClean.contains(key) || (!node.clean && known.seenDirty.contains(key)) {
                             continue
                         }
@@ -427,7 +436,7 @@ struct Explorer {
         var key: [UInt64] = []
         for k in expansion.successors.indices {
             guard let node = expansion.successors[k].node,
-                  node.instance.writeSnapshotKey(into: &key, knownStrings: known.strings) else { continue }
+                  node.instance.writeSnapshotKey(into: &key, knownStrings: known.strings, ignoring: ignored, ignoringFields: ignoredFields) else { continue }
             if !mayWitness[k] && (known.seenClean.contains(key) || (!node.clean && known.seenDirty.contains(key))) {
                 expansion.successors[k].node = nil
             } else {

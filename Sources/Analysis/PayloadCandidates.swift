@@ -82,6 +82,7 @@ struct PayloadCandidates {
         strings.insert(PayloadCandidates.freshString(avoiding: strings))
         self.strings = strings.sorted()
         var perState: [[EventCandidates]] = []
+        let regional = RegionalSlots(machine)
         let hasParallel = machine.states.contains { $0.kind == .parallel }
         var complete = true
         for state in machine.states {
@@ -90,7 +91,8 @@ struct PayloadCandidates {
                 ? machine.coActiveStates(state.id).flatMap { machine[$0].transitions }.map { machine[$0] }
                 : IntervalAnalysis.candidateTransitions(machine, from: state.id).map { machine[$0] }
             perState.append(machine.events.map { event in
-                let c = PayloadCandidates.analyse(event, transitions.filter { $0.handles(event.id) }, machine)
+                let c = PayloadCandidates.analyse(event, transitions.filter { $0.handles(event.id) }, machine,
+                                                  regional: regional.constants[event.id.index])
                 if c.complete == nil && state.id != machine.root && !state.isFinal { complete = false }
                 return c
             })
@@ -113,8 +115,12 @@ struct PayloadCandidates {
         [n, n - 1, n + 1, n - 0.5, n + 0.5, -n].filter(\.isFinite)
     }
 
-    /// How the guards of `transitions` (all on `event`) use its fields.
-    private static func analyse(_ event: Event, _ transitions: [Transition], _ machine: Machine) -> EventCandidates {
+    /// How the guards of `transitions` (all on `event`) use its fields. A field that is
+    /// `regional` (`RegionalSlots`: copied into variables or sent payloads that are only ever
+    /// compared with constants) is decided by the regions of those constants, here and in
+    /// every later step, however the actions copy it.
+    private static func analyse(_ event: Event, _ transitions: [Transition], _ machine: Machine,
+                                regional: [Set<Value>?]) -> EventCandidates {
         let constants = machine.constantValues
         let fields = event.fields
         let index = Dictionary(fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -127,7 +133,7 @@ struct PayloadCandidates {
         for t in transitions {
             for a in t.actions {
                 a.visitExpressions { e in
-                    if case .field(let name) = e.kind, let i = index[name] { free[i] = true }
+                    if case .field(let name) = e.kind, let i = index[name], regional[i] == nil { free[i] = true }
                 }
             }
             guard let g = t.guardExpr else { continue }
@@ -156,6 +162,17 @@ struct PayloadCandidates {
                                      values: several.map { i in
                                          fields[i].type == .bool ? [.bool(false), .bool(true)] : sortedValues(guardValues[i])
                                      }))
+            }
+        }
+        for i in fields.indices {
+            guard let cs = regional[i] else { continue }
+            compared[i].formUnion(cs)
+            for c in cs {
+                switch (fields[i].type, c) {
+                case (.number, .number(let n)): for m in neighbours(of: n) { guided[i].insert(.number(m)) }
+                case (.string, .string): guided[i].insert(c)
+                default: break
+                }
             }
         }
         // Regions: for a field compared only with constants, the constants themselves, a

@@ -15,6 +15,7 @@ struct Arguments {
                statecraft-bench read-raw --log FILE [--runs K] [--machine NAME [--specs DIR]]
                statecraft-bench disasm --spec FILE
                statecraft-bench lsp-latency [--runs K] [--transitions N] [--specs DIR]
+               statecraft-bench search [--spec FILE ...] [--max-configurations N ...] [--max-depth N] [--runs K]
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -111,6 +112,18 @@ struct Arguments {
             latency.transitions = transitions
             latency.specs = value("--specs") ?? latency.specs
             return latency.run()
+        case "search":
+            var bench = SearchBench()
+            let bounds = (options["--max-configurations"] ?? []).map { Int($0.filter { $0 != "_" }) }
+            guard let runs = number("--runs", default: bench.runs), let depth = number("--max-depth", default: bench.maxDepth),
+                  bounds.allSatisfy({ ($0 ?? 0) > 0 }) else {
+                return fail("--runs, --max-depth and --max-configurations take positive integers")
+            }
+            bench.specs = options["--spec"] ?? bench.specs
+            if !bounds.isEmpty { bench.bounds = bounds.compactMap { $0 } }
+            bench.runs = runs
+            bench.maxDepth = depth
+            return bench.run()
         case "help", "-h", "--help":
             print(Arguments.usage)
             return 0
