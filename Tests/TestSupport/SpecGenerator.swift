@@ -83,7 +83,7 @@ public struct SpecGenerator {
                 }
                 lines.append("        on tick { \(v) -= 1 }")
             }
-            if searchReductions { lines += reductionTransitions(states: states, numberVars: numberVars) }
+            if searchReductions { lines += reductionTransitions(states: states, numberVars: numberVars, events: events) }
             lines.append("    }")
         }
         lines.append("}")
@@ -91,7 +91,7 @@ public struct SpecGenerator {
     }
 
     /// A state's transitions on the events of `searchReductions`.
-    mutating func reductionTransitions(states: [String], numberVars: [String]) -> [String] {
+    mutating func reductionTransitions(states: [String], numberVars: [String], events: [String]) -> [String] {
         var lines: [String] = []
         let text = pick(["\"\"", "\"a\"", "\"s1\""])
         switch int(3) {
@@ -99,7 +99,7 @@ public struct SpecGenerator {
         case 1: lines.append("        on type if text != \(text) { label = text }")
         default: lines.append("        on type { shown = label; label = text; emit seen(hits, last, shown) }")
         }
-        if chance(60) {
+        if events.contains("move") && chance(60) {
             let x = pick(["x", "\(pick(numberVars))", "x + 1"])
             lines.append("        on move { last = x; hits += 1; cancel check; send check(\(x)) after \(pick(["0.3", "0.5", "0"])) }")
         }
