@@ -103,12 +103,18 @@ public enum Exploration {
     /// Analyses `machine` (which must have resolved without errors). The search expands
     /// configurations on every core and skips the work its results never depend on;
     /// `reference` runs the plain search instead, one step at a time (the tests check that
-    /// both give the same report).
+    /// both give the same report). `merging: false` tells configurations apart by every
+    /// variable, even those that decide nothing (`VariableRelevance`), for the tests.
     public static func run(_ machine: Machine, bounds: ExplorationBounds = ExplorationBounds(),
                            reference: Bool = false) -> ExplorationReport {
+        run(machine, bounds: bounds, reference: reference, merging: true)
+    }
+
+    package static func run(_ machine: Machine, bounds: ExplorationBounds, reference: Bool,
+                            merging: Bool) -> ExplorationReport {
         let program = Program(machine)
         let proofs = proven(machine, isStatechart: program.isStatechart)
-        var explorer = Explorer(program: program, bounds: bounds, reference: reference)
+        var explorer = Explorer(program: program, bounds: bounds, reference: reference, merging: merging)
         var settledAt: Int?
         // History states are never active: what is to settle about them is the transitions into them.
         let toSettle = machine.states.dropFirst().filter { !$0.isHistory }.map(\.id.index)

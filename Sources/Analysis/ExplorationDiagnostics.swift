@@ -16,6 +16,10 @@ enum ExplorationDiagnostics {
         let graph = Reachability.reachableStates(machine)
         let constants = machine.constantValues
         let shadowed = Set(ShadowedTransitions.pairs(machine).map(\.shadowed.id))
+        // Every `not-reached` finding of a spec has the same reason: it is said once, in a
+        // note on the first of them, and each finding is one short line (a spec with many
+        // of them stays readable, and usable with `--warnings-as-errors` in CI).
+        let short = " within the search's limits"
         let why = notReachedReasons(report)
         // A history state is never active: the transitions into it carry its verdicts.
         for state in machine.states.dropFirst() where !state.isHistory {
@@ -24,7 +28,7 @@ enum ExplorationDiagnostics {
                 // (States no transition leads to are reported by the structural check.)
                 findings.append(Diagnostic(.unreachableState, "state '\(state.name)' is unreachable: \(reason)", at: state.range))
             case .notReached:
-                findings.append(Diagnostic(.notReached, "state '\(state.name)' was not reached: \(why)", at: state.range))
+                findings.append(Diagnostic(.notReached, "state '\(state.name)' was not reached" + short, at: state.range))
             default:
                 break
             }
@@ -48,15 +52,22 @@ enum ExplorationDiagnostics {
         for (state, transitions) in notReached.sorted(by: { $0.key.index < $1.key.index }) {
             if transitions.count <= collapseAbove {
                 for t in transitions {
-                    findings.append(Diagnostic(.notReached, "transition was not reached: \(why)", at: t.keywordRange))
+                    findings.append(Diagnostic(.notReached, "transition was not reached" + short, at: t.keywordRange))
                 }
             } else {
                 findings.append(Diagnostic(
                     .notReached,
-                    "\(transitions.count) transitions of state '\(machine[state].name)' were not reached: \(why)",
+                    "\(transitions.count) transitions of state '\(machine[state].name)' were not reached" + short,
                     at: machine[state].range,
                     notes: transitions.map { DiagnosticNote("not reached: \(TestGeneration.describe($0, machine))", at: $0.keywordRange) }))
             }
+        }
+        // (Diagnostics are shown sorted by position, a tie keeping the order found.)
+        if let first = findings.indices.filter({ findings[$0].id == .notReached })
+            .min(by: { findings[$0].range.start < findings[$1].range.start }) {
+            let count = findings.filter { $0.id == .notReached }.count
+            let which = count == 1 ? "why" : "why, for the \(count) not-reached findings of this spec"
+            findings[first].notes.insert(DiagnosticNote("\(which): \(why)", at: nil), at: 0)
         }
         for o in report.overlaps {
             let first = machine[o.first]

@@ -95,10 +95,19 @@ struct Explorer {
     /// without is the fallback ("else") of those above it, not an overlap.
     let hasRealGuard: [Bool]
 
-    init(program: Program, bounds: ExplorationBounds, reference: Bool = false) {
+    /// By variable index: the variables configurations are not told apart by (empty: none).
+    /// See `VariableRelevance` for why merging on them loses nothing.
+    let ignored: [Bool]
+    /// By field (every event's fields in a row): the fields of pending sent events left out too.
+    let ignoredFields: [Bool]
+
+    init(program: Program, bounds: ExplorationBounds, reference: Bool = false, merging: Bool = true) {
         self.program = program
         self.bounds = bounds
         self.reference = reference
+        let relevance = VariableRelevance(program.machine)
+        ignored = merging && relevance.mergesAnything ? relevance.relevant.map { !$0 } : []
+        ignoredFields = merging && relevance.mergesAnything ? relevance.relevantFields.map { !$0 } : []
         let constants = program.machine.constantValues
         hasRealGuard = program.machine.transitions.map { $0.guardExpr.map { $0.folded(constants: constants) == nil } ?? false }
         stateWitness = Array(repeating: nil, count: program.machine.states.count)
@@ -149,7 +158,7 @@ struct Explorer {
         // through a failing step and later cleanly.
         var strings = SnapshotStrings()
         var key: [UInt64] = []
-        start.writeSnapshotKey(into: &key, strings: &strings)
+        start.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
         var seenClean: Set<[UInt64]> = [key]
         var seenDirty: Set<[UInt64]> = []
         let payloads = PayloadCandidates(program.machine)
@@ -182,7 +191,7 @@ struct Explorer {
                     if let written = successor.key {
                         key = written
                     } else {
-                        node.instance.writeSnapshotKey(into: &key, strings: &strings)
+                        node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
                     }
                     if seenClean.contains(key) || (!node.clean && seenDirty.contains(key)) {
                         continue
@@ -201,6 +210,41 @@ struct Explorer {
             }
             head = batch.upperBound
         }
+        if depthBoundHit && frontierIsClosed(payloads, seenClean: seenClean, seenDirty: seenDirty, strings: strings) {
+            depthBoundHit = false
+        }
+    }
+
+    /// Whether the nodes left unexpanded at the depth bound lead nowhere new: every step out
+    /// of them ends in a configuration already visited and reaches no state or transition not
+    /// reached yet. The visited configurations are then closed under every step, so the bound cut
+    /// nothing off and the search has in fact seen everything: a `not-reached` verdict must
+    /// not blame `--max-depth`, which would change nothing.
+    private mutating func frontierIsClosed(_ payloads: PayloadCandidates, seenClean: Set<[UInt64]>,
+                                           seenDirty: Set<[UInt64]>, strings: SnapshotStrings) -> Bool {
+        let log = MicrostepLog()
+        var key: [UInt64] = []
+        for index in nodes.indices where nodes[index].expand && nodes[index].depth >= bounds.maxDepth {
+            let node = nodes[index]
+            let state = node.instance.state.index
+            if !reference && templates[state] == nil {
+                templates[state] = payloads.templates(state: node.instance.state, variableNumbers: numberVariables)
+            }
+            let expansion = expand(node, payloads, log, known: nil)
+            if expansion.sampled { payloadsSampled = true }
+            cuts.formUnion(expansion.cuts)
+            if expansion.pendingTransitions.contains(where: { transitionWitness[$0.0.index] == nil })
+                || expansion.pendingStates.contains(where: { stateWitness[$0.0.index] == nil }) {
+                return false
+            }
+            for successor in expansion.successors {
+                guard let next = successor.node else { continue }
+                // A string never seen before makes a configuration never seen before.
+                guard next.instance.writeSnapshotKey(into: &key, knownStrings: strings, ignoring: ignored, ignoringFields: ignoredFields) else { return false }
+                if !seenClean.contains(key) && (next.clean || !seenDirty.contains(key)) { return false }
+            }
+        }
+        return true
     }
 
     /// Per state index, the payload templates of its events (see `PayloadTemplates`), built
@@ -332,7 +376,7 @@ struct Explorer {
                             ? log.takenTransitions.contains { improves(transitionWitness[$0.index], clean: node.clean) }
                                 || log.enteredStates.contains { improves(stateWitness[$0.index], clean: node.clean) }
                             : improves(transitionWitness[t.index], clean: node.clean)
-                        if !mayWitness, next.writeSnapshotKey(into: &key, knownStrings: known.strings),
+                        if !mayWitness, next.writeSnapshotKey(into: &key, knownStrings: known.strings, ignoring: ignored, ignoringFields: ignoredFields),
                            known.seenClean.contains(key) || (!node.clean && known.seenDirty.contains(key)) {
                             continue
                         }
@@ -392,7 +436,7 @@ struct Explorer {
         var key: [UInt64] = []
         for k in expansion.successors.indices {
             guard let node = expansion.successors[k].node,
-                  node.instance.writeSnapshotKey(into: &key, knownStrings: known.strings) else { continue }
+                  node.instance.writeSnapshotKey(into: &key, knownStrings: known.strings, ignoring: ignored, ignoringFields: ignoredFields) else { continue }
             if !mayWitness[k] && (known.seenClean.contains(key) || (!node.clean && known.seenDirty.contains(key))) {
                 expansion.successors[k].node = nil
             } else {

@@ -22,7 +22,9 @@ struct PayloadCandidates {
     let general: [Double]
     /// The spec's numbers the general list left out.
     let untriedGeneral: [Double]
-    /// Strings the spec mentions, and "".
+    /// Strings the spec mentions, "", and one non-empty string the spec never mentions
+    /// (`freshString`): a field copied into a variable that a guard compares with `""`
+    /// needs a value on each side of that comparison.
     let strings: [String]
     let machine: Machine
     /// Per state index, per event index: what the guards of that state decide with.
@@ -77,8 +79,10 @@ struct PayloadCandidates {
         let sorted = numbers.sorted { (abs($0), $0) < (abs($1), $1) }
         general = Array(sorted.prefix(PayloadCandidates.maxGeneral))
         untriedGeneral = Array(sorted.dropFirst(PayloadCandidates.maxGeneral))
+        strings.insert(PayloadCandidates.freshString(avoiding: strings))
         self.strings = strings.sorted()
         var perState: [[EventCandidates]] = []
+        let regional = RegionalSlots(machine)
         let hasParallel = machine.states.contains { $0.kind == .parallel }
         var complete = true
         for state in machine.states {
@@ -87,7 +91,8 @@ struct PayloadCandidates {
                 ? machine.coActiveStates(state.id).flatMap { machine[$0].transitions }.map { machine[$0] }
                 : IntervalAnalysis.candidateTransitions(machine, from: state.id).map { machine[$0] }
             perState.append(machine.events.map { event in
-                let c = PayloadCandidates.analyse(event, transitions.filter { $0.handles(event.id) }, machine)
+                let c = PayloadCandidates.analyse(event, transitions.filter { $0.handles(event.id) }, machine,
+                                                  regional: regional.constants[event.id.index])
                 if c.complete == nil && state.id != machine.root && !state.isFinal { complete = false }
                 return c
             })
@@ -96,14 +101,26 @@ struct PayloadCandidates {
         everyEventComplete = complete
     }
 
+    /// A non-empty string none of `taken` equals: "x", or as many x's as it takes. Equal
+    /// to no constant of the spec, it stands for every string the spec does not name.
+    static func freshString(avoiding taken: Set<String>) -> String {
+        var fresh = "x"
+        while taken.contains(fresh) { fresh += "x" }
+        return fresh
+    }
+
     /// n, its neighbours one and a half unit away, and -n: a guard `x > n`, `x == n` or
     /// `x >= n + 1` changes its verdict around these.
     static func neighbours(of n: Double) -> [Double] {
         [n, n - 1, n + 1, n - 0.5, n + 0.5, -n].filter(\.isFinite)
     }
 
-    /// How the guards of `transitions` (all on `event`) use its fields.
-    private static func analyse(_ event: Event, _ transitions: [Transition], _ machine: Machine) -> EventCandidates {
+    /// How the guards of `transitions` (all on `event`) use its fields. A field that is
+    /// `regional` (`RegionalSlots`: copied into variables or sent payloads that are only ever
+    /// compared with constants) is decided by the regions of those constants, here and in
+    /// every later step, however the actions copy it.
+    private static func analyse(_ event: Event, _ transitions: [Transition], _ machine: Machine,
+                                regional: [Set<Value>?]) -> EventCandidates {
         let constants = machine.constantValues
         let fields = event.fields
         let index = Dictionary(fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -116,7 +133,7 @@ struct PayloadCandidates {
         for t in transitions {
             for a in t.actions {
                 a.visitExpressions { e in
-                    if case .field(let name) = e.kind, let i = index[name] { free[i] = true }
+                    if case .field(let name) = e.kind, let i = index[name], regional[i] == nil { free[i] = true }
                 }
             }
             guard let g = t.guardExpr else { continue }
@@ -145,6 +162,17 @@ struct PayloadCandidates {
                                      values: several.map { i in
                                          fields[i].type == .bool ? [.bool(false), .bool(true)] : sortedValues(guardValues[i])
                                      }))
+            }
+        }
+        for i in fields.indices {
+            guard let cs = regional[i] else { continue }
+            compared[i].formUnion(cs)
+            for c in cs {
+                switch (fields[i].type, c) {
+                case (.number, .number(let n)): for m in neighbours(of: n) { guided[i].insert(.number(m)) }
+                case (.string, .string): guided[i].insert(c)
+                default: break
+                }
             }
         }
         // Regions: for a field compared only with constants, the constants themselves, a

@@ -18,6 +18,7 @@ struct Arguments {
                statecraft-bench parallel-summary [--regions 50] [--events 100000] [--runs 5] [--dir DIR]
                statecraft-bench paths [--runs K] [--states N ...]
                statecraft-bench chart --states N --out FILE
+               statecraft-bench search [--spec FILE ...] [--max-configurations N ...] [--max-depth N] [--runs K]
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -140,6 +141,18 @@ struct Arguments {
             }
             guard System.writeFile(out, PathsBench.chart(states: states)) else { return fail("cannot write '\(out)'") }
             return 0
+        case "search":
+            var bench = SearchBench()
+            let bounds = (options["--max-configurations"] ?? []).map { Int($0.filter { $0 != "_" }) }
+            guard let runs = number("--runs", default: bench.runs), let depth = number("--max-depth", default: bench.maxDepth),
+                  bounds.allSatisfy({ ($0 ?? 0) > 0 }) else {
+                return fail("--runs, --max-depth and --max-configurations take positive integers")
+            }
+            bench.specs = options["--spec"] ?? bench.specs
+            if !bounds.isEmpty { bench.bounds = bounds.compactMap { $0 } }
+            bench.runs = runs
+            bench.maxDepth = depth
+            return bench.run()
         case "help", "-h", "--help":
             print(Arguments.usage)
             return 0

@@ -71,6 +71,12 @@
 //     .build/release/statecraft-bench chart --states N --out FILE
 //         Writes that generated chart, to time the real binary on it: statecraft paths FILE.
 //
+//     .build/release/statecraft-bench search [--spec FILE ...] [--max-configurations N ...] [--max-depth 12] [--runs 3]
+//         `check`'s witness search on each spec (by default the two debounce reproductions under
+//         Tests/CheckerTests/Fixtures) at each configuration bound (default 5000): the
+//         configurations visited, the verdicts (reached, proven unreachable, not reached), and the
+//         median time and peak RSS of the `statecraft check` process (from wait4).
+//
 //     python3 Sources/Benchmarks/python/lsp_latency.py .build/release/statecraft Specs/PeekRating.machine [RUNS]
 //         The same two times through the real binary's pipes, as an editor sees them.
 //

@@ -99,15 +99,22 @@ extension Instance {
     /// Numbers are written as their bits with -0 made 0 (they compare equal); they are never
     /// NaN at run time (a non-finite result is a fault). Strings are written as their number
     /// in `strings`, so canonically equivalent strings, which are equal, share one.
-    public func writeSnapshotKey(into key: inout [UInt64], strings: inout SnapshotStrings) {
-        writeKey(into: &key) { strings.number(of: $0) }
+    ///
+    /// `ignoring`, by variable index, leaves variables out of the key, and `ignoringFields`,
+    /// by field (every event's fields in a row, as `payloadStart` lays them out), the fields
+    /// of pending sent events (a search that knows they never decide anything merges
+    /// configurations that differ only in them); empty leaves none out.
+    public func writeSnapshotKey(into key: inout [UInt64], strings: inout SnapshotStrings, ignoring: [Bool] = [],
+                                 ignoringFields: [Bool] = []) {
+        writeKey(into: &key, ignoring: ignoring, ignoringFields: ignoringFields) { strings.number(of: $0) }
     }
 
     /// `writeSnapshotKey` for a thread that may only read `strings`: false (and `key` not
     /// finished) when the instance holds a string that has no number yet.
-    public func writeSnapshotKey(into key: inout [UInt64], knownStrings strings: SnapshotStrings) -> Bool {
+    public func writeSnapshotKey(into key: inout [UInt64], knownStrings strings: SnapshotStrings,
+                                 ignoring: [Bool] = [], ignoringFields: [Bool] = []) -> Bool {
         var complete = true
-        writeKey(into: &key) { string in
+        writeKey(into: &key, ignoring: ignoring, ignoringFields: ignoringFields) { string in
             if let n = strings.existingNumber(of: string) { return n }
             complete = false
             return 0
@@ -115,7 +122,8 @@ extension Instance {
         return complete
     }
 
-    private func writeKey(into key: inout [UInt64], string stringNumber: (String) -> UInt64) {
+    private func writeKey(into key: inout [UInt64], ignoring: [Bool], ignoringFields: [Bool],
+                          string stringNumber: (String) -> UInt64) {
         key.removeAll(keepingCapacity: true)
         @inline(__always) func number(_ n: Double) -> UInt64 { n == 0 ? 0 : n.bitPattern }
         // The configuration: a flat machine's follows from its one active state.
@@ -133,7 +141,7 @@ extension Instance {
         } else {
             key.append(UInt64(state.index))
         }
-        for (i, type) in program.variableTypes.enumerated() {
+        for (i, type) in program.variableTypes.enumerated() where ignoring.isEmpty || !ignoring[i] {
             key.append(type == .string ? stringNumber(registers.strings[i]) : number(registers.numbers[i]))
         }
         // The timers, then the sent events, each in the order they come due, as `snapshot`
@@ -155,7 +163,7 @@ extension Instance {
                     let event = Int(p.event)
                     key.append(1 << 63 | UInt64(event))
                     let first = Int(program.payloadStart[event])
-                    for k in first..<Int(program.payloadStart[event + 1]) {
+                    for k in first..<Int(program.payloadStart[event + 1]) where ignoringFields.isEmpty || !ignoringFields[k] {
                         let slot = sentNumbers[Int(p.payload) + k - first]
                         key.append(program.fieldTypes[k] == .string ? stringNumber(sentStrings[Int(slot)]) : number(slot))
                     }

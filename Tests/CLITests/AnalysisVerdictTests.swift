@@ -70,13 +70,30 @@ import TestSupport
     /// "Not reached" says what stopped the search, and what would help.
     @Test func notReachedSaysWhy() throws {
         let depth = try CLI.run(["check", "\(AnalysisVerdictTests.fixtures)/guard-equality.machine"])
-        #expect(depth.stdout.contains("state 'five' was not reached: witnesses longer than 12 steps were not tried (raise it with --max-depth)"))
+        #expect(depth.stdout.contains("guard-equality.machine:15:17: warning: state 'five' was not reached within the search's limits [not-reached]\n"))
+        #expect(depth.stdout.contains("guard-equality.machine: note: why, for the 2 not-reached findings of this spec: "
+            + "witnesses longer than 12 steps were not tried (raise it with --max-depth)"))
         let configurations = try CLI.run(["check", "--max-configurations", "3", "\(AnalysisVerdictTests.fixtures)/guard-equality.machine"])
         #expect(configurations.stdout.contains("the search stopped at its bound of 3 configurations (raise it with --max-configurations)"))
         // A search that ran out of configurations with every input tried is a proof.
         let proof = try CLI.run(["check", "\(AnalysisVerdictTests.fixtures)/exhaustive-proof.machine"])
         #expect(proof.stdout.contains("state 'odd' is unreachable: the search visited every reachable configuration (4) and tried every distinct input in each"))
         #expect(!proof.stdout.contains("not-reached"))
+    }
+
+    /// Every output format says why items were not reached once per spec, in a note on the
+    /// first of them, and each item in one short line: a spec with many of them stays usable
+    /// in CI.
+    @Test func notReachedReasonIsSaidOncePerSpecInEveryFormat() throws {
+        let path = "\(AnalysisVerdictTests.fixtures)/not-reached-collapse.machine"
+        for format in ["text", "json", "sarif", "github"] {
+            let r = try CLI.run(["check", "--format", format, path])
+            #expect(r.status == 0)
+            let reasons = r.stdout.components(separatedBy: "raise it with --max-depth").count - 1
+            // (JSON's reachability lists the reason of each of the 8 items too, for tools.)
+            #expect(reasons == (format == "json" ? 1 + 8 : 1), "\(format)")
+            #expect(r.stdout.components(separatedBy: "was not reached within the search's limits").count - 1 == 4, "\(format)")
+        }
     }
 
     /// The JSON report carries the faults, the search's limits and why an item was not reached.
@@ -106,7 +123,8 @@ import TestSupport
         let path = try AnalysisVerdictTests.spec(lines.joined(separator: "\n") + "\n")
         let r = try CLI.run(["check", path])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("warning: 300 transitions of state 'counting' were not reached: witnesses longer than 12 steps were not tried"))
+        #expect(r.stdout.contains("warning: 300 transitions of state 'counting' were not reached within the search's limits [not-reached]\n"))
+        #expect(r.stdout.contains("note: why, for the 2 not-reached findings of this spec: witnesses longer than 12 steps were not tried"))
         #expect(r.stdout.hasSuffix("checked 1 file: 0 errors, 2 warnings\n"))
     }
 

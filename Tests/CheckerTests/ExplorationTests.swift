@@ -236,3 +236,102 @@ import TestSupport
         #expect(stopped.alwaysFailing.isEmpty)
     }
 }
+
+/// The search tells configurations apart only by the variables that can decide something
+/// (`VariableRelevance`).
+@Suite struct VariableRelevanceTests {
+    static func machine(_ name: String) throws -> Machine {
+        let url = GoldenTests.fixtures.appendingPathComponent(name + ".machine")
+        return try #require(Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)), bounds: nil).machine)
+    }
+
+    /// In the debounce chain, the keystroke counter and the copy of the last length are
+    /// only emitted: they decide nothing, while `valid` (a guard reads it) does.
+    @Test func counterAndEmittedCopyAreIrrelevant() throws {
+        let machine = try Self.machine("debounce-chain")
+        let relevance = VariableRelevance(machine)
+        let byName = Dictionary(uniqueKeysWithValues: machine.variables.map { ($0.name, relevance.relevant[$0.id.index]) })
+        #expect(byName == ["valid": true, "keystrokes": false, "lastLength": false])
+    }
+
+    /// What flows into a variable that decides is relevant, and so is what an expression that
+    /// can fail reads, and a counter stepped by something not constant.
+    @Test func relevanceFollowsAssignmentsAndFailures() throws {
+        let result = Statecraft.check(source: """
+            machine M {
+                public var a: Number = 0
+                public var b: Number = 0
+                public var c: Number = 0
+                public var d: Number = 0
+                public var e: Number = 0
+                public var f: String = ""
+                event go(x: Number)
+                output o(v: Number, s: String)
+                initial state s {
+                    on go if a > 1 { a = b; d += x; e += 1; f = f + "!"; emit o(e, f) }
+                    on go if x == 3 { c = 10 / x; emit o(c * 2, f) }
+                }
+            }
+            """, bounds: nil)
+        let machine = try #require(result.machine)
+        let relevance = VariableRelevance(machine)
+        // a: a guard; b: flows into a; c: read by `c * 2`, which can fail; d: `d += x` can fail;
+        // e: a counter, only emitted; f: a concatenation, only emitted.
+        #expect(relevance.relevant == [true, true, true, true, false, false])
+    }
+
+    /// Merging on them visits fewer configurations and reaches at least as much.
+    @Test func mergingVisitsFewerConfigurationsAndLosesNothing() throws {
+        let machine = try Self.machine("debounce-chain")
+        let bounds = ExplorationBounds(maxDepth: 12, maxConfigurations: 3_000)
+        let merged = Exploration.run(machine, bounds: bounds, reference: false, merging: true)
+        let apart = Exploration.run(machine, bounds: bounds, reference: false, merging: false)
+        #expect(merged.configurations < apart.configurations)
+        for (m, a) in zip(merged.states + merged.transitions, apart.states + apart.transitions) {
+            if case .reached = a, case .notReached = m { Issue.record("merging lost a witness") }
+        }
+        let notReached = { (r: ExplorationReport) in (r.states + r.transitions).filter { $0 == .notReached }.count }
+        #expect(notReached(merged) <= notReached(apart))
+    }
+
+    /// A sent payload that is only compared with constants where it arrives is decided by
+    /// regions where it is typed: `typed(length)` is tried with 2, 3 and 4, not sampled.
+    @Test func aDebouncedPayloadIsDecidedByRegions() throws {
+        let chain = try Self.machine("debounce-chain")
+        let regional = RegionalSlots(chain)
+        let typed = try #require(chain.events.first { $0.name == "typed" })
+        #expect(regional.constants[typed.id.index] == [[.number(3)]])
+        let checkout = try Self.machine("debounce-checkout")
+        let typedThere = try #require(checkout.events.first { $0.name == "typed" })
+        #expect(RegionalSlots(checkout).constants[typedThere.id.index] == [[.number(5), .number(16)]])
+        // Every event is then tried completely, and the search settles everything at once.
+        let report = Exploration.run(checkout)
+        #expect(!report.limits.payloadsSampled)
+        #expect(!(report.states + report.transitions).contains(.notReached))
+        let deep = Exploration.run(chain, bounds: ExplorationBounds(maxDepth: 30, maxConfigurations: 5_000))
+        #expect(!deep.limits.payloadsSampled && !(deep.states + deep.transitions).contains(.notReached))
+    }
+
+    /// A copy that meets anything but a constant (another slot, arithmetic, a delay) is not
+    /// decided by regions: its field stays sampled.
+    @Test func aCopyUsedOtherwiseIsNotRegional() throws {
+        let machine = try #require(Statecraft.check(source: """
+            machine M {
+                public var last: Number = 0
+                public var other: Number = 0
+                event typed(length: Number)
+                event validate(length: Number)
+                event paced(length: Number)
+                event plain(length: Number)
+                initial state s {
+                    on typed { send validate(length) after 0.3 }
+                    on validate if length > other { last = length }
+                    on paced { send validate(length) after length }
+                    on plain { last = length }
+                }
+            }
+            """, bounds: nil).machine)
+        let regional = RegionalSlots(machine)
+        #expect(machine.events.map { regional.constants[$0.id.index] } == [[nil], [nil], [nil], [nil]])
+    }
+}

@@ -56,6 +56,8 @@ import TestSupport
         Self.sameReport("random-\(seed)", flat.spec(), bounds: bounds)
         var chart = ChartGenerator(seed: seed)
         Self.sameReport("chart-\(seed)", chart.spec(), bounds: bounds)
+        var reduced = SpecGenerator(seed: seed, searchReductions: true)
+        Self.sameReport("reduced-\(seed)", reduced.spec(), bounds: bounds)
     }
 
     /// The templates give each configuration exactly the payloads, in the same order, and

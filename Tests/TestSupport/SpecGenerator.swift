@@ -6,10 +6,20 @@ import StatecraftAnalysis
 /// float equality, counters longer than the search's depth, large constants, `%`, events
 /// that share a payload field, internal and self transitions, entry actions, `if` actions.
 /// Deterministic for a seed.
+///
+/// `searchReductions` adds what the search's reductions rest on, so that an unsound one is
+/// caught: a `String` field copied into a variable and compared with constants and `""`;
+/// variables that decide nothing (a counter and a copy of a payload, only emitted) beside
+/// ones that look alike but do decide (copied into a variable a guard reads); and the
+/// debounce pattern, `cancel check; send check(x) after 0.3`, whose sent payload a guard reads.
 public struct SpecGenerator {
     var rng: SplitMix64
+    let searchReductions: Bool
 
-    public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+    public init(seed: UInt64, searchReductions: Bool = false) {
+        rng = SplitMix64(seed: seed)
+        self.searchReductions = searchReductions
+    }
 
     mutating func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(1, n))) }
     mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
@@ -24,14 +34,22 @@ public struct SpecGenerator {
         var events = ["tick"]
         if chance(80) { events.append("move") }
         if chance(50) { events.append("press") }
+        if searchReductions { events += ["type", "check"] }
         let hasFinal = chance(30)
         var lines = ["machine \(name) {"]
         for v in numberVars { lines.append("    public var \(v): Number = \(pick(["0", "1", "2", "3", "-1", "0.5"]))") }
         if hasFlag { lines.append("    public var flag: Bool = \(pick(["true", "false"]))") }
+        if searchReductions {
+            lines += ["    public var label: String = \(pick(["\"\"", "\"a\""]))", "    public var hits: Number = 0",
+                      "    public var last: Number = 0", "    public var shown: String = \"\"",
+                      "    output seen(hits: Number, last: Number, shown: String)"]
+        }
         for e in events {
             switch e {
             case "move": lines.append("    event move(x: Number)")
             case "press": lines.append("    event press(x: Number, force: Number)")
+            case "type": lines.append("    event type(text: String)")
+            case "check": lines.append("    event check(x: Number)")
             default: lines.append("    event \(e)")
             }
         }
@@ -65,10 +83,33 @@ public struct SpecGenerator {
                 }
                 lines.append("        on tick { \(v) -= 1 }")
             }
+            if searchReductions { lines += reductionTransitions(states: states, numberVars: numberVars, events: events) }
             lines.append("    }")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A state's transitions on the events of `searchReductions`.
+    mutating func reductionTransitions(states: [String], numberVars: [String], events: [String]) -> [String] {
+        var lines: [String] = []
+        let text = pick(["\"\"", "\"a\"", "\"s1\""])
+        switch int(3) {
+        case 0: lines.append("        on type { label = text; shown = text; hits += 1 }")
+        case 1: lines.append("        on type if text != \(text) { label = text }")
+        default: lines.append("        on type { shown = label; label = text; emit seen(hits, last, shown) }")
+        }
+        if events.contains("move") && chance(60) {
+            let x = pick(["x", "\(pick(numberVars))", "x + 1"])
+            lines.append("        on move { last = x; hits += 1; cancel check; send check(\(x)) after \(pick(["0.3", "0.5", "0"])) }")
+        }
+        if chance(70) {
+            let guardText = pick(["label == \(text)", "label != \"\"", "x > \(pick(["0", "1", "3"]))", "x == 2"])
+            let action = pick(["", " { \(pick(numberVars)) = x }", " { \(pick(numberVars)) = last }", " { emit seen(hits, x, label) }"])
+            lines.append("        on check if \(guardText) -> \(pick(states))" + action)
+        }
+        if chance(30) { lines.append("        on tick if label == \(text) -> \(pick(states)) { hits += 2 }") }
+        return lines
     }
 
     mutating func transition(states: [String], numberVars: [String], hasFlag: Bool, events: [String]) -> String {

@@ -12,7 +12,8 @@ public enum CheckText {
     }
 
     /// The reachability table of `--witnesses`: every state and transition, reached (by the
-    /// shortest events that get there) or why not. Empty when the spec did not resolve.
+    /// shortest events that get there) or why not (why the search did not reach one is said
+    /// once, under the rows). Empty when the spec did not resolve.
     public static func witnesses(_ result: CheckResult) -> String {
         guard let machine = result.machine, let report = result.exploration else { return "" }
         var rows: [(String, ExplorationReport.Finding)] = []
@@ -34,8 +35,12 @@ public enum CheckText {
             case .unreachable(let reason):
                 out += "  \(padded)  unreachable: \(reason)\n"
             case .notReached:
-                out += "  \(padded)  not reached: \(ExplorationReport.notReachedReason(report))\n"
+                out += "  \(padded)  not reached\n"
             }
+        }
+        // Every row not reached has the same reason: it is said once, under the table.
+        if rows.contains(where: { $0.1 == .notReached }) {
+            out += "  not reached: \(ExplorationReport.notReachedReason(report))\n"
         }
         return out
     }

@@ -1,0 +1,61 @@
+import Statecraft
+
+/// `statecraft-bench search`: how far `check`'s witness search gets on a spec, and at what
+/// cost. For each spec and each configuration bound: the configurations the search
+/// visited, its verdicts (reached, proven unreachable, not reached), and the median time and
+/// peak resident set of `statecraft check` on it (a child process each run, so the peak is
+/// that run's own, from wait4).
+struct SearchBench {
+    var specs = ["Tests/CheckerTests/Fixtures/debounce-chain.machine",
+                 "Tests/CheckerTests/Fixtures/debounce-checkout.machine"]
+    var bounds = [5_000]
+    var maxDepth = 12
+    var runs = 3
+
+    func run() -> Int32 {
+        guard let own = System.executablePath(), let slash = own.lastIndex(of: "/") else {
+            print("Error: cannot find the statecraft binary next to statecraft-bench")
+            return 1
+        }
+        let binary = String(own[..<slash]) + "/statecraft"
+        print(Table.pad("spec", 26) + Table.lpad("bound", 9) + Table.lpad("configurations", 16) + Table.lpad("reached", 9)
+            + Table.lpad("proven", 8) + Table.lpad("not reached", 13) + Table.lpad("median s", 10) + Table.lpad("peak RSS MB", 13))
+        for spec in specs {
+            guard let bytes = System.readFile(spec) else {
+                print("Error: cannot read '\(spec)'")
+                return 1
+            }
+            for bound in bounds {
+                let limits = ExplorationBounds(maxDepth: maxDepth, maxConfigurations: bound)
+                let result = Statecraft.check(SourceFile(path: spec, bytes: bytes), bounds: limits)
+                guard let report = result.exploration else {
+                    print("Error: '\(spec)' has errors; run 'statecraft check \(spec)'")
+                    return 1
+                }
+                var counts = (reached: 0, proven: 0, notReached: 0)
+                for finding in report.states.dropFirst() + report.transitions {
+                    switch finding {
+                    case .reached: counts.reached += 1
+                    case .unreachable: counts.proven += 1
+                    case .notReached: counts.notReached += 1
+                    }
+                }
+                var seconds: [Double] = []
+                var peak = 0
+                for _ in 0..<max(1, runs) {
+                    guard let child = System.run([binary, "check", "--max-configurations", "\(bound)", "--max-depth", "\(maxDepth)", spec]) else {
+                        print("Error: cannot run '\(binary)'")
+                        return 1
+                    }
+                    seconds.append(child.seconds)
+                    peak = max(peak, child.peakRSS)
+                }
+                let name = String(spec.split(separator: "/").last ?? "")
+                print(Table.pad(name, 26) + Table.lpad("\(bound)", 9) + Table.lpad("\(report.configurations)", 16)
+                    + Table.lpad("\(counts.reached)", 9) + Table.lpad("\(counts.proven)", 8) + Table.lpad("\(counts.notReached)", 13)
+                    + Table.lpad(Table.fixed(median(seconds), 3), 10) + Table.lpad(Table.fixed(Double(peak) / 1_048_576, 1), 13))
+            }
+        }
+        return 0
+    }
+}
