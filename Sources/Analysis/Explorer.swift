@@ -81,6 +81,10 @@ struct Explorer {
     var configurationBoundHit = false
     /// Some event was tried with a sample of its payloads, not one per region.
     var payloadsSampled = false
+    /// Some step armed a timer whose deadline does not mean its delay (at a time so large
+    /// that `now + delay` rounds far off): a replay refuses a log of it, so the search did
+    /// not go on from there, and what it did not reach is no proof.
+    var deadlinesRefused = false
     /// Guards whose fields' value combinations were sampled.
     var cuts: Set<PayloadCandidates.Cut> = []
     var stateWitness: [Int?]
@@ -183,6 +187,7 @@ struct Explorer {
                 }
                 guard let expansion = expansions[index - batch.lowerBound] else { continue }
                 if expansion.sampled { payloadsSampled = true }
+                if expansion.deadlinesRefused { deadlinesRefused = true }
                 cuts.formUnion(expansion.cuts)
                 for check in expansion.overlapChecks { noteOverlaps(check, node: index) }
                 for (fault, step) in expansion.faults { noteFault(fault, node: index, step: step) }
@@ -232,6 +237,7 @@ struct Explorer {
             }
             let expansion = expand(node, payloads, log, known: nil)
             if expansion.sampled { payloadsSampled = true }
+            if expansion.deadlinesRefused { deadlinesRefused = true }
             cuts.formUnion(expansion.cuts)
             if expansion.pendingTransitions.contains(where: { transitionWitness[$0.0.index] == nil })
                 || expansion.pendingStates.contains(where: { stateWitness[$0.0.index] == nil }) {
@@ -271,6 +277,8 @@ struct Explorer {
         var faults: [(ExpressionFault, WitnessStep)] = []
         /// Some event was tried with a sample of its payloads.
         var sampled = false
+        /// Some step was left out because it armed a deadline a replay refuses.
+        var deadlinesRefused = false
         var cuts: Set<PayloadCandidates.Cut> = []
     }
 
@@ -366,6 +374,11 @@ struct Explorer {
                         result.faults.append((fault, .event(event.id, payload, time: instance.now)))
                     }
                     guard case .fired(let t) = step.kind else { continue }
+                    // A log of this step would be refused at its line (`Instance.deadlineHolds`).
+                    if next.unrepresentableDeadline != nil {
+                        result.deadlinesRefused = true
+                        continue
+                    }
                     if let check = overlapCheck(event.id, payload, in: instance, chains: chains, fired: t, log) {
                         result.overlapChecks.append(check)
                     }
@@ -410,6 +423,11 @@ struct Explorer {
                 default: break
                 }
             })
+            // A log of this wait would be refused (`Instance.deadlineHolds`).
+            if next.unrepresentableDeadline != nil {
+                result.deadlinesRefused = true
+                return result
+            }
             for fault in failed { result.faults.append((fault, .wait(until: deadline))) }
             let clean = node.clean && failed.isEmpty
             result.successors.append(Successor(node: Node(instance: next, parent: -1, step: .wait(until: deadline),
