@@ -57,12 +57,15 @@ public struct ExplorationReport: Sendable, Equatable {
         /// Part of `timerOrderVaries`: states with timers can be active together (a state and
         /// its ancestor, or two regions), entered at different times.
         public var timedStatesOverlap = false
+        /// Some step armed a timer at a time so large that its deadline does not mean its
+        /// delay: a replay refuses such a log line, so the search did not go on from there.
+        public var deadlinesRefused = false
 
         public static func == (a: SearchLimits, b: SearchLimits) -> Bool {
             a.depthBoundHit == b.depthBoundHit && a.configurationBoundHit == b.configurationBoundHit
                 && a.payloadsSampled == b.payloadsSampled && a.untriedNumbers == b.untriedNumbers
                 && a.sampledGuards.map(\.line) == b.sampledGuards.map(\.line) && a.timerOrderVaries == b.timerOrderVaries
-                && a.timedStatesOverlap == b.timedStatesOverlap
+                && a.timedStatesOverlap == b.timedStatesOverlap && a.deadlinesRefused == b.deadlinesRefused
         }
     }
 
@@ -146,7 +149,7 @@ public enum Exploration {
                 + "at run time (\(fault.message) in '\(machine.text(fault.range))')"
             states = states.indices.map { $0 == 0 ? .reached([]) : .unreachable(reason) }
             transitions = transitions.map { _ in .unreachable(reason) }
-        } else if explorer.exhausted && !explorer.payloadsSampled && timerOrderIsFixed(machine) {
+        } else if explorer.exhausted && !explorer.payloadsSampled && !explorer.deadlinesRefused && timerOrderIsFixed(machine) {
             // Every configuration the machine can reach was visited, each event tried with
             // one payload per region of its fields, and time let pass to every deadline:
             // what the search did not reach cannot happen.
@@ -166,6 +169,7 @@ public enum Exploration {
         limits.depthBoundHit = explorer.depthBoundHit
         limits.configurationBoundHit = explorer.configurationBoundHit
         limits.payloadsSampled = explorer.payloadsSampled
+        limits.deadlinesRefused = explorer.deadlinesRefused
         limits.timerOrderVaries = !timerOrderIsFixed(machine)
         limits.timedStatesOverlap = timedStatesOverlap(machine)
         if explorer.payloadsSampled { limits.untriedNumbers = PayloadCandidates(machine).untriedGeneral }

@@ -153,6 +153,10 @@ extension ExplorationReport {
                 + "not constants written shortest first, and deadlines are rounded), and the search enters states only "
                 + "at the times its witnesses reach")
         }
+        if limits.deadlinesRefused {
+            reasons.append("some steps arm a timer at a time so large that its deadline cannot be represented (a replay "
+                + "refuses such a line), and the search did not go on from them")
+        }
         if reasons.isEmpty { reasons.append("the search found no way there") }
         return reasons.joined(separator: "; ") + "; this is not a proof that it is unreachable"
     }

@@ -81,6 +81,10 @@ struct Explorer {
     var configurationBoundHit = false
     /// Some event was tried with a sample of its payloads, not one per region.
     var payloadsSampled = false
+    /// Some step armed a timer whose deadline does not mean its delay (at a time so large
+    /// that `now + delay` rounds far off): a replay refuses a log of it, so the search did
+    /// not go on from there, and what it did not reach is no proof.
+    var deadlinesRefused = false
     /// Guards whose fields' value combinations were sampled.
     var cuts: Set<PayloadCandidates.Cut> = []
     var stateWitness: [Int?]
@@ -138,22 +142,7 @@ struct Explorer {
     /// stops the search.
     mutating func run(stopWhen done: (Explorer) -> Bool) {
         let parallel = !reference
-        var start = Instance(program)
-        // A statechart's step may take several transitions (eventless ones, completions,
-        // raised events) and enter states it leaves again: the log tells them all.
-        let log = MicrostepLog()
-        if program.isStatechart { start.microsteps = log }  // (a flat machine's steps record nothing)
-        if case .failed(let fault) = start.start().kind {
-            // The start is deterministic (constant initial values, no payload): a machine
-            // whose initial entry fails never runs.
-            startFault = fault
-            nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0, expand: false))
-            return
-        }
-        nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0))
-        markStates(of: start, node: 0)
-        for t in log.takenTransitions where transitionWitness[t.index] == nil { transitionWitness[t.index] = 0 }
-        for s in log.enteredStates where stateWitness[s.index] == nil { stateWitness[s.index] = 0 }
+        guard let start = begin() else { return }
         // A configuration is expanded once, and once more if it was first reached only
         // through a failing step and later cleanly.
         var strings = SnapshotStrings()
@@ -183,6 +172,7 @@ struct Explorer {
                 }
                 guard let expansion = expansions[index - batch.lowerBound] else { continue }
                 if expansion.sampled { payloadsSampled = true }
+                if expansion.deadlinesRefused { deadlinesRefused = true }
                 cuts.formUnion(expansion.cuts)
                 for check in expansion.overlapChecks { noteOverlaps(check, node: index) }
                 for (fault, step) in expansion.faults { noteFault(fault, node: index, step: step) }
@@ -215,6 +205,92 @@ struct Explorer {
         }
     }
 
+    /// Starts the machine as node 0 and marks what its start entered and took; nil when
+    /// the start fails (nothing is explored then).
+    private mutating func begin() -> Instance? {
+        var start = Instance(program)
+        // A statechart's step may take several transitions (eventless ones, completions,
+        // raised events) and enter states it leaves again: the log tells them all.
+        let log = MicrostepLog()
+        if program.isStatechart { start.microsteps = log }  // (a flat machine's steps record nothing)
+        if case .failed(let fault) = start.start().kind {
+            // The start is deterministic (constant initial values, no payload): a machine
+            // whose initial entry fails never runs.
+            startFault = fault
+            nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0, expand: false))
+            return nil
+        }
+        nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0))
+        markStates(of: start, node: 0)
+        for t in log.takenTransitions where transitionWitness[t.index] == nil { transitionWitness[t.index] = 0 }
+        for s in log.enteredStates where stateWitness[s.index] == nil { stateWitness[s.index] = 0 }
+        return start
+    }
+
+    /// The search for one target (`check --reach`): best first instead of breadth first.
+    /// `distance` says how far a configuration is from the target (fewest transitions, in a
+    /// graph of the states that over-approximates every step), nil when no sequence of
+    /// transitions leads from it to the target at all; such a configuration is not kept
+    /// (`pruned` counts them), and the others are expanded nearest first, then shallowest
+    /// first, then in the order found. Everything else is as in `run`: the same steps, the
+    /// same configurations told apart, the same bounds; only the order in which the budget
+    /// is spent differs, and that no configuration is spent on what cannot lead there. As
+    /// nothing that can lead to the target is left out, a search that runs out of
+    /// configurations is as much a proof as `run`'s. One node at a time, on this thread.
+    mutating func runTargeted(distance: (Instance) -> Int?, stopWhen done: (Explorer) -> Bool) {
+        guard let start = begin() else { return }
+        var strings = SnapshotStrings()
+        var key: [UInt64] = []
+        start.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
+        var seenClean: Set<[UInt64]> = [key]
+        var seenDirty: Set<[UInt64]> = []
+        let payloads = PayloadCandidates(program.machine)
+        let log = MicrostepLog()
+        var queue = NodeQueue()
+        if let d = distance(start) { queue.push(NodeQueue.Entry(distance: d, depth: 0, index: 0)) } else { pruned += 1 }
+        while let next = queue.pop() {
+            if done(self) { return }
+            let index = next.index
+            let node = nodes[index]
+            if node.depth >= bounds.maxDepth {
+                depthBoundHit = true
+                continue
+            }
+            let state = node.instance.state.index
+            if templates[state] == nil {
+                templates[state] = payloads.templates(state: node.instance.state, variableNumbers: numberVariables)
+            }
+            let expansion = expand(node, payloads, log, known: nil)
+            if expansion.sampled { payloadsSampled = true }
+            if expansion.deadlinesRefused { deadlinesRefused = true }
+            cuts.formUnion(expansion.cuts)
+            for check in expansion.overlapChecks { noteOverlaps(check, node: index) }
+            for (fault, step) in expansion.faults { noteFault(fault, node: index, step: step) }
+            for successor in expansion.successors {
+                guard var node = successor.node else { continue }
+                node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
+                if seenClean.contains(key) || (!node.clean && seenDirty.contains(key)) { continue }
+                guard let d = distance(node.instance) else {
+                    pruned += 1
+                    continue
+                }
+                if nodes.count >= bounds.maxConfigurations {
+                    configurationBoundHit = true
+                    return
+                }
+                if node.clean { seenClean.insert(key) } else { seenDirty.insert(key) }
+                node.parent = index
+                nodes.append(node)
+                markStates(of: node.instance, node: nodes.count - 1)
+                queue.push(NodeQueue.Entry(distance: d, depth: node.depth, index: nodes.count - 1))
+            }
+            resolvePending(expansion, base: index)
+        }
+    }
+
+    /// Configurations a targeted search left out because the target cannot be reached from them.
+    var pruned = 0
+
     /// Whether the nodes left unexpanded at the depth bound lead nowhere new: every step out
     /// of them ends in a configuration already visited and reaches no state or transition not
     /// reached yet. The visited configurations are then closed under every step, so the bound cut
@@ -232,6 +308,7 @@ struct Explorer {
             }
             let expansion = expand(node, payloads, log, known: nil)
             if expansion.sampled { payloadsSampled = true }
+            if expansion.deadlinesRefused { deadlinesRefused = true }
             cuts.formUnion(expansion.cuts)
             if expansion.pendingTransitions.contains(where: { transitionWitness[$0.0.index] == nil })
                 || expansion.pendingStates.contains(where: { stateWitness[$0.0.index] == nil }) {
@@ -271,6 +348,8 @@ struct Explorer {
         var faults: [(ExpressionFault, WitnessStep)] = []
         /// Some event was tried with a sample of its payloads.
         var sampled = false
+        /// Some step was left out because it armed a deadline a replay refuses.
+        var deadlinesRefused = false
         var cuts: Set<PayloadCandidates.Cut> = []
     }
 
@@ -366,6 +445,11 @@ struct Explorer {
                         result.faults.append((fault, .event(event.id, payload, time: instance.now)))
                     }
                     guard case .fired(let t) = step.kind else { continue }
+                    // A log of this step would be refused at its line (`Instance.deadlineHolds`).
+                    if next.unrepresentableDeadline != nil {
+                        result.deadlinesRefused = true
+                        continue
+                    }
                     if let check = overlapCheck(event.id, payload, in: instance, chains: chains, fired: t, log) {
                         result.overlapChecks.append(check)
                     }
@@ -410,6 +494,11 @@ struct Explorer {
                 default: break
                 }
             })
+            // A log of this wait would be refused (`Instance.deadlineHolds`).
+            if next.unrepresentableDeadline != nil {
+                result.deadlinesRefused = true
+                return result
+            }
             for fault in failed { result.faults.append((fault, .wait(until: deadline))) }
             let clean = node.clean && failed.isEmpty
             result.successors.append(Successor(node: Node(instance: next, parent: -1, step: .wait(until: deadline),
@@ -536,6 +625,51 @@ struct Explorer {
                                                payload: check.payload, variables: nodes[node].instance.variables))
             }
         }
+    }
+}
+
+/// The nodes a targeted search has yet to expand, nearest to the target first (a binary heap).
+struct NodeQueue {
+    struct Entry {
+        var distance: Int
+        var depth: Int
+        var index: Int
+
+        func before(_ other: Entry) -> Bool {
+            (distance, depth, index) < (other.distance, other.depth, other.index)
+        }
+    }
+
+    private var heap: [Entry] = []
+
+    mutating func push(_ entry: Entry) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].before(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> Entry? {
+        guard let first = heap.first else { return nil }
+        let last = heap.removeLast()
+        if heap.isEmpty { return first }
+        heap[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var best = parent
+            if left < heap.count && heap[left].before(heap[best]) { best = left }
+            if right < heap.count && heap[right].before(heap[best]) { best = right }
+            if best == parent { break }
+            heap.swapAt(parent, best)
+            parent = best
+        }
+        return first
     }
 }
 

@@ -18,7 +18,7 @@ struct Arguments {
                statecraft-bench parallel-summary [--regions 50] [--events 100000] [--runs 5] [--dir DIR]
                statecraft-bench paths [--runs K] [--states N ...]
                statecraft-bench chart --states N --out FILE
-               statecraft-bench search [--spec FILE ...] [--max-configurations N ...] [--max-depth N] [--runs K]
+               statecraft-bench search [--spec FILE ...] [--max-configurations N ...] [--max-depth N] [--runs K] [--reach TARGET]
         (see the header of Sources/Benchmarks/main.swift)
         """
 
@@ -152,6 +152,7 @@ struct Arguments {
             if !bounds.isEmpty { bench.bounds = bounds.compactMap { $0 } }
             bench.runs = runs
             bench.maxDepth = depth
+            bench.reach = options["--reach"]?.last
             return bench.run()
         case "help", "-h", "--help":
             print(Arguments.usage)

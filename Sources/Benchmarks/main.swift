@@ -75,7 +75,10 @@
 //         `check`'s witness search on each spec (by default the two debounce reproductions under
 //         Tests/CheckerTests/Fixtures) at each configuration bound (default 5000): the
 //         configurations visited, the verdicts (reached, proven unreachable, not reached), and the
-//         median time and peak RSS of the `statecraft check` process (from wait4).
+//         median time and peak RSS of the `statecraft check` process (from wait4). With --reach
+//         TARGET: the whole-spec search's verdict on that state (or line) against the targeted
+//         search's (`check --reach`), the configurations each visited, and the median time of
+//         `statecraft check --reach`.
 //
 //     python3 Sources/Benchmarks/python/lsp_latency.py .build/release/statecraft Specs/PeekRating.machine [RUNS]
 //         The same two times through the real binary's pipes, as an editor sees them.

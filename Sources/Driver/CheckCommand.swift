@@ -24,8 +24,17 @@ enum CheckCommand {
                 """),
             OptionSpec("--max-depth", .value("N"), "Longest witness the search tries (default 12)"),
             OptionSpec("--max-configurations", .value("N"), "Most configurations the search visits (default 5000)"),
+            OptionSpec("--reach", .value("STATE|LINE"), """
+                Search only for a way to one state (its name, or a path
+                of parents such as form.payment) or to the transitions
+                on one line of the spec, and print it; one spec only
+                """),
         ],
-        footer: "EXIT STATUS: 0 no errors, 1 errors found, 2 usage error or unreadable file.")
+        footer: """
+            EXIT STATUS: 0 no errors, 1 errors found, 2 usage error or unreadable file.
+            With --reach: 0 reached, 1 proven unreachable, 2 usage error, unreadable
+            file or a spec with errors, 3 not reached within the search's limits.
+            """)
 
     static var help: String { spec.help }
 
@@ -38,6 +47,10 @@ enum CheckCommand {
         }) {
         case .run(let p, let (f, b)): (parsed, format, bounds) = (p, f, b)
         case .exit(let status): return status
+        }
+        if let target = parsed.values["--reach"] {
+            guard format == .text else { return spec.usageError("--reach prints text; it takes no --format \(format.rawValue)", console) }
+            return reach(target, paths: parsed.positionals, bounds: bounds, console: console)
         }
         let strict = parsed.flags.contains("--warnings-as-errors")
         let witnesses = parsed.flags.contains("--witnesses")
@@ -82,5 +95,45 @@ enum CheckCommand {
         }
         if !report.unreadable.isEmpty { return ExitStatus.usage }
         return report.errorCount > 0 ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// `check --reach TARGET SPEC`: the whole search budget spent on one target; prints its
+    /// witness, the proof that it is unreachable, or why the search stopped short.
+    static func reach(_ word: String, paths: [String], bounds: ExplorationBounds, console: Console) -> Int32 {
+        let collected = SpecFiles.collect(paths.isEmpty ? ["."] : paths)
+        for problem in collected.problems { console.err("error: \(problem.message)\n") }
+        if !collected.problems.isEmpty { return ExitStatus.usage }
+        guard collected.files.count == 1, let path = collected.files.first else {
+            return spec.usageError("--reach searches one spec; found \(collected.files.count)", console)
+        }
+        let file: SourceFile
+        switch SpecFiles.read(path) {
+        case .success(let read): file = read
+        case .failure(let problem):
+            console.err("error: \(problem.message)\n")
+            return ExitStatus.usage
+        }
+        let checked = Statecraft.check(file, bounds: nil)
+        guard let machine = checked.machine, checked.errorCount == 0 else {
+            console.out(CheckText.diagnostics(checked, colour: console.colour))
+            console.err("error: '\(path)' has errors; --reach searches only a spec without them\n")
+            return ExitStatus.usage
+        }
+        let target: TargetedSearch.Target
+        switch TargetedSearch.target(word, in: machine) {
+        case .success(let t): target = t
+        case .failure(let problem):
+            console.err("error: '\(path)' \(problem.message)\n")
+            return ExitStatus.usage
+        }
+        let report = TargetedSearch.run(machine, target: target, bounds: bounds)
+        console.out(CheckText.reach(report, target: target, machine: machine, path: path))
+        let findings: [ExplorationReport.Finding] = switch target {
+        case .state(let s): [report.exploration.states[s.index]]
+        case .transitions(let ts): ts.map { report.exploration.transitions[$0.index] }
+        }
+        if findings.allSatisfy({ if case .reached = $0 { true } else { false } }) { return ExitStatus.success }
+        if findings.contains(.notReached) { return 3 }
+        return ExitStatus.failure
     }
 }

@@ -11,6 +11,10 @@ public struct LogError: Error, Sendable, Equatable {
     public var message: String
     /// The line's bytes without its terminator (empty when the file itself failed).
     public var text: [UInt8]
+    /// Whether the line was applied before it was refused (a timer its step armed cannot be
+    /// due when it should): the report then covers it too. False for every error found
+    /// before the line is applied.
+    public var applied = false
 
     /// Creates an error.
     public init(line: Int, column: Int, message: String, text: [UInt8]) {

@@ -41,6 +41,7 @@ extension Instance {
         }
         sequence += 1
         savePendingTimers()
+        if delay > 0 && !Instance.deadlineHolds(at: now, after: delay) { noteUnrepresentable(delay) }
         pending.append(PendingTimer(deadline: now + delay, sequence: sequence, state: -1,
                                     timer: Int32(truncatingIfNeeded: site), event: event, payload: payload))
         updateEarliestDeadline()

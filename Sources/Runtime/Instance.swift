@@ -90,6 +90,11 @@ public struct Instance: Sendable {
     private(set) var earliestDeadline = Double.nan
     /// The fault of the last step that failed.
     var lastFault: ExpressionFault?
+    /// The first timer or delayed send armed with a deadline that does not mean its delay
+    /// (`Instance.deadlineHolds`): the time it was armed at and the delay. The instance still
+    /// arms it; a replay refuses the log line at which it was armed, and the search does not
+    /// go on from there. Nil while every deadline held.
+    package private(set) var unrepresentableDeadline: (time: Double, delay: Double)?
     /// A statechart's active states, history and internal queue; nil for a flat program,
     /// whose configuration is `state` and its ancestors.
     var chartRun: ChartRun?
@@ -502,10 +507,39 @@ public struct Instance: Sendable {
             let delay = registers.numbers[Int(timer.delayRegister)]
             sequence += 1
             savePendingTimers()
+            if delay > 0 && !Instance.deadlineHolds(at: now, after: delay) { noteUnrepresentable(delay) }
             pending.append(PendingTimer(deadline: now + max(0, delay), sequence: sequence, state: Int32(s), timer: Int32(k)))
             updateEarliestDeadline()
             k += 1
         }
+    }
+
+    /// Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means
+    /// its delay. The deadline is `now + delay` rounded to a double, and near the largest
+    /// double that is coarse: at 1.8e308, `now + 10` is `now` again, and the timer would fire
+    /// at once. So it holds when the sum is finite and rounding moved it by at most a
+    /// millisecond, or by at most a thousandth of the delay. The first clause keeps every
+    /// delay below a millisecond (the language can write delays down to the smallest double,
+    /// `after 1e-300s`, which no time but 0 can add exactly) and every delay at a time below
+    /// 2^43 s (about 278,000 years, where a double's spacing is under 2 ms); the second keeps
+    /// every delay at least as long as the time it is armed at (unless the sum passes the
+    /// largest double). Only a short delay at an absurdly large time fails: a replay refuses
+    /// the log line that armed it (the event-log reference says so).
+    @inline(__always)
+    package static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
+        let sum = now + delay
+        guard sum.isFinite else { return false }
+        // Knuth's two-sum: the exact error of the rounded sum, in doubles.
+        let delayPart = sum - now
+        let nowPart = sum - delayPart
+        let error = Swift.abs((now - nowPart) + (delay - delayPart))
+        return error <= 0.001 || error <= delay / 1000
+    }
+
+    /// Records the first deadline that does not hold (see `unrepresentableDeadline`).
+    @inline(never)
+    mutating func noteUnrepresentable(_ delay: Double) {
+        if unrepresentableDeadline == nil { unrepresentableDeadline = (now, delay) }
     }
 
     /// A transition fired: `target` (unless -1) becomes the active state, and the run ends

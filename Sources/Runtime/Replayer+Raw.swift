@@ -201,5 +201,6 @@ extension Replayer {
         advance(index, to: time, source, sink: sink)
         runHandles[index]._withUnsafeGuaranteedRef { $0.instance.loadPayload(event, payload) }
         apply(EventID(event), runIndex: index, nameOffset: nameOffset, source, sink: sink)
+        try checkDeadlines(index, timeOffset: timeOffset, nameOffset: nameOffset, source)
     }
 }

@@ -227,6 +227,29 @@ public struct Replayer {
         case .expect(let expectation):
             check(expectation, runIndex: index, record: record)
         }
+        let nameOffset: Int? = if case .event(_, let offset, _) = record.body { offset } else { nil }
+        try checkDeadlines(index, timeOffset: record.timeOffset, nameOffset: nameOffset, record)
+    }
+
+    /// Refuses the line if a step on the way to it (a timer's) or its own armed a timer or a
+    /// delayed send whose deadline does not mean its delay (`Instance.deadlineHolds`): at a
+    /// time that large it would fire at once, or never. The error points at the line's time,
+    /// or at its event when it has none; the run keeps what the line did (`LogError.applied`).
+    @inline(__always)
+    func checkDeadlines<L: ReplayLine>(_ index: Int, timeOffset: Int?, nameOffset: Int?, _ source: L) throws(LogError) {
+        guard let refused = runHandles[index]._withUnsafeGuaranteedRef({ $0.instance.unrepresentableDeadline }) else { return }
+        throw deadlineError(refused, source, at: timeOffset ?? nameOffset ?? 0)
+    }
+
+    @inline(never)
+    func deadlineError<L: ReplayLine>(_ refused: (time: Double, delay: Double), _ source: L, at offset: Int) -> LogError {
+        let (time, delay) = (Value.number(refused.time), Value.number(refused.delay))
+        let sum = refused.time + refused.delay
+        let why = sum.isFinite ? "\(time) + \(delay) rounds to \(Value.number(sum))"
+            : "\(time) + \(delay) is beyond the largest number"
+        var refusal = error(source, at: offset, "time \(time) is too large for a timer armed at it to be due \(delay) s later: \(why)")
+        refusal.applied = true
+        return refusal
     }
 
     // MARK: - Cases and time

@@ -95,6 +95,76 @@ import TestSupport
         #expect(problems.count == 0)
     }
 
+    /// `check --reach`'s search (`TargetedSearch`: best first, leaving out configurations
+    /// from which no transition leads to the target) on random specs and charts, one target
+    /// per state and per transition: every witness reaches its target, nothing it proves
+    /// unreachable is hit by a random replay, and it never contradicts the whole-spec search
+    /// (one reaches what the other proves unreachable).
+    @Test func targetedVerdictsHoldAgainstTheRuntime() throws {
+        var problems: [String] = []
+        var counts = (reached: 0, proven: 0, pruned: 0)
+        let bounds = ExplorationBounds(maxDepth: 8, maxConfigurations: 300)
+        let texts = (0..<UInt64(SoundnessTests.specCount / 10)).map { seed -> String in
+            var generator = SpecGenerator(seed: seed &* 7919 &+ 17)
+            return generator.spec(name: "Random\(seed)")
+        } + (0..<UInt64(SoundnessTests.chartCount / 4)).map { seed -> String in
+            var generator = ChartGenerator(seed: seed &* 6007 &+ 3)
+            return generator.spec(name: "Chart\(seed)")
+        }
+        for (n, text) in texts.enumerated() {
+            let whole = Statecraft.check(source: text, path: "random.machine", bounds: bounds)
+            guard let machine = whole.machine, let report = whole.exploration else { continue }
+            let program = Program(machine)
+            var rng = SplitMix64(seed: UInt64(n))
+            let hits = SoundnessTests.randomReplays(program, rng: &rng)
+            var targets: [(TargetedSearch.Target, ExplorationReport.Finding, Bool, String)] = []
+            for s in machine.states.dropFirst() where !s.isHistory {
+                targets.append((.state(s.id), report.states[s.id.index], hits.states.contains(s.id.index), "state '\(s.name)'"))
+            }
+            for t in machine.transitions {
+                targets.append((.transitions([t.id]), report.transitions[t.id.index], hits.transitions.contains(t.id.index),
+                                "transition " + TestGeneration.describe(t, machine)))
+            }
+            for (target, wholeFinding, hit, what) in targets {
+                let targeted = TargetedSearch.run(machine, target: target, bounds: bounds)
+                counts.pruned += targeted.pruned
+                let finding: ExplorationReport.Finding
+                let reaches: (Hits) -> Bool
+                switch target {
+                case .state(let s):
+                    finding = targeted.exploration.states[s.index]
+                    reaches = { $0.states.contains(s.index) }
+                case .transitions(let ts):
+                    finding = targeted.exploration.transitions[ts[0].index]
+                    reaches = { $0.transitions.contains(ts[0].index) }
+                }
+                switch (finding, wholeFinding) {
+                case (.reached, .unreachable(let reason)):
+                    problems.append("\(what): --reach reaches it but check proves it unreachable (\(reason))\n\(text)")
+                case (.unreachable(let reason), .reached):
+                    problems.append("\(what): --reach proves it unreachable (\(reason)) but check reaches it\n\(text)")
+                default:
+                    break
+                }
+                switch finding {
+                case .reached(let witness):
+                    counts.reached += 1
+                    if !reaches(SoundnessTests.follow(witness, program)) {
+                        problems.append("\(what): the --reach witness does not reach it\n\(text)")
+                    }
+                case .unreachable(let reason):
+                    counts.proven += 1
+                    if hit { problems.append("\(what): --reach proves it unreachable (\(reason)) but a random replay reached it\n\(text)") }
+                case .notReached:
+                    break
+                }
+            }
+        }
+        #expect(counts.reached > 0 && counts.proven > 0 && counts.pruned > 0, "\(counts)")
+        for problem in problems.prefix(5) { Issue.record(Comment(rawValue: problem)) }
+        #expect(problems.count == 0)
+    }
+
     @Test func chartVerdictsHoldAgainstTheRuntime() throws {
         var tally = Tally()
         var problems: [String] = []

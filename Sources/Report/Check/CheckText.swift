@@ -45,6 +45,31 @@ public enum CheckText {
         return out
     }
 
+    /// What `check --reach` found: per target (a state, or each transition on the line), its
+    /// witness, the proof that it cannot happen, or why the search stopped short of it.
+    package static func reach(_ report: TargetedSearch.Report, target: TargetedSearch.Target, machine: Machine, path: String) -> String {
+        let rows: [(String, ExplorationReport.Finding)] = switch target {
+        case .state(let s): [("state " + machine[s].name, report.exploration.states[s.index])]
+        case .transitions(let ts): ts.map { ("transition " + TestGeneration.describe(machine[$0], machine), report.exploration.transitions[$0.index]) }
+        }
+        let n = report.exploration.configurations
+        var searched = n == 1 ? "1 configuration searched" : "\(n) configurations searched"
+        if report.pruned > 0 { searched += ", \(report.pruned) left out as leading nowhere near it" }
+        var out = ""
+        for (name, finding) in rows {
+            out += "\(path): \(name) (\(searched))\n"
+            switch finding {
+            case .reached(let steps):
+                out += "  reached" + (steps.isEmpty ? " at the start" : " by " + WitnessText.describe(steps, machine)) + "\n"
+            case .unreachable(let reason):
+                out += "  unreachable: \(reason)\n"
+            case .notReached:
+                out += "  not reached: \(ExplorationReport.notReachedReason(report.exploration))\n"
+            }
+        }
+        return out
+    }
+
     /// `checked 6 files: 0 errors, 0 warnings`
     public static func summary(files: Int, errors: Int, warnings: Int) -> String {
         "checked \(count(files, "file")): \(count(errors, "error")), \(count(warnings, "warning"))\n"

@@ -57,7 +57,8 @@ public enum ReplayText {
     public static func stopped(_ e: LogError, path: String, coveredBy: String = "the report above covers") -> String {
         let d = Diagnostic(.malformedLogLine, e.message, at: ReplayFinding.byteRange(e.text, column: e.column))
         return DiagnosticRenderer().render(d, in: SourceFile(path: path, bytes: e.text, firstLine: e.line))
-            + "\(path): note: replay stopped at line \(e.line); \(coveredBy) the lines before it\n"
+            + "\(path): note: replay stopped at line \(e.line); \(coveredBy) the lines "
+            + (e.applied ? "up to and including it\n" : "before it\n")
     }
 
     /// `replayed LOG: 1 case, 18 events (16 applied, 2 ignored, 0 rejected), 13 expectations (0 failed)`
