@@ -139,11 +139,7 @@ public struct Instance: Sendable {
     public var activeStates: [StateID] {
         if let run = chartRun { return run.configuration.reversed() }
         var result: [StateID] = []
-        var s = state.index
-        while s > 0 {
-            result.append(StateID(s))
-            s = Int(program.parents[s])
-        }
+        for s in program.selfAndAncestors(state.index) where s > 0 { result.append(StateID(s)) }
         return result
     }
 

@@ -313,6 +313,14 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         return Int(groups[g])..<Int(groups[g &+ 1])
     }
 
+    /// State `s` and its ancestors by index, innermost first, up to and including the root
+    /// (index 0): the model's `selfAndAncestors` on the integer table `parents`, for the
+    /// per-event paths, which must neither allocate nor retain. It reads the table in place,
+    /// so it is walked while the program is alive, never kept. `ProgramTreeTests` holds it to
+    /// the model's.
+    @inline(__always)
+    package func selfAndAncestors(_ s: Int) -> ParentChain { ParentChain(parents: parents, upcoming: s) }
+
     /// Looks an event up by name.
     public func event(named name: String) -> EventID? { eventIDs[name] }
 
@@ -338,5 +346,19 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         case .bool: .bool(number != 0)
         case .string: .string(string)
         }
+    }
+}
+
+/// A state and its ancestors on a program's parent table (`Program.selfAndAncestors`).
+package struct ParentChain: Sequence, IteratorProtocol {
+    let parents: FrozenTable<Int32>
+    var upcoming: Int
+
+    @inline(__always)
+    package mutating func next() -> Int? {
+        let s = upcoming
+        guard s >= 0 else { return nil }
+        upcoming = Int(parents[s])
+        return s
     }
 }
