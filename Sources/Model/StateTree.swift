@@ -1,12 +1,14 @@
-// The rules of the state tree, once, under the names SCXML 1.0 gives them (Appendix D,
-// "Algorithm for SCXML Interpretation": https://www.w3.org/TR/scxml/#AlgorithmforSCXMLInterpretation).
+// The rules of the state tree, once, under the names SCXML 1.0 gives them where it gives
+// one (Appendix D, "Algorithm for SCXML Interpretation":
+// https://www.w3.org/TR/scxml/#AlgorithmforSCXMLInterpretation).
 // The resolver, the compiler, the reference stepper, the analyses and the exporters all
-// ask these functions; none of them walks the tree on its own (follows `parent` links, or
-// picks "the initial child or else the first"). Two fast paths keep integer-table copies
-// of these rules, each held to this file by tests: the statechart runtime
-// (`Sources/Runtime/Charts`, against `ReferenceStepper`) and the flat program's parent
-// table (`Program.selfAndAncestors`). `TreeRuleTests` (Tests/CheckerTests) fails when a
-// walk of the state tree is written anywhere else.
+// ask these functions; none of them walks the tree on its own (follows `parent` links,
+// looks for where two states meet, or picks "the initial child or else the first"). Two
+// fast paths keep integer-table copies of the rules they ask per event: the statechart
+// runtime (`Sources/Runtime/Charts`), which the differential tests hold to
+// `ReferenceStepper` (written on these functions), and the flat program's parent chain
+// (`Program.selfAndAncestors`), which `ProgramTreeTests` holds to `selfAndAncestors`.
+// `TreeRuleTests` fails when a walk of the tree is written anywhere else.
 //
 // State ids are in document order (see `Machine`), so sorting by id is SCXML's
 // `documentOrder` (`entryOrder`), and its reverse is `exitOrder`.
