@@ -560,8 +560,8 @@ public struct Replayer {
     @inline(__always)
     private func markVisited(_ state: Int) {
         // A visited state's ancestors are visited too: stop at the first one already marked.
-        for s in program.selfAndAncestors(state) {
-            if s == 0 || coverage.visitedStates[s] { break }
+        for s in program.selfAndAncestors(state, upTo: 0) {
+            if coverage.visitedStates[s] { break }
             coverage.visitedStates[s] = true
         }
     }

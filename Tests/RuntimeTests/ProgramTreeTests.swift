@@ -17,6 +17,10 @@ import TestSupport
             for s in machine.states.map(\.id) {
                 #expect(Array(program.selfAndAncestors(s.index)) == machine.selfAndAncestors(s).map(\.index),
                         "\(url.lastPathComponent) \(machine[s].name)")
+                for limit in machine.selfAndAncestors(s) {
+                    #expect(Array(program.selfAndAncestors(s.index, upTo: limit.index))
+                            == machine.selfAndAncestors(s, upTo: limit).map(\.index))
+                }
                 states += 1
             }
         }
