@@ -42,7 +42,7 @@ enum CrossRegionTransitions {
         // recorded (it may stay inside the parent): not certain, not reported.
         if machine[target].isHistory && machine.isDescendant(source, of: position) { return nil }
         guard let domain = machine.transitionDomain(t.shape, historyValue: { _ in nil }),
-              let parallel = ([source] + machine.properAncestors(source)).first(where: { machine[$0].parent == domain }),
+              let parallel = machine.selfAndAncestors(source).first(where: { machine[$0].parent == domain }),
               parallel != source, machine.isParallel(parallel),
               // A target outside it, the parallel state itself or its own history state: a
               // restart asked for in so many words.
@@ -55,7 +55,7 @@ enum CrossRegionTransitions {
 
     /// The child of `parallel` that holds `s` (or is `s`).
     private static func region(of s: StateID, in parallel: StateID, _ machine: Machine) -> StateID? {
-        ([s] + machine.properAncestors(s)).first { machine[$0].parent == parallel }
+        machine.selfAndAncestors(s).first { machine[$0].parent == parallel }
     }
 
     private static func diagnostic(_ t: Transition, _ restart: Restart, _ machine: Machine) -> Diagnostic {

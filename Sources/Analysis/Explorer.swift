@@ -562,11 +562,10 @@ struct Explorer {
             // A state is reached when a step enters it, even one that a timer due at the same
             // instant leaves again before the search rests anywhere. (A statechart's step
             // says which states it entered: `pendingStates`.)
-            if let target = machine[t].target, machine[target].isHistory { continue }
-            var entered = machine[t].target
-            while let s = entered, s != machine.root, let node = transitionWitness[t.index] {
-                if better(node, than: stateWitness[s.index]) { stateWitness[s.index] = node }
-                entered = machine[s].parent
+            guard let target = machine[t].target, !machine[target].isHistory,
+                  let node = transitionWitness[t.index] else { continue }
+            for s in machine.selfAndAncestors(target, upTo: machine.root) where better(node, than: stateWitness[s.index]) {
+                stateWitness[s.index] = node
             }
         }
         for (s, successorIndex) in expansion.pendingStates {

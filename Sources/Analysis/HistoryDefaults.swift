@@ -82,7 +82,7 @@ enum HistoryDefaults {
         // The child of `parent` active when each exit fires: known when the exit is written
         // inside a child; written in the parent, above it or in another region, any child.
         let recorded = exits.map { t in
-            ([t.source] + machine.properAncestors(t.source, upTo: parent)).first { machine[$0].parent == parent }
+            machine.selfAndAncestors(t.source, upTo: parent).first { machine[$0].parent == parent }
         }
         guard recorded.allSatisfy({ $0 == child }) else { return nil }
         return "'\(name)' is only ever left from '\(child.name(machine))', so that is all it records"

@@ -191,24 +191,12 @@ struct IntervalAnalysis {
 
     /// The transitions that leave `state` or an ancestor of it.
     static func candidateTransitions(_ machine: Machine, from state: StateID) -> [TransitionID] {
-        var result: [TransitionID] = []
-        var current: StateID? = state
-        while let s = current, s != machine.root {
-            result += machine[s].transitions
-            current = machine[s].parent
-        }
-        return result
+        machine.selfAndAncestors(state, upTo: machine.root).flatMap { machine[$0].transitions }
     }
 
     /// The states entered to reach `target` from the root, outermost first.
     static func path(_ machine: Machine, to target: StateID) -> [StateID] {
-        var path: [StateID] = []
-        var current: StateID? = target
-        while let s = current, s != machine.root {
-            path.append(s)
-            current = machine[s].parent
-        }
-        return path.reversed()
+        machine.selfAndAncestors(target, upTo: machine.root).reversed()
     }
 
     private mutating func findDeadTransitions(_ machine: Machine, _ evaluator: inout AbstractEvaluator) {

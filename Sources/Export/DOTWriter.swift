@@ -57,14 +57,14 @@ struct DOTDocument {
                 anchored.insert(head)
                 continue
             }
-            let scope = machine.innermostContainer(t.source, head)
+            let scope = machine.innermostContainer([t.source, head])
             scopes[scope, default: []].append(t.id)
             if machine.isCluster(t.source) { ends[t.source, default: []].append(Self.endID(t.id, .tail)) }
             if machine.isCluster(head) { ends[head, default: []].append(Self.endID(t.id, .head)) }
         }
         for s in machine.states {
             if let d = s.historyDefault { anchored.insert(d) }
-            if let initial = machine.initialChildToDraw(of: s.id) { anchored.insert(initial) }
+            if let initial = machine.defaultChild(s.id) { anchored.insert(initial) }
         }
         anchoredClusters = anchored.filter { machine.isCluster($0) }
         labelNodesByScope = scopes
@@ -108,7 +108,7 @@ struct DOTDocument {
             line("newrank=true")
         }
         writeDeclarations()
-        let initial = overlay.focus == nil ? machine.initialChildToDraw(of: machine.root) : nil
+        let initial = overlay.focus == nil ? machine.defaultChild(machine.root) : nil
         if initial != nil { line("init [shape=point, width=0.15]") }
         blank()
         writeChildren(of: machine.root)
@@ -205,7 +205,7 @@ struct DOTDocument {
         for end in transitionEnds[id] ?? [] {
             declare(end, "shape=point, style=invis, width=0.01, height=0.01, label=\"\"")
         }
-        let initial = machine.isParallel(id) ? nil : machine.initialChildToDraw(of: id)
+        let initial = machine.isParallel(id) ? nil : machine.defaultChild(id)
         if initial != nil { declare("init_\(nodeID(id))", "shape=point, width=0.1") }
         if machine.isParallel(id) && machine.childStates(id).count >= Self.gridRegions {
             writeRegionGrid(id)

@@ -58,7 +58,7 @@ struct MermaidDocument {
         for s in machine.states where s.isHistory {
             if let target = s.historyDefault { arrows.append(Arrow(source: s.id, target: target, label: nil)) }
         }
-        arrowsByBlock = Dictionary(grouping: arrows) { machine.innermostContainer($0.source, $0.target) }
+        arrowsByBlock = Dictionary(grouping: arrows) { machine.innermostContainer([$0.source, $0.target]) }
     }
 
     /// Names that are plain ids keep them (the first of duplicates wins); the rest get
@@ -91,7 +91,7 @@ struct MermaidDocument {
     private mutating func writeBlock(_ parent: StateID) {
         let children = machine[parent].children
         for child in children { writeAlias(child) }
-        if let initial = machine.initialChildToDraw(of: parent), initial != focus { line("[*] --> " + ids[initial.index]) }
+        if let initial = machine.defaultChild(parent), initial != focus { line("[*] --> " + ids[initial.index]) }
         for child in children { writeComposite(child) }
         for arrow in arrowsByBlock[parent] ?? [] { writeArrow(arrow) }
         for child in children { writeDescriptions(child) }
@@ -169,7 +169,7 @@ struct MermaidDocument {
     private func isMentioned(_ id: StateID) -> Bool {
         if machine[id].isFinal { return true }
         guard let parent = machine[id].parent else { return false }
-        if machine.initialChildToDraw(of: parent) == id && id != focus { return true }
+        if machine.defaultChild(parent) == id && id != focus { return true }
         return (arrowsByBlock[parent] ?? []).contains { $0.source == id || $0.target == id }
     }
 

@@ -1,7 +1,14 @@
-// The rules of the state tree, once, under the names SCXML 1.0 gives them (Appendix D,
-// "Algorithm for SCXML Interpretation": https://www.w3.org/TR/scxml/#AlgorithmforSCXMLInterpretation).
-// The compiler, the reference stepper, the analyses and the exporters all ask these
-// functions; none of them walks the tree on its own.
+// The rules of the state tree, once, under the names SCXML 1.0 gives them where it gives
+// one (Appendix D, "Algorithm for SCXML Interpretation":
+// https://www.w3.org/TR/scxml/#AlgorithmforSCXMLInterpretation).
+// The resolver, the compiler, the reference stepper, the analyses and the exporters all
+// ask these functions; none of them walks the tree on its own (follows `parent` links,
+// looks for where two states meet, or picks "the initial child or else the first"). Two
+// fast paths keep integer-table copies of the rules they ask per event: the statechart
+// runtime (`Sources/Runtime/Charts`), which the differential tests hold to
+// `ReferenceStepper` (written on these functions), and the flat program's parent chain
+// (`Program.selfAndAncestors`), which `ProgramTreeTests` holds to `selfAndAncestors`.
+// `TreeRuleTests` fails when a walk of the tree is written anywhere else.
 //
 // State ids are in document order (see `Machine`), so sorting by id is SCXML's
 // `documentOrder` (`entryOrder`), and its reverse is `exitOrder`.
@@ -50,6 +57,15 @@ extension Machine {
         self[s].children.filter { self[$0].kind != .history }
     }
 
+    /// The child that entering compound state `s` enters when nothing more specific is
+    /// targeted: its initial child, or else its first child state in document order (SCXML's
+    /// default when no `initial` is given). nil for any other state, and for a compound state
+    /// without child states.
+    public func defaultChild(_ s: StateID) -> StateID? {
+        guard isCompound(s) else { return nil }
+        return self[s].initialChild ?? self[s].children.first { self[$0].kind != .history }
+    }
+
     /// The history pseudo-states declared directly in `s`.
     public func historyStates(_ s: StateID) -> [StateID] {
         self[s].children.filter { self[$0].kind == .history }
@@ -73,13 +89,16 @@ extension Machine {
     /// The proper ancestors of `s`, innermost first, stopping before `limit` (SCXML
     /// `getProperAncestors(s, limit)`); with no limit, up to and including the root.
     public func properAncestors(_ s: StateID, upTo limit: StateID? = nil) -> [StateID] {
-        var result: [StateID] = []
-        var current = self[s].parent
-        while let p = current, p != limit {
-            result.append(p)
-            current = self[p].parent
-        }
-        return result
+        Array(AncestorChain(states: states, upcoming: self[s].parent, limit: limit))
+    }
+
+    /// `s`, then its proper ancestors, innermost first, stopping before `limit` (so nothing
+    /// when `s` is `limit`); with no limit, up to and including the root. The states whose
+    /// transitions SCXML's selection tries for an active atomic state `s`, and with the root
+    /// as limit a flat machine's configuration when `s` is its active state. A sequence walked
+    /// as it is read: it allocates nothing.
+    public func selfAndAncestors(_ s: StateID, upTo limit: StateID? = nil) -> AncestorChain {
+        AncestorChain(states: states, upcoming: s, limit: limit)
     }
 
     /// How many proper ancestors `s` has (the root has none; a top-level state has one).
@@ -89,8 +108,18 @@ extension Machine {
     /// in `states` (SCXML `findLCCA`). Parallel states are skipped: a transition between
     /// two regions leaves the whole parallel state.
     public func findLCCA(_ states: [StateID]) -> StateID {
+        innermostContainer(states, compoundOnly: true)
+    }
+
+    /// The innermost state of any kind (or the root) that is a proper ancestor of every state
+    /// in `states`: SCXML's `findLCCA` with parallel states counted, so the state where
+    /// states meet (two states can be active together when it is parallel), and the block a
+    /// drawing writes an edge between them in. With `compoundOnly`, `findLCCA` itself. A
+    /// state is not its own container: for a state and one of its ancestors, the answer is
+    /// the ancestor's parent.
+    public func innermostContainer(_ states: [StateID], compoundOnly: Bool = false) -> StateID {
         guard let head = states.first else { return root }
-        for anc in properAncestors(head) where isCompound(anc) {
+        for anc in selfAndAncestors(head).dropFirst() where !compoundOnly || isCompound(anc) {
             if states.dropFirst().allSatisfy({ isDescendant($0, of: anc) }) { return anc }
         }
         return root
@@ -122,7 +151,7 @@ extension Machine {
         // `initial -> h` through this very history state would lead back here.
         let targets = self[parent].initialTargets
         if !targets.isEmpty && !targets.contains(where: { self[$0].isHistory }) { return targets }
-        return self[parent].initialChild.map { [$0] } ?? Array(childStates(parent).prefix(1))
+        return defaultChild(parent).map { [$0] } ?? []
     }
 
     /// The state whose descendants a transition exits and enters (SCXML
@@ -181,7 +210,7 @@ extension Machine {
     private func addDefaultEntry(of s: StateID, _ toEnter: inout Set<StateID>, _ historyValue: (StateID) -> [StateID]?) {
         let targets = self[s].initialTargets
         if targets.isEmpty {
-            guard let initial = self[s].initialChild ?? childStates(s).first else { return }
+            guard let initial = defaultChild(s) else { return }
             addDescendantStatesToEnter(initial, &toEnter, historyValue)
             addAncestorStatesToEnter(initial, upTo: s, &toEnter, historyValue)
             return
@@ -263,5 +292,20 @@ extension Machine {
             result.append(grandparent)
         }
         return result
+    }
+}
+
+/// A state and its ancestors, innermost first, up to a limit (`Machine.selfAndAncestors`):
+/// each `next()` follows one `parent` link, so asking costs no array.
+public struct AncestorChain: Sequence, IteratorProtocol {
+    let states: [State]
+    var upcoming: StateID?
+    let limit: StateID?
+
+    /// The next state up, nil past the root or at the limit.
+    public mutating func next() -> StateID? {
+        guard let s = upcoming, s != limit else { return nil }
+        upcoming = states[s.index].parent
+        return s
     }
 }

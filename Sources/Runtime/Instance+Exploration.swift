@@ -198,7 +198,7 @@ extension Instance {
         // A flat machine's one leaf is `state`, and `activeStates` its chain.
         guard chartRun != nil else { return [copy.enabledChain(activeStates, event)] }
         return configuration.atomicStates(in: machine).map { leaf in
-            copy.enabledChain([leaf] + machine.properAncestors(leaf, upTo: machine.root), event)
+            copy.enabledChain(machine.selfAndAncestors(leaf, upTo: machine.root), event)
         }
     }
 
@@ -228,19 +228,19 @@ extension Instance {
         }
         let machine = program.machine
         let chains = configuration.atomicStates(in: machine).map { leaf in
-            enabledChain([leaf] + machine.properAncestors(leaf, upTo: machine.root), event, faulted: &faulted)
+            enabledChain(machine.selfAndAncestors(leaf, upTo: machine.root), event, faulted: &faulted)
         }
         return (chains, faulted)
     }
 
     /// The transitions of `states` (innermost first) on `event` whose guards hold, with the
     /// payload already in the registers; a guard that fails ends the chain (and sets `faulted`).
-    private mutating func enabledChain(_ states: [StateID], _ event: EventID) -> [TransitionID] {
+    private mutating func enabledChain(_ states: some Sequence<StateID>, _ event: EventID) -> [TransitionID] {
         var faulted = false
         return enabledChain(states, event, faulted: &faulted)
     }
 
-    private mutating func enabledChain(_ states: [StateID], _ event: EventID, faulted: inout Bool) -> [TransitionID] {
+    private mutating func enabledChain(_ states: some Sequence<StateID>, _ event: EventID, faulted: inout Bool) -> [TransitionID] {
         var enabled: [TransitionID] = []
         for source in states {
             for k in program.group(source.index, event.index) {

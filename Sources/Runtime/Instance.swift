@@ -143,13 +143,7 @@ public struct Instance: Sendable {
     /// state and its ancestors; for a statechart, the configuration in reverse document order.
     public var activeStates: [StateID] {
         if let run = chartRun { return run.configuration.reversed() }
-        var result: [StateID] = []
-        var s = state.index
-        while s > 0 {
-            result.append(StateID(s))
-            s = Int(program.parents[s])
-        }
-        return result
+        return program.selfAndAncestors(state.index, upTo: 0).map(StateID.init)
     }
 
     /// Enters the initial state, running its entry actions. If they fail, the step is

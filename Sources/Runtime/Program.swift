@@ -313,6 +313,16 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         return Int(groups[g])..<Int(groups[g &+ 1])
     }
 
+    /// State `s` and its ancestors by index, innermost first, stopping before `limit` (the
+    /// root is 0, so `upTo: 0` leaves it out); with no limit, up to and including the root:
+    /// the model's `selfAndAncestors` on the integer table `parents`, for the per-event
+    /// paths, which must neither allocate nor retain. It reads the table in place, so it is
+    /// walked while the program is alive, never kept. `ProgramTreeTests` holds it to the model's.
+    @inline(__always)
+    package func selfAndAncestors(_ s: Int, upTo limit: Int = -1) -> ParentChain {
+        ParentChain(parents: parents, upcoming: s, limit: limit)
+    }
+
     /// Looks an event up by name.
     public func event(named name: String) -> EventID? { eventIDs[name] }
 
@@ -338,5 +348,21 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         case .bool: .bool(number != 0)
         case .string: .string(string)
         }
+    }
+}
+
+/// A state and its ancestors on a program's parent table (`Program.selfAndAncestors`).
+package struct ParentChain: Sequence, IteratorProtocol {
+    let parents: FrozenTable<Int32>
+    var upcoming: Int
+    /// Where the walk stops: a state index, or -1, the root's parent.
+    let limit: Int
+
+    @inline(__always)
+    package mutating func next() -> Int? {
+        let s = upcoming
+        guard s != limit else { return nil }
+        upcoming = Int(parents[s])
+        return s
     }
 }

@@ -583,10 +583,9 @@ public struct Replayer {
     @inline(__always)
     private func markVisited(_ state: Int) {
         // A visited state's ancestors are visited too: stop at the first one already marked.
-        var s = state
-        while s > 0 && !coverage.visitedStates[s] {
+        for s in program.selfAndAncestors(state, upTo: 0) {
+            if coverage.visitedStates[s] { break }
             coverage.visitedStates[s] = true
-            s = Int(program.parents[s])
         }
     }
 
@@ -632,7 +631,7 @@ public struct Replayer {
         if flatSteps[key].start < 0 {
             let machine = program.machine
             let shape = machine.transitions[t].shape
-            let active = Set([StateID(leaf)] + machine.properAncestors(StateID(leaf), upTo: machine.root))
+            let active = Set(machine.selfAndAncestors(StateID(leaf), upTo: machine.root))
             let start = Int32(flatStepStates.count)
             flatStepStates += machine.exitSet([shape], configuration: active, historyValue: { _ in nil }).map { Int32($0.index) }
             let entered = Int32(flatStepStates.count)

@@ -36,7 +36,7 @@ struct StepCompiler {
     /// active states has `e` as trigger.
     func eventBlock(_ e: Event, in active: StateID, _ g: inout CodeGenerator) -> Int32? {
         var candidates: [Transition] = []
-        for s in [active] + machine.properAncestors(active, upTo: machine.root) {
+        for s in machine.selfAndAncestors(active, upTo: machine.root) {
             for t in bySource[s.index] where t.events.contains(e.id) { candidates.append(t) }
         }
         guard !candidates.isEmpty else { return nil }
@@ -102,7 +102,7 @@ struct StepCompiler {
         if t.target != nil {
             // A machine on these blocks has one active leaf, so its configuration is the
             // leaf and its ancestors.
-            let configuration = Set([active] + machine.properAncestors(active, upTo: machine.root))
+            let configuration = Set(machine.selfAndAncestors(active, upTo: machine.root))
             let never: (StateID) -> [StateID]? = { _ in nil }
             exited = machine.exitSet([t.shape], configuration: configuration, historyValue: never)
             entered = machine.entrySet([t.shape], historyValue: never)

@@ -38,7 +38,7 @@ extension Resolver {
     private func nextEventless(after entered: [StateID], certain: [Bool]) -> [TransitionID] {
         var result: [TransitionID] = []
         for leaf in entered where machine.isAtomic(leaf) {
-            for s in [leaf] + machine.properAncestors(leaf) {
+            for s in machine.selfAndAncestors(leaf) {
                 guard let first = machine[s].transitions.first(where: { machine[$0].trigger == .always }) else { continue }
                 if certain[first.index] && machine[first].target != nil && !result.contains(first) { result.append(first) }
                 break

@@ -101,9 +101,8 @@ extension Resolver {
             for earlier in targets {
                 // Two states can be active together when the innermost state holding both
                 // is parallel (they are in different regions of it).
-                let meet = machine.properAncestors(target).first { machine.isDescendant(earlier, of: $0) }
                 if earlier == target || machine.isDescendant(target, of: earlier) || machine.isDescendant(earlier, of: target)
-                    || meet.map({ !machine.isParallel($0) }) ?? true {
+                    || !machine.isParallel(machine.innermostContainer([target, earlier])) {
                     report(.invalidInitialTarget,
                            "'\(machine[earlier].name)' and '\(written.name)' cannot be active together: only states in different "
                            + "regions of a parallel state can", at: written.range)
@@ -117,7 +116,7 @@ extension Resolver {
         // The initial child is what a history state's default falls back to, so it is
         // never a history state itself: for `initial -> h`, the way to h's default.
         let way = machine[first].isHistory ? machine[first].historyDefault : first
-        machine.states[parent.index].initialChild = way.flatMap { w in ([w] + machine.properAncestors(w)).first { machine[$0].parent == parent } }
+        machine.states[parent.index].initialChild = way.flatMap { w in machine.selfAndAncestors(w).first { machine[$0].parent == parent } }
             ?? machine.childStates(parent).first { !machine[$0].isHistory }
     }
 

@@ -96,7 +96,7 @@ struct ChartBuilder {
         parent = machine.states.map { Int32($0.parent?.index ?? -1) }
         last = machine.states.map { Int32(machine.lastDescendant($0.id).index) }
         initialChild = machine.states.map { s in
-            Int32(s.initialChild?.index ?? (s.kind == .compound ? machine.childStates(s.id).first?.index ?? -1 : -1))
+            Int32(machine.defaultChild(s.id)?.index ?? -1)
         }
         isLeaf = machine.states.map { machine.isAtomic($0.id) }
         for s in machine.states {
@@ -128,9 +128,9 @@ struct ChartBuilder {
         }
         hasCandidates = Array(repeating: false, count: n * eventCount)
         for s in machine.states where s.id != machine.root {
-            let chain = [s.id] + machine.properAncestors(s.id)
             for e in 0..<eventCount {
-                hasCandidates[s.id.index * eventCount + e] = chain.contains { !groups[$0.index * eventCount + e].isEmpty }
+                hasCandidates[s.id.index * eventCount + e] =
+                    machine.selfAndAncestors(s.id).contains { !groups[$0.index * eventCount + e].isEmpty }
             }
         }
         func pending(_ t: Transition) -> Pending {
@@ -158,7 +158,7 @@ struct ChartBuilder {
             t.guardExpr?.visit { if case .variable(let v) = $0.kind { eventlessReads[v.index] = true } }
         }
         hasEventlessChain = machine.states.map { s in
-            ([s.id] + machine.properAncestors(s.id)).contains { eventlessStart[$0.index + 1] > eventlessStart[$0.index] }
+            machine.selfAndAncestors(s.id).contains { eventlessStart[$0.index + 1] > eventlessStart[$0.index] }
         }
         timers = timerOrder.map { pending(machine[$0]) }
 

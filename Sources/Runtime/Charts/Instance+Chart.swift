@@ -16,12 +16,7 @@ extension Instance {
     /// Whether state `s` is active (`in(s)`).
     func isActive(_ s: Int) -> Bool {
         if let run = chartRun { return run.active[s] }
-        var current = state.index
-        while current >= 0 {
-            if current == s { return true }
-            current = Int(program.parents[current])
-        }
-        return false
+        return program.selfAndAncestors(state.index).contains(s)
     }
 
     /// Whether state `s` is active now.

@@ -261,7 +261,7 @@ public struct ReferenceStepper {
     private mutating func selectTransitions(_ matches: (Transition) -> Bool) throws(ExpressionFault) -> [TransitionID] {
         var enabled: [TransitionID] = []
         for atomic in configuration.sorted() where machine.isAtomic(atomic) {
-            search: for s in [atomic] + machine.properAncestors(atomic) {
+            search: for s in machine.selfAndAncestors(atomic) {
                 for id in machine[s].transitions {
                     let t = machine[id]
                     if matches(t), try guardHolds(t) {
