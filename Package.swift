@@ -43,24 +43,23 @@ let package = Package(
                                                         "StatecraftSemantics", "StatecraftFormat"], path: "Sources/SCXML"),
         .target(
             name: "StatecraftRuntime",
-            dependencies: ["StatecraftModel", "StatecraftEventLog"],
+            dependencies: ["StatecraftModel"],
             path: "Sources/Runtime"),
-        // Replaying many logs at once (every core, results in log order), and what they add up to.
-        .target(name: "StatecraftConformance", dependencies: ["StatecraftRuntime", "StatecraftEventLog", "StatecraftModel"],
-                path: "Sources/Conformance"),
+        // Logs replayed against the runtime: cases, expectations, traces, explanations, the
+        // in-place and two-thread paths, many logs at once and what they add up to.
+        .target(name: "StatecraftReplay", dependencies: ["StatecraftRuntime", "StatecraftEventLog", "StatecraftModel"],
+                path: "Sources/Replay"),
         // The reports of check and replay: one model, and a formatter per output format (and
         // their findings and coverage as a diagram's overlay).
         .target(name: "StatecraftReport", dependencies: ["StatecraftDiagnostics", "StatecraftModel", "StatecraftAnalysis",
-                                                         "StatecraftIndex",
-                                                         "StatecraftRuntime", "StatecraftEventLog", "StatecraftExport",
-                                                         "StatecraftConformance"],
+                                                         "StatecraftIndex", "StatecraftReplay", "StatecraftExport"],
                 path: "Sources/Report"),
         .target(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
                            "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftReport",
-                           "StatecraftIndex", "StatecraftConformance"],
+                           "StatecraftIndex", "StatecraftReplay"],
             path: "Sources/Statecraft"),
         // `statecraft lsp`: the language server (LSP 3.17 over standard input and output) on the
         // library. Editors/ holds files for editors (a TextMate grammar), not code.

@@ -1,11 +1,11 @@
 @_exported import StatecraftAnalysis
-@_exported import StatecraftConformance
 @_exported import StatecraftDiagnostics
 @_exported import StatecraftEventLog
 @_exported import StatecraftExport
 @_exported import StatecraftFormat
 @_exported import StatecraftIndex
 @_exported import StatecraftModel
+@_exported import StatecraftReplay
 @_exported import StatecraftReport
 @_exported import StatecraftRuntime
 @_exported import StatecraftSCXML

@@ -1,6 +1,7 @@
 import StatecraftAnalysis
 import StatecraftExport
 import StatecraftModel
+import StatecraftReplay
 import StatecraftRuntime
 
 // What `check` and `replay` found, drawn on a diagram: `dot --check` and `dot --coverage`.

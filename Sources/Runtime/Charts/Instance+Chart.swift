@@ -14,7 +14,7 @@ import StatecraftModel
 
 extension Instance {
     /// Whether state `s` is active (`in(s)`).
-    func isActive(_ s: Int) -> Bool {
+    package func isActive(_ s: Int) -> Bool {
         if let run = chartRun { return run.active[s] }
         var current = state.index
         while current >= 0 {

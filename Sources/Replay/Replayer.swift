@@ -1,6 +1,7 @@
 import StatecraftDiagnostics
 import StatecraftEventLog
 import StatecraftModel
+import StatecraftRuntime
 
 /// Replays log records against a machine: one `Instance` per case, payloads checked against
 /// the events' declared fields, timers fired by the log's time, expectations compared.
@@ -479,9 +480,9 @@ public struct Replayer {
             // Which guards were false, and on what values: worked out only when a message
             // needs it (strict or traced), never for a plain replay.
             // A flat machine is in one state (and its ancestors), which the message names
-            // once; a statechart's message names the state of each guard (`ignoredBecause`).
+            // once; a statechart's message names the state of each guard (`WhyNotTaken`).
             let isChart = program.chart != nil
-            let guards = step.kind == .ignored && (options.strict || options.trace) ? run.instance.ignoredBecause(event) : nil
+            let guards = step.kind == .ignored && (options.strict || options.trace) ? WhyNotTaken.sentence(for: event, in: run.instance) : nil
             if options.strict {
                 let state = program.stateNames[Int(step.from)]
                 let leaves = run.instance.configuration.atomicStates(in: program.machine)
