@@ -159,23 +159,18 @@ enum ReplayCommand {
                         continue
                     }
                 }
-                var replayer = Replayer(program: program, options: replayerOptions(options))
-                var failure: LogError?
                 // A file is read and staged on a second thread while this one applies, and its trace
                 // is formatted on another; standard input is applied and traced line by line as it
                 // arrives.
                 let concurrently = path != "-"
                 let traceThread = options.trace && concurrently
                     ? TraceThread(output: output, log: displayPath, program: program) : nil
-                do {
-                    try replayer.replay(&reader, concurrently: concurrently, traceBatches: { batch in
-                        if let traceThread { traceThread.take(&batch) } else { output.steps(batch, log: displayPath) }
-                    })
-                } catch {
-                    failure = error
-                }
+                let outcome = ManyLogs.replay(&reader, program: program, options: replayerOptions(options),
+                                              concurrently: concurrently, traceBatches: { batch in
+                    if let traceThread { traceThread.take(&batch) } else { output.steps(batch, log: displayPath) }
+                })
                 traceThread?.finish()  // every step is in `output` from here on
-                take(.replayed(replayer.report, failure: failure), log: displayPath)
+                take(outcome, log: displayPath)
             }
         }
         if options.summary {

@@ -336,17 +336,8 @@ public struct Replayer {
             switch step.kind {
             case .fired(let t):
                 if step.sent != nil { run.report.sentTaken += 1 } else { run.report.timersFired += 1 }
-                if let log = run.instance.microstepLog {
-                    cover(log)
-                    if options.summary { noteVisits(run, log) }
-                } else {
-                    cover(t, reaching: step.to)
-                    if options.summary { noteVisits(run, t.index, from: step.from.index) }
-                }
-                if options.explain {
-                    noteChanges(of: run, line: source.lineNumber, time: step.time,
-                                trigger: step.sent.map { .event($0) } ?? .timer(t))
-                }
+                noteFired(run, transition: t.index, from: step.from.index, to: step.to.index, line: source.lineNumber,
+                          time: step.time, trigger: step.sent.map { .event($0) } ?? .timer(t))
             case .failed(let fault):
                 run.report.rejected += 1
                 let text = step.sent.map { "step of sent event '\(program.machine[$0].name)' failed: \(fault.message)" }
@@ -363,19 +354,11 @@ public struct Replayer {
             if options.trace {
                 var fired: Int32 = -1
                 if case .fired(let t) = step.kind { fired = Int32(truncatingIfNeeded: t.index) }
-                traceBatch.beginStep(line: source.lineNumber, time: step.time,
-                                     event: step.sent.map { Int32(truncatingIfNeeded: $0.index) } ?? -1, timer: timer,
-                                     from: Int32(step.from.index), to: Int32(step.to.index), result: result,
-                                     caseKey: run.report.key, message: message, transition: fired)
-                if let sent = step.sent { recordPayload(of: sent.index, in: run) }
-                if tracesChart {
-                    let after = run.instance.configuration.states
-                    traceBatch.addMicrosteps(result == .applied ? run.instance.microstepLog : nil, before: before, after: after)
-                    before = after
-                }
-                if result == .applied { recordOutputs(of: run) }  // it fired
-                recordChanges(of: run)
-                tracedStep(sink)
+                trace(run, line: source.lineNumber, time: step.time,
+                      event: step.sent.map { Int32(truncatingIfNeeded: $0.index) } ?? -1, timer: timer,
+                      from: Int32(step.from.index), to: Int32(step.to.index), result: result, message: message,
+                      transition: fired, payloadOf: step.sent?.index, before: before, sink: sink)
+                if tracesChart { before = run.instance.configuration.states }
             }
         }
         run.instance.advance(to: time)
@@ -465,17 +448,9 @@ public struct Replayer {
         switch step.kind {
         case .fired:
             run.report.applied += 1
-            if let log = run.instance.microstepLog {
-                cover(log)
-                if options.summary { noteVisits(run, log) }
-            } else {
-                cover(TransitionID(Int(step.transition)), reaching: StateID(Int(step.to)))
-                if options.summary { noteVisits(run, Int(step.transition), from: Int(step.from)) }
-            }
             collectOutputs(run)
-            if options.explain {
-                noteChanges(of: run, line: source.lineNumber, time: run.instance.now, trigger: .event(event))
-            }
+            noteFired(run, transition: Int(step.transition), from: Int(step.from), to: Int(step.to),
+                      line: source.lineNumber, time: run.instance.now, trigger: .event(event))
         case .ignored, .afterFinal:
             // Which guards were false, and on what values: worked out only when a message
             // needs it (strict or traced), never for a plain replay.
@@ -517,20 +492,48 @@ public struct Replayer {
             noteDeviation(event, result == .rejected ? .rejected : .ignored, in: run, line: source.lineNumber)
         }
         if options.trace {
-            traceBatch.beginStep(line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
-                                 from: step.from, to: step.to, result: result, caseKey: run.report.key, message: message,
-                                 transition: step.kind == .fired ? step.transition : -1)
-            if program.chart != nil {
-                traceBatch.addMicrosteps(step.kind == .fired ? run.instance.microstepLog : nil, before: before ?? [],
-                                         after: run.instance.configuration.states)
-            }
-            recordPayload(of: event.index, in: run)
-            // Only a step that fired has outputs (an event after the final state leaves the
-            // last step's in the registers).
-            if step.kind == .fired { recordOutputs(of: run) }
-            recordChanges(of: run)
-            tracedStep(sink)
+            trace(run, line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
+                  from: step.from, to: step.to, result: result, message: message,
+                  transition: step.kind == .fired ? step.transition : -1, payloadOf: event.index,
+                  before: before ?? [], sink: sink)
         }
+    }
+
+    /// What every step that fired adds up to, whatever triggered it (a log line, a timer, an
+    /// event the machine sent itself): coverage, the states' visits (`--summary`) and what
+    /// it changed (`--explain`). One place, so the event path and the timer path never
+    /// count differently.
+    @inline(__always)
+    private mutating func noteFired(_ run: Run, transition: Int, from: Int, to: Int, line: Int, time: Double,
+                                    trigger: ChangeHistory.Trigger) {
+        if let log = run.instance.microstepLog {
+            cover(log)
+            if options.summary { noteVisits(run, log) }
+        } else {
+            cover(TransitionID(transition), reaching: StateID(to))
+            if options.summary { noteVisits(run, transition, from: from) }
+        }
+        if options.explain { noteChanges(of: run, line: line, time: time, trigger: trigger) }
+    }
+
+    /// Records a step in the trace, whatever triggered it: its line, trigger and result, a
+    /// statechart's microsteps and configurations (`before` the step and now), the payload
+    /// of the event it took (`payloadOf`, none for a timer), its outputs (only a step that
+    /// fired has any: an event after the final state leaves the last step's in the
+    /// registers) and the variables it changed.
+    private mutating func trace(_ run: Run, line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
+                                result: TraceBatch.ResultKind, message: String?, transition: Int32, payloadOf: Int?,
+                                before: [StateID], sink: TraceSink) {
+        traceBatch.beginStep(line: line, time: time, event: event, timer: timer, from: from, to: to, result: result,
+                             caseKey: run.report.key, message: message, transition: transition)
+        if program.chart != nil {
+            traceBatch.addMicrosteps(result == .applied ? run.instance.microstepLog : nil, before: before,
+                                     after: run.instance.configuration.states)
+        }
+        if let payloadOf { recordPayload(of: payloadOf, in: run) }
+        if result == .applied { recordOutputs(of: run) }
+        recordChanges(of: run)
+        tracedStep(sink)
     }
 
     /// Records the payload of the event just applied, from its registers.
