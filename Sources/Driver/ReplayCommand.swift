@@ -205,12 +205,7 @@ enum ReplayCommand {
     /// The machine drawn by Graphviz, each transition coloured by how often it was taken;
     /// nil when Graphviz is not installed (the page says so).
     static func diagram(_ summary: ConformanceSummary, _ machine: Machine) -> String? {
-        var counts: [TransitionID: Int] = [:]
-        for (t, n) in summary.transitionCounts.enumerated() { counts[TransitionID(t)] = n }
-        let visited = Set(summary.dwell.indices.filter { summary.dwell[$0].visits > 0 }.map(StateID.init))
-        var overlay = DiagramOverlay(coverage: Coverage(transitionCounts: counts, visitedStates: visited))
-        overlay.heat = true
-        switch Graphviz.render(Data(DOTWriter.write(machine, overlay: overlay).utf8), format: "svg") {
+        switch Graphviz.render(Data(DOTWriter.write(machine, overlay: .heat(summary)).utf8), format: "svg") {
         case .success(let svg): return String(decoding: svg, as: UTF8.self)
         case .failure: return nil
         }
