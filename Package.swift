@@ -11,6 +11,10 @@ import PackageDescription
 let package = Package(
     name: "Statecraft",
     products: [
+        // For apps: spec text in, a running machine out (Program(specText:), Instance), with
+        // nothing else linked.
+        .library(name: "StatecraftRuntime", targets: ["StatecraftRuntime"]),
+        // For tools: every stage, re-exported by one module.
         .library(name: "Statecraft", targets: ["Statecraft"]),
         .executable(name: "statecraft", targets: ["StatecraftCLI"]),
     ],
@@ -43,7 +47,7 @@ let package = Package(
                                                         "StatecraftSemantics", "StatecraftFormat"], path: "Sources/SCXML"),
         .target(
             name: "StatecraftRuntime",
-            dependencies: ["StatecraftModel"],
+            dependencies: ["StatecraftModel", "StatecraftSemantics"],
             path: "Sources/Runtime"),
         // Logs replayed against the runtime: cases, expectations, traces, explanations, the
         // in-place and two-thread paths, many logs at once and what they add up to.
