@@ -1,13 +1,36 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax (<- Format, <- Index) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML
-//   <- Report <- LanguageServer <- Driver <- statecraft
-// (SCXML import writes our language and reads it back through Syntax and Semantics; Report
-// turns what check and replay found into text, JSON, SARIF, GitHub annotations and JUnit,
-// so the Driver only parses arguments, reads files and writes what a formatter returns;
-// Index finds names and their uses in a syntax tree, whole or partial, for the language server)
+// The pipeline, one target per stage (Sources/README.md draws it): source text → syntax →
+// semantics/model → analysis | runtime → replay → report/export/SCXML → language server/CLI.
+// Each line is a folder under Sources/ and the targets it depends on; arrows point toward
+// the source text (PackageMapTests holds every arrow to the manifest below):
+//   Diagnostics
+//   Syntax -> Diagnostics
+//   Model -> Diagnostics
+//   Format -> Syntax, Diagnostics
+//   Index -> Syntax, Diagnostics
+//   Semantics -> Syntax, Model
+//   Runtime -> Model, Semantics
+//   Analysis -> Model, Runtime
+//   EventLog -> Diagnostics
+//   Replay -> Runtime, EventLog, Model
+//   Export -> Model
+//   SCXML -> Model, Diagnostics, Syntax, Semantics, Format
+//   Report -> Diagnostics, Model, Analysis, Index, Replay, Export
+//   Statecraft -> Diagnostics, Syntax, Model, Semantics, Analysis, EventLog, Runtime, Export,
+//                 SCXML, Format, Report, Index, Replay
+//   LanguageServer -> Statecraft
+//   Driver -> Statecraft, LanguageServer
+//   StatecraftCLI -> Driver
+//   Benchmarks -> Statecraft, LanguageServer
+// (Runtime parses and resolves spec text for apps, so that the StatecraftRuntime product
+// runs a spec with nothing else linked; Analysis explores with the runtime's step function;
+// Replay runs logs on the runtime; SCXML import writes our language and reads it back
+// through Syntax and Semantics; Report turns what check and replay found into text, JSON,
+// SARIF, GitHub annotations and JUnit, so the Driver only parses arguments, reads files and
+// writes what a formatter returns; Index finds names and their uses in a syntax tree, whole
+// or partial, for the language server.)
 let package = Package(
     name: "Statecraft",
     products: [
