@@ -563,19 +563,29 @@ public struct Replayer {
     /// Marks state `s` and its ancestors visited.
     @inline(__always)
     private func markVisited(_ state: Int) {
+        Replayer.markVisited(state, coverage, program.parents)
+    }
+
+    @inline(__always)
+    private static func markVisited(_ state: Int, _ coverage: Coverage, _ parents: FrozenTable<Int32>) {
         // A visited state's ancestors are visited too: stop at the first one already marked.
         var s = state
         while s > 0 && !coverage.visitedStates[s] {
             coverage.visitedStates[s] = true
-            s = Int(program.parents[s])
+            s = Int(parents[s])
         }
     }
 
     /// Counts every transition a statechart's step took and marks every state it entered,
     /// with its ancestors, visited.
+    ///
+    /// The closures capture the counts and the tree, never `self`: `MicrostepLog` is in
+    /// another module, so they stay real closures, and one capturing the replayer would
+    /// copy it (retaining all it holds) at every step.
     private func cover(_ log: MicrostepLog) {
+        let coverage = coverage, parents = program.parents
         log.forEachTransition { coverage.transitionCounts[$0] += 1 }
-        log.forEachEntered(markVisited)
+        log.forEachEntered { Replayer.markVisited($0, coverage, parents) }
     }
 
     /// Starts the visits of a new case's active states (a statechart's start may also have

@@ -13,7 +13,9 @@ package struct FrozenTable<Element>: @unchecked Sendable {
         }
     }
 
-    @inline(__always)
+    // Inlinable: the replayer (another module) reads the program's tables per line, and an
+    // unspecialized generic call per read cost replay more than half its speed.
+    @inlinable @inline(__always)
     package subscript(_ index: Int) -> Element {
         assert(index >= 0 && index < count, "frozen table index out of range")
         return base[index]

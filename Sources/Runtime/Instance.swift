@@ -87,7 +87,7 @@ public struct Instance: Sendable {
     /// ended. Kept up to date wherever `pending` or `isFinished` changes
     /// (`updateEarliestDeadline`), so whether a timer is due is one comparison, false for NaN
     /// (`hasTimerDue(by:)`); the tape loop makes it per event.
-    private(set) var earliestDeadline = Double.nan
+    @usableFromInline private(set) var earliestDeadline = Double.nan
     /// The fault of the last step that failed.
     package var lastFault: ExpressionFault?
     /// A statechart's active states, history and internal queue; nil for a flat program,
@@ -213,7 +213,7 @@ public struct Instance: Sendable {
     }
 
     /// Whether an armed timer is due at or before `time` (and the run goes on).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func hasTimerDue(by time: Double) -> Bool {
         earliestDeadline <= time
     }

@@ -94,10 +94,12 @@ package struct PendingOutput: Sendable {
 /// A list emptied and refilled step after step: emptying only resets the count, so the
 /// storage (and the values in it, until overwritten) stays; no per-step work for the array.
 package struct ReusableList<Element> {
-    private var storage: [Element] = []
+    // Inlinable reads: the replayer (another module) looks at the step's outputs after
+    // every step, and must not pay an unspecialized generic call for it.
+    @usableFromInline var storage: [Element] = []
     package private(set) var count = 0
 
-    package var isEmpty: Bool { count == 0 }
+    @inlinable package var isEmpty: Bool { count == 0 }
 
     @inline(__always)
     mutating func append(_ element: Element) {
@@ -112,16 +114,16 @@ package struct ReusableList<Element> {
     @inline(__always)
     mutating func removeAll() { count = 0 }
 
-    package subscript(_ index: Int) -> Element {
+    @inlinable package subscript(_ index: Int) -> Element {
         get { storage[index] }
         set { storage[index] = newValue }
     }
 
     /// Elements `range` as an array.
-    package func copy(_ range: Range<Int>) -> [Element] { Array(storage[range]) }
+    @inlinable package func copy(_ range: Range<Int>) -> [Element] { Array(storage[range]) }
 
     /// The elements, in order.
-    package var elements: ArraySlice<Element> { storage[0..<count] }
+    @inlinable package var elements: ArraySlice<Element> { storage[0..<count] }
 
     /// Removes element `k`; the later ones move down one place.
     mutating func remove(at k: Int) -> Element {
