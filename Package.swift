@@ -1,16 +1,43 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The pipeline, one target per stage; arrows point toward the source text:
-// Diagnostics <- Syntax (<- Format, <- Index) <- Semantics -> Model <- Analysis / Runtime (<- EventLog) / Export / SCXML
-//   <- Report <- LanguageServer <- Driver <- statecraft
-// (SCXML import writes our language and reads it back through Syntax and Semantics; Report
-// turns what check and replay found into text, JSON, SARIF, GitHub annotations and JUnit,
-// so the Driver only parses arguments, reads files and writes what a formatter returns;
-// Index finds names and their uses in a syntax tree, whole or partial, for the language server)
+// The pipeline, one target per stage (Sources/README.md draws it): source text → syntax →
+// semantics/model → analysis | runtime → replay → report/export/SCXML → language server/CLI.
+// Each line is a folder under Sources/ and the targets it depends on; arrows point toward
+// the source text (PackageMapTests holds every arrow to the manifest below):
+//   Diagnostics
+//   Syntax -> Diagnostics
+//   Model -> Diagnostics
+//   Format -> Syntax, Diagnostics
+//   Index -> Syntax, Diagnostics
+//   Semantics -> Syntax, Model
+//   Runtime -> Model, Semantics
+//   Analysis -> Model, Runtime
+//   EventLog -> Diagnostics
+//   Replay -> Runtime, EventLog, Model
+//   Export -> Model
+//   SCXML -> Model, Diagnostics, Syntax, Semantics, Format
+//   Report -> Diagnostics, Model, Analysis, Index, Replay, Export
+//   Statecraft -> Diagnostics, Syntax, Model, Semantics, Analysis, EventLog, Runtime, Export,
+//                 SCXML, Format, Report, Index, Replay
+//   LanguageServer -> Statecraft
+//   Driver -> Statecraft, LanguageServer
+//   StatecraftCLI -> Driver
+//   Benchmarks -> Statecraft, LanguageServer
+// (Runtime parses and resolves spec text for apps, so that the StatecraftRuntime product
+// runs a spec with nothing else linked; Analysis explores with the runtime's step function;
+// Replay runs logs on the runtime; SCXML import writes our language and reads it back
+// through Syntax and Semantics; Report turns what check and replay found into text, JSON,
+// SARIF, GitHub annotations and JUnit, so the Driver only parses arguments, reads files and
+// writes what a formatter returns; Index finds names and their uses in a syntax tree, whole
+// or partial, for the language server.)
 let package = Package(
     name: "Statecraft",
     products: [
+        // For apps: spec text in, a running machine out (Program(specText:), Instance), with
+        // nothing else linked.
+        .library(name: "StatecraftRuntime", targets: ["StatecraftRuntime"]),
+        // For tools: every stage, re-exported by one module.
         .library(name: "Statecraft", targets: ["Statecraft"]),
         .executable(name: "statecraft", targets: ["StatecraftCLI"]),
     ],
@@ -43,24 +70,23 @@ let package = Package(
                                                         "StatecraftSemantics", "StatecraftFormat"], path: "Sources/SCXML"),
         .target(
             name: "StatecraftRuntime",
-            dependencies: ["StatecraftModel", "StatecraftEventLog"],
+            dependencies: ["StatecraftModel", "StatecraftSemantics"],
             path: "Sources/Runtime"),
-        // Replaying many logs at once (every core, results in log order), and what they add up to.
-        .target(name: "StatecraftConformance", dependencies: ["StatecraftRuntime", "StatecraftEventLog", "StatecraftModel"],
-                path: "Sources/Conformance"),
+        // Logs replayed against the runtime: cases, expectations, traces, explanations, the
+        // in-place and two-thread paths, many logs at once and what they add up to.
+        .target(name: "StatecraftReplay", dependencies: ["StatecraftRuntime", "StatecraftEventLog", "StatecraftModel"],
+                path: "Sources/Replay"),
         // The reports of check and replay: one model, and a formatter per output format (and
         // their findings and coverage as a diagram's overlay).
         .target(name: "StatecraftReport", dependencies: ["StatecraftDiagnostics", "StatecraftModel", "StatecraftAnalysis",
-                                                         "StatecraftIndex",
-                                                         "StatecraftRuntime", "StatecraftEventLog", "StatecraftExport",
-                                                         "StatecraftConformance"],
+                                                         "StatecraftIndex", "StatecraftReplay", "StatecraftExport"],
                 path: "Sources/Report"),
         .target(
             name: "Statecraft",
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
                            "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftReport",
-                           "StatecraftIndex", "StatecraftConformance"],
+                           "StatecraftIndex", "StatecraftReplay"],
             path: "Sources/Statecraft"),
         // `statecraft lsp`: the language server (LSP 3.17 over standard input and output) on the
         // library. Editors/ holds files for editors (a TextMate grammar), not code.

@@ -26,6 +26,13 @@ public final class SourceFile: Sendable {
         self.lineStarts = starts
     }
 
+    /// The file without a leading UTF-8 byte order mark (editors on Windows write one): it is
+    /// not part of the text, and without it columns on the first line count as the editor
+    /// shows them. The file itself when it has none.
+    package var withoutByteOrderMark: SourceFile {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? SourceFile(path: path, bytes: Array(bytes.dropFirst(3)), firstLine: firstLine) : self
+    }
+
     /// Creates a source file from a string (tests and embedding apps).
     public convenience init(path: String, text: String) {
         self.init(path: path, bytes: Array(text.utf8))

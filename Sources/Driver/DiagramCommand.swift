@@ -134,24 +134,25 @@ enum DiagramCommand {
 
     /// Replays a log to learn which transitions and states it exercised.
     static func replayCoverage(_ machine: Machine, log: String, console: Console) -> Coverage? {
-        let reader: EventLogReader
+        var reader: EventLogReader
         do {
             reader = try EventLogReader.open(path: log)
         } catch {
             console.err("error: \(error.message)\n")
             return nil
         }
-        var records = reader
-        var replayer = Replayer(program: Program(machine))
-        do {
-            while let record = try records.next() { try replayer.consume(record) }
-        } catch {
+        switch ManyLogs.replay(&reader, program: Program(machine), options: Replayer.Options()) {
+        case .replayed(let report, failure: nil):
+            return Coverage(report)
+        case .replayed(_, failure: let error?):
             let d = Diagnostic(.malformedLogLine, error.message, at: ReplayFinding.byteRange(error.text, column: error.column))
             console.err(DiagnosticRenderer().render(d, in: SourceFile(path: log, bytes: error.text, firstLine: error.line)))
             console.err("error: cannot draw the coverage of '\(log)': replay stopped at line \(error.line)\n")
             return nil
+        case .unreadable(let message):
+            console.err("error: \(message)\n")
+            return nil
         }
-        return Coverage(replayer.report)
     }
 }
 

@@ -53,86 +53,119 @@ public enum ExitStatus {
     public static let usage: Int32 = 2
 }
 
+/// A command of the command line, written once: its name, its line in the usage text and
+/// what runs it. The dispatch, the usage text and "did you mean" all come from `Driver.commands`.
+struct Command {
+    var name: String
+    /// Its name and arguments, as the usage text shows them (`check [PATH ...]`).
+    var usage: String
+    /// What it does, in one line of the usage text.
+    var summary: String
+    /// Runs it on the arguments after its name; returns the exit status.
+    var run: @Sendable ([String], Console) -> Int32
+}
+
 /// The `statecraft` command line: parses arguments and dispatches to a command.
 public enum Driver {
-    static let commands = ["check", "fmt", "replay", "merge", "paths", "dot", "mermaid", "scxml", "import", "lsp", "help"]
+    /// Every command, in the order the usage text lists them.
+    static let commands: [Command] = [
+        Command(name: "check", usage: "check [PATH ...]",
+                summary: "Parse and check specs (*.machine files, or folders of them)",
+                run: { CheckCommand.run($0, console: $1) }),
+        Command(name: "fmt", usage: "fmt [PATH ...]",
+                summary: "Rewrite specs in the canonical layout (--check: only show the diff)",
+                run: { FormatCommand.run($0, console: $1) }),
+        Command(name: "replay", usage: "replay SPEC [LOG|FOLDER ...]",
+                summary: "Run a spec against event logs and report where they part ways",
+                run: { ReplayCommand.run($0, console: $1) }),
+        Command(name: "merge", usage: "merge REPORT.json ...",
+                summary: "Add up replay summaries of disjoint sets of logs",
+                run: { MergeCommand.run($0, console: $1) }),
+        Command(name: "paths", usage: "paths SPEC",
+                summary: "Generate event logs that reach every transition (model-based tests)",
+                run: { PathsCommand.run($0, console: $1) }),
+        Command(name: "dot", usage: "dot SPEC",
+                summary: "Draw the machine as Graphviz DOT (or SVG/PNG with -T)",
+                run: { DiagramCommand.run(.dot, $0, console: $1) }),
+        Command(name: "mermaid", usage: "mermaid SPEC",
+                summary: "Draw the machine as a Mermaid state diagram",
+                run: { DiagramCommand.run(.mermaid, $0, console: $1) }),
+        Command(name: "scxml", usage: "scxml SPEC",
+                summary: "Write the machine as an SCXML 1.0 document",
+                run: { SCXMLCommand.run($0, console: $1) }),
+        Command(name: "import", usage: "import FILE.scxml",
+                summary: "Translate an SCXML document into a spec",
+                run: { ImportCommand.run($0, console: $1) }),
+        Command(name: "lsp", usage: "lsp",
+                summary: "Run the language server for editors (LSP on stdin and stdout)",
+                run: { LSPCommand.run($0, console: $1) }),
+        Command(name: "help", usage: "help [COMMAND]",
+                summary: "Show this help, or a command's",
+                run: { help($0, console: $1) }),
+    ]
 
     /// The version printed by `--version`.
     public static let version = "0.1.0"
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
     public static func run(_ arguments: [String], console: Console) -> Int32 {
-        guard let command = arguments.first else {
+        guard let name = arguments.first else {
             console.err(usage)
             return ExitStatus.usage
         }
         let rest = Array(arguments.dropFirst())
-        switch command {
-        case "check":
-            return CheckCommand.run(rest, console: console)
-        case "fmt":
-            return FormatCommand.run(rest, console: console)
-        case "replay":
-            return ReplayCommand.run(rest, console: console)
-        case "merge":
-            return MergeCommand.run(rest, console: console)
-        case "paths":
-            return PathsCommand.run(rest, console: console)
-        case "dot":
-            return DiagramCommand.run(.dot, rest, console: console)
-        case "mermaid":
-            return DiagramCommand.run(.mermaid, rest, console: console)
-        case "scxml":
-            return SCXMLCommand.run(rest, console: console)
-        case "import":
-            return ImportCommand.run(rest, console: console)
-        case "lsp":
-            return LSPCommand.run(rest, console: console)
-        case "help", "-h", "--help":
-            // `help check` is `check --help`.
-            if let topic = rest.first {
-                guard commands.contains(topic), topic != "help" else {
-                    var message = "Error: unknown command '\(topic)'"
-                    if let close = closest(topic, commands) { message += "; did you mean '\(close)'?" }
-                    console.err(message + "\n\n" + usage)
-                    return ExitStatus.usage
-                }
-                return run([topic, "--help"], console: console)
-            }
-            console.out(usage)
-            return ExitStatus.success
+        if let command = commands.first(where: { $0.name == name }) {
+            return command.run(rest, console)
+        }
+        switch name {
+        case "-h", "--help":
+            return help(rest, console: console)
         case "--version":
             console.out("statecraft \(version)\n")
             return ExitStatus.success
         default:
-            var message = "Error: unknown command '\(command)'"
-            if let close = closest(command, commands) { message += "; did you mean '\(close)'?" }
-            console.err(message + "\n\n" + usage)
+            console.err(unknown(name) + "\n\n" + usage)
             return ExitStatus.usage
         }
     }
 
-    static let usage = """
-        USAGE: statecraft <command> [options]
+    /// `help`, `help COMMAND` (which is `COMMAND --help`).
+    static func help(_ arguments: [String], console: Console) -> Int32 {
+        guard let topic = arguments.first else {
+            console.out(usage)
+            return ExitStatus.success
+        }
+        guard topic != "help", commands.contains(where: { $0.name == topic }) else {
+            console.err(unknown(topic) + "\n\n" + usage)
+            return ExitStatus.usage
+        }
+        return run([topic, "--help"], console: console)
+    }
 
-        COMMANDS:
-          check [PATH ...]    Parse and check specs (*.machine files, or folders of them)
-          fmt [PATH ...]      Rewrite specs in the canonical layout (--check: only show the diff)
-          replay SPEC [LOG|FOLDER ...]
-                              Run a spec against event logs and report where they part ways
-          merge REPORT.json ...
-                              Add up replay summaries of disjoint sets of logs
-          paths SPEC          Generate event logs that reach every transition (model-based tests)
-          dot SPEC            Draw the machine as Graphviz DOT (or SVG/PNG with -T)
-          mermaid SPEC        Draw the machine as a Mermaid state diagram
-          scxml SPEC          Write the machine as an SCXML 1.0 document
-          import FILE.scxml   Translate an SCXML document into a spec
-          lsp                 Run the language server for editors (LSP on stdin and stdout)
-          help [COMMAND]      Show this help, or a command's
+    /// `Error: unknown command 'x'`, with the closest command's name when one is near.
+    private static func unknown(_ name: String) -> String {
+        var message = "Error: unknown command '\(name)'"
+        if let close = closest(name, commands.map(\.name)) { message += "; did you mean '\(close)'?" }
+        return message
+    }
 
-        Run 'statecraft <command> --help' for a command's options.
+    /// Where a command's summary starts in the usage text; a longer usage puts it on the
+    /// next line.
+    static let summaryColumn = 22
 
-        """
+    /// The usage text: a line per command, from `commands`.
+    static let usage: String = {
+        var text = "USAGE: statecraft <command> [options]\n\nCOMMANDS:\n"
+        for command in commands {
+            let head = "  " + command.usage
+            if head.count + 2 <= summaryColumn {
+                text += head + String(repeating: " ", count: summaryColumn - head.count) + command.summary + "\n"
+            } else {
+                text += head + "\n" + String(repeating: " ", count: summaryColumn) + command.summary + "\n"
+            }
+        }
+        return text + "\nRun 'statecraft <command> --help' for a command's options.\n"
+    }()
 
     /// The candidate within two edits of `word`, for "did you mean".
     static func closest(_ word: String, _ candidates: [String]) -> String? {

@@ -159,23 +159,18 @@ enum ReplayCommand {
                         continue
                     }
                 }
-                var replayer = Replayer(program: program, options: replayerOptions(options))
-                var failure: LogError?
                 // A file is read and staged on a second thread while this one applies, and its trace
                 // is formatted on another; standard input is applied and traced line by line as it
                 // arrives.
                 let concurrently = path != "-"
                 let traceThread = options.trace && concurrently
                     ? TraceThread(output: output, log: displayPath, program: program) : nil
-                do {
-                    try replayer.replay(&reader, concurrently: concurrently, traceBatches: { batch in
-                        if let traceThread { traceThread.take(&batch) } else { output.steps(batch, log: displayPath) }
-                    })
-                } catch {
-                    failure = error
-                }
+                let outcome = ManyLogs.replay(&reader, program: program, options: replayerOptions(options),
+                                              concurrently: concurrently, traceBatches: { batch in
+                    if let traceThread { traceThread.take(&batch) } else { output.steps(batch, log: displayPath) }
+                })
                 traceThread?.finish()  // every step is in `output` from here on
-                take(.replayed(replayer.report, failure: failure), log: displayPath)
+                take(outcome, log: displayPath)
             }
         }
         if options.summary {
@@ -210,12 +205,7 @@ enum ReplayCommand {
     /// The machine drawn by Graphviz, each transition coloured by how often it was taken;
     /// nil when Graphviz is not installed (the page says so).
     static func diagram(_ summary: ConformanceSummary, _ machine: Machine) -> String? {
-        var counts: [TransitionID: Int] = [:]
-        for (t, n) in summary.transitionCounts.enumerated() { counts[TransitionID(t)] = n }
-        let visited = Set(summary.dwell.indices.filter { summary.dwell[$0].visits > 0 }.map(StateID.init))
-        var overlay = DiagramOverlay(coverage: Coverage(transitionCounts: counts, visitedStates: visited))
-        overlay.heat = true
-        switch Graphviz.render(Data(DOTWriter.write(machine, overlay: overlay).utf8), format: "svg") {
+        switch Graphviz.render(Data(DOTWriter.write(machine, overlay: .heat(summary)).utf8), format: "svg") {
         case .success(let svg): return String(decoding: svg, as: UTF8.self)
         case .failure: return nil
         }

@@ -114,23 +114,3 @@ final class ReplayOutput {
         out.flush()
     }
 }
-
-extension Value {
-    /// `json`, appended to `out`.
-    func appendJSON(to out: inout ByteBuffer) {
-        switch self {
-        case .number(let n): JSONWriter.appendNumber(n, to: &out)
-        case .bool(let b): out.append(b ? "true" : "false")
-        case .string(let s): JSONWriter.appendQuoted(s, to: &out)
-        }
-    }
-
-    /// `description` (spec notation), appended to `out`.
-    func appendDescription(to out: inout ByteBuffer) {
-        switch self {
-        case .number(let n) where n.isFinite: JSONWriter.appendNumber(n, to: &out)
-        case .string(let s): StringEscaping.appendQuoted(s, style: .spec, to: &out)
-        default: out.append(contentsOf: description)
-        }
-    }
-}

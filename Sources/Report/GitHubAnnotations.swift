@@ -1,5 +1,6 @@
 import StatecraftDiagnostics
 import StatecraftModel
+import StatecraftReplay
 import StatecraftRuntime
 
 /// `--format github`: GitHub Actions workflow commands, one line per finding

@@ -125,14 +125,14 @@ enum Opcode: UInt8, Sendable {
 }
 
 /// Which register file a value lives in.
-enum RegisterKind: Sendable {
+package enum RegisterKind: Sendable {
     case number, string
 }
 
 /// A register of one of the files.
-struct Register: Sendable, Equatable {
-    var file: RegisterKind
-    var index: Int32
+package struct Register: Sendable, Equatable {
+    package var file: RegisterKind
+    package var index: Int32
 }
 
 /// An `emit`: the output and where each argument is.

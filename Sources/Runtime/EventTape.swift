@@ -329,3 +329,15 @@ struct MixedPayloads: TapePayloads {
 
     func registersMoved(_ instance: Instance) {}
 }
+
+/// Where a staged event's payload is, by field slot: numbers (and bools as 0/1) and strings.
+/// The tape and the replayer's in-place path stage payloads this way for `loadPayload`.
+package struct StagedPayload {
+    package var numbers: UnsafeBufferPointer<Double>
+    package var strings: UnsafeBufferPointer<String>
+
+    package init(numbers: UnsafeBufferPointer<Double>, strings: UnsafeBufferPointer<String>) {
+        self.numbers = numbers
+        self.strings = strings
+    }
+}

@@ -1,11 +1,11 @@
 /// An immutable array in memory that a `Program` owns: the step function reads it without
 /// bounds checks, retains or uniqueness checks. Indices come from the compiled program,
 /// never from input. The program frees it when it goes away.
-struct FrozenTable<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
-    let count: Int
+package struct FrozenTable<Element>: @unchecked Sendable {
+    package let base: UnsafeMutablePointer<Element>
+    package let count: Int
 
-    init(_ elements: [Element]) {
+    package init(_ elements: [Element]) {
         count = elements.count
         base = .allocate(capacity: Swift.max(1, elements.count))
         elements.withUnsafeBufferPointer { source in
@@ -13,13 +13,15 @@ struct FrozenTable<Element>: @unchecked Sendable {
         }
     }
 
-    @inline(__always)
-    subscript(_ index: Int) -> Element {
+    // Inlinable: the replayer (another module) reads the program's tables per line, and an
+    // unspecialized generic call per read cost replay more than half its speed.
+    @inlinable @inline(__always)
+    package subscript(_ index: Int) -> Element {
         assert(index >= 0 && index < count, "frozen table index out of range")
         return base[index]
     }
 
-    func free() {
+    package func free() {
         base.deinitialize(count: count)
         base.deallocate()
     }

@@ -43,7 +43,7 @@ public struct Instance: Sendable {
     public let program: Program
     /// `program.chart`, borrowed: `program` keeps it alive, and reading it here retains
     /// nothing on the step path.
-    unowned(unsafe) let chart: ChartProgram?
+    package unowned(unsafe) let chart: ChartProgram?
     /// The active leaf state; in a statechart with several active leaves, the first in
     /// document order (`configuration` has them all).
     public internal(set) var state: StateID
@@ -70,7 +70,7 @@ public struct Instance: Sendable {
 
     /// Variables, payload, locals, constants and temporaries, and the step's journal and
     /// outputs. Shared between copies of an instance until one of them steps.
-    var registers: RegisterFile
+    package var registers: RegisterFile
     /// The armed timers, in the order they were armed (kept storage: arming and cancelling
     /// step after step allocates nothing).
     var pending = ReusableList<PendingTimer>()
@@ -87,9 +87,9 @@ public struct Instance: Sendable {
     /// ended. Kept up to date wherever `pending` or `isFinished` changes
     /// (`updateEarliestDeadline`), so whether a timer is due is one comparison, false for NaN
     /// (`hasTimerDue(by:)`); the tape loop makes it per event.
-    private(set) var earliestDeadline = Double.nan
+    @usableFromInline private(set) var earliestDeadline = Double.nan
     /// The fault of the last step that failed.
-    var lastFault: ExpressionFault?
+    package var lastFault: ExpressionFault?
     /// The first timer or delayed send armed with a deadline that does not mean its delay
     /// (`Instance.deadlineHolds`): the time it was armed at and the delay. The instance still
     /// arms it; a replay refuses the log line at which it was armed, and the search does not
@@ -101,7 +101,7 @@ public struct Instance: Sendable {
     /// Where a statechart's steps record their microsteps, when someone reads them (the
     /// replayer, for coverage and traces); nil records nothing. A log belongs to one run:
     /// copies of an instance share it.
-    var microstepLog: MicrostepLog? {
+    package var microstepLog: MicrostepLog? {
         didSet {
             // The run may be shared with copies of this instance, which keep their own log.
             makeChartUnique()
@@ -212,8 +212,8 @@ public struct Instance: Sendable {
     }
 
     /// Whether an armed timer is due at or before `time` (and the run goes on).
-    @inline(__always)
-    func hasTimerDue(by time: Double) -> Bool {
+    @inlinable @inline(__always)
+    package func hasTimerDue(by time: Double) -> Bool {
         earliestDeadline <= time
     }
 
@@ -243,7 +243,7 @@ public struct Instance: Sendable {
     /// Writes an event's payload into its registers, which it first makes this instance's
     /// own: `outcome(of:)` counts on that.
     @inline(__always)
-    mutating func loadPayload(_ event: Int, _ payload: [Value]) {
+    package mutating func loadPayload(_ event: Int, _ payload: [Value]) {
         makeUnique()
         let first = Int(program.payloadStart[event])
         let count = Swift.min(Int(program.payloadStart[event + 1]) - first, payload.count)
@@ -260,7 +260,7 @@ public struct Instance: Sendable {
     /// Writes an event's payload, staged by field slot (numbers and bools as 0/1 in
     /// `numbers`, strings in `strings`), into its registers.
     @inline(__always)
-    mutating func loadPayload(_ event: Int, _ payload: StagedPayload) {
+    package mutating func loadPayload(_ event: Int, _ payload: StagedPayload) {
         makeUnique()
         loadUniquePayload(event, payload)
     }
@@ -306,12 +306,12 @@ public struct Instance: Sendable {
 
     /// What a step did, in integers only (no fault payload to copy on the hot path; a
     /// failure's fault is in `lastFault`).
-    struct Outcome {
-        enum Kind: UInt8 { case fired, ignored, afterFinal, failed }
-        var kind: Kind
-        var transition: Int32
-        var from: Int32
-        var to: Int32
+    package struct Outcome {
+        package enum Kind: UInt8 { case fired, ignored, afterFinal, failed }
+        package var kind: Kind
+        package var transition: Int32
+        package var from: Int32
+        package var to: Int32
     }
 
     /// Takes an event whose payload is already in its registers (see `outcome(of:)`).
@@ -339,7 +339,7 @@ public struct Instance: Sendable {
     /// state, where the first enabled transition of the active states, innermost first,
     /// fires. Outputs stay in `registers.outputs` until the next step.
     @inline(__always)
-    mutating func outcome(of event: Int) -> Outcome {
+    package mutating func outcome(of event: Int) -> Outcome {
         if let chart { return chartOutcome(of: event, chart) }
         let from = Int32(truncatingIfNeeded: state.index)
         if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
@@ -366,7 +366,7 @@ public struct Instance: Sendable {
     /// `registers.outputs`. Time moves to the timer's deadline. `firedAtOnce` counts the
     /// timers fired at the current instant by this advance (start it at 0); past
     /// `timerLoopLimit` the timers are stopped.
-    mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Step? {
+    package mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Step? {
         let from = state
         switch fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {
         case nil: return nil

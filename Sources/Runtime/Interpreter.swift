@@ -85,19 +85,21 @@ public struct ExpressionFault: Error, Sendable, Equatable {
 
 /// An output emitted by the current step: its arguments are
 /// `RegisterFile.outputArguments[start ..< start + count]`.
-struct PendingOutput: Sendable {
-    var output: OutputID
-    var start: Int32
-    var count: Int32
+package struct PendingOutput: Sendable {
+    package var output: OutputID
+    package var start: Int32
+    package var count: Int32
 }
 
 /// A list emptied and refilled step after step: emptying only resets the count, so the
 /// storage (and the values in it, until overwritten) stays; no per-step work for the array.
-struct ReusableList<Element> {
-    private var storage: [Element] = []
-    private(set) var count = 0
+package struct ReusableList<Element> {
+    // Inlinable reads: the replayer (another module) looks at the step's outputs after
+    // every step, and must not pay an unspecialized generic call for it.
+    @usableFromInline var storage: [Element] = []
+    package private(set) var count = 0
 
-    var isEmpty: Bool { count == 0 }
+    @inlinable package var isEmpty: Bool { count == 0 }
 
     @inline(__always)
     mutating func append(_ element: Element) {
@@ -112,16 +114,16 @@ struct ReusableList<Element> {
     @inline(__always)
     mutating func removeAll() { count = 0 }
 
-    subscript(_ index: Int) -> Element {
+    @inlinable package subscript(_ index: Int) -> Element {
         get { storage[index] }
         set { storage[index] = newValue }
     }
 
     /// Elements `range` as an array.
-    func copy(_ range: Range<Int>) -> [Element] { Array(storage[range]) }
+    @inlinable package func copy(_ range: Range<Int>) -> [Element] { Array(storage[range]) }
 
     /// The elements, in order.
-    var elements: ArraySlice<Element> { storage[0..<count] }
+    @inlinable package var elements: ArraySlice<Element> { storage[0..<count] }
 
     /// Removes element `k`; the later ones move down one place.
     mutating func remove(at k: Int) -> Element {
@@ -155,9 +157,9 @@ struct ReusableList<Element> {
 extension ReusableList: Sendable where Element: Sendable {}
 
 /// A string variable's store in the current step: the register and the value it replaced.
-struct StringJournalEntry {
-    var slot: Int32
-    var old: String
+package struct StringJournalEntry {
+    package var slot: Int32
+    package var old: String
 }
 
 /// A variable assignment of the current step: the register and the value it replaced.
@@ -173,12 +175,12 @@ struct JournalEntry {
 /// checks, uniqueness checks or retains; `Instance` keeps value semantics by copying it
 /// before it changes a shared one (`Instance.makeUnique`). Like an array's buffer, it is
 /// only ever mutated while uniquely referenced, which is what makes it safe to send.
-final class RegisterFile: @unchecked Sendable {
+package final class RegisterFile: @unchecked Sendable {
     /// The number file: numbers, and bools as 0 or 1.
-    let numbers: UnsafeMutablePointer<Double>
-    let count: Int
+    package let numbers: UnsafeMutablePointer<Double>
+    package let count: Int
     /// The string file (empty strings where no string lives).
-    @exclusivity(unchecked) var strings: [String]
+    @exclusivity(unchecked) package var strings: [String]
     /// The number variables the current step saved (those it may assign before something
     /// that can fail), with the values they held before the step, in order: a failed step is
     /// undone from it; `journal[0 ..< journalCount]`.
@@ -188,9 +190,9 @@ final class RegisterFile: @unchecked Sendable {
     /// The string variables the current step stored, with the values they held before, in
     /// order (kept storage: emptying it each step is a count reset, not an array's
     /// `removeAll`).
-    @exclusivity(unchecked) var stringJournal = ReusableList<StringJournalEntry>()
-    @exclusivity(unchecked) var outputs = ReusableList<PendingOutput>()
-    @exclusivity(unchecked) var outputArguments = ReusableList<Value>()
+    @exclusivity(unchecked) package var stringJournal = ReusableList<StringJournalEntry>()
+    @exclusivity(unchecked) package var outputs = ReusableList<PendingOutput>()
+    @exclusivity(unchecked) package var outputArguments = ReusableList<Value>()
 
     convenience init(numbers initial: [Double], strings: [String]) {
         self.init(count: initial.count, strings: strings)

@@ -49,10 +49,10 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let timerGroups: FrozenTable<Int32>
     let timers: FrozenTable<CompiledTimer>
     /// Each state's parent index (-1 for the root).
-    let parents: FrozenTable<Int32>
+    package let parents: FrozenTable<Int32>
     /// The statechart form of the program; nil for a machine whose steps are the
     /// straight-line blocks of `dispatch` (see `ChartProgram`).
-    let chart: ChartProgram?
+    package let chart: ChartProgram?
     /// Raise site `r` puts `raiseEvents[r]` on the internal queue with the arguments in
     /// `raiseArguments[raiseStart[r] ..< raiseStart[r + 1]]`.
     let raiseEvents: FrozenTable<Int32>
@@ -83,8 +83,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let initialStrings: [String]
     /// Event `e`'s payload registers, in field order:
     /// `payloadRegisters[payloadStart[e] ..< payloadStart[e + 1]]`.
-    let payloadStart: FrozenTable<Int32>
-    let payloadRegisters: FrozenTable<Register>
+    package let payloadStart: FrozenTable<Int32>
+    package let payloadRegisters: FrozenTable<Register>
     /// Where the payload registers start: field `k` of any event is register `payloadBase + k`.
     let payloadBase: Int
     /// Where `let` locals, constants and temporaries start (for the disassembler's names).
@@ -103,17 +103,17 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// of being rewritten as a class test on the bits (five, with two 64-bit constants).
     private(set) var greatestFinite = Double.greatestFiniteMagnitude
     /// Each variable's type, by `VariableID` index.
-    let variableTypes: [ValueType]
+    package let variableTypes: [ValueType]
     /// Names by index, so reports and traces never copy a whole `State` or `Event` to read one.
-    let stateNames: [String]
-    let eventNames: [String]
-    let outputNames: [String]
-    let variableNames: [String]
+    package let stateNames: [String]
+    package let eventNames: [String]
+    package let outputNames: [String]
+    package let variableNames: [String]
     /// Each event's field names, in slot order.
-    let fieldNames: [[String]]
+    package let fieldNames: [[String]]
     /// Each event's field types, flat like `payloadRegisters`:
     /// `fieldTypes[payloadStart[e] ..< payloadStart[e + 1]]`.
-    let fieldTypes: FrozenTable<ValueType>
+    package let fieldTypes: FrozenTable<ValueType>
 
     /// Compiles a machine that checked without errors.
     public init(_ machine: Machine) {
@@ -308,7 +308,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
 
     /// The range of `transitions` holding the transitions of `state` on `event`.
     @inline(__always)
-    func group(_ state: Int, _ event: Int) -> Range<Int> {
+    package func group(_ state: Int, _ event: Int) -> Range<Int> {
         let g = state &* eventCount &+ event  // both are indices of this program's tables
         return Int(groups[g])..<Int(groups[g &+ 1])
     }
@@ -320,7 +320,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// walked while the program is alive, never kept. `ProgramTreeTests` holds it to the model's.
     @inline(__always)
     package func selfAndAncestors(_ s: Int, upTo limit: Int = -1) -> ParentChain {
-        ParentChain(parents: parents, upcoming: s, limit: limit)
+        ParentChain(parents: parents, from: s, upTo: limit)
     }
 
     /// Looks an event up by name.
@@ -353,12 +353,21 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
 
 /// A state and its ancestors on a program's parent table (`Program.selfAndAncestors`).
 package struct ParentChain: Sequence, IteratorProtocol {
-    let parents: FrozenTable<Int32>
-    var upcoming: Int
+    @usableFromInline let parents: FrozenTable<Int32>
+    @usableFromInline var upcoming: Int
     /// Where the walk stops: a state index, or -1, the root's parent.
-    let limit: Int
+    @usableFromInline let limit: Int
 
-    @inline(__always)
+    /// `s` and its ancestors up to (not including) `limit`, for a caller that holds the
+    /// parent table but not the program (a closure that must not capture the program).
+    @inlinable
+    package init(parents: FrozenTable<Int32>, from s: Int, upTo limit: Int = -1) {
+        self.parents = parents
+        upcoming = s
+        self.limit = limit
+    }
+
+    @inlinable
     package mutating func next() -> Int? {
         let s = upcoming
         guard s != limit else { return nil }

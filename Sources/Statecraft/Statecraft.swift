@@ -1,11 +1,11 @@
 @_exported import StatecraftAnalysis
-@_exported import StatecraftConformance
 @_exported import StatecraftDiagnostics
 @_exported import StatecraftEventLog
 @_exported import StatecraftExport
 @_exported import StatecraftFormat
 @_exported import StatecraftIndex
 @_exported import StatecraftModel
+@_exported import StatecraftReplay
 @_exported import StatecraftReport
 @_exported import StatecraftRuntime
 @_exported import StatecraftSCXML
@@ -26,10 +26,7 @@ public enum Statecraft {
     /// machine, such as replay, do not pay for it).
     public static func check(_ file: SourceFile, errorLimit: Int = 50,
                              bounds: ExplorationBounds? = ExplorationBounds()) -> CheckResult {
-        // A UTF-8 byte order mark (editors on Windows write one) is not part of the text:
-        // without it, columns on the first line count as the editor shows them.
-        let file = file.bytes.starts(with: [0xEF, 0xBB, 0xBF])
-            ? SourceFile(path: file.path, bytes: Array(file.bytes.dropFirst(3)), firstLine: file.firstLine) : file
+        let file = file.withoutByteOrderMark
         var bag = DiagnosticBag(limit: errorLimit)
         let (syntax, syntaxDiagnostics) = Parser.parse(file)
         bag.merge(syntaxDiagnostics)

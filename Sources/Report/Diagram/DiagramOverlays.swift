@@ -1,9 +1,11 @@
 import StatecraftAnalysis
 import StatecraftExport
 import StatecraftModel
+import StatecraftReplay
 import StatecraftRuntime
 
-// What `check` and `replay` found, drawn on a diagram: `dot --check` and `dot --coverage`.
+// What `check` and `replay` found, drawn on a diagram: `dot --check`, `dot --coverage` and
+// the heat map of `replay --format html`.
 
 extension DiagramOverlay {
     /// `dot --check`: the states and transitions found unreachable or dead, structurally and
@@ -31,5 +33,18 @@ extension Coverage {
         for (index, count) in report.transitionCounts.enumerated() { counts[TransitionID(index)] = count }
         let visited = Set(report.visitedStates.enumerated().filter { $0.element }.map { StateID($0.offset) })
         self.init(transitionCounts: counts, visitedStates: visited)
+    }
+}
+
+extension DiagramOverlay {
+    /// `replay --format html`: the coverage of a summary drawn as heat, each transition
+    /// coloured by how often the logs took it, and the states some case visited marked.
+    package static func heat(_ summary: ConformanceSummary) -> DiagramOverlay {
+        var counts: [TransitionID: Int] = [:]
+        for (t, n) in summary.transitionCounts.enumerated() { counts[TransitionID(t)] = n }
+        let visited = Set(summary.dwell.indices.filter { summary.dwell[$0].visits > 0 }.map(StateID.init))
+        var overlay = DiagramOverlay(coverage: Coverage(transitionCounts: counts, visitedStates: visited))
+        overlay.heat = true
+        return overlay
     }
 }

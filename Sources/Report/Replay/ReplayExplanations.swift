@@ -1,5 +1,6 @@
 import StatecraftDiagnostics
 import StatecraftModel
+import StatecraftReplay
 import StatecraftRuntime
 
 /// `replay --explain`: why events were not taken and where expectations' subjects last

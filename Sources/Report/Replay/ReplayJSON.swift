@@ -1,5 +1,6 @@
 import StatecraftDiagnostics
 import StatecraftModel
+import StatecraftReplay
 import StatecraftRuntime
 
 /// `replay --format json` and `jsonl`: the report the ReportFormats article describes. Each

@@ -1,5 +1,6 @@
 import StatecraftDiagnostics
 import StatecraftModel
+import StatecraftReplay
 import StatecraftRuntime
 
 /// `replay --format junit`: JUnit XML, the test report CI services show (the form of the

@@ -1,4 +1,4 @@
-import StatecraftConformance
+import StatecraftReplay
 import StatecraftDiagnostics
 import StatecraftRuntime
 

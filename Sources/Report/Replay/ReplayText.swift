@@ -1,6 +1,7 @@
 import StatecraftDiagnostics
 import StatecraftEventLog
 import StatecraftModel
+import StatecraftReplay
 import StatecraftRuntime
 
 /// `replay`'s report for people: per case, the final state, variables, outputs, counts, and

@@ -1,5 +1,6 @@
 import StatecraftDiagnostics
 import StatecraftEventLog
+import StatecraftReplay
 import StatecraftRuntime
 
 /// One log of a replay as its reports show it: the path as printed (`<stdin>` for standard

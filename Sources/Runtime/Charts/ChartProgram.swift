@@ -12,7 +12,7 @@ import StatecraftModel
 ///
 /// Every action block saves the variables it writes (`CodeGenerator.journalledBlock`): a
 /// failure in any microstep undoes the whole step.
-final class ChartProgram: @unchecked Sendable {  // immutable; its tables are freed in deinit
+package final class ChartProgram: @unchecked Sendable {  // immutable; its tables are freed in deinit
     /// A transition as the chart loop tries it: its guard and its actions.
     struct Candidate: Sendable {
         var transition: Int32

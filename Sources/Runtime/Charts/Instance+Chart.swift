@@ -14,7 +14,7 @@ import StatecraftModel
 
 extension Instance {
     /// Whether state `s` is active (`in(s)`).
-    func isActive(_ s: Int) -> Bool {
+    package func isActive(_ s: Int) -> Bool {
         if let run = chartRun { return run.active[s] }
         return program.selfAndAncestors(state.index).contains(s)
     }

@@ -124,14 +124,14 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
 
     /// Calls `body` with every transition the last step took (for coverage), without
     /// building arrays.
-    func forEachTransition(_ body: (Int) -> Void) {
+    package func forEachTransition(_ body: (Int) -> Void) {
         for k in 0..<entries.count {
             for j in start(k)..<Int(entries[k].transitionsEnd) { body(Int(ids[j])) }
         }
     }
 
     /// Calls `body` with the states each microstep of the last step exited and entered, in order.
-    func forEachMicrostep(_ body: (_ exited: [Int], _ entered: [Int]) -> Void) {
+    package func forEachMicrostep(_ body: (_ exited: [Int], _ entered: [Int]) -> Void) {
         for k in 0..<entries.count {
             let exited = (Int(entries[k].transitionsEnd)..<Int(entries[k].exitedEnd)).map { Int(ids[$0]) }
             let entered = (Int(entries[k].exitedEnd)..<Int(entries[k].enteredEnd)).map { Int(ids[$0]) }
@@ -140,7 +140,7 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
     }
 
     /// Calls `body` with every state the last step entered.
-    func forEachEntered(_ body: (Int) -> Void) {
+    package func forEachEntered(_ body: (Int) -> Void) {
         for k in 0..<entries.count {
             for j in Int(entries[k].exitedEnd)..<Int(entries[k].enteredEnd) { body(Int(ids[j])) }
         }

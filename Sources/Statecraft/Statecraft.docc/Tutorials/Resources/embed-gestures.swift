@@ -34,9 +34,12 @@ extension PullToRefreshController {
         case .fired:
             whyNotTaken = nil
         case .ignored:
-            // The guards that were false, with the values they read; nil if no transition
-            // of the active states takes the event at all.
-            whyNotTaken = instance.program.event(named: event).flatMap(instance.ignoredBecause)
+            // Why, as data: each transition of the active states that could have taken the
+            // event, with what its guard said and the values it read (none if no transition
+            // takes the event at all). `WhyNotTaken` says it in words for the app's logs.
+            let candidates = instance.program.event(named: event).map(instance.candidates(for:)) ?? []
+            whyNotTaken = WhyNotTaken.sentence(candidates, in: instance.program.machine,
+                                               namingStates: instance.program.isStatechart)
                 ?? "no transition of \(state) takes \(event)"
         case .failed(let fault):
             // Rejected: an expression could not be computed (here, an offset that is not a

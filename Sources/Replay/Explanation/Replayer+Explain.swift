@@ -1,4 +1,5 @@
 import StatecraftModel
+import StatecraftRuntime
 
 extension Replayer {
     /// Notes which variables and states the step just taken by `run` changed (`--explain`);

@@ -1,4 +1,5 @@
 import StatecraftModel
+import StatecraftRuntime
 
 /// Steps of a replay, recorded in flat storage: ids, numbers and ranges, no `String` or
 /// array per step. The replayer appends to one batch and hands it to its trace sink when it

@@ -1,6 +1,7 @@
 import StatecraftDiagnostics
 import StatecraftEventLog
 import StatecraftModel
+import StatecraftRuntime
 
 /// An output as emitted: its name and argument values.
 public struct EmittedOutput: Sendable, Equatable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Dispatch
 import StatecraftEventLog
 import StatecraftModel
+import StatecraftRuntime
 
 /// A batch of lines and how the log went on after them, handed from the reading thread to
 /// the replaying thread.

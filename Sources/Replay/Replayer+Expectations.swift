@@ -1,6 +1,7 @@
 import StatecraftDiagnostics
 import StatecraftEventLog
 import StatecraftModel
+import StatecraftRuntime
 
 extension Replayer {
     /// Numbers in `vars` expectations are equal within this much.

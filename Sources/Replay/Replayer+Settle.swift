@@ -1,5 +1,6 @@
 import StatecraftEventLog
 import StatecraftModel
+import StatecraftRuntime
 
 extension Replayer {
     /// How many timer steps one case may take while it settles before it is reported as

@@ -1,6 +1,7 @@
 import StatecraftDiagnostics
 import StatecraftEventLog
 import StatecraftModel
+import StatecraftRuntime
 
 /// Replays log records against a machine: one `Instance` per case, payloads checked against
 /// the events' declared fields, timers fired by the log's time, expectations compared.
@@ -358,17 +359,8 @@ public struct Replayer {
             switch step.kind {
             case .fired(let t):
                 if step.sent != nil { run.report.sentTaken += 1 } else { run.report.timersFired += 1 }
-                if let log = run.instance.microstepLog {
-                    cover(log)
-                    if options.summary { noteVisits(run, log) }
-                } else {
-                    cover(t, reaching: step.to)
-                    if options.summary { noteVisits(run, t.index, from: step.from.index) }
-                }
-                if options.explain {
-                    noteChanges(of: run, line: source.lineNumber, time: step.time,
-                                trigger: step.sent.map { .event($0) } ?? .timer(t))
-                }
+                noteFired(run, transition: t.index, from: step.from.index, to: step.to.index, line: source.lineNumber,
+                          time: step.time, trigger: step.sent.map { .event($0) } ?? .timer(t))
             case .failed(let fault):
                 run.report.rejected += 1
                 let text = step.sent.map { "step of sent event '\(program.machine[$0].name)' failed: \(fault.message)" }
@@ -385,19 +377,11 @@ public struct Replayer {
             if options.trace {
                 var fired: Int32 = -1
                 if case .fired(let t) = step.kind { fired = Int32(truncatingIfNeeded: t.index) }
-                traceBatch.beginStep(line: source.lineNumber, time: step.time,
-                                     event: step.sent.map { Int32(truncatingIfNeeded: $0.index) } ?? -1, timer: timer,
-                                     from: Int32(step.from.index), to: Int32(step.to.index), result: result,
-                                     caseKey: run.report.key, message: message, transition: fired)
-                if let sent = step.sent { recordPayload(of: sent.index, in: run) }
-                if tracesChart {
-                    let after = run.instance.configuration.states
-                    traceBatch.addMicrosteps(result == .applied ? run.instance.microstepLog : nil, before: before, after: after)
-                    before = after
-                }
-                if result == .applied { recordOutputs(of: run) }  // it fired
-                recordChanges(of: run)
-                tracedStep(sink)
+                trace(run, line: source.lineNumber, time: step.time,
+                      event: step.sent.map { Int32(truncatingIfNeeded: $0.index) } ?? -1, timer: timer,
+                      from: Int32(step.from.index), to: Int32(step.to.index), result: result, message: message,
+                      transition: fired, payloadOf: step.sent?.index, before: before, sink: sink)
+                if tracesChart { before = run.instance.configuration.states }
             }
         }
         run.instance.advance(to: time)
@@ -487,24 +471,16 @@ public struct Replayer {
         switch step.kind {
         case .fired:
             run.report.applied += 1
-            if let log = run.instance.microstepLog {
-                cover(log)
-                if options.summary { noteVisits(run, log) }
-            } else {
-                cover(TransitionID(Int(step.transition)), reaching: StateID(Int(step.to)))
-                if options.summary { noteVisits(run, Int(step.transition), from: Int(step.from)) }
-            }
             collectOutputs(run)
-            if options.explain {
-                noteChanges(of: run, line: source.lineNumber, time: run.instance.now, trigger: .event(event))
-            }
+            noteFired(run, transition: Int(step.transition), from: Int(step.from), to: Int(step.to),
+                      line: source.lineNumber, time: run.instance.now, trigger: .event(event))
         case .ignored, .afterFinal:
             // Which guards were false, and on what values: worked out only when a message
             // needs it (strict or traced), never for a plain replay.
             // A flat machine is in one state (and its ancestors), which the message names
-            // once; a statechart's message names the state of each guard (`ignoredBecause`).
+            // once; a statechart's message names the state of each guard (`WhyNotTaken`).
             let isChart = program.chart != nil
-            let guards = step.kind == .ignored && (options.strict || options.trace) ? run.instance.ignoredBecause(event) : nil
+            let guards = step.kind == .ignored && (options.strict || options.trace) ? WhyNotTaken.sentence(for: event, in: run.instance) : nil
             if options.strict {
                 let state = program.stateNames[Int(step.from)]
                 let leaves = run.instance.configuration.atomicStates(in: program.machine)
@@ -539,20 +515,48 @@ public struct Replayer {
             noteDeviation(event, result == .rejected ? .rejected : .ignored, in: run, line: source.lineNumber)
         }
         if options.trace {
-            traceBatch.beginStep(line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
-                                 from: step.from, to: step.to, result: result, caseKey: run.report.key, message: message,
-                                 transition: step.kind == .fired ? step.transition : -1)
-            if program.chart != nil {
-                traceBatch.addMicrosteps(step.kind == .fired ? run.instance.microstepLog : nil, before: before ?? [],
-                                         after: run.instance.configuration.states)
-            }
-            recordPayload(of: event.index, in: run)
-            // Only a step that fired has outputs (an event after the final state leaves the
-            // last step's in the registers).
-            if step.kind == .fired { recordOutputs(of: run) }
-            recordChanges(of: run)
-            tracedStep(sink)
+            trace(run, line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
+                  from: step.from, to: step.to, result: result, message: message,
+                  transition: step.kind == .fired ? step.transition : -1, payloadOf: event.index,
+                  before: before ?? [], sink: sink)
         }
+    }
+
+    /// What every step that fired adds up to, whatever triggered it (a log line, a timer, an
+    /// event the machine sent itself): coverage, the states' visits (`--summary`) and what
+    /// it changed (`--explain`). One place, so the event path and the timer path never
+    /// count differently.
+    @inline(__always)
+    private mutating func noteFired(_ run: Run, transition: Int, from: Int, to: Int, line: Int, time: Double,
+                                    trigger: ChangeHistory.Trigger) {
+        if let log = run.instance.microstepLog {
+            cover(log)
+            if options.summary { noteVisits(run, log) }
+        } else {
+            cover(TransitionID(transition), reaching: StateID(to))
+            if options.summary { noteVisits(run, transition, from: from) }
+        }
+        if options.explain { noteChanges(of: run, line: line, time: time, trigger: trigger) }
+    }
+
+    /// Records a step in the trace, whatever triggered it: its line, trigger and result, a
+    /// statechart's microsteps and configurations (`before` the step and now), the payload
+    /// of the event it took (`payloadOf`, none for a timer), its outputs (only a step that
+    /// fired has any: an event after the final state leaves the last step's in the
+    /// registers) and the variables it changed.
+    private mutating func trace(_ run: Run, line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
+                                result: TraceBatch.ResultKind, message: String?, transition: Int32, payloadOf: Int?,
+                                before: [StateID], sink: TraceSink) {
+        traceBatch.beginStep(line: line, time: time, event: event, timer: timer, from: from, to: to, result: result,
+                             caseKey: run.report.key, message: message, transition: transition)
+        if program.chart != nil {
+            traceBatch.addMicrosteps(result == .applied ? run.instance.microstepLog : nil, before: before,
+                                     after: run.instance.configuration.states)
+        }
+        if let payloadOf { recordPayload(of: payloadOf, in: run) }
+        if result == .applied { recordOutputs(of: run) }
+        recordChanges(of: run)
+        tracedStep(sink)
     }
 
     /// Records the payload of the event just applied, from its registers.
@@ -582,8 +586,13 @@ public struct Replayer {
     /// Marks state `s` and its ancestors visited.
     @inline(__always)
     private func markVisited(_ state: Int) {
+        Replayer.markVisited(state, coverage, program.parents)
+    }
+
+    @inline(__always)
+    private static func markVisited(_ state: Int, _ coverage: Coverage, _ parents: FrozenTable<Int32>) {
         // A visited state's ancestors are visited too: stop at the first one already marked.
-        for s in program.selfAndAncestors(state, upTo: 0) {
+        for s in ParentChain(parents: parents, from: state, upTo: 0) {
             if coverage.visitedStates[s] { break }
             coverage.visitedStates[s] = true
         }
@@ -591,9 +600,14 @@ public struct Replayer {
 
     /// Counts every transition a statechart's step took and marks every state it entered,
     /// with its ancestors, visited.
+    ///
+    /// The closures capture the counts and the tree, never `self`: `MicrostepLog` is in
+    /// another module, so they stay real closures, and one capturing the replayer would
+    /// copy it (retaining all it holds) at every step.
     private func cover(_ log: MicrostepLog) {
+        let coverage = coverage, parents = program.parents
         log.forEachTransition { coverage.transitionCounts[$0] += 1 }
-        log.forEachEntered(markVisited)
+        log.forEachEntered { Replayer.markVisited($0, coverage, parents) }
     }
 
     /// Starts the visits of a new case's active states (a statechart's start may also have

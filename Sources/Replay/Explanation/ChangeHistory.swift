@@ -1,4 +1,5 @@
 import StatecraftModel
+import StatecraftRuntime
 
 /// For `replay --explain`: the last step of a case that changed each variable and entered
 /// or left each state, so that a failed expectation can say where its subject last moved.

@@ -1,5 +1,6 @@
 import StatecraftEventLog
 import StatecraftModel
+import StatecraftRuntime
 
 /// Names the in-place path looks up by their bytes, and the buffers it stages a line's
 /// payload in. A class, so the replayer holds it with one reference and never copies its
@@ -113,12 +114,6 @@ final class RawLookup {
         guard start[k + 1] - first == range.count, let bytes = line.bytes.baseAddress else { return false }
         return ByteNameTable.equal(UnsafePointer(names.base + first), bytes + range.lowerBound, range.count)
     }
-}
-
-/// Where a staged line's payload is: numbers by field slot, strings by field slot.
-struct StagedPayload {
-    var numbers: UnsafeBufferPointer<Double>
-    var strings: UnsafeBufferPointer<String>
 }
 
 extension Replayer {

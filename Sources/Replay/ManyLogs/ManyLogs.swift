@@ -63,10 +63,21 @@ public enum ManyLogs {
         } catch {
             return .unreadable(error.message)
         }
+        return replay(&reader, program: program, options: options)
+    }
+
+    /// The one replay loop, behind `replay` (each log, or the ones it traces), `dot
+    /// --coverage` and `replayOne`: replays `reader` to its end, or to its first malformed
+    /// line, with a fresh replayer, and says what it gave. With `concurrently`, a second
+    /// thread reads and stages the lines (for files, not live streams); traced steps go to
+    /// `traceBatches` (see `Replayer.replay(_:concurrently:traceBatches:)`).
+    package static func replay(_ reader: inout EventLogReader, program: Program, options: Replayer.Options,
+                               concurrently: Bool = false,
+                               traceBatches: Replayer.TraceSink = { _ in }) -> Outcome {
         var replayer = Replayer(program: program, options: options)
         var failure: LogError?
         do {
-            try replayer.replay(&reader)
+            try replayer.replay(&reader, concurrently: concurrently, traceBatches: traceBatches)
         } catch {
             failure = error
         }

@@ -1,4 +1,5 @@
 import StatecraftModel
+import StatecraftRuntime
 
 /// A summary with what it needs to be shown and merged without the spec: which spec and
 /// machine it is about, and how each transition reads (`statecraft merge` has only reports).

@@ -1,4 +1,7 @@
-import Statecraft
+import StatecraftDiagnostics
+import StatecraftModel
+import StatecraftReplay
+import StatecraftRuntime
 
 /// The fixed text of a machine's trace lines, rendered once per machine: names quoted for
 /// JSON together with the punctuation around them (`, "event": "scroll", "timer": false,
@@ -7,7 +10,7 @@ import Statecraft
 /// a dozen literals per step.
 ///
 /// All runs live in one buffer, so using one retains nothing.
-final class TraceNames {
+package final class TraceNames {
     /// A run of bytes in `bytes`.
     private struct Piece {
         var start: Int32
@@ -53,7 +56,7 @@ final class TraceNames {
     private let quotedStates: [Piece]
     private let transitionObjects: [Piece]
 
-    init(_ machine: Machine) {
+    package init(_ machine: Machine) {
         self.machine = machine
         var buffer: [UInt8] = []
         func piece(_ text: String) -> Piece {
@@ -111,7 +114,7 @@ final class TraceNames {
 
     /// Step `k` as a JSON object on one line (without the line end), after `prefix`
     /// (`{"log": "<path>", "line": `).
-    func appendJSON(_ batch: TraceBatch, _ k: Int, prefix: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
+    package func appendJSON(_ batch: TraceBatch, _ k: Int, prefix: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
         let step = batch[k]
         out.append(prefix)
         JSONWriter.appendInteger(Int64(step.line), to: &out)
@@ -233,7 +236,7 @@ final class TraceNames {
 
     /// `line 14, t=1.25: endDragging: pulling -> refreshing; emitted didRefresh; set insetTop = 110`
     /// and the line end.
-    func appendText(_ batch: TraceBatch, _ k: Int, to out: inout ByteBuffer) {
+    package func appendText(_ batch: TraceBatch, _ k: Int, to out: inout ByteBuffer) {
         let step = batch[k]
         out.append("line ")
         JSONWriter.appendInteger(Int64(step.line), to: &out)

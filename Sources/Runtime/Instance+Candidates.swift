@@ -2,30 +2,17 @@ import StatecraftDiagnostics
 import StatecraftModel
 
 extension Instance {
-    /// The transitions of the active states that `event` could have fired, innermost state
-    /// first, each with its guard's verdict and, for a false guard, the sub-expressions that
-    /// made it false with the values they read. Empty when no active state has a
-    /// transition on `event`.
+    /// Why `event` was not taken, as data: the transitions of the active states that it
+    /// could have fired, innermost state first, each with its guard's verdict, every name
+    /// its guard reads and, for a false guard, the sub-expressions that made it false with
+    /// the values they read. Empty when no active state has a transition on `event`.
+    /// `--explain` shows it as it is; `--strict`, traces and apps render it as a sentence
+    /// with `WhyNotTaken` (in `StatecraftReplay`).
     ///
     /// Call it as the event arrived: right after a step that fired nothing or failed (a
     /// failed step is undone), with the event's payload still in the registers. Guards are
     /// evaluated by the reference evaluator, the plain meaning the compiled code is held to.
-    public func candidates(for event: EventID) -> [EventExplanation.Candidate] {
-        weighedCandidates(for: event, guardReads: false).map(\.candidate)
-    }
-
-    /// A candidate as `candidates(for:)` finds it, with the state it belongs to and, when
-    /// asked for, every name its whole guard reads (`ignoredBecause` shows them all, not
-    /// only the culprits').
-    struct WeighedCandidate {
-        var candidate: EventExplanation.Candidate
-        var source: StateID
-        var guardReads: [Culprit.Read]
-    }
-
-    /// The one evaluation behind `candidates(for:)` and `ignoredBecause(_:)`, so that the
-    /// two never disagree on which state a guard belongs to or why it was false.
-    func weighedCandidates(for event: EventID, guardReads: Bool) -> [WeighedCandidate] {
+    public func candidates(for event: EventID) -> [TransitionCandidate] {
         let machine = program.machine
         var evaluator = ReferenceEvaluator(machine: machine)
         evaluator.variables = variables
@@ -33,23 +20,32 @@ extension Instance {
             if let value = payloadValue(event, field: field.name) { evaluator.payload[field.name] = value }
         }
         evaluator.isActive = { [self] s in isActive(s) }
-        var result: [WeighedCandidate] = []
+        var result: [TransitionCandidate] = []
         for source in activeStates {
             for k in program.group(source.index, event.index) {
                 let transition = machine[program.transitions[k].id]
                 let head = Self.head(of: transition, in: machine)
-                let candidate = EventExplanation.Candidate(
-                    transition: transition.id, source: machine[source].name, range: head.range, text: head.text,
-                    verdict: Self.verdict(of: transition.guardExpr, evaluator, machine))
-                let reads = guardReads ? transition.guardExpr.map { Self.reads(of: $0, evaluator, machine) } ?? [] : []
-                result.append(WeighedCandidate(candidate: candidate, source: source, guardReads: reads))
+                result.append(TransitionCandidate(
+                    transition: transition.id, source: machine[source].name, state: source, range: head.range,
+                    text: head.text, verdict: Self.verdict(of: transition.guardExpr, evaluator, machine),
+                    guardReads: transition.guardExpr.map { Self.reads(of: $0, evaluator, machine) } ?? []))
             }
         }
         return result
     }
 
+    /// The value of payload field `name` of `event`, as loaded in the registers.
+    func payloadValue(_ event: EventID, field name: String) -> Value? {
+        guard let index = program.machine[event].fieldIndex(name) else { return nil }
+        let slot = Int(program.payloadStart[event.index]) + index
+        let register = program.payloadRegisters[slot]
+        let type = program.machine[event].fields[index].type
+        return Program.value(type, number: type == .string ? 0 : registers.numbers[Int(register.index)],
+                             string: type == .string ? registers.strings[Int(register.index)] : "")
+    }
+
     private static func verdict(of guardExpr: Expr?, _ evaluator: ReferenceEvaluator,
-                                _ machine: Machine) -> EventExplanation.Verdict {
+                                _ machine: Machine) -> TransitionCandidate.Verdict {
         guard let guardExpr else { return .unguarded }
         do {
             guard try evaluator.evaluate(guardExpr) == .bool(false) else { return .holds }
