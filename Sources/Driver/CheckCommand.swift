@@ -44,7 +44,7 @@ enum CheckCommand {
         var paths = parsed.positionals
         if paths.isEmpty { paths = ["."] }
 
-        let collected = SpecFiles.collect(paths)
+        let collected = SpecFiles.collect(paths, in: console.files)
         var report = CheckReport(files: [], unreadable: collected.problems.map { UnreadableFile(path: $0.path, message: $0.message) })
         for problem in collected.problems { console.err("error: \(problem.message)\n") }
         if collected.files.isEmpty && collected.problems.isEmpty {
@@ -52,7 +52,7 @@ enum CheckCommand {
             return ExitStatus.usage
         }
         for path in collected.files {
-            switch SpecFiles.read(path) {
+            switch SpecFiles.read(path, in: console.files) {
             case .success(let file):
                 var result = Statecraft.check(file, bounds: bounds)
                 if strict {
@@ -77,7 +77,7 @@ enum CheckCommand {
         case .text: console.out(CheckText.summary(report))
         case .json: console.out(CheckJSON.rendered(report))
         case .sarif:
-            console.out(CheckSARIF.rendered(report, root: FileManager.default.currentDirectoryPath, toolVersion: Driver.version))
+            console.out(CheckSARIF.rendered(report, root: console.directory, toolVersion: Driver.version))
         case .github: console.out(GitHubAnnotations.check(report) + CheckText.summary(report))
         }
         if !report.unreadable.isEmpty { return ExitStatus.usage }

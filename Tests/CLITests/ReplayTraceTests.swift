@@ -87,7 +87,7 @@ import TestSupport
         let dir = try ReplayCommandTests.folder(["bad.jsonl": log])
         defer { try? FileManager.default.removeItem(at: dir) }
         let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
-        let r = try CLI.run(["replay", "--trace", "--format", format, spec, "bad.jsonl"], in: dir)
+        let r = try CLI.launch(["replay", "--trace", "--format", format, spec, "bad.jsonl"], in: dir)
         #expect(r.status == 2)
         #expect(r.exitedNormally)
         if format == "jsonl" {
