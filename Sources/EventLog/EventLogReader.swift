@@ -52,7 +52,7 @@ public struct EventLogReader {
         try open(path: path, chunkSize: defaultChunkSize, in: context)
     }
 
-    /// `open(path:)` with a chosen chunk size.
+    /// `open(path:in:)` with a chosen chunk size.
     static func open(path: String, chunkSize: Int, in context: InputFile.Context = .process) throws(LogError) -> EventLogReader {
         let descriptor: Int32
         switch InputFile.open(path, in: context) {

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `statecraft replay --trace` output through the real binary: the exact bytes (golden files
-/// recorded before trace output was buffered), and that buffered output comes out whole and
-/// in order, whatever stops the replay.
+/// `statecraft replay --trace` output through the command line (the driver, in process): the
+/// exact bytes (golden files recorded before trace output was buffered), and that buffered
+/// output comes out whole and in order, whatever stops the replay.
 @Suite struct ReplayTraceTests {
     static let golden = Repository.root.appendingPathComponent("Tests/CLITests/Golden")
 

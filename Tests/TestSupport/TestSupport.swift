@@ -2,6 +2,7 @@ import Foundation
 import StatecraftAnalysis
 import StatecraftDiagnostics
 import StatecraftDriver
+import Testing
 
 /// Paths of the repository, found from this file's location so tests run from any folder.
 public enum Repository {
@@ -286,6 +287,15 @@ public struct ExternalTool: Sendable {
         !(ProcessInfo.processInfo.environment[name] ?? "").isEmpty
     }
 
+    /// `tool`, or else the running test stops: reported as skipped (never as passed), or as
+    /// failed when the environment variable `required` is set (CI sets it: there a missing
+    /// tool is an error). `what` names what is missing and how to get it.
+    public static func require(_ tool: ExternalTool?, _ what: String, unlessRequiredBy required: String,
+                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> ExternalTool {
+        guard let tool else { throw try Skip.missing(what, unlessRequiredBy: required, sourceLocation: sourceLocation) }
+        return tool
+    }
+
     public struct Run: Sendable {
         public var status: Int32
         public var stdout: String
@@ -318,6 +328,30 @@ public struct ExternalTool: Sendable {
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                    stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Skipping the rest of a test, so that the run reports it skipped rather than passed.
+public enum Skip {
+    /// Why a required tool is missing: thrown, so the test fails.
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Returns when `condition` holds; otherwise skips the running test (`Test.cancel`), or,
+    /// when the environment variable `required` is set, fails it.
+    public static func unless(_ condition: Bool, _ what: String, unlessRequiredBy required: String,
+                              sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        if condition { return }
+        throw try missing(what, unlessRequiredBy: required, sourceLocation: sourceLocation)
+    }
+
+    /// The error that fails the test when `required` is set; otherwise the test is skipped
+    /// here (`Test.cancel` throws).
+    public static func missing(_ what: String, unlessRequiredBy required: String,
+                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Missing {
+        if ExternalTool.isRequired(required) { return Missing(description: "\(what), and \(required) is set") }
+        try Test.cancel("\(what); set \(required)=1 to fail instead", sourceLocation: sourceLocation)
     }
 }
 
