@@ -100,8 +100,9 @@ let package = Package(
             dependencies: ["Statecraft", "StatecraftLanguageServer"],
             path: "Sources/Benchmarks",
             exclude: ["python"]),
-        // Helpers shared by the test targets: repository paths, golden files, running the CLI.
-        .target(name: "TestSupport", dependencies: ["StatecraftAnalysis"], path: "Tests/TestSupport"),
+        // Helpers shared by the test targets: repository paths, golden files, running the CLI
+        // (in process through the driver, or as the built executable).
+        .target(name: "TestSupport", dependencies: ["StatecraftAnalysis", "StatecraftDriver"], path: "Tests/TestSupport"),
         // Fuzzing (Tests/Fuzz): the oracles are a library, so that the test suite judges every
         // corpus input and reproducer with the code libFuzzer runs; each fuzz-* executable
         // hands one oracle to libFuzzer when Tests/Fuzz/fuzz builds it, and otherwise runs it

@@ -29,11 +29,38 @@ public enum InputFile {
     /// The path that means standard input.
     public static let standardInput = "-"
 
+    /// Where a relative path and `-` lead: the process's working directory and standard
+    /// input (`.process`), or a folder and a file descriptor of the caller's, for a command
+    /// run inside another program (the test suite runs `statecraft` commands in process, many
+    /// at once, each in its own folder). Messages keep the path as the user gave it.
+    public struct Context: Sendable, Equatable {
+        /// The folder relative paths start from; nil for the process's working directory.
+        public var directory: String?
+        /// The file descriptor `-` reads.
+        public var standardInput: Int32
+
+        /// Creates a context.
+        public init(directory: String? = nil, standardInput: Int32 = 0) {
+            self.directory = directory
+            self.standardInput = standardInput
+        }
+
+        /// The process's working directory and standard input.
+        public static let process = Context()
+
+        /// `path` as the system should open it: unchanged when absolute, when there is no
+        /// folder of our own, or for `-`.
+        public func resolve(_ path: String) -> String {
+            guard let directory, !path.hasPrefix("/"), path != InputFile.standardInput else { return path }
+            return directory.hasSuffix("/") ? directory + path : directory + "/" + path
+        }
+    }
+
     /// Opens `path` for reading and returns its file descriptor, which the caller closes;
     /// standard input for `-`. A folder is refused here, not later as an odd read error.
-    public static func open(_ path: String) -> Result<Int32, Problem> {
-        if path == standardInput { return .success(dup(0)) }
-        let descriptor = path.withCString { systemOpen($0, O_RDONLY | O_CLOEXEC) }
+    public static func open(_ path: String, in context: Context = .process) -> Result<Int32, Problem> {
+        if path == standardInput { return .success(dup(context.standardInput)) }
+        let descriptor = context.resolve(path).withCString { systemOpen($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return .failure(Problem(path: path, reason: describe(errno))) }
         var info = stat()
         if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
@@ -44,9 +71,9 @@ public enum InputFile {
     }
 
     /// The whole contents of `path` (standard input for `-`).
-    public static func read(_ path: String) -> Result<[UInt8], Problem> {
+    public static func read(_ path: String, in context: Context = .process) -> Result<[UInt8], Problem> {
         let descriptor: Int32
-        switch open(path) {
+        switch open(path, in: context) {
         case .success(let d): descriptor = d
         case .failure(let problem): return .failure(problem)
         }

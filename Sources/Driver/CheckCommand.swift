@@ -57,7 +57,7 @@ enum CheckCommand {
         var paths = parsed.positionals
         if paths.isEmpty { paths = ["."] }
 
-        let collected = SpecFiles.collect(paths)
+        let collected = SpecFiles.collect(paths, in: console.files)
         var report = CheckReport(files: [], unreadable: collected.problems.map { UnreadableFile(path: $0.path, message: $0.message) })
         for problem in collected.problems { console.err("error: \(problem.message)\n") }
         if collected.files.isEmpty && collected.problems.isEmpty {
@@ -65,7 +65,7 @@ enum CheckCommand {
             return ExitStatus.usage
         }
         for path in collected.files {
-            switch SpecFiles.read(path) {
+            switch SpecFiles.read(path, in: console.files) {
             case .success(let file):
                 var result = Statecraft.check(file, bounds: bounds)
                 if strict {
@@ -90,7 +90,7 @@ enum CheckCommand {
         case .text: console.out(CheckText.summary(report))
         case .json: console.out(CheckJSON.rendered(report))
         case .sarif:
-            console.out(CheckSARIF.rendered(report, root: FileManager.default.currentDirectoryPath, toolVersion: Driver.version))
+            console.out(CheckSARIF.rendered(report, root: console.directory, toolVersion: Driver.version))
         case .github: console.out(GitHubAnnotations.check(report) + CheckText.summary(report))
         }
         if !report.unreadable.isEmpty { return ExitStatus.usage }
@@ -100,14 +100,14 @@ enum CheckCommand {
     /// `check --reach TARGET SPEC`: the whole search budget spent on one target; prints its
     /// witness, the proof that it is unreachable, or why the search stopped short.
     static func reach(_ word: String, paths: [String], bounds: ExplorationBounds, console: Console) -> Int32 {
-        let collected = SpecFiles.collect(paths.isEmpty ? ["."] : paths)
+        let collected = SpecFiles.collect(paths.isEmpty ? ["."] : paths, in: console.files)
         for problem in collected.problems { console.err("error: \(problem.message)\n") }
         if !collected.problems.isEmpty { return ExitStatus.usage }
         guard collected.files.count == 1, let path = collected.files.first else {
             return spec.usageError("--reach searches one spec; found \(collected.files.count)", console)
         }
         let file: SourceFile
-        switch SpecFiles.read(path) {
+        switch SpecFiles.read(path, in: console.files) {
         case .success(let read): file = read
         case .failure(let problem):
             console.err("error: \(problem.message)\n")

@@ -101,7 +101,7 @@ enum DiagramCommand {
         let text = kind == .dot ? DOTWriter.write(machine, overlay: overlay) : MermaidWriter.write(machine, focus: overlay.focus)
         var bytes = Data(text.utf8)
         if let render {
-            switch Graphviz.render(bytes, format: render.rawValue) {
+            switch Graphviz.render(bytes, format: render.rawValue, environment: console.environment) {
             case .success(let rendered): bytes = rendered
             case .failure(let problem):
                 console.err("error: \(problem.message)\n")
@@ -136,7 +136,7 @@ enum DiagramCommand {
     static func replayCoverage(_ machine: Machine, log: String, console: Console) -> Coverage? {
         var reader: EventLogReader
         do {
-            reader = try EventLogReader.open(path: log)
+            reader = try EventLogReader.open(path: log, in: console.files)
         } catch {
             console.err("error: \(error.message)\n")
             return nil
@@ -164,8 +164,8 @@ enum Graphviz {
         + "'brew install graphviz' on macOS), or leave out -T to print DOT"
 
     /// The `dot` executable on PATH.
-    static func executable() -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/usr/local/bin"
+    static func executable(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        let path = environment["PATH"] ?? "/usr/bin:/usr/local/bin"
         for dir in path.split(separator: ":").map(String.init) {
             let candidate = URL(fileURLWithPath: dir).appendingPathComponent("dot")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -184,8 +184,9 @@ enum Graphviz {
     /// While `dot` runs, this process forwards SIGTERM, SIGINT and SIGHUP to it and waits for
     /// it before exiting, so killing `statecraft dot -T svg` never leaves Graphviz running;
     /// a render that takes longer than `timeLimit()` is stopped the same way.
-    static func render(_ dot: Data, format: String) -> Result<Data, Problem> {
-        guard let executable = executable() else {
+    static func render(_ dot: Data, format: String,
+                       environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<Data, Problem> {
+        guard let executable = executable(environment) else {
             return .failure(Problem(message: "rendering \(format.uppercased()) needs Graphviz's 'dot', which is not on PATH; " + installHint))
         }
         let process = Process()
@@ -220,7 +221,7 @@ enum Graphviz {
         }
         defer { sources.forEach { $0.cancel() } }
         nonisolated(unsafe) var timedOut = false
-        let limit = timeLimit()
+        let limit = timeLimit(environment)
         let timer = DispatchWorkItem {
             timedOut = true
             stop(child)

@@ -16,25 +16,39 @@ public struct Console: Sendable {
     public var inputIsTerminal: Bool
     /// Whether standard error is a terminal (a person watches it: a progress line helps).
     public var errorIsTerminal: Bool
+    /// The folder relative paths start from and what `-` reads: the process's own, unless the
+    /// command runs inside another program (the tests run many at once, each in its folder).
+    public var files: InputFile.Context
+    /// The environment variables the command sees (`PATH` to find Graphviz, its time limit).
+    public var environment: [String: String]
 
     /// Creates a console.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
                 write: (@Sendable (Data) -> Void)? = nil, colour: Bool = false, inputIsTerminal: Bool = false,
-                errorIsTerminal: Bool = false) {
+                errorIsTerminal: Bool = false, files: InputFile.Context = .process,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.out = out
         self.err = err
         self.write = write ?? { out(String(decoding: $0, as: UTF8.self)) }
         self.colour = colour
         self.inputIsTerminal = inputIsTerminal
         self.errorIsTerminal = errorIsTerminal
+        self.files = files
+        self.environment = environment
     }
 }
 
 extension Console {
+    /// `path` as the system should open it (see `InputFile.Context.resolve`).
+    func resolve(_ path: String) -> String { files.resolve(path) }
+
+    /// The process's working directory, or the folder the command runs in.
+    var directory: String { files.directory ?? FileManager.default.currentDirectoryPath }
+
     /// Writes `bytes` to the file `-o` named; false (after saying why) when it cannot.
     func write(_ bytes: Data, toFile path: String) -> Bool {
         do {
-            try bytes.write(to: URL(fileURLWithPath: path))
+            try bytes.write(to: URL(fileURLWithPath: resolve(path)))
             return true
         } catch {
             err("error: cannot write '\(path)': \(error.localizedDescription)\n")

@@ -46,7 +46,7 @@ enum FormatCommand {
             return formatStandardInput(checkOnly: checkOnly, console: console)
         }
         if paths.isEmpty { paths = ["."] }
-        let collected = SpecFiles.collect(paths)
+        let collected = SpecFiles.collect(paths, in: console.files)
         var tally = Tally()
         for problem in collected.problems {
             console.err("error: \(problem.message)\n")
@@ -58,7 +58,7 @@ enum FormatCommand {
         }
         for path in collected.files {
             let file: SourceFile
-            switch SpecFiles.read(path) {
+            switch SpecFiles.read(path, in: console.files) {
             case .success(let read): file = read
             case .failure(let problem):
                 console.err("error: \(problem.message)\n")
@@ -91,7 +91,7 @@ enum FormatCommand {
     /// `fmt -`: the formatted spec (or, with `--check`, the diff) on standard output.
     private static func formatStandardInput(checkOnly: Bool, console: Console) -> Int32 {
         let file: SourceFile
-        switch SpecFiles.read(InputFile.standardInput) {
+        switch SpecFiles.read(InputFile.standardInput, in: console.files) {
         case .success(let read): file = read
         case .failure(let problem):
             console.err("error: \(problem.message)\n")
@@ -135,7 +135,7 @@ enum FormatCommand {
     /// Replaces the file's contents: written beside it first, then renamed over it, so the
     /// file is never half written; the new file keeps the old one's permissions.
     private static func write(_ bytes: [UInt8], to path: String, console: Console) -> Bool {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let target = URL(fileURLWithPath: console.resolve(path)).resolvingSymlinksInPath()
         let folder = target.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).fmt-\(ProcessInfo.processInfo.processIdentifier)")
         let fm = FileManager.default

@@ -35,7 +35,7 @@ enum MergeCommand {
         var merged: SummaryDocument?
         for path in parsed.positionals {
             let bytes: [UInt8]
-            switch InputFile.read(path) {
+            switch InputFile.read(path, in: console.files) {
             case .success(let b): bytes = b
             case .failure(let problem):
                 console.err("error: \(problem.message)\n")

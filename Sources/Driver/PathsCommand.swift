@@ -51,7 +51,7 @@ enum PathsCommand {
         }
         let (logs, targets) = TestGeneration.generate(machine, report, cover: cover)
         if let dir = parsed.values["--emit"] {
-            if let problem = emit(logs, into: dir) {
+            if let problem = emit(logs, into: dir, in: console.files) {
                 console.err("error: \(problem)\n")
                 return ExitStatus.usage
             }
@@ -70,16 +70,16 @@ enum PathsCommand {
 
     /// Writes the logs into `dir`: a new or empty folder, or one that holds only what an
     /// earlier `paths` wrote (which is replaced). Returns what went wrong, if anything.
-    static func emit(_ logs: [TestGeneration.Log], into dir: String) -> String? {
+    static func emit(_ logs: [TestGeneration.Log], into dir: String, in context: InputFile.Context) -> String? {
         let fm = FileManager.default
-        let url = URL(fileURLWithPath: dir)
+        let url = URL(fileURLWithPath: context.resolve(dir))
         let manifest = url.appendingPathComponent(manifestName)
         var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: dir, isDirectory: &isDirectory) {
+        if fm.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { return "cannot write into '\(dir)': it is a file, not a folder" }
             let previous = Set(((try? String(contentsOf: manifest, encoding: .utf8)) ?? "")
                 .split(separator: "\n").map(String.init))
-            let present = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0 != manifestName }
+            let present = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0 != manifestName }
             let foreign = present.filter { !previous.contains($0) }.sorted()
             guard foreign.isEmpty else {
                 let shown = foreign.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")

@@ -81,17 +81,17 @@ enum ReplayCommand {
         guard let specPath = options.spec else {
             return spec.usageError("missing the SPEC argument", console)
         }
-        let expanded = expandFolders(options.logs.isEmpty ? ["-"] : options.logs)
+        let expanded = expandFolders(options.logs.isEmpty ? ["-"] : options.logs, in: console.files)
         let logs = expanded.logs
         if specPath == InputFile.standardInput && logs.contains(InputFile.standardInput) {
             return spec.usageError("the spec and a log cannot both be read from standard input ('-')", console)
         }
         let program: Program
-        switch loadProgram(specPath) {
+        switch loadProgram(specPath, in: console.files) {
         case .success(let p): program = p
-        case .failure(.errors) where swappedArguments(spec: specPath, logs: options.logs) != nil:
+        case .failure(.errors) where swappedArguments(spec: specPath, logs: options.logs, in: console.files) != nil:
             // The parser's "expected 'machine', found '{'" would say nothing useful.
-            let hint = swappedArguments(spec: specPath, logs: options.logs) ?? ""
+            let hint = swappedArguments(spec: specPath, logs: options.logs, in: console.files) ?? ""
             reportSpecFailure(.unreadable(hint), spec: specPath, format: options.format, console: console)
             return ExitStatus.usage
         case .failure(let failure):
@@ -137,7 +137,7 @@ enum ReplayCommand {
         // Several files without a trace replay on every core (a trace is for following one
         // log, and standard input is one stream).
         if logs.count > 1 && !options.trace && !logs.contains(InputFile.standardInput) {
-            ManyLogs.replay(logs, program: program, options: replayerOptions(options), jobs: options.jobs,
+            ManyLogs.replay(logs, program: program, options: replayerOptions(options), jobs: options.jobs, in: console.files,
                             each: { index, outcome in take(outcome, log: logs[index]) }, progress: { progress.show($0) })
             progress.clear()
         } else {
@@ -145,15 +145,15 @@ enum ReplayCommand {
                 let displayPath = path == "-" ? "<stdin>" : path
                 var reader: EventLogReader
                 // Trace lines come out in large writes, or one by one while a live stream feeds them.
-                output.out.lineByLine = path == "-" && ByteOutput.isLive(fileDescriptor: 0)
+                output.out.lineByLine = path == "-" && ByteOutput.isLive(fileDescriptor: console.files.standardInput)
                 if path == "-" {
                     if console.inputIsTerminal {
                         console.err("reading events from standard input (JSON Lines; end with Ctrl-D)\n")
                     }
-                    reader = EventLogReader(fileDescriptor: 0)
+                    reader = EventLogReader(fileDescriptor: console.files.standardInput)
                 } else {
                     do {
-                        reader = try EventLogReader.open(path: path)
+                        reader = try EventLogReader.open(path: path, in: console.files)
                     } catch {
                         take(.unreadable(error.message), log: path)
                         continue
@@ -191,7 +191,7 @@ enum ReplayCommand {
         switch options.format {
         case .json: console.out(ReplaySummaryJSON.render(document))
         case .html:
-            let page = Data(ReplaySummaryHTML.render(document, svg: diagram(document.summary, machine)).utf8)
+            let page = Data(ReplaySummaryHTML.render(document, svg: diagram(document.summary, machine, environment: console.environment)).utf8)
             guard let path = options.output else {
                 console.write(page)
                 return true
@@ -204,8 +204,8 @@ enum ReplayCommand {
 
     /// The machine drawn by Graphviz, each transition coloured by how often it was taken;
     /// nil when Graphviz is not installed (the page says so).
-    static func diagram(_ summary: ConformanceSummary, _ machine: Machine) -> String? {
-        switch Graphviz.render(Data(DOTWriter.write(machine, overlay: .heat(summary)).utf8), format: "svg") {
+    static func diagram(_ summary: ConformanceSummary, _ machine: Machine, environment: [String: String]) -> String? {
+        switch Graphviz.render(Data(DOTWriter.write(machine, overlay: .heat(summary)).utf8), format: "svg", environment: environment) {
         case .success(let svg): return String(decoding: svg, as: UTF8.self)
         case .failure: return nil
         }
@@ -220,17 +220,17 @@ enum ReplayCommand {
 
     /// The logs named: files (and `-`) as given, folders replaced by every `*.jsonl` file
     /// under them, sorted; a folder without one is a problem to report.
-    static func expandFolders(_ paths: [String]) -> (logs: [String], problems: [(path: String, message: String)]) {
+    static func expandFolders(_ paths: [String], in context: InputFile.Context) -> (logs: [String], problems: [(path: String, message: String)]) {
         var logs: [String] = []
         var problems: [(path: String, message: String)] = []
         for path in paths {
             var isDirectory: ObjCBool = false
-            guard path != InputFile.standardInput, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+            guard path != InputFile.standardInput, FileManager.default.fileExists(atPath: context.resolve(path), isDirectory: &isDirectory),
                   isDirectory.boolValue else {
                 logs.append(path)  // (a missing file is reported when it is opened)
                 continue
             }
-            let collected = SpecFiles.collect([path], suffix: ".jsonl")
+            let collected = SpecFiles.collect([path], suffix: ".jsonl", in: context)
             problems += collected.problems
             if collected.files.isEmpty && collected.problems.isEmpty {
                 problems.append((path, "no *.jsonl log under folder '\(path)'"))
@@ -287,7 +287,7 @@ enum ReplayCommand {
 
     /// Reads a spec file, or says why it cannot.
     static func readSpec(_ path: String, console: Console) -> SourceFile? {
-        switch SpecFiles.read(path) {
+        switch SpecFiles.read(path, in: console.files) {
         case .success(let f): return f
         case .failure(let problem):
             console.err("error: \(problem.message)\n")
@@ -296,9 +296,9 @@ enum ReplayCommand {
     }
 
     /// Reads, checks and compiles the spec.
-    static func loadProgram(_ path: String) -> Result<Program, SpecFailure> {
+    static func loadProgram(_ path: String, in context: InputFile.Context) -> Result<Program, SpecFailure> {
         let file: SourceFile
-        switch SpecFiles.read(path) {
+        switch SpecFiles.read(path, in: context) {
         case .success(let f): file = f
         case .failure(let problem): return .failure(.unreadable(problem.message))
         }
@@ -314,16 +314,16 @@ enum ReplayCommand {
     /// spec, the message that says so and gives the command with the two swapped; nil
     /// otherwise. A log looks like one by its extension (`.jsonl`, `.json`, `.ndjson`) or
     /// its first character (`{`); a spec by its extension (`.machine`) or by parsing as one.
-    static func swappedArguments(spec: String, logs: [String]) -> String? {
+    static func swappedArguments(spec: String, logs: [String], in context: InputFile.Context) -> String? {
         guard spec != InputFile.standardInput, let log = logs.first, log != InputFile.standardInput,
-              case .success(let specFile) = SpecFiles.read(spec) else { return nil }
+              case .success(let specFile) = SpecFiles.read(spec, in: context) else { return nil }
         let logLike = ["jsonl", "json", "ndjson"].contains(spec.split(separator: ".").last.map(String.init) ?? "")
             || specFile.bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
         guard logLike else { return nil }
         let specLike: Bool
         if log.hasSuffix(".machine") {
             specLike = true
-        } else if case .success(let file) = SpecFiles.read(log) {
+        } else if case .success(let file) = SpecFiles.read(log, in: context) {
             specLike = Statecraft.check(file, bounds: nil).machine != nil
         } else {
             specLike = false

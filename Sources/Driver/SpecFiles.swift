@@ -12,7 +12,9 @@ enum SpecFiles {
     /// `*.machine` files (or `suffix`), sorted so the output is the same on every machine. Hidden files
     /// and folders inside a folder (`.git`, `.build`, the fuzzers' working corpora) are not
     /// searched: they hold copies and tools' data, not the user's specs.
-    static func collect(_ paths: [String], suffix: String = ".machine") -> (files: [String], problems: [(path: String, message: String)]) {
+    /// Relative paths start from `context`'s folder; the files keep the paths as given.
+    static func collect(_ paths: [String], suffix: String = ".machine",
+                        in context: InputFile.Context) -> (files: [String], problems: [(path: String, message: String)]) {
         var files: [String] = []
         var problems: [(path: String, message: String)] = []
         let fm = FileManager.default
@@ -22,7 +24,7 @@ enum SpecFiles {
                 continue
             }
             var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            guard fm.fileExists(atPath: context.resolve(path), isDirectory: &isDirectory) else {
                 problems.append((path, InputFile.Problem(path: path, reason: InputFile.describe(ENOENT)).message))
                 continue
             }
@@ -30,7 +32,7 @@ enum SpecFiles {
                 files.append(path)
                 continue
             }
-            guard let enumerator = fm.enumerator(atPath: path) else {
+            guard let enumerator = fm.enumerator(atPath: context.resolve(path)) else {
                 problems.append((path, "cannot read folder '\(path)'"))
                 continue
             }
@@ -50,8 +52,8 @@ enum SpecFiles {
     }
 
     /// Reads a spec's bytes (standard input for `-`, shown as `<stdin>`).
-    static func read(_ path: String) -> Result<SourceFile, ReadError> {
-        switch InputFile.read(path) {
+    static func read(_ path: String, in context: InputFile.Context) -> Result<SourceFile, ReadError> {
+        switch InputFile.read(path, in: context) {
         case .success(let bytes):
             return .success(SourceFile(path: path == InputFile.standardInput ? "<stdin>" : path, bytes: bytes))
         case .failure(let problem):

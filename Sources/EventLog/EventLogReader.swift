@@ -46,15 +46,16 @@ public struct EventLogReader {
         lines = LineBuffer(chunkSize: chunkSize, refill: refill)
     }
 
-    /// Opens the file at `path` and streams it; the file is closed when the reader goes away.
-    public static func open(path: String) throws(LogError) -> EventLogReader {
-        try open(path: path, chunkSize: defaultChunkSize)
+    /// Opens the file at `path` (relative to `context`'s folder) and streams it; the file is
+    /// closed when the reader goes away.
+    public static func open(path: String, in context: InputFile.Context = .process) throws(LogError) -> EventLogReader {
+        try open(path: path, chunkSize: defaultChunkSize, in: context)
     }
 
-    /// `open(path:)` with a chosen chunk size.
-    static func open(path: String, chunkSize: Int) throws(LogError) -> EventLogReader {
+    /// `open(path:in:)` with a chosen chunk size.
+    static func open(path: String, chunkSize: Int, in context: InputFile.Context = .process) throws(LogError) -> EventLogReader {
         let descriptor: Int32
-        switch InputFile.open(path) {
+        switch InputFile.open(path, in: context) {
         case .success(let d): descriptor = d
         case .failure(let problem): throw LogError(line: 0, column: 0, message: problem.message, text: [])
         }

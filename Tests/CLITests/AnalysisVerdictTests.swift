@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `statecraft check`'s verdicts as a user meets them: the repros of issue 15 that used to
-/// get a wrong or unhelpful answer, run through the real binary.
+/// get a wrong or unhelpful answer, run through the command line (the driver, in process).
 @Suite struct AnalysisVerdictTests {
     static let fixtures = "Tests/CheckerTests/Fixtures"
 

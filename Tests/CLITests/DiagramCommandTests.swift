@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `statecraft dot` and `statecraft mermaid` through the real binary.
+/// `statecraft dot` and `statecraft mermaid` through the command line (the driver, in process).
 @Suite struct DiagramCommandTests {
     static let machines = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"]
     static let golden = Repository.root.appendingPathComponent("Tests/ExportTests/Golden")

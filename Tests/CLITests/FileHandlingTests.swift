@@ -124,7 +124,7 @@ import TestSupport
         #expect(text.contains("reading events from standard input (JSON Lines; end with Ctrl-D)"))
         #expect(text.contains("replayed <stdin>: 0 cases"))
         // Not on a pipe: there, nobody is typing.
-        let piped = try CLI.run(["replay", "Specs/Drawer.machine"], input: "")
+        let piped = try CLI.launch(["replay", "Specs/Drawer.machine"], input: "")
         #expect(!piped.stderr.contains("reading events"))
         #endif
     }

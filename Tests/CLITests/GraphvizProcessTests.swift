@@ -61,7 +61,7 @@ import TestSupport
         let (bin, pidFile) = try GraphvizProcessTests.fakeDot()
         defer { try? FileManager.default.removeItem(at: bin) }
         let started = Date()
-        let r = try CLI.run(["dot", "Specs/Drawer.machine", "-T", "svg"],
+        let r = try CLI.launch(["dot", "Specs/Drawer.machine", "-T", "svg"],
                             environment: GraphvizProcessTests.environment(bin, ["STATECRAFT_RENDER_TIMEOUT": "1"]))
         #expect(Date().timeIntervalSince(started) < 20)
         #expect(r.status == 2)

@@ -25,22 +25,18 @@ import TestSupport
         #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("href="), "external asset or script")
         #expect(html.contains("<td>Fitting cases</td>"))
         #expect(html.contains("<code>on endDragging if progress &gt;= 1 -&gt; refreshing</code>"))
-        if ExternalTool.find("dot") != nil {
-            #expect(html.contains("<svg") && html.contains("penwidth") == false, "an inline SVG, not DOT")
-            #expect(html.contains("#c01c28"), "the most taken transition in the heat map's red")
-        }
         let refused = try CLI.run(["replay", "Specs/PullToRefresh.machine", "Specs/PullToRefresh.session.jsonl", "-o", page.path])
         #expect(refused.status == 2 && refused.stderr.contains("-o writes the HTML page: use it with --format html"))
+        try Skip.unless(ExternalTool.find("dot") != nil, "Graphviz is not installed", unlessRequiredBy: "STATECRAFT_REQUIRE_GRAPHVIZ")
+        #expect(html.contains("<svg") && html.contains("penwidth") == false, "an inline SVG, not DOT")
+        #expect(html.contains("#c01c28"), "the most taken transition in the heat map's red")
     }
 
-    @Test func aBrowserShowsThePageWithoutAConsoleMessage() throws {
-        guard ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] == nil else { return }
-        guard let chromium = ExternalTool.find("chromium") ?? ExternalTool.find("chromium-browser") else {
-            if ExternalTool.isRequired("STATECRAFT_REQUIRE_CHROMIUM") {
-                Issue.record("chromium is required (STATECRAFT_REQUIRE_CHROMIUM is set)")
-            }
-            return
-        }
+    /// (Under a sanitizer this would time Chromium, not us: the page's text is checked above.)
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] == nil, "Chromium under a sanitizer run"))
+    func aBrowserShowsThePageWithoutAConsoleMessage() throws {
+        let chromium = try ExternalTool.require(ExternalTool.find("chromium") ?? ExternalTool.find("chromium-browser"),
+                                                "chromium is not installed", unlessRequiredBy: "STATECRAFT_REQUIRE_CHROMIUM")
         let (dir, page, _) = try Self.page()
         defer { try? FileManager.default.removeItem(at: dir) }
         let screenshot = dir.appendingPathComponent("report.png")
@@ -53,7 +49,8 @@ import TestSupport
         #expect(console.isEmpty, "\(console)")
         let dom = try chromium.run(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.absoluteString])
         #expect(dom.stdout.contains("<svg") && dom.stdout.contains("<table>"), "the browser's DOM has the diagram and the tables")
-        guard let python = ExternalTool.find("python3") else { return }
+        let python = try ExternalTool.require(ExternalTool.find("python3"), "python3 is not installed",
+                                              unlessRequiredBy: "STATECRAFT_REQUIRE_CHROMIUM")
         let read = try python.run([Repository.root.appendingPathComponent("Tests/ReportTests/python/read_png.py").path, screenshot.path])
         struct Look: Decodable { var width: Int; var height: Int; var colours: Int; var heat: Int; var dark: Int; var blue: Int }
         let look = try JSONDecoder().decode(Look.self, from: Data(read.stdout.utf8))

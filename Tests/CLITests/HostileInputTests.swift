@@ -36,7 +36,7 @@ import TestSupport
         let (name, bytes, expected) = HostileInputTests.cases[index]
         let url = try HostileInputTests.write(bytes, named: "input.machine")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        let r = try CLI.run(["check", url.path])
+        let r = try CLI.launch(["check", url.path])
         #expect(r.exitedNormally, "\(name): the process crashed")
         #expect(r.status == 1, "\(name)")
         #expect(r.stdout.contains(expected), "\(name)")
@@ -47,7 +47,7 @@ import TestSupport
     @Test func jsonOutputStaysValidForHostileInput() throws {
         let url = try HostileInputTests.write(HostileInputTests.cases[1].1, named: "garbage.machine")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        let r = try CLI.run(["check", "--format", "json", url.path])
+        let r = try CLI.launch(["check", "--format", "json", url.path])
         #expect(r.status == 1)
         #expect((try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8))) != nil)
     }

@@ -2,7 +2,8 @@ import Testing
 import TestSupport
 
 /// `initial -> a, b`: where a state (or the machine) starts, at any depth, in several regions,
-/// or through a history state; each rule a spec and a log through the real binary.
+/// or through a history state; each rule a spec and a log through the command line (the
+/// driver, in process).
 @Suite struct InitialTargetsTests {
     static let lines = StatechartSemanticsTests.lines
 

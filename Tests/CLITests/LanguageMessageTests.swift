@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// What a newcomer writing their first specs meets in the language, through the real binary.
+/// What a newcomer writing their first specs meets in the language, through the command line (the driver, in process).
 @Suite struct LanguageMessageTests {
     static let fixtures = "Tests/CheckerTests/Fixtures"
 

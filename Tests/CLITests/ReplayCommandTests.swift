@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `statecraft replay` through the real binary.
+/// `statecraft replay` through the command line (the driver, in process).
 @Suite struct ReplayCommandTests {
     static let machines = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss"]
 

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `statecraft replay --trace` output through the real binary: the exact bytes (golden files
-/// recorded before trace output was buffered), and that buffered output comes out whole and
-/// in order, whatever stops the replay.
+/// `statecraft replay --trace` output through the command line (the driver, in process): the
+/// exact bytes (golden files recorded before trace output was buffered), and that buffered
+/// output comes out whole and in order, whatever stops the replay.
 @Suite struct ReplayTraceTests {
     static let golden = Repository.root.appendingPathComponent("Tests/CLITests/Golden")
 
@@ -87,7 +87,7 @@ import TestSupport
         let dir = try ReplayCommandTests.folder(["bad.jsonl": log])
         defer { try? FileManager.default.removeItem(at: dir) }
         let spec = Repository.specs.appendingPathComponent("Drawer.machine").path
-        let r = try CLI.run(["replay", "--trace", "--format", format, spec, "bad.jsonl"], in: dir)
+        let r = try CLI.launch(["replay", "--trace", "--format", format, spec, "bad.jsonl"], in: dir)
         #expect(r.status == 2)
         #expect(r.exitedNormally)
         if format == "jsonl" {

@@ -7,16 +7,13 @@ import TestSupport
 /// --format json`, and reduces the summaries with `statecraft merge`; the result must be byte
 /// for byte the single run's (Tests/Spark/replay_on_spark.py checks it).
 @Suite struct SparkTests {
-    @Test func aSparkRunMergesIntoTheSingleRun() throws {
-        // (Under a sanitizer this would time Spark, not us: the merge tests cover our side.)
-        guard ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] == nil else { return }
-        guard let python = ExternalTool.find("python3"), ExternalTool.find("java") != nil,
-              try python.run(["-c", "import pyspark"]).status == 0 else {
-            if ExternalTool.isRequired("STATECRAFT_REQUIRE_PYSPARK") {
-                Issue.record("python3 with pyspark, and java, are required (STATECRAFT_REQUIRE_PYSPARK is set)")
-            }
-            return
-        }
+    /// (Under a sanitizer this would time Spark, not us: the merge tests cover our side.)
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] == nil, "Spark under a sanitizer run"))
+    func aSparkRunMergesIntoTheSingleRun() throws {
+        let found = ExternalTool.find("python3")
+        let usable = try found.map { try $0.run(["-c", "import pyspark"]).status == 0 && ExternalTool.find("java") != nil } ?? false
+        let python = try ExternalTool.require(usable ? found : nil, "python3 with pyspark, and java, are not installed",
+                                              unlessRequiredBy: "STATECRAFT_REQUIRE_PYSPARK")
         let binary = try #require(CLI.executable)
         let (dir, _) = try MergeCommandTests.logs()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -376,7 +376,7 @@ import TestSupport
         for k in 0..<10_000 { text += "initial state s\(k) {\n" }
         text += "on go -> s0\n" + String(repeating: "}\n", count: 10_000) + "}\n"
         let path = try AnalysisVerdictTests.spec(text)
-        let r = try CLI.run(["check", path])
+        let r = try CLI.launch(["check", path])
         #expect(r.status == 1)
         #expect(r.exitedNormally)
         #expect(r.stdout.contains("error: nesting is too deep; at most 64 levels are allowed [nesting-too-deep]"), "\(r.stdout.prefix(500))")

@@ -10,13 +10,12 @@ import TestSupport
 /// (`swift-symbolgraph-extract` on the `Statecraft` module, taking in the modules it
 /// re-exports), so the test costs seconds, not a second build. Set `STATECRAFT_REQUIRE_DOCC=1`
 /// (CI does) to fail instead of skipping when the toolchain's `docc` cannot be found.
-@Suite struct CatalogueBuildTests {
+@Suite(.enabled(if: SymbolGraph.isWanted, "the documentation is not built under a sanitizer"))
+struct CatalogueBuildTests {
     @Test func theCatalogueBuildsWithWarningsAsErrors() throws {
-        guard let graphs = try SymbolGraph.extract() else { return }
-        guard let docc = Toolchain.find("docc") else {
-            #expect(!ExternalTool.isRequired("STATECRAFT_REQUIRE_DOCC"), "docc is not installed")
-            return
-        }
+        let graphs = try SymbolGraph.extract()
+        let docc = try ExternalTool.require(Toolchain.find("docc"), "docc is not installed",
+                                            unlessRequiredBy: "STATECRAFT_REQUIRE_DOCC")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-docc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
         let run = try docc.run(["convert", Documentation.catalogue.path,
@@ -35,7 +34,7 @@ import TestSupport
     }
 
     @Test func everyPublicSymbolHasASummary() throws {
-        guard let graphs = try SymbolGraph.extract() else { return }
+        let graphs = try SymbolGraph.extract()
         let data = try Data(contentsOf: graphs.appendingPathComponent("Statecraft.symbols.json"))
         let graph = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let symbols = try #require(graph["symbols"] as? [[String: Any]])
@@ -72,11 +71,13 @@ enum Toolchain {
 
 /// The `Statecraft` module's symbol graph, extracted once per test run.
 enum SymbolGraph {
-    /// The folder holding `Statecraft.symbols.json`; nil (with the test skipped) under a
-    /// sanitizer, whose build the documentation does not depend on.
-    static func extract() throws -> URL? {
-        if ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] != nil { return nil }
-        return try cached.get()
+    /// Not under a sanitizer, whose build the documentation does not depend on (the tests
+    /// that need the graph are skipped there).
+    static let isWanted = ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] == nil
+
+    /// The folder holding `Statecraft.symbols.json`.
+    static func extract() throws -> URL {
+        try cached.get()
     }
 
     private static let cached: Result<URL, Error> = Result { try build() }

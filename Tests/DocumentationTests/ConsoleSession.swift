@@ -102,10 +102,17 @@ struct Shell {
 
     init(folder: URL) { self.folder = folder }
 
-    /// Runs `command` with `/bin/sh`, the built `statecraft` first on PATH; returns its
-    /// standard output and standard error as one stream.
+    /// Runs `command` as `/bin/sh` would, the built `statecraft` first on PATH; returns its
+    /// standard output and standard error as one stream. A plain `statecraft` command (words
+    /// without quotes, pipes, redirections or variables) runs in this process through the
+    /// driver, which prints the same bytes as the binary; the rest goes to the shell.
     mutating func run(_ command: String, timeout: TimeInterval = 120) throws -> String {
         if command == "echo $?" { return "\(lastStatus)\n" }
+        if let arguments = Self.plainStatecraftArguments(command) {
+            let run = try CLI.runMerged(arguments, in: folder, environment: ["NO_COLOR": "1"])
+            lastStatus = run.status
+            return run.output
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", ConsoleSession.shellText(command)]
@@ -128,5 +135,16 @@ struct Shell {
         deadline.cancel()
         lastStatus = process.terminationStatus
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The arguments of `statecraft ARGUMENT ...` when the shell would pass its words as they
+    /// are (nothing it expands, quotes, redirects or chains); nil for any other command.
+    static func plainStatecraftArguments(_ command: String) -> [String]? {
+        let text = ConsoleSession.shellText(command)
+        let special = Set("|&;<>()$`\\\"'*?[]{}~#\n\t")
+        guard !text.contains(where: { special.contains($0) }) else { return nil }
+        let words = text.split(separator: " ").map(String.init)
+        guard words.first == "statecraft" else { return nil }
+        return Array(words.dropFirst())
     }
 }

@@ -32,10 +32,7 @@ import TestSupport
     /// titles and labels under another (whose layout may differ by a point).
     @Test func thePictureIsTheSpecDrawnToday() throws {
         #expect(try Self.readme().contains("](Specs/PullToRefresh.svg)"))
-        guard ExternalTool.find("dot") != nil else {
-            #expect(!ExternalTool.isRequired("STATECRAFT_REQUIRE_GRAPHVIZ"), "Graphviz is not installed")
-            return
-        }
+        try Skip.unless(ExternalTool.find("dot") != nil, "Graphviz is not installed", unlessRequiredBy: "STATECRAFT_REQUIRE_GRAPHVIZ")
         let run = try CLI.run(["dot", "-T", "svg", "Specs/PullToRefresh.machine"])
         #expect(run.status == 0, "\(run.stderr)")
         let committed = try String(contentsOf: Repository.specs.appendingPathComponent("PullToRefresh.svg"), encoding: .utf8)

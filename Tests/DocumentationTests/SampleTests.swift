@@ -42,7 +42,7 @@ import TestSupport
                     Issue.record("\(block): not in the layout of statecraft fmt")
                 }
             case "console":
-                runConsole(block, shell: &shell)
+                try runConsole(block, shell: &shell)
             case "swift":
                 if let problem = SwiftSamples.problem(with: block, wholeFile: wholeFiles) { Issue.record("\(block): \(problem)") }
             case "jsonl":
@@ -113,7 +113,7 @@ import TestSupport
         if result.machine == nil, result.diagnostics.isEmpty { Issue.record("\(block): no machine") }
     }
 
-    func runConsole(_ block: CodeBlock, shell: inout Shell) {
+    func runConsole(_ block: CodeBlock, shell: inout Shell) throws {
         let session = ConsoleSession(block.text)
         if session.commands.isEmpty { Issue.record("\(block): a console block without a `$ ` command") }
         for command in session.commands {
@@ -122,15 +122,12 @@ import TestSupport
                 continue
             }
             guard ConsoleSession.isRun(command.text) else { continue }
-            // Under a sanitizer the commands are covered by the CLI tests; here they would only
-            // add minutes to CI.
-            if ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] != nil { continue }
             // A picture needs Graphviz, which the suite's other diagram tests also only
-            // require where STATECRAFT_REQUIRE_GRAPHVIZ is set. The block's later commands
-            // read the picture (`head -n 1 pull.svg`), so they are skipped with it.
-            if Self.drawsWithGraphviz(command.text), ExternalTool.find("dot") == nil {
-                #expect(!ExternalTool.isRequired("STATECRAFT_REQUIRE_GRAPHVIZ"), "Graphviz is not installed")
-                break
+            // require where STATECRAFT_REQUIRE_GRAPHVIZ is set. The page's later commands
+            // read the picture (`head -n 1 pull.svg`), so the rest of the page is skipped.
+            if Self.drawsWithGraphviz(command.text) {
+                try Skip.unless(ExternalTool.find("dot") != nil, "Graphviz is not installed (\(block))",
+                                unlessRequiredBy: "STATECRAFT_REQUIRE_GRAPHVIZ")
             }
             do {
                 let output = try shell.run(command.text)

@@ -15,8 +15,11 @@ import TestSupport
     }
 
     @Test func helixStartsTheServerForTheGrammarsFiles() throws {
-        guard let python = ExternalTool.find("python3"),
-              try python.run(["-c", "import tomllib"]).status == 0 else { return }
+        let found = ExternalTool.find("python3")
+        let usable = try found.map { try $0.run(["-c", "import tomllib"]).status == 0 } ?? false
+        // (pytest-lsp's python reads TOML: CI requires that one.)
+        let python = try ExternalTool.require(usable ? found : nil, "python3 3.11 or later (tomllib) is not installed",
+                                              unlessRequiredBy: "STATECRAFT_REQUIRE_PYTEST_LSP")
         let path = Self.editors.appendingPathComponent("languages.toml").path
         let read = try python.run(["-c", "import json, sys, tomllib; print(json.dumps(tomllib.load(open(sys.argv[1], 'rb'))))", path])
         #expect(read.status == 0, "\(read.stderr)")

@@ -29,7 +29,7 @@ import TestSupport
         let cancel = Self.frame(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}"#)
         let shutdown = Self.frame(#"{"jsonrpc":"2.0","id":3,"method":"shutdown"}"#)
         let exit = Self.frame(#"{"jsonrpc":"2.0","method":"exit"}"#)
-        let run = try CLI.run(["lsp", "--stdio"], input: Self.initialize + Self.initialized + Self.open + hover + cancel
+        let run = try CLI.launch(["lsp", "--stdio"], input: Self.initialize + Self.initialized + Self.open + hover + cancel
                                   + shutdown + exit)
         #expect(run.exitedNormally && run.status == 0, "\(run.stderr)")
         let messages = Self.messages(run.stdout)
@@ -40,7 +40,7 @@ import TestSupport
 
     @Test func aClientThatDiesEndsTheServer() throws {
         // No shutdown, no exit: the input just ends.
-        let run = try CLI.run(["lsp"], input: Self.initialize + Self.initialized + Self.open)
+        let run = try CLI.launch(["lsp"], input: Self.initialize + Self.initialized + Self.open)
         #expect(run.exitedNormally)
         #expect(run.status == 1)
         let messages = Self.messages(run.stdout)
@@ -52,7 +52,7 @@ import TestSupport
     @Test func unreadableMessagesAreAnsweredAndTheSessionGoesOn() throws {
         let input = "Content-Length: many\r\n\r\n" + Self.frame("{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\"") + Self.initialize
             + "Content-Length: 3\r\n\r\n[1,"
-        let run = try CLI.run(["lsp"], input: input)
+        let run = try CLI.launch(["lsp"], input: input)
         #expect(run.exitedNormally && run.status == 1)
         let messages = Self.messages(run.stdout)
         #expect(messages.prefix(2).map(\.errorCode) == [-32700, -32700])
@@ -60,10 +60,10 @@ import TestSupport
     }
 
     @Test func usage() throws {
-        let run = try CLI.run(["lsp", "extra.machine"])
+        let run = try CLI.launch(["lsp", "extra.machine"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("Error: unexpected argument 'extra.machine'"))
-        let help = try CLI.run(["help", "lsp"])
+        let help = try CLI.launch(["help", "lsp"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: statecraft lsp"))
     }
 }

@@ -29,13 +29,11 @@ import TestSupport
         var suites: [Suite]
     }
 
-    /// Validates `xml` against the vendored schema; nil when xmllint is missing (and not
-    /// required), else xmllint's verdict and complaints.
-    static func validate(_ xml: String, in dir: URL) throws -> (valid: Bool, output: String)? {
-        guard let xmllint = ExternalTool.find("xmllint") else {
-            if ExternalTool.isRequired("STATECRAFT_REQUIRE_XMLLINT") { Issue.record("xmllint is required") }
-            return nil
-        }
+    /// Validates `xml` against the vendored schema: xmllint's verdict and complaints (the test
+    /// is skipped from here when xmllint is missing and not required).
+    static func validate(_ xml: String, in dir: URL) throws -> (valid: Bool, output: String) {
+        let xmllint = try ExternalTool.require(ExternalTool.find("xmllint"), "xmllint is not installed",
+                                               unlessRequiredBy: "STATECRAFT_REQUIRE_XMLLINT")
         let file = dir.appendingPathComponent("report-\(UUID().uuidString).xml")
         try xml.write(to: file, atomically: true, encoding: .utf8)
         let run = try xmllint.run(["--noout", "--schema", ReportTesting.schemas.appendingPathComponent("junit-10.xsd").path,
@@ -43,9 +41,8 @@ import TestSupport
         return (run.status == 0, run.stderr)
     }
 
-    static func read(_ xml: String, in dir: URL) throws -> Read? {
-        guard let python = try ReportTesting.python(importing: ["junitparser"], required: "STATECRAFT_REQUIRE_JUNITPARSER")
-        else { return nil }
+    static func read(_ xml: String, in dir: URL) throws -> Read {
+        let python = try ReportTesting.python(importing: ["junitparser"], required: "STATECRAFT_REQUIRE_JUNITPARSER")
         let file = dir.appendingPathComponent("read-\(UUID().uuidString).xml")
         try xml.write(to: file, atomically: true, encoding: .utf8)
         return try ReportTesting.run(python, "read_junit.py", [file.path], as: Read.self)
@@ -59,8 +56,9 @@ import TestSupport
             let name = String(spec.dropLast(".machine".count))
             let r = try CLI.run(["replay", "--format", "junit", "Specs/\(spec)", "Specs/\(name).session.jsonl"])
             #expect(r.status == 0, "\(r.stderr)")
-            if let verdict = try JUnitTests.validate(r.stdout, in: dir) { #expect(verdict.valid, "\(spec): \(verdict.output)") }
-            guard let read = try JUnitTests.read(r.stdout, in: dir) else { continue }
+            let verdict = try JUnitTests.validate(r.stdout, in: dir)
+            #expect(verdict.valid, "\(spec): \(verdict.output)")
+            let read = try JUnitTests.read(r.stdout, in: dir)
             let json = try CLI.run(["replay", "--format", "json", "Specs/\(spec)", "Specs/\(name).session.jsonl"])
             let cases = try #require(((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["logs"]
                 as? [[String: Any]])?.first?["cases"] as? [[String: Any]])
@@ -90,8 +88,9 @@ import TestSupport
         let r = try CLI.run(["replay", "--format", "junit", "Specs/Drawer.machine", failing.path, malformed.path, "missing.jsonl"])
         #expect(r.status == 2)
         #expect(r.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"statecraft replay Specs/Drawer.machine\" tests=\"5\" failures=\"2\" errors=\"2\">"))
-        if let verdict = try JUnitTests.validate(r.stdout, in: dir) { #expect(verdict.valid, "\(verdict.output)") }
-        guard let read = try JUnitTests.read(r.stdout, in: dir) else { return }
+        let verdict = try JUnitTests.validate(r.stdout, in: dir)
+        #expect(verdict.valid, "\(verdict.output)")
+        let read = try JUnitTests.read(r.stdout, in: dir)
         #expect(read.suites.map(\.name) == [failing.path, malformed.path, "missing.jsonl"])
         #expect(read.suites.map(\.tests) == [2, 2, 1])
         #expect(read.suites.map(\.failures) == [2, 0, 0])
@@ -128,8 +127,9 @@ import TestSupport
         try "{\"event\": \"resize\", \"width\": 3, \"height\": 0, \"time\": 0}\n".write(to: log, atomically: true, encoding: .utf8)
         let r = try CLI.run(["replay", "--format", "junit", spec.path, log.path])
         #expect(r.status == 1)
-        if let verdict = try JUnitTests.validate(r.stdout, in: dir) { #expect(verdict.valid, "\(verdict.output)") }
-        guard let read = try JUnitTests.read(r.stdout, in: dir) else { return }
+        let verdict = try JUnitTests.validate(r.stdout, in: dir)
+        #expect(verdict.valid, "\(verdict.output)")
+        let read = try JUnitTests.read(r.stdout, in: dir)
         let rejection = try #require(read.suites.first?.cases.first?.results.first)
         #expect(rejection.type == "event-rejected")
         #expect(rejection.text?.contains("the failing expression in the spec: \(spec.path):5:") == true)
@@ -141,8 +141,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLI.run(["replay", "--format", "junit", "Tests/CheckerTests/Fixtures/done-when.machine", "Specs/Drawer.session.jsonl"])
         #expect(r.status == 2)
-        if let verdict = try JUnitTests.validate(r.stdout, in: dir) { #expect(verdict.valid, "\(verdict.output)") }
-        guard let read = try JUnitTests.read(r.stdout, in: dir) else { return }
+        let verdict = try JUnitTests.validate(r.stdout, in: dir)
+        #expect(verdict.valid, "\(verdict.output)")
+        let read = try JUnitTests.read(r.stdout, in: dir)
         #expect(read.suites.map(\.errors) == [1])
         let error = try #require(read.suites.first?.cases.first?.results.first)
         #expect(error.kind == "error")
@@ -154,7 +155,8 @@ import TestSupport
         let dir = try ReportTesting.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let broken = "<?xml version=\"1.0\"?>\n<testsuites><testsuite name=\"x\" tests=\"1\"><testcase/></testsuite></testsuites>\n"
-        if let verdict = try JUnitTests.validate(broken, in: dir) { #expect(!verdict.valid) }
+        let verdict = try JUnitTests.validate(broken, in: dir)
+        #expect(!verdict.valid)
     }
 
     @Test func traceIsRefusedWithJUnit() throws {

@@ -31,18 +31,14 @@ enum ReportTesting {
         return dir
     }
 
-    /// python3, if it can import every one of `modules`. Nil (the test then skips) when it
-    /// cannot, unless the environment variable `required` is set: CI sets it, so there a
+    /// python3, if it can import every one of `modules`; otherwise the test stops here,
+    /// skipped, unless the environment variable `required` is set: CI sets it, so there a
     /// missing consumer fails the test instead.
-    static func python(importing modules: [String], required: String) throws -> ExternalTool? {
-        guard let python = ExternalTool.find("python3"),
-              try python.run(["-c", "import " + modules.joined(separator: ", ")]).status == 0 else {
-            if ExternalTool.isRequired(required) {
-                Issue.record("python3 with \(modules.joined(separator: ", ")) is required (\(required) is set)")
-            }
-            return nil
-        }
-        return python
+    static func python(importing modules: [String], required: String) throws -> ExternalTool {
+        let found = ExternalTool.find("python3")
+        let usable = try found.map { try $0.run(["-c", "import " + modules.joined(separator: ", ")]).status == 0 } ?? false
+        return try ExternalTool.require(usable ? found : nil, "python3 cannot import \(modules.joined(separator: ", "))",
+                                        unlessRequiredBy: required)
     }
 
     /// Runs a script of `Tests/ReportTests/python` and decodes the JSON it prints.

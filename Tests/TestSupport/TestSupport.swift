@@ -1,5 +1,8 @@
 import Foundation
 import StatecraftAnalysis
+import StatecraftDiagnostics
+import StatecraftDriver
+import Testing
 
 /// Paths of the repository, found from this file's location so tests run from any folder.
 public enum Repository {
@@ -51,12 +54,20 @@ public enum Golden {
     }
 }
 
-/// Runs the built `statecraft` executable as a user would.
+/// Runs `statecraft` commands: in this process through the driver (`run`), which is what most
+/// tests want, or as the built executable a user runs (`launch`), for what only a process
+/// shows: its exit on a signal, real pipes and terminals, the language server's streams.
+///
+/// Both give the same `Result` for the same command, byte for byte: the driver is the whole
+/// program but for `main.swift`, which only hands it the standard streams. In process, a
+/// command costs no process start (several hundred of them per run of the suite, each slower
+/// still under a sanitizer).
 public enum CLI {
     /// What a run produced.
     public struct Result: Sendable {
         public var status: Int32
-        /// False when the process died from a signal (a crash).
+        /// False when the process died from a signal (a crash). Always true in process: a
+        /// crash there ends the test run.
         public var exitedNormally: Bool
         public var stdout: String
         public var stderr: String
@@ -77,10 +88,110 @@ public enum CLI {
         return nil
     }
 
-    /// Runs `statecraft arguments` in `directory` with stdout piped and `input` (or nothing)
-    /// on standard input.
+    /// Runs `statecraft arguments` in this process, as `launch` would run it in `directory`:
+    /// relative paths start there, `environment` is added to this process's, `input` (or
+    /// nothing, as from /dev/null) arrives through a pipe on what the command takes for
+    /// standard input, and standard output and error are collected apart.
     public static func run(_ arguments: [String], in directory: URL = Repository.root,
                            environment: [String: String] = [:], input: String? = nil) throws -> Result {
+        let streams = Streams()
+        let status = try inProcess(arguments, in: directory, environment: environment, input: input,
+                                   out: { streams.append(.out, Data($0.utf8)) },
+                                   err: { streams.append(.err, Data($0.utf8)) },
+                                   write: { streams.append(.out, $0) })
+        return Result(status: status, exitedNormally: true, stdout: streams.text(.out), stderr: streams.text(.err))
+    }
+
+    /// Runs `statecraft arguments` in this process with both outputs in one stream, in the
+    /// order they were written: what a terminal shows (the documentation's console blocks).
+    public static func runMerged(_ arguments: [String], in directory: URL,
+                                 environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let streams = Streams()
+        let status = try inProcess(arguments, in: directory, environment: environment, input: nil,
+                                   out: { streams.append(.out, Data($0.utf8)) },
+                                   err: { streams.append(.out, Data($0.utf8)) },
+                                   write: { streams.append(.out, $0) })
+        return (status, streams.text(.out))
+    }
+
+    /// The driver with a console of the test's: the folder and the environment of the run,
+    /// standard input from a pipe (or /dev/null), and no terminal anywhere, as `launch` has it.
+    private static func inProcess(_ arguments: [String], in directory: URL, environment: [String: String],
+                                  input: String?, out: @escaping @Sendable (String) -> Void,
+                                  err: @escaping @Sendable (String) -> Void,
+                                  write: @escaping @Sendable (Data) -> Void) throws -> Int32 {
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        // A command that fails before it reads its input closes nothing here, but the writer
+        // below must see an error, not a SIGPIPE that ends the test process, once we close the
+        // pipe's reading end.
+        _ = ignoreBrokenPipes
+        let reading: Int32
+        var writing = false
+        let done = DispatchSemaphore(value: 0)
+        if let input {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw NSError(domain: "CLI", code: Int(errno)) }
+            reading = ends[0]
+            let end = ends[1]
+            let data = [UInt8](input.utf8)
+            // Written from another thread, so a large input cannot deadlock against a command
+            // that reads it a piece at a time.
+            let thread = Thread {
+                var offset = 0
+                while offset < data.count {
+                    let n = data[offset...].withUnsafeBytes { systemWrite(end, $0.baseAddress, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { break }
+                    offset += n
+                }
+                close(end)
+                done.signal()
+            }
+            thread.start()
+            writing = true
+        } else {
+            reading = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard reading >= 0 else { throw NSError(domain: "CLI", code: Int(errno)) }
+        }
+        let console = Console(out: out, err: err, write: write, colour: false, inputIsTerminal: false,
+                              errorIsTerminal: false,
+                              files: InputFile.Context(directory: directory.path, standardInput: reading),
+                              environment: env)
+        let status = Driver.run(arguments, console: console)
+        // Closing the reading end ends a writer whose input was never read (it gets EPIPE).
+        close(reading)
+        if writing { done.wait() }
+        return status
+    }
+
+    /// Standard output and error collected from any thread (a replay's trace thread writes).
+    private final class Streams: @unchecked Sendable {
+        enum Stream { case out, err }
+        private let lock = NSLock()
+        private var out = Data()
+        private var err = Data()
+
+        func append(_ stream: Stream, _ data: Data) {
+            lock.lock()
+            defer { lock.unlock() }
+            switch stream {
+            case .out: out.append(data)
+            case .err: err.append(data)
+            }
+        }
+
+        func text(_ stream: Stream) -> String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: stream == .out ? out : err, as: UTF8.self)
+        }
+    }
+
+    /// Runs the built `statecraft` executable as a user would: `statecraft arguments` in
+    /// `directory` with stdout piped and `input` (or nothing) on standard input.
+    public static func launch(_ arguments: [String], in directory: URL = Repository.root,
+                              environment: [String: String] = [:], input: String? = nil) throws -> Result {
         guard let executable else {
             throw NSError(domain: "CLI", code: 1, userInfo: [NSLocalizedDescriptionKey: "statecraft binary not found"])
         }
@@ -129,6 +240,11 @@ public enum CLI {
     }
 }
 
+/// `write(2)`, by a name no parameter hides.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}
+
 /// Set once, before the first command's input is written (see `CLI.run`).
 private let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
@@ -171,6 +287,15 @@ public struct ExternalTool: Sendable {
         !(ProcessInfo.processInfo.environment[name] ?? "").isEmpty
     }
 
+    /// `tool`, or else the running test stops: reported as skipped (never as passed), or as
+    /// failed when the environment variable `required` is set (CI sets it: there a missing
+    /// tool is an error). `what` names what is missing and how to get it.
+    public static func require(_ tool: ExternalTool?, _ what: String, unlessRequiredBy required: String,
+                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> ExternalTool {
+        guard let tool else { throw try Skip.missing(what, unlessRequiredBy: required, sourceLocation: sourceLocation) }
+        return tool
+    }
+
     public struct Run: Sendable {
         public var status: Int32
         public var stdout: String
@@ -203,6 +328,30 @@ public struct ExternalTool: Sendable {
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                    stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Skipping the rest of a test, so that the run reports it skipped rather than passed.
+public enum Skip {
+    /// Why a required tool is missing: thrown, so the test fails.
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Returns when `condition` holds; otherwise skips the running test (`Test.cancel`), or,
+    /// when the environment variable `required` is set, fails it.
+    public static func unless(_ condition: Bool, _ what: String, unlessRequiredBy required: String,
+                              sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        if condition { return }
+        throw try missing(what, unlessRequiredBy: required, sourceLocation: sourceLocation)
+    }
+
+    /// The error that fails the test when `required` is set; otherwise the test is skipped
+    /// here (`Test.cancel` throws).
+    public static func missing(_ what: String, unlessRequiredBy required: String,
+                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Missing {
+        if ExternalTool.isRequired(required) { return Missing(description: "\(what), and \(required) is set") }
+        try Test.cancel("\(what); set \(required)=1 to fail instead", sourceLocation: sourceLocation)
     }
 }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import StatecraftDiagnostics
 import StatecraftEventLog
 import StatecraftRuntime
 
@@ -28,9 +29,10 @@ public enum ManyLogs {
         public var events: Int
     }
 
-    /// Replays `paths` with `jobs` threads, calling `each` on the calling thread with every
-    /// log's index and outcome, in order, and `progress` after each.
+    /// Replays `paths` (relative to `context`'s folder) with `jobs` threads, calling `each` on
+    /// the calling thread with every log's index and outcome, in order, and `progress` after each.
     public static func replay(_ paths: [String], program: Program, options: Replayer.Options, jobs: Int,
+                              in context: InputFile.Context = .process,
                               each: (Int, Outcome) -> Void, progress: ((Progress) -> Void)? = nil) {
         var done = Progress(logsDone: 0, logs: paths.count, events: 0)
         func handOver(_ index: Int, _ outcome: Outcome) {
@@ -41,14 +43,14 @@ public enum ManyLogs {
         }
         let jobs = max(1, min(jobs, paths.count))
         if jobs == 1 {
-            for (index, path) in paths.enumerated() { handOver(index, replayOne(path, program: program, options: options)) }
+            for (index, path) in paths.enumerated() { handOver(index, replayOne(path, program: program, options: options, in: context)) }
             return
         }
         let slots = ResultSlots(count: paths.count, window: 4 * jobs)
         for _ in 0..<jobs {
             DispatchQueue.global().async {
                 while let index = slots.nextIndex() {
-                    slots.store(replayOne(paths[index], program: program, options: options), at: index)
+                    slots.store(replayOne(paths[index], program: program, options: options, in: context), at: index)
                 }
             }
         }
@@ -56,10 +58,11 @@ public enum ManyLogs {
     }
 
     /// Replays one log on this thread.
-    public static func replayOne(_ path: String, program: Program, options: Replayer.Options) -> Outcome {
+    public static func replayOne(_ path: String, program: Program, options: Replayer.Options,
+                                 in context: InputFile.Context = .process) -> Outcome {
         var reader: EventLogReader
         do {
-            reader = try EventLogReader.open(path: path)
+            reader = try EventLogReader.open(path: path, in: context)
         } catch {
             return .unreadable(error.message)
         }
