@@ -191,7 +191,9 @@ enum ReplayCommand {
         switch options.format {
         case .json: console.out(ReplaySummaryJSON.render(document))
         case .html:
-            let page = Data(ReplaySummaryHTML.render(document, svg: diagram(document.summary, machine, environment: console.environment)).utf8)
+            let drawing = HeatDrawing(document.summary, machine)
+            let svg = diagram(drawing, environment: console.environment)
+            let page = Data(ReplaySummaryHTML.render(document, svg: svg, note: drawing.note(states: machine.states.count - 1)).utf8)
             guard let path = options.output else {
                 console.write(page)
                 return true
@@ -204,8 +206,8 @@ enum ReplayCommand {
 
     /// The machine drawn by Graphviz, each transition coloured by how often it was taken;
     /// nil when Graphviz is not installed (the page says so).
-    static func diagram(_ summary: ConformanceSummary, _ machine: Machine, environment: [String: String]) -> String? {
-        switch Graphviz.render(Data(DOTWriter.write(machine, overlay: .heat(summary)).utf8), format: "svg", environment: environment) {
+    static func diagram(_ drawing: HeatDrawing, environment: [String: String]) -> String? {
+        switch Graphviz.render(Data(DOTWriter.write(drawing.machine, overlay: drawing.overlay).utf8), format: "svg", environment: environment) {
         case .success(let svg): return String(decoding: svg, as: UTF8.self)
         case .failure: return nil
         }

@@ -48,3 +48,51 @@ extension DiagramOverlay {
         return overlay
     }
 }
+
+/// The heat map of `replay --format html`, drawn at a size Graphviz lays out in moments.
+///
+/// Graphviz's layout time grows far faster than the chart: a 200-region chart (601 states)
+/// takes it about 25 s of CPU, so drawing every state would make the page cost a hundred
+/// replays. Past `stateLimit` states, the page draws the chart to the deepest level that
+/// keeps it within the limit, each compound state below drawn as one bold box (as
+/// `dot --depth` does); the tables of the page still list every state and transition.
+package struct HeatDrawing {
+    /// What is drawn (the whole machine, or its tree cut below `depth`).
+    package var machine: Machine
+    package var overlay: DiagramOverlay
+    /// The level the tree was cut below; nil when the whole chart is drawn.
+    package var depth: Int?
+
+    /// Most states drawn on the page before compound states are collapsed.
+    package static let stateLimit = 250
+
+    package init(_ summary: ConformanceSummary, _ machine: Machine) {
+        self.machine = machine
+        overlay = .heat(summary)
+        let states = machine.states.count - 1
+        guard states > HeatDrawing.stateLimit else { return }
+        // States at depth d or above are drawn when the tree is cut below d.
+        var perLevel: [Int] = []
+        for s in machine.states.dropFirst() {
+            let d = machine.depth(s.id)
+            while perLevel.count < d { perLevel.append(0) }
+            perLevel[d - 1] += 1
+        }
+        var level = 1, drawn = perLevel.first ?? 0
+        while level < perLevel.count && drawn + perLevel[level] <= HeatDrawing.stateLimit {
+            drawn += perLevel[level]
+            level += 1
+        }
+        let cut = machine.collapsed(belowDepth: level)
+        self.machine = cut.machine
+        overlay.collapsed = cut.collapsed
+        depth = level
+    }
+
+    /// What the page says under a cut drawing.
+    package func note(states: Int) -> String? {
+        guard let depth else { return nil }
+        return "The chart has \(states) states, more than the \(HeatDrawing.stateLimit) drawn here: it is drawn to depth \(depth), "
+            + "each compound state below drawn as one bold box (statecraft dot --coverage LOG --depth N, or --state NAME, draws more)."
+    }
+}

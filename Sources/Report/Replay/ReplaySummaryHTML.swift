@@ -8,7 +8,8 @@ import StatecraftRuntime
 /// time in each state with a histogram, and the events not taken.
 public enum ReplaySummaryHTML {
     /// The page; `svg` is the diagram (nil when Graphviz is not installed: the page says so).
-    public static func render(_ document: SummaryDocument, svg: String?) -> String {
+    /// `note`, when the diagram is not the whole chart, says so under it.
+    public static func render(_ document: SummaryDocument, svg: String?, note: String? = nil) -> String {
         let s = document.summary
         var html = """
             <!DOCTYPE html>
@@ -47,7 +48,8 @@ public enum ReplaySummaryHTML {
         ].map { row in row.map(text) }, header: false))
         let diagram = svg.map(inlineSVG) ?? "<p class=\"note\">No diagram: Graphviz's <code>dot</code> is not installed.</p>"
         html += section("diagram", "Transitions taken",
-                        "<div class=\"diagram\">\(diagram)</div>\n<p class=\"note\">Thicker and redder: taken more often; dashed grey: never taken.</p>")
+                        "<div class=\"diagram\">\(diagram)</div>\n<p class=\"note\">Thicker and redder: taken more often; dashed grey: never taken.</p>"
+                            + (note.map { "\n<p class=\"note\">\(text($0))</p>" } ?? ""))
         let counts = s.transitionCounts
         let order = document.transitions.indices.sorted { (-counts[$0], $0) < (-counts[$1], $1) }
         html += section("transitions", "Transitions", table(["Taken", "State", "Line", "Transition"], order.map { t in
