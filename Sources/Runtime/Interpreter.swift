@@ -93,11 +93,14 @@ package struct PendingOutput: Sendable {
 
 /// A list emptied and refilled step after step: emptying only resets the count, so the
 /// storage (and the values in it, until overwritten) stays; no per-step work for the array.
-package struct ReusableList<Element> {
+///
+/// Public type, package members, for the same reason as `FrozenTable`: the inlinable reads
+/// of a `package` generic type are not specialized in another module.
+public struct ReusableList<Element> {
     // Inlinable reads: the replayer (another module) looks at the step's outputs after
     // every step, and must not pay an unspecialized generic call for it.
     @usableFromInline var storage: [Element] = []
-    package private(set) var count = 0
+    @usableFromInline package private(set) var count = 0
 
     @inlinable package var isEmpty: Bool { count == 0 }
 
