@@ -391,7 +391,7 @@ public struct Replayer {
     /// keeps the first ones for the report.
     @inline(__always)
     private func collectOutputs(_ run: Run) {
-        if !run.instance.registers.outputs.isEmpty { collectPendingOutputs(run) }
+        if run.instance.registers.hasOutputs { collectPendingOutputs(run) }
     }
 
     private func collectPendingOutputs(_ run: Run) {
@@ -586,28 +586,23 @@ public struct Replayer {
     /// Marks state `s` and its ancestors visited.
     @inline(__always)
     private func markVisited(_ state: Int) {
-        Replayer.markVisited(state, coverage, program.parents)
-    }
-
-    @inline(__always)
-    private static func markVisited(_ state: Int, _ coverage: Coverage, _ parents: FrozenTable<Int32>) {
         // A visited state's ancestors are visited too: stop at the first one already marked.
-        for s in ParentChain(parents: parents, from: state, upTo: 0) {
+        // (`MicrostepLog.cover` does the same for a statechart's step.)
+        for s in ParentChain(parents: program.parents, from: state, upTo: 0) {
             if coverage.visitedStates[s] { break }
             coverage.visitedStates[s] = true
         }
     }
 
     /// Counts every transition a statechart's step took and marks every state it entered,
-    /// with its ancestors, visited.
+    /// with its ancestors, visited (as `markVisited` does).
     ///
-    /// The closures capture the counts and the tree, never `self`: `MicrostepLog` is in
-    /// another module, so they stay real closures, and one capturing the replayer would
-    /// copy it (retaining all it holds) at every step.
+    /// One call into the runtime per step, which loops over the log itself: `MicrostepLog`
+    /// is in another module, where closures handed to its `forEach` methods stay real
+    /// closures, called once per id.
     private func cover(_ log: MicrostepLog) {
-        let coverage = coverage, parents = program.parents
-        log.forEachTransition { coverage.transitionCounts[$0] += 1 }
-        log.forEachEntered { Replayer.markVisited($0, coverage, parents) }
+        log.cover(transitionCounts: coverage.transitionCounts, visited: coverage.visitedStates,
+                  parents: program.parents)
     }
 
     /// Starts the visits of a new case's active states (a statechart's start may also have

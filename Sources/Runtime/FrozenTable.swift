@@ -1,9 +1,15 @@
 /// An immutable array in memory that a `Program` owns: the step function reads it without
 /// bounds checks, retains or uniqueness checks. Indices come from the compiled program,
 /// never from input. The program frees it when it goes away.
-package struct FrozenTable<Element>: @unchecked Sendable {
-    package let base: UnsafeMutablePointer<Element>
-    package let count: Int
+///
+/// The type is public, its members package: an app can name it but not use it. That is what
+/// lets the replayer (another module) read it at full speed. Swift does not specialize or
+/// inline a `package` generic type's `@inlinable` members in another module (the call stays
+/// an unspecialized generic call, as if they were not inlinable); a public generic type's
+/// are, with its stored properties `@usableFromInline`.
+public struct FrozenTable<Element>: @unchecked Sendable {
+    @usableFromInline package let base: UnsafeMutablePointer<Element>
+    @usableFromInline package let count: Int
 
     package init(_ elements: [Element]) {
         count = elements.count

@@ -84,8 +84,9 @@ public struct ExpressionFault: Error, Sendable, Equatable {
 }
 
 /// An output emitted by the current step: its arguments are
-/// `RegisterFile.outputArguments[start ..< start + count]`.
-package struct PendingOutput: Sendable {
+/// `RegisterFile.outputArguments[start ..< start + count]`. (A public type with package
+/// members, for `RegisterFile.outputs`.)
+public struct PendingOutput: Sendable {
     package var output: OutputID
     package var start: Int32
     package var count: Int32
@@ -93,11 +94,14 @@ package struct PendingOutput: Sendable {
 
 /// A list emptied and refilled step after step: emptying only resets the count, so the
 /// storage (and the values in it, until overwritten) stays; no per-step work for the array.
-package struct ReusableList<Element> {
+///
+/// Public type, package members, for the same reason as `FrozenTable`: the inlinable reads
+/// of a `package` generic type are not specialized in another module.
+public struct ReusableList<Element> {
     // Inlinable reads: the replayer (another module) looks at the step's outputs after
     // every step, and must not pay an unspecialized generic call for it.
     @usableFromInline var storage: [Element] = []
-    package private(set) var count = 0
+    @usableFromInline package private(set) var count = 0
 
     @inlinable package var isEmpty: Bool { count == 0 }
 
@@ -175,12 +179,17 @@ struct JournalEntry {
 /// checks, uniqueness checks or retains; `Instance` keeps value semantics by copying it
 /// before it changes a shared one (`Instance.makeUnique`). Like an array's buffer, it is
 /// only ever mutated while uniquely referenced, which is what makes it safe to send.
-package final class RegisterFile: @unchecked Sendable {
+///
+/// Public type, package members, like `FrozenTable`: the replayer (another module) reads the
+/// outputs after every step. For a `package` class it reached them through an accessor call
+/// with a run-time exclusivity check (`swift_beginAccess`) and a retain per read; for a public
+/// class with `@usableFromInline` properties it reads the field directly, unchecked.
+public final class RegisterFile: @unchecked Sendable {
     /// The number file: numbers, and bools as 0 or 1.
-    package let numbers: UnsafeMutablePointer<Double>
-    package let count: Int
+    @usableFromInline package let numbers: UnsafeMutablePointer<Double>
+    @usableFromInline package let count: Int
     /// The string file (empty strings where no string lives).
-    @exclusivity(unchecked) package var strings: [String]
+    @exclusivity(unchecked) @usableFromInline package var strings: [String]
     /// The number variables the current step saved (those it may assign before something
     /// that can fail), with the values they held before the step, in order: a failed step is
     /// undone from it; `journal[0 ..< journalCount]`.
@@ -191,8 +200,13 @@ package final class RegisterFile: @unchecked Sendable {
     /// order (kept storage: emptying it each step is a count reset, not an array's
     /// `removeAll`).
     @exclusivity(unchecked) package var stringJournal = ReusableList<StringJournalEntry>()
-    @exclusivity(unchecked) package var outputs = ReusableList<PendingOutput>()
-    @exclusivity(unchecked) package var outputArguments = ReusableList<Value>()
+    @exclusivity(unchecked) @usableFromInline package var outputs = ReusableList<PendingOutput>()
+    @exclusivity(unchecked) @usableFromInline package var outputArguments = ReusableList<Value>()
+
+    /// Whether the current step emitted outputs. Inlinable, for the replayer (another module),
+    /// which asks after every step: compiled here, the read keeps `outputs`' unchecked
+    /// exclusivity; written in the replayer, it would pay a run-time check (`swift_beginAccess`).
+    @inlinable package var hasOutputs: Bool { !outputs.isEmpty }
 
     convenience init(numbers initial: [Double], strings: [String]) {
         self.init(count: initial.count, strings: strings)

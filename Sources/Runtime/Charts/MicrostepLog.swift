@@ -139,6 +139,29 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         }
     }
 
+    /// The replayer's coverage of the last step, in one call: adds one to
+    /// `transitionCounts[t]` for every transition `t` it took, and marks every state it
+    /// entered visited, with its ancestors (`parents`, up to the root, index 0, which is
+    /// never marked; the walk stops at the first state already marked).
+    ///
+    /// A loop here, not `forEachTransition`/`forEachEntered` with closures from the replayer:
+    /// this class is in another module than the replayer, so those calls are neither inlined
+    /// nor specialized there, and cost a closure call per id at every statechart step.
+    package func cover(transitionCounts: UnsafeMutableBufferPointer<Int>, visited: UnsafeMutableBufferPointer<Bool>,
+                       parents: FrozenTable<Int32>) {
+        for k in 0..<entries.count {
+            for j in start(k)..<Int(entries[k].transitionsEnd) { transitionCounts[Int(ids[j])] += 1 }
+        }
+        for k in 0..<entries.count {
+            for j in Int(entries[k].exitedEnd)..<Int(entries[k].enteredEnd) {
+                for s in ParentChain(parents: parents, from: Int(ids[j]), upTo: 0) {
+                    if visited[s] { break }
+                    visited[s] = true
+                }
+            }
+        }
+    }
+
     /// Calls `body` with every state the last step entered.
     package func forEachEntered(_ body: (Int) -> Void) {
         for k in 0..<entries.count {
