@@ -193,7 +193,7 @@ enum ReplayCommand {
         case .html:
             let drawing = HeatDrawing(document.summary, machine)
             let svg = diagram(drawing, environment: console.environment)
-            let page = Data(ReplaySummaryHTML.render(document, svg: svg, note: drawing.note(states: machine.states.count - 1)).utf8)
+            let page = Data(ReplaySummaryHTML.render(document, svg: svg, note: drawing.note).utf8)
             guard let path = options.output else {
                 console.write(page)
                 return true

@@ -25,7 +25,7 @@ import TestSupport
         #expect(drawing.depth == nil)
         #expect(drawing.overlay.collapsed.isEmpty)
         #expect(drawing.machine.states.count == machine.states.count)
-        #expect(drawing.note(states: machine.states.count - 1) == nil)
+        #expect(drawing.note == nil)
     }
 
     @Test func twoHundredRegionsAreDrawnAsBoxes() throws {
@@ -38,7 +38,7 @@ import TestSupport
         let dot = DOTWriter.write(drawing.machine, overlay: drawing.overlay)
         #expect(!dot.contains("r0a"), "a collapsed region's children are not drawn")
         #expect(dot.contains("r199"))
-        let note = try #require(drawing.note(states: machine.states.count - 1))
+        let note = try #require(drawing.note)
         #expect(note.contains("601 states") && note.contains("depth 2"))
     }
 

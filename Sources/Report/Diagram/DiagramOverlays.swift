@@ -62,6 +62,8 @@ package struct HeatDrawing {
     package var overlay: DiagramOverlay
     /// The level the tree was cut below; nil when the whole chart is drawn.
     package var depth: Int?
+    /// How many states the whole chart has (the root not counted).
+    package var states: Int
 
     /// Most states drawn on the page before compound states are collapsed.
     package static let stateLimit = 250
@@ -69,7 +71,7 @@ package struct HeatDrawing {
     package init(_ summary: ConformanceSummary, _ machine: Machine) {
         self.machine = machine
         overlay = .heat(summary)
-        let states = machine.states.count - 1
+        states = machine.states.count - 1
         guard states > HeatDrawing.stateLimit else { return }
         // States at depth d or above are drawn when the tree is cut below d.
         var perLevel: [Int] = []
@@ -90,7 +92,7 @@ package struct HeatDrawing {
     }
 
     /// What the page says under a cut drawing.
-    package func note(states: Int) -> String? {
+    package var note: String? {
         guard let depth else { return nil }
         return "The chart has \(states) states, more than the \(HeatDrawing.stateLimit) drawn here: it is drawn to depth \(depth), "
             + "each compound state below drawn as one bold box (statecraft dot --coverage LOG --depth N, or --state NAME, draws more)."
