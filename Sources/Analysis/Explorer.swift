@@ -148,8 +148,7 @@ struct Explorer {
         var strings = SnapshotStrings()
         var key: [UInt64] = []
         start.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
-        var seenClean: Set<[UInt64]> = [key]
-        var seenDirty: Set<[UInt64]> = []
+        var seen = SeenConfigurations(start: key)
         let payloads = PayloadCandidates(program.machine)
         let batchSize = parallel ? Explorer.parallelBatch : 1
         var head = 0
@@ -161,7 +160,7 @@ struct Explorer {
             }
             // (A temporary: holding the sets past the call would make the merge copy them.)
             let expansions = expand(batch, payloads,
-                                    known: parallel ? Known(seenClean: seenClean, seenDirty: seenDirty, strings: strings) : nil)
+                                    known: parallel ? Known(seen: seen, strings: strings) : nil)
             for index in batch {
                 if done(self) { return }
                 let node = nodes[index]
@@ -177,30 +176,21 @@ struct Explorer {
                 for check in expansion.overlapChecks { noteOverlaps(check, node: index) }
                 for (fault, step) in expansion.faults { noteFault(fault, node: index, step: step) }
                 for successor in expansion.successors {
-                    guard var node = successor.node else { continue }  // known before the batch
+                    guard let node = successor.node else { continue }  // known before the batch
                     if let written = successor.key {
                         key = written
                     } else {
                         node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
                     }
-                    if seenClean.contains(key) || (!node.clean && seenDirty.contains(key)) {
-                        continue
-                    }
-                    if nodes.count >= bounds.maxConfigurations {
-                        configurationBoundHit = true
-                        return
-                    }
-                    if node.clean { seenClean.insert(key) } else { seenDirty.insert(key) }
-                    node.parent = index
-                    nodes.append(node)
-                    markStates(of: node.instance, node: nodes.count - 1)
+                    if seen.contains(key, clean: node.clean) { continue }
+                    guard admit(node, key: key, parent: index, into: &seen) else { return }
                 }
                 // Transitions fired on the way to configurations already seen still count.
                 resolvePending(expansion, base: index)
             }
             head = batch.upperBound
         }
-        if depthBoundHit && frontierIsClosed(payloads, seenClean: seenClean, seenDirty: seenDirty, strings: strings) {
+        if depthBoundHit && frontierIsClosed(payloads, seen: seen, strings: strings) {
             depthBoundHit = false
         }
     }
@@ -242,8 +232,7 @@ struct Explorer {
         var strings = SnapshotStrings()
         var key: [UInt64] = []
         start.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
-        var seenClean: Set<[UInt64]> = [key]
-        var seenDirty: Set<[UInt64]> = []
+        var seen = SeenConfigurations(start: key)
         let payloads = PayloadCandidates(program.machine)
         let log = MicrostepLog()
         var queue = NodeQueue()
@@ -267,21 +256,14 @@ struct Explorer {
             for check in expansion.overlapChecks { noteOverlaps(check, node: index) }
             for (fault, step) in expansion.faults { noteFault(fault, node: index, step: step) }
             for successor in expansion.successors {
-                guard var node = successor.node else { continue }
+                guard let node = successor.node else { continue }
                 node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
-                if seenClean.contains(key) || (!node.clean && seenDirty.contains(key)) { continue }
+                if seen.contains(key, clean: node.clean) { continue }
                 guard let d = distance(node.instance) else {
                     pruned += 1
                     continue
                 }
-                if nodes.count >= bounds.maxConfigurations {
-                    configurationBoundHit = true
-                    return
-                }
-                if node.clean { seenClean.insert(key) } else { seenDirty.insert(key) }
-                node.parent = index
-                nodes.append(node)
-                markStates(of: node.instance, node: nodes.count - 1)
+                guard admit(node, key: key, parent: index, into: &seen) else { return }
                 queue.push(NodeQueue.Entry(distance: d, depth: node.depth, index: nodes.count - 1))
             }
             resolvePending(expansion, base: index)
@@ -296,8 +278,8 @@ struct Explorer {
     /// reached yet. The visited configurations are then closed under every step, so the bound cut
     /// nothing off and the search has in fact seen everything: a `not-reached` verdict must
     /// not blame `--max-depth`, which would change nothing.
-    private mutating func frontierIsClosed(_ payloads: PayloadCandidates, seenClean: Set<[UInt64]>,
-                                           seenDirty: Set<[UInt64]>, strings: SnapshotStrings) -> Bool {
+    private mutating func frontierIsClosed(_ payloads: PayloadCandidates, seen: SeenConfigurations,
+                                           strings: SnapshotStrings) -> Bool {
         let log = MicrostepLog()
         var key: [UInt64] = []
         for index in nodes.indices where nodes[index].expand && nodes[index].depth >= bounds.maxDepth {
@@ -318,7 +300,7 @@ struct Explorer {
                 guard let next = successor.node else { continue }
                 // A string never seen before makes a configuration never seen before.
                 guard next.instance.writeSnapshotKey(into: &key, knownStrings: strings, ignoring: ignored, ignoringFields: ignoredFields) else { return false }
-                if !seenClean.contains(key) && (next.clean || !seenDirty.contains(key)) { return false }
+                if !seen.contains(key, clean: next.clean) { return false }
             }
         }
         return true
@@ -369,9 +351,42 @@ struct Explorer {
     /// What a parallel worker may read of the search as it was before its batch (nothing
     /// changes it while workers run): the configurations seen, and the strings numbered.
     struct Known {
-        var seenClean: Set<[UInt64]>
-        var seenDirty: Set<[UInt64]>
+        var seen: SeenConfigurations
         var strings: SnapshotStrings
+    }
+
+    /// The configurations admitted so far, by snapshot key. One reached cleanly (no step on
+    /// its way failed) is never admitted again; one reached only through a failing step is
+    /// admitted once more if it is later reached cleanly, since its witness then improves.
+    struct SeenConfigurations {
+        var clean: Set<[UInt64]>
+        var dirty: Set<[UInt64]> = []
+
+        init(start: [UInt64]) { clean = [start] }
+
+        /// Whether a configuration with `key`, reached cleanly or not, adds nothing new.
+        func contains(_ key: [UInt64], clean isClean: Bool) -> Bool {
+            clean.contains(key) || (!isClean && dirty.contains(key))
+        }
+
+        mutating func insert(_ key: [UInt64], clean isClean: Bool) {
+            if isClean { clean.insert(key) } else { dirty.insert(key) }
+        }
+    }
+
+    /// Adds `node`, reached from node `parent`, as a new configuration with `key`; false
+    /// (the bound noted) when the configuration bound stops the search instead.
+    private mutating func admit(_ node: Node, key: [UInt64], parent: Int, into seen: inout SeenConfigurations) -> Bool {
+        if nodes.count >= bounds.maxConfigurations {
+            configurationBoundHit = true
+            return false
+        }
+        seen.insert(key, clean: node.clean)
+        var node = node
+        node.parent = parent
+        nodes.append(node)
+        markStates(of: node.instance, node: nodes.count - 1)
+        return true
     }
 
     /// A step that fired a guarded transition: the chains of transitions enabled where it
@@ -461,7 +476,7 @@ struct Explorer {
                                 || log.enteredStates.contains { improves(stateWitness[$0.index], clean: node.clean) }
                             : improves(transitionWitness[t.index], clean: node.clean)
                         if !mayWitness, next.writeSnapshotKey(into: &key, knownStrings: known.strings, ignoring: ignored, ignoringFields: ignoredFields),
-                           known.seenClean.contains(key) || (!node.clean && known.seenDirty.contains(key)) {
+                           known.seen.contains(key, clean: node.clean) {
                             continue
                         }
                     }
@@ -526,7 +541,7 @@ struct Explorer {
         for k in expansion.successors.indices {
             guard let node = expansion.successors[k].node,
                   node.instance.writeSnapshotKey(into: &key, knownStrings: known.strings, ignoring: ignored, ignoringFields: ignoredFields) else { continue }
-            if !mayWitness[k] && (known.seenClean.contains(key) || (!node.clean && known.seenDirty.contains(key))) {
+            if !mayWitness[k] && known.seen.contains(key, clean: node.clean) {
                 expansion.successors[k].node = nil
             } else {
                 expansion.successors[k].key = key
