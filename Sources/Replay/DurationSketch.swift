@@ -59,6 +59,12 @@ public struct DurationSketch: Sendable, Equatable {
         return result
     }
 
+    /// The buckets that hold something, lowest index first (what a report writes, in its
+    /// order, without building the dictionary `buckets` is).
+    public var bucketsInOrder: [(index: Int, count: Int)] {
+        counts.enumerated().compactMap { k, n in n > 0 ? (lowest + k, n) : nil }
+    }
+
     /// Records one duration, in seconds (below a microsecond it counts as zero).
     public mutating func add(_ seconds: Double) {
         // Below a microsecond a virtual clock does not tell durations apart.

@@ -67,6 +67,9 @@ import TestSupport
                 if k % 3 == 0 { a.add(d) } else { b.add(d) }
             }
             #expect(a + b == whole && b + a == whole)
+            // What the reports write, in order, is the dictionary's content.
+            #expect(whole.bucketsInOrder.map { [$0.index, $0.count] }
+                        == whole.buckets.sorted { $0.key < $1.key }.map { [$0.key, $0.value] })
             let sorted = durations.sorted()
             for q in [0.01, 0.5, 0.9, 0.99, 1] {
                 let exact = sorted[max(1, Int((q * Double(count)).rounded(.up))) - 1]

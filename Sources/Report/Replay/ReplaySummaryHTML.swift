@@ -113,8 +113,8 @@ public enum ReplaySummaryHTML {
 
     /// The sketch's buckets as bars, shortest durations on the left.
     static func histogram(_ sketch: DurationSketch) -> String {
-        let buckets = sketch.buckets.sorted { $0.key < $1.key }
-        let bars = (sketch.zeros > 0 ? [(key: Int.min, value: sketch.zeros)] : []) + buckets.map { (key: $0.key, value: $0.value) }
+        let buckets = sketch.bucketsInOrder.map { (key: $0.index, value: $0.count) }
+        let bars = (sketch.zeros > 0 ? [(key: Int.min, value: sketch.zeros)] : []) + buckets
         guard let most = bars.map(\.value).max(), let first = buckets.first?.key, let last = buckets.last?.key else {
             return sketch.zeros > 0 ? "all 0 s" : ""
         }

@@ -29,9 +29,7 @@ public enum ReplaySummaryJSON {
                             "p99": .optional(d.durations.quantile(0.99).map(JSON.number)),
                             "zeros": .integer(d.durations.zeros),
                             "exact": .optional(d.durations.exact.map { .array($0.map(JSON.number)) }),
-                            "buckets": .array(d.durations.buckets.keys.sorted().map { i in
-                                .array([.integer(i), .integer(d.durations.buckets[i] ?? 0)])
-                            })])
+                            "buckets": .array(d.durations.bucketsInOrder.map { .array([.integer($0.index), .integer($0.count)]) })])
         }
         let summary: JSON = .object([
             "spec": .string(document.spec), "machine": .string(document.machine),
