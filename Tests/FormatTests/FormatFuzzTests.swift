@@ -63,7 +63,10 @@ import TestSupport
     func commentsBetweenEveryTwoTokens(path: String) {
         let file = FormatSupport.file(path)
         let tokens = Lexer.tokenize(file).tokens
-        for (index, token) in tokens.enumerated() where index > 0 && token.kind != .endOfFile {
+        // Under a sanitizer, every fourth gap: what it looks for (memory and threads) the
+        // formatter's code paths show as well at a quarter of the places.
+        let step = ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] == nil ? 1 : 4
+        for (index, token) in tokens.enumerated() where index > 0 && index % step == 0 && token.kind != .endOfFile {
             for comment in ["/* c\(index) */", "// c\(index)\n"] {
                 var bytes = file.bytes
                 bytes.insert(contentsOf: Array(" \(comment) ".utf8), at: token.range.start)
