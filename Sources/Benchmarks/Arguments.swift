@@ -46,6 +46,17 @@ struct Arguments {
         return Int(text.filter { $0 != "_" })
     }
 
+    /// Every value of a repeatable option (`--states 500 --states 2_000`), or nil when one is
+    /// not a positive integer.
+    func positiveNumbers(_ name: String) -> [Int]? {
+        var numbers: [Int] = []
+        for text in options[name] ?? [] {
+            guard let n = Int(text.filter { $0 != "_" }), n > 0 else { return nil }
+            numbers.append(n)
+        }
+        return numbers
+    }
+
     func dispatch() -> Int32 {
         if let problem { return fail(problem) }
         switch command {
@@ -130,10 +141,9 @@ struct Arguments {
         case "paths":
             var bench = PathsBench()
             guard let runs = number("--runs", default: bench.runs), runs > 0 else { return fail("--runs takes a positive integer") }
-            let sizes = (options["--states"] ?? []).map { Int($0.filter { $0 != "_" }) }
-            guard sizes.allSatisfy({ ($0 ?? 0) > 0 }) else { return fail("--states takes positive integers") }
+            guard let sizes = positiveNumbers("--states") else { return fail("--states takes positive integers") }
             bench.runs = runs
-            if !sizes.isEmpty { bench.sizes = sizes.compactMap { $0 } }
+            if !sizes.isEmpty { bench.sizes = sizes }
             return bench.run()
         case "chart":
             guard let states = number("--states", default: 0), states > 0, let out = value("--out") else {
@@ -143,13 +153,13 @@ struct Arguments {
             return 0
         case "search":
             var bench = SearchBench()
-            let bounds = (options["--max-configurations"] ?? []).map { Int($0.filter { $0 != "_" }) }
-            guard let runs = number("--runs", default: bench.runs), let depth = number("--max-depth", default: bench.maxDepth),
-                  bounds.allSatisfy({ ($0 ?? 0) > 0 }) else {
+            guard let runs = number("--runs", default: bench.runs), runs > 0,
+                  let depth = number("--max-depth", default: bench.maxDepth), depth > 0,
+                  let bounds = positiveNumbers("--max-configurations") else {
                 return fail("--runs, --max-depth and --max-configurations take positive integers")
             }
             bench.specs = options["--spec"] ?? bench.specs
-            if !bounds.isEmpty { bench.bounds = bounds.compactMap { $0 } }
+            if !bounds.isEmpty { bench.bounds = bounds }
             bench.runs = runs
             bench.maxDepth = depth
             bench.reach = options["--reach"]?.last
