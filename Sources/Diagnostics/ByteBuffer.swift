@@ -1,15 +1,15 @@
 /// A growable run of bytes written through a pointer, for output produced in bulk (replay
 /// traces, JSON): an append checks the capacity and copies, with none of an array's
 /// per-call uniqueness checks. Noncopyable: it owns its memory.
-public struct ByteBuffer: ~Copyable {
+package struct ByteBuffer: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     /// How many bytes it holds.
-    public var count: Int { storedCount }
+    package var count: Int { storedCount }
     @usableFromInline var storedCount = 0
 
     /// An empty buffer with room for `capacity` bytes before it grows.
-    public init(capacity: Int = 64) {
+    package init(capacity: Int = 64) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
@@ -17,11 +17,11 @@ public struct ByteBuffer: ~Copyable {
     deinit { base.deallocate() }
 
     /// Whether it holds no bytes.
-    public var isEmpty: Bool { storedCount == 0 }
+    package var isEmpty: Bool { storedCount == 0 }
 
     /// Makes room for `n` more bytes.
     @inlinable @inline(__always)
-    public mutating func reserve(_ n: Int) {
+    package mutating func reserve(_ n: Int) {
         if storedCount + n > capacity { grow(toFit: n) }
     }
 
@@ -33,7 +33,7 @@ public struct ByteBuffer: ~Copyable {
 
     /// Appends one byte.
     @inlinable @inline(__always)
-    public mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         reserve(1)
         base[storedCount] = byte
         storedCount += 1
@@ -41,13 +41,13 @@ public struct ByteBuffer: ~Copyable {
 
     /// Appends bytes.
     @inlinable
-    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         append(UnsafeRawBufferPointer(bytes))
     }
 
     /// Appends raw bytes.
     @inlinable
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         let target = UnsafeMutableRawPointer(base + storedCount)
@@ -62,7 +62,7 @@ public struct ByteBuffer: ~Copyable {
     /// Up to this many bytes are copied in line (`copyShort`) rather than by a call to
     /// `memcpy`, whose call and dispatch cost more than the copy itself for the short runs
     /// that formatted output is made of (names, punctuation, digits).
-    public static let shortCopy = 64
+    package static let shortCopy = 64
 
     /// Copies `count` bytes (1 ... `shortCopy`) with a few overlapping word moves: 16 bytes at
     /// a time and the last 16 again, or two overlapping moves of 8, 4 or 2 bytes, or one byte.
@@ -94,40 +94,40 @@ public struct ByteBuffer: ~Copyable {
 
     /// Appends the UTF-8 of a literal.
     @inlinable @inline(__always)
-    public mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
 
     /// Appends the UTF-8 of a string.
     @inlinable
-    public mutating func append(contentsOf text: String) {
+    package mutating func append(contentsOf text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// Appends another buffer's bytes.
-    public mutating func append(_ other: borrowing ByteBuffer) {
+    package mutating func append(_ other: borrowing ByteBuffer) {
         append(UnsafeBufferPointer(start: other.base, count: other.storedCount))
     }
 
     /// Writes up to `n` bytes straight into the buffer: `body` gets room for `n` bytes and
     /// returns how many it wrote.
     @inlinable
-    public mutating func append(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    package mutating func append(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         reserve(n)
         storedCount += body(base + storedCount)
     }
 
     /// Empties the buffer, keeping its memory.
-    public mutating func removeAll() { storedCount = 0 }
+    package mutating func removeAll() { storedCount = 0 }
 
     /// Calls `body` with the bytes.
-    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: base, count: storedCount))
     }
 
     /// The bytes as text (UTF-8; invalid sequences become U+FFFD).
-    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    package var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 }
 
 /// Moves the first `count` elements of `old` into new storage for `capacity` elements and

@@ -1,9 +1,9 @@
 /// Levenshtein distance, for "did you mean" suggestions everywhere (names in specs, events
 /// in logs, commands and options on the command line).
-public enum EditDistance {
+package enum EditDistance {
     /// The candidate closest to `name`, if it is close enough to be a likely typo: at most
     /// `limit` edits, by default a third of the name's length (at least one).
-    public static func closest<S: Sequence>(to name: String, among candidates: S, limit: Int? = nil) -> String?
+    package static func closest<S: Sequence>(to name: String, among candidates: S, limit: Int? = nil) -> String?
     where S.Element == String {
         let limit = limit ?? max(1, name.count / 3)
         var best: (String, Int)?

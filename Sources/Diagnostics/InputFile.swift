@@ -11,23 +11,23 @@ import Darwin
 /// whether it was given to `check`, `replay`, `paths` or `dot`.
 public enum InputFile {
     /// Why a file cannot be read: `cannot read 'x': no such file or directory`.
-    public struct Problem: Error, Sendable, Equatable {
+    package struct Problem: Error, Sendable, Equatable {
         /// The path as the user gave it (`-` for standard input).
-        public var path: String
+        package var path: String
         /// Why it cannot be read, lowercase (`no such file or directory`, `permission denied`).
-        public var reason: String
+        package var reason: String
         /// The whole message: `cannot read 'PATH': REASON`.
-        public var message: String { "cannot read '\(path)': \(reason)" }
+        package var message: String { "cannot read '\(path)': \(reason)" }
 
         /// Creates a problem for a path and a reason.
-        public init(path: String, reason: String) {
+        package init(path: String, reason: String) {
             self.path = path
             self.reason = reason
         }
     }
 
     /// The path that means standard input.
-    public static let standardInput = "-"
+    package static let standardInput = "-"
 
     /// Where a relative path and `-` lead: the process's working directory and standard
     /// input (`.process`), or a folder and a file descriptor of the caller's, for a command
@@ -58,7 +58,7 @@ public enum InputFile {
 
     /// Opens `path` for reading and returns its file descriptor, which the caller closes;
     /// standard input for `-`. A folder is refused here, not later as an odd read error.
-    public static func open(_ path: String, in context: Context = .process) -> Result<Int32, Problem> {
+    package static func open(_ path: String, in context: Context = .process) -> Result<Int32, Problem> {
         if path == standardInput { return .success(dup(context.standardInput)) }
         let descriptor = context.resolve(path).withCString { systemOpen($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return .failure(Problem(path: path, reason: describe(errno))) }
@@ -71,7 +71,7 @@ public enum InputFile {
     }
 
     /// The whole contents of `path` (standard input for `-`).
-    public static func read(_ path: String, in context: Context = .process) -> Result<[UInt8], Problem> {
+    package static func read(_ path: String, in context: Context = .process) -> Result<[UInt8], Problem> {
         let descriptor: Int32
         switch open(path, in: context) {
         case .success(let d): descriptor = d
@@ -92,7 +92,7 @@ public enum InputFile {
     }
 
     /// A system error number in the words of a diagnostic (lowercase, no period).
-    public static func describe(_ code: Int32) -> String {
+    package static func describe(_ code: Int32) -> String {
         switch code {
         case ENOENT: "no such file or directory"
         case EACCES, EPERM: "permission denied"

@@ -97,7 +97,7 @@ extension JSON {
     }
 
     /// Appends the document's text to `out`.
-    public func write(to out: inout ByteBuffer, layout: Layout, indent: Int = 0) {
+    package func write(to out: inout ByteBuffer, layout: Layout, indent: Int = 0) {
         switch self {
         case .null: out.append("null")
         case .bool(let b): out.append(b ? "true" : "false")

@@ -3,27 +3,27 @@
 ///
 /// Each piece comes twice: as a String, and appended to a `ByteBuffer` (for output written
 /// in bulk, such as replay traces). The String forms are built from the byte forms.
-public enum JSONWriter {
+package enum JSONWriter {
     /// Quotes and escapes a string as a JSON string literal.
-    public static func quote(_ s: String) -> String {
+    package static func quote(_ s: String) -> String {
         StringEscaping.quoted(s, style: .json)
     }
 
     /// Formats a number the way JSON expects: integers without a fraction, no NaN or infinity.
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         var out = ByteBuffer(capacity: 32)
         appendNumber(value, to: &out)
         return out.text
     }
 
     /// `quote(s)`, appended to `out`.
-    public static func appendQuoted(_ s: String, to out: inout ByteBuffer) {
+    package static func appendQuoted(_ s: String, to out: inout ByteBuffer) {
         StringEscaping.appendQuoted(s, style: .json, to: &out)
     }
 
     /// `number(value)`, appended to `out`: integers (below 10^15) without a fraction, other
     /// finite numbers as Swift's shortest round-trip `description`, NaN and infinity as `null`.
-    public static func appendNumber(_ value: Double, to out: inout ByteBuffer) {
+    package static func appendNumber(_ value: Double, to out: inout ByteBuffer) {
         guard value.isFinite else {
             out.append("null")
             return
@@ -40,7 +40,7 @@ public enum JSONWriter {
     }
 
     /// Appends an integer in decimal.
-    public static func appendInteger(_ value: Int64, to out: inout ByteBuffer) {
+    package static func appendInteger(_ value: Int64, to out: inout ByteBuffer) {
         out.append(upTo: 20) { p in
             var n = 0
             if value < 0 {

@@ -106,11 +106,11 @@ public struct SourceRange: Equatable, Hashable, Sendable {
 }
 
 /// Helpers for walking UTF-8 without trusting it to be valid.
-public enum UTF8Scanner {
+package enum UTF8Scanner {
     /// The length of the well-formed UTF-8 sequence at `i`, or 1 if the byte there does not
     /// start one (so callers always make progress). Never reads at or past `limit`.
     @inlinable
-    public static func sequenceLength<Bytes: RandomAccessCollection>(_ bytes: Bytes, at i: Int, limit: Int) -> Int
+    package static func sequenceLength<Bytes: RandomAccessCollection>(_ bytes: Bytes, at i: Int, limit: Int) -> Int
     where Bytes.Element == UInt8, Bytes.Index == Int {
         let lead = bytes[i]
         if lead < 0x80 { return 1 }
@@ -135,7 +135,7 @@ public enum UTF8Scanner {
     }
 
     /// Decodes the scalar at `i`, or nil when the bytes there are not valid UTF-8.
-    public static func scalar(_ bytes: [UInt8], at i: Int, limit: Int) -> Unicode.Scalar? {
+    package static func scalar(_ bytes: [UInt8], at i: Int, limit: Int) -> Unicode.Scalar? {
         let length = sequenceLength(bytes, at: i, limit: limit)
         let lead = UInt32(bytes[i])
         if length == 1 { return lead < 0x80 ? Unicode.Scalar(lead) : nil }

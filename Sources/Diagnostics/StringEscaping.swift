@@ -1,8 +1,8 @@
 /// Quoting strings for output, in the two notations Statecraft prints: JSON and its own
 /// spec language. They differ only in how other control characters are written.
-public enum StringEscaping {
+package enum StringEscaping {
     /// The notation of a quoted string.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// `"\u001b"`, as JSON requires.
         case json
         /// `"\u{1B}"`, as `.machine` files write it.
@@ -10,14 +10,14 @@ public enum StringEscaping {
     }
 
     /// `s` in double quotes, with quotes, backslashes and control characters escaped.
-    public static func quoted(_ s: String, style: Style) -> String {
+    package static func quoted(_ s: String, style: Style) -> String {
         var out = ByteBuffer(capacity: s.utf8.count + 2)
         appendQuoted(s, style: style, to: &out)
         return out.text
     }
 
     /// `quoted(s, style:)` appended to `out` as UTF-8, without building a String.
-    public static func appendQuoted(_ s: String, style: Style, to out: inout ByteBuffer) {
+    package static func appendQuoted(_ s: String, style: Style, to out: inout ByteBuffer) {
         var s = s
         s.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))

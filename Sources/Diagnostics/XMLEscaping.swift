@@ -3,17 +3,17 @@
 // expression or a log's text can never end an attribute or open an element.
 
 /// Escaping for XML 1.0 text and attribute values.
-public enum XMLEscaping {
+package enum XMLEscaping {
     /// `s` as the value of a double-quoted attribute: `&`, `<`, `>`, `"` become entity
     /// references, and tab, line feed and carriage return character references (an XML
     /// parser normalises them to spaces inside attributes otherwise). Other control
     /// characters cannot appear in XML 1.0 at all and become U+FFFD.
-    public static func attribute(_ s: String) -> String {
+    package static func attribute(_ s: String) -> String {
         escape(s, quotes: true)
     }
 
     /// `s` as element text: `&`, `<`, `>` escaped; control characters as for attributes.
-    public static func text(_ s: String) -> String {
+    package static func text(_ s: String) -> String {
         escape(s, quotes: false)
     }
 

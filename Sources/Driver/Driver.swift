@@ -3,27 +3,27 @@ import Statecraft
 
 /// Where a command writes, and what it knows about the terminal. Passed in, never global,
 /// so tests run commands in-process and in parallel.
-public struct Console: Sendable {
+package struct Console: Sendable {
     /// Writes to standard output.
-    public var out: @Sendable (String) -> Void
+    package var out: @Sendable (String) -> Void
     /// Writes to standard error.
-    public var err: @Sendable (String) -> Void
+    package var err: @Sendable (String) -> Void
     /// Writes raw bytes to standard output (rendered images).
-    public var write: @Sendable (Data) -> Void
+    package var write: @Sendable (Data) -> Void
     /// Whether standard output is a terminal and colour is allowed (`NO_COLOR` unset).
-    public var colour: Bool
+    package var colour: Bool
     /// Whether standard input is a terminal (a person would have to type the events).
-    public var inputIsTerminal: Bool
+    package var inputIsTerminal: Bool
     /// Whether standard error is a terminal (a person watches it: a progress line helps).
-    public var errorIsTerminal: Bool
+    package var errorIsTerminal: Bool
     /// The folder relative paths start from and what `-` reads: the process's own, unless the
     /// command runs inside another program (the tests run many at once, each in its folder).
-    public var files: InputFile.Context
+    package var files: InputFile.Context
     /// The environment variables the command sees (`PATH` to find Graphviz, its time limit).
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// Creates a console.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
                 write: (@Sendable (Data) -> Void)? = nil, colour: Bool = false, inputIsTerminal: Bool = false,
                 errorIsTerminal: Bool = false, files: InputFile.Context = .process,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -58,13 +58,13 @@ extension Console {
 }
 
 /// Exit statuses of every command.
-public enum ExitStatus {
+package enum ExitStatus {
     /// Success: no errors.
-    public static let success: Int32 = 0
+    package static let success: Int32 = 0
     /// The input has errors (diagnostics were printed).
-    public static let failure: Int32 = 1
+    package static let failure: Int32 = 1
     /// A usage error, or a file that could not be read.
-    public static let usage: Int32 = 2
+    package static let usage: Int32 = 2
 }
 
 /// A command of the command line, written once: its name, its line in the usage text and
@@ -80,7 +80,7 @@ struct Command {
 }
 
 /// The `statecraft` command line: parses arguments and dispatches to a command.
-public enum Driver {
+package enum Driver {
     /// Every command, in the order the usage text lists them.
     static let commands: [Command] = [
         Command(name: "check", usage: "check [PATH ...]",
@@ -119,10 +119,10 @@ public enum Driver {
     ]
 
     /// The version printed by `--version`.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
-    public static func run(_ arguments: [String], console: Console) -> Int32 {
+    package static func run(_ arguments: [String], console: Console) -> Int32 {
         guard let name = arguments.first else {
             console.err(usage)
             return ExitStatus.usage

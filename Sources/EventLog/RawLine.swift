@@ -3,7 +3,7 @@
 ///
 /// Only valid inside the `nextRaw` callback: an `.event` line points into the reader's
 /// buffer, which the next read overwrites.
-public enum RawLine {
+package enum RawLine {
     /// An event line whose keys and strings have no escapes and whose values are numbers,
     /// `true`, `false` or strings: read in place, without allocating.
     case event(RawEventLine)
@@ -13,7 +13,7 @@ public enum RawLine {
 }
 
 /// A payload value read in place.
-public enum RawValue: Equatable, Sendable {
+package enum RawValue: Equatable, Sendable {
     /// A number (finite; the same double the full parser gives).
     case number(Double)
     /// `true` or `false`.
@@ -24,18 +24,18 @@ public enum RawValue: Equatable, Sendable {
 }
 
 /// A payload field read in place: byte ranges into `RawEventLine.bytes`.
-public struct RawField: Equatable, Sendable {
+package struct RawField: Equatable, Sendable {
     /// The key's bytes between its quotes (no escapes, valid UTF-8).
-    public var key: Range<Int>
+    package var key: Range<Int>
     /// Byte offset of the key's opening quote.
-    public var keyOffset: Int
+    package var keyOffset: Int
     /// Byte offset of the value's first byte.
-    public var valueOffset: Int
+    package var valueOffset: Int
     /// The value.
-    public var value: RawValue
+    package var value: RawValue
 
     /// Creates a field.
-    public init(key: Range<Int>, keyOffset: Int, valueOffset: Int, value: RawValue) {
+    package init(key: Range<Int>, keyOffset: Int, valueOffset: Int, value: RawValue) {
         self.key = key
         self.keyOffset = keyOffset
         self.valueOffset = valueOffset
@@ -48,31 +48,31 @@ public struct RawField: Equatable, Sendable {
 ///
 /// The pointers are valid only inside the `nextRaw` callback; copy out what must outlive it
 /// (`text()`, `string(_:)`, `record()`).
-public struct RawEventLine {
+package struct RawEventLine {
     /// 1-based line number in the log.
-    public let line: Int
+    package let line: Int
     /// The line's bytes, in the reader's buffer.
-    public let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// The event name's bytes between its quotes.
-    public let name: Range<Int>
+    package let name: Range<Int>
     /// Byte offset of the event name's opening quote (`LogRecord.Body.event`'s `nameOffset`).
-    public let nameOffset: Int
+    package let nameOffset: Int
     /// Payload fields (every key but event/time/case), in line order; keys are unique.
-    public let fields: UnsafeBufferPointer<RawField>
+    package let fields: UnsafeBufferPointer<RawField>
     /// The line's `time`, if given.
-    public let time: Double?
+    package let time: Double?
     /// Byte offset of the `time` value.
-    public let timeOffset: Int?
+    package let timeOffset: Int?
     /// The `case` as bytes: a string's bytes between its quotes, or an integer's digits
     /// (with its sign), which are the UTF-8 of `LogRecord.caseKey`.
-    public let caseKey: Range<Int>?
+    package let caseKey: Range<Int>?
     /// Byte offset of the `case` value.
-    public let caseOffset: Int?
+    package let caseOffset: Int?
 
     /// A line over bytes and fields kept elsewhere: for callers that copy lines out of the
     /// callback (a reading thread's batches, say) and hand them on later. The ranges and
     /// offsets are relative to `bytes`, as `nextRaw` gives them.
-    public init(line: Int, bytes: UnsafeBufferPointer<UInt8>, name: Range<Int>, nameOffset: Int,
+    package init(line: Int, bytes: UnsafeBufferPointer<UInt8>, name: Range<Int>, nameOffset: Int,
                 fields: UnsafeBufferPointer<RawField>, time: Double?, timeOffset: Int?, caseKey: Range<Int>?,
                 caseOffset: Int?) {
         self.line = line
@@ -88,22 +88,22 @@ public struct RawEventLine {
 
     /// The bytes of `range` as a buffer (no copy).
     @inline(__always)
-    public func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+    package func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[range])
     }
 
     /// A copy of the line's bytes, for an error or a report that outlives the callback.
-    public func text() -> [UInt8] {
+    package func text() -> [UInt8] {
         Array(bytes)
     }
 
     /// The bytes of `range` decoded as a string (they never hold escapes).
-    public func string(_ range: Range<Int>) -> String {
+    package func string(_ range: Range<Int>) -> String {
         String(decoding: slice(range), as: UTF8.self)
     }
 
     /// Whether the bytes of `range` are `literal`'s UTF-8, without allocating.
-    public func bytes(_ range: Range<Int>, equal literal: String) -> Bool {
+    package func bytes(_ range: Range<Int>, equal literal: String) -> Bool {
         var literal = literal
         return literal.withUTF8 { other in
             guard other.count == range.count else { return false }
@@ -113,13 +113,13 @@ public struct RawEventLine {
     }
 
     /// 1-based column of a byte offset, as `LogRecord.column(ofByte:)` counts it.
-    public func column(ofByte offset: Int) -> Int {
+    package func column(ofByte offset: Int) -> Int {
         LogRecord.column(ofByte: offset, in: text())
     }
 
     /// The record `EventLogReader.next()` returns for this line (allocates: for tests, errors
     /// and callers that need to keep the line).
-    public func record() -> LogRecord {
+    package func record() -> LogRecord {
         let payload = fields.map { field -> JSONMember in
             let value: JSONValue = switch field.value {
             case .number(let n): .number(n)

@@ -7,50 +7,50 @@ import StatecraftDiagnostics
 ///
 /// A batch is reused: `readBatch` empties it first, and its storage only grows, so a reader
 /// that cycles through a few batches allocates nothing per line.
-public final class RawLineBatch: @unchecked Sendable {  // used by one thread at a time; callers hand it over
+package final class RawLineBatch: @unchecked Sendable {  // used by one thread at a time; callers hand it over
     /// One line of the batch.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// 1-based line number in the log.
-        public var line: Int
+        package var line: Int
         /// The line's bytes are `bytes[start ..< start + count]`.
-        public var start: Int
+        package var start: Int
         /// How many bytes the line has, counted from `start`.
-        public var count: Int
+        package var count: Int
         /// Its payload fields are `fields[fieldStart ..< fieldStart + fieldCount]`.
-        public var fieldStart: Int
+        package var fieldStart: Int
         /// How many payload fields the line has.
-        public var fieldCount: Int
+        package var fieldCount: Int
         /// As in `RawEventLine`, relative to the line's first byte.
-        public var name: Range<Int>
+        package var name: Range<Int>
         /// The byte offset of the event name's opening quote, relative to the line's first byte.
-        public var nameOffset: Int
+        package var nameOffset: Int
         /// The line's `time`, if given, in seconds.
-        public var time: Double?
+        package var time: Double?
         /// The byte offset of the `time` value; nil when the line has none.
-        public var timeOffset: Int?
+        package var timeOffset: Int?
         /// The bytes of the `case` value (between quotes for a string); nil when the line has none.
-        public var caseKey: Range<Int>?
+        package var caseKey: Range<Int>?
         /// The byte offset of the `case` value; nil when the line has none.
-        public var caseOffset: Int?
+        package var caseOffset: Int?
         /// For a line the fast path did not read: its record is `records[record]`; -1 otherwise.
-        public var record: Int
+        package var record: Int
     }
 
     /// A batch ends once it holds this many lines…
-    public let lineLimit: Int
+    package let lineLimit: Int
     /// …or this many bytes of event lines.
-    public let byteLimit: Int
+    package let byteLimit: Int
 
     // One thread at a time (see above): no run-time exclusivity checks on the properties.
 
     /// The lines, in log order.
-    @exclusivity(unchecked) public private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) package private(set) var entries: [Entry] = []
     /// The records of the lines the fast path did not read.
-    @exclusivity(unchecked) public private(set) var records: [LogRecord] = []
+    @exclusivity(unchecked) package private(set) var records: [LogRecord] = []
     /// The event lines' bytes, back to back.
-    @exclusivity(unchecked) public private(set) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) package private(set) var bytes: UnsafeMutablePointer<UInt8>
     /// The event lines' payload fields, back to back.
-    @exclusivity(unchecked) public private(set) var fields: UnsafeMutablePointer<RawField>
+    @exclusivity(unchecked) package private(set) var fields: UnsafeMutablePointer<RawField>
 
     /// Bytes copied in so far, and room for.
     @exclusivity(unchecked) private(set) var byteCount = 0
@@ -60,7 +60,7 @@ public final class RawLineBatch: @unchecked Sendable {  // used by one thread at
     @exclusivity(unchecked) private var fieldCapacity: Int
 
     /// An empty batch. The limits are kept between 1 and 2^24 lines and 2^30 bytes.
-    public init(lineLimit: Int = 4096, byteLimit: Int = 1 << 19) {
+    package init(lineLimit: Int = 4096, byteLimit: Int = 1 << 19) {
         self.lineLimit = min(max(1, lineLimit), 1 << 24)
         self.byteLimit = min(max(1, byteLimit), 1 << 30)
         byteCapacity = self.byteLimit + 4096
@@ -76,12 +76,12 @@ public final class RawLineBatch: @unchecked Sendable {  // used by one thread at
     }
 
     /// The number of lines.
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// Event line `entry` (whose `record` is -1), over the batch's storage: valid until the
     /// batch is refilled.
     @inlinable
-    public func eventLine(_ entry: Entry) -> RawEventLine {
+    package func eventLine(_ entry: Entry) -> RawEventLine {
         RawEventLine(line: entry.line, bytes: UnsafeBufferPointer(start: bytes + entry.start, count: entry.count),
                      name: entry.name, nameOffset: entry.nameOffset,
                      fields: UnsafeBufferPointer(start: fields + entry.fieldStart, count: entry.fieldCount),
@@ -89,7 +89,7 @@ public final class RawLineBatch: @unchecked Sendable {  // used by one thread at
     }
 
     /// Empties the batch, keeping its storage.
-    public func removeAll() {
+    package func removeAll() {
         entries.removeAll(keepingCapacity: true)
         if !records.isEmpty { records.removeAll(keepingCapacity: true) }
         byteCount = 0

@@ -83,13 +83,13 @@ public enum SpecFormatter {
 
     /// The tokens of `file` that the layout keeps, with their text, in order: every token
     /// but `;` and a comma right before `)`, and the end of file. What formatting preserves.
-    public static func significantTokens(of file: SourceFile) -> [String] {
+    package static func significantTokens(of file: SourceFile) -> [String] {
         significant(Lexer.tokenize(file).tokens, in: file)
     }
 
     /// The text of each comment of `file`, in order (a line comment without the spaces that
     /// end its line). What formatting preserves.
-    public static func commentTexts(of file: SourceFile) -> [String] {
+    package static func commentTexts(of file: SourceFile) -> [String] {
         Lexer.tokenizeWithComments(file).comments.map { commentText($0, in: file) }
     }
 

@@ -18,7 +18,7 @@ public struct SymbolIndex: Sendable {
     public let transitions: [TransitionSummary]
 
     /// Indexes a parsed file; `machine` is the parser's tree, whole or partial.
-    public init(_ machine: MachineDecl?, in file: SourceFile) {
+    package init(_ machine: MachineDecl?, in file: SourceFile) {
         var builder = IndexBuilder(file: file)
         if let machine { builder.build(machine) }
         self.file = file

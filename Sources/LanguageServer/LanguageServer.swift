@@ -8,9 +8,9 @@ import Statecraft
 /// version, and in two stages: `publishDiagnostics()` sends the quick stage's (everything
 /// but the guard-aware search, with the search's earlier findings moved along the edits),
 /// then `publishExploration()`, while the client is still quiet, the full check's.
-public struct LanguageServer {
+package struct LanguageServer {
     /// Where the session is in the protocol's lifecycle.
-    public enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         /// Only `initialize` (and `exit`) are answered.
         case waitingForInitialize
         /// Answering everything.
@@ -20,9 +20,9 @@ public struct LanguageServer {
     }
 
     /// Where the session is.
-    public private(set) var phase = Phase.waitingForInitialize
+    package private(set) var phase = Phase.waitingForInitialize
     /// Set by `exit`: 0 after `shutdown`, 1 without (as the protocol asks).
-    public private(set) var exitStatus: Int32?
+    package private(set) var exitStatus: Int32?
     /// How far the guard-aware search goes for diagnostics and hover verdicts.
     let bounds: ExplorationBounds
     /// The version `initialize` reports.
@@ -36,13 +36,13 @@ public struct LanguageServer {
     var outbox: [JSON] = []
 
     /// Creates a server; `bounds` as `statecraft check`'s defaults unless given.
-    public init(version: String, bounds: ExplorationBounds = ExplorationBounds()) {
+    package init(version: String, bounds: ExplorationBounds = ExplorationBounds()) {
         self.version = version
         self.bounds = bounds
     }
 
     /// Handles one message body as framed by `MessageFramer`; returns the messages to send.
-    public mutating func handle(_ body: [UInt8]) -> [JSON] {
+    package mutating func handle(_ body: [UInt8]) -> [JSON] {
         let message: JSONValue
         do {
             message = try JSONValue.parse(body)
@@ -53,7 +53,7 @@ public struct LanguageServer {
     }
 
     /// Handles one parsed message; returns the messages to send.
-    public mutating func handle(message: JSONValue) -> [JSON] {
+    package mutating func handle(message: JSONValue) -> [JSON] {
         guard case .object = message else {
             return [LSP.error(id: .null, RequestError(.invalidRequest, "a message must be a JSON object"))]
         }
@@ -87,17 +87,17 @@ public struct LanguageServer {
     }
 
     /// The text the server holds for an open document (what the client's edits made of it).
-    public func text(of uri: String) -> [UInt8]? { documents[uri]?.text }
+    package func text(of uri: String) -> [UInt8]? { documents[uri]?.text }
 
     /// An answer to a request the client cancelled before it was handled.
-    public static func cancelled(_ id: JSONValue?) -> JSON {
+    package static func cancelled(_ id: JSONValue?) -> JSON {
         LSP.error(id: LSP.id(id) ?? .null, RequestError(.requestCancelled, "the request was cancelled"))
     }
 
     /// The `textDocument/publishDiagnostics` notifications owed since the last call: the
     /// quick stage's diagnostics for each changed document (with the search's findings of
     /// the last full check, moved along the edits), or the full check's when it already ran.
-    public mutating func publishDiagnostics() -> [JSON] {
+    package mutating func publishDiagnostics() -> [JSON] {
         let uris = stale
         stale = []
         return uris.compactMap { uri in
@@ -116,11 +116,11 @@ public struct LanguageServer {
     }
 
     /// Whether a document's full check is owed (`publishExploration()`).
-    public var hasUnexploredDocuments: Bool { !unexplored.isEmpty }
+    package var hasUnexploredDocuments: Bool { !unexplored.isEmpty }
 
     /// Runs the full check (with the guard-aware search) of one document whose quick
     /// diagnostics were sent, and returns its diagnostics.
-    public mutating func publishExploration() -> [JSON] {
+    package mutating func publishExploration() -> [JSON] {
         while !unexplored.isEmpty {
             let uri = unexplored.removeFirst()
             guard var document = documents[uri] else { continue }

@@ -2,14 +2,14 @@ import StatecraftDiagnostics
 
 /// A place in a document as the protocol names it: a 0-based line and a 0-based character
 /// counted in UTF-16 code units (LSP 3.17's default and only mandatory encoding).
-public struct Position: Equatable, Hashable, Sendable {
+package struct Position: Equatable, Hashable, Sendable {
     /// 0-based line.
-    public var line: Int
+    package var line: Int
     /// 0-based offset into the line in UTF-16 code units.
-    public var character: Int
+    package var character: Int
 
     /// Creates a position.
-    public init(line: Int, character: Int) {
+    package init(line: Int, character: Int) {
         self.line = line
         self.character = character
     }
@@ -22,14 +22,14 @@ public struct Position: Equatable, Hashable, Sendable {
 /// units (an emoji) is moved to that character's start, so a client's off-by-one can never
 /// split a character. A byte that is not valid UTF-8 counts as one unit, as the replacement
 /// character a client shows for it.
-public struct LineTable: Sendable {
+package struct LineTable: Sendable {
     /// The text, UTF-8.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Byte offset of each line's first byte.
-    public let lineStarts: [Int]
+    package let lineStarts: [Int]
 
     /// Builds the table for `bytes`.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var starts = [0]
         var i = 0
@@ -47,7 +47,7 @@ public struct LineTable: Sendable {
     }
 
     /// The byte offset just past line `index`'s last character (before its line break).
-    public func lineEnd(_ index: Int) -> Int {
+    package func lineEnd(_ index: Int) -> Int {
         guard index + 1 < lineStarts.count else { return bytes.count }
         var end = lineStarts[index + 1] - 1
         if bytes[end] == UInt8(ascii: "\n"), end > lineStarts[index], bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -55,7 +55,7 @@ public struct LineTable: Sendable {
     }
 
     /// The position of a byte offset (clamped into the text).
-    public func position(of offset: Int) -> Position {
+    package func position(of offset: Int) -> Position {
         let offset = min(max(0, offset), bytes.count)
         var low = 0
         var high = lineStarts.count - 1
@@ -75,7 +75,7 @@ public struct LineTable: Sendable {
     }
 
     /// The byte offset of a position, clamped: a line past the last is the end of the text.
-    public func offset(of position: Position) -> Int {
+    package func offset(of position: Position) -> Int {
         guard position.line >= 0 else { return 0 }
         guard position.line < lineStarts.count else { return bytes.count }
         let end = lineEnd(position.line)
@@ -92,7 +92,7 @@ public struct LineTable: Sendable {
     }
 
     /// The protocol range of a byte range.
-    public func range(of range: SourceRange) -> (start: Position, end: Position) {
+    package func range(of range: SourceRange) -> (start: Position, end: Position) {
         (position(of: range.start), position(of: range.end))
     }
 }

@@ -4,9 +4,9 @@
 /// Bytes arrive in pieces of any size (a pipe gives what it has), so the framer keeps what it
 /// has not used yet. A header it cannot read is reported and skipped, and reading goes on
 /// with the bytes after it, so one bad message never ends the session.
-public struct MessageFramer: Sendable {
+package struct MessageFramer: Sendable {
     /// What the framer found next.
-    public enum Frame: Equatable, Sendable {
+    package enum Frame: Equatable, Sendable {
         /// A message body: the N bytes after a good header.
         case message([UInt8])
         /// A header block that could not be read, and why; its bytes were dropped.
@@ -14,9 +14,9 @@ public struct MessageFramer: Sendable {
     }
 
     /// Bodies larger than this are refused (and skipped) rather than buffered.
-    public let maxBodyLength: Int
+    package let maxBodyLength: Int
     /// A header block longer than this without its empty line is not a header.
-    public static let maxHeaderLength = 8192
+    package static let maxHeaderLength = 8192
 
     private var buffer: [UInt8] = []
     /// Where the unread bytes of `buffer` start.
@@ -25,17 +25,17 @@ public struct MessageFramer: Sendable {
     private var skipping = 0
 
     /// Creates an empty framer that refuses bodies over `maxBodyLength` bytes (default 256 MiB).
-    public init(maxBodyLength: Int = 256 << 20) {
+    package init(maxBodyLength: Int = 256 << 20) {
         self.maxBodyLength = maxBodyLength
     }
 
     /// Adds bytes read from the client.
-    public mutating func append<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func append<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         buffer.append(contentsOf: bytes)
     }
 
     /// The next whole frame, or nil until more bytes arrive.
-    public mutating func next() -> Frame? {
+    package mutating func next() -> Frame? {
         while true {
             if skipping > 0 {
                 let dropped = min(skipping, buffer.count - start)

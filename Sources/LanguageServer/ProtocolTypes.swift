@@ -2,7 +2,7 @@ import StatecraftDiagnostics
 import StatecraftEventLog
 
 /// JSON-RPC and LSP error codes the server answers with.
-public enum ErrorCode: Int, Sendable {
+package enum ErrorCode: Int, Sendable {
     case parseError = -32700
     case invalidRequest = -32600
     case methodNotFound = -32601

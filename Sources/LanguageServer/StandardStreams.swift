@@ -16,7 +16,7 @@ import Statecraft
 /// burst of changes is checked once; the slow search runs last, one document at a time,
 /// and gives way to whatever the client sends). End of input (the client died or closed the pipe)
 /// ends the server, with status 1 unless `shutdown` came first.
-public struct StandardStreams {
+package struct StandardStreams {
     let input: Int32
     let output: Int32
     var server: LanguageServer
@@ -38,14 +38,14 @@ public struct StandardStreams {
     }
 
     /// A server reading `input` and writing `output`.
-    public init(server: LanguageServer, input: Int32 = 0, output: Int32 = 1) {
+    package init(server: LanguageServer, input: Int32 = 0, output: Int32 = 1) {
         self.server = server
         self.input = input
         self.output = output
     }
 
     /// Serves until `exit` or the end of input; returns the exit status.
-    public mutating func run() -> Int32 {
+    package mutating func run() -> Int32 {
         // A client that goes away makes writes fail with EPIPE instead of killing us.
         signal(SIGPIPE, SIG_IGN)
         while true {

@@ -7,10 +7,10 @@ import Darwin
 #endif
 
 /// Arithmetic shared by constant folding and evaluation, so both agree on every result.
-public enum Arithmetic {
+package enum Arithmetic {
     /// Applies a built-in function to number arguments; nil when the result is not a
     /// finite number (a domain error such as `sqrt(-1)`).
-    public static func call(_ f: BuiltinFunction, _ args: [Double]) -> Double? {
+    package static func call(_ f: BuiltinFunction, _ args: [Double]) -> Double? {
         guard args.count >= f.arity else { return nil }
         let result: Double
         switch f {
@@ -27,7 +27,7 @@ public enum Arithmetic {
     }
 
     /// Applies an arithmetic operator; nil for division by zero or a non-finite result.
-    public static func arithmetic(_ op: BinaryOp, _ a: Double, _ b: Double) -> Double? {
+    package static func arithmetic(_ op: BinaryOp, _ a: Double, _ b: Double) -> Double? {
         let result: Double
         switch op {
         case .add: result = a + b
@@ -45,7 +45,7 @@ public enum Arithmetic {
     }
 
     /// Compares two numbers with `op`.
-    public static func compare(_ op: BinaryOp, _ a: Double, _ b: Double) -> Bool {
+    package static func compare(_ op: BinaryOp, _ a: Double, _ b: Double) -> Bool {
         switch op {
         case .less: a < b
         case .lessEqual: a <= b
@@ -61,7 +61,7 @@ extension Expr {
     /// The expression's value if it is the same in every run (it depends only on literals,
     /// constants and `pi`, or short-circuits around what does not), else nil. Expressions
     /// that fail (division by zero) are not folded.
-    public func folded(constants: [Value]) -> Value? {
+    package func folded(constants: [Value]) -> Value? {
         switch kind {
         case .literal(let v): return v
         case .pi: return .number(Double.pi)
@@ -105,7 +105,7 @@ extension Expr {
     }
 
     /// Applies a binary operator to two values of matching types; nil on a run-time error.
-    public static func apply(_ op: BinaryOp, _ a: Value, _ b: Value) -> Value? {
+    package static func apply(_ op: BinaryOp, _ a: Value, _ b: Value) -> Value? {
         switch (op, a, b) {
         case (.equal, _, _): return .bool(a == b)
         case (.notEqual, _, _): return .bool(a != b)

@@ -80,7 +80,7 @@ extension Machine {
 
     /// The last state (in document order) of the subtree under `s`, or `s` itself when it
     /// has no children; the subtree is exactly `s ... lastDescendant(s)`.
-    public func lastDescendant(_ s: StateID) -> StateID {
+    package func lastDescendant(_ s: StateID) -> StateID {
         var current = s
         while let last = self[current].children.last { current = last }
         return current
@@ -107,7 +107,7 @@ extension Machine {
     /// The innermost compound state (or the root) that is a proper ancestor of every state
     /// in `states` (SCXML `findLCCA`). Parallel states are skipped: a transition between
     /// two regions leaves the whole parallel state.
-    public func findLCCA(_ states: [StateID]) -> StateID {
+    package func findLCCA(_ states: [StateID]) -> StateID {
         innermostContainer(states, compoundOnly: true)
     }
 
@@ -117,7 +117,7 @@ extension Machine {
     /// drawing writes an edge between them in. With `compoundOnly`, `findLCCA` itself. A
     /// state is not its own container: for a state and one of its ancestors, the answer is
     /// the ancestor's parent.
-    public func innermostContainer(_ states: [StateID], compoundOnly: Bool = false) -> StateID {
+    package func innermostContainer(_ states: [StateID], compoundOnly: Bool = false) -> StateID {
         guard let head = states.first else { return root }
         for anc in selfAndAncestors(head).dropFirst() where !compoundOnly || isCompound(anc) {
             if states.dropFirst().allSatisfy({ isDescendant($0, of: anc) }) { return anc }
@@ -130,7 +130,7 @@ extension Machine {
     /// The states a transition really enters, with history targets replaced by what they
     /// stand for now (SCXML `getEffectiveTargetStates`). `historyValue(h)` is what was
     /// recorded for `h`, nil when its parent was never exited.
-    public func effectiveTargetStates(_ t: TransitionShape, historyValue: (StateID) -> [StateID]?) -> [StateID] {
+    package func effectiveTargetStates(_ t: TransitionShape, historyValue: (StateID) -> [StateID]?) -> [StateID] {
         guard let target = t.target else { return [] }
         return effectiveTargets(of: target, historyValue: historyValue)
     }
@@ -144,7 +144,7 @@ extension Machine {
     /// What history state `h` enters when its parent was never exited: its written default,
     /// or else the parent's default entry (the initial child of a compound parent; every
     /// region of a parallel one).
-    public func historyDefaultTargets(_ h: StateID) -> [StateID] {
+    package func historyDefaultTargets(_ h: StateID) -> [StateID] {
         if let d = self[h].historyDefault { return [d] }
         guard let parent = self[h].parent else { return [] }
         if isParallel(parent) { return childStates(parent) }
@@ -156,7 +156,7 @@ extension Machine {
 
     /// The state whose descendants a transition exits and enters (SCXML
     /// `getTransitionDomain`); nil for a targetless transition, which exits nothing.
-    public func transitionDomain(_ t: TransitionShape, historyValue: (StateID) -> [StateID]?) -> StateID? {
+    package func transitionDomain(_ t: TransitionShape, historyValue: (StateID) -> [StateID]?) -> StateID? {
         let targets = effectiveTargetStates(t, historyValue: historyValue)
         guard !targets.isEmpty else { return nil }
         if t.isInternal && isCompound(t.source) && targets.allSatisfy({ isDescendant($0, of: t.source) }) {
@@ -168,7 +168,7 @@ extension Machine {
     /// The active states that the transitions exit, in exit order (children before
     /// parents, later regions first): SCXML `computeExitSet` sorted by `exitOrder`.
     /// `configuration` holds the active states.
-    public func exitSet(_ transitions: [TransitionShape], configuration: Set<StateID>,
+    package func exitSet(_ transitions: [TransitionShape], configuration: Set<StateID>,
                         historyValue: (StateID) -> [StateID]?) -> [StateID] {
         var exits = Set<StateID>()
         for t in transitions {
@@ -182,7 +182,7 @@ extension Machine {
     /// regions first): SCXML `computeEntrySet` sorted by `entryOrder`. Compound states
     /// entered without a more specific target enter their initial child; parallel states
     /// every region; history states what they recorded or their default.
-    public func entrySet(_ transitions: [TransitionShape], historyValue: (StateID) -> [StateID]?) -> [StateID] {
+    package func entrySet(_ transitions: [TransitionShape], historyValue: (StateID) -> [StateID]?) -> [StateID] {
         var toEnter = Set<StateID>()
         for t in transitions {
             guard let target = t.target else { continue }
@@ -197,7 +197,7 @@ extension Machine {
 
     /// The states entered when the machine starts: the root's initial child with its
     /// defaults (SCXML enters the document's initial transition with the root as domain).
-    public var initialEntrySet: [StateID] {
+    package var initialEntrySet: [StateID] {
         var toEnter = Set<StateID>()
         addDefaultEntry(of: root, &toEnter, { _ in nil })
         toEnter.remove(root)
@@ -260,7 +260,7 @@ extension Machine {
     /// What history state `h` records when its parent is exited with `configuration`
     /// active: the active children of the parent (shallow), or its active atomic
     /// descendants (deep), in document order.
-    public func historyToRecord(_ h: StateID, configuration: Set<StateID>) -> [StateID] {
+    package func historyToRecord(_ h: StateID, configuration: Set<StateID>) -> [StateID] {
         guard let parent = self[h].parent else { return [] }
         if self[h].isDeepHistory {
             return configuration.filter { isAtomic($0) && isDescendant($0, of: parent) }.sorted()
@@ -270,7 +270,7 @@ extension Machine {
 
     /// Whether `s` has completed (SCXML `isInFinalState`): a compound state whose active
     /// child is final, or a parallel state whose regions have all completed.
-    public func isInFinalState(_ s: StateID, configuration: Set<StateID>) -> Bool {
+    package func isInFinalState(_ s: StateID, configuration: Set<StateID>) -> Bool {
         if isCompound(s) {
             return childStates(s).contains { self[$0].isFinal && configuration.contains($0) }
         }
@@ -284,7 +284,7 @@ extension Machine {
     /// queues them (`enterStates`): its parent, then the grandparent when that is a
     /// parallel state all of whose regions are now complete. Empty for a top-level final
     /// state, which ends the run instead.
-    public func completions(enteringFinal f: StateID, configuration: Set<StateID>) -> [StateID] {
+    package func completions(enteringFinal f: StateID, configuration: Set<StateID>) -> [StateID] {
         guard let parent = self[f].parent, parent != root else { return [] }
         var result = [parent]
         if let grandparent = self[parent].parent, isParallel(grandparent),

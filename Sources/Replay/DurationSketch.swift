@@ -18,12 +18,12 @@ import Darwin
 /// is exact exactly when the merged count is small, in whatever order the parts are added.
 public struct DurationSketch: Sendable, Equatable {
     /// Up to this many durations, the sketch keeps them and gives exact percentiles.
-    public static let exactLimit = 100
+    package static let exactLimit = 100
     /// The durations themselves (in the order added) while `count <= exactLimit`, else nil.
     private var kept: [Double]? = []
 
     /// The durations themselves, smallest first, while there are at most `exactLimit`.
-    public var exact: [Double]? { kept?.sorted() }
+    package var exact: [Double]? { kept?.sorted() }
 
     /// The most a percentile may differ from a recorded duration of that rank, relatively.
     public static let relativeAccuracy = 0.01

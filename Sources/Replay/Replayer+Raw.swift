@@ -159,7 +159,7 @@ extension Replayer {
     /// Applies an event line read in place by `EventLogReader.nextRaw`, without allocating
     /// in the common case. Anything unusual (an unknown name, a missing or mistyped field)
     /// goes through `consume(_:)` with the full record, so errors are exactly the same.
-    public mutating func consume(raw line: RawEventLine, trace: (consuming TraceStep) -> Void = { _ in }) throws(LogError) {
+    package mutating func consume(raw line: RawEventLine, trace: (consuming TraceStep) -> Void = { _ in }) throws(LogError) {
         traceFlushLimit = 1
         try consume(raw: line, sink: { Replayer.deliver($0, to: trace) })
     }

@@ -4,19 +4,19 @@ import StatecraftSyntax
 
 /// The result of resolving a syntax tree: the model (when there was a machine at all)
 /// and the semantic errors found on the way.
-public struct Resolution: Sendable {
+package struct Resolution: Sendable {
     /// The resolved machine. Parts that failed to resolve are marked (`Expr.Kind.invalid`,
     /// `Transition.isBroken`) so analyses can still run on the rest.
-    public var machine: Machine?
+    package var machine: Machine?
     /// Name, type and structure errors.
-    public var diagnostics: DiagnosticBag
+    package var diagnostics: DiagnosticBag
 }
 
 /// Turns a syntax tree into a `Machine`: declares every name, resolves references to ids,
 /// type-checks expressions and actions, and checks the state structure.
-public struct Resolver {
+package struct Resolver {
     /// Resolves a parsed file.
-    public static func resolve(_ decl: MachineDecl?, in file: SourceFile) -> Resolution {
+    package static func resolve(_ decl: MachineDecl?, in file: SourceFile) -> Resolution {
         guard let decl else { return Resolution(machine: nil, diagnostics: DiagnosticBag()) }
         var resolver = Resolver(decl: decl, file: file)
         resolver.run()

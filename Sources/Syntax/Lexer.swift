@@ -4,14 +4,14 @@ import StatecraftDiagnostics
 ///
 /// Works on UTF-8 bytes with ASCII fast paths. Never fails: bad input becomes an
 /// `invalid` token plus a diagnostic, and every call makes progress.
-public struct Lexer {
+package struct Lexer {
     /// The file being read.
-    public let file: SourceFile
+    package let file: SourceFile
     /// Lexical errors found so far.
-    public internal(set) var diagnostics = DiagnosticBag()
+    package internal(set) var diagnostics = DiagnosticBag()
     /// The comments passed so far, in source order, when the lexer was made with
     /// `recordingComments` (the formatter keeps them; the parser never sees them).
-    public private(set) var comments: [SourceComment] = []
+    package private(set) var comments: [SourceComment] = []
     private let recordsComments: Bool
     private let bytes: [UInt8]
     private var position = 0
@@ -25,20 +25,20 @@ public struct Lexer {
 
     /// Creates a lexer at the start of `file`; with `recordingComments`, it also lists the
     /// comments it skips (`comments`), without changing the tokens it returns.
-    public init(file: SourceFile, recordingComments: Bool = false) {
+    package init(file: SourceFile, recordingComments: Bool = false) {
         self.file = file
         self.bytes = file.bytes
         self.recordsComments = recordingComments
     }
 
     /// Reads every token, ending with `endOfFile` (tests and tools).
-    public static func tokenize(_ file: SourceFile) -> (tokens: [Token], diagnostics: DiagnosticBag) {
+    package static func tokenize(_ file: SourceFile) -> (tokens: [Token], diagnostics: DiagnosticBag) {
         let all = tokenizeWithComments(file)
         return (all.tokens, all.diagnostics)
     }
 
     /// Reads every token, ending with `endOfFile`, and every comment, both in source order.
-    public static func tokenizeWithComments(_ file: SourceFile)
+    package static func tokenizeWithComments(_ file: SourceFile)
         -> (tokens: [Token], comments: [SourceComment], diagnostics: DiagnosticBag) {
         var lexer = Lexer(file: file, recordingComments: true)
         var tokens: [Token] = []
@@ -50,7 +50,7 @@ public struct Lexer {
     }
 
     /// The next token; `endOfFile` forever once the input is used up.
-    public mutating func next() -> Token {
+    package mutating func next() -> Token {
         skipTrivia()
         if sawNewline, let open = interpolations.first {
             // Strings stay on one line, and so do the expressions inside them.
@@ -350,7 +350,7 @@ public struct Lexer {
     // MARK: - Literal values
 
     /// The value of a number token's text, with its unit applied; nil if not finite.
-    public static func numberValue(_ text: ArraySlice<UInt8>) -> Double? {
+    package static func numberValue(_ text: ArraySlice<UInt8>) -> Double? {
         var digits = text
         var scale = 1.0
         if digits.last == UInt8(ascii: "s") {
@@ -378,13 +378,13 @@ public struct Lexer {
 
     /// The decoded text of a piece of a string token: `"abc"`, `"abc\(`, `)abc\(` or
     /// `)abc"`, without the delimiters, escapes applied.
-    public static func stringValue(_ text: ArraySlice<UInt8>, kind: TokenKind) -> String {
+    package static func stringValue(_ text: ArraySlice<UInt8>, kind: TokenKind) -> String {
         // `stringValue` drops one byte at each end; a piece before `\(` has one more.
         return stringValue(kind == .stringHead || kind == .stringMiddle ? text.dropLast() : text)
     }
 
     /// The decoded contents of a string token (quotes removed, escapes applied).
-    public static func stringValue(_ text: ArraySlice<UInt8>) -> String {
+    package static func stringValue(_ text: ArraySlice<UInt8>) -> String {
         var out = String.UnicodeScalarView()
         let bytes = Array(text.dropFirst().dropLast())
         var i = 0

@@ -6,11 +6,11 @@ import StatecraftDiagnostics
 /// next construct (panic mode) and goes on, so one run reports several problems. Every loop
 /// consumes a token or stops, and nesting is bounded, so no input can hang it or overflow
 /// the stack.
-public struct Parser {
+package struct Parser {
     /// How deeply blocks, states and parenthesised expressions may nest.
-    public static let maxNesting = 64
+    package static let maxNesting = 64
     /// How deep an expression tree may grow (long operator chains count).
-    public static let maxExpressionDepth = 256
+    package static let maxExpressionDepth = 256
 
     var lexer: Lexer
     var token: Token
@@ -23,14 +23,14 @@ public struct Parser {
     let file: SourceFile
 
     /// Creates a parser at the start of `file`.
-    public init(file: SourceFile) {
+    package init(file: SourceFile) {
         self.file = file
         self.lexer = Lexer(file: file)
         self.token = lexer.next()
     }
 
     /// Parses a whole file. The machine is nil only when the file holds no `machine` at all.
-    public static func parse(_ file: SourceFile) -> (machine: MachineDecl?, diagnostics: DiagnosticBag) {
+    package static func parse(_ file: SourceFile) -> (machine: MachineDecl?, diagnostics: DiagnosticBag) {
         var parser = Parser(file: file)
         let machine = parser.parseFile()
         // Lexer and parser errors in source order, still at most one per line.

@@ -6,31 +6,31 @@ import StatecraftDiagnostics
 // always whole.
 
 /// A name as written, with where it was written.
-public struct Identifier: Equatable, Sendable {
+package struct Identifier: Equatable, Sendable {
     /// The name's text.
-    public var name: String
+    package var name: String
     /// Where it is in the source.
-    public var range: SourceRange
+    package var range: SourceRange
 
     /// Creates an identifier.
-    public init(_ name: String, _ range: SourceRange) {
+    package init(_ name: String, _ range: SourceRange) {
         self.name = name
         self.range = range
     }
 }
 
 /// `machine = "machine" IDENT "{" { member } "}"`
-public struct MachineDecl: Equatable, Sendable {
+package struct MachineDecl: Equatable, Sendable {
     /// The machine's name; nil when the file has none (an error was reported).
-    public var name: Identifier?
+    package var name: Identifier?
     /// Declarations in source order.
-    public var members: [MemberDecl]
+    package var members: [MemberDecl]
     /// The whole machine.
-    public var range: SourceRange
+    package var range: SourceRange
 }
 
 /// `member = const | var | event | output | state | initialTargets`
-public enum MemberDecl: Equatable, Sendable {
+package enum MemberDecl: Equatable, Sendable {
     /// A `const` declaration.
     case constant(ConstDecl)
     /// A `var` declaration (with or without `public`).
@@ -48,71 +48,71 @@ public enum MemberDecl: Equatable, Sendable {
 /// `initialTargets = "initial" "->" IDENT { "," IDENT }`: the states a compound state (or
 /// the machine) enters by default, at any depth, in place of an `initial` child (SCXML's
 /// `initial="a b"` and `<initial>` transition).
-public struct InitialTargetsDecl: Equatable, Sendable {
+package struct InitialTargetsDecl: Equatable, Sendable {
     /// The `initial` keyword.
-    public var keywordRange: SourceRange
+    package var keywordRange: SourceRange
     /// The state names after `->`, in the order written (resolved later; unknown ones are errors then).
-    public var targets: [Identifier]
+    package var targets: [Identifier]
 }
 
 /// `type = "Number" | "Bool" | "String"` (any identifier parses; semantics checks it).
-public struct TypeRef: Equatable, Sendable {
+package struct TypeRef: Equatable, Sendable {
     /// The type's name as written.
-    public var name: Identifier
+    package var name: Identifier
 }
 
 /// `const = "const" IDENT [ ":" type ] "=" expr`
-public struct ConstDecl: Equatable, Sendable {
+package struct ConstDecl: Equatable, Sendable {
     /// The constant's name.
-    public var name: Identifier
+    package var name: Identifier
     /// The type written after `:`; nil when omitted (the value's type is used).
-    public var type: TypeRef?
+    package var type: TypeRef?
     /// The expression after `=`, computed once when the machine is resolved.
-    public var value: ExprSyntax
+    package var value: ExprSyntax
 }
 
 /// `var = [ "public" ] "var" IDENT ":" type "=" expr`
-public struct VarDecl: Equatable, Sendable {
+package struct VarDecl: Equatable, Sendable {
     /// Whether the variable is marked `public`: part of the machine's interface, read by
     /// the app (and by event logs), so never reported as unused.
-    public var isPublic: Bool
+    package var isPublic: Bool
     /// The variable's name.
-    public var name: Identifier
+    package var name: Identifier
     /// The type written after `:`; nil only when the parser recovered from its absence.
-    public var type: TypeRef?
+    package var type: TypeRef?
     /// The expression after `=`: the variable's value when the machine starts.
-    public var initialValue: ExprSyntax
+    package var initialValue: ExprSyntax
 }
 
 /// `field = IDENT ":" type`
-public struct FieldDecl: Equatable, Sendable {
+package struct FieldDecl: Equatable, Sendable {
     /// The field's name, as payloads and expressions refer to it.
-    public var name: Identifier
+    package var name: Identifier
     /// The field's type.
-    public var type: TypeRef
+    package var type: TypeRef
 }
 
 /// `event = "event" IDENT [ "(" fields ")" ]`
-public struct EventDecl: Equatable, Sendable {
+package struct EventDecl: Equatable, Sendable {
     /// The event's name, as transitions and event logs refer to it.
-    public var name: Identifier
+    package var name: Identifier
     /// The payload fields in parentheses, in order; empty when the event has none.
-    public var fields: [FieldDecl]
+    package var fields: [FieldDecl]
 }
 
 /// `output = "output" IDENT [ "(" fields ")" ]`
-public struct OutputDecl: Equatable, Sendable {
+package struct OutputDecl: Equatable, Sendable {
     /// The output's name, as `emit` refers to it.
-    public var name: Identifier
+    package var name: Identifier
     /// The argument fields in parentheses, in order; empty when the output has none.
-    public var fields: [FieldDecl]
+    package var fields: [FieldDecl]
 }
 
 /// A state modifier as written (`initial`, `final`, `parallel`, `history`, `deep`).
 /// `history` and `deep` are not reserved words: they are modifiers only before `state`.
-public struct StateModifier: Equatable, Sendable {
+package struct StateModifier: Equatable, Sendable {
     /// Which modifier.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// `initial`: the state its parent (or the machine) enters by default.
         case initial
         /// `final`: entering it completes its parent.
@@ -125,50 +125,50 @@ public struct StateModifier: Equatable, Sendable {
         case deep
     }
     /// Which modifier this is.
-    public var kind: Kind
+    package var kind: Kind
     /// Where the modifier's word is in the source.
-    public var range: SourceRange
+    package var range: SourceRange
 }
 
 /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
 ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT ]`
-public struct StateDecl: Equatable, Sendable {
+package struct StateDecl: Equatable, Sendable {
     /// The modifiers written before `state`, in source order.
-    public var modifiers: [StateModifier]
+    package var modifiers: [StateModifier]
     /// The state's name, unique among all the machine's states.
-    public var name: Identifier
+    package var name: Identifier
     /// For a history state, the default written after `->` (`history state h -> c`).
-    public var historyDefault: Identifier?
+    package var historyDefault: Identifier?
     /// `entry` blocks, in order (normally at most one).
-    public var entry: [EntryExitDecl]
+    package var entry: [EntryExitDecl]
     /// `exit` blocks, in order.
-    public var exit: [EntryExitDecl]
+    package var exit: [EntryExitDecl]
     /// The transitions written in the state's body, in source order (the first that matches wins).
-    public var transitions: [TransitionDecl]
+    package var transitions: [TransitionDecl]
     /// States declared inside this one.
-    public var children: [StateDecl]
+    package var children: [StateDecl]
     /// `initial -> a, b` written in this state (at most one is meant; each is kept so the
     /// resolver can say so).
-    public var initialTargets: [InitialTargetsDecl] = []
+    package var initialTargets: [InitialTargetsDecl] = []
     /// The `state` keyword through the closing brace.
-    public var range: SourceRange
+    package var range: SourceRange
 
     /// The modifier of the given kind, if written.
-    public func modifier(_ kind: StateModifier.Kind) -> StateModifier? {
+    package func modifier(_ kind: StateModifier.Kind) -> StateModifier? {
         modifiers.first { $0.kind == kind }
     }
 }
 
 /// `"entry" block` or `"exit" block`
-public struct EntryExitDecl: Equatable, Sendable {
+package struct EntryExitDecl: Equatable, Sendable {
     /// The `entry` or `exit` keyword.
-    public var keywordRange: SourceRange
+    package var keywordRange: SourceRange
     /// The actions run when the state is entered (`entry`) or exited (`exit`).
-    public var block: BlockSyntax
+    package var block: BlockSyntax
 }
 
 /// `trigger = "on" IDENT { "," IDENT } | "after" expr | "done" [ "(" IDENT ")" ] | "always"`
-public enum TriggerSyntax: Equatable, Sendable {
+package enum TriggerSyntax: Equatable, Sendable {
     /// `on a, b`: taken when any of the named events arrives.
     case events([Identifier])
     /// `after delay`: a timer started on entering the state; the delay expression is in seconds.
@@ -180,36 +180,36 @@ public enum TriggerSyntax: Equatable, Sendable {
 }
 
 /// `transition = [ "internal" ] trigger [ "if" expr ] [ "->" IDENT ] [ block ]`
-public struct TransitionDecl: Equatable, Sendable {
+package struct TransitionDecl: Equatable, Sendable {
     /// What fires the transition: events, a timer, completion, or nothing (`always`).
-    public var trigger: TriggerSyntax
+    package var trigger: TriggerSyntax
     /// The `on`, `after`, `done` or `always` keyword.
-    public var keywordRange: SourceRange
+    package var keywordRange: SourceRange
     /// The `internal` prefix, when written.
-    public var internalRange: SourceRange?
+    package var internalRange: SourceRange?
     /// The expression after `if`; nil when the transition has no guard.
-    public var guardExpr: ExprSyntax?
+    package var guardExpr: ExprSyntax?
     /// The state after `->`; nil for a targetless transition, which runs its actions and stays.
-    public var target: Identifier?
+    package var target: Identifier?
     /// The block of actions run when the transition is taken; nil when none is written.
-    public var actions: BlockSyntax?
+    package var actions: BlockSyntax?
     /// The first keyword (`internal` when written) through the end of the transition.
-    public var range: SourceRange
+    package var range: SourceRange
 
     /// Whether the transition is written `internal`.
-    public var isInternal: Bool { internalRange != nil }
+    package var isInternal: Bool { internalRange != nil }
 }
 
 /// `block = "{" { action } "}"`
-public struct BlockSyntax: Equatable, Sendable {
+package struct BlockSyntax: Equatable, Sendable {
     /// The actions between the braces, in the order they run.
-    public var actions: [ActionSyntax]
+    package var actions: [ActionSyntax]
     /// The opening brace through the closing brace.
-    public var range: SourceRange
+    package var range: SourceRange
 }
 
 /// The assignment operators.
-public enum AssignOperator: String, Sendable {
+package enum AssignOperator: String, Sendable {
     /// `=`: replaces the value.
     case assign = "="
     /// `+=`: adds to a number or appends to a string.
@@ -223,7 +223,7 @@ public enum AssignOperator: String, Sendable {
 }
 
 /// `action = assignment | emit | raise | send | cancel | let | if`
-public indirect enum ActionSyntax: Equatable, Sendable {
+package indirect enum ActionSyntax: Equatable, Sendable {
     /// `assignment = IDENT ( "=" | "+=" | "-=" | "*=" | "/=" ) expr`
     case assign(target: Identifier, op: AssignOperator, value: ExprSyntax, range: SourceRange)
     /// `emit = "emit" IDENT [ "(" args ")" ]`
@@ -241,7 +241,7 @@ public indirect enum ActionSyntax: Equatable, Sendable {
 }
 
 /// Unary operators.
-public enum UnaryOperator: String, Sendable {
+package enum UnaryOperator: String, Sendable {
     /// `!`: logical not of a `Bool`.
     case not = "!"
     /// `-`: the negation of a `Number`.
@@ -249,7 +249,7 @@ public enum UnaryOperator: String, Sendable {
 }
 
 /// Binary operators, loosest binding first.
-public enum BinaryOperator: String, Sendable {
+package enum BinaryOperator: String, Sendable {
     /// `||`: true when either `Bool` operand is (the right one is evaluated only when needed).
     case or = "||"
     /// `&&`: true when both `Bool` operands are (the right one is evaluated only when needed).
@@ -279,7 +279,7 @@ public enum BinaryOperator: String, Sendable {
 
     /// How tightly the operator binds (higher binds tighter); all are left-associative. The
     /// parser and the formatter both group by it, so they agree on every expression's shape.
-    public var precedence: Int {
+    package var precedence: Int {
         switch self {
         case .or: 0
         case .and: 1
@@ -292,9 +292,9 @@ public enum BinaryOperator: String, Sendable {
 }
 
 /// An expression with its source range and tree depth (bounded by the parser).
-public struct ExprSyntax: Equatable, Sendable {
+package struct ExprSyntax: Equatable, Sendable {
     /// What the expression is.
-    public indirect enum Kind: Equatable, Sendable {
+    package indirect enum Kind: Equatable, Sendable {
         /// A number literal, its unit applied: `2s` is 2, `300ms` is 0.3.
         case number(Double)
         /// A string literal without interpolation, escapes already decoded.
@@ -320,7 +320,7 @@ public struct ExprSyntax: Equatable, Sendable {
     }
 
     /// A piece of an interpolated string: literal text, or an interpolated expression.
-    public enum InterpolationPiece: Equatable, Sendable {
+    package enum InterpolationPiece: Equatable, Sendable {
         /// Literal text, escapes already decoded.
         case text(String)
         /// An expression written between `\(` and `)`.
@@ -328,14 +328,14 @@ public struct ExprSyntax: Equatable, Sendable {
     }
 
     /// What the expression is, with its sub-expressions.
-    public var kind: Kind
+    package var kind: Kind
     /// The expression's bytes in the source, parentheses included.
-    public var range: SourceRange
+    package var range: SourceRange
     /// 1 for a leaf; 1 + the deepest child otherwise.
-    public var depth: Int
+    package var depth: Int
 
     /// Creates a node, computing its depth from its children.
-    public init(_ kind: Kind, _ range: SourceRange) {
+    package init(_ kind: Kind, _ range: SourceRange) {
         self.kind = kind
         self.range = range
         switch kind {

@@ -2,7 +2,7 @@ import StatecraftDiagnostics
 
 /// What kind of token: keywords and punctuation are their own kinds so the parser
 /// compares integers, never strings.
-public enum TokenKind: UInt8, Sendable {
+package enum TokenKind: UInt8, Sendable {
     /// A name: a state, event, variable, field, function or type.
     case identifier
     /// A number literal, possibly with a unit (`2s`, `300ms`).
@@ -117,7 +117,7 @@ public enum TokenKind: UInt8, Sendable {
 
     /// The keyword kinds by spelling: the language's reserved words (editors' grammars are
     /// checked against this list).
-    public static let keywords: [String: TokenKind] = [
+    package static let keywords: [String: TokenKind] = [
         "machine": .kwMachine, "const": .kwConst, "var": .kwVar, "public": .kwPublic, "event": .kwEvent,
         "output": .kwOutput, "state": .kwState, "initial": .kwInitial, "final": .kwFinal,
         "parallel": .kwParallel, "entry": .kwEntry, "exit": .kwExit, "on": .kwOn,
@@ -127,12 +127,12 @@ public enum TokenKind: UInt8, Sendable {
 
     /// Whether the token is one of the reserved words (`keywords`), which can never be a
     /// name, not even where a name is all the grammar allows.
-    public var isReservedWord: Bool {
+    package var isReservedWord: Bool {
         rawValue >= TokenKind.kwMachine.rawValue && rawValue <= TokenKind.kwFalse.rawValue
     }
 
     /// How the token is named in "expected X, found Y" messages.
-    public var spelling: String {
+    package var spelling: String {
         switch self {
         case .identifier: return "identifier"
         case .number: return "number"
@@ -184,17 +184,17 @@ public enum TokenKind: UInt8, Sendable {
 }
 
 /// A token: its kind and the bytes it covers. Text is read from the source when needed.
-public struct Token: Equatable, Sendable {
+package struct Token: Equatable, Sendable {
     /// What kind of token it is: a keyword, a punctuation mark, a name, a literal.
-    public var kind: TokenKind
+    package var kind: TokenKind
     /// The bytes of the token in the source file.
-    public var range: SourceRange
+    package var range: SourceRange
     /// Whether a line break (or the start of the file) comes between this token and the
     /// previous one; the parser's error recovery uses it to find the start of a construct.
-    public var startsLine: Bool
+    package var startsLine: Bool
 
     /// Creates a token.
-    public init(kind: TokenKind, range: SourceRange, startsLine: Bool) {
+    package init(kind: TokenKind, range: SourceRange, startsLine: Bool) {
         self.kind = kind
         self.range = range
         self.startsLine = startsLine
@@ -202,22 +202,22 @@ public struct Token: Equatable, Sendable {
 }
 
 /// A comment the lexer skipped: trivia to the parser, but kept by the formatter.
-public struct SourceComment: Equatable, Sendable {
+package struct SourceComment: Equatable, Sendable {
     /// `// …` to the end of the line, or `/* … */` (which may nest and span lines).
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// A `//` comment, to the end of its line.
         case line
         /// A `/* … */` comment, which may nest and span lines.
         case block
     }
     /// Whether it is a line comment or a block comment.
-    public var kind: Kind
+    package var kind: Kind
     /// The bytes of the comment: from `//` up to (not including) the line break, or from
     /// `/*` through the closing `*/`.
-    public var range: SourceRange
+    package var range: SourceRange
 
     /// Creates a comment.
-    public init(kind: Kind, range: SourceRange) {
+    package init(kind: Kind, range: SourceRange) {
         self.kind = kind
         self.range = range
     }

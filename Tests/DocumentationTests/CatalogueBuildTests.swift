@@ -75,6 +75,9 @@ enum SymbolGraph {
     /// that need the graph are skipped there).
     static let isWanted = ProcessInfo.processInfo.environment["STATECRAFT_SANITIZER"] == nil
 
+    /// Whether the toolchain has the extractor (tests that only count symbols skip without it).
+    static let extractorIsInstalled = Toolchain.find("swift-symbolgraph-extract") != nil
+
     /// The folder holding `Statecraft.symbols.json`.
     static func extract() throws -> URL {
         try cached.get()

@@ -58,14 +58,14 @@ import TestSupport
         #expect(state == "closed")
     }
 
-    /// The three ways of replaying (whole, traced in batches, read in bulk) agree with the
+    /// The three ways of replaying (whole, traced in batches, record by record) agree with the
     /// command line on the bundled session.
     @Test func replayingTheSessionThreeWays() throws {
         let machine = try Self.spec("Drawer.machine").machine
         let (states, error) = try LibrarySamples.replay(machine: machine, path: Self.session)
         #expect(error == nil)
         #expect(!states.isEmpty)
-        #expect(try LibrarySamples.bulk(machine: machine, path: Self.session) == states)
+        #expect(try LibrarySamples.recordByRecord(machine: machine, path: Self.session) == states)
         let traced = try LibrarySamples.traceBatches(machine: machine, path: Self.session)
         #expect(traced.contains { $0.contains("dragging -> closed") && $0.contains("directionTop = true") })
     }

@@ -8,7 +8,7 @@ import StatecraftAnalysis
 ///
 /// Eventless transitions are guarded by a counter they advance, so most charts settle;
 /// a few `raise` chains do not, and must be stopped by the microstep bound.
-public struct ChartGenerator {
+package struct ChartGenerator {
     var rng: SplitMix64
     private var names: [String] = []
     /// Every non-history state and its kind, in document order.
@@ -17,7 +17,7 @@ public struct ChartGenerator {
 
     enum Kind { case atomic, compound, parallel, final }
 
-    public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+    package init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     mutating func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(1, n))) }
     mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
@@ -86,7 +86,7 @@ public struct ChartGenerator {
     }
 
     /// The text of one machine.
-    public mutating func spec(name: String = "Chart") -> String {
+    package mutating func spec(name: String = "Chart") -> String {
         states = []
         histories = []
         var counter = 0

@@ -12,11 +12,11 @@ import StatecraftAnalysis
 /// variables that decide nothing (a counter and a copy of a payload, only emitted) beside
 /// ones that look alike but do decide (copied into a variable a guard reads); and the
 /// debounce pattern, `cancel check; send check(x) after 0.3`, whose sent payload a guard reads.
-public struct SpecGenerator {
+package struct SpecGenerator {
     var rng: SplitMix64
     let searchReductions: Bool
 
-    public init(seed: UInt64, searchReductions: Bool = false) {
+    package init(seed: UInt64, searchReductions: Bool = false) {
         rng = SplitMix64(seed: seed)
         self.searchReductions = searchReductions
     }
@@ -26,7 +26,7 @@ public struct SpecGenerator {
     mutating func pick<T>(_ options: [T]) -> T { options[int(options.count)] }
 
     /// The text of one machine.
-    public mutating func spec(name: String = "Random") -> String {
+    package mutating func spec(name: String = "Random") -> String {
         let stateCount = 2 + int(4)
         let numberVars = ["a", "b", "c"].prefix(1 + int(3)).map { $0 }
         let hasFlag = chance(40)

@@ -5,22 +5,22 @@ import StatecraftDriver
 import Testing
 
 /// Paths of the repository, found from this file's location so tests run from any folder.
-public enum Repository {
+package enum Repository {
     /// The repository's root folder.
-    public static let root: URL = URL(fileURLWithPath: #filePath)
+    package static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `Specs/`.
-    public static var specs: URL { root.appendingPathComponent("Specs") }
+    package static var specs: URL { root.appendingPathComponent("Specs") }
 
     /// The `*.machine` files in `Specs/`, sorted.
-    public static func specFiles() -> [URL] {
+    package static func specFiles() -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: specs.path)) ?? []
         return names.filter { $0.hasSuffix(".machine") }.sorted().map { specs.appendingPathComponent($0) }
     }
 
     /// Reads a file's bytes (empty if it cannot be read, which the calling test then notices).
-    public static func bytes(_ url: URL) -> [UInt8] {
+    package static func bytes(_ url: URL) -> [UInt8] {
         (try? Data(contentsOf: url)).map { [UInt8]($0) } ?? []
     }
 }
@@ -29,10 +29,10 @@ public enum Repository {
 ///
 /// Set `STATECRAFT_RECORD=1` to rewrite them from the current output; the comparison still
 /// fails in that run, so a recording is never mistaken for a pass.
-public enum Golden {
+package enum Golden {
     /// Compares `actual` with the golden file; returns nil when they match, else a message
     /// naming the first differing line.
-    public static func compare(_ actual: String, to url: URL) -> String? {
+    package static func compare(_ actual: String, to url: URL) -> String? {
         if ProcessInfo.processInfo.environment["STATECRAFT_RECORD"] == "1" {
             try? actual.write(to: url, atomically: true, encoding: .utf8)
             return "recorded \(url.lastPathComponent); run the tests again without STATECRAFT_RECORD"
@@ -62,19 +62,19 @@ public enum Golden {
 /// program but for `main.swift`, which only hands it the standard streams. In process, a
 /// command costs no process start (several hundred of them per run of the suite, each slower
 /// still under a sanitizer).
-public enum CLI {
+package enum CLI {
     /// What a run produced.
-    public struct Result: Sendable {
-        public var status: Int32
+    package struct Result: Sendable {
+        package var status: Int32
         /// False when the process died from a signal (a crash). Always true in process: a
         /// crash there ends the test run.
-        public var exitedNormally: Bool
-        public var stdout: String
-        public var stderr: String
+        package var exitedNormally: Bool
+        package var stdout: String
+        package var stderr: String
     }
 
     /// The `statecraft` binary next to the test bundle in the build folder.
-    public static var executable: URL? {
+    package static var executable: URL? {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<5 {
             let candidate = dir.appendingPathComponent("statecraft")
@@ -92,7 +92,7 @@ public enum CLI {
     /// relative paths start there, `environment` is added to this process's, `input` (or
     /// nothing, as from /dev/null) arrives through a pipe on what the command takes for
     /// standard input, and standard output and error are collected apart.
-    public static func run(_ arguments: [String], in directory: URL = Repository.root,
+    package static func run(_ arguments: [String], in directory: URL = Repository.root,
                            environment: [String: String] = [:], input: String? = nil) throws -> Result {
         let streams = Streams()
         let status = try inProcess(arguments, in: directory, environment: environment, input: input,
@@ -104,7 +104,7 @@ public enum CLI {
 
     /// Runs `statecraft arguments` in this process with both outputs in one stream, in the
     /// order they were written: what a terminal shows (the documentation's console blocks).
-    public static func runMerged(_ arguments: [String], in directory: URL,
+    package static func runMerged(_ arguments: [String], in directory: URL,
                                  environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let streams = Streams()
         let status = try inProcess(arguments, in: directory, environment: environment, input: nil,
@@ -190,7 +190,7 @@ public enum CLI {
 
     /// Runs the built `statecraft` executable as a user would: `statecraft arguments` in
     /// `directory` with stdout piped and `input` (or nothing) on standard input.
-    public static func launch(_ arguments: [String], in directory: URL = Repository.root,
+    package static func launch(_ arguments: [String], in directory: URL = Repository.root,
                               environment: [String: String] = [:], input: String? = nil) throws -> Result {
         guard let executable else {
             throw NSError(domain: "CLI", code: 1, userInfo: [NSLocalizedDescriptionKey: "statecraft binary not found"])
@@ -249,12 +249,12 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ coun
 private let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
 /// The library's deterministic generator, so fuzz tests repeat exactly.
-public typealias SeededGenerator = SplitMix64
+package typealias SeededGenerator = SplitMix64
 
 /// Damage for fuzz tests: a few bytes flipped, dropped or doubled.
-public enum Mutation {
+package enum Mutation {
     /// Applies one to three random edits to `bytes`.
-    public static func damage(_ bytes: inout [UInt8], using rng: inout SeededGenerator) {
+    package static func damage(_ bytes: inout [UInt8], using rng: inout SeededGenerator) {
         for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
             let i = Int.random(in: 0..<bytes.count, using: &rng)
             switch Int.random(in: 0..<3, using: &rng) {
@@ -268,14 +268,14 @@ public enum Mutation {
 
 /// A program the cross-checks run (xmllint, python3, pytest): found on `PATH`, run with pipes, so a
 /// test can hand our output to a real consumer.
-public struct ExternalTool: Sendable {
-    public let path: String
+package struct ExternalTool: Sendable {
+    package let path: String
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// The executable `name` on `PATH` (the one a shell would run), else in the usual
     /// places; nil when it is not installed.
-    public static func find(_ name: String) -> ExternalTool? {
+    package static func find(_ name: String) -> ExternalTool? {
         var candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/" + name }
         candidates += ["/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"].map { $0 + name }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map(ExternalTool.init)
@@ -283,28 +283,28 @@ public struct ExternalTool: Sendable {
 
     /// Whether the environment variable `name` is set (to anything but an empty string):
     /// CI sets it so that a missing tool fails instead of skipping.
-    public static func isRequired(_ name: String) -> Bool {
+    package static func isRequired(_ name: String) -> Bool {
         !(ProcessInfo.processInfo.environment[name] ?? "").isEmpty
     }
 
     /// `tool`, or else the running test stops: reported as skipped (never as passed), or as
     /// failed when the environment variable `required` is set (CI sets it: there a missing
     /// tool is an error). `what` names what is missing and how to get it.
-    public static func require(_ tool: ExternalTool?, _ what: String, unlessRequiredBy required: String,
+    package static func require(_ tool: ExternalTool?, _ what: String, unlessRequiredBy required: String,
                                sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> ExternalTool {
         guard let tool else { throw try Skip.missing(what, unlessRequiredBy: required, sourceLocation: sourceLocation) }
         return tool
     }
 
-    public struct Run: Sendable {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+    package struct Run: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
     }
 
     /// Runs the tool with `arguments` (in `directory`, with `environment` in place of ours,
     /// when given), nothing on standard input, both outputs read while it runs.
-    public func run(_ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws -> Run {
+    package func run(_ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -332,15 +332,15 @@ public struct ExternalTool: Sendable {
 }
 
 /// Skipping the rest of a test, so that the run reports it skipped rather than passed.
-public enum Skip {
+package enum Skip {
     /// Why a required tool is missing: thrown, so the test fails.
-    public struct Missing: Error, CustomStringConvertible {
-        public var description: String
+    package struct Missing: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Returns when `condition` holds; otherwise skips the running test (`Test.cancel`), or,
     /// when the environment variable `required` is set, fails it.
-    public static func unless(_ condition: Bool, _ what: String, unlessRequiredBy required: String,
+    package static func unless(_ condition: Bool, _ what: String, unlessRequiredBy required: String,
                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         if condition { return }
         throw try missing(what, unlessRequiredBy: required, sourceLocation: sourceLocation)
@@ -348,7 +348,7 @@ public enum Skip {
 
     /// The error that fails the test when `required` is set; otherwise the test is skipped
     /// here (`Test.cancel` throws).
-    public static func missing(_ what: String, unlessRequiredBy required: String,
+    package static func missing(_ what: String, unlessRequiredBy required: String,
                                sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Missing {
         if ExternalTool.isRequired(required) { return Missing(description: "\(what), and \(required) is set") }
         try Test.cancel("\(what); set \(required)=1 to fail instead", sourceLocation: sourceLocation)
@@ -357,11 +357,11 @@ public enum Skip {
 
 /// Pictures committed to the repository (the README's, the articles', the tutorials'), each
 /// drawn by `statecraft dot -T svg`, so that one cannot go stale without a test failing.
-public enum CommittedDrawing {
+package enum CommittedDrawing {
     /// Nil when the committed SVG is what the tool draws today (`fresh`): byte for byte under
     /// the Graphviz that drew it, and with the same titles and texts, in order, under another
     /// (whose layout may differ by a point); otherwise what differs.
-    public static func difference(committed: String, fresh: String) -> String? {
+    package static func difference(committed: String, fresh: String) -> String? {
         if graphvizVersion(committed) == graphvizVersion(fresh) {
             return committed == fresh ? nil : "the SVG differs from what statecraft dot draws now"
         }
@@ -370,13 +370,13 @@ public enum CommittedDrawing {
     }
 
     /// The comment in which Graphviz names its version.
-    public static func graphvizVersion(_ svg: String) -> String? {
+    package static func graphvizVersion(_ svg: String) -> String? {
         svg.components(separatedBy: "\n").first { $0.contains("Generated by graphviz version") }
     }
 
     /// What the SVG's `<title>` and `<text>` elements say, in order (Graphviz writes one per
     /// line): the drawing's content without its coordinates.
-    public static func texts(_ svg: String) -> [String] {
+    package static func texts(_ svg: String) -> [String] {
         svg.components(separatedBy: "\n").compactMap { line -> String? in
             guard line.hasPrefix("<title>") || line.hasPrefix("<text ") else { return nil }
             guard let open = line.firstIndex(of: ">"), let close = line.range(of: "</", options: .backwards) else { return nil }

@@ -21,7 +21,7 @@ public enum ReplayJSON {
     /// appends the steps, already written as JSON objects separated by `,\n    `; they go
     /// under `"trace"` as bytes, because a trace may hold millions of steps (the Driver's
     /// `TraceNames` writes them).
-    public static func write(spec: String, machine: Machine, logs: [ReplayedLog], to out: inout ByteBuffer,
+    package static func write(spec: String, machine: Machine, logs: [ReplayedLog], to out: inout ByteBuffer,
                              trace: ((inout ByteBuffer) -> Void)? = nil) {
         var text = document(spec: spec, machine: machine, logs: logs).rendered(.outline(levels: 2))
         if let trace {

@@ -11,24 +11,24 @@ import StatecraftDiagnostics
 
 /// One element of an XML document: its local name, its attributes (by qualified name, as
 /// written), its child elements, its text, and the byte offset of its `<`.
-public final class XMLNode {
+package final class XMLNode {
     /// The element's local name, without its prefix (`state`, `transition`).
-    public let name: String
+    package let name: String
     /// The element's namespace URI; nil when it has none.
-    public let namespace: String?
+    package let namespace: String?
     /// The attributes by qualified name as written (`id`, `statecraft:events`) to their values.
-    public let attributes: [String: String]
+    package let attributes: [String: String]
     /// The child elements, in document order.
-    public private(set) var children: [XMLNode] = []
+    package private(set) var children: [XMLNode] = []
     /// The character data directly inside the element, pieces joined in order (CDATA included).
-    public internal(set) var text = ""
+    package internal(set) var text = ""
     /// The byte offset of the element's `<` in the document.
-    public let offset: Int
+    package let offset: Int
     /// The enclosing element; nil for the root.
-    public weak private(set) var parent: XMLNode?
+    package weak private(set) var parent: XMLNode?
     /// Namespace prefixes in scope at this element (prefix -> URI), for attributes of
     /// other vocabularies (`statecraft:events`).
-    public internal(set) var prefixes: [String: String] = [:]
+    package internal(set) var prefixes: [String: String] = [:]
 
     init(name: String, namespace: String?, attributes: [String: String], offset: Int) {
         self.name = name
@@ -43,10 +43,10 @@ public final class XMLNode {
     }
 
     /// The value of the attribute with this qualified name, as written; nil when absent.
-    public subscript(attribute: String) -> String? { attributes[attribute] }
+    package subscript(attribute: String) -> String? { attributes[attribute] }
 
     /// The attribute `local` of namespace `uri`, whatever prefix the document gave it.
-    public func attribute(_ local: String, namespace uri: String) -> String? {
+    package func attribute(_ local: String, namespace uri: String) -> String? {
         for (prefix, value) in prefixes where value == uri && !prefix.isEmpty {
             if let found = attributes[prefix + ":" + local] { return found }
         }
@@ -54,7 +54,7 @@ public final class XMLNode {
     }
 
     /// Child elements called `name`.
-    public func children(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
+    package func children(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
 }
 
 /// Why a document cannot be imported: one diagnostic, in the SCXML file.

@@ -109,18 +109,12 @@ enum LibrarySamples {
         return lines
     }
 
-    /// Reading a log in bulk, a batch of lines at a time.
-    static func bulk(machine: Machine, path: String) throws -> [String] {
+    /// Feeding a log's records one at a time.
+    static func recordByRecord(machine: Machine, path: String) throws -> [String] {
         var reader = try EventLogReader.open(path: path)
         var replayer = Replayer(program: Program(machine))
-        let batch = RawLineBatch()
-        var more = true
-        while more {
-            more = try reader.readBatch(into: batch)     // false once the log has ended
-            for entry in batch.entries {
-                if entry.record >= 0 { try replayer.consume(batch.records[entry.record]) }
-                else { try replayer.consume(raw: batch.eventLine(entry)) }
-            }
+        while let record = try reader.next() {
+            try replayer.consume(record)
         }
         return replayer.report.cases.map(\.state)
     }
