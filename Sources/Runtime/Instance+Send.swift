@@ -58,7 +58,7 @@ extension Instance {
 
     /// Takes sent event `sent` (already removed from `pending`): loads its payload into the
     /// event's registers and runs its step as for an event from the log.
-    mutating func takeSent(_ sent: PendingTimer) -> Outcome {
+    mutating func takeSent(_ sent: PendingTimer) -> RawStep {
         let event = Int(sent.event)
         let first = Int(program.payloadStart[event])
         for k in first..<Int(program.payloadStart[event + 1]) {

@@ -1,14 +1,17 @@
 import StatecraftDiagnostics
 import StatecraftModel
 
-/// What one step of an instance did.
+/// What one step of an instance did: the one answer of `Instance` and of `ReferenceStepper`
+/// (so the differential tests compare the two with `==`).
 public struct Step: Sendable, Equatable {
-    /// What the step did: started, fired a transition, ignored the event, or failed.
-    public enum Kind: Sendable, Equatable {
+    /// What became of the step's event or timer: the machine started, the event (or timer)
+    /// was applied, ignored, came after the end, or the step failed.
+    public enum Result: Sendable, Equatable {
         /// The machine entered its initial state.
         case started
-        /// A transition fired (an event's, or a timer's).
-        case fired(TransitionID)
+        /// A transition took the event (or the timer's transition fired): the first one of
+        /// the step.
+        case applied(TransitionID)
         /// No transition of the active states takes the event (or every guard was false).
         case ignored
         /// The run already ended in a final state; the event was not looked at.
@@ -17,9 +20,9 @@ public struct Step: Sendable, Equatable {
         case failed(ExpressionFault)
     }
 
-    /// Whether the machine started, a transition fired, or the event was ignored, arrived after the end or
-    /// failed.
-    public var kind: Kind
+    /// Whether the machine started, or the event was applied, ignored, arrived after the end
+    /// or failed.
+    public var result: Result
     /// The active state before the step.
     public var from: StateID
     /// The active state after it (equal to `from` unless a transition changed it).
@@ -27,7 +30,7 @@ public struct Step: Sendable, Equatable {
     /// The virtual time of the step: a timer's deadline, or the time the event arrived.
     public var time: Double = 0
     /// For a timer's step, the timer (its `after` transition) whose deadline it was, whether
-    /// the step fired, was used up (its guard false) or failed.
+    /// its transition fired, was used up (its guard false) or failed.
     public var timer: TransitionID?
     /// For the step of an event the machine sent itself (`send`), that event.
     public var sent: EventID?
@@ -151,7 +154,7 @@ public struct Instance: Sendable {
     /// root): it takes no events.
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
-        guard chart != nil || program.startPC >= 0 else { return Step(kind: .ignored, from: from, to: from) }
+        guard chart != nil || program.startPC >= 0 else { return Step(result: .ignored, from: from, to: from) }
         makeUnique()
         if chart != nil { makeChartUnique() }
         beginStep()
@@ -165,15 +168,15 @@ public struct Instance: Sendable {
             rollBack(to: from, finished: finishedBefore)
             isFinished = true
             updateEarliestDeadline()
-            return Step(kind: .failed(error), from: from, to: from)
+            return Step(result: .failed(error), from: from, to: from)
         }
         deliverOutputs(emit)
-        return Step(kind: .started, from: from, to: state, time: now)
+        return Step(result: .started, from: from, to: state, time: now)
     }
 
     /// Sends an event with its payload (values in the event's field order).
     public mutating func send(_ event: EventID, payload: [Value], emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
-        if isFinished { return Step(kind: .afterFinal, from: state, to: state) }
+        if isFinished { return Step(result: .afterFinal, from: state, to: state) }
         loadPayload(event.index, payload)
         let step = receive(event.index)
         if !registers.outputs.isEmpty { deliverOutputs(emit) }
@@ -304,11 +307,11 @@ public struct Instance: Sendable {
         }
     }
 
-    /// What a step did, in integers only (no fault payload to copy on the hot path; a
-    /// failure's fault is in `lastFault`).
-    package struct Outcome {
-        package enum Kind: UInt8 { case fired, ignored, afterFinal, failed }
-        package var kind: Kind
+    /// What a step did, `Step` in integers only (no fault payload to copy on the hot path; a
+    /// failure's fault is in `lastFault`): what the replayer's fast path reads.
+    package struct RawStep {
+        package enum Result: UInt8 { case applied, ignored, afterFinal, failed }
+        package var result: Result
         package var transition: Int32
         package var from: Int32
         package var to: Int32
@@ -323,13 +326,13 @@ public struct Instance: Sendable {
 
     /// The public form of an outcome.
     @inline(__always)
-    private func step(_ outcome: Outcome) -> Step {
+    private func step(_ outcome: RawStep) -> Step {
         let from = StateID(Int(outcome.from)), to = StateID(Int(outcome.to))
-        switch outcome.kind {
-        case .fired: return Step(kind: .fired(TransitionID(Int(outcome.transition))), from: from, to: to, time: now)
-        case .ignored: return Step(kind: .ignored, from: from, to: to, time: now)
-        case .afterFinal: return Step(kind: .afterFinal, from: from, to: to)
-        case .failed: return Step(kind: .failed(lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))),
+        switch outcome.result {
+        case .applied: return Step(result: .applied(TransitionID(Int(outcome.transition))), from: from, to: to, time: now)
+        case .ignored: return Step(result: .ignored, from: from, to: to, time: now)
+        case .afterFinal: return Step(result: .afterFinal, from: from, to: to)
+        case .failed: return Step(result: .failed(lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))),
                                   from: from, to: to, time: now)
         }
     }
@@ -339,19 +342,19 @@ public struct Instance: Sendable {
     /// state, where the first enabled transition of the active states, innermost first,
     /// fires. Outputs stay in `registers.outputs` until the next step.
     @inline(__always)
-    package mutating func outcome(of event: Int) -> Outcome {
+    package mutating func outcome(of event: Int) -> RawStep {
         if let chart { return chartOutcome(of: event, chart) }
         let from = Int32(truncatingIfNeeded: state.index)
-        if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
+        if isFinished { return RawStep(result: .afterFinal, transition: -1, from: from, to: from) }
         beginStep()
         let block = program.dispatch[state.index &* program.eventCount &+ event]  // indices of this program's tables
         do {
             let fired = try execute(block)
-            if fired < 0 { return Outcome(kind: .ignored, transition: -1, from: from, to: from) }
-            return Outcome(kind: .fired, transition: fired, from: from, to: Int32(truncatingIfNeeded: state.index))
+            if fired < 0 { return RawStep(result: .ignored, transition: -1, from: from, to: from) }
+            return RawStep(result: .applied, transition: fired, from: from, to: Int32(truncatingIfNeeded: state.index))
         } catch {
             fail(error, from: from)
-            return Outcome(kind: .failed, transition: -1, from: from, to: from)
+            return RawStep(result: .failed, transition: -1, from: from, to: from)
         }
     }
 
@@ -371,17 +374,17 @@ public struct Instance: Sendable {
         switch fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {
         case nil: return nil
         case .fired(let t)?:
-            return Step(kind: .fired(TransitionID(Int(t))), from: from, to: state, time: now, timer: TransitionID(Int(t)))
+            return Step(result: .applied(TransitionID(Int(t))), from: from, to: state, time: now, timer: TransitionID(Int(t)))
         case .ignored(let t)?:
-            return Step(kind: .ignored, from: from, to: from, time: now, timer: TransitionID(Int(t)))
+            return Step(result: .ignored, from: from, to: from, time: now, timer: TransitionID(Int(t)))
         case .failed(let fault, let t)?:
-            return Step(kind: .failed(fault), from: from, to: from, time: now, timer: TransitionID(Int(t)))
+            return Step(result: .failed(fault), from: from, to: from, time: now, timer: TransitionID(Int(t)))
         case .sent(let event, let outcome)?:
             var step = step(outcome)
             step.sent = EventID(Int(event))
             return step
         case .sendLoop(let fault, let event)?:
-            return Step(kind: .failed(fault), from: from, to: from, time: now, sent: EventID(Int(event)))
+            return Step(result: .failed(fault), from: from, to: from, time: now, sent: EventID(Int(event)))
         }
     }
 
@@ -392,7 +395,7 @@ public struct Instance: Sendable {
         case ignored(Int32)
         case failed(ExpressionFault, Int32)
         /// A sent event was taken: the event and what its step did.
-        case sent(Int32, Outcome)
+        case sent(Int32, RawStep)
         /// Too many steps at one instant, stopped at a sent event.
         case sendLoop(ExpressionFault, Int32)
     }

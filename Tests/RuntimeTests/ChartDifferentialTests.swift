@@ -54,7 +54,7 @@ struct Differential {
                     + log.joined(separator: "\n")
             }
             if timerSteps.contains(where: {
-                guard case .failed(let f) = $0.0.kind else { return false }
+                guard case .failed(let f) = $0.0.result else { return false }
                 switch f.reason {
                 case .timerLoop, .sendLoop: return true
                 default: return false
@@ -85,7 +85,7 @@ struct Differential {
             }
             // A step that never settles takes 10,000 microsteps in both: a chart caught in
             // such a loop has shown what it can after a couple.
-            if case .failed(let fault) = step.kind, case .microstepLimit = fault.reason {
+            if case .failed(let fault) = step.result, case .microstepLimit = fault.reason {
                 loops += 1
                 if loops >= 2 { return nil }
             }
@@ -109,9 +109,9 @@ struct Differential {
         case .failed(let f): expected = "failed \(f.message) @\(f.range.start)"
         }
         let actual: String
-        switch step.kind {
+        switch step.result {
         case .started: actual = "started"
-        case .fired(let t): actual = "fired \(t.index)"
+        case .applied(let t): actual = "fired \(t.index)"
         case .ignored: actual = "ignored"
         case .afterFinal: actual = "afterFinal"
         case .failed(let f): actual = "failed \(f.message) @\(f.range.start)"

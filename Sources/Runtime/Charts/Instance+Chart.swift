@@ -76,28 +76,28 @@ extension Instance {
 
     /// Takes external event `event`, whose payload is in its registers: the chart form of
     /// `outcome(of:)`.
-    mutating func chartOutcome(of event: Int, _ chart: ChartProgram) -> Outcome {
+    mutating func chartOutcome(of event: Int, _ chart: ChartProgram) -> RawStep {
         let from = Int32(truncatingIfNeeded: state.index)
-        if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
+        if isFinished { return RawStep(result: .afterFinal, transition: -1, from: from, to: from) }
         makeChartUnique()
-        guard let run = chartRun else { return Outcome(kind: .ignored, transition: -1, from: from, to: from) }
+        guard let run = chartRun else { return RawStep(result: .ignored, transition: -1, from: from, to: from) }
         beginStep()
         run.beginStep()
         run.log?.removeAll()
         do {
             guard try selectTransitions(event: event, chart, run) else {
-                return Outcome(kind: .ignored, transition: -1, from: from, to: from)
+                return RawStep(result: .ignored, transition: -1, from: from, to: from)
             }
             let first = run.enabled[0]
             try microstep(chart, run, kind: .event, subject: Int32(truncatingIfNeeded: event))
             try settle(chart, run)
             updateLeaf(run)
-            return Outcome(kind: .fired, transition: first, from: from, to: Int32(truncatingIfNeeded: state.index))
+            return RawStep(result: .applied, transition: first, from: from, to: Int32(truncatingIfNeeded: state.index))
         } catch {
             run.rollBack()
             run.log?.removeAll()
             fail(error, from: from)
-            return Outcome(kind: .failed, transition: -1, from: from, to: from)
+            return RawStep(result: .failed, transition: -1, from: from, to: from)
         }
     }
 
