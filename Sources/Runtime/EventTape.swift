@@ -229,7 +229,7 @@ extension Instance {
                                    _ emit: (OutputID, [Value]) -> Void, _ onStep: (Step) -> Void) {
         if !entry.time.isNaN { advance(to: entry.time, emit: emit, onStep: onStep) }
         if isFinished {
-            onStep(Step(result: .afterFinal, from: state, to: state))
+            onStep(Step(result: .afterFinal, from: state, to: state, time: now))
             return
         }
         let event = Int(entry.event)

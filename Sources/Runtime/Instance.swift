@@ -154,7 +154,7 @@ public struct Instance: Sendable {
     /// root): it takes no events.
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
-        guard chart != nil || program.startPC >= 0 else { return Step(result: .ignored, from: from, to: from) }
+        guard chart != nil || program.startPC >= 0 else { return Step(result: .ignored, from: from, to: from, time: now) }
         makeUnique()
         if chart != nil { makeChartUnique() }
         beginStep()
@@ -168,7 +168,7 @@ public struct Instance: Sendable {
             rollBack(to: from, finished: finishedBefore)
             isFinished = true
             updateEarliestDeadline()
-            return Step(result: .failed(error), from: from, to: from)
+            return Step(result: .failed(error), from: from, to: from, time: now)
         }
         deliverOutputs(emit)
         return Step(result: .started, from: from, to: state, time: now)
@@ -176,7 +176,7 @@ public struct Instance: Sendable {
 
     /// Sends an event with its payload (values in the event's field order).
     public mutating func send(_ event: EventID, payload: [Value], emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
-        if isFinished { return Step(result: .afterFinal, from: state, to: state) }
+        if isFinished { return Step(result: .afterFinal, from: state, to: state, time: now) }
         loadPayload(event.index, payload)
         let step = receive(event.index)
         if !registers.outputs.isEmpty { deliverOutputs(emit) }
@@ -331,7 +331,7 @@ public struct Instance: Sendable {
         switch outcome.result {
         case .applied: return Step(result: .applied(TransitionID(Int(outcome.transition))), from: from, to: to, time: now)
         case .ignored: return Step(result: .ignored, from: from, to: to, time: now)
-        case .afterFinal: return Step(result: .afterFinal, from: from, to: to)
+        case .afterFinal: return Step(result: .afterFinal, from: from, to: to, time: now)
         case .failed: return Step(result: .failed(lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))),
                                   from: from, to: to, time: now)
         }
@@ -373,7 +373,7 @@ public struct Instance: Sendable {
         let from = state
         switch fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {
         case nil: return nil
-        case .fired(let t)?:
+        case .applied(let t)?:
             return Step(result: .applied(TransitionID(Int(t))), from: from, to: state, time: now, timer: TransitionID(Int(t)))
         case .ignored(let t)?:
             return Step(result: .ignored, from: from, to: from, time: now, timer: TransitionID(Int(t)))
@@ -388,10 +388,10 @@ public struct Instance: Sendable {
         }
     }
 
-    /// What firing a timer did (`fireNextTimerQuietly`), with the timer's transition, for
-    /// the caller to make a `Step` of if it reports steps.
-    enum TimerStep {
-        case fired(Int32)
+    /// What firing a timer did (`fireNextTimerQuietly`), with the timer's transition: a
+    /// `Step` before it is made, for a caller that reports steps (the tape loop does not).
+    enum TimerFiring {
+        case applied(Int32)
         case ignored(Int32)
         case failed(ExpressionFault, Int32)
         /// A sent event was taken: the event and what its step did.
@@ -410,7 +410,7 @@ public struct Instance: Sendable {
 
     /// `fireNextTimer` up to the step: nil when no timer is due.
     @inline(__always)
-    private mutating func fireNextTimerQuietly(dueBy time: Double, firedAtOnce: inout Int) -> TimerStep? {
+    private mutating func fireNextTimerQuietly(dueBy time: Double, firedAtOnce: inout Int) -> TimerFiring? {
         guard !isFinished, let next = nextTimer(dueBy: time) else { return nil }
         makeUnique()
         let timer = pending.remove(at: next)
@@ -438,7 +438,7 @@ public struct Instance: Sendable {
         beginStep()
         do {
             let fired = try execute(program.timerDispatch[Int(timer.timer) * program.stateCount + from.index])
-            return fired < 0 ? .ignored(Int32(truncatingIfNeeded: program.timers[Int(timer.timer)].transition.index)) : .fired(fired)
+            return fired < 0 ? .ignored(Int32(truncatingIfNeeded: program.timers[Int(timer.timer)].transition.index)) : .applied(fired)
         } catch {
             fail(error, from: Int32(truncatingIfNeeded: from.index))
             return .failed(error, Int32(truncatingIfNeeded: program.timers[Int(timer.timer)].transition.index))

@@ -103,7 +103,7 @@ extension Instance {
 
     /// Fires timer `k` (an index of `Program.timers`): its guard, then its transition as a
     /// macrostep. The chart form of a timer block.
-    mutating func chartFireTimer(_ k: Int, _ chart: ChartProgram) -> TimerStep {
+    mutating func chartFireTimer(_ k: Int, _ chart: ChartProgram) -> TimerFiring {
         let from = Int32(truncatingIfNeeded: state.index)
         let candidate = chart.timerCandidates[k]
         makeChartUnique()
@@ -123,7 +123,7 @@ extension Instance {
             try microstep(chart, run, kind: .timer, subject: candidate.transition)
             try settle(chart, run)
             updateLeaf(run)
-            return .fired(candidate.transition)
+            return .applied(candidate.transition)
         } catch {
             run.rollBack()
             run.log?.removeAll()
