@@ -465,7 +465,7 @@ public struct Replayer {
     private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, nameOffset: Int, _ source: L,
                                                sink: TraceSink) {
         let before = options.trace && program.chart != nil ? run.instance.configuration.states : nil
-        let step = run.instance.outcome(of: event.index)
+        let step = run.instance.apply(event.index)
         var result = TraceBatch.ResultKind.applied
         var message: String?
         switch step.result {

@@ -234,7 +234,7 @@ extension Instance {
         }
         let event = Int(entry.event)
         loadUniquePayload(event, payload)
-        let step = receive(event)
+        let step = apply(reporting: event)
         if !registers.outputs.isEmpty { deliverOutputs(emit) }
         onStep(step)
     }

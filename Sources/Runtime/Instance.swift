@@ -178,7 +178,7 @@ public struct Instance: Sendable {
     public mutating func send(_ event: EventID, payload: [Value], emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         if isFinished { return Step(result: .afterFinal, from: state, to: state, time: now) }
         loadPayload(event.index, payload)
-        let step = receive(event.index)
+        let step = apply(reporting: event.index)
         if !registers.outputs.isEmpty { deliverOutputs(emit) }
         return step
     }
@@ -244,7 +244,7 @@ public struct Instance: Sendable {
     // MARK: - Steps (the replayer's fast path uses these directly)
 
     /// Writes an event's payload into its registers, which it first makes this instance's
-    /// own: `outcome(of:)` counts on that.
+    /// own: `apply(_:)` counts on that.
     @inline(__always)
     package mutating func loadPayload(_ event: Int, _ payload: [Value]) {
         makeUnique()
@@ -317,10 +317,10 @@ public struct Instance: Sendable {
         package var to: Int32
     }
 
-    /// Takes an event whose payload is already in its registers (see `outcome(of:)`).
+    /// `apply(_:)`, answered as a `Step`.
     @inline(__always)
-    mutating func receive(_ event: Int) -> Step {
-        let outcome = outcome(of: event)  // first: `step` reads `lastFault`, which the step sets
+    mutating func apply(reporting event: Int) -> Step {
+        let outcome = apply(event)  // first: `step` reads `lastFault`, which the step sets
         return step(outcome)
     }
 
@@ -337,13 +337,14 @@ public struct Instance: Sendable {
         }
     }
 
-    /// Takes an event whose payload is already in its registers (`loadPayload`, which also
-    /// made the registers this instance's own): runs the event's block for the active
-    /// state, where the first enabled transition of the active states, innermost first,
-    /// fires. Outputs stay in `registers.outputs` until the next step.
+    /// Applies an event whose payload is already in its registers (`loadPayload`, which
+    /// also made the registers this instance's own): its whole macrostep. For a flat
+    /// machine that is the event's block for the active state, where the first enabled
+    /// transition of the active states, innermost first, fires. Outputs stay in
+    /// `registers.outputs` until the next step.
     @inline(__always)
-    package mutating func outcome(of event: Int) -> RawStep {
-        if let chart { return chartOutcome(of: event, chart) }
+    package mutating func apply(_ event: Int) -> RawStep {
+        if let chart { return apply(event, chart) }
         let from = Int32(truncatingIfNeeded: state.index)
         if isFinished { return RawStep(result: .afterFinal, transition: -1, from: from, to: from) }
         beginStep()
@@ -433,7 +434,7 @@ public struct Instance: Sendable {
             return .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now), range: program.machine[t].keywordRange),
                            Int32(truncatingIfNeeded: t.index))
         }
-        if timer.event >= 0 { return .sent(timer.event, takeSent(timer)) }
+        if timer.event >= 0 { return .sent(timer.event, applySent(timer)) }
         if let chart { return chartFireTimer(Int(timer.timer), chart) }
         beginStep()
         do {

@@ -74,9 +74,9 @@ extension Instance {
         updateLeaf(run)
     }
 
-    /// Takes external event `event`, whose payload is in its registers: the chart form of
-    /// `outcome(of:)`.
-    mutating func chartOutcome(of event: Int, _ chart: ChartProgram) -> RawStep {
+    /// Applies external event `event`, whose payload is in its registers: the chart form of
+    /// `apply(_:)`.
+    mutating func apply(_ event: Int, _ chart: ChartProgram) -> RawStep {
         let from = Int32(truncatingIfNeeded: state.index)
         if isFinished { return RawStep(result: .afterFinal, transition: -1, from: from, to: from) }
         makeChartUnique()

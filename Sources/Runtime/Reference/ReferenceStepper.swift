@@ -90,10 +90,10 @@ public struct ReferenceStepper {
 
     /// Enters the initial configuration and runs to a stable one (the Semantics article, "Starting").
     public mutating func start() -> Step {
-        let step = macrostep { s throws(ExpressionFault) in
+        let step = apply(firstMicrostep: { s throws(ExpressionFault) in
             try s.enterStates(s.machine.initialEntrySet)
             return .started
-        }
+        })
         // A machine that cannot enter its initial configuration takes no events (as replay
         // reports it: a rejection at each case's first line).
         if case .failed = step.result { isFinished = true }
@@ -107,18 +107,18 @@ public struct ReferenceStepper {
             microsteps = []
             return Step(result: .afterFinal, from: leaf, to: leaf, time: now)
         }
-        return take(event, payload: payload)
+        return apply(event, payload: payload)
     }
 
     /// The macrostep of an event, from the log or sent by the machine to itself.
-    private mutating func take(_ event: EventID, payload: [Value]) -> Step {
-        macrostep { s throws(ExpressionFault) in
+    private mutating func apply(_ event: EventID, payload: [Value]) -> Step {
+        apply(firstMicrostep: { s throws(ExpressionFault) in
             s.setPayload(event, payload)
             let enabled = try s.selectTransitions { t in t.events.contains(event) }
             guard let first = enabled.first else { return .ignored }
             try s.microstep(enabled)
             return .applied(first)
-        }
+        })
     }
 
     /// Fires the earliest timer due at or before `time`, if any, as a macrostep of its
@@ -147,15 +147,15 @@ public struct ReferenceStepper {
             switch timer.what {
             case .sent(let event, let payload, _):
                 // A sent event is taken as an event from the log is.
-                step = take(event, payload: payload)
+                step = apply(event, payload: payload)
             case .timer(_, let transition):
-                step = macrostep { s throws(ExpressionFault) in
+                step = apply(firstMicrostep: { s throws(ExpressionFault) in
                     s.evaluator.payload = [:]
                     let t = s.machine[transition]
                     guard try s.guardHolds(t) else { return .ignored }
                     try s.microstep([t.id])
                     return .applied(t.id)
-                }
+                })
             }
         }
         switch timer.what {
@@ -177,10 +177,10 @@ public struct ReferenceStepper {
         now = max(now, time)
     }
 
-    /// Runs `body` (the macrostep's first microstep), then eventless transitions and the
-    /// internal queue until stable (Appendix D `mainEventLoop`); a failure anywhere
+    /// Applies one macrostep: runs `body` (its first microstep), then eventless transitions
+    /// and the internal queue until stable (Appendix D `mainEventLoop`); a failure anywhere
     /// restores everything.
-    private mutating func macrostep(_ body: (inout ReferenceStepper) throws(ExpressionFault) -> Step.Result) -> Step {
+    private mutating func apply(firstMicrostep body: (inout ReferenceStepper) throws(ExpressionFault) -> Step.Result) -> Step {
         let from = leaf
         let before = Snapshot(configuration: configuration, variables: evaluator.variables, history: history,
                               timers: timers, sequence: sequence, isFinished: isFinished)
