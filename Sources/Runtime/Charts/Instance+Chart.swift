@@ -54,7 +54,7 @@ extension Instance {
 
     // MARK: - Macrosteps
 
-    /// Enters the initial configuration and settles (the start's macrostep).
+    /// Enters the initial configuration and completes the start's macrostep.
     mutating func chartStart(_ chart: ChartProgram) throws(ExpressionFault) {
         guard let run = chartRun else { return }
         run.beginStep()
@@ -70,7 +70,7 @@ extension Instance {
         try enterStates(chart, run)
         collectLeaves(chart, run)
         run.eventlessMayHold = true
-        try settle(chart, run)
+        try completeMacrostep(chart, run)
         updateLeaf(run)
     }
 
@@ -90,7 +90,7 @@ extension Instance {
             }
             let first = run.enabled[0]
             try microstep(chart, run, kind: .event, subject: Int32(truncatingIfNeeded: event))
-            try settle(chart, run)
+            try completeMacrostep(chart, run)
             updateLeaf(run)
             return RawStep(result: .applied, transition: first, from: from, to: Int32(truncatingIfNeeded: state.index))
         } catch {
@@ -121,7 +121,7 @@ extension Instance {
             run.enabled.append(candidate.transition)
             run.enabledActions.append(candidate.actionsPC)
             try microstep(chart, run, kind: .timer, subject: candidate.transition)
-            try settle(chart, run)
+            try completeMacrostep(chart, run)
             updateLeaf(run)
             return .applied(candidate.transition)
         } catch {
@@ -148,7 +148,7 @@ extension Instance {
     /// A step starts from a stable configuration (no eventless transition enabled), so
     /// eventless transitions are looked for only after a microstep that may have enabled
     /// one (`ChartRun.eventlessMayHold`).
-    private mutating func settle(_ chart: ChartProgram, _ run: ChartRun) throws(ExpressionFault) {
+    private mutating func completeMacrostep(_ chart: ChartProgram, _ run: ChartRun) throws(ExpressionFault) {
         while !isFinished {
             var found = false
             if chart.hasEventless && run.eventlessMayHold {

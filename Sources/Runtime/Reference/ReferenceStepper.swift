@@ -177,9 +177,8 @@ public struct ReferenceStepper {
         now = max(now, time)
     }
 
-    /// Applies one macrostep: runs `body` (its first microstep), then eventless transitions
-    /// and the internal queue until stable (Appendix D `mainEventLoop`); a failure anywhere
-    /// restores everything.
+    /// Applies one macrostep: runs `body` (its first microstep), then completes it
+    /// (`completeMacrostep`); a failure anywhere restores everything.
     private mutating func apply(firstMicrostep body: (inout ReferenceStepper) throws(ExpressionFault) -> Step.Result) -> Step {
         let from = leaf
         let before = Snapshot(configuration: configuration, variables: evaluator.variables, history: history,
@@ -192,7 +191,7 @@ public struct ReferenceStepper {
         evaluator.sendEffects = []
         do {
             let result = try body(&self)
-            try settle()
+            try completeMacrostep()
             outputs = evaluator.emitted
             return Step(result: result, from: from, to: leaf, time: now)
         } catch {
@@ -209,8 +208,8 @@ public struct ReferenceStepper {
     }
 
     /// Takes eventless transitions, then internal events one at a time, until neither
-    /// applies or the run has ended.
-    private mutating func settle() throws(ExpressionFault) {
+    /// applies or the run has ended (the inner loop of Appendix D `mainEventLoop`).
+    private mutating func completeMacrostep() throws(ExpressionFault) {
         while !isFinished {
             evaluator.payload = [:]
             var enabled = try selectTransitions { t in t.trigger == .always }
