@@ -142,11 +142,15 @@ public struct Instance: Sendable {
         program.machine.variables.firstIndex { $0.name == name }.map { variables[$0] }
     }
 
-    /// The active states (not the root), innermost first: for a flat machine, the active
-    /// state and its ancestors; for a statechart, the configuration in reverse document order.
+    /// The active states (not the root), in document order (outermost first), as
+    /// `ReferenceStepper.activeStates` and `configuration` give them: for a flat machine,
+    /// the active state's ancestors and the state itself; for a statechart, the
+    /// configuration. Selection walks them innermost first: `activeStates.reversed()`.
     public var activeStates: [StateID] {
-        if let run = chartRun { return run.configuration.reversed() }
-        return program.selfAndAncestors(state.index, upTo: 0).map(StateID.init)
+        if let run = chartRun { return run.configuration }
+        var states = program.selfAndAncestors(state.index, upTo: 0).map(StateID.init)
+        states.reverse()
+        return states
     }
 
     /// Enters the initial state, running its entry actions. If they fail, the step is

@@ -25,7 +25,7 @@ extension Instance {
     /// The active states, in document order.
     public var configuration: Configuration {
         if let run = chartRun { return Configuration(sorted: run.configuration) }
-        return Configuration(sorted: state == program.machine.root ? [] : activeStates.reversed())
+        return Configuration(sorted: state == program.machine.root ? [] : activeStates)
     }
 
     /// Gives this instance its own `ChartRun` before it changes it.
