@@ -352,7 +352,7 @@ public struct Replayer {
         var before = tracesChart ? run.instance.configuration.states : []
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             collectOutputs(run)
-            var result = TraceBatch.ResultKind.applied
+            var result = StepVerdict.applied
             var message: String?
             // The timer is named in the trace whatever its step did (`after 2s`, used up or failed).
             let timer = step.sent != nil ? TraceBatch.sentMarker : step.timer.map { Int32(truncatingIfNeeded: $0.index) } ?? -1
@@ -466,7 +466,7 @@ public struct Replayer {
                                                sink: TraceSink) {
         let before = options.trace && program.chart != nil ? run.instance.configuration.states : nil
         let step = run.instance.apply(event.index)
-        var result = TraceBatch.ResultKind.applied
+        var result = StepVerdict.applied
         var message: String?
         switch step.result {
         case .applied:
@@ -545,7 +545,7 @@ public struct Replayer {
     /// fired has any: an event after the final state leaves the last step's in the
     /// registers) and the variables it changed.
     private mutating func trace(_ run: Run, line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
-                                result: TraceBatch.ResultKind, message: String?, transition: Int32, payloadOf: Int?,
+                                result: StepVerdict, message: String?, transition: Int32, payloadOf: Int?,
                                 before: [StateID], sink: TraceSink) {
         traceBatch.beginStep(line: line, time: time, event: event, timer: timer, from: from, to: to, result: result,
                              caseKey: run.report.key, message: message, transition: transition)
