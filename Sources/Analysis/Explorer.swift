@@ -203,7 +203,7 @@ struct Explorer {
         // raised events) and enter states it leaves again: the log tells them all.
         let log = MicrostepLog()
         if program.isStatechart { start.microsteps = log }  // (a flat machine's steps record nothing)
-        if case .failed(let fault) = start.start().kind {
+        if case .failed(let fault) = start.start().result {
             // The start is deterministic (constant initial values, no payload): a machine
             // whose initial entry fails never runs.
             startFault = fault
@@ -456,10 +456,10 @@ struct Explorer {
                     }
                     var next = instance
                     let step = next.send(event.id, payload: payload)
-                    if case .failed(let fault) = step.kind {
+                    if case .failed(let fault) = step.result {
                         result.faults.append((fault, .event(event.id, payload, time: instance.now)))
                     }
-                    guard case .fired(let t) = step.kind else { continue }
+                    guard case .applied(let t) = step.result else { continue }
                     // A log of this step would be refused at its line (`Instance.deadlineHolds`).
                     if next.unrepresentableDeadline != nil {
                         result.deadlinesRefused = true
@@ -500,11 +500,11 @@ struct Explorer {
             var entered: [StateID] = []
             var failed: [ExpressionFault] = []
             next.advance(to: deadline, onStep: { step in
-                switch step.kind {
-                case .fired where log.count > 0:
+                switch step.result {
+                case .applied where log.count > 0:
                     fired += log.takenTransitions
                     entered += log.enteredStates
-                case .fired(let t): fired.append(t)
+                case .applied(let t): fired.append(t)
                 case .failed(let fault): failed.append(fault)
                 default: break
                 }

@@ -97,7 +97,7 @@ public enum TestGeneration {
             guard case .reached(let steps) = targets[i].finding else { return nil }
             var failure: ExpressionFault?
             follow(steps, program, observe: { step in
-                if failure == nil, case .failed(let fault) = step.kind { failure = fault }
+                if failure == nil, case .failed(let fault) = step.result { failure = fault }
             })
             if let failure {
                 targets[i].problem = problem(failure, machine)
@@ -338,7 +338,7 @@ struct WitnessTree {
         var failure: ExpressionFault?
         var outputs: [String] = []
         let observe: (Step) -> Void = { step in
-            if failure == nil, case .failed(let fault) = step.kind { failure = fault }
+            if failure == nil, case .failed(let fault) = step.result { failure = fault }
         }
         let emit: (OutputID, [Value]) -> Void = { o, args in outputs.append(TestGeneration.outputText(o, args, machine)) }
         let first = TestGeneration.start(program, observe: observe, emit: emit)

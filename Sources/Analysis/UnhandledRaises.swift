@@ -31,7 +31,7 @@ enum UnhandledRaises {
             let raises = raisedEvents(t.actions).filter { settling.takers[$0.event] != nil }
             guard !raises.isEmpty else { continue }
             let left = settling.exited(by: t)
-            let after = settling.settle(settling.afterTaking(t))
+            let after = settling.completeMacrostep(settling.afterTaking(t))
             for raise in raises where !settling.isHandled(raise.event, in: after) {
                 let takers = settling.takers[raise.event] ?? []
                 let names = takers.map { "'\(machine[$0.source].name)'" }
@@ -44,7 +44,7 @@ enum UnhandledRaises {
         for state in machine.states where live.reachable.contains(state.id) {
             let raises = raisedEvents(state.entry).filter { settling.takers[$0.event] != nil }
             guard !raises.isEmpty else { continue }
-            let after = settling.settle(Set(machine.coActiveStates(state.id)))
+            let after = settling.completeMacrostep(Set(machine.coActiveStates(state.id)))
             for raise in raises where !settling.isHandled(raise.event, in: after) {
                 let takers = settling.takers[raise.event] ?? []
                 let names = takers.map { "'\(machine[$0.source].name)'" }
@@ -142,7 +142,7 @@ struct Settling {
     /// `start` with everything the transitions that may fire before a raised event is
     /// handled may enter from it, until nothing is added: each state's transitions are
     /// followed once, when it is added, so this is linear in what they may enter.
-    func settle(_ start: Set<StateID>) -> Set<StateID> {
+    func completeMacrostep(_ start: Set<StateID>) -> Set<StateID> {
         var states = start
         var pending = Array(start)
         while let s = pending.popLast() {

@@ -329,8 +329,10 @@ public struct Transition: Sendable {
         self.range = range
     }
 
-    /// Whether the transition changes state (a self transition counts).
-    public var isExternal: Bool { target != nil }
+    /// Whether the transition has a target, so it exits and enters states (a self
+    /// transition counts); one without a target only runs its actions. Not SCXML's
+    /// `type="external"`: that is about whether a transition to a descendant exits its source.
+    public var hasTarget: Bool { target != nil }
 
     /// The events it is triggered by (empty for timers, completion and eventless ones).
     public var events: [EventID] {

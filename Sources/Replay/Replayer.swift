@@ -285,7 +285,7 @@ public struct Replayer {
             window.append(output)
             windowArguments += args
         }
-        if case .failed(let fault) = start.kind {
+        if case .failed(let fault) = start.result {
             let initial = program.machine.initialState.map { program.machine[$0].name } ?? ""
             let message = "the machine could not start: entering '\(initial)' failed: \(fault.message)"
             report.rejected += 1
@@ -294,7 +294,7 @@ public struct Replayer {
                                                specRange: fault.range, text: source.lineText()))
         }
         for s in instance.activeStates { coverage.visitedStates[s.index] = true }
-        if case .started = start.kind, let log = instance.microstepLog { cover(log) }
+        if case .started = start.result, let log = instance.microstepLog { cover(log) }
         let run = Run(instance: instance, report: report, window: window)
         run.windowArguments = windowArguments
         if options.summary { startVisits(run) }
@@ -352,12 +352,12 @@ public struct Replayer {
         var before = tracesChart ? run.instance.configuration.states : []
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             collectOutputs(run)
-            var result = TraceBatch.ResultKind.applied
+            var result = StepVerdict.applied
             var message: String?
             // The timer is named in the trace whatever its step did (`after 2s`, used up or failed).
             let timer = step.sent != nil ? TraceBatch.sentMarker : step.timer.map { Int32(truncatingIfNeeded: $0.index) } ?? -1
-            switch step.kind {
-            case .fired(let t):
+            switch step.result {
+            case .applied(let t):
                 if step.sent != nil { run.report.sentTaken += 1 } else { run.report.timersFired += 1 }
                 noteFired(run, transition: t.index, from: step.from.index, to: step.to.index, line: source.lineNumber,
                           time: step.time, trigger: step.sent.map { .event($0) } ?? .timer(t))
@@ -376,7 +376,7 @@ public struct Replayer {
             }
             if options.trace {
                 var fired: Int32 = -1
-                if case .fired(let t) = step.kind { fired = Int32(truncatingIfNeeded: t.index) }
+                if case .applied(let t) = step.result { fired = Int32(truncatingIfNeeded: t.index) }
                 trace(run, line: source.lineNumber, time: step.time,
                       event: step.sent.map { Int32(truncatingIfNeeded: $0.index) } ?? -1, timer: timer,
                       from: Int32(step.from.index), to: Int32(step.to.index), result: result, message: message,
@@ -465,11 +465,11 @@ public struct Replayer {
     private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, nameOffset: Int, _ source: L,
                                                sink: TraceSink) {
         let before = options.trace && program.chart != nil ? run.instance.configuration.states : nil
-        let step = run.instance.outcome(of: event.index)
-        var result = TraceBatch.ResultKind.applied
+        let step = run.instance.apply(event.index)
+        var result = StepVerdict.applied
         var message: String?
-        switch step.kind {
-        case .fired:
+        switch step.result {
+        case .applied:
             run.report.applied += 1
             collectOutputs(run)
             noteFired(run, transition: Int(step.transition), from: Int(step.from), to: Int(step.to),
@@ -480,7 +480,7 @@ public struct Replayer {
             // A flat machine is in one state (and its ancestors), which the message names
             // once; a statechart's message names the state of each guard (`WhyNotTaken`).
             let isChart = program.chart != nil
-            let guards = step.kind == .ignored && (options.strict || options.trace) ? WhyNotTaken.sentence(for: event, in: run.instance) : nil
+            let guards = step.result == .ignored && (options.strict || options.trace) ? WhyNotTaken.sentence(for: event, in: run.instance) : nil
             if options.strict {
                 let state = program.stateNames[Int(step.from)]
                 let leaves = run.instance.configuration.atomicStates(in: program.machine)
@@ -488,7 +488,7 @@ public struct Replayer {
                 let none = isChart
                     ? "no transition of the active states (\(leaves)) takes it"
                     : "no transition of state '\(state)' takes it"
-                let why = step.kind == .afterFinal ? "the run already ended in final state '\(state)'"
+                let why = step.result == .afterFinal ? "the run already ended in final state '\(state)'"
                     : guards.map { isChart ? $0 : "in state '\(state)', \($0)" } ?? none
                 let text = "event '\(program.eventNames[event.index])' was ignored: \(why) (--strict)"
                 reject(run, source, at: nameOffset, message: text, specRange: nil)
@@ -496,11 +496,11 @@ public struct Replayer {
                 message = text
             } else {
                 run.report.ignored += 1
-                result = step.kind == .afterFinal ? .afterFinal : .ignored
+                result = step.result == .afterFinal ? .afterFinal : .ignored
                 message = guards
             }
             if options.explain {
-                explain(event, in: run, afterFinal: step.kind == .afterFinal, rejected: options.strict,
+                explain(event, in: run, afterFinal: step.result == .afterFinal, rejected: options.strict,
                         nameOffset: nameOffset, source)
             }
         case .failed:
@@ -517,7 +517,7 @@ public struct Replayer {
         if options.trace {
             trace(run, line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
                   from: step.from, to: step.to, result: result, message: message,
-                  transition: step.kind == .fired ? step.transition : -1, payloadOf: event.index,
+                  transition: step.result == .applied ? step.transition : -1, payloadOf: event.index,
                   before: before ?? [], sink: sink)
         }
     }
@@ -545,7 +545,7 @@ public struct Replayer {
     /// fired has any: an event after the final state leaves the last step's in the
     /// registers) and the variables it changed.
     private mutating func trace(_ run: Run, line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
-                                result: TraceBatch.ResultKind, message: String?, transition: Int32, payloadOf: Int?,
+                                result: StepVerdict, message: String?, transition: Int32, payloadOf: Int?,
                                 before: [StateID], sink: TraceSink) {
         traceBatch.beginStep(line: line, time: time, event: event, timer: timer, from: from, to: to, result: result,
                              caseKey: run.report.key, message: message, transition: transition)

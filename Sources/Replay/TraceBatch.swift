@@ -1,6 +1,20 @@
 import StatecraftModel
 import StatecraftRuntime
 
+/// What a replay made of one step, in the report's words: the runtime's `Step.Result`, with
+/// a failed step (or, under `--strict`, an ignored event) rejected. `TraceStep.Result` is
+/// the same verdict with a rejection's message attached.
+public enum StepVerdict: UInt8, Sendable {
+    /// A transition took the event, or the timer's transition fired.
+    case applied
+    /// No transition took the event: the machine stayed as it was.
+    case ignored
+    /// The run had already ended in a final state.
+    case afterFinal
+    /// The step failed at run time and was undone, or `--strict` refused an ignored event.
+    case rejected
+}
+
 /// Steps of a replay, recorded in flat storage: ids, numbers and ranges, no `String` or
 /// array per step. The replayer appends to one batch and hands it to its trace sink when it
 /// is full (or the replay ends); a writer formats it with names it looked up once per
@@ -11,18 +25,6 @@ import StatecraftRuntime
 /// `step(_:)` gives a step in its public form, `TraceStep`, for callers that want values and
 /// names rather than speed.
 public struct TraceBatch: Sendable {
-    /// What a step's `result` was, without its message (see `message(_:)`).
-    public enum ResultKind: UInt8, Sendable {
-        /// A transition took the event, or the timer fired.
-        case applied
-        /// No transition took the event.
-        case ignored
-        /// The run had already ended in a final state.
-        case afterFinal
-        /// The step failed and was undone, or `--strict` refused an ignored event.
-        case rejected
-    }
-
     /// One step, as ids, numbers and offsets into the batch's storage.
     public struct Entry: Sendable {
         /// The log line that caused it (for a timer: the line whose time fired it).
@@ -36,7 +38,7 @@ public struct TraceBatch: Sendable {
         @usableFromInline var from: Int32
         @usableFromInline var to: Int32
         /// Whether the step was applied, ignored, after the end, or rejected.
-        public var result: ResultKind
+        public var result: StepVerdict
         /// Index in `strings` of the case key and of a rejection's message; -1 for none.
         @usableFromInline var caseKey: Int32
         @usableFromInline var message: Int32
@@ -283,7 +285,7 @@ public struct TraceBatch: Sendable {
     /// `addOutput` and `addChange` add them to this last step).
     @inline(__always)
     mutating func beginStep(line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
-                            result: ResultKind, caseKey: String?, message: String?, transition: Int32 = -1) {
+                            result: StepVerdict, caseKey: String?, message: String?, transition: Int32 = -1) {
         let changesStart = Int32(truncatingIfNeeded: changes.count)
         let outputsStart = Int32(truncatingIfNeeded: outputs.count)
         var key = Int32(-1), text = Int32(-1)

@@ -229,12 +229,12 @@ extension Instance {
                                    _ emit: (OutputID, [Value]) -> Void, _ onStep: (Step) -> Void) {
         if !entry.time.isNaN { advance(to: entry.time, emit: emit, onStep: onStep) }
         if isFinished {
-            onStep(Step(kind: .afterFinal, from: state, to: state))
+            onStep(Step(result: .afterFinal, from: state, to: state, time: now))
             return
         }
         let event = Int(entry.event)
         loadUniquePayload(event, payload)
-        let step = receive(event)
+        let step = apply(reporting: event)
         if !registers.outputs.isEmpty { deliverOutputs(emit) }
         onStep(step)
     }
@@ -248,7 +248,7 @@ extension Instance {
         var fields: [String: Value] = [:]
         for (name, value) in zip(names, payload) { fields[name] = value }
         let step = send(tape.program.eventNames[event.index], fields, emit: emit)
-        onStep(step ?? Step(kind: .ignored, from: state, to: state, time: now))
+        onStep(step ?? Step(result: .ignored, from: state, to: state, time: now))
     }
 }
 

@@ -21,7 +21,7 @@ extension Instance {
         }
         evaluator.isActive = { [self] s in isActive(s) }
         var result: [TransitionCandidate] = []
-        for source in activeStates {
+        for source in activeStates.reversed() {  // innermost first, as selection tries them
             for k in program.group(source.index, event.index) {
                 let transition = machine[program.transitions[k].id]
                 let head = Self.head(of: transition, in: machine)

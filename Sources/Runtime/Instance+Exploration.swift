@@ -195,8 +195,8 @@ extension Instance {
         let machine = program.machine
         var copy = self
         copy.loadPayload(event.index, payload)  // copies the registers: this instance stays as it is
-        // A flat machine's one leaf is `state`, and `activeStates` its chain.
-        guard chartRun != nil else { return [copy.enabledChain(activeStates, event)] }
+        // A flat machine's one leaf is `state`, and `activeStates`, innermost first, its chain.
+        guard chartRun != nil else { return [copy.enabledChain(activeStates.reversed(), event)] }
         return configuration.atomicStates(in: machine).map { leaf in
             copy.enabledChain(machine.selfAndAncestors(leaf, upTo: machine.root), event)
         }
@@ -210,7 +210,7 @@ extension Instance {
         guard !isFinished else { return [] }
         var copy = self
         copy.loadPayload(event.index, payload)  // copies the registers: this instance stays as it is
-        return copy.enabledChain(activeStates, event)
+        return copy.enabledChain(activeStates.reversed(), event)
     }
 
     /// `enabledChains` without a copy: the payload and the guards' temporaries are written
@@ -223,7 +223,7 @@ extension Instance {
         loadPayload(event.index, payload)
         var faulted = false
         guard chartRun != nil else {
-            let chain = enabledChain(activeStates, event, faulted: &faulted)
+            let chain = enabledChain(activeStates.reversed(), event, faulted: &faulted)
             return ([chain], faulted)
         }
         let machine = program.machine

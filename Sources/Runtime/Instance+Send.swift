@@ -56,9 +56,9 @@ extension Instance {
         updateEarliestDeadline()
     }
 
-    /// Takes sent event `sent` (already removed from `pending`): loads its payload into the
-    /// event's registers and runs its step as for an event from the log.
-    mutating func takeSent(_ sent: PendingTimer) -> Outcome {
+    /// Applies sent event `sent` (already removed from `pending`): loads its payload into
+    /// the event's registers and runs its step as for an event from the log.
+    mutating func applySent(_ sent: PendingTimer) -> RawStep {
         let event = Int(sent.event)
         let first = Int(program.payloadStart[event])
         for k in first..<Int(program.payloadStart[event + 1]) {
@@ -77,7 +77,7 @@ extension Instance {
             sentNumbers.removeAll()
             sentStrings.removeAll()
         }
-        return outcome(of: event)
+        return apply(event)
     }
 
     /// The pending sent events, in the order they come due: event, payload, time left.

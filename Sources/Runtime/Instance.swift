@@ -1,14 +1,17 @@
 import StatecraftDiagnostics
 import StatecraftModel
 
-/// What one step of an instance did.
+/// What one step of an instance did: the one answer of `Instance` and of `ReferenceStepper`
+/// (so the differential tests compare the two with `==`).
 public struct Step: Sendable, Equatable {
-    /// What the step did: started, fired a transition, ignored the event, or failed.
-    public enum Kind: Sendable, Equatable {
+    /// What became of the step's event or timer: the machine started, the event (or timer)
+    /// was applied, ignored, came after the end, or the step failed.
+    public enum Result: Sendable, Equatable {
         /// The machine entered its initial state.
         case started
-        /// A transition fired (an event's, or a timer's).
-        case fired(TransitionID)
+        /// A transition took the event (or the timer's transition fired): the first one of
+        /// the step.
+        case applied(TransitionID)
         /// No transition of the active states takes the event (or every guard was false).
         case ignored
         /// The run already ended in a final state; the event was not looked at.
@@ -17,9 +20,9 @@ public struct Step: Sendable, Equatable {
         case failed(ExpressionFault)
     }
 
-    /// Whether the machine started, a transition fired, or the event was ignored, arrived after the end or
-    /// failed.
-    public var kind: Kind
+    /// Whether the machine started, or the event was applied, ignored, arrived after the end
+    /// or failed.
+    public var result: Result
     /// The active state before the step.
     public var from: StateID
     /// The active state after it (equal to `from` unless a transition changed it).
@@ -27,7 +30,7 @@ public struct Step: Sendable, Equatable {
     /// The virtual time of the step: a timer's deadline, or the time the event arrived.
     public var time: Double = 0
     /// For a timer's step, the timer (its `after` transition) whose deadline it was, whether
-    /// the step fired, was used up (its guard false) or failed.
+    /// its transition fired, was used up (its guard false) or failed.
     public var timer: TransitionID?
     /// For the step of an event the machine sent itself (`send`), that event.
     public var sent: EventID?
@@ -139,11 +142,15 @@ public struct Instance: Sendable {
         program.machine.variables.firstIndex { $0.name == name }.map { variables[$0] }
     }
 
-    /// The active states (not the root), innermost first: for a flat machine, the active
-    /// state and its ancestors; for a statechart, the configuration in reverse document order.
+    /// The active states (not the root), in document order (outermost first), as
+    /// `ReferenceStepper.activeStates` and `configuration` give them: for a flat machine,
+    /// the active state's ancestors and the state itself; for a statechart, the
+    /// configuration. Selection walks them innermost first: `activeStates.reversed()`.
     public var activeStates: [StateID] {
-        if let run = chartRun { return run.configuration.reversed() }
-        return program.selfAndAncestors(state.index, upTo: 0).map(StateID.init)
+        if let run = chartRun { return run.configuration }
+        var states = program.selfAndAncestors(state.index, upTo: 0).map(StateID.init)
+        states.reverse()
+        return states
     }
 
     /// Enters the initial state, running its entry actions. If they fail, the step is
@@ -151,7 +158,7 @@ public struct Instance: Sendable {
     /// root): it takes no events.
     public mutating func start(emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
         let from = state
-        guard chart != nil || program.startPC >= 0 else { return Step(kind: .ignored, from: from, to: from) }
+        guard chart != nil || program.startPC >= 0 else { return Step(result: .ignored, from: from, to: from, time: now) }
         makeUnique()
         if chart != nil { makeChartUnique() }
         beginStep()
@@ -165,17 +172,17 @@ public struct Instance: Sendable {
             rollBack(to: from, finished: finishedBefore)
             isFinished = true
             updateEarliestDeadline()
-            return Step(kind: .failed(error), from: from, to: from)
+            return Step(result: .failed(error), from: from, to: from, time: now)
         }
         deliverOutputs(emit)
-        return Step(kind: .started, from: from, to: state, time: now)
+        return Step(result: .started, from: from, to: state, time: now)
     }
 
     /// Sends an event with its payload (values in the event's field order).
     public mutating func send(_ event: EventID, payload: [Value], emit: (OutputID, [Value]) -> Void = { _, _ in }) -> Step {
-        if isFinished { return Step(kind: .afterFinal, from: state, to: state) }
+        if isFinished { return Step(result: .afterFinal, from: state, to: state, time: now) }
         loadPayload(event.index, payload)
-        let step = receive(event.index)
+        let step = apply(reporting: event.index)
         if !registers.outputs.isEmpty { deliverOutputs(emit) }
         return step
     }
@@ -241,7 +248,7 @@ public struct Instance: Sendable {
     // MARK: - Steps (the replayer's fast path uses these directly)
 
     /// Writes an event's payload into its registers, which it first makes this instance's
-    /// own: `outcome(of:)` counts on that.
+    /// own: `apply(_:)` counts on that.
     @inline(__always)
     package mutating func loadPayload(_ event: Int, _ payload: [Value]) {
         makeUnique()
@@ -304,54 +311,55 @@ public struct Instance: Sendable {
         }
     }
 
-    /// What a step did, in integers only (no fault payload to copy on the hot path; a
-    /// failure's fault is in `lastFault`).
-    package struct Outcome {
-        package enum Kind: UInt8 { case fired, ignored, afterFinal, failed }
-        package var kind: Kind
+    /// What a step did, `Step` in integers only (no fault payload to copy on the hot path; a
+    /// failure's fault is in `lastFault`): what the replayer's fast path reads.
+    package struct RawStep {
+        package enum Result: UInt8 { case applied, ignored, afterFinal, failed }
+        package var result: Result
         package var transition: Int32
         package var from: Int32
         package var to: Int32
     }
 
-    /// Takes an event whose payload is already in its registers (see `outcome(of:)`).
+    /// `apply(_:)`, answered as a `Step`.
     @inline(__always)
-    mutating func receive(_ event: Int) -> Step {
-        let outcome = outcome(of: event)  // first: `step` reads `lastFault`, which the step sets
+    mutating func apply(reporting event: Int) -> Step {
+        let outcome = apply(event)  // first: `step` reads `lastFault`, which the step sets
         return step(outcome)
     }
 
     /// The public form of an outcome.
     @inline(__always)
-    private func step(_ outcome: Outcome) -> Step {
+    private func step(_ outcome: RawStep) -> Step {
         let from = StateID(Int(outcome.from)), to = StateID(Int(outcome.to))
-        switch outcome.kind {
-        case .fired: return Step(kind: .fired(TransitionID(Int(outcome.transition))), from: from, to: to, time: now)
-        case .ignored: return Step(kind: .ignored, from: from, to: to, time: now)
-        case .afterFinal: return Step(kind: .afterFinal, from: from, to: to)
-        case .failed: return Step(kind: .failed(lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))),
+        switch outcome.result {
+        case .applied: return Step(result: .applied(TransitionID(Int(outcome.transition))), from: from, to: to, time: now)
+        case .ignored: return Step(result: .ignored, from: from, to: to, time: now)
+        case .afterFinal: return Step(result: .afterFinal, from: from, to: to, time: now)
+        case .failed: return Step(result: .failed(lastFault ?? ExpressionFault(.internalError(instruction: -1), range: SourceRange(0, 0))),
                                   from: from, to: to, time: now)
         }
     }
 
-    /// Takes an event whose payload is already in its registers (`loadPayload`, which also
-    /// made the registers this instance's own): runs the event's block for the active
-    /// state, where the first enabled transition of the active states, innermost first,
-    /// fires. Outputs stay in `registers.outputs` until the next step.
+    /// Applies an event whose payload is already in its registers (`loadPayload`, which
+    /// also made the registers this instance's own): its whole macrostep. For a flat
+    /// machine that is the event's block for the active state, where the first enabled
+    /// transition of the active states, innermost first, fires. Outputs stay in
+    /// `registers.outputs` until the next step.
     @inline(__always)
-    package mutating func outcome(of event: Int) -> Outcome {
-        if let chart { return chartOutcome(of: event, chart) }
+    package mutating func apply(_ event: Int) -> RawStep {
+        if let chart { return apply(event, chart) }
         let from = Int32(truncatingIfNeeded: state.index)
-        if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
+        if isFinished { return RawStep(result: .afterFinal, transition: -1, from: from, to: from) }
         beginStep()
         let block = program.dispatch[state.index &* program.eventCount &+ event]  // indices of this program's tables
         do {
             let fired = try execute(block)
-            if fired < 0 { return Outcome(kind: .ignored, transition: -1, from: from, to: from) }
-            return Outcome(kind: .fired, transition: fired, from: from, to: Int32(truncatingIfNeeded: state.index))
+            if fired < 0 { return RawStep(result: .ignored, transition: -1, from: from, to: from) }
+            return RawStep(result: .applied, transition: fired, from: from, to: Int32(truncatingIfNeeded: state.index))
         } catch {
             fail(error, from: from)
-            return Outcome(kind: .failed, transition: -1, from: from, to: from)
+            return RawStep(result: .failed, transition: -1, from: from, to: from)
         }
     }
 
@@ -370,29 +378,29 @@ public struct Instance: Sendable {
         let from = state
         switch fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {
         case nil: return nil
-        case .fired(let t)?:
-            return Step(kind: .fired(TransitionID(Int(t))), from: from, to: state, time: now, timer: TransitionID(Int(t)))
+        case .applied(let t)?:
+            return Step(result: .applied(TransitionID(Int(t))), from: from, to: state, time: now, timer: TransitionID(Int(t)))
         case .ignored(let t)?:
-            return Step(kind: .ignored, from: from, to: from, time: now, timer: TransitionID(Int(t)))
+            return Step(result: .ignored, from: from, to: from, time: now, timer: TransitionID(Int(t)))
         case .failed(let fault, let t)?:
-            return Step(kind: .failed(fault), from: from, to: from, time: now, timer: TransitionID(Int(t)))
+            return Step(result: .failed(fault), from: from, to: from, time: now, timer: TransitionID(Int(t)))
         case .sent(let event, let outcome)?:
             var step = step(outcome)
             step.sent = EventID(Int(event))
             return step
         case .sendLoop(let fault, let event)?:
-            return Step(kind: .failed(fault), from: from, to: from, time: now, sent: EventID(Int(event)))
+            return Step(result: .failed(fault), from: from, to: from, time: now, sent: EventID(Int(event)))
         }
     }
 
-    /// What firing a timer did (`fireNextTimerQuietly`), with the timer's transition, for
-    /// the caller to make a `Step` of if it reports steps.
-    enum TimerStep {
-        case fired(Int32)
+    /// What firing a timer did (`fireNextTimerQuietly`), with the timer's transition: a
+    /// `Step` before it is made, for a caller that reports steps (the tape loop does not).
+    enum TimerFiring {
+        case applied(Int32)
         case ignored(Int32)
         case failed(ExpressionFault, Int32)
         /// A sent event was taken: the event and what its step did.
-        case sent(Int32, Outcome)
+        case sent(Int32, RawStep)
         /// Too many steps at one instant, stopped at a sent event.
         case sendLoop(ExpressionFault, Int32)
     }
@@ -407,7 +415,7 @@ public struct Instance: Sendable {
 
     /// `fireNextTimer` up to the step: nil when no timer is due.
     @inline(__always)
-    private mutating func fireNextTimerQuietly(dueBy time: Double, firedAtOnce: inout Int) -> TimerStep? {
+    private mutating func fireNextTimerQuietly(dueBy time: Double, firedAtOnce: inout Int) -> TimerFiring? {
         guard !isFinished, let next = nextTimer(dueBy: time) else { return nil }
         makeUnique()
         let timer = pending.remove(at: next)
@@ -430,12 +438,12 @@ public struct Instance: Sendable {
             return .failed(ExpressionFault(.timerLoop(limit: Instance.timerLoopLimit, time: now), range: program.machine[t].keywordRange),
                            Int32(truncatingIfNeeded: t.index))
         }
-        if timer.event >= 0 { return .sent(timer.event, takeSent(timer)) }
+        if timer.event >= 0 { return .sent(timer.event, applySent(timer)) }
         if let chart { return chartFireTimer(Int(timer.timer), chart) }
         beginStep()
         do {
             let fired = try execute(program.timerDispatch[Int(timer.timer) * program.stateCount + from.index])
-            return fired < 0 ? .ignored(Int32(truncatingIfNeeded: program.timers[Int(timer.timer)].transition.index)) : .fired(fired)
+            return fired < 0 ? .ignored(Int32(truncatingIfNeeded: program.timers[Int(timer.timer)].transition.index)) : .applied(fired)
         } catch {
             fail(error, from: Int32(truncatingIfNeeded: from.index))
             return .failed(error, Int32(truncatingIfNeeded: program.timers[Int(timer.timer)].transition.index))

@@ -116,9 +116,9 @@ import TestSupport
             switch step {
             case .event(let e, let payload, let time):
                 instance.advance(to: time)
-                if case .fired(let t) = instance.send(e, payload: payload).kind { last.append(t) }
+                if case .applied(let t) = instance.send(e, payload: payload).result { last.append(t) }
             case .wait(let until):
-                instance.advance(to: until, onStep: { if case .fired(let t) = $0.kind { last.append(t) } })
+                instance.advance(to: until, onStep: { if case .applied(let t) = $0.result { last.append(t) } })
             }
             fired += last
         }

@@ -85,12 +85,12 @@ import TestSupport
     @Test func readmeRuntimeExample() throws {
         let machine = try LibraryTests.drawer()
         var drawer = Instance(Program(machine))
-        #expect(drawer.start().kind == .started)
+        #expect(drawer.start().result == .started)
         var emitted: [String] = []
         let step = drawer.send("touchBegan", ["y": .number(600), "onContent": .bool(true)]) { output, _ in
             emitted.append(machine[output].name)
         }
-        guard case .fired? = step?.kind else {
+        guard case .applied? = step?.result else {
             Issue.record("expected the touch to fire a transition")
             return
         }
@@ -135,10 +135,10 @@ import TestSupport
         #expect(tape.append("touchEnded", ["y": .number(40)], time: 1.2) == true)
         var copy = Instance(drawer.program)
         _ = copy.start()
-        var kinds: [Step.Kind] = []
-        copy.run(tape) { step in kinds.append(step.kind) }
-        #expect(kinds.count == 2)
-        #expect(kinds.allSatisfy { if case .fired = $0 { true } else { false } })
+        var results: [Step.Result] = []
+        copy.run(tape) { step in results.append(step.result) }
+        #expect(results.count == 2)
+        #expect(results.allSatisfy { if case .applied = $0 { true } else { false } })
         #expect(machine[copy.state].name == "closed")
         #expect(copy.now == 1.2)
     }

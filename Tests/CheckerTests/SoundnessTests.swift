@@ -261,9 +261,9 @@ import TestSupport
     /// Every state entered and transition fired by a run: for a statechart, every
     /// microstep of the step (`log`); a history state counts when a transition into it fires.
     static func record(_ step: Step, into hits: inout Hits, _ program: Program, _ log: MicrostepLog) {
-        if case .fired = step.kind, log.count > 0 {
+        if case .applied = step.result, log.count > 0 {
             recordMicrosteps(log, into: &hits, program)
-        } else if case .fired(let t) = step.kind {
+        } else if case .applied(let t) = step.result {
             hits.transitions.insert(t.index)
             var s: StateID? = step.to
             while let state = s, state != program.machine.root {
@@ -289,7 +289,7 @@ import TestSupport
         var instance = Instance(program)
         let log = MicrostepLog()
         instance.microsteps = log
-        guard case .started = instance.start().kind else { return hits }
+        guard case .started = instance.start().result else { return hits }
         for s in instance.activeStates { hits.states.insert(s.index) }
         recordMicrosteps(log, into: &hits, program)
         for step in witness {
@@ -310,7 +310,7 @@ import TestSupport
         var instance = Instance(program)
         let log = MicrostepLog()
         instance.microsteps = log
-        guard case .started = instance.start().kind, case .event(let e, let payload, let time)? = witness.last else { return false }
+        guard case .started = instance.start().result, case .event(let e, let payload, let time)? = witness.last else { return false }
         for step in witness.dropLast() {
             switch step {
             case .event(let e, let payload, let time):
@@ -322,8 +322,8 @@ import TestSupport
         }
         instance.advance(to: time)
         let step = instance.send(e, payload: payload)
-        if case .fired = step.kind, log.count > 0 { return log.transitions(0).contains(first) }
-        return step.kind == .fired(first)
+        if case .applied = step.result, log.count > 0 { return log.transitions(0).contains(first) }
+        return step.result == .applied(first)
     }
 
     /// Random runs: events with payloads drawn from the spec's kind of numbers, at times
@@ -340,7 +340,7 @@ import TestSupport
             var instance = Instance(program)
             let log = MicrostepLog()
             instance.microsteps = log
-            guard case .started = instance.start().kind else { return hits }
+            guard case .started = instance.start().result else { return hits }
             for s in instance.activeStates { hits.states.insert(s.index) }
             recordMicrosteps(log, into: &hits, program)
             var now = Double(rng.next() % 3)  // start at 0, 1 or 2: deadlines round differently
@@ -354,7 +354,7 @@ import TestSupport
                 }
                 instance.advance(to: now, onStep: { step in
                     record(step, into: &hits, program, log)
-                    if case .failed(let fault) = step.kind, fault.isLoop { looping = true }
+                    if case .failed(let fault) = step.result, fault.isLoop { looping = true }
                 })
                 // A timer loop costs 10,000 steps each time: once is enough to see it.
                 if looping {
@@ -373,7 +373,7 @@ import TestSupport
                 record(step, into: &hits, program, log)
                 // So does an eventless or raise loop, stopped after 10,000 microsteps. A chart
                 // that loops on a few runs loops on most: its runs stop after three loops.
-                if case .failed(let fault) = step.kind, fault.isLoop {
+                if case .failed(let fault) = step.result, fault.isLoop {
                     loops += 1
                     break
                 }

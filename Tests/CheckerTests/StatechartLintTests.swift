@@ -129,7 +129,7 @@ import TestSupport
             var instance = Instance(program)
             let log = MicrostepLog()
             instance.microsteps = log
-            guard case .started = instance.start().kind else { return }
+            guard case .started = instance.start().result else { return }
             inspect(log)
             var now = 0.0
             for _ in 0..<30 {
@@ -137,7 +137,7 @@ import TestSupport
                 var looping = false
                 instance.advance(to: now, onStep: { step in
                     inspect(log)
-                    if case .failed(let fault) = step.kind, fault.isLoop { looping = true }
+                    if case .failed(let fault) = step.result, fault.isLoop { looping = true }
                 })
                 if looping { return }
                 let event = machine.events[Int(rng.next() % UInt64(machine.events.count))]
@@ -150,7 +150,7 @@ import TestSupport
                 }
                 let step = instance.send(event.id, payload: payload)
                 inspect(log)
-                if case .failed(let fault) = step.kind, fault.isLoop { return }
+                if case .failed(let fault) = step.result, fault.isLoop { return }
                 if instance.isFinished { break }
             }
         }

@@ -52,9 +52,9 @@ import TestSupport
     }
 
     @Test func aTapeStepsLikeSends() throws {
-        let (appended, kinds, state) = LibrarySamples.tape(machine: try Self.spec("Drawer.machine").machine)
+        let (appended, results, state) = LibrarySamples.tape(machine: try Self.spec("Drawer.machine").machine)
         #expect(appended == [true, true])
-        #expect(kinds.count == 2 && kinds.allSatisfy { if case .fired = $0 { true } else { false } })
+        #expect(results.count == 2 && results.allSatisfy { if case .applied = $0 { true } else { false } })
         #expect(state == "closed")
     }
 

@@ -44,7 +44,7 @@ import Testing
         let arrows = lines.filter { $0.contains(" --> ") && !$0.hasPrefix("[*]") && !$0.hasSuffix("[*]") }
         // One arrow per transition with a target, and one per history state's default.
         let defaults = machine.states.filter { $0.isHistory && $0.historyDefault != nil }.count
-        #expect(arrows.count == machine.transitions.filter(\.isExternal).count + defaults)
+        #expect(arrows.count == machine.transitions.filter(\.hasTarget).count + defaults)
     }
 
     /// After the `:` that starts it, no label holds a character Mermaid would read as syntax;

@@ -48,13 +48,17 @@ struct Differential {
                 timerSteps.append((step, pendingOutputs))
                 pendingOutputs = []
             }
-            let referenceTimers = reference.advance(to: time)
+            var referenceTimers: [(Step, [String])] = []
+            reference.advance(to: time, emit: { o, a in pendingOutputs.append(Self.describe(o, a, machine)) }) { step in
+                referenceTimers.append((step, pendingOutputs))
+                pendingOutputs = []
+            }
             guard timerSteps.count == referenceTimers.count else {
                 return "line \(k) at t=\(time): \(timerSteps.count) timer steps, the reference took \(referenceTimers.count)\n"
                     + log.joined(separator: "\n")
             }
             if timerSteps.contains(where: {
-                guard case .failed(let f) = $0.0.kind else { return false }
+                guard case .failed(let f) = $0.0.result else { return false }
                 switch f.reason {
                 case .timerLoop, .sendLoop: return true
                 default: return false
@@ -63,15 +67,16 @@ struct Differential {
                 loops += 1
             }
             for (j, (step, outputs)) in timerSteps.enumerated() {
-                let r = referenceTimers[j]
-                if step.sent != r.sent {
-                    return "line \(k) timer \(j) at t=\(time): sent event \(String(describing: step.sent)), "
-                        + "the reference's \(String(describing: r.sent))\n" + log.joined(separator: "\n")
+                let (referenceStep, referenceOutputs) = referenceTimers[j]
+                // The configuration and variables after the last timer only: the reference's
+                // steps have all been taken.
+                if step != referenceStep || outputs != referenceOutputs {
+                    return "line \(k) timer \(j) at t=\(time): the runtime \(step) \(outputs), the reference \(referenceStep) \(referenceOutputs)\n"
+                        + log.joined(separator: "\n")
                 }
-                if let problem = agree(instance, step, outputs, reference, r.outcome, r.outputs, "line \(k) timer \(j) at t=\(time)",
-                                       transition: r.transition) {
-                    return problem + "\n" + log.joined(separator: "\n")
-                }
+            }
+            if !timerSteps.isEmpty, let problem = agreeOnState(instance, reference, "line \(k) timers at t=\(time)") {
+                return problem + "\n" + log.joined(separator: "\n")
             }
             if loops >= 2 { return nil }
             let event = machine.events[Int(rng.next() % UInt64(machine.events.count))]
@@ -79,13 +84,13 @@ struct Differential {
             log.append("t=\(time) \(event.name)(\(payload.map(\.description).joined(separator: ", ")))")
             emitted = []
             let step = instance.send(event.id, payload: payload) { o, a in emitted.append(Self.describe(o, a, machine)) }
-            let outcome = reference.send(event.id, payload: payload)
-            if let problem = agree(instance, step, emitted, reference, outcome, reference.outputs, "line \(k) (\(event.name))") {
+            let referenceStep = reference.send(event.id, payload: payload)
+            if let problem = agree(instance, step, emitted, reference, referenceStep, reference.outputs, "line \(k) (\(event.name))") {
                 return problem + "\n" + log.joined(separator: "\n")
             }
             // A step that never settles takes 10,000 microsteps in both: a chart caught in
             // such a loop has shown what it can after a couple.
-            if case .failed(let fault) = step.kind, case .microstepLimit = fault.reason {
+            if case .failed(let fault) = step.result, case .microstepLimit = fault.reason {
                 loops += 1
                 if loops >= 2 { return nil }
             }
@@ -97,26 +102,18 @@ struct Differential {
         machine[output].name + "(" + args.map(\.description).joined(separator: ", ") + ")"
     }
 
+    /// What the step did (one `Step` from each, compared whole), its outputs, and the state
+    /// after it.
     private func agree(_ instance: Instance, _ step: Step, _ outputs: [String], _ reference: ReferenceStepper,
-                       _ outcome: ReferenceStepper.Outcome, _ referenceOutputs: [(OutputID, [Value])], _ at: String,
-                       transition: TransitionID?? = nil) -> String? {
-        let expected: String
-        switch outcome {
-        case .started: expected = "started"
-        case .fired: expected = "fired \((transition ?? reference.firstTransition).map { String($0.index) } ?? "?")"
-        case .ignored: expected = "ignored"
-        case .afterFinal: expected = "afterFinal"
-        case .failed(let f): expected = "failed \(f.message) @\(f.range.start)"
-        }
-        let actual: String
-        switch step.kind {
-        case .started: actual = "started"
-        case .fired(let t): actual = "fired \(t.index)"
-        case .ignored: actual = "ignored"
-        case .afterFinal: actual = "afterFinal"
-        case .failed(let f): actual = "failed \(f.message) @\(f.range.start)"
-        }
-        if actual != expected { return "\(at): the runtime \(actual), the reference \(expected)" }
+                       _ referenceStep: Step, _ referenceOutputs: [(OutputID, [Value])], _ at: String) -> String? {
+        if step != referenceStep { return "\(at): the runtime \(step), the reference \(referenceStep)" }
+        let expectedOutputs = referenceOutputs.map { Self.describe($0.0, $0.1, machine) }
+        if outputs != expectedOutputs { return "\(at): outputs \(outputs), the reference \(expectedOutputs)" }
+        return agreeOnState(instance, reference, at)
+    }
+
+    /// The configuration, variables, end and history of the two runs.
+    private func agreeOnState(_ instance: Instance, _ reference: ReferenceStepper, _ at: String) -> String? {
         let configuration = instance.configuration.names(in: machine)
         let referenceConfiguration = reference.activeStates.map { machine[$0].name }
         if configuration != referenceConfiguration {
@@ -125,16 +122,13 @@ struct Differential {
         if instance.variables != reference.variables {
             return "\(at): variables \(instance.variables), the reference \(reference.variables)"
         }
-        let expectedOutputs = referenceOutputs.map { Self.describe($0.0, $0.1, machine) }
-        if outputs != expectedOutputs { return "\(at): outputs \(outputs), the reference \(expectedOutputs)" }
         if instance.isFinished != reference.isFinished {
             return "\(at): finished \(instance.isFinished), the reference \(reference.isFinished)"
         }
-        if instance.historyValues.isEmpty == false {
-            for (h, recorded) in instance.historyValues.enumerated() where machine.states[h].isHistory {
-                if recorded != reference.history[StateID(h)] {
-                    return "\(at): history of '\(machine.states[h].name)' \(String(describing: recorded)), the reference \(String(describing: reference.history[StateID(h)]))"
-                }
+        for (h, recorded) in instance.historyValues.enumerated() where machine.states[h].isHistory {
+            if recorded != reference.history[StateID(h)] {
+                return "\(at): history of '\(machine.states[h].name)' \(String(describing: recorded)), "
+                    + "the reference \(String(describing: reference.history[StateID(h)]))"
             }
         }
         return nil

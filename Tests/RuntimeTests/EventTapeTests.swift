@@ -91,10 +91,10 @@ import TestSupport
         quiet.run(tape)
 
         #expect(actual == expected)
-        #expect(expected.steps.contains { if case .fired = $0.kind { true } else { false } })
+        #expect(expected.steps.contains { if case .applied = $0.result { true } else { false } })
         if program.machine.name == "Hazards" {
             // The tape goes through what it is meant to exercise.
-            #expect(expected.steps.contains { if case .failed = $0.kind { true } else { false } })
+            #expect(expected.steps.contains { if case .failed = $0.result { true } else { false } })
             #expect(expected.steps.contains { $0.to != $0.from && program.machine[$0.to].name == "waiting" })
             #expect(sent.isFinished)
         }
@@ -162,8 +162,8 @@ import TestSupport
                 switch Int.random(in: 0..<6, using: &rng) {
                 case 0: i.advance(to: i.now + [0, 0.25, 0.5, 1, 3][Int.random(in: 0..<5, using: &rng)])
                 case 1: _ = i.send("set", ["x": .number([1, 2, 3, 4, 0.5][Int.random(in: 0..<5, using: &rng)])])
-                case 2: if case .failed = i.send("go", [:])?.kind { failed += 1 }
-                case 3: if case .failed = i.send("fail", [:])?.kind { failed += 1 }
+                case 2: if case .failed = i.send("go", [:])?.result { failed += 1 }
+                case 3: if case .failed = i.send("fail", [:])?.result { failed += 1 }
                 case 4 where Int.random(in: 0..<30, using: &rng) == 0: _ = i.send("stop")
                 default: _ = i.send("set", ["x": .number(-1)])
                 }
@@ -238,7 +238,7 @@ import TestSupport
         var failures = 0
         for k in 0..<tape.count {
             let (event, payload, time) = tape[k]
-            sent.advance(to: time ?? sent.now, onStep: { if case .failed = $0.kind { failures += 1 } })
+            sent.advance(to: time ?? sent.now, onStep: { if case .failed = $0.result { failures += 1 } })
             _ = sent.send(event, payload: payload)
         }
         // Spinning from 0 and from 2, stopped at 1 and 3 after 10,000 fires each.

@@ -164,7 +164,7 @@ import TestSupport
     // Under --strict every ignored event is rejected, and explained the same way.
     @Test func strictRejectionsAreExplained() throws {
         let plain = try Self.panel(), strict = try Self.panel(strict: true)
-        let outcomes = strict.explanations?.compactMap { e -> EventExplanation.Outcome? in
+        let outcomes = strict.explanations?.compactMap { e -> Deviation.Kind? in
             if case .event(let x) = e { return x.outcome }
             return nil
         }

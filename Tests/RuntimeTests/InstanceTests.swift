@@ -31,7 +31,7 @@ extension Instance {
     @Test func startEntersTheInitialStateAndRunsItsEntryActions() throws {
         var drawer = Instance(try program(spec: "Drawer"))
         #expect(drawer.value(of: "originY") == .number(-617))
-        #expect(drawer.start().kind == .started)
+        #expect(drawer.start().result == .started)
         #expect(drawer.stateName == "open")
         #expect(drawer.value(of: "originY") == .number(0))
         #expect(drawer.value(of: "directionTop") == .bool(true))
@@ -40,10 +40,10 @@ extension Instance {
     @Test func guardsAreTriedInOrderAndUnhandledEventsAreIgnored() throws {
         var d = Instance(try program(spec: "Drawer"))
         _ = d.start()
-        #expect(d.send("touchBegan", ["y": .number(300), "onContent": .bool(false)])?.kind == .ignored)
+        #expect(d.send("touchBegan", ["y": .number(300), "onContent": .bool(false)])?.result == .ignored)
         #expect(d.stateName == "open")
-        #expect(d.send("touchMoved", ["y": .number(300)])?.kind == .ignored)
-        guard case .fired? = d.send("touchBegan", ["y": .number(300), "onContent": .bool(true)])?.kind else {
+        #expect(d.send("touchMoved", ["y": .number(300)])?.result == .ignored)
+        guard case .applied? = d.send("touchBegan", ["y": .number(300), "onContent": .bool(true)])?.result else {
             Issue.record("touchBegan on the content should start a drag")
             return
         }
@@ -77,7 +77,7 @@ extension Instance {
         _ = b.send("tap", outputs: &outputs)
         #expect(outputs == ["didTap(0)", "didTap(0)"])
         #expect(b.stateName == "selected")
-        #expect(b.send("select")?.kind == .ignored, "setting the state it already has changes nothing")
+        #expect(b.send("select")?.result == .ignored, "setting the state it already has changes nothing")
     }
 
     @Test func timersFireAtTheirDeadlineAndAreCancelledWhenTheStateIsLeft() throws {
@@ -121,7 +121,7 @@ extension Instance {
         _ = s.send("leftScreen", outputs: &outputs)
         #expect(s.stateName == "dismissed" && s.isFinished)
         #expect(outputs == ["dismissed"])
-        #expect(s.send("panBegan", ["x": .number(1), "y": .number(1)])?.kind == .afterFinal)
+        #expect(s.send("panBegan", ["x": .number(1), "y": .number(1)])?.result == .afterFinal)
     }
 
     @Test func exitTransitionAndEntryActionsRunInThatOrder() throws {
@@ -210,8 +210,8 @@ extension Instance {
         _ = i.start()
         var outputs: [String] = []
         let step = try #require(i.send("divide", ["by": .number(0)], outputs: &outputs))
-        guard case .failed(let fault) = step.kind else {
-            Issue.record("expected a failed step, got \(step.kind)")
+        guard case .failed(let fault) = step.result else {
+            Issue.record("expected a failed step, got \(step.result)")
             return
         }
         #expect(fault.message == "division by zero (1 / 0)")
@@ -219,7 +219,7 @@ extension Instance {
         #expect(i.stateName == "a")
         #expect(i.value(of: "seen") == .number(0))
         #expect(outputs.isEmpty)
-        guard case .failed(let rootFault)? = i.send("root", ["of": .number(-4)])?.kind else {
+        guard case .failed(let rootFault)? = i.send("root", ["of": .number(-4)])?.result else {
             Issue.record("sqrt of a negative number should fail")
             return
         }
@@ -238,7 +238,7 @@ extension Instance {
             """))
         _ = i.start()
         var failures = 0
-        i.advance(to: 1, onStep: { if case .failed = $0.kind { failures += 1 } })
+        i.advance(to: 1, onStep: { if case .failed = $0.result { failures += 1 } })
         #expect(failures == 1)
         #expect(i.value(of: "n") == .number(10_000))
         #expect(i.nextDeadline == nil)

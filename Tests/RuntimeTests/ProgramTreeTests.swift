@@ -46,10 +46,10 @@ import TestSupport
         let c = try #require(machine.state(named: "c"))
         let d = try #require(machine.state(named: "d"))
         _ = instance.start()
-        #expect(instance.activeStates.map { machine[$0].name } == ["c", "b", "a"])
+        #expect(instance.activeStates.map { machine[$0].name } == ["a", "b", "c"])
         #expect(instance.isActive(machine.root) && instance.isActive(a) && instance.isActive(c) && !instance.isActive(d))
         _ = instance.send("go")
-        #expect(instance.activeStates.map { machine[$0].name } == ["d", "b", "a"])
+        #expect(instance.activeStates.map { machine[$0].name } == ["a", "b", "d"])
         #expect(instance.isActive(d) && !instance.isActive(c))
     }
 }

@@ -95,7 +95,7 @@ import TestSupport
         var instance = Instance(try program(source: source))
         _ = instance.start()
         let before = instance.variables
-        guard let step = instance.send("go"), case .fired = step.kind else {
+        guard let step = instance.send("go"), case .applied = step.result else {
             #expect(instance.variables == before, "a failed step left changes behind")
             return nil
         }

@@ -69,8 +69,8 @@ import TestSupport
             let sent = i.send("go", ["x": .number(x)])
             let step = try #require(sent)
             if fails {
-                guard case .failed = step.kind else {
-                    Issue.record("x = \(x): expected a failed step, got \(step.kind)")
+                guard case .failed = step.result else {
+                    Issue.record("x = \(x): expected a failed step, got \(step.result)")
                     continue
                 }
                 #expect(i.stateName == "one")
@@ -205,8 +205,8 @@ import TestSupport
                 for hi in values {
                     let flag = Bool.random(using: &rng)
                     let step = instance.send(go, payload: [.number(x), .number(lo), .number(hi), .bool(flag)])
-                    guard case .fired = step.kind else {
-                        Issue.record("\(x), \(lo), \(hi): \(step.kind)")
+                    guard case .applied = step.result else {
+                        Issue.record("\(x), \(lo), \(hi): \(step.result)")
                         continue
                     }
                     let v = instance.variables.map { value -> UInt64 in
@@ -247,8 +247,8 @@ import TestSupport
                 for y in [0.0, -0.0] {
                     let sent = instance.send(event, ["x": .number(x), "y": .number(y)])
                     let step = try #require(sent)
-                    guard case .failed(let fault) = step.kind, case .byZero(let faultOp, let dividend) = fault.reason else {
-                        Issue.record("\(x) \(op.rawValue) \(y): \(step.kind)")
+                    guard case .failed(let fault) = step.result, case .byZero(let faultOp, let dividend) = fault.reason else {
+                        Issue.record("\(x) \(op.rawValue) \(y): \(step.result)")
                         continue
                     }
                     #expect(faultOp == op && dividend.bitPattern == x.bitPattern)
@@ -258,8 +258,8 @@ import TestSupport
             let sent = instance.send(event, ["x": .number(1e308), "y": .number(1e-308)])
             let step = try #require(sent)
             if event == "divide" {
-                guard case .failed(let fault) = step.kind, case .notFinite = fault.reason else {
-                    Issue.record("1e308 / 1e-308: \(step.kind)")
+                guard case .failed(let fault) = step.result, case .notFinite = fault.reason else {
+                    Issue.record("1e308 / 1e-308: \(step.result)")
                     continue
                 }
             }

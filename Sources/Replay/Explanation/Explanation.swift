@@ -23,14 +23,6 @@ public enum Explanation: Sendable, Equatable {
 /// Why an event line fired no transition: the transitions of the active configuration that
 /// could have taken it, each with what stopped it.
 public struct EventExplanation: Sendable, Equatable {
-    /// What became of the event.
-    public enum Outcome: String, Sendable {
-        /// No transition took it.
-        case ignored
-        /// `--strict` refused it because no transition took it, or its step failed.
-        case rejected
-    }
-
     /// The log line and the 1-based column of its event name.
     public var line: Int
     /// The 1-based column of the event's name in the log line.
@@ -40,7 +32,7 @@ public struct EventExplanation: Sendable, Equatable {
     /// The virtual time the event arrived at.
     public var time: Double
     /// Whether the event was ignored or rejected.
-    public var outcome: Outcome
+    public var outcome: Deviation.Kind
     /// Whether the run had already ended in a final state (then there are no candidates).
     public var afterFinal: Bool
     /// The active states when the event arrived, in document order.

@@ -25,7 +25,7 @@ extension Instance {
     /// The active states, in document order.
     public var configuration: Configuration {
         if let run = chartRun { return Configuration(sorted: run.configuration) }
-        return Configuration(sorted: state == program.machine.root ? [] : activeStates.reversed())
+        return Configuration(sorted: state == program.machine.root ? [] : activeStates)
     }
 
     /// Gives this instance its own `ChartRun` before it changes it.
@@ -54,7 +54,7 @@ extension Instance {
 
     // MARK: - Macrosteps
 
-    /// Enters the initial configuration and settles (the start's macrostep).
+    /// Enters the initial configuration and completes the start's macrostep.
     mutating func chartStart(_ chart: ChartProgram) throws(ExpressionFault) {
         guard let run = chartRun else { return }
         run.beginStep()
@@ -70,40 +70,40 @@ extension Instance {
         try enterStates(chart, run)
         collectLeaves(chart, run)
         run.eventlessMayHold = true
-        try settle(chart, run)
+        try completeMacrostep(chart, run)
         updateLeaf(run)
     }
 
-    /// Takes external event `event`, whose payload is in its registers: the chart form of
-    /// `outcome(of:)`.
-    mutating func chartOutcome(of event: Int, _ chart: ChartProgram) -> Outcome {
+    /// Applies external event `event`, whose payload is in its registers: the chart form of
+    /// `apply(_:)`.
+    mutating func apply(_ event: Int, _ chart: ChartProgram) -> RawStep {
         let from = Int32(truncatingIfNeeded: state.index)
-        if isFinished { return Outcome(kind: .afterFinal, transition: -1, from: from, to: from) }
+        if isFinished { return RawStep(result: .afterFinal, transition: -1, from: from, to: from) }
         makeChartUnique()
-        guard let run = chartRun else { return Outcome(kind: .ignored, transition: -1, from: from, to: from) }
+        guard let run = chartRun else { return RawStep(result: .ignored, transition: -1, from: from, to: from) }
         beginStep()
         run.beginStep()
         run.log?.removeAll()
         do {
             guard try selectTransitions(event: event, chart, run) else {
-                return Outcome(kind: .ignored, transition: -1, from: from, to: from)
+                return RawStep(result: .ignored, transition: -1, from: from, to: from)
             }
             let first = run.enabled[0]
             try microstep(chart, run, kind: .event, subject: Int32(truncatingIfNeeded: event))
-            try settle(chart, run)
+            try completeMacrostep(chart, run)
             updateLeaf(run)
-            return Outcome(kind: .fired, transition: first, from: from, to: Int32(truncatingIfNeeded: state.index))
+            return RawStep(result: .applied, transition: first, from: from, to: Int32(truncatingIfNeeded: state.index))
         } catch {
             run.rollBack()
             run.log?.removeAll()
             fail(error, from: from)
-            return Outcome(kind: .failed, transition: -1, from: from, to: from)
+            return RawStep(result: .failed, transition: -1, from: from, to: from)
         }
     }
 
     /// Fires timer `k` (an index of `Program.timers`): its guard, then its transition as a
     /// macrostep. The chart form of a timer block.
-    mutating func chartFireTimer(_ k: Int, _ chart: ChartProgram) -> TimerStep {
+    mutating func chartFireTimer(_ k: Int, _ chart: ChartProgram) -> TimerFiring {
         let from = Int32(truncatingIfNeeded: state.index)
         let candidate = chart.timerCandidates[k]
         makeChartUnique()
@@ -121,9 +121,9 @@ extension Instance {
             run.enabled.append(candidate.transition)
             run.enabledActions.append(candidate.actionsPC)
             try microstep(chart, run, kind: .timer, subject: candidate.transition)
-            try settle(chart, run)
+            try completeMacrostep(chart, run)
             updateLeaf(run)
-            return .fired(candidate.transition)
+            return .applied(candidate.transition)
         } catch {
             run.rollBack()
             run.log?.removeAll()
@@ -148,7 +148,7 @@ extension Instance {
     /// A step starts from a stable configuration (no eventless transition enabled), so
     /// eventless transitions are looked for only after a microstep that may have enabled
     /// one (`ChartRun.eventlessMayHold`).
-    private mutating func settle(_ chart: ChartProgram, _ run: ChartRun) throws(ExpressionFault) {
+    private mutating func completeMacrostep(_ chart: ChartProgram, _ run: ChartRun) throws(ExpressionFault) {
         while !isFinished {
             var found = false
             if chart.hasEventless && run.eventlessMayHold {

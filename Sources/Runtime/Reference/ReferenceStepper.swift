@@ -10,20 +10,6 @@ import StatecraftModel
 /// variables, outputs and failures after every step. Keep it obviously correct rather
 /// than fast; each function names the procedure of Appendix D it follows.
 public struct ReferenceStepper {
-    /// What a macrostep did.
-    public enum Outcome: Equatable, Sendable {
-        /// The machine entered its initial configuration.
-        case started
-        /// At least one transition was taken.
-        case fired
-        /// No transition took the event (or the timer's guard was false).
-        case ignored
-        /// The run had already ended; nothing was looked at.
-        case afterFinal
-        /// An expression failed or the step never settled; everything was undone.
-        case failed(ExpressionFault)
-    }
-
     /// An event on the internal queue: a raised event with its payload, or a completion.
     enum InternalEvent {
         case raised(EventID, [Value])
@@ -83,8 +69,6 @@ public struct ReferenceStepper {
     var timers: [PendingTimer] = []
     var sequence = 0
     var internalQueue: [InternalEvent] = []
-    /// The sent event that the last `fireNextTimer` took (nil: a timer's step).
-    public private(set) var lastSent: EventID?
 
     /// Creates a stepper that has not started.
     public init(_ machine: Machine) {
@@ -98,44 +82,49 @@ public struct ReferenceStepper {
     /// The active states in document order.
     public var activeStates: [StateID] { configuration.sorted() }
 
+    /// The first active atomic state in document order (the root before the start): what
+    /// `Step.from` and `Step.to` name, as `Instance.state` does.
+    public var leaf: StateID { configuration.sorted().first(where: machine.isAtomic) ?? machine.root }
+
     // MARK: - Macrosteps
 
     /// Enters the initial configuration and runs to a stable one (the Semantics article, "Starting").
-    public mutating func start() -> Outcome {
-        let outcome = macrostep { s throws(ExpressionFault) in
+    public mutating func start() -> Step {
+        let step = apply(firstMicrostep: { s throws(ExpressionFault) in
             try s.enterStates(s.machine.initialEntrySet)
             return .started
-        }
+        })
         // A machine that cannot enter its initial configuration takes no events (as replay
         // reports it: a rejection at each case's first line).
-        if case .failed = outcome { isFinished = true }
-        return outcome
+        if case .failed = step.result { isFinished = true }
+        return step
     }
 
     /// Sends an external event with its payload in field order.
-    public mutating func send(_ event: EventID, payload: [Value]) -> Outcome {
+    public mutating func send(_ event: EventID, payload: [Value]) -> Step {
         if isFinished {
             outputs = []
             microsteps = []
-            return .afterFinal
+            return Step(result: .afterFinal, from: leaf, to: leaf, time: now)
         }
-        return take(event, payload: payload)
+        return apply(event, payload: payload)
     }
 
     /// The macrostep of an event, from the log or sent by the machine to itself.
-    private mutating func take(_ event: EventID, payload: [Value]) -> Outcome {
-        macrostep { s throws(ExpressionFault) in
+    private mutating func apply(_ event: EventID, payload: [Value]) -> Step {
+        apply(firstMicrostep: { s throws(ExpressionFault) in
             s.setPayload(event, payload)
             let enabled = try s.selectTransitions { t in t.events.contains(event) }
-            guard !enabled.isEmpty else { return .ignored }
+            guard let first = enabled.first else { return .ignored }
             try s.microstep(enabled)
-            return .fired
-        }
+            return .applied(first)
+        })
     }
 
     /// Fires the earliest timer due at or before `time`, if any, as a macrostep of its
-    /// own; nil when none is due. Time moves to its deadline.
-    public mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Outcome? {
+    /// own; nil when none is due. Time moves to its deadline. The step names the timer's
+    /// transition (`Step.timer`), or the sent event it took (`Step.sent`).
+    public mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Step? {
         guard !isFinished else { return nil }
         let due = timers.indices.filter { timers[$0].deadline <= time }
         guard let next = due.min(by: { (timers[$0].deadline, timers[$0].sequence) < (timers[$1].deadline, timers[$1].sequence) })
@@ -144,7 +133,7 @@ public struct ReferenceStepper {
         let instant = now
         now = max(now, timer.deadline)
         firedAtOnce = now == instant ? firedAtOnce + 1 : 1
-        lastSent = timer.sent?.event
+        var step: Step
         if firedAtOnce > Self.timerLoopLimit {
             timers.removeAll()
             outputs = []
@@ -153,53 +142,45 @@ public struct ReferenceStepper {
             case .timer(_, let transition):
                 ExpressionFault(.timerLoop(limit: Self.timerLoopLimit, time: now), range: machine[transition].keywordRange)
             }
-            return .failed(fault)
-        }
-        switch timer.what {
-        case .sent(let event, let payload, _):
-            // A sent event is taken as an event from the log is.
-            return take(event, payload: payload)
-        case .timer(_, let transition):
-            return macrostep { s throws(ExpressionFault) in
-                s.evaluator.payload = [:]
-                let t = s.machine[transition]
-                guard try s.guardHolds(t) else { return .ignored }
-                try s.microstep([t.id])
-                return .fired
+            step = Step(result: .failed(fault), from: leaf, to: leaf, time: now)
+        } else {
+            switch timer.what {
+            case .sent(let event, let payload, _):
+                // A sent event is taken as an event from the log is.
+                step = apply(event, payload: payload)
+            case .timer(_, let transition):
+                step = apply(firstMicrostep: { s throws(ExpressionFault) in
+                    s.evaluator.payload = [:]
+                    let t = s.machine[transition]
+                    guard try s.guardHolds(t) else { return .ignored }
+                    try s.microstep([t.id])
+                    return .applied(t.id)
+                })
             }
         }
+        switch timer.what {
+        case .sent(let event, _, _): step.sent = event
+        case .timer(_, let transition): step.timer = transition
+        }
+        return step
     }
 
-    /// What one timer's macrostep did, as `advance(to:)` reports it.
-    public struct TimerStep {
-        /// What the timer's macrostep did, in the terms of an event's macrostep.
-        public var outcome: Outcome
-        /// The outputs it emitted, in order, each with its argument values.
-        public var outputs: [(OutputID, [Value])]
-        /// The first transition it took, if any.
-        public var transition: TransitionID?
-        /// For the step of an event the machine sent itself, that event.
-        public var sent: EventID?
-    }
-
-    /// Fires every timer due at or before `time`, in deadline order; returns what each did.
-    public mutating func advance(to time: Double) -> [TimerStep] {
-        var results: [TimerStep] = []
+    /// Fires every timer due at or before `time`, in deadline order: `onStep` sees each
+    /// timer's step and `emit` its outputs first (as `Instance.advance(to:emit:onStep:)`).
+    public mutating func advance(to time: Double, emit: (OutputID, [Value]) -> Void = { _, _ in },
+                                 onStep: (Step) -> Void = { _ in }) {
         var firedAtOnce = 0
-        while let outcome = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
-            results.append(TimerStep(outcome: outcome, outputs: outputs, transition: firstTransition, sent: lastSent))
+        while let step = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
+            for (output, arguments) in outputs { emit(output, arguments) }
+            onStep(step)
         }
         now = max(now, time)
-        return results
     }
 
-    /// The first transition the last macrostep took, if any.
-    public var firstTransition: TransitionID? { microsteps.first?.first }
-
-    /// Runs `body` (the macrostep's first microstep), then eventless transitions and the
-    /// internal queue until stable (Appendix D `mainEventLoop`); a failure anywhere
-    /// restores everything.
-    private mutating func macrostep(_ body: (inout ReferenceStepper) throws(ExpressionFault) -> Outcome) -> Outcome {
+    /// Applies one macrostep: runs `body` (its first microstep), then completes it
+    /// (`completeMacrostep`); a failure anywhere restores everything.
+    private mutating func apply(firstMicrostep body: (inout ReferenceStepper) throws(ExpressionFault) -> Step.Result) -> Step {
+        let from = leaf
         let before = Snapshot(configuration: configuration, variables: evaluator.variables, history: history,
                               timers: timers, sequence: sequence, isFinished: isFinished)
         outputs = []
@@ -209,10 +190,10 @@ public struct ReferenceStepper {
         evaluator.raised = []
         evaluator.sendEffects = []
         do {
-            let outcome = try body(&self)
-            try settle()
+            let result = try body(&self)
+            try completeMacrostep()
             outputs = evaluator.emitted
-            return outcome
+            return Step(result: result, from: from, to: leaf, time: now)
         } catch {
             configuration = before.configuration
             evaluator.variables = before.variables
@@ -222,13 +203,13 @@ public struct ReferenceStepper {
             isFinished = before.isFinished
             internalQueue = []
             outputs = []
-            return .failed(error)
+            return Step(result: .failed(error), from: from, to: from, time: now)
         }
     }
 
     /// Takes eventless transitions, then internal events one at a time, until neither
-    /// applies or the run has ended.
-    private mutating func settle() throws(ExpressionFault) {
+    /// applies or the run has ended (the inner loop of Appendix D `mainEventLoop`).
+    private mutating func completeMacrostep() throws(ExpressionFault) {
         while !isFinished {
             evaluator.payload = [:]
             var enabled = try selectTransitions { t in t.trigger == .always }

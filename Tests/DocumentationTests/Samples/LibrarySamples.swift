@@ -49,7 +49,7 @@ enum LibrarySamples {
         let step = drawer.send("touchBegan", ["y": .number(600), "onContent": .bool(true)]) { output, args in
             emitted.append(machine[output].name)             // outputs, in order, with their arguments
         }
-        print(step?.kind as Any)                             // .fired(TransitionID(…)), .ignored, .failed(…)
+        print(step?.result as Any)                           // .applied(TransitionID(…)), .ignored, .failed(…)
         let state = machine[drawer.state].name               // "dragging"
         let originY = drawer.value(of: "originY")            // .number(0)
         drawer.advance(to: 2.5)                              // virtual time: fires the timers due by 2.5 s
@@ -69,16 +69,16 @@ enum LibrarySamples {
     }
 
     /// Events decoded once onto a tape, stepped through without allocating.
-    static func tape(machine: Machine) -> (appended: [Bool], kinds: [Step.Kind], state: String) {
+    static func tape(machine: Machine) -> (appended: [Bool], results: [Step.Result], state: String) {
         let program = Program(machine)
         var tape = EventTape(program)
         let first = tape.append("touchBegan", ["y": .number(300), "onContent": .bool(true)], time: 1.0)   // false if it does not fit
         let second = tape.append("touchEnded", ["y": .number(40)], time: 1.2)
-        var kinds: [Step.Kind] = []
+        var results: [Step.Result] = []
         var drawer = Instance(program)
         _ = drawer.start()
-        drawer.run(tape) { step in kinds.append(step.kind) }  // each step, the timers' included; or drawer.run(tape)
-        return ([first, second], kinds, machine[drawer.state].name)   // "closed"
+        drawer.run(tape) { step in results.append(step.result) }  // each step, the timers' included; or drawer.run(tape)
+        return ([first, second], results, machine[drawer.state].name)   // "closed"
     }
 
     /// Replaying a log file in an app.

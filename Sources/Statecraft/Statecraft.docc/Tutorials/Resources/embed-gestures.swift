@@ -30,8 +30,8 @@ extension PullToRefreshController {
             whyNotTaken = "the spec has no event \(event) with the fields \(payload.keys.sorted())"
             return
         }
-        switch step.kind {
-        case .fired:
+        switch step.result {
+        case .applied:
             whyNotTaken = nil
         case .ignored:
             // Why, as data: each transition of the active states that could have taken the
