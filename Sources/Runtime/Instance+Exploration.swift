@@ -42,11 +42,11 @@ public struct Snapshot: Hashable, Sendable {
 
 /// Numbers for the strings in snapshot keys (`Instance.writeSnapshotKey`), shared by every
 /// key one search compares.
-public struct SnapshotStrings: Sendable {
+package struct SnapshotStrings: Sendable {
     private var numbers: [String: UInt64] = [:]
 
     /// Creates an empty table, for one search.
-    public init() {}
+    package init() {}
 
     /// The string's number, if it has one.
     func existingNumber(of string: String) -> UInt64? { numbers[string] }
@@ -70,7 +70,7 @@ extension Program {
 extension Instance {
     /// What each history state recorded, by state index (nil for states that are not
     /// history states, or whose parent was never exited); empty for a flat machine.
-    public var historyValues: [[StateID]?] {
+    package var historyValues: [[StateID]?] {
         guard let run = chartRun, let chart = program.chart else { return [] }
         return (0..<chart.stateCount).map { h -> [StateID]? in
             guard run.historyCount[h] >= 0 else { return nil }
@@ -104,14 +104,14 @@ extension Instance {
     /// by field (every event's fields in a row, as `payloadStart` lays them out), the fields
     /// of pending sent events (a search that knows they never decide anything merges
     /// configurations that differ only in them); empty leaves none out.
-    public func writeSnapshotKey(into key: inout [UInt64], strings: inout SnapshotStrings, ignoring: [Bool] = [],
+    package func writeSnapshotKey(into key: inout [UInt64], strings: inout SnapshotStrings, ignoring: [Bool] = [],
                                  ignoringFields: [Bool] = []) {
         writeKey(into: &key, ignoring: ignoring, ignoringFields: ignoringFields) { strings.number(of: $0) }
     }
 
     /// `writeSnapshotKey` for a thread that may only read `strings`: false (and `key` not
     /// finished) when the instance holds a string that has no number yet.
-    public func writeSnapshotKey(into key: inout [UInt64], knownStrings strings: SnapshotStrings,
+    package func writeSnapshotKey(into key: inout [UInt64], knownStrings strings: SnapshotStrings,
                                  ignoring: [Bool] = [], ignoringFields: [Bool] = []) -> Bool {
         var complete = true
         writeKey(into: &key, ignoring: ignoring, ignoringFields: ignoringFields) { string in
@@ -190,7 +190,7 @@ extension Instance {
     /// ancestors, innermost first, whose guards hold for `event` with `payload`: the first of
     /// each chain is what SCXML's selection picks for that state. A guard that fails to
     /// evaluate ends its chain (the runtime rejects the event there). Nothing changes.
-    public func enabledChains(_ event: EventID, payload: [Value]) -> [[TransitionID]] {
+    package func enabledChains(_ event: EventID, payload: [Value]) -> [[TransitionID]] {
         guard !isFinished else { return [] }
         let machine = program.machine
         var copy = self
@@ -206,7 +206,7 @@ extension Instance {
     /// the order they would be tried (the first is the one `send` would fire). A guard that
     /// fails to evaluate ends the list: the runtime rejects the event there, so the
     /// transitions after it are never tried. Nothing changes.
-    public func enabledTransitions(_ event: EventID, payload: [Value]) -> [TransitionID] {
+    package func enabledTransitions(_ event: EventID, payload: [Value]) -> [TransitionID] {
         guard !isFinished else { return [] }
         var copy = self
         copy.loadPayload(event.index, payload)  // copies the registers: this instance stays as it is
@@ -218,7 +218,7 @@ extension Instance {
     /// that makes up its `snapshot` as it was. `faulted` says whether some guard failed to
     /// evaluate. With no chain and no fault, `send` would ignore the event: the search asks
     /// this first, and copies the instance to send only when something happens.
-    public mutating func probe(_ event: EventID, payload: [Value]) -> (chains: [[TransitionID]], faulted: Bool) {
+    package mutating func probe(_ event: EventID, payload: [Value]) -> (chains: [[TransitionID]], faulted: Bool) {
         guard !isFinished else { return ([], false) }
         loadPayload(event.index, payload)
         var faulted = false

@@ -9,7 +9,7 @@ import StatecraftModel
 /// differential tests run both on the same event tapes and compare configuration,
 /// variables, outputs and failures after every step. Keep it obviously correct rather
 /// than fast; each function names the procedure of Appendix D it follows.
-public struct ReferenceStepper {
+package struct ReferenceStepper {
     /// An event on the internal queue: a raised event with its payload, or a completion.
     enum InternalEvent {
         case raised(EventID, [Value])
@@ -47,49 +47,49 @@ public struct ReferenceStepper {
     }
 
     /// How many microsteps one macrostep may take (the Semantics article, "Failures at run time").
-    public static let microstepLimit = 10_000
+    package static let microstepLimit = 10_000
     /// How many timers may fire at one instant (as `Instance`).
-    public static let timerLoopLimit = 10_000
+    package static let timerLoopLimit = 10_000
 
     /// The machine it runs.
-    public let machine: Machine
+    package let machine: Machine
     /// The active states.
-    public private(set) var configuration: Set<StateID> = []
+    package private(set) var configuration: Set<StateID> = []
     /// Whether the run has ended in a top-level final state.
-    public private(set) var isFinished = false
+    package private(set) var isFinished = false
     /// The virtual clock, in seconds since the start.
-    public private(set) var now: Double = 0
+    package private(set) var now: Double = 0
     /// What each history state recorded when its parent was last exited.
-    public private(set) var history: [StateID: [StateID]] = [:]
+    package private(set) var history: [StateID: [StateID]] = [:]
     /// The outputs of the last macrostep, in order.
-    public private(set) var outputs: [(OutputID, [Value])] = []
+    package private(set) var outputs: [(OutputID, [Value])] = []
     /// The transitions of the last macrostep, one list per microstep.
-    public private(set) var microsteps: [[TransitionID]] = []
+    package private(set) var microsteps: [[TransitionID]] = []
     var evaluator: ReferenceEvaluator
     var timers: [PendingTimer] = []
     var sequence = 0
     var internalQueue: [InternalEvent] = []
 
     /// Creates a stepper that has not started.
-    public init(_ machine: Machine) {
+    package init(_ machine: Machine) {
         self.machine = machine
         evaluator = ReferenceEvaluator(machine: machine)
     }
 
     /// The variables, by `VariableID` index.
-    public var variables: [Value] { evaluator.variables }
+    package var variables: [Value] { evaluator.variables }
 
     /// The active states in document order.
-    public var activeStates: [StateID] { configuration.sorted() }
+    package var activeStates: [StateID] { configuration.sorted() }
 
     /// The first active atomic state in document order (the root before the start): what
     /// `Step.from` and `Step.to` name, as `Instance.state` does.
-    public var leaf: StateID { configuration.sorted().first(where: machine.isAtomic) ?? machine.root }
+    package var leaf: StateID { configuration.sorted().first(where: machine.isAtomic) ?? machine.root }
 
     // MARK: - Macrosteps
 
     /// Enters the initial configuration and runs to a stable one (the Semantics article, "Starting").
-    public mutating func start() -> Step {
+    package mutating func start() -> Step {
         let step = apply(firstMicrostep: { s throws(ExpressionFault) in
             try s.enterStates(s.machine.initialEntrySet)
             return .started
@@ -101,7 +101,7 @@ public struct ReferenceStepper {
     }
 
     /// Sends an external event with its payload in field order.
-    public mutating func send(_ event: EventID, payload: [Value]) -> Step {
+    package mutating func send(_ event: EventID, payload: [Value]) -> Step {
         if isFinished {
             outputs = []
             microsteps = []
@@ -124,7 +124,7 @@ public struct ReferenceStepper {
     /// Fires the earliest timer due at or before `time`, if any, as a macrostep of its
     /// own; nil when none is due. Time moves to its deadline. The step names the timer's
     /// transition (`Step.timer`), or the sent event it took (`Step.sent`).
-    public mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Step? {
+    package mutating func fireNextTimer(dueBy time: Double, firedAtOnce: inout Int) -> Step? {
         guard !isFinished else { return nil }
         let due = timers.indices.filter { timers[$0].deadline <= time }
         guard let next = due.min(by: { (timers[$0].deadline, timers[$0].sequence) < (timers[$1].deadline, timers[$1].sequence) })
@@ -167,7 +167,7 @@ public struct ReferenceStepper {
 
     /// Fires every timer due at or before `time`, in deadline order: `onStep` sees each
     /// timer's step and `emit` its outputs first (as `Instance.advance(to:emit:onStep:)`).
-    public mutating func advance(to time: Double, emit: (OutputID, [Value]) -> Void = { _, _ in },
+    package mutating func advance(to time: Double, emit: (OutputID, [Value]) -> Void = { _, _ in },
                                  onStep: (Step) -> Void = { _ in }) {
         var firedAtOnce = 0
         while let step = fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
