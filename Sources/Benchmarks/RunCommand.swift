@@ -1,4 +1,5 @@
 import Statecraft
+@_spi(RawLines) import StatecraftEventLog
 
 /// `statecraft-bench run`: generates (or reuses) a log per machine and prints one table row
 /// per measured stage.

@@ -1,4 +1,5 @@
 import Statecraft
+@_spi(RawLines) import StatecraftEventLog
 
 /// The measured stages: each reads or steps through one log and returns how many events or
 /// lines it handled (so the work cannot be optimised away).

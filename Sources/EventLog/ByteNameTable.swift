@@ -4,7 +4,7 @@
 ///
 /// Open addressing over a hash of the bytes taken a word at a time; each slot keeps the
 /// name's hash, so a lookup compares bytes only with a name of the same hash.
-package struct ByteNameTable: Sendable {
+@_spi(RawLines) public struct ByteNameTable: Sendable {
     /// One name in the table.
     private struct Slot {
         var hash: UInt64
@@ -22,7 +22,7 @@ package struct ByteNameTable: Sendable {
     /// The count is a power of two, at least twice the number of names.
     private var slots = [Slot](repeating: ByteNameTable.empty, count: 8)
     /// How many names were added, repeats included.
-    package private(set) var count = 0
+    public private(set) var count = 0
     /// How many slots hold a name.
     private var used = 0
 
@@ -30,7 +30,7 @@ package struct ByteNameTable: Sendable {
 
     /// A table of `names`; `index(of:)` returns a name's position in this array (the first
     /// one, if a name is repeated).
-    package init(_ names: [String]) {
+    public init(_ names: [String]) {
         for name in names {
             var name = name
             name.withUTF8 { _ = insert($0) }
@@ -40,7 +40,7 @@ package struct ByteNameTable: Sendable {
     /// Adds a name as position `count` and returns its index: that position, or the index it
     /// already had if it was added before.
     @discardableResult
-    package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    public mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         let position = count
         count += 1
         if let existing = index(of: bytes) { return existing }
@@ -69,7 +69,7 @@ package struct ByteNameTable: Sendable {
     }
 
     /// The index of the name whose UTF-8 is `bytes`, or nil.
-    package func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    public func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let key = bytes.baseAddress else { return bytes.isEmpty ? indexOfEmpty() : nil }
         let count = bytes.count
         let hash = ByteNameTable.hash(key, count)
@@ -91,7 +91,7 @@ package struct ByteNameTable: Sendable {
     }
 
     /// The index of the name spelled by `range` of a raw line.
-    package func index(of range: Range<Int>, in line: RawEventLine) -> Int? {
+    public func index(of range: Range<Int>, in line: RawEventLine) -> Int? {
         index(of: line.slice(range))
     }
 

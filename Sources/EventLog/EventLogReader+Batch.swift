@@ -5,7 +5,7 @@ extension EventLogReader {
     /// Returns false once the log has ended (the batch may still hold its last lines).
     ///
     /// Errors are exactly those of `next()`; the lines before the failing one stay in the batch.
-    package mutating func readBatch(into batch: RawLineBatch) throws(LogError) -> Bool {
+    @_spi(RawLines) public mutating func readBatch(into batch: RawLineBatch) throws(LogError) -> Bool {
         batch.removeAll()
         // Event lines found in place are copied out in runs (`pending`): the bytes from the
         // first such line to the last one, in one copy, just before the reader's buffer may

@@ -6,7 +6,7 @@ extension EventLogReader {
     /// Errors are exactly those of `next()`, with the same line and column: a line the fast
     /// path cannot vouch for goes through the full parser. Errors thrown by `body` pass
     /// through. The `.event` line's pointers are valid only inside `body`.
-    package mutating func nextRaw(_ body: (RawLine) throws(LogError) -> Void) throws(LogError) -> Bool {
+    @_spi(RawLines) public mutating func nextRaw(_ body: (RawLine) throws(LogError) -> Void) throws(LogError) -> Bool {
         // A copy of this reader shares the store: take a store of our own before writing to it.
         if !isKnownUniquelyReferenced(&rawFields) { rawFields = RawFieldStore(capacity: rawFields.capacity) }
         let fields = rawFields.buffer

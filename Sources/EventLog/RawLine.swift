@@ -3,7 +3,11 @@
 ///
 /// Only valid inside the `nextRaw` callback: an `.event` line points into the reader's
 /// buffer, which the next read overwrites.
-package enum RawLine {
+///
+/// The raw-line types are SPI (`@_spi(RawLines) import StatecraftEventLog`), not `package`:
+/// they are no API for users, but the replayer in another module must inline their
+/// accessors per event, and `@inlinable` members of `package` types are called, not inlined.
+@_spi(RawLines) public enum RawLine {
     /// An event line whose keys and strings have no escapes and whose values are numbers,
     /// `true`, `false` or strings: read in place, without allocating.
     case event(RawEventLine)
@@ -13,7 +17,7 @@ package enum RawLine {
 }
 
 /// A payload value read in place.
-package enum RawValue: Equatable, Sendable {
+@_spi(RawLines) public enum RawValue: Equatable, Sendable {
     /// A number (finite; the same double the full parser gives).
     case number(Double)
     /// `true` or `false`.
@@ -24,18 +28,18 @@ package enum RawValue: Equatable, Sendable {
 }
 
 /// A payload field read in place: byte ranges into `RawEventLine.bytes`.
-package struct RawField: Equatable, Sendable {
+@_spi(RawLines) public struct RawField: Equatable, Sendable {
     /// The key's bytes between its quotes (no escapes, valid UTF-8).
-    package var key: Range<Int>
+    public var key: Range<Int>
     /// Byte offset of the key's opening quote.
-    package var keyOffset: Int
+    public var keyOffset: Int
     /// Byte offset of the value's first byte.
-    package var valueOffset: Int
+    public var valueOffset: Int
     /// The value.
-    package var value: RawValue
+    public var value: RawValue
 
     /// Creates a field.
-    package init(key: Range<Int>, keyOffset: Int, valueOffset: Int, value: RawValue) {
+    public init(key: Range<Int>, keyOffset: Int, valueOffset: Int, value: RawValue) {
         self.key = key
         self.keyOffset = keyOffset
         self.valueOffset = valueOffset
@@ -48,31 +52,31 @@ package struct RawField: Equatable, Sendable {
 ///
 /// The pointers are valid only inside the `nextRaw` callback; copy out what must outlive it
 /// (`text()`, `string(_:)`, `record()`).
-package struct RawEventLine {
+@_spi(RawLines) public struct RawEventLine {
     /// 1-based line number in the log.
-    package let line: Int
+    public let line: Int
     /// The line's bytes, in the reader's buffer.
-    package let bytes: UnsafeBufferPointer<UInt8>
+    public let bytes: UnsafeBufferPointer<UInt8>
     /// The event name's bytes between its quotes.
-    package let name: Range<Int>
+    public let name: Range<Int>
     /// Byte offset of the event name's opening quote (`LogRecord.Body.event`'s `nameOffset`).
-    package let nameOffset: Int
+    public let nameOffset: Int
     /// Payload fields (every key but event/time/case), in line order; keys are unique.
-    package let fields: UnsafeBufferPointer<RawField>
+    public let fields: UnsafeBufferPointer<RawField>
     /// The line's `time`, if given.
-    package let time: Double?
+    public let time: Double?
     /// Byte offset of the `time` value.
-    package let timeOffset: Int?
+    public let timeOffset: Int?
     /// The `case` as bytes: a string's bytes between its quotes, or an integer's digits
     /// (with its sign), which are the UTF-8 of `LogRecord.caseKey`.
-    package let caseKey: Range<Int>?
+    public let caseKey: Range<Int>?
     /// Byte offset of the `case` value.
-    package let caseOffset: Int?
+    public let caseOffset: Int?
 
     /// A line over bytes and fields kept elsewhere: for callers that copy lines out of the
     /// callback (a reading thread's batches, say) and hand them on later. The ranges and
     /// offsets are relative to `bytes`, as `nextRaw` gives them.
-    package init(line: Int, bytes: UnsafeBufferPointer<UInt8>, name: Range<Int>, nameOffset: Int,
+    public init(line: Int, bytes: UnsafeBufferPointer<UInt8>, name: Range<Int>, nameOffset: Int,
                 fields: UnsafeBufferPointer<RawField>, time: Double?, timeOffset: Int?, caseKey: Range<Int>?,
                 caseOffset: Int?) {
         self.line = line
@@ -88,22 +92,22 @@ package struct RawEventLine {
 
     /// The bytes of `range` as a buffer (no copy).
     @inline(__always)
-    package func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+    public func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[range])
     }
 
     /// A copy of the line's bytes, for an error or a report that outlives the callback.
-    package func text() -> [UInt8] {
+    public func text() -> [UInt8] {
         Array(bytes)
     }
 
     /// The bytes of `range` decoded as a string (they never hold escapes).
-    package func string(_ range: Range<Int>) -> String {
+    public func string(_ range: Range<Int>) -> String {
         String(decoding: slice(range), as: UTF8.self)
     }
 
     /// Whether the bytes of `range` are `literal`'s UTF-8, without allocating.
-    package func bytes(_ range: Range<Int>, equal literal: String) -> Bool {
+    public func bytes(_ range: Range<Int>, equal literal: String) -> Bool {
         var literal = literal
         return literal.withUTF8 { other in
             guard other.count == range.count else { return false }
@@ -113,13 +117,13 @@ package struct RawEventLine {
     }
 
     /// 1-based column of a byte offset, as `LogRecord.column(ofByte:)` counts it.
-    package func column(ofByte offset: Int) -> Int {
+    public func column(ofByte offset: Int) -> Int {
         LogRecord.column(ofByte: offset, in: text())
     }
 
     /// The record `EventLogReader.next()` returns for this line (allocates: for tests, errors
     /// and callers that need to keep the line).
-    package func record() -> LogRecord {
+    public func record() -> LogRecord {
         let payload = fields.map { field -> JSONMember in
             let value: JSONValue = switch field.value {
             case .number(let n): .number(n)

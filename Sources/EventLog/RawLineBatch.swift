@@ -7,50 +7,50 @@ import StatecraftDiagnostics
 ///
 /// A batch is reused: `readBatch` empties it first, and its storage only grows, so a reader
 /// that cycles through a few batches allocates nothing per line.
-package final class RawLineBatch: @unchecked Sendable {  // used by one thread at a time; callers hand it over
+@_spi(RawLines) public final class RawLineBatch: @unchecked Sendable {  // used by one thread at a time; callers hand it over
     /// One line of the batch.
-    package struct Entry: Sendable {
+    public struct Entry: Sendable {
         /// 1-based line number in the log.
-        package var line: Int
+        public var line: Int
         /// The line's bytes are `bytes[start ..< start + count]`.
-        package var start: Int
+        public var start: Int
         /// How many bytes the line has, counted from `start`.
-        package var count: Int
+        public var count: Int
         /// Its payload fields are `fields[fieldStart ..< fieldStart + fieldCount]`.
-        package var fieldStart: Int
+        public var fieldStart: Int
         /// How many payload fields the line has.
-        package var fieldCount: Int
+        public var fieldCount: Int
         /// As in `RawEventLine`, relative to the line's first byte.
-        package var name: Range<Int>
+        public var name: Range<Int>
         /// The byte offset of the event name's opening quote, relative to the line's first byte.
-        package var nameOffset: Int
+        public var nameOffset: Int
         /// The line's `time`, if given, in seconds.
-        package var time: Double?
+        public var time: Double?
         /// The byte offset of the `time` value; nil when the line has none.
-        package var timeOffset: Int?
+        public var timeOffset: Int?
         /// The bytes of the `case` value (between quotes for a string); nil when the line has none.
-        package var caseKey: Range<Int>?
+        public var caseKey: Range<Int>?
         /// The byte offset of the `case` value; nil when the line has none.
-        package var caseOffset: Int?
+        public var caseOffset: Int?
         /// For a line the fast path did not read: its record is `records[record]`; -1 otherwise.
-        package var record: Int
+        public var record: Int
     }
 
     /// A batch ends once it holds this many lines…
-    package let lineLimit: Int
+    public let lineLimit: Int
     /// …or this many bytes of event lines.
-    package let byteLimit: Int
+    public let byteLimit: Int
 
     // One thread at a time (see above): no run-time exclusivity checks on the properties.
 
     /// The lines, in log order.
-    @exclusivity(unchecked) package private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) public private(set) var entries: [Entry] = []
     /// The records of the lines the fast path did not read.
-    @exclusivity(unchecked) package private(set) var records: [LogRecord] = []
+    @exclusivity(unchecked) public private(set) var records: [LogRecord] = []
     /// The event lines' bytes, back to back.
-    @exclusivity(unchecked) package private(set) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) public private(set) var bytes: UnsafeMutablePointer<UInt8>
     /// The event lines' payload fields, back to back.
-    @exclusivity(unchecked) package private(set) var fields: UnsafeMutablePointer<RawField>
+    @exclusivity(unchecked) public private(set) var fields: UnsafeMutablePointer<RawField>
 
     /// Bytes copied in so far, and room for.
     @exclusivity(unchecked) private(set) var byteCount = 0
@@ -60,7 +60,7 @@ package final class RawLineBatch: @unchecked Sendable {  // used by one thread a
     @exclusivity(unchecked) private var fieldCapacity: Int
 
     /// An empty batch. The limits are kept between 1 and 2^24 lines and 2^30 bytes.
-    package init(lineLimit: Int = 4096, byteLimit: Int = 1 << 19) {
+    public init(lineLimit: Int = 4096, byteLimit: Int = 1 << 19) {
         self.lineLimit = min(max(1, lineLimit), 1 << 24)
         self.byteLimit = min(max(1, byteLimit), 1 << 30)
         byteCapacity = self.byteLimit + 4096
@@ -76,12 +76,12 @@ package final class RawLineBatch: @unchecked Sendable {  // used by one thread a
     }
 
     /// The number of lines.
-    package var count: Int { entries.count }
+    public var count: Int { entries.count }
 
     /// Event line `entry` (whose `record` is -1), over the batch's storage: valid until the
     /// batch is refilled.
     @inlinable
-    package func eventLine(_ entry: Entry) -> RawEventLine {
+    public func eventLine(_ entry: Entry) -> RawEventLine {
         RawEventLine(line: entry.line, bytes: UnsafeBufferPointer(start: bytes + entry.start, count: entry.count),
                      name: entry.name, nameOffset: entry.nameOffset,
                      fields: UnsafeBufferPointer(start: fields + entry.fieldStart, count: entry.fieldCount),
@@ -89,7 +89,7 @@ package final class RawLineBatch: @unchecked Sendable {  // used by one thread a
     }
 
     /// Empties the batch, keeping its storage.
-    package func removeAll() {
+    public func removeAll() {
         entries.removeAll(keepingCapacity: true)
         if !records.isEmpty { records.removeAll(keepingCapacity: true) }
         byteCount = 0

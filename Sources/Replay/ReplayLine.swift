@@ -1,4 +1,4 @@
-import StatecraftEventLog
+@_spi(RawLines) import StatecraftEventLog
 
 /// A log line as the replayer needs it for reports: its number, and its text and columns
 /// only when something is reported (an in-place line copies its bytes only then).

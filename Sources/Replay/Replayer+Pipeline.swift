@@ -1,5 +1,5 @@
 import Dispatch
-import StatecraftEventLog
+@_spi(RawLines) import StatecraftEventLog
 import StatecraftModel
 import StatecraftRuntime
 

@@ -1,4 +1,4 @@
-import StatecraftEventLog
+@_spi(RawLines) import StatecraftEventLog
 import StatecraftModel
 import StatecraftRuntime
 

@@ -1,5 +1,5 @@
 import StatecraftDiagnostics
-import StatecraftEventLog
+@_spi(RawLines) import StatecraftEventLog
 import StatecraftModel
 import StatecraftRuntime
 

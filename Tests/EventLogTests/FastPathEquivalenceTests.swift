@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import StatecraftEventLog
+@_spi(RawLines) @testable import StatecraftEventLog
 
 /// Reads every line with `nextRaw`, turning in-place event lines into records, and counts how
 /// many lines took the fast path.

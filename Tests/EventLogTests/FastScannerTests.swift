@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import StatecraftEventLog
+@_spi(RawLines) @testable import StatecraftEventLog
 
 /// The in-place scanner's own shortcuts: finding a line's end while scanning it, short
 /// decimals read a word at a time, the usual separators, its reused field store. Each case

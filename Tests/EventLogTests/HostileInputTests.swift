@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import StatecraftEventLog
+@_spi(RawLines) @testable import StatecraftEventLog
 
 /// Random bytes, mutations and truncations of valid lines: the reader reports errors, never
 /// crashes, and every error points inside its line; `nextRaw` and `readBatch` agree with it.

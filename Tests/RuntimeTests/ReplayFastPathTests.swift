@@ -2,6 +2,7 @@ import Foundation
 import Statecraft
 import Testing
 import TestSupport
+@_spi(RawLines) import StatecraftEventLog
 
 /// The in-place replay path (`nextRaw` + `consume(raw:)`, what the CLI runs), alone and with
 /// a second thread reading and staging (`replay(_:concurrently: true)`), against the

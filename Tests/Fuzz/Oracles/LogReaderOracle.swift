@@ -1,4 +1,5 @@
 import Statecraft
+@_spi(RawLines) import StatecraftEventLog
 
 /// Bytes as an event log, read four ways: the full parser line by line (`next`), the
 /// in-place fast path (`nextRaw`), in batches (`readBatch`, what the two-thread replay
