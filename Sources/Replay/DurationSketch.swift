@@ -52,17 +52,15 @@ public struct DurationSketch: Sendable, Equatable {
         kept = exact.flatMap { $0.count == count && count <= Self.exactLimit ? $0.sorted() : nil }
     }
 
-    /// Bucket index → count, for the buckets that hold something.
-    public var buckets: [Int: Int] {
-        var result: [Int: Int] = [:]
-        for (k, n) in counts.enumerated() where n > 0 { result[lowest + k] = n }
-        return result
-    }
-
-    /// The buckets that hold something, lowest index first (what a report writes, in its
-    /// order, without building the dictionary `buckets` is).
+    /// The buckets that hold something, lowest index first: what a report writes, in its
+    /// order (read it once; `buckets` builds a dictionary at every call).
     public var bucketsInOrder: [(index: Int, count: Int)] {
         counts.enumerated().compactMap { k, n in n > 0 ? (lowest + k, n) : nil }
+    }
+
+    /// Bucket index → count, for the buckets that hold something.
+    public var buckets: [Int: Int] {
+        Dictionary(uniqueKeysWithValues: bucketsInOrder.lazy.map { ($0.index, $0.count) })
     }
 
     /// Records one duration, in seconds (below a microsecond it counts as zero).
