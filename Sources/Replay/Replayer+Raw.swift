@@ -194,8 +194,7 @@ extension Replayer {
         let time = try checkedTime(time, offset: timeOffset, caseKey: Replayer.caseString(caseKey), run: existing, source)
         let index = existing ?? openRun(for: Replayer.caseString(caseKey), source: source)
         advance(index, to: time, source, sink: sink)
-        runHandles[index]._withUnsafeGuaranteedRef { $0.instance.loadPayload(event, payload) }
-        apply(EventID(event), runIndex: index, nameOffset: nameOffset, source, sink: sink)
+        apply(EventID(event), runIndex: index, loading: payload, nameOffset: nameOffset, source, sink: sink)
         try checkDeadlines(index, timeOffset: timeOffset, nameOffset: nameOffset, source)
     }
 }

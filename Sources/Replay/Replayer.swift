@@ -1,7 +1,7 @@
 import StatecraftDiagnostics
 @_spi(RawLines) import StatecraftEventLog
 import StatecraftModel
-import StatecraftRuntime
+@_spi(ReplayHotPath) import StatecraftRuntime
 
 /// Replays log records against a machine: one `Instance` per case, payloads checked against
 /// the events' declared fields, timers fired by the log's time, expectations compared.
@@ -340,7 +340,7 @@ public struct Replayer {
             if run.instance.hasTimerDue(by: time) {
                 fireTimers(run, to: time, source, sink: sink)
             } else {
-                run.instance.advance(to: time)
+                run.instance.moveClock(to: time)
             }
         }
     }
@@ -453,19 +453,19 @@ public struct Replayer {
         return (id, values)
     }
 
-    /// Sends the event, whose payload is already in the run's registers, and records what
-    /// happened.
-    mutating func apply<L: ReplayLine>(_ event: EventID, runIndex: Int, nameOffset: Int, _ source: L,
-                                       sink: TraceSink) {
+    /// Sends the event, whose payload is already in the run's registers or else is `payload`
+    /// (loaded first), and records what happened.
+    mutating func apply<L: ReplayLine>(_ event: EventID, runIndex: Int, loading payload: StagedPayload? = nil,
+                                       nameOffset: Int, _ source: L, sink: TraceSink) {
         runHandles[runIndex]._withUnsafeGuaranteedRef { run in
-            apply(event, to: run, nameOffset: nameOffset, source, sink: sink)
+            apply(event, to: run, loading: payload, nameOffset: nameOffset, source, sink: sink)
         }
     }
 
-    private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, nameOffset: Int, _ source: L,
-                                               sink: TraceSink) {
+    private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, loading payload: StagedPayload?,
+                                               nameOffset: Int, _ source: L, sink: TraceSink) {
         let before = options.trace && program.chart != nil ? run.instance.configuration.states : nil
-        let step = run.instance.apply(event.index)
+        let step = if let payload { run.instance.apply(event.index, loading: payload) } else { run.instance.apply(event.index) }
         var result = StepVerdict.applied
         var message: String?
         switch step.result {

@@ -179,7 +179,7 @@ extension Instance {
             fireTimersQuietly(dueBy: entry.time, &steps)
             if isFinished { return -1 }
         } else {
-            now = entry.time > now ? entry.time : now
+            clock = entry.time > clock ? entry.time : clock
         }
         let event = Int(entry.event)
         steps.payloads.load(&self, event: event, start: entry.payloadStart, count: Int(entry.fieldCount))

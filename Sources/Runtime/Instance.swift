@@ -51,7 +51,10 @@ public struct Instance: Sendable {
     /// document order (`configuration` has them all).
     public internal(set) var state: StateID
     /// Virtual time, in seconds: the latest time the instance was advanced to.
-    public internal(set) var now: Double = 0
+    @inlinable public var now: Double { clock }
+    /// Where `now` is kept: written by `moveClock(to:)`, which the replayer (another module)
+    /// inlines, as no public property's setter can be.
+    @usableFromInline package var clock: Double = 0
     /// Whether the run ended in a final state.
     public private(set) var isFinished = false
 
@@ -202,10 +205,17 @@ public struct Instance: Sendable {
     public mutating func advance(to time: Double, emit: (OutputID, [Value]) -> Void = { _, _ in },
                                  onStep: (Step) -> Void = { _ in }) {
         guard hasTimerDue(by: time) else {
-            if time > now { now = time }
+            moveClock(to: time)
             return
         }
         fireTimers(dueBy: time, emit: emit, onStep: onStep)
+    }
+
+    /// `advance(to:)` when no timer is due by `time` (`hasTimerDue(by:)` is false): only the
+    /// clock moves. Inlinable: the replayer (another module) calls it for almost every line.
+    @inlinable @inline(__always)
+    package mutating func moveClock(to time: Double) {
+        if time > clock { clock = time }
     }
 
     /// `advance(to:)` when a timer is due.
@@ -215,7 +225,7 @@ public struct Instance: Sendable {
             deliverOutputs(emit)
             onStep(step)
         }
-        now = max(now, time)
+        clock = max(clock, time)
     }
 
     /// Whether an armed timer is due at or before `time` (and the run goes on).
@@ -270,6 +280,14 @@ public struct Instance: Sendable {
     package mutating func loadPayload(_ event: Int, _ payload: StagedPayload) {
         makeUnique()
         loadUniquePayload(event, payload)
+    }
+
+    /// `loadPayload` then `apply`, in one call: the replayer's fast path, in another module,
+    /// where each call into the runtime per line costs.
+    @inline(__always)
+    package mutating func apply(_ event: Int, loading payload: StagedPayload) -> RawStep {
+        loadPayload(event, payload)
+        return apply(event)
     }
 
     /// `loadPayload` for registers known to be this instance's own.
@@ -410,7 +428,7 @@ public struct Instance: Sendable {
     mutating func fireTimersQuietly(dueBy time: Double) {
         var firedAtOnce = 0
         while case .some = fireNextTimerQuietly(dueBy: time, firedAtOnce: &firedAtOnce) {}
-        now = max(now, time)
+        clock = max(clock, time)
     }
 
     /// `fireNextTimer` up to the step: nil when no timer is due.
@@ -421,7 +439,7 @@ public struct Instance: Sendable {
         let timer = pending.remove(at: next)
         updateEarliestDeadline()
         let instant = now
-        now = max(now, timer.deadline)
+        clock = max(clock, timer.deadline)
         firedAtOnce = now == instant ? firedAtOnce + 1 : 1
         let from = state
         if firedAtOnce > Instance.timerLoopLimit {

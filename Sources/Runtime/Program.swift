@@ -352,7 +352,11 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
 }
 
 /// A state and its ancestors on a program's parent table (`Program.selfAndAncestors`).
-package struct ParentChain: Sequence, IteratorProtocol {
+///
+/// SPI (`@_spi(ReplayHotPath) import StatecraftRuntime`), not `package`: the replayer in
+/// another module walks it on every line it covers, and the `@inlinable` members of a
+/// `package` type are called there, not inlined.
+@_spi(ReplayHotPath) public struct ParentChain: Sequence, IteratorProtocol {
     @usableFromInline let parents: FrozenTable<Int32>
     @usableFromInline var upcoming: Int
     /// Where the walk stops: a state index, or -1, the root's parent.
@@ -361,14 +365,14 @@ package struct ParentChain: Sequence, IteratorProtocol {
     /// `s` and its ancestors up to (not including) `limit`, for a caller that holds the
     /// parent table but not the program (a closure that must not capture the program).
     @inlinable
-    package init(parents: FrozenTable<Int32>, from s: Int, upTo limit: Int = -1) {
+    public init(parents: FrozenTable<Int32>, from s: Int, upTo limit: Int = -1) {
         self.parents = parents
         upcoming = s
         self.limit = limit
     }
 
     @inlinable
-    package mutating func next() -> Int? {
+    public mutating func next() -> Int? {
         let s = upcoming
         guard s != limit else { return nil }
         upcoming = Int(parents[s])
