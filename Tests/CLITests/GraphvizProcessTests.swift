@@ -31,7 +31,7 @@ import TestSupport
         let (bin, pidFile) = try GraphvizProcessTests.fakeDot()
         defer { try? FileManager.default.removeItem(at: bin) }
         let process = Process()
-        process.executableURL = try #require(CLI.executable)
+        process.executableURL = CLI.executable
         process.arguments = ["dot", "Specs/Drawer.machine", "-T", "svg"]
         process.currentDirectoryURL = Repository.root
         process.environment = GraphvizProcessTests.environment(bin)

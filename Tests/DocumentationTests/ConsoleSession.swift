@@ -38,7 +38,7 @@ struct ConsoleSession {
     /// Commands shown but not run: slow ones (a build, the whole suite, CI) and ones that
     /// change the machine (installers) or need the network.
     /// (Every `swift` command but `swift run statecraft` is one of them.)
-    static let notRun = ["swift", "bash .ci/run", "Tests/Fuzz/fuzz", "Tests/Sanitizers/test",
+    static let notRun = ["swift", "bash .ci/run", "bash .ci/sanitizers", "Tests/Fuzz/fuzz", "Tests/Sanitizers/test",
                          "Tests/DocumentationTests/build-docs",
                          "apt-get", "sudo", "brew", "python3 -m pip", "pip", "docc", "git", "open", "xcrun",
                          "spark-submit"]

@@ -26,7 +26,7 @@ import TestSupport
             }
             let indent = line.prefix { $0 == " " }.count + 2
             var script: [String] = []
-            while i < lines.count, lines[i].prefix { $0 == " " }.count >= indent || lines[i].isEmpty {
+            while i < lines.count, lines[i].prefix(while: { $0 == " " }).count >= indent || lines[i].isEmpty {
                 script.append(String(lines[i].dropFirst(indent)))
                 i += 1
             }

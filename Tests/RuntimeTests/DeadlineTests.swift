@@ -85,7 +85,7 @@ import Testing
     /// The smallest delays at ordinary times, huge delays, and ordinary delays at Unix-epoch
     /// times all replay as before, though most of them are rounded.
     @Test func everyWritableDelayAtAnOrdinaryTimeReplays() throws {
-        for (time, delay) in [(0.5, 1e-300), (0.5, 5e-324), (1.7e9, 0.3), (1.7e9, 1e-300), (0.3, 1e14),
+        for (time, delay) in [(0.5, 1e-300), (0.5, Double.leastNonzeroMagnitude), (1.7e9, 0.3), (1.7e9, 1e-300), (0.3, 1e14),
                               (8e12, 0.0003), (1e300, 1e300), (2e300, 1e-300)] {
             #expect(try Self.replayError("""
                 {"time": \(time), "event": "tick", "delay": \(delay)}
