@@ -1,15 +1,19 @@
 /// A growable run of bytes written through a pointer, for output produced in bulk (replay
 /// traces, JSON): an append checks the capacity and copies, with none of an array's
 /// per-call uniqueness checks. Noncopyable: it owns its memory.
-package struct ByteBuffer: ~Copyable {
+///
+/// SPI (`@_spi(Bytes) import StatecraftDiagnostics`), not `package`: it is no API for users,
+/// but the trace and JSON writers in other modules must inline its appends, and the
+/// `@inlinable` members of a `package` type are called there, not inlined.
+@_spi(Bytes) public struct ByteBuffer: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     /// How many bytes it holds.
-    package var count: Int { storedCount }
+    public var count: Int { storedCount }
     @usableFromInline var storedCount = 0
 
     /// An empty buffer with room for `capacity` bytes before it grows.
-    package init(capacity: Int = 64) {
+    public init(capacity: Int = 64) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
@@ -17,11 +21,11 @@ package struct ByteBuffer: ~Copyable {
     deinit { base.deallocate() }
 
     /// Whether it holds no bytes.
-    package var isEmpty: Bool { storedCount == 0 }
+    public var isEmpty: Bool { storedCount == 0 }
 
     /// Makes room for `n` more bytes.
     @inlinable @inline(__always)
-    package mutating func reserve(_ n: Int) {
+    public mutating func reserve(_ n: Int) {
         if storedCount + n > capacity { grow(toFit: n) }
     }
 
@@ -33,7 +37,7 @@ package struct ByteBuffer: ~Copyable {
 
     /// Appends one byte.
     @inlinable @inline(__always)
-    package mutating func append(_ byte: UInt8) {
+    public mutating func append(_ byte: UInt8) {
         reserve(1)
         base[storedCount] = byte
         storedCount += 1
@@ -41,13 +45,13 @@ package struct ByteBuffer: ~Copyable {
 
     /// Appends bytes.
     @inlinable
-    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         append(UnsafeRawBufferPointer(bytes))
     }
 
     /// Appends raw bytes.
     @inlinable
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         let target = UnsafeMutableRawPointer(base + storedCount)
@@ -62,7 +66,7 @@ package struct ByteBuffer: ~Copyable {
     /// Up to this many bytes are copied in line (`copyShort`) rather than by a call to
     /// `memcpy`, whose call and dispatch cost more than the copy itself for the short runs
     /// that formatted output is made of (names, punctuation, digits).
-    package static let shortCopy = 64
+    public static let shortCopy = 64
 
     /// Copies `count` bytes (1 ... `shortCopy`) with a few overlapping word moves: 16 bytes at
     /// a time and the last 16 again, or two overlapping moves of 8, 4 or 2 bytes, or one byte.
@@ -94,40 +98,40 @@ package struct ByteBuffer: ~Copyable {
 
     /// Appends the UTF-8 of a literal.
     @inlinable @inline(__always)
-    package mutating func append(_ text: StaticString) {
+    public mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
 
     /// Appends the UTF-8 of a string.
     @inlinable
-    package mutating func append(contentsOf text: String) {
+    public mutating func append(contentsOf text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// Appends another buffer's bytes.
-    package mutating func append(_ other: borrowing ByteBuffer) {
+    public mutating func append(_ other: borrowing ByteBuffer) {
         append(UnsafeBufferPointer(start: other.base, count: other.storedCount))
     }
 
     /// Writes up to `n` bytes straight into the buffer: `body` gets room for `n` bytes and
     /// returns how many it wrote.
     @inlinable
-    package mutating func append(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    public mutating func append(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         reserve(n)
         storedCount += body(base + storedCount)
     }
 
     /// Empties the buffer, keeping its memory.
-    package mutating func removeAll() { storedCount = 0 }
+    public mutating func removeAll() { storedCount = 0 }
 
     /// Calls `body` with the bytes.
-    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: base, count: storedCount))
     }
 
     /// The bytes as text (UTF-8; invalid sequences become U+FFFD).
-    package var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 }
 
 /// Moves the first `count` elements of `old` into new storage for `capacity` elements and

@@ -1,5 +1,6 @@
 import Foundation
 import Statecraft
+@_spi(Bytes) import StatecraftDiagnostics
 
 /// Standard output collected as bytes and written in large pieces: one write per
 /// `ByteOutput.chunk` bytes instead of one String and one write per line.

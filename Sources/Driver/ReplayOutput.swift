@@ -1,4 +1,5 @@
 import Statecraft
+@_spi(Bytes) import StatecraftDiagnostics
 
 /// Prints replay traces and reports in the chosen format.
 final class ReplayOutput {

@@ -395,16 +395,16 @@ public struct Replayer {
     }
 
     private func collectPendingOutputs(_ run: Run) {
-        let registers = run.instance.registers
-        for k in 0..<registers.outputs.count {
-            let o = registers.outputs[k]
+        let (outputs, arguments) = run.instance.registers.stepOutputs
+        for k in 0..<outputs.count {
+            let o = outputs[k]
             run.window.append(o.output)
-            if o.count > 0 { run.windowArguments.append(contentsOf: registers.outputArguments.elements[Int(o.start)..<Int(o.start + o.count)]) }
+            if o.count > 0 { run.windowArguments.append(contentsOf: arguments.elements[Int(o.start)..<Int(o.start + o.count)]) }
             run.report.outputCount += 1
             // Names and arguments are built only where someone will read them.
             if run.report.outputs.count < Replayer.keptOutputs {
                 run.report.outputs.append(EmittedOutput(name: program.outputNames[o.output.index],
-                                                        arguments: registers.outputArguments.copy(Int(o.start)..<Int(o.start + o.count))))
+                                                        arguments: arguments.copy(Int(o.start)..<Int(o.start + o.count))))
             }
         }
         trimWindow(run)
@@ -413,10 +413,10 @@ public struct Replayer {
     /// Records the outputs of the step just taken, which fired, in the trace.
     @inline(__always)
     private mutating func recordOutputs(of run: Run) {
-        let registers = run.instance.registers
-        for k in 0..<registers.outputs.count {
-            let o = registers.outputs[k]
-            traceBatch.addOutput(o.output, arguments: registers.outputArguments.elements[Int(o.start)..<Int(o.start + o.count)])
+        let (outputs, arguments) = run.instance.registers.stepOutputs
+        for k in 0..<outputs.count {
+            let o = outputs[k]
+            traceBatch.addOutput(o.output, arguments: arguments.elements[Int(o.start)..<Int(o.start + o.count)])
         }
     }
 
@@ -568,7 +568,7 @@ public struct Replayer {
         while k < end {
             let register = program.payloadRegisters[k]
             if register.file == .string {
-                traceBatch.addPayload(registers.strings[Int(register.index)])
+                traceBatch.addPayload(registers.string(at: Int(register.index)))
             } else {
                 traceBatch.addPayload(registers.numbers[Int(register.index)])
             }
@@ -707,10 +707,7 @@ public struct Replayer {
         let registers = run.instance.registers
         for slot in run.numbersBefore.indices {
             if program.variableTypes[slot] == .string {
-                // The first store of the step journalled the value before it.
-                guard let entry = registers.stringJournal.elements.first(where: { Int($0.slot) == slot }),
-                      entry.old != registers.strings[slot] else { continue }
-                traceBatch.addChange(slot, string: registers.strings[slot])
+                if let changed = registers.changedString(at: slot) { traceBatch.addChange(slot, string: changed) }
             } else {
                 // Compared as numbers, as `Value`s compare: bools are 0 or 1.
                 let number = registers.numbers[slot]

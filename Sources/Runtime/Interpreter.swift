@@ -208,6 +208,25 @@ public final class RegisterFile: @unchecked Sendable {
     /// exclusivity; written in the replayer, it would pay a run-time check (`swift_beginAccess`).
     @inlinable package var hasOutputs: Bool { !outputs.isEmpty }
 
+    /// The current step's outputs and the arguments they point into; inlinable for the
+    /// replayer, like `hasOutputs`.
+    @inlinable package var stepOutputs: (outputs: ReusableList<PendingOutput>, arguments: ReusableList<Value>) {
+        (outputs, outputArguments)
+    }
+
+    /// The string in register `index`; inlinable for the replayer, like `hasOutputs`.
+    @inlinable package func string(at index: Int) -> String { strings[index] }
+
+    /// The value of string variable `slot` if the current step changed it, else nil: its
+    /// first store journalled the value before. Here rather than in the replayer's trace, for
+    /// the same reason as `hasOutputs`.
+    package func changedString(at slot: Int) -> String? {
+        guard let entry = stringJournal.elements.first(where: { Int($0.slot) == slot }), entry.old != strings[slot] else {
+            return nil
+        }
+        return strings[slot]
+    }
+
     convenience init(numbers initial: [Double], strings: [String]) {
         self.init(count: initial.count, strings: strings)
         initial.withUnsafeBufferPointer { source in

@@ -1,5 +1,6 @@
 import Foundation
 import Statecraft
+@_spi(Bytes) import StatecraftDiagnostics
 import Testing
 import TestSupport
 

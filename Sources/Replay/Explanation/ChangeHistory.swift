@@ -35,7 +35,7 @@ final class ChangeHistory {
     init(_ instance: Instance) {
         let program = instance.program
         numbers = Array(UnsafeBufferPointer(start: instance.registers.numbers, count: program.variableTypes.count))
-        strings = program.variableTypes.indices.map { program.variableTypes[$0] == .string ? instance.registers.strings[$0] : "" }
+        strings = program.variableTypes.indices.map { program.variableTypes[$0] == .string ? instance.registers.string(at: $0) : "" }
         active = program.machine.states.indices.map { instance.isActive($0) }
         leaf = instance.state
         variableSteps = Array(repeating: nil, count: program.variableTypes.count)
@@ -48,7 +48,7 @@ final class ChangeHistory {
         let registers = instance.registers
         for slot in numbers.indices {
             if program.variableTypes[slot] == .string {
-                let value = registers.strings[slot]
+                let value = registers.string(at: slot)
                 if value != strings[slot] {
                     strings[slot] = value
                     variableSteps[slot] = step

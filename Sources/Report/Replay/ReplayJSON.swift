@@ -1,4 +1,4 @@
-import StatecraftDiagnostics
+@_spi(Bytes) import StatecraftDiagnostics
 import StatecraftModel
 import StatecraftReplay
 import StatecraftRuntime

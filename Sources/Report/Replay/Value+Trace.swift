@@ -1,4 +1,4 @@
-import StatecraftDiagnostics
+@_spi(Bytes) import StatecraftDiagnostics
 import StatecraftModel
 
 // A value as trace lines write it, straight into the bytes of a line (`TraceNames`).
