@@ -65,7 +65,7 @@ extension LineParser {
             throw LineFailure(offset: other.keyOffset, message: LogMessage.keyOnHeaderLine(other.key))
         }
         guard case .object(let members) = recording.value else {
-            let found = describe(recording.value, from: recording.valueOffset)
+            let found = describeParsed(recording.value, at: recording.valueOffset)
             throw LineFailure(offset: recording.valueOffset,
                               message: LogMessage.wrongType("an object", "for 'recording'", found: found))
         }
@@ -76,7 +76,7 @@ extension LineParser {
                 throw LineFailure(offset: member.keyOffset, message: LogMessage.unknownHeaderKey(member.key))
             }
             guard case .string(let value) = member.value else {
-                let found = describe(member.value, from: member.valueOffset)
+                let found = describeParsed(member.value, at: member.valueOffset)
                 throw LineFailure(offset: member.valueOffset,
                                   message: LogMessage.wrongType("a string", "for '\(member.key)'", found: found))
             }
@@ -87,6 +87,26 @@ extension LineParser {
         }
         return LogHeader(machine: name, spec: fingerprint, line: number, machineOffset: nameOffset, specOffset: specOffset,
                          text: text)
+    }
+
+    /// `describe(_:from:)` for a value parsed earlier in the line: a number or literal ends
+    /// at the first delimiter after `start`, not at the parser's position.
+    private func describeParsed(_ value: JSONValue, at start: Int) -> String {
+        switch value {
+        case .number, .bool, .null:
+            var stop = start
+            while stop < end, stop - start < 24, !LineParser.isDelimiter(bytes[stop]) { stop += 1 }
+            let shown = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self)
+            return stop < end && !LineParser.isDelimiter(bytes[stop]) ? shown + "…" : shown
+        default:
+            return value.kindDescription
+        }
+    }
+
+    /// A byte that ends a number or literal: `,`, `}`, `]` or white space.
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x09
+            || byte == 0x0D || byte == 0x0A
     }
 
 

@@ -14,8 +14,9 @@ public struct LogHeader: Equatable, Sendable {
     public var spec: String
     /// 1-based line number of the header (the first non-blank line).
     public var line: Int
-    /// Byte offset of the `machine` value, and of the `spec` value.
+    /// Byte offset of the `machine` value.
     public var machineOffset: Int
+    /// Byte offset of the `spec` value.
     public var specOffset: Int
     /// The line's bytes without its terminator.
     public var text: [UInt8]

@@ -71,23 +71,28 @@ public final class EventLogWriter {
     /// bytes could not be written (they are then kept for the next flush).
     public typealias Sink = (UnsafeBufferPointer<UInt8>) throws -> Void
 
+    // One thread writes (the type is not Sendable), so the stored properties every line
+    // touches skip the run-time exclusivity checks, which cost more than the writing.
     private let sink: Sink
     /// The descriptor to close on `close()`, when the writer opened or was given it to own.
     private var ownedDescriptor: Int32?
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
     /// Bytes in `buffer`: whole lines, then the line being written.
-    private var count = 0
+    @exclusivity(unchecked) private var count = 0
     /// When `count` reaches this after a line, the buffer goes to the sink.
     private let flushThreshold: Int
     /// Where the line being written starts in `buffer`.
-    private var lineStart = 0
-    /// The payload keys of the line being written, as ranges of `buffer` (escaped, which is
-    /// one-to-one), to refuse a repeated key; the storage is reused line after line.
-    private var keys: [Range<Int>] = []
+    @exclusivity(unchecked) private var lineStart = 0
+    /// The keys of the line being written (or of one `vars`), as the offsets in `buffer` of
+    /// their first and last bytes, quotes included (escaped text is one-to-one with the
+    /// key), to refuse a repeated key: `keyCount` pairs, the storage reused line after line.
+    @exclusivity(unchecked) private var keyBounds: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var keyCapacity = 16
+    @exclusivity(unchecked) private var keyCount = 0
     /// Whether any line was written (the header must come first).
-    private var wroteLine = false
-    private var isClosed = false
+    @exclusivity(unchecked) private var wroteLine = false
+    @exclusivity(unchecked) private var isClosed = false
 
     /// A writer whose lines go to `sink`, in pieces of about `bufferSize` bytes.
     public init(bufferSize: Int = 64 * 1024, sink: @escaping Sink) {
@@ -95,7 +100,7 @@ public final class EventLogWriter {
         flushThreshold = max(1, bufferSize)
         capacity = flushThreshold + 256
         buffer = .allocate(capacity: capacity)
-        keys.reserveCapacity(16)
+        keyBounds = .allocate(capacity: 2 * keyCapacity)
     }
 
     /// A writer to an open file descriptor; with `closesDescriptor`, `close()` closes it.
@@ -122,6 +127,7 @@ public final class EventLogWriter {
             if let descriptor = ownedDescriptor { _ = systemClose(descriptor) }
         }
         buffer.deallocate()
+        keyBounds.deallocate()
     }
 
     // MARK: - Lines
@@ -229,7 +235,7 @@ public final class EventLogWriter {
         if let vars = expectation.vars {
             separate()
             append("\"vars\": {")
-            keys.removeAll(keepingCapacity: true)
+            keyCount = 0
             for (k, variable) in vars.enumerated() {
                 if k > 0 { append(", ") }
                 try appendKey(variable.name)
@@ -336,7 +342,7 @@ public final class EventLogWriter {
 
     private func beginLine() {
         lineStart = count
-        keys.removeAll(keepingCapacity: true)
+        keyCount = 0
     }
 
     private func endLine() throws(Failure) {
@@ -373,24 +379,45 @@ public final class EventLogWriter {
     /// `, "key": ` before a payload field (the event's name comes first); refuses the
     /// reserved keys and a key already on the line.
     fileprivate func appendField(_ key: String) throws(Failure) {
-        switch key {
-        case "event", "expect", "time", "case": throw .reservedKey(key)
-        default: break
-        }
         append(", ")
+        let start = count
         try appendKey(key)
+        // A reserved key needs no escape, so its text is its bytes between quotes.
+        let length = keyBounds[2 * (keyCount - 1) + 1] - start
+        if length >= 6 && length <= 8 {
+            for reserved in EventLogWriter.reservedKeys where reserved.utf8CodeUnitCount == length
+                && memcmp(buffer + start, reserved.utf8Start, length) == 0 {
+                throw .reservedKey(key)
+            }
+        }
     }
 
-    /// `"key": `, refused if the key is already in `keys`.
+    /// The keys that mean something on every line, quoted.
+    private static let reservedKeys: [StaticString] = ["\"event\"", "\"expect\"", "\"time\"", "\"case\""]
+
+    /// `"key": `, refused if the key is already on the line (or in the `vars`).
     private func appendKey(_ key: String) throws(Failure) {
         let start = count
         appendString(key)
-        let range = start..<count
-        for other in keys where other.count == range.count
-            && memcmp(buffer + other.lowerBound, buffer + range.lowerBound, range.count) == 0 {
-            throw .duplicateKey(key)
+        let length = count - start
+        var k = 0
+        while k < keyCount {
+            let (otherStart, otherEnd) = (keyBounds[2 * k], keyBounds[2 * k + 1])
+            if otherEnd - otherStart == length && memcmp(buffer + otherStart, buffer + start, length) == 0 {
+                throw .duplicateKey(key)
+            }
+            k += 1
         }
-        keys.append(range)
+        if keyCount == keyCapacity {
+            let larger = UnsafeMutablePointer<Int>.allocate(capacity: 4 * keyCapacity)
+            larger.update(from: keyBounds, count: 2 * keyCount)
+            keyBounds.deallocate()
+            keyBounds = larger
+            keyCapacity *= 2
+        }
+        keyBounds[2 * keyCount] = start
+        keyBounds[2 * keyCount + 1] = count
+        keyCount += 1
         append(": ")
     }
 
@@ -402,18 +429,71 @@ public final class EventLogWriter {
         }
     }
 
-    /// A finite double in the shortest form that reads back as the same double: integers
-    /// up to 2^53 as plain digits, anything else as Swift's shortest round-trip form
-    /// (`312.5`, `1e-07`, `-0.0`), which is valid JSON.
+    /// A finite double in a form that reads back as the same double, as short as the
+    /// notation allows: integers up to 2^53 as plain digits (`600`); a value with a short
+    /// decimal form in fixed point with the fewest fraction digits (`312.5`, `0.1`); anything
+    /// else (`1e-300`, `-0.0`) as Swift's shortest round-trip form, which is valid JSON. The
+    /// first two, which a touch's coordinates and times almost always are, allocate nothing.
     fileprivate func appendNumber(_ value: Double, field: @autoclosure () -> String) throws(Failure) {
         guard value.isFinite else { throw .nonFiniteNumber(field: field(), value: value) }
-        if value.magnitude <= 9_007_199_254_740_992, value == value.rounded(.towardZero),
-           !(value == 0 && value.sign == .minus) {
+        if value == 0 && value.sign == .minus {
+            append("-0.0")
+            return
+        }
+        if value.magnitude <= 9_007_199_254_740_992, value == value.rounded(.towardZero) {
             appendInteger(Int64(value))
+            return
+        }
+        if let (digits, fractionDigits) = EventLogWriter.shortDecimal(value) {
+            appendDecimal(digits, fractionDigits: fractionDigits)
             return
         }
         var text = value.description
         text.withUTF8 { append($0) }
+    }
+
+    /// The integer `n` and the smallest `k` (1 to 17) with `n / 10^k` reading back as
+    /// `value`, if there is one with `|n| < 2^53`. Then `n` and `10^k` are exact doubles, and
+    /// IEEE division rounds `n / 10^k` correctly, as a reader rounds the decimal text: the
+    /// equality checked is the round trip itself.
+    @inline(__always)
+    static func shortDecimal(_ value: Double) -> (Int64, Int)? {
+        var scale = 1.0
+        for k in 1...17 {
+            scale *= 10  // (powers of ten are exact doubles up to 10^22)
+            let scaled = value * scale
+            guard scaled.magnitude < 9_007_199_254_740_992 else { return nil }
+            // The nearest integer, without a call to libm's round: a candidate off by one
+            // fails the check below and the next power of ten is tried.
+            let n = Int64(scaled + (scaled < 0 ? -0.5 : 0.5))
+            if Double(n) / scale == value { return (n, k) }
+        }
+        return nil
+    }
+
+    /// `n / 10^k` in fixed point: `3125, 1` is `312.5`, `-5, 2` is `-0.05`.
+    private func appendDecimal(_ n: Int64, fractionDigits k: Int) {
+        reserve(24)
+        if n < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = n.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            // Backwards: the fraction's digits, the point, then the integer's (at least a 0).
+            var at = 24
+            for _ in 0..<k {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            at -= 1
+            digits[at] = UInt8(ascii: ".")
+            repeat {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            (buffer + count).update(from: digits.baseAddress! + at, count: 24 - at)
+            count += 24 - at
+        }
     }
 
     private func appendInteger(_ value: Int64) {
@@ -438,12 +518,26 @@ public final class EventLogWriter {
     fileprivate func appendString(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
-            reserve(utf8.count * 6 + 2)
+            guard let base = utf8.baseAddress else {
+                append("\"\"")
+                return
+            }
+            let n = utf8.count
+            reserve(n * 6 + 2)
             var out = buffer + count
             out.pointee = UInt8(ascii: "\"")
             out += 1
-            for byte in utf8 {
-                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+            // The usual string needs no escape: copy up to the first byte that does.
+            var i = 0
+            while i < n && !EventLogWriter.needsEscape(base[i]) {
+                out[i] = base[i]
+                i += 1
+            }
+            out += i
+            while i < n {
+                let byte = base[i]
+                i += 1
+                if !EventLogWriter.needsEscape(byte) {
                     out.pointee = byte
                     out += 1
                     continue
@@ -460,8 +554,8 @@ public final class EventLogWriter {
                     out[1] = UInt8(ascii: "u")
                     out[2] = UInt8(ascii: "0")
                     out[3] = UInt8(ascii: "0")
-                    out[4] = EventLogWriter.hexDigits[Int(byte >> 4)]
-                    out[5] = EventLogWriter.hexDigits[Int(byte & 0xF)]
+                    out[4] = EventLogWriter.hexDigit(byte >> 4)
+                    out[5] = EventLogWriter.hexDigit(byte & 0xF)
                     out += 6
                     continue
                 }
@@ -472,7 +566,16 @@ public final class EventLogWriter {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// Whether JSON needs `byte` escaped in a string: a quote, a backslash, a control character.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
 
     @inline(__always)
     fileprivate func append(_ byte: UInt8) {
@@ -486,10 +589,13 @@ public final class EventLogWriter {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    @inline(__always)
     private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         reserve(bytes.count)
-        (buffer + count).update(from: base, count: bytes.count)
+        // The pieces are short (`, `, `"time": `): a loop beats a call to memmove.
+        let out = buffer + count
+        for k in 0..<bytes.count { out[k] = base[k] }
         count += bytes.count
     }
 

@@ -24,6 +24,8 @@ import TestSupport
             try log.event("tap", time: 0, case: "a") { line throws(EventLogWriter.Failure) in try line.string("who", "me") }
             try log.event("tap", case: 7)
             try log.event("rated", payload: [("stars", .number(-0.0)), ("tiny", .number(.leastNonzeroMagnitude)), ("big", .number(1e300))])
+            try log.event("d", payload: [("a", .number(0.1)), ("b", .number(-0.05)), ("c", .number(12345.015625)),
+                                         ("e", .number(1e-7)), ("f", .number(0.1 + 0.2))])
         }
         #expect(text == """
             {"event": "touchBegan", "y": 40, "onContent": true}
@@ -31,6 +33,7 @@ import TestSupport
             {"time": 0, "case": "a", "event": "tap", "who": "me"}
             {"case": 7, "event": "tap"}
             {"event": "rated", "stars": -0.0, "tiny": 5e-324, "big": 1e+300}
+            {"event": "d", "a": 0.1, "b": -0.05, "c": 12345.015625, "e": 0.0000001, "f": 0.30000000000000004}
 
             """)
     }
