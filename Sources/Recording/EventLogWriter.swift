@@ -421,9 +421,9 @@ public final class EventLogWriter {
         append(": ")
     }
 
-    fileprivate func appendValue(_ value: LogValue, field: @autoclosure () -> String) throws(Failure) {
+    fileprivate func appendValue(_ value: LogValue, field: String) throws(Failure) {
         switch value {
-        case .number(let n): try appendNumber(n, field: field())
+        case .number(let n): try appendNumber(n, field: field)
         case .bool(let b): append(b ? "true" : "false")
         case .string(let s): appendString(s)
         }
@@ -434,8 +434,8 @@ public final class EventLogWriter {
     /// decimal form in fixed point with the fewest fraction digits (`312.5`, `0.1`); anything
     /// else (`1e-300`, `-0.0`) as Swift's shortest round-trip form, which is valid JSON. The
     /// first two, which a touch's coordinates and times almost always are, allocate nothing.
-    fileprivate func appendNumber(_ value: Double, field: @autoclosure () -> String) throws(Failure) {
-        guard value.isFinite else { throw .nonFiniteNumber(field: field(), value: value) }
+    fileprivate func appendNumber(_ value: Double, field: String) throws(Failure) {
+        guard value.isFinite else { throw .nonFiniteNumber(field: field, value: value) }
         if value == 0 && value.sign == .minus {
             append("-0.0")
             return
@@ -516,54 +516,59 @@ public final class EventLogWriter {
     /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, `\r`, `\b`, `\f`
     /// or `\u00XX`; everything else (non-ASCII too) as its UTF-8 bytes.
     fileprivate func appendString(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else {
-                append("\"\"")
-                return
-            }
-            let n = utf8.count
-            reserve(n * 6 + 2)
-            var out = buffer + count
-            out.pointee = UInt8(ascii: "\"")
-            out += 1
-            // The usual string needs no escape: copy up to the first byte that does.
-            var i = 0
-            while i < n && !EventLogWriter.needsEscape(base[i]) {
-                out[i] = base[i]
-                i += 1
-            }
-            out += i
-            while i < n {
-                let byte = base[i]
-                i += 1
-                if !EventLogWriter.needsEscape(byte) {
-                    out.pointee = byte
-                    out += 1
-                    continue
-                }
-                out.pointee = UInt8(ascii: "\\")
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[1] = byte
-                case 0x08: out[1] = UInt8(ascii: "b")
-                case 0x09: out[1] = UInt8(ascii: "t")
-                case 0x0A: out[1] = UInt8(ascii: "n")
-                case 0x0C: out[1] = UInt8(ascii: "f")
-                case 0x0D: out[1] = UInt8(ascii: "r")
-                default:
-                    out[1] = UInt8(ascii: "u")
-                    out[2] = UInt8(ascii: "0")
-                    out[3] = UInt8(ascii: "0")
-                    out[4] = EventLogWriter.hexDigit(byte >> 4)
-                    out[5] = EventLogWriter.hexDigit(byte & 0xF)
-                    out += 6
-                    continue
-                }
-                out += 2
-            }
-            out.pointee = UInt8(ascii: "\"")
-            count = buffer.distance(to: out) + 1
+        // Without a copy of the string when its bytes are at hand (a native string).
+        if string.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
+            var copy = string
+            copy.withUTF8 { appendQuoted($0) }
         }
+    }
+
+    private func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let base = utf8.baseAddress else {
+            append("\"\"")
+            return
+        }
+        let n = utf8.count
+        reserve(n * 6 + 2)
+        var out = buffer + count
+        out.pointee = UInt8(ascii: "\"")
+        out += 1
+        // The usual string needs no escape: copy up to the first byte that does.
+        var i = 0
+        while i < n && !EventLogWriter.needsEscape(base[i]) {
+            out[i] = base[i]
+            i += 1
+        }
+        out += i
+        while i < n {
+            let byte = base[i]
+            i += 1
+            if !EventLogWriter.needsEscape(byte) {
+                out.pointee = byte
+                out += 1
+                continue
+            }
+            out.pointee = UInt8(ascii: "\\")
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[1] = byte
+            case 0x08: out[1] = UInt8(ascii: "b")
+            case 0x09: out[1] = UInt8(ascii: "t")
+            case 0x0A: out[1] = UInt8(ascii: "n")
+            case 0x0C: out[1] = UInt8(ascii: "f")
+            case 0x0D: out[1] = UInt8(ascii: "r")
+            default:
+                out[1] = UInt8(ascii: "u")
+                out[2] = UInt8(ascii: "0")
+                out[3] = UInt8(ascii: "0")
+                out[4] = EventLogWriter.hexDigit(byte >> 4)
+                out[5] = EventLogWriter.hexDigit(byte & 0xF)
+                out += 6
+                continue
+            }
+            out += 2
+        }
+        out.pointee = UInt8(ascii: "\"")
+        count = buffer.distance(to: out) + 1
     }
 
     /// Whether JSON needs `byte` escaped in a string: a quote, a backslash, a control character.
