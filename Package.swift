@@ -11,21 +11,24 @@ import PackageDescription
 //   Format -> Syntax, Diagnostics
 //   Index -> Syntax, Diagnostics
 //   Semantics -> Syntax, Model
+//   Recording -> Syntax, Diagnostics
 //   Runtime -> Model, Semantics
 //   Analysis -> Model, Runtime
 //   EventLog -> Diagnostics
-//   Replay -> Runtime, EventLog, Model
+//   Replay -> Runtime, EventLog, Model, Recording
 //   Export -> Model
 //   SCXML -> Model, Diagnostics, Syntax, Semantics, Format
 //   Report -> Diagnostics, Model, Analysis, Index, Replay, Export
 //   Statecraft -> Diagnostics, Syntax, Model, Semantics, Analysis, EventLog, Runtime, Export,
-//                 SCXML, Format, Report, Index, Replay
+//                 SCXML, Format, Report, Index, Replay, Recording
 //   LanguageServer -> Statecraft
 //   Driver -> Statecraft, LanguageServer
 //   StatecraftCLI -> Driver
 //   Benchmarks -> Statecraft, LanguageServer
 // (Runtime parses and resolves spec text for apps, so that the StatecraftRuntime product
-// runs a spec with nothing else linked; Analysis explores with the runtime's step function;
+// runs a spec with nothing else linked; Recording writes an app's events as an event log,
+// in the same product, and fingerprints a spec's tokens, which Replay compares with a
+// recording's header; Analysis explores with the runtime's step function;
 // Replay runs logs on the runtime; SCXML import writes our language and reads it back
 // through Syntax and Semantics; Report turns what check and replay found into text, JSON,
 // SARIF, GitHub annotations and JUnit, so the Driver only parses arguments, reads files and
@@ -34,9 +37,9 @@ import PackageDescription
 let package = Package(
     name: "Statecraft",
     products: [
-        // For apps: spec text in, a running machine out (Program(specText:), Instance), with
-        // nothing else linked.
-        .library(name: "StatecraftRuntime", targets: ["StatecraftRuntime"]),
+        // For apps: spec text in, a running machine out (Program(specText:), Instance), and
+        // the app's events written as an event log (EventLogWriter), with nothing else linked.
+        .library(name: "StatecraftRuntime", targets: ["StatecraftRuntime", "StatecraftRecording"]),
         // For tools: every stage, re-exported by one module.
         .library(name: "Statecraft", targets: ["Statecraft"]),
         .executable(name: "statecraft", targets: ["StatecraftCLI"]),
@@ -60,6 +63,10 @@ let package = Package(
         // Analysis explores machines with the runtime's step function (its public API only).
         .target(name: "StatecraftAnalysis", dependencies: ["StatecraftModel", "StatecraftRuntime"], path: "Sources/Analysis"),
         .target(name: "StatecraftEventLog", dependencies: ["StatecraftDiagnostics"], path: "Sources/EventLog"),
+        // Recording, for apps: the event-log writer and the spec fingerprint a recording's
+        // header carries (the tokens' hash, from the lexer). No log reader: an app writes.
+        .target(name: "StatecraftRecording", dependencies: ["StatecraftSyntax", "StatecraftDiagnostics"],
+                path: "Sources/Recording"),
         .target(name: "StatecraftExport", dependencies: ["StatecraftModel"], path: "Sources/Export"),
         // SCXML in and out: the importer writes our language from an SCXML document; the
         // exporter writes an SCXML document from a resolved machine.
@@ -74,7 +81,8 @@ let package = Package(
             path: "Sources/Runtime"),
         // Logs replayed against the runtime: cases, expectations, traces, explanations, the
         // in-place and two-thread paths, many logs at once and what they add up to.
-        .target(name: "StatecraftReplay", dependencies: ["StatecraftRuntime", "StatecraftEventLog", "StatecraftModel"],
+        .target(name: "StatecraftReplay", dependencies: ["StatecraftRuntime", "StatecraftEventLog", "StatecraftModel",
+                                                         "StatecraftRecording"],
                 path: "Sources/Replay"),
         // The reports of check and replay: one model, and a formatter per output format (and
         // their findings and coverage as a diagram's overlay).
@@ -86,7 +94,7 @@ let package = Package(
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
                            "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftReport",
-                           "StatecraftIndex", "StatecraftReplay"],
+                           "StatecraftIndex", "StatecraftReplay", "StatecraftRecording"],
             path: "Sources/Statecraft"),
         // `statecraft lsp`: the language server (LSP 3.17 over standard input and output) on the
         // library. Editors/ holds files for editors (a TextMate grammar), not code.
@@ -126,6 +134,8 @@ let package = Package(
             dependencies: ["Statecraft", "StatecraftDriver", "TestSupport"],
             path: "Tests/CheckerTests",
             exclude: ["Fixtures"]),
+        // The event-log writer and the spec fingerprint, read back by the log reader and replay.
+        .testTarget(name: "RecordingTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/RecordingTests"),
         .testTarget(
             name: "EventLogTests",
             dependencies: ["StatecraftEventLog", "TestSupport"],

@@ -9,7 +9,7 @@ struct AllocationProbe {
     var count = 5_000
     var specs = "Specs"
     var directory = "/tmp/statecraft-bench"
-    static let stages = ["next", "raw", "replay", "replay2", "step", "tape", "hand"]
+    static let stages = ["next", "raw", "replay", "replay2", "step", "tape", "hand", "record"]
 
     func run() -> Int32 {
         guard let me = System.executablePath() else { return 1 }
@@ -72,6 +72,11 @@ struct AllocationProbe {
                         if m.applied < 0 { print(m.applied) }
                     }
                 }
+            case "record":
+                // `EventLogWriter` writing the first `count` events of `record`'s drag.
+                let writer = try EventLogWriter.create(path: "/dev/null")
+                try RecordBench.write(count, to: writer)
+                try writer.close()
             default: return 2
             }
         } catch {

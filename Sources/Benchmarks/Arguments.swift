@@ -18,6 +18,7 @@ struct Arguments {
                statecraft-bench parallel-summary [--regions 50] [--events 100000] [--runs 5] [--dir DIR]
                statecraft-bench paths [--runs K] [--states N ...]
                statecraft-bench chart --states N --out FILE
+               statecraft-bench record [--events N] [--runs K] [--out FILE]
                statecraft-bench search [--spec FILE ...] [--max-configurations N ...] [--max-depth N] [--runs K] [--reach TARGET]
         (see the header of Sources/Benchmarks/main.swift)
         """
@@ -82,6 +83,14 @@ struct Arguments {
             command.cli = !flags.contains("--no-cli")
             command.steppingOnly = flags.contains("--stepping")
             return command.run()
+        case "record":
+            var bench = RecordBench()
+            guard let events = number("--events", default: bench.events), events > 0,
+                  let runs = number("--runs", default: bench.runs) else { return fail("--events and --runs take integers") }
+            bench.events = events
+            bench.runs = runs
+            bench.path = value("--out") ?? bench.path
+            return bench.run()
         case "allocs":
             var probe = AllocationProbe()
             guard let count = number("--count", default: probe.count) else { return fail("--count takes an integer") }

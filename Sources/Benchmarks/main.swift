@@ -35,7 +35,7 @@
 //         Heap allocations per event for each stage, counted by Valgrind memcheck ("total heap
 //         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind.
 //
-//     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|tape|hand --machine M --log FILE --count N [--repeat R]
+//     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|tape|hand|record --machine M --log FILE --count N [--repeat R]
 //         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind
 //         (replay2: replay with the second thread reading). --repeat steps (step, tape, hand) R
 //         times over the decoded events, for a profiler: `perf record` then sees the stepping.
@@ -79,6 +79,12 @@
 //         TARGET: the whole-spec search's verdict on that state (or line) against the targeted
 //         search's (`check --reach`), the configurations each visited, and the median time of
 //         `statecraft check --reach`.
+//
+//     .build/release/statecraft-bench record [--events 1000000] [--runs 5] [--out /dev/null]
+//         What recording costs an app: EventLogWriter writing N Drawer-like events (a time and
+//         two fields: `touchBegan` with y and onContent) to FILE, close included; the median
+//         ns per event of the runs (issue 33's ceiling is 150). `allocs` counts its
+//         allocations per event as the `record` stage.
 //
 //     python3 Sources/Benchmarks/python/lsp_latency.py .build/release/statecraft Specs/PeekRating.machine [RUNS]
 //         The same two times through the real binary's pipes, as an editor sees them.

@@ -162,6 +162,12 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// `event-rejected`: (replay) an event whose step failed at run time (undone), or an ignored event under
     /// `--strict`, exit 1.
     case eventRejected = "event-rejected"
+    /// `log-header-mismatch`: (replay) a recording's header names another machine, or another version of the
+    /// spec (its fingerprint differs); the log is replayed all the same.
+    case logHeaderMismatch = "log-header-mismatch"
+    /// `truncated-log-line`: (replay) the log's last line stops in its middle (no line end, its object not
+    /// closed), as when the app writing it was killed; it is skipped and the lines before it replayed.
+    case truncatedLogLine = "truncated-log-line"
     // Importing SCXML (`statecraft import`): positions are in the SCXML document.
     /// `scxml-malformed`: (import) the file is not well-formed XML, or its root is not `<scxml>`; at the
     /// parser's position, exit 1.
@@ -173,7 +179,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// Whether the diagnostic is about a spec (`statecraft check`) or an event log (`replay`).
     public var isAboutLogs: Bool {
         switch self {
-        case .malformedLogLine, .expectationFailed, .eventRejected: true
+        case .malformedLogLine, .expectationFailed, .eventRejected, .logHeaderMismatch, .truncatedLogLine: true
         default: false
         }
     }
@@ -192,7 +198,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .deadEndState, .unusedEvent, .unusedVariable, .unusedOutput, .unusedConstant,
              .constantGuard, .unreachableTransition, .deadTransition, .overlappingGuards, .notReached,
              .runTimeFault, .timerLoop, .singleRegion, .neverCompletes, .historyAlwaysDefault, .unhandledRaise,
-             .crossRegionTransition:
+             .crossRegionTransition, .logHeaderMismatch, .truncatedLogLine:
             return .warning
         case .tooManyErrors:
             return .note
@@ -264,6 +270,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .malformedLogLine: "(replay) a log line that breaks the event-log format or the machine's interface; replay stops there, exit 2"
         case .expectationFailed: "(replay) an expectation line that does not hold; shows expected and actual, exit 1"
         case .eventRejected: "(replay) an event whose step failed at run time (undone), or an ignored event under `--strict`, exit 1"
+        case .logHeaderMismatch: "(replay) a recording's header names another machine, or another version of the spec (its fingerprint differs); the log is replayed all the same"
+        case .truncatedLogLine: "(replay) the log's last line stops in its middle (no line end, its object not closed), as when the app writing it was killed; it is skipped and the lines before it replayed"
         case .scxmlMalformed: "(import) the file is not well-formed XML, or its root is not `<scxml>`; at the parser's position, exit 1"
         case .scxmlUnsupported: "(import) an element, attribute or expression with no equivalent in the language, at its `<` or at the character of the expression; names the feature, exit 1"
         }
@@ -332,6 +340,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .malformedLogLine: "`{\"event\": \"touchBegn\"}` (did you mean 'touchBegan'?), `{\"event\": \"tap\", \"force\": 1}`"
         case .expectationFailed: "`{\"expect\": \"open\"}` while the drawer is closed"
         case .eventRejected: "`ratio = width / height` with `\"height\": 0`"
+        case .logHeaderMismatch: "`{\"recording\": {\"machine\": \"Drawer\", \"spec\": \"…\"}}` replayed against an edited `Drawer.machine`"
+        case .truncatedLogLine: "`{\"time\": 2.5, \"event\": \"touchMo` at the end of the file"
         case .scxmlMalformed: "`<state id=\"a\"></scxml>`"
         case .scxmlUnsupported: "`<invoke>`, `cond=\"typeof x == 'y'\"`, `<send target=\"#_parent\">`"
         }

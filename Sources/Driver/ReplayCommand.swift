@@ -120,6 +120,10 @@ enum ReplayCommand {
                 report.error = failure
                 if options.summary {
                     summary.add(outcome, log: path)
+                    if !report.warnings.isEmpty {
+                        progress.clear()
+                        console.err(ReplayText.warnings(report.warnings, path: path))
+                    }
                     if let failure {
                         progress.clear()
                         console.err(ReplayText.stopped(failure, path: path, coveredBy: "the summary counts"))

@@ -42,7 +42,8 @@ extension EventLogReader {
                     batch.appendEvent(line: lineNumber, start: start, count: range.count, header: header,
                                       fieldCount: fieldCount)
                 case .declined:
-                    batch.append(try parseFull(range))
+                    // (No record: the header, or a cut last line.)
+                    if let record = try parseRecord(range) { batch.append(record) }
                 case .needsRoom:
                     batch.growFields()
                     continue

@@ -28,21 +28,27 @@ extension EventLogReader {
                 break
             }
         }
-        guard let range = try nextLineRange() else { return false }
-        while true {
-            header = FastLineScanner.Header()
-            switch scan(range, into: &header, fields: rawFields.buffer) {
-            case .event(let fieldCount):
-                try deliver(range, header, fieldCount, body)
-                return true
-            case .declined:
-                try body(.record(try parseFull(range)))
-                return true
-            case .needsRoom:
-                // Rarely: a line wider than any before it.
-                rawFields.grow()
+        while let range = try nextLineRange() {
+            while true {
+                header = FastLineScanner.Header()
+                switch scan(range, into: &header, fields: rawFields.buffer) {
+                case .event(let fieldCount):
+                    try deliver(range, header, fieldCount, body)
+                    return true
+                case .declined:
+                    // (No record: the header, or a cut last line; read on.)
+                    guard let record = try parseRecord(range) else { break }
+                    try body(.record(record))
+                    return true
+                case .needsRoom:
+                    // Rarely: a line wider than any before it.
+                    rawFields.grow()
+                    continue
+                }
+                break
             }
         }
+        return false
     }
 
     /// Scans the line at the start of the unread bytes, up to its newline, as an event line

@@ -23,6 +23,14 @@ public struct EventLogReader {
     public var linesRead: Int { lineNumber }
     /// Payload fields of the last line read by `nextRaw`; the storage is reused line after line.
     var rawFields = RawFieldStore()
+    /// The number of the first non-blank line, the only one that may be a header (0 before it).
+    var firstLine = 0
+    /// The recording's header, once the first line has been read, if the log has one: the
+    /// header is not a record, so no reading mode hands it out.
+    public private(set) var header: LogHeader?
+    /// What the log holds that replay reports without stopping, found so far: a last line
+    /// cut off in its middle (no line end, and its object not closed), which is skipped.
+    public private(set) var warnings: [LogWarning] = []
 
     /// Reads a log held in memory (tests, small inputs).
     public init(bytes: [UInt8]) {
@@ -65,8 +73,10 @@ public struct EventLogReader {
 
     /// The next record, skipping blank (whitespace-only) lines; nil at the end.
     public mutating func next() throws(LogError) -> LogRecord? {
-        guard let range = try nextLineRange() else { return nil }
-        return try parseFull(range)
+        while let range = try nextLineRange() {
+            if let record = try parseRecord(range) { return record }
+        }
+        return nil
     }
 
     /// The byte range in `lines` of the next non-blank line (without a BOM on line 1), with
@@ -86,27 +96,42 @@ public struct EventLogReader {
                 range = range.lowerBound + 3..<range.upperBound
             }
             if lines.isBlank(range) { continue }
+            if firstLine == 0 { firstLine = lineNumber }
             return range
         }
     }
 
-    /// Parses the line at `range` with the full parser: a copy of its bytes becomes the
-    /// record's `text`.
-    func parseFull(_ range: Range<Int>) throws(LogError) -> LogRecord {
+    /// Parses the line at `range` (from `nextLineRange`) with the full parser, as every
+    /// reading mode does with a line that is not a plain event line; nil when the line is
+    /// no record: the header on the first line (kept in `header`), or a last line cut off
+    /// in its middle (kept in `warnings`). Any other line that does not parse is an error,
+    /// and so is a header elsewhere.
+    mutating func parseRecord(_ range: Range<Int>) throws(LogError) -> LogRecord? {
         let text = lines.bytes(range)
         let number = lineNumber
-        let parsed = text.withUnsafeBufferPointer { buffer -> Result<LogRecord, LineFailure> in
+        let headerAllowed = number == firstLine
+        let parsed = text.withUnsafeBufferPointer { buffer -> Result<LineParser.FirstLine, LineFailure> in
             var parser = LineParser(bytes: buffer, text: text)
             do throws(LineFailure) {
-                return .success(try parser.parseLine(number: number))
+                return .success(try parser.parseLine(number: number, headerAllowed: headerAllowed))
             } catch {
                 return .failure(error)
             }
         }
         switch parsed {
-        case .success(let record):
+        case .success(.record(let record)):
             return record
+        case .success(.header(let header)):
+            self.header = header
+            return nil
         case .failure(let failure):
+            // A killed writer leaves the start of a line without its end: replay what came before.
+            if lines.lastLineUnterminated && JSONPrefix.isUnfinishedObject(text) {
+                warnings.append(LogWarning(.truncatedLogLine, line: number,
+                                           column: LogRecord.column(ofByte: text.count, in: text),
+                                           message: LogMessage.truncatedLastLine(replayedUpTo: number - 1), text: text))
+                return nil
+            }
             throw LogError(line: number, column: LogRecord.column(ofByte: failure.offset, in: text),
                            message: failure.message, text: text)
         }

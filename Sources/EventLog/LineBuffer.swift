@@ -29,6 +29,9 @@ struct LineBuffer {
     private var scanned = 0
     private var atEnd: Bool
     private let refill: Refill?
+    /// Whether the line `nextLine()` returned last ended the stream without a `\n` (it is
+    /// then the last line).
+    private(set) var lastLineUnterminated = false
 
     /// A buffer over bytes already in memory; never copies or refills.
     init(bytes: [UInt8]) {
@@ -54,6 +57,7 @@ struct LineBuffer {
                 let line = start..<withoutCarriageReturn(newline)
                 start = newline + 1
                 scanned = start
+                lastLineUnterminated = false
                 return line
             }
             scanned = end
@@ -61,6 +65,7 @@ struct LineBuffer {
                 guard start < end else { return nil }
                 let line = start..<withoutCarriageReturn(end)
                 start = end
+                lastLineUnterminated = true
                 return line
             }
             try fill()

@@ -7,6 +7,22 @@ extension LineParser {
     /// line = ws object ws, where the object holds `event` or `expect` (not both), and
     /// optionally `time` and `case`; an event line's other keys are its payload.
     mutating func parseLine(number: Int) throws(LineFailure) -> LogRecord {
+        switch try parseLine(number: number, headerAllowed: false) {
+        case .record(let record): return record
+        case .header: throw LineFailure(offset: 0, message: LogMessage.headerNotFirst())  // (not reached)
+        }
+    }
+
+    /// A log's first non-blank line: a record, or a recording's header.
+    enum FirstLine {
+        case record(LogRecord)
+        case header(LogHeader)
+    }
+
+    /// `parseLine(number:)`, where, if `headerAllowed`, a line without `event` and `expect`
+    /// whose object has the key `recording` is a header: `{"recording": {"machine": string,
+    /// "spec": string}}` and nothing else. Elsewhere such a line is an error at that key.
+    mutating func parseLine(number: Int, headerAllowed: Bool) throws(LineFailure) -> FirstLine {
         skipWhitespace()
         let objectOffset = position
         guard current == UInt8(ascii: "{"), position < end else {
@@ -30,12 +46,70 @@ extension LineParser {
             body = .expect(expectation)
         } else if let (name, nameOffset) = line.event {
             body = .event(name: name, nameOffset: nameOffset, payload: line.payload)
+        } else if let recording = line.payload.first(where: { $0.key == "recording" }) {
+            guard headerAllowed else { throw LineFailure(offset: recording.keyOffset, message: LogMessage.headerNotFirst()) }
+            return .header(try header(recording, line, number: number))
         } else {
             throw LineFailure(offset: objectOffset, message: LogMessage.missingEventOrExpect())
         }
-        return LogRecord(line: number, body: body, time: line.time, timeOffset: line.timeOffset,
-                         caseKey: line.caseKey, caseOffset: line.caseOffset, text: text)
+        return .record(LogRecord(line: number, body: body, time: line.time, timeOffset: line.timeOffset,
+                                 caseKey: line.caseKey, caseOffset: line.caseOffset, text: text))
     }
+
+    /// The header whose `recording` member is `recording`, checked: no other key on the
+    /// line, and `machine` and `spec` strings in it, nothing else.
+    private func header(_ recording: JSONMember, _ line: LineParts, number: Int) throws(LineFailure) -> LogHeader {
+        if let offset = line.timeKeyOffset { throw LineFailure(offset: offset, message: LogMessage.keyOnHeaderLine("time")) }
+        if let offset = line.caseKeyOffset { throw LineFailure(offset: offset, message: LogMessage.keyOnHeaderLine("case")) }
+        if let other = line.payload.first(where: { $0.key != "recording" }) {
+            throw LineFailure(offset: other.keyOffset, message: LogMessage.keyOnHeaderLine(other.key))
+        }
+        guard case .object(let members) = recording.value else {
+            let found = describeParsed(recording.value, at: recording.valueOffset)
+            throw LineFailure(offset: recording.valueOffset,
+                              message: LogMessage.wrongType("an object", "for 'recording'", found: found))
+        }
+        var machine: (String, Int)?
+        var spec: (String, Int)?
+        for member in members {
+            guard member.key == "machine" || member.key == "spec" else {
+                throw LineFailure(offset: member.keyOffset, message: LogMessage.unknownHeaderKey(member.key))
+            }
+            guard case .string(let value) = member.value else {
+                let found = describeParsed(member.value, at: member.valueOffset)
+                throw LineFailure(offset: member.valueOffset,
+                                  message: LogMessage.wrongType("a string", "for '\(member.key)'", found: found))
+            }
+            if member.key == "machine" { machine = (value, member.valueOffset) } else { spec = (value, member.valueOffset) }
+        }
+        guard let (name, nameOffset) = machine, let (fingerprint, specOffset) = spec else {
+            throw LineFailure(offset: recording.valueOffset, message: LogMessage.incompleteHeader())
+        }
+        return LogHeader(machine: name, spec: fingerprint, line: number, machineOffset: nameOffset, specOffset: specOffset,
+                         text: text)
+    }
+
+    /// `describe(_:from:)` for a value parsed earlier in the line: a number or literal ends
+    /// at the first delimiter after `start`, not at the parser's position.
+    private func describeParsed(_ value: JSONValue, at start: Int) -> String {
+        switch value {
+        case .number, .bool, .null:
+            var stop = start
+            while stop < end, stop - start < 24, !LineParser.isDelimiter(bytes[stop]) { stop += 1 }
+            let shown = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self)
+            return stop < end && !LineParser.isDelimiter(bytes[stop]) ? shown + "…" : shown
+        default:
+            return value.kindDescription
+        }
+    }
+
+    /// A byte that ends a number or literal: `,`, `}`, `]` or white space.
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x09
+            || byte == 0x0D || byte == 0x0A
+    }
+
+
 
     /// One key and value of the line's object.
     private mutating func parseLineMember(into line: inout LineParts) throws(LineFailure) {
@@ -66,10 +140,12 @@ extension LineParser {
             }
             line.time = try parseNumber()
             line.timeOffset = valueOffset
+            line.timeKeyOffset = keyOffset
         case .case:
             guard line.caseKey == nil else { throw duplicate }
             line.caseKey = try parseCase()
             line.caseOffset = valueOffset
+            line.caseKeyOffset = keyOffset
         case nil:
             guard line.payloadKeys.insert(key, existing: line.payload) else { throw duplicate }
             if line.expectation != nil {
@@ -286,6 +362,9 @@ private struct LineParts {
     var timeOffset: Int?
     var caseKey: String?
     var caseOffset: Int?
+    /// Where the `time` and `case` keys start (a header refuses them).
+    var timeKeyOffset: Int?
+    var caseKeyOffset: Int?
     var payload: [JSONMember] = []
     var payloadKeys = KeyIndex()
 }

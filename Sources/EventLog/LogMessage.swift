@@ -41,6 +41,35 @@ enum LogMessage {
         "invalid UTF-8 byte 0x\(hex(UInt32(byte), width: 2))"
     }
 
+    static func headerNotFirst() -> String {
+        "a recording header ('recording') can only be the first line of a log"
+    }
+
+    static func keyOnHeaderLine(_ key: String) -> String {
+        "unexpected key '\(key)' on a recording header; it holds only 'recording'"
+    }
+
+    static func unknownHeaderKey(_ key: String) -> String {
+        "unknown key '\(key)' in 'recording'; expected 'machine' or 'spec'"
+    }
+
+    static func incompleteHeader() -> String {
+        "expected both 'machine' and 'spec' in 'recording'"
+    }
+
+    static func recordedFromAnotherMachine(_ recorded: String, replaying: String) -> String {
+        "the log was recorded from machine '\(recorded)', not '\(replaying)'"
+    }
+
+    static func recordedAgainstAnotherSpec(_ recorded: String, replaying: String) -> String {
+        "the log was recorded against another version of the spec: its fingerprint was \(recorded), the spec's is \(replaying)"
+    }
+
+    static func truncatedLastLine(replayedUpTo line: Int) -> String {
+        line > 0 ? "the last line is cut off (no line end, and its object is not closed); replayed up to line \(line)"
+            : "the last line is cut off (no line end, and its object is not closed); no line before it"
+    }
+
     static func keyOnExpectationLine(_ key: String) -> String {
         "unexpected key '\(key)' on an expectation line; only 'time' and 'case' may go with 'expect'"
     }

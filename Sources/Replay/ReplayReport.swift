@@ -168,6 +168,10 @@ public struct ReplayReport: Sendable {
     /// By `StateID`: its visits over every case, and how long those that ended lasted (only
     /// with `Replayer.Options.summary`; empty otherwise).
     public var dwell: [StateDwell] = []
+    /// What the log holds that does not stop the replay, by line: a recording header that
+    /// names another machine or spec version, a last line cut off (`ManyLogs` fills it in
+    /// from the reader once the log is read).
+    public var warnings: [LogWarning] = []
 
     /// Whether every expectation held and nothing was rejected (exit status 0).
     public var passed: Bool {

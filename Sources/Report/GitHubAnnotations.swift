@@ -147,6 +147,10 @@ extension GitHubAnnotations {
                                         + "rejections are annotated").command
                 }
             }
+            for w in report.warnings {
+                out += Annotation(level: "warning", file: log.path, line: w.line, column: w.column,
+                                  title: w.id.rawValue, message: w.message).command
+            }
             if let e = report.error {
                 out += Annotation(level: "error", file: log.path, line: e.line, column: e.column,
                                   title: DiagnosticID.malformedLogLine.rawValue,

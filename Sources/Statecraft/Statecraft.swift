@@ -5,6 +5,7 @@
 @_exported import StatecraftFormat
 @_exported import StatecraftIndex
 @_exported import StatecraftModel
+@_exported import StatecraftRecording
 @_exported import StatecraftReplay
 @_exported import StatecraftReport
 @_exported import StatecraftRuntime

@@ -10,7 +10,7 @@ import TestSupport
     /// The modules an app of the lean product may compile: the stages from spec text to a
     /// running instance, and the app itself.
     static let allowed: Set<String> = ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
-                                       "StatecraftSemantics", "StatecraftRuntime", "DrawerApp"]
+                                       "StatecraftSemantics", "StatecraftRuntime", "StatecraftRecording", "DrawerApp"]
     /// The stages it must not compile (each is a module of the package).
     static let excluded = ["StatecraftAnalysis", "StatecraftEventLog", "StatecraftReplay", "StatecraftExport",
                            "StatecraftSCXML", "StatecraftFormat", "StatecraftIndex", "StatecraftReport",

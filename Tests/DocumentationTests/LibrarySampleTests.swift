@@ -36,6 +36,21 @@ import TestSupport
         #expect(rename.hasPrefix("cannot rename 'open' to 'closed': a state named 'closed' is already declared at line"))
     }
 
+    /// The recording replays as the app ran, its header matching the spec.
+    @Test func aRecordingReplays() throws {
+        let (text, machine) = try Self.spec("Drawer.machine")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try LibrarySamples.record(specText: text, path: path)
+        guard case .replayed(let report, let failure) = ManyLogs.replayOne(path, program: Program(machine), options: .init()) else {
+            Issue.record("the recording was not replayed")
+            return
+        }
+        #expect(failure == nil && report.passed && report.warnings.isEmpty)
+        #expect(report.cases.map(\.state) == ["dragging"])
+        #expect(report.cases.first?.expectations == 1)
+    }
+
     @Test func runningTheDrawer() throws {
         let (state, originY, emitted, now) = LibrarySamples.run(machine: try Self.spec("Drawer.machine").machine)
         #expect(state == "dragging")

@@ -32,9 +32,12 @@ func error(_ line: String) -> LogError? {
     error(bytes: Array(line.utf8))
 }
 
-/// The error of a one-line log given as bytes.
+/// The error of a one-line log given as bytes. The line gets a line end if it has none: the
+/// last line of a log without one, if it stops inside its object, is a line cut off, which
+/// the reader skips (`truncated-log-line`) rather than an error.
 func error(bytes: [UInt8]) -> LogError? {
-    guard case .failure(let error)? = readAll(EventLogReader(bytes: bytes)).first else { return nil }
+    let line = bytes.last == 0x0A ? bytes : bytes + [0x0A]
+    guard case .failure(let error)? = readAll(EventLogReader(bytes: line)).first else { return nil }
     return error
 }
 

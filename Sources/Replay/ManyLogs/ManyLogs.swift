@@ -1,6 +1,7 @@
 import Dispatch
 import StatecraftDiagnostics
 import StatecraftEventLog
+import StatecraftRecording
 import StatecraftRuntime
 
 /// Replays many logs against one program on several threads, and hands each log's result
@@ -84,7 +85,23 @@ public enum ManyLogs {
         } catch {
             failure = error
         }
-        return .replayed(replayer.report, failure: failure)
+        var report = replayer.report
+        report.warnings = warnings(of: reader, program: program)
+        return .replayed(report, failure: failure)
+    }
+
+    /// What the reader found besides records, once per log: a header that does not match
+    /// the program's machine and spec, and a cut last line.
+    package static func warnings(of reader: EventLogReader, program: Program) -> [LogWarning] {
+        var warnings: [LogWarning] = []
+        if let header = reader.header {
+            // (Fingerprinting lexes the spec: only for a log that has a header.)
+            let fingerprint = SpecFingerprint(file: program.machine.source).description
+            if let mismatch = header.mismatch(machine: program.machine.name, spec: fingerprint) {
+                warnings.append(mismatch)
+            }
+        }
+        return warnings + reader.warnings
     }
 }
 

@@ -1,4 +1,5 @@
 @_spi(Bytes) import StatecraftDiagnostics
+import StatecraftEventLog
 import StatecraftModel
 import StatecraftReplay
 import StatecraftRuntime
@@ -45,11 +46,22 @@ public enum ReplayJSON {
             return ["log": .string(log.path), "passed": false, "cases": [],
                     "error": ["line": nil, "column": nil, "message": .string(message)]]
         case .replayed(let report):
-            return ["log": .string(log.path), "passed": .bool(report.passed),
-                    "cases": .array(report.cases.map { caseReport($0, machine: machine, withExplanations: withExplanations) }),
-                    "error": report.error.map { ["line": .integer($0.line), "column": .integer($0.column),
-                                                 "message": .string($0.message)] } ?? .null]
+            var object = JSONObject([
+                ("log", .string(log.path)), ("passed", .bool(report.passed)),
+                ("cases", .array(report.cases.map { caseReport($0, machine: machine, withExplanations: withExplanations) })),
+                ("error", report.error.map { ["line": .integer($0.line), "column": .integer($0.column),
+                                              "message": .string($0.message)] } ?? .null),
+            ])
+            // Only a log with warnings has the member, so the reports of other logs stay as they were.
+            if !report.warnings.isEmpty { object["warnings"] = .array(report.warnings.map(warning)) }
+            return .object(object)
         }
+    }
+
+    /// `{"id", "line", "column", "message"}`: a warning about the log (a header that does
+    /// not match the spec, a cut last line).
+    static func warning(_ w: LogWarning) -> JSON {
+        ["id": .string(w.id.rawValue), "line": .integer(w.line), "column": .integer(w.column), "message": .string(w.message)]
     }
 
     /// `{"report": log}`, the line `jsonl` ends each log with.

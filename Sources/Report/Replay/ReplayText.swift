@@ -49,8 +49,19 @@ public enum ReplayText {
             }
             out += ReplayExplanations.text(c, path: path, machine: machine)
         }
+        out += warnings(report.warnings, path: path)
         if let e = report.error { out += stopped(e, path: path) }
         return out + summary(report, path: path)
+    }
+
+    /// The log's warnings (a header that does not match the spec, a cut last line), each as
+    /// a diagnostic with its line and caret.
+    public static func warnings(_ warnings: [LogWarning], path: String) -> String {
+        let renderer = DiagnosticRenderer()
+        return warnings.map { w in
+            renderer.render(Diagnostic(w.id, w.message, at: ReplayFinding.byteRange(w.text, column: w.column)),
+                            in: SourceFile(path: path, bytes: w.text, firstLine: w.line))
+        }.joined()
     }
 
     /// The malformed line that stopped the replay of `path`, as a diagnostic, and a note on

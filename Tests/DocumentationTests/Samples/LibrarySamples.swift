@@ -56,6 +56,21 @@ enum LibrarySamples {
         return (state, originY, emitted, drawer.now)
     }
 
+    /// Recording a session as an event log, with the app's events and the spec's fingerprint.
+    static func record(specText: String, path: String) throws {
+        var drawer = try Instance(specText: specText, path: "Drawer.machine")
+        let log = try EventLogWriter.create(path: path)
+        try log.header(machine: "Drawer", specText: specText)   // {"recording": {"machine": "Drawer", "spec": "…"}}
+        _ = drawer.start()
+        _ = drawer.send("touchBegan", ["y": .number(600), "onContent": .bool(true)])
+        try log.event("touchBegan", time: 0.5) { line throws(EventLogWriter.Failure) in
+            try line.number("y", 600)                            // a non-finite number is refused, the line dropped
+            try line.bool("onContent", true)
+        }
+        try log.expect(state: "dragging")                        // {"expect": "dragging"}
+        try log.close()                                          // flushes; flush() when the app goes to the background
+    }
+
     /// A statechart's configuration after a macrostep.
     static func statechart(mediaPlayer: Machine) -> (configuration: [String], muted: Bool?) {
         var player = Instance(Program(mediaPlayer))              // Specs/MediaPlayer.machine, checked

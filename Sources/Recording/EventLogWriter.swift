@@ -1,0 +1,623 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes an event log (JSON Lines, as the EventLogFormat article fixes it) from an app's
+/// events: event lines with an optional `time` and `case` and payload fields, expectation
+/// lines, and an optional header naming the machine and the spec's fingerprint.
+///
+/// Lines collect in a buffer and reach the sink whole, when the buffer is full, on `flush()`
+/// and on `close()`: a line that is refused (a non-finite number, a reserved or repeated
+/// key) leaves nothing behind, and an app killed while writing can only cut the last line,
+/// which `statecraft replay` then reports and skips. Writing an event line allocates
+/// nothing once the buffer has grown to the longest line (numbers whose shortest form
+/// is longer than 15 characters aside). Not thread-safe: one thread writes.
+///
+/// ```swift
+/// let log = try EventLogWriter.create(path: "session.jsonl")
+/// try log.header(machine: "Drawer", spec: SpecFingerprint(specText: spec))
+/// try log.event("touchBegan", time: 0.5) { line throws(EventLogWriter.Failure) in
+///     try line.number("y", 600)
+///     try line.bool("onContent", true)
+/// }
+/// try log.close()
+/// ```
+public final class EventLogWriter {
+    /// Why a line, or the output, was refused.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// A number that is infinite or NaN: JSON has no such number, and the log format
+        /// takes finite ones only. `field` names it: a payload field, `time`, `vars.x` or
+        /// `outputs[1].args[0]`.
+        case nonFiniteNumber(field: String, value: Double)
+        /// A payload field named `event`, `expect`, `time` or `case`, which mean something
+        /// else on every line.
+        case reservedKey(String)
+        /// The same key twice on one line (or in one `vars`).
+        case duplicateKey(String)
+        /// An integer case beyond 2^53 in magnitude, which the reader cannot tell apart
+        /// from its neighbours.
+        case caseOutOfRange(Int)
+        /// An expectation that asserts nothing, or an empty list of states.
+        case emptyExpectation
+        /// A header after lines were written: it may only be the first line.
+        case headerNotFirst
+        /// A write after `close()`.
+        case closed
+        /// The sink could not take the bytes (the file system's message).
+        case writeFailed(String)
+
+        /// Lowercase, no final period, as the project's messages are.
+        public var description: String {
+            switch self {
+            case .nonFiniteNumber(let field, let value):
+                "'\(field)' is \(value): a log's numbers are finite"
+            case .reservedKey(let key):
+                "'\(key)' cannot be a payload field: it is a reserved key of the log format"
+            case .duplicateKey(let key): "duplicate key '\(key)'"
+            case .caseOutOfRange(let n): "case \(n) is beyond 2^53: use a string case"
+            case .emptyExpectation: "an expectation needs at least one state, a variable or 'outputs'"
+            case .headerNotFirst: "the recording header can only be the first line"
+            case .closed: "the log is closed"
+            case .writeFailed(let reason): "cannot write the log: \(reason)"
+            }
+        }
+    }
+
+    /// Takes whole lines' bytes (one or more `\n`-terminated lines); may throw to say the
+    /// bytes could not be written (they are then kept for the next flush).
+    public typealias Sink = (UnsafeBufferPointer<UInt8>) throws -> Void
+
+    // One thread writes (the type is not Sendable), so the stored properties every line
+    // touches skip the run-time exclusivity checks, which cost more than the writing.
+    private let sink: Sink
+    /// The descriptor to close on `close()`, when the writer opened or was given it to own.
+    private var ownedDescriptor: Int32?
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    /// Bytes in `buffer`: whole lines, then the line being written.
+    @exclusivity(unchecked) private var count = 0
+    /// When `count` reaches this after a line, the buffer goes to the sink.
+    private let flushThreshold: Int
+    /// Where the line being written starts in `buffer`.
+    @exclusivity(unchecked) private var lineStart = 0
+    /// The keys of the line being written (or of one `vars`), as the offsets in `buffer` of
+    /// their first and last bytes, quotes included (escaped text is one-to-one with the
+    /// key), to refuse a repeated key: `keyCount` pairs, the storage reused line after line.
+    @exclusivity(unchecked) private var keyBounds: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var keyCapacity = 16
+    @exclusivity(unchecked) private var keyCount = 0
+    /// Whether any line was written (the header must come first).
+    @exclusivity(unchecked) private var wroteLine = false
+    @exclusivity(unchecked) private var isClosed = false
+
+    /// A writer whose lines go to `sink`, in pieces of about `bufferSize` bytes.
+    public init(bufferSize: Int = 64 * 1024, sink: @escaping Sink) {
+        self.sink = sink
+        flushThreshold = max(1, bufferSize)
+        capacity = flushThreshold + 256
+        buffer = .allocate(capacity: capacity)
+        keyBounds = .allocate(capacity: 2 * keyCapacity)
+    }
+
+    /// A writer to an open file descriptor; with `closesDescriptor`, `close()` closes it.
+    public convenience init(fileDescriptor: Int32, closesDescriptor: Bool = false, bufferSize: Int = 64 * 1024) {
+        self.init(bufferSize: bufferSize) { bytes throws(Failure) in
+            try EventLogWriter.write(bytes, to: fileDescriptor)
+        }
+        if closesDescriptor { ownedDescriptor = fileDescriptor }
+    }
+
+    /// Creates (or empties) the file at `path` and writes to it; `close()` closes it.
+    public static func create(path: String, bufferSize: Int = 64 * 1024) throws(Failure) -> EventLogWriter {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .writeFailed("'\(path)': " + String(cString: strerror(errno)))
+        }
+        return EventLogWriter(fileDescriptor: descriptor, closesDescriptor: true, bufferSize: bufferSize)
+    }
+
+    deinit {
+        // An app that forgets `close()` still gets its last lines.
+        if !isClosed {
+            try? flush()
+            if let descriptor = ownedDescriptor { _ = systemClose(descriptor) }
+        }
+        buffer.deallocate()
+        keyBounds.deallocate()
+    }
+
+    // MARK: - Lines
+
+    /// The first line of a recording: `{"recording": {"machine": "Drawer", "spec": "…"}}`,
+    /// so that `replay` can say when a log meets a spec other than the one it was recorded
+    /// against.
+    public func header(machine: String, spec: SpecFingerprint) throws(Failure) {
+        guard !isClosed else { throw .closed }
+        guard !wroteLine else { throw .headerNotFirst }
+        beginLine()
+        append("{\"recording\": {\"machine\": ")
+        appendString(machine)
+        append(", \"spec\": ")
+        appendString(spec.description)
+        append("}}")
+        try endLine()
+    }
+
+    /// The header of a recording of spec text (its fingerprint worked out here).
+    public func header(machine: String, specText: String) throws(Failure) {
+        try header(machine: machine, spec: SpecFingerprint(specText: specText))
+    }
+
+    /// An event line: `{"time": 0.5, "case": 2, "event": "touchBegan", "y": 600, ...}`.
+    /// `fields` adds the payload; if it throws, the line is dropped whole.
+    public func event(_ name: String, time: Double? = nil, case caseKey: LogCase? = nil,
+                      _ fields: (inout EventFields) throws(Failure) -> Void = { _ in }) throws(Failure) {
+        guard !isClosed else { throw .closed }
+        beginLine()
+        do throws(Failure) {
+            append(UInt8(ascii: "{"))
+            try appendTimeAndCase(time, caseKey)
+            append("\"event\": ")
+            appendString(name)
+            var line = EventFields(writer: self)
+            try fields(&line)
+            append(UInt8(ascii: "}"))
+            try endLine()
+        } catch {
+            dropLine()
+            throw error
+        }
+    }
+
+    /// An event line with its payload as a list (for callers that hold one; `event(_:time:case:_:)`
+    /// with a closure allocates nothing).
+    public func event(_ name: String, time: Double? = nil, case caseKey: LogCase? = nil,
+                      payload: [(name: String, value: LogValue)]) throws(Failure) {
+        try event(name, time: time, case: caseKey) { line throws(Failure) in
+            for field in payload { try line.value(field.name, field.value) }
+        }
+    }
+
+    /// `{"expect": "open"}`: the state (at any depth) that must be active.
+    public func expect(state: String, time: Double? = nil, case caseKey: LogCase? = nil) throws(Failure) {
+        try expect(LogExpectation(states: [state]), time: time, case: caseKey)
+    }
+
+    /// An expectation line; one state and nothing else is written in the short form
+    /// `{"expect": "open"}`.
+    public func expect(_ expectation: LogExpectation, time: Double? = nil, case caseKey: LogCase? = nil) throws(Failure) {
+        guard !isClosed else { throw .closed }
+        if expectation.states == nil && expectation.vars == nil && expectation.outputs == nil { throw .emptyExpectation }
+        if let states = expectation.states, states.isEmpty { throw .emptyExpectation }
+        beginLine()
+        do throws(Failure) {
+            append(UInt8(ascii: "{"))
+            try appendTimeAndCase(time, caseKey)
+            append("\"expect\": ")
+            if let states = expectation.states, states.count == 1, expectation.vars == nil, expectation.outputs == nil {
+                appendString(states[0])
+            } else {
+                try appendExpectationObject(expectation)
+            }
+            append(UInt8(ascii: "}"))
+            try endLine()
+        } catch {
+            dropLine()
+            throw error
+        }
+    }
+
+    private func appendExpectationObject(_ expectation: LogExpectation) throws(Failure) {
+        append(UInt8(ascii: "{"))
+        var first = true
+        func separate() {
+            if !first { append(", ") }
+            first = false
+        }
+        if let states = expectation.states {
+            separate()
+            append("\"state\": ")
+            if states.count == 1 {
+                appendString(states[0])
+            } else {
+                append(UInt8(ascii: "["))
+                for (k, state) in states.enumerated() {
+                    if k > 0 { append(", ") }
+                    appendString(state)
+                }
+                append(UInt8(ascii: "]"))
+            }
+        }
+        if let vars = expectation.vars {
+            separate()
+            append("\"vars\": {")
+            keyCount = 0
+            for (k, variable) in vars.enumerated() {
+                if k > 0 { append(", ") }
+                try appendKey(variable.name)
+                try appendValue(variable.value, field: "vars." + variable.name)
+            }
+            append(UInt8(ascii: "}"))
+        }
+        if let outputs = expectation.outputs {
+            separate()
+            append("\"outputs\": [")
+            for (k, output) in outputs.enumerated() {
+                if k > 0 { append(", ") }
+                guard let arguments = output.arguments else {
+                    appendString(output.name)
+                    continue
+                }
+                append("{\"name\": ")
+                appendString(output.name)
+                append(", \"args\": [")
+                for (a, argument) in arguments.enumerated() {
+                    if a > 0 { append(", ") }
+                    try appendValue(argument, field: "outputs[\(k)].args[\(a)]")
+                }
+                append("]}")
+            }
+            append(UInt8(ascii: "]"))
+        }
+        append(UInt8(ascii: "}"))
+    }
+
+    // MARK: - Output
+
+    /// Hands every whole line written so far to the sink.
+    public func flush() throws(Failure) {
+        guard count > 0 else { return }
+        do {
+            try sink(UnsafeBufferPointer(start: buffer, count: count))
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .writeFailed("\(error)")
+        }
+        count = 0
+        lineStart = 0
+    }
+
+    /// Flushes, then closes the file the writer owns (if any); later writes are refused.
+    /// Closing twice does nothing.
+    public func close() throws(Failure) {
+        guard !isClosed else { return }
+        try flush()
+        isClosed = true
+        if let descriptor = ownedDescriptor {
+            ownedDescriptor = nil
+            if systemClose(descriptor) != 0 { throw .writeFailed(String(cString: strerror(errno))) }
+        }
+    }
+
+    /// write(2) until every byte is written, retried when interrupted.
+    private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) throws(Failure) {
+        guard var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let written = systemWrite(descriptor, next, left)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .writeFailed(String(cString: strerror(errno)))
+            }
+            next += written
+            left -= written
+        }
+    }
+
+    // MARK: - Building a line
+
+    /// The payload of the event line being written, field by field.
+    public struct EventFields {
+        unowned(unsafe) let writer: EventLogWriter
+
+        /// A `Number` field; infinite and NaN are refused.
+        public mutating func number(_ key: String, _ value: Double) throws(Failure) {
+            try writer.appendField(key)
+            try writer.appendNumber(value, field: key)
+        }
+
+        /// A `Bool` field.
+        public mutating func bool(_ key: String, _ value: Bool) throws(Failure) {
+            try writer.appendField(key)
+            writer.append(value ? "true" : "false")
+        }
+
+        /// A `String` field, escaped as JSON requires.
+        public mutating func string(_ key: String, _ value: String) throws(Failure) {
+            try writer.appendField(key)
+            writer.appendString(value)
+        }
+
+        /// A field of any of the three types.
+        public mutating func value(_ key: String, _ value: LogValue) throws(Failure) {
+            try writer.appendField(key)
+            try writer.appendValue(value, field: key)
+        }
+    }
+
+    private func beginLine() {
+        lineStart = count
+        keyCount = 0
+    }
+
+    private func endLine() throws(Failure) {
+        append(UInt8(ascii: "\n"))
+        wroteLine = true
+        if count >= flushThreshold { try flush() }
+    }
+
+    private func dropLine() {
+        count = lineStart
+    }
+
+    private func appendTimeAndCase(_ time: Double?, _ caseKey: LogCase?) throws(Failure) {
+        if let time {
+            append("\"time\": ")
+            try appendNumber(time, field: "time")
+            append(", ")
+        }
+        switch caseKey {
+        case .name(let name)?:
+            append("\"case\": ")
+            appendString(name)
+            append(", ")
+        case .number(let n)?:
+            guard n.magnitude <= 1 << 53 else { throw .caseOutOfRange(n) }
+            append("\"case\": ")
+            appendInteger(Int64(n))
+            append(", ")
+        case nil:
+            break
+        }
+    }
+
+    /// `, "key": ` before a payload field (the event's name comes first); refuses the
+    /// reserved keys and a key already on the line.
+    fileprivate func appendField(_ key: String) throws(Failure) {
+        append(", ")
+        let start = count
+        try appendKey(key)
+        // A reserved key needs no escape, so its text is its bytes between quotes.
+        let length = keyBounds[2 * (keyCount - 1) + 1] - start
+        if length >= 6 && length <= 8 {
+            for reserved in EventLogWriter.reservedKeys where reserved.utf8CodeUnitCount == length
+                && memcmp(buffer + start, reserved.utf8Start, length) == 0 {
+                throw .reservedKey(key)
+            }
+        }
+    }
+
+    /// The keys that mean something on every line, quoted.
+    private static let reservedKeys: [StaticString] = ["\"event\"", "\"expect\"", "\"time\"", "\"case\""]
+
+    /// `"key": `, refused if the key is already on the line (or in the `vars`).
+    private func appendKey(_ key: String) throws(Failure) {
+        let start = count
+        appendString(key)
+        let length = count - start
+        var k = 0
+        while k < keyCount {
+            let (otherStart, otherEnd) = (keyBounds[2 * k], keyBounds[2 * k + 1])
+            if otherEnd - otherStart == length && memcmp(buffer + otherStart, buffer + start, length) == 0 {
+                throw .duplicateKey(key)
+            }
+            k += 1
+        }
+        if keyCount == keyCapacity {
+            let larger = UnsafeMutablePointer<Int>.allocate(capacity: 4 * keyCapacity)
+            larger.update(from: keyBounds, count: 2 * keyCount)
+            keyBounds.deallocate()
+            keyBounds = larger
+            keyCapacity *= 2
+        }
+        keyBounds[2 * keyCount] = start
+        keyBounds[2 * keyCount + 1] = count
+        keyCount += 1
+        append(": ")
+    }
+
+    fileprivate func appendValue(_ value: LogValue, field: String) throws(Failure) {
+        switch value {
+        case .number(let n): try appendNumber(n, field: field)
+        case .bool(let b): append(b ? "true" : "false")
+        case .string(let s): appendString(s)
+        }
+    }
+
+    /// A finite double in a form that reads back as the same double, as short as the
+    /// notation allows: integers up to 2^53 as plain digits (`600`); a value with a short
+    /// decimal form in fixed point with the fewest fraction digits (`312.5`, `0.1`); anything
+    /// else (`1e-300`, `-0.0`) as Swift's shortest round-trip form, which is valid JSON. The
+    /// first two, which a touch's coordinates and times almost always are, allocate nothing.
+    fileprivate func appendNumber(_ value: Double, field: String) throws(Failure) {
+        guard value.isFinite else { throw .nonFiniteNumber(field: field, value: value) }
+        if value == 0 && value.sign == .minus {
+            append("-0.0")
+            return
+        }
+        if value.magnitude <= 9_007_199_254_740_992, value == value.rounded(.towardZero) {
+            appendInteger(Int64(value))
+            return
+        }
+        if let (digits, fractionDigits) = EventLogWriter.shortDecimal(value) {
+            appendDecimal(digits, fractionDigits: fractionDigits)
+            return
+        }
+        var text = value.description
+        text.withUTF8 { append($0) }
+    }
+
+    /// The integer `n` and the smallest `k` (1 to 17) with `n / 10^k` reading back as
+    /// `value`, if there is one with `|n| < 2^53`. Then `n` and `10^k` are exact doubles, and
+    /// IEEE division rounds `n / 10^k` correctly, as a reader rounds the decimal text: the
+    /// equality checked is the round trip itself.
+    @inline(__always)
+    static func shortDecimal(_ value: Double) -> (Int64, Int)? {
+        var scale = 1.0
+        for k in 1...17 {
+            scale *= 10  // (powers of ten are exact doubles up to 10^22)
+            let scaled = value * scale
+            guard scaled.magnitude < 9_007_199_254_740_992 else { return nil }
+            // The nearest integer, without a call to libm's round: a candidate off by one
+            // fails the check below and the next power of ten is tried.
+            let n = Int64(scaled + (scaled < 0 ? -0.5 : 0.5))
+            if Double(n) / scale == value { return (n, k) }
+        }
+        return nil
+    }
+
+    /// `n / 10^k` in fixed point: `3125, 1` is `312.5`, `-5, 2` is `-0.05`.
+    private func appendDecimal(_ n: Int64, fractionDigits k: Int) {
+        reserve(24)
+        if n < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = n.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            // Backwards: the fraction's digits, the point, then the integer's (at least a 0).
+            var at = 24
+            for _ in 0..<k {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            at -= 1
+            digits[at] = UInt8(ascii: ".")
+            repeat {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            (buffer + count).update(from: digits.baseAddress! + at, count: 24 - at)
+            count += 24 - at
+        }
+    }
+
+    private func appendInteger(_ value: Int64) {
+        reserve(21)
+        var magnitude = value.magnitude
+        if value < 0 { append(UInt8(ascii: "-")) }
+        // Digits backwards into a stack buffer, then forwards into the line.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var k = 20
+            repeat {
+                k -= 1
+                digits[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            (buffer + count).update(from: digits.baseAddress! + k, count: 20 - k)
+            count += 20 - k
+        }
+    }
+
+    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, `\r`, `\b`, `\f`
+    /// or `\u00XX`; everything else (non-ASCII too) as its UTF-8 bytes.
+    fileprivate func appendString(_ string: String) {
+        // Without a copy of the string when its bytes are at hand (a native string).
+        if string.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
+            var copy = string
+            copy.withUTF8 { appendQuoted($0) }
+        }
+    }
+
+    private func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let base = utf8.baseAddress else {
+            append("\"\"")
+            return
+        }
+        let n = utf8.count
+        reserve(n * 6 + 2)
+        var out = buffer + count
+        out.pointee = UInt8(ascii: "\"")
+        out += 1
+        // The usual string needs no escape: copy up to the first byte that does.
+        var i = 0
+        while i < n && !EventLogWriter.needsEscape(base[i]) {
+            out[i] = base[i]
+            i += 1
+        }
+        out += i
+        while i < n {
+            let byte = base[i]
+            i += 1
+            if !EventLogWriter.needsEscape(byte) {
+                out.pointee = byte
+                out += 1
+                continue
+            }
+            out.pointee = UInt8(ascii: "\\")
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[1] = byte
+            case 0x08: out[1] = UInt8(ascii: "b")
+            case 0x09: out[1] = UInt8(ascii: "t")
+            case 0x0A: out[1] = UInt8(ascii: "n")
+            case 0x0C: out[1] = UInt8(ascii: "f")
+            case 0x0D: out[1] = UInt8(ascii: "r")
+            default:
+                out[1] = UInt8(ascii: "u")
+                out[2] = UInt8(ascii: "0")
+                out[3] = UInt8(ascii: "0")
+                out[4] = EventLogWriter.hexDigit(byte >> 4)
+                out[5] = EventLogWriter.hexDigit(byte & 0xF)
+                out += 6
+                continue
+            }
+            out += 2
+        }
+        out.pointee = UInt8(ascii: "\"")
+        count = buffer.distance(to: out) + 1
+    }
+
+    /// Whether JSON needs `byte` escaped in a string: a quote, a backslash, a control character.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    @inline(__always)
+    fileprivate func append(_ byte: UInt8) {
+        reserve(1)
+        buffer[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    fileprivate func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        // The pieces are short (`, `, `"time": `): a loop beats a call to memmove.
+        let out = buffer + count
+        for k in 0..<bytes.count { out[k] = base[k] }
+        count += bytes.count
+    }
+
+    /// Room for `extra` more bytes: the buffer grows (doubling) only for a line longer than any before.
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        var larger = capacity * 2
+        while count + extra > larger { larger *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        grown.update(from: buffer, count: count)
+        buffer.deallocate()
+        buffer = grown
+        capacity = larger
+    }
+}
+
+// The C functions, under names that do not clash with this type's own `write` and `close`.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int { write(fd, bytes, count) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }

@@ -1,0 +1,171 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// What the writer writes, byte for byte, and what it refuses.
+@Suite struct EventLogWriterTests {
+    /// The text a writer hands its sink, once closed.
+    static func written(_ body: (EventLogWriter) throws -> Void) throws -> String {
+        var bytes: [UInt8] = []
+        let writer = EventLogWriter { bytes += $0 }
+        try body(writer)
+        try writer.close()
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func eventLinesAsTheFormatShowsThem() throws {
+        let text = try Self.written { log in
+            try log.event("touchBegan") { line throws(EventLogWriter.Failure) in
+                try line.number("y", 40)
+                try line.bool("onContent", true)
+            }
+            try log.event("touchMoved", time: 1.25) { line throws(EventLogWriter.Failure) in try line.number("y", 312.5) }
+            try log.event("tap", time: 0, case: "a") { line throws(EventLogWriter.Failure) in try line.string("who", "me") }
+            try log.event("tap", case: 7)
+            try log.event("rated", payload: [("stars", .number(-0.0)), ("tiny", .number(.leastNonzeroMagnitude)), ("big", .number(1e300))])
+            try log.event("d", payload: [("a", .number(0.1)), ("b", .number(-0.05)), ("c", .number(12345.015625)),
+                                         ("e", .number(1e-7)), ("f", .number(0.1 + 0.2))])
+        }
+        #expect(text == """
+            {"event": "touchBegan", "y": 40, "onContent": true}
+            {"time": 1.25, "event": "touchMoved", "y": 312.5}
+            {"time": 0, "case": "a", "event": "tap", "who": "me"}
+            {"case": 7, "event": "tap"}
+            {"event": "rated", "stars": -0.0, "tiny": 5e-324, "big": 1e+300}
+            {"event": "d", "a": 0.1, "b": -0.05, "c": 12345.015625, "e": 0.0000001, "f": 0.30000000000000004}
+
+            """)
+    }
+
+    @Test func expectationLines() throws {
+        let text = try Self.written { log in
+            try log.expect(state: "open")
+            try log.expect(LogExpectation(states: ["playing", "muted"]), time: 2, case: 1)
+            try log.expect(LogExpectation(states: ["closed"], vars: [.init("directionTop", .bool(true)), .init("originY", .number(-617))]))
+            try log.expect(LogExpectation(outputs: []))
+            try log.expect(LogExpectation(outputs: [ExpectedOutput("didRefresh"), ExpectedOutput("rated", arguments: [.string("❤️"), .number(2)])]))
+        }
+        #expect(text == """
+            {"expect": "open"}
+            {"time": 2, "case": 1, "expect": {"state": ["playing", "muted"]}}
+            {"expect": {"state": "closed", "vars": {"directionTop": true, "originY": -617}}}
+            {"expect": {"outputs": []}}
+            {"expect": {"outputs": ["didRefresh", {"name": "rated", "args": ["❤️", 2]}]}}
+
+            """)
+    }
+
+    @Test func stringsAreEscapedAsJSONRequires() throws {
+        let every = String(String.UnicodeScalarView((0..<0x20).map { Unicode.Scalar(UInt8($0)) }))
+        let text = try Self.written { log in
+            try log.event("e") { line throws(EventLogWriter.Failure) in
+                try line.string("s", "\"quoted\" back\\slash é 😀 \u{7F}")
+                try line.string("c", every)
+            }
+        }
+        let expected = #"{"event": "e", "s": "\"quoted\" back\\slash é 😀 "# + "\u{7F}" + #"", "c": ""#
+            + #"\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f"#
+            + #"\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f"}"# + "\n"
+        #expect(text == expected)
+    }
+
+    @Test func theHeaderComesFirstOrNotAtAll() throws {
+        let text = try Self.written { log in
+            try log.header(machine: "Drawer", spec: SpecFingerprint(value: 0x0123_4567_89ab_cdef))
+            try log.event("tap")
+            #expect(throws: EventLogWriter.Failure.headerNotFirst) { try log.header(machine: "Drawer", specText: "machine Drawer {}") }
+        }
+        #expect(text == "{\"recording\": {\"machine\": \"Drawer\", \"spec\": \"0123456789abcdef\"}}\n{\"event\": \"tap\"}\n")
+    }
+
+    /// A refused line leaves nothing behind, not even the part written before the refusal.
+    @Test func aRefusedLineIsDroppedWhole() throws {
+        let text = try Self.written { log in
+            try log.event("a")
+            #expect(throws: EventLogWriter.Failure.nonFiniteNumber(field: "y", value: .infinity)) {
+                try log.event("b", time: 1) { line throws(EventLogWriter.Failure) in
+                    try line.bool("ok", true)
+                    try line.number("y", .infinity)
+                }
+            }
+            #expect(throws: EventLogWriter.Failure.nonFiniteNumber(field: "time", value: -.infinity)) {
+                try log.event("b", time: -.infinity)
+            }
+            #expect(throws: EventLogWriter.Failure.reservedKey("time")) {
+                try log.event("b") { line throws(EventLogWriter.Failure) in try line.number("time", 1) }
+            }
+            #expect(throws: EventLogWriter.Failure.duplicateKey("y")) {
+                try log.event("b") { line throws(EventLogWriter.Failure) in
+                    try line.number("y", 1)
+                    try line.string("y", "again")
+                }
+            }
+            #expect(throws: EventLogWriter.Failure.caseOutOfRange(1 << 60)) { try log.event("b", case: .number(1 << 60)) }
+            #expect(throws: EventLogWriter.Failure.emptyExpectation) { try log.expect(LogExpectation()) }
+            #expect(throws: EventLogWriter.Failure.emptyExpectation) { try log.expect(LogExpectation(states: [])) }
+            #expect(throws: EventLogWriter.Failure.duplicateKey("x")) {
+                try log.expect(LogExpectation(vars: [.init("x", .number(1)), .init("x", .number(2))]))
+            }
+            do throws(EventLogWriter.Failure) {
+                try log.expect(LogExpectation(outputs: [ExpectedOutput("o", arguments: [.number(1), .number(.nan)])]))
+                Issue.record("a NaN argument was written")
+            } catch {
+                #expect(error.description == "'outputs[0].args[1]' is nan: a log's numbers are finite")
+            }
+            try log.event("c")
+        }
+        #expect(text == "{\"event\": \"a\"}\n{\"event\": \"c\"}\n")
+    }
+
+    /// Nothing reaches the sink before the buffer fills or a flush; then whole lines only.
+    @Test func outputIsBufferedAndLinesArriveWhole() throws {
+        var pieces: [String] = []
+        let writer = EventLogWriter(bufferSize: 64) { pieces.append(String(decoding: $0, as: UTF8.self)) }
+        try writer.event("a")
+        #expect(pieces.isEmpty)
+        try writer.flush()
+        #expect(pieces == ["{\"event\": \"a\"}\n"])
+        for k in 0..<20 { try writer.event("e\(k)") { line throws(EventLogWriter.Failure) in try line.number("k", Double(k)) } }
+        #expect(pieces.count > 2)
+        #expect(pieces.allSatisfy { $0.hasSuffix("\n") })
+        try writer.close()
+        try writer.close()
+        #expect(throws: EventLogWriter.Failure.closed) { try writer.event("late") }
+        #expect(pieces.joined().split(separator: "\n").count == 21)
+    }
+
+    /// A sink that fails keeps the lines for the next flush.
+    @Test func aFailingSinkKeepsTheLines() throws {
+        struct Full: Error {}
+        var fail = true
+        var received = ""
+        let writer = EventLogWriter { bytes in
+            if fail { throw Full() }
+            received += String(decoding: bytes, as: UTF8.self)
+        }
+        try writer.event("a")
+        #expect(throws: EventLogWriter.Failure.self) { try writer.flush() }
+        fail = false
+        try writer.close()
+        #expect(received == "{\"event\": \"a\"}\n")
+    }
+
+    /// To a file the writer creates, and to a descriptor it is handed.
+    @Test func filesAndDescriptors() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let log = try EventLogWriter.create(path: path)
+        try log.event("tap", time: 1)
+        try log.close()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"time\": 1, \"event\": \"tap\"}\n")
+
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let writer = EventLogWriter(fileDescriptor: handle.fileDescriptor)
+        try writer.event("again")
+        try writer.close()
+        try handle.close()
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("{\"event\": \"again\"}\n"))
+        #expect(throws: EventLogWriter.Failure.self) { try EventLogWriter.create(path: "/nonexistent-folder/x.jsonl") }
+    }
+}
