@@ -486,11 +486,7 @@ public final class EventLogWriter {
             }
             at -= 1
             digits[at] = UInt8(ascii: ".")
-            repeat {
-                at -= 1
-                digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+            at = EventLogWriter.writeDigits(of: magnitude, into: digits, endingAt: at)
             (buffer + count).update(from: digits.baseAddress! + at, count: 24 - at)
             count += 24 - at
         }
@@ -498,19 +494,28 @@ public final class EventLogWriter {
 
     private func appendInteger(_ value: Int64) {
         reserve(21)
-        var magnitude = value.magnitude
         if value < 0 { append(UInt8(ascii: "-")) }
         // Digits backwards into a stack buffer, then forwards into the line.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var k = 20
-            repeat {
-                k -= 1
-                digits[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+            let k = EventLogWriter.writeDigits(of: value.magnitude, into: digits, endingAt: 20)
             (buffer + count).update(from: digits.baseAddress! + k, count: 20 - k)
             count += 20 - k
         }
+    }
+
+    /// Writes the decimal digits of `magnitude` (at least one, "0" for zero) backwards into
+    /// `digits`, ending just before index `end`; returns the index of the first digit.
+    @inline(__always)
+    private static func writeDigits(of magnitude: UInt64, into digits: UnsafeMutableBufferPointer<UInt8>,
+                                    endingAt end: Int) -> Int {
+        var magnitude = magnitude
+        var at = end
+        repeat {
+            at -= 1
+            digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return at
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, `\r`, `\b`, `\f`
