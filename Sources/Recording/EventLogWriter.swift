@@ -163,7 +163,7 @@ public final class EventLogWriter {
             try appendTimeAndCase(time, caseKey)
             append("\"event\": ")
             appendString(name)
-            var line = EventFields(writer: self)
+            var line = EventFields(writer: Unmanaged.passUnretained(self))
             try fields(&line)
             append(UInt8(ascii: "}"))
             try endLine()
@@ -313,30 +313,56 @@ public final class EventLogWriter {
 
     /// The payload of the event line being written, field by field.
     public struct EventFields {
-        unowned(unsafe) let writer: EventLogWriter
+        /// The writer, unretained: `event(_:time:case:_:)` holds it for the closure's whole
+        /// call, and a strong or `unowned` reference would cost a retain and a release per
+        /// field.
+        let writer: Unmanaged<EventLogWriter>
+
+        /// Runs `body` on the writer without retaining it (`_withUnsafeGuaranteedRef` takes no
+        /// typed-throws closure, so the failure comes out as a value).
+        @inline(__always)
+        private func withWriter(_ body: (EventLogWriter) throws(Failure) -> Void) throws(Failure) {
+            let failure = writer._withUnsafeGuaranteedRef { w -> Failure? in
+                do throws(Failure) {
+                    try body(w)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+        }
 
         /// A `Number` field; infinite and NaN are refused.
         public mutating func number(_ key: String, _ value: Double) throws(Failure) {
-            try writer.appendField(key)
-            try writer.appendNumber(value, field: key)
+            try withWriter { w throws(Failure) in
+                try w.appendField(key)
+                try w.appendNumber(value, field: key)
+            }
         }
 
         /// A `Bool` field.
         public mutating func bool(_ key: String, _ value: Bool) throws(Failure) {
-            try writer.appendField(key)
-            writer.append(value ? "true" : "false")
+            try withWriter { w throws(Failure) in
+                try w.appendField(key)
+                w.append(value ? "true" : "false")
+            }
         }
 
         /// A `String` field, escaped as JSON requires.
         public mutating func string(_ key: String, _ value: String) throws(Failure) {
-            try writer.appendField(key)
-            writer.appendString(value)
+            try withWriter { w throws(Failure) in
+                try w.appendField(key)
+                w.appendString(value)
+            }
         }
 
         /// A field of any of the three types.
         public mutating func value(_ key: String, _ value: LogValue) throws(Failure) {
-            try writer.appendField(key)
-            try writer.appendValue(value, field: key)
+            try withWriter { w throws(Failure) in
+                try w.appendField(key)
+                try w.appendValue(value, field: key)
+            }
         }
     }
 
@@ -466,6 +492,10 @@ public final class EventLogWriter {
             // The nearest integer, without a call to libm's round: a candidate off by one
             // fails the check below and the next power of ten is tried.
             let n = Int64(scaled + (scaled < 0 ? -0.5 : 0.5))
+            // A decimal that reads back as `value` is within two ulps of `scaled` (one rounding
+            // in the division, one in the product), and 2^-50 of its magnitude is at least four:
+            // only then is the slow division tried.
+            guard (scaled - Double(n)).magnitude <= scaled.magnitude * 0x1p-50 else { continue }
             if Double(n) / scale == value { return (n, k) }
         }
         return nil
@@ -538,8 +568,15 @@ public final class EventLogWriter {
         var out = buffer + count
         out.pointee = UInt8(ascii: "\"")
         out += 1
-        // The usual string needs no escape: copy up to the first byte that does.
+        // The usual string needs no escape: copy up to the first byte that does, eight bytes
+        // at a time while eight are left (the reserve above leaves room for the whole word).
         var i = 0
+        while i &+ 8 <= n {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            if EventLogWriter.someByteNeedsEscape(word) { break }
+            UnsafeMutableRawPointer(out + i).storeBytes(of: word, as: UInt64.self)
+            i &+= 8
+        }
         while i < n && !EventLogWriter.needsEscape(base[i]) {
             out[i] = base[i]
             i += 1
@@ -580,6 +617,23 @@ public final class EventLogWriter {
     @inline(__always)
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Whether one of the eight bytes of `word` needs an escape (`needsEscape`), in a few
+    /// operations on the whole word: `(x - 0x01…) & ~x & 0x80…` is non-zero when some byte of
+    /// `x` is zero, and the same with `0x20…` when some byte is below 0x20. A byte of 0x80 or
+    /// more (UTF-8 beyond ASCII) never counts. A borrow can flag a byte above one that really
+    /// needs an escape, never a word without one: a flagged word goes the byte-wise way.
+    @inline(__always)
+    private static func someByteNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (control | quote | backslash) & high != 0
     }
 
     @inline(__always)

@@ -70,6 +70,69 @@ import TestSupport
         #expect(text == expected)
     }
 
+    /// The writer copies strings eight bytes at a time until a byte needs an escape: put each
+    /// such byte (and an ASCII and a non-ASCII neighbour) at every position of a string longer
+    /// than two words, and compare with escaping done one byte at a time.
+    @Test func everyEscapeAtEveryPositionOfALongString() throws {
+        func escapedByteByByte(_ bytes: [UInt8]) -> String {
+            var out = Array("\"".utf8)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): out += Array("\\\"".utf8)
+                case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
+                case 0x08: out += Array("\\b".utf8)
+                case 0x09: out += Array("\\t".utf8)
+                case 0x0A: out += Array("\\n".utf8)
+                case 0x0C: out += Array("\\f".utf8)
+                case 0x0D: out += Array("\\r".utf8)
+                case ..<0x20: out += Array(("\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)).utf8)
+                default: out.append(byte)
+                }
+            }
+            return String(decoding: out + Array("\"".utf8), as: UTF8.self)
+        }
+        let specials = (0..<0x20).map(UInt8.init) + [UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "!"), UInt8(ascii: "]"), 0x7F]
+        for special in specials {
+            for position in 0..<20 {
+                // "é" (two UTF-8 bytes, both >= 0x80) around the position, ASCII elsewhere.
+                var scalars = Array("abcdefghijklmnopqrst".unicodeScalars)
+                scalars[position] = Unicode.Scalar(special)
+                if position > 0 { scalars[position - 1] = "é" }
+                let string = String(String.UnicodeScalarView(scalars))
+                let text = try Self.written { log in
+                    try log.event("e") { line throws(EventLogWriter.Failure) in try line.string("s", string) }
+                }
+                let expected = "{\"event\": \"e\", \"s\": " + escapedByteByByte(Array(string.utf8)) + "}\n"
+                #expect(text == expected, "byte \(special) at \(position)")
+            }
+        }
+    }
+
+    /// Numbers in fixed point are as short as Swift's shortest round-trip digits
+    /// (`description`, less a trailing `.0`) and read back as the same double: random decimals
+    /// with up to eight fraction digits, and random doubles. (Where two decimals of that length
+    /// read back, `description` takes the nearer to the double's exact value, and the writer
+    /// may take the other.)
+    @Test func decimalsAreTheShortestThatReadBack() throws {
+        var rng = SplitMix64(seed: 33)
+        var values: [Double] = []
+        for _ in 0..<5_000 {
+            let digits = Double(Int(rng.next() % 1_000_000_000))
+            let scale = [1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8][Int(rng.next() % 8)]
+            values.append((rng.next() & 1 == 0 ? 1 : -1) * digits / scale)
+            values.append(Double(rng.next() % 1_000_000) * Double.random(in: 0..<1, using: &rng))
+        }
+        for value in values where value != 0 {
+            var shortest = value.description
+            guard !shortest.contains("e") else { continue }  // (exponent form: the writer's is Swift's)
+            if shortest.hasSuffix(".0") { shortest.removeLast(2) }
+            let text = try Self.written { log in try log.event("n", payload: [("v", .number(value))]) }
+            let prefix = "{\"event\": \"n\", \"v\": "
+            let written = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count).dropLast(2)) : text
+            #expect(written.count == shortest.count && Double(written) == value, "\(written) for \(shortest)")
+        }
+    }
+
     @Test func theHeaderComesFirstOrNotAtAll() throws {
         let text = try Self.written { log in
             try log.header(machine: "Drawer", spec: SpecFingerprint(value: 0x0123_4567_89ab_cdef))

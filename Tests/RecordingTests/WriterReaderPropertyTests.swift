@@ -32,7 +32,7 @@ import TestSupport
     /// Any finite double: random bit patterns (subnormals and huge ones included), and the
     /// values where formatting goes wrong if it does.
     static func number(_ rng: inout SeededGenerator) -> Double {
-        let special: [Double] = [0, -0.0, 1, -1, 0.1, 0.30000000000000004, 9_007_199_254_740_992, 9_007_199_254_740_993,
+        let special: [Double] = [0, -0.0, 1, -1, 0.1, 0.30000000000000004, 9_007_199_254_740_992, 9_007_199_254_740_994,
                                  -9_007_199_254_740_992, 1e21, 1e-7, .leastNonzeroMagnitude, .leastNormalMagnitude,
                                  .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 312.5, 600, 123456789.125]
         switch Int.random(in: 0..<4, using: &rng) {
