@@ -64,9 +64,9 @@ extension DocBuilder {
             try value(decl.initialValue)
             end()
         case .event(let decl):
-            try signature(.kwEvent, fields: decl.fields.count)
+            try signature(.kwEvent, fields: decl.fields)
         case .output(let decl):
-            try signature(.kwOutput, fields: decl.fields.count)
+            try signature(.kwOutput, fields: decl.fields)
         case .state(let state):
             try self.state(state)
         case .initialTargets(let decl):
@@ -92,7 +92,8 @@ extension DocBuilder {
     /// `IDENT [ "(" [ field { "," field } [ "," ] ] ")" ]` after `event` or `output`:
     /// the fields on the name's line when they fit, else on lines of their own, as many
     /// to a line as fit.
-    private mutating func signature(_ keyword: TokenKind, fields: Int) throws {
+    private mutating func signature(_ keyword: TokenKind, fields decls: [FieldDecl]) throws {
+        let fields = decls.count
         try token(keyword)
         beginIndent()
         space()
@@ -109,6 +110,10 @@ extension DocBuilder {
                 for index in 0..<fields {
                     if index > 0 { fillSeparator() }
                     beginFillPart()
+                    if decls[index].privateMark != nil {
+                        try token(.identifier)  // `private`
+                        space()
+                    }
                     try token(.identifier)
                     try typeAnnotation()
                     if index + 1 < fields {

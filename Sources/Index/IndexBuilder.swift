@@ -66,7 +66,8 @@ struct IndexBuilder {
         let what = kind == .eventField ? "event" : "output"
         add(Symbol(kind, field.name.name, owner: owner), field.name,
             range: SourceRange(field.name.range.start, field.type.name.range.end),
-            signature: "\(field.name.name): \(type) (a field of \(what) \(owner))", type: type)
+            signature: (field.privateMark == nil ? "" : "private ") + "\(field.name.name): \(type) (a field of \(what) \(owner))",
+            type: type)
     }
 
     private mutating func declareState(_ s: StateDecl, parent: String?) {
@@ -89,7 +90,7 @@ struct IndexBuilder {
     }
 
     private func fieldList(_ fields: [FieldDecl]) -> String {
-        fields.isEmpty ? "" : "(" + fields.map { "\($0.name.name): \($0.type.name.name)" }.joined(separator: ", ") + ")"
+        fields.isEmpty ? "" : "(" + fields.map { ($0.privateMark == nil ? "" : "private ") + "\($0.name.name): \($0.type.name.name)" }.joined(separator: ", ") + ")"
     }
 
     func text(_ range: SourceRange) -> String {

@@ -11,7 +11,7 @@ enum SemanticTokens {
 
     /// Words the lexer reads as names and the parser gives a meaning where they stand.
     static let contextualKeywords: Set<String> = ["done", "always", "raise", "send", "cancel", "history", "deep", "in",
-                                                  "internal"]
+                                                  "internal", "private"]
     static let typeNames: Set<String> = ["Number", "Bool", "String"]
 
     private struct Classified {

@@ -169,12 +169,16 @@ public struct Field: Sendable {
     public var type: ValueType
     /// Where the field is declared.
     public var range: SourceRange
+    /// Whether the spec marks the field `private` (`event signIn(private password: String)`):
+    /// its value never reaches a recording. Only an event's payload fields can be private.
+    public var isPrivate: Bool
 
     /// Creates a field.
-    public init(name: String, type: ValueType, range: SourceRange) {
+    public init(name: String, type: ValueType, range: SourceRange, isPrivate: Bool = false) {
         self.name = name
         self.type = type
         self.range = range
+        self.isPrivate = isPrivate
     }
 }
 

@@ -96,7 +96,8 @@ extension Resolver {
             }
             let type = resolveType(f.type)
             if type == nil { untyped.append(f.name.name) }
-            result.append(Field(name: f.name.name, type: type ?? .number, range: f.name.range))
+            result.append(Field(name: f.name.name, type: type ?? .number, range: f.name.range,
+                                isPrivate: f.privateMark != nil))
         }
         return (result, untyped)
     }

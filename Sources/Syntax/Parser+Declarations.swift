@@ -117,11 +117,23 @@ extension Parser {
         guard token.kind == .lParen && !token.startsLine else { return (name, fields) }
         advance()
         while token.kind != .rParen {
+            // `private` is a word only here, before a field's name: a field may still be
+            // called `private` (`private: Bool`).
+            var privateMark: SourceRange?
+            if isWord(token, "private") && peek().kind == .identifier {
+                if what == "output" {
+                    syntaxError("'private' marks an event's payload field; an output's arguments are never recorded",
+                                at: token.range)
+                } else {
+                    privateMark = token.range
+                }
+                advance()
+            }
             guard let field = expectIdentifier("field name or ')'") else { return recoverMember() }
             guard expect(.colon, "':' and the field's type") != nil, let type = parseType() else {
                 return recoverMember()
             }
-            fields.append(FieldDecl(name: field, type: type))
+            fields.append(FieldDecl(name: field, type: type, privateMark: privateMark))
             if !consume(.comma) { break }
         }
         guard expect(.rParen, "',' or ')'") != nil else { return recoverMember() }

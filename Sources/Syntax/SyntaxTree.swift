@@ -84,12 +84,15 @@ package struct VarDecl: Equatable, Sendable {
     package var initialValue: ExprSyntax
 }
 
-/// `field = IDENT ":" type`
+/// `field = [ "private" ] IDENT ":" type`
 package struct FieldDecl: Equatable, Sendable {
     /// The field's name, as payloads and expressions refer to it.
     package var name: Identifier
     /// The field's type.
     package var type: TypeRef
+    /// Where `private` is written before the name (`private password: String`), or nil: a
+    /// private payload field never reaches a recording.
+    package var privateMark: SourceRange? = nil
 }
 
 /// `event = "event" IDENT [ "(" fields ")" ]`

@@ -26,7 +26,7 @@ struct PublicSymbolCountTests {
         "StatecraftExport": 19,
         "StatecraftFormat": 18,
         "StatecraftIndex": 61,
-        "StatecraftModel": 436,
+        "StatecraftModel": 437,
         "StatecraftRecording": 67,
         "StatecraftReplay": 325,
         "StatecraftReport": 124,
