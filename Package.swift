@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // The pipeline, one target per stage (Sources/README.md draws it): source text → syntax →
@@ -24,6 +24,8 @@ import PackageDescription
 //   LanguageServer -> Statecraft
 //   Driver -> Statecraft, LanguageServer
 //   StatecraftCLI -> Driver
+//   GenerateMachinesTool -> Driver
+//   GenerateMachinesPlugin -> GenerateMachinesTool
 //   Benchmarks -> Statecraft, LanguageServer
 // (Runtime parses and resolves spec text for apps, so that the StatecraftRuntime product
 // runs a spec with nothing else linked; Recording writes an app's events as an event log,
@@ -43,6 +45,8 @@ let package = Package(
         // For tools: every stage, re-exported by one module.
         .library(name: "Statecraft", targets: ["Statecraft"]),
         .executable(name: "statecraft", targets: ["StatecraftCLI"]),
+        // `swift package generate-machines`: the Swift of every spec in a package's targets.
+        .plugin(name: "GenerateMachines", targets: ["GenerateMachinesPlugin"]),
     ],
     targets: [
         .target(
@@ -102,6 +106,16 @@ let package = Package(
                 exclude: ["Editors"]),
         .target(name: "StatecraftDriver", dependencies: ["Statecraft", "StatecraftLanguageServer"], path: "Sources/Driver"),
         .executableTarget(name: "StatecraftCLI", dependencies: ["StatecraftDriver"], path: "Sources/StatecraftCLI"),
+        .plugin(
+            name: "GenerateMachinesPlugin",
+            capability: .command(
+                intent: .custom(verb: "generate-machines",
+                                description: "Regenerate Name.swift beside every Name.machine in the package's targets"),
+                permissions: [.writeToPackageDirectory(reason: "it writes Name.swift beside each Name.machine")]),
+            dependencies: ["GenerateMachinesTool"],
+            path: "Sources/GenerateMachinesPlugin"),
+        .executableTarget(name: "GenerateMachinesTool", dependencies: ["StatecraftDriver"],
+                          path: "Sources/GenerateMachinesTool"),
         // Measurements, run on purpose in release mode: `swift run -c release statecraft-bench`.
         .executableTarget(
             name: "statecraft-bench",

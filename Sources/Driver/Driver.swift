@@ -36,6 +36,17 @@ package struct Console: Sendable {
         self.files = files
         self.environment = environment
     }
+
+    /// This process's standard streams, with colour when standard output is a terminal and
+    /// `NO_COLOR` is unset: what the `statecraft` binary (and the plugin's tool) run with.
+    package static func standard() -> Console {
+        Console(out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+                err: { FileHandle.standardError.write(Data($0.utf8)) },
+                write: { FileHandle.standardOutput.write($0) },
+                colour: isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil,
+                inputIsTerminal: isatty(STDIN_FILENO) != 0,
+                errorIsTerminal: isatty(STDERR_FILENO) != 0)
+    }
 }
 
 extension Console {

@@ -89,7 +89,7 @@ enum PackageMap {
         var folders: [String: String] = [:]  // target name -> folder
         var declared: [String: [String]] = [:]
         var rest = manifest[...]
-        while let start = rest.range(of: #"\.(target|executableTarget|testTarget)\("#, options: .regularExpression) {
+        while let start = rest.range(of: #"\.(target|executableTarget|testTarget|plugin)\("#, options: .regularExpression) {
             // The target's arguments: up to the parenthesis that closes it.
             var depth = 0
             var end = start.upperBound
