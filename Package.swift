@@ -17,10 +17,11 @@ import PackageDescription
 //   EventLog -> Diagnostics
 //   Replay -> Runtime, EventLog, Model, Recording
 //   Export -> Model
+//   Codegen -> Model, Diagnostics
 //   SCXML -> Model, Diagnostics, Syntax, Semantics, Format
 //   Report -> Diagnostics, Model, Analysis, Index, Replay, Export
 //   Statecraft -> Diagnostics, Syntax, Model, Semantics, Analysis, EventLog, Runtime, Export,
-//                 SCXML, Format, Report, Index, Replay, Recording
+//                 SCXML, Format, Report, Index, Replay, Recording, Codegen
 //   LanguageServer -> Statecraft
 //   Driver -> Statecraft, LanguageServer
 //   StatecraftCLI -> Driver
@@ -72,6 +73,7 @@ let package = Package(
         .target(name: "StatecraftRecording", dependencies: ["StatecraftSyntax", "StatecraftDiagnostics"],
                 path: "Sources/Recording"),
         .target(name: "StatecraftExport", dependencies: ["StatecraftModel"], path: "Sources/Export"),
+        .target(name: "StatecraftCodegen", dependencies: ["StatecraftModel", "StatecraftDiagnostics"], path: "Sources/Codegen"),
         // SCXML in and out: the importer writes our language from an SCXML document; the
         // exporter writes an SCXML document from a resolved machine.
         // The importer resolves what it writes (Semantics), so that a document whose eventless
@@ -98,7 +100,7 @@ let package = Package(
             dependencies: ["StatecraftDiagnostics", "StatecraftSyntax", "StatecraftModel",
                            "StatecraftSemantics", "StatecraftAnalysis", "StatecraftEventLog", "StatecraftRuntime",
                            "StatecraftExport", "StatecraftSCXML", "StatecraftFormat", "StatecraftReport",
-                           "StatecraftIndex", "StatecraftReplay", "StatecraftRecording"],
+                           "StatecraftIndex", "StatecraftReplay", "StatecraftRecording", "StatecraftCodegen"],
             path: "Sources/Statecraft"),
         // `statecraft lsp`: the language server (LSP 3.17 over standard input and output) on the
         // library. Editors/ holds files for editors (a TextMate grammar), not code.
@@ -149,6 +151,11 @@ let package = Package(
             path: "Tests/CheckerTests",
             exclude: ["Fixtures"]),
         // The event-log writer and the spec fingerprint, read back by the log reader and replay.
+        // The Swift `statecraft swift` writes for the bundled specs and the fixtures (golden
+        // files, compiled here), and the tests that hold it to the runtime.
+        .target(name: "GeneratedMachines", path: "Tests/GeneratedMachines"),
+        .testTarget(name: "CodegenTests", dependencies: ["GeneratedMachines", "Statecraft", "StatecraftDriver", "TestSupport"],
+                    path: "Tests/CodegenTests"),
         .testTarget(name: "RecordingTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/RecordingTests"),
         .testTarget(
             name: "EventLogTests",

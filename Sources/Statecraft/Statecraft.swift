@@ -1,4 +1,5 @@
 @_exported import StatecraftAnalysis
+@_exported import StatecraftCodegen
 @_exported import StatecraftDiagnostics
 @_exported import StatecraftEventLog
 @_exported import StatecraftExport

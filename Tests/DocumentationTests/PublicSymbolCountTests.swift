@@ -21,6 +21,7 @@ struct PublicSymbolCountTests {
     static let expected: [String: Int] = [
         "Statecraft": 3,
         "StatecraftAnalysis": 81,
+        "StatecraftCodegen": 12,
         "StatecraftDiagnostics": 183,
         "StatecraftEventLog": 94,
         "StatecraftExport": 19,

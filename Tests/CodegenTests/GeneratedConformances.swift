@@ -1,0 +1,247 @@
+import GeneratedMachines
+
+// What the differential tests need of a generated type, as protocols its members already
+// satisfy: the generated file knows nothing of these (it imports nothing of ours), and each
+// type joins them below with an empty extension.
+
+protocol GeneratedValue: Sendable {
+    static func number(_ n: Double) -> Self
+    static func bool(_ b: Bool) -> Self
+    static func string(_ s: String) -> Self
+    var numberValue: Double? { get }
+    var boolValue: Bool? { get }
+    var stringValue: String? { get }
+}
+
+protocol GeneratedFailure: Sendable {
+    var message: String { get }
+    var line: Int { get }
+    var column: Int { get }
+}
+
+protocol GeneratedOutcome: Sendable {
+    associatedtype Failure: GeneratedFailure
+    var name: String { get }
+    var transition: Int? { get }
+    var failure: Failure? { get }
+}
+
+protocol GeneratedOutput: Sendable {
+    associatedtype Value: GeneratedValue
+    var name: String { get }
+    var arguments: [Value] { get }
+}
+
+protocol GeneratedEvent: Sendable {
+    associatedtype Value: GeneratedValue
+    init?(name: String, fields: [Value])
+    var recordedFields: [(name: String, value: Value)] { get }
+}
+
+protocol GeneratedStepResult: Sendable {
+    associatedtype Outcome: GeneratedOutcome
+    associatedtype Output: GeneratedOutput
+    var outcome: Outcome { get }
+    var outputs: [Output] { get }
+}
+
+protocol GeneratedMachine: Sendable {
+    associatedtype Value: GeneratedValue
+    associatedtype Event: GeneratedEvent where Event.Value == Value
+    associatedtype Output: GeneratedOutput where Output.Value == Value
+    associatedtype Outcome: GeneratedOutcome
+    associatedtype StepResult: GeneratedStepResult where StepResult.Outcome == Outcome, StepResult.Output == Output
+    init()
+    var start: StepResult { get }
+    var configurationNames: [String] { get }
+    var variableValues: [(name: String, value: Value)] { get }
+    var isFinished: Bool { get }
+    var now: Double { get }
+    var nextDeadline: Double? { get }
+    mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome
+    mutating func advance(to time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void)
+}
+
+/// Every generated golden, by the spec it comes from (a path under the repository).
+let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
+    ("Specs/Drawer.machine", Drawer.self),
+    ("Specs/PeekRating.machine", PeekRating.self),
+    ("Specs/PullToRefresh.machine", PullToRefresh.self),
+    ("Specs/SwipeToDismiss.machine", SwipeToDismiss.self),
+    ("Specs/VibrantButton.machine", VibrantButton.self),
+    ("Tests/CheckerTests/Fixtures/analysis.machine", Fixture_analysis.self),
+    ("Tests/CheckerTests/Fixtures/depth-frontier.machine", Fixture_depth_frontier.self),
+    ("Tests/CheckerTests/Fixtures/exhaustive-proof.machine", Fixture_exhaustive_proof.self),
+    ("Tests/CheckerTests/Fixtures/guard-clamp.machine", Fixture_guard_clamp.self),
+    ("Tests/CheckerTests/Fixtures/guard-equality.machine", Fixture_guard_equality.self),
+    ("Tests/CheckerTests/Fixtures/guard-overlap.machine", Fixture_guard_overlap.self),
+    ("Tests/CheckerTests/Fixtures/not-reached-collapse.machine", Fixture_not_reached_collapse.self),
+    ("Tests/CheckerTests/Fixtures/payload-constants.machine", Fixture_payload_constants.self),
+    ("Tests/CheckerTests/Fixtures/run-time-faults.machine", Fixture_run_time_faults.self),
+    ("Tests/CheckerTests/Fixtures/sole-child.machine", Fixture_sole_child.self),
+    ("Tests/CheckerTests/Fixtures/start-fails.machine", Fixture_start_fails.self),
+    ("Tests/CheckerTests/Fixtures/string-copied.machine", Fixture_string_copied.self),
+    ("Tests/CheckerTests/Fixtures/string-emitted.machine", Fixture_string_emitted.self),
+    ("Tests/CheckerTests/Fixtures/timer-loop.machine", Fixture_timer_loop.self),
+    ("Tests/CheckerTests/Fixtures/timer-race.machine", Fixture_timer_race.self),
+]
+
+extension Drawer: GeneratedMachine {}
+extension Drawer.Value: GeneratedValue {}
+extension Drawer.Failure: GeneratedFailure {}
+extension Drawer.Outcome: GeneratedOutcome {}
+extension Drawer.Output: GeneratedOutput {}
+extension Drawer.Event: GeneratedEvent {}
+extension Drawer.StepResult: GeneratedStepResult {}
+
+extension PeekRating: GeneratedMachine {}
+extension PeekRating.Value: GeneratedValue {}
+extension PeekRating.Failure: GeneratedFailure {}
+extension PeekRating.Outcome: GeneratedOutcome {}
+extension PeekRating.Output: GeneratedOutput {}
+extension PeekRating.Event: GeneratedEvent {}
+extension PeekRating.StepResult: GeneratedStepResult {}
+
+extension PullToRefresh: GeneratedMachine {}
+extension PullToRefresh.Value: GeneratedValue {}
+extension PullToRefresh.Failure: GeneratedFailure {}
+extension PullToRefresh.Outcome: GeneratedOutcome {}
+extension PullToRefresh.Output: GeneratedOutput {}
+extension PullToRefresh.Event: GeneratedEvent {}
+extension PullToRefresh.StepResult: GeneratedStepResult {}
+
+extension SwipeToDismiss: GeneratedMachine {}
+extension SwipeToDismiss.Value: GeneratedValue {}
+extension SwipeToDismiss.Failure: GeneratedFailure {}
+extension SwipeToDismiss.Outcome: GeneratedOutcome {}
+extension SwipeToDismiss.Output: GeneratedOutput {}
+extension SwipeToDismiss.Event: GeneratedEvent {}
+extension SwipeToDismiss.StepResult: GeneratedStepResult {}
+
+extension VibrantButton: GeneratedMachine {}
+extension VibrantButton.Value: GeneratedValue {}
+extension VibrantButton.Failure: GeneratedFailure {}
+extension VibrantButton.Outcome: GeneratedOutcome {}
+extension VibrantButton.Output: GeneratedOutput {}
+extension VibrantButton.Event: GeneratedEvent {}
+extension VibrantButton.StepResult: GeneratedStepResult {}
+
+extension Fixture_analysis: GeneratedMachine {}
+extension Fixture_analysis.Value: GeneratedValue {}
+extension Fixture_analysis.Failure: GeneratedFailure {}
+extension Fixture_analysis.Outcome: GeneratedOutcome {}
+extension Fixture_analysis.Output: GeneratedOutput {}
+extension Fixture_analysis.Event: GeneratedEvent {}
+extension Fixture_analysis.StepResult: GeneratedStepResult {}
+
+extension Fixture_depth_frontier: GeneratedMachine {}
+extension Fixture_depth_frontier.Value: GeneratedValue {}
+extension Fixture_depth_frontier.Failure: GeneratedFailure {}
+extension Fixture_depth_frontier.Outcome: GeneratedOutcome {}
+extension Fixture_depth_frontier.Output: GeneratedOutput {}
+extension Fixture_depth_frontier.Event: GeneratedEvent {}
+extension Fixture_depth_frontier.StepResult: GeneratedStepResult {}
+
+extension Fixture_exhaustive_proof: GeneratedMachine {}
+extension Fixture_exhaustive_proof.Value: GeneratedValue {}
+extension Fixture_exhaustive_proof.Failure: GeneratedFailure {}
+extension Fixture_exhaustive_proof.Outcome: GeneratedOutcome {}
+extension Fixture_exhaustive_proof.Output: GeneratedOutput {}
+extension Fixture_exhaustive_proof.Event: GeneratedEvent {}
+extension Fixture_exhaustive_proof.StepResult: GeneratedStepResult {}
+
+extension Fixture_guard_clamp: GeneratedMachine {}
+extension Fixture_guard_clamp.Value: GeneratedValue {}
+extension Fixture_guard_clamp.Failure: GeneratedFailure {}
+extension Fixture_guard_clamp.Outcome: GeneratedOutcome {}
+extension Fixture_guard_clamp.Output: GeneratedOutput {}
+extension Fixture_guard_clamp.Event: GeneratedEvent {}
+extension Fixture_guard_clamp.StepResult: GeneratedStepResult {}
+
+extension Fixture_guard_equality: GeneratedMachine {}
+extension Fixture_guard_equality.Value: GeneratedValue {}
+extension Fixture_guard_equality.Failure: GeneratedFailure {}
+extension Fixture_guard_equality.Outcome: GeneratedOutcome {}
+extension Fixture_guard_equality.Output: GeneratedOutput {}
+extension Fixture_guard_equality.Event: GeneratedEvent {}
+extension Fixture_guard_equality.StepResult: GeneratedStepResult {}
+
+extension Fixture_guard_overlap: GeneratedMachine {}
+extension Fixture_guard_overlap.Value: GeneratedValue {}
+extension Fixture_guard_overlap.Failure: GeneratedFailure {}
+extension Fixture_guard_overlap.Outcome: GeneratedOutcome {}
+extension Fixture_guard_overlap.Output: GeneratedOutput {}
+extension Fixture_guard_overlap.Event: GeneratedEvent {}
+extension Fixture_guard_overlap.StepResult: GeneratedStepResult {}
+
+extension Fixture_not_reached_collapse: GeneratedMachine {}
+extension Fixture_not_reached_collapse.Value: GeneratedValue {}
+extension Fixture_not_reached_collapse.Failure: GeneratedFailure {}
+extension Fixture_not_reached_collapse.Outcome: GeneratedOutcome {}
+extension Fixture_not_reached_collapse.Output: GeneratedOutput {}
+extension Fixture_not_reached_collapse.Event: GeneratedEvent {}
+extension Fixture_not_reached_collapse.StepResult: GeneratedStepResult {}
+
+extension Fixture_payload_constants: GeneratedMachine {}
+extension Fixture_payload_constants.Value: GeneratedValue {}
+extension Fixture_payload_constants.Failure: GeneratedFailure {}
+extension Fixture_payload_constants.Outcome: GeneratedOutcome {}
+extension Fixture_payload_constants.Output: GeneratedOutput {}
+extension Fixture_payload_constants.Event: GeneratedEvent {}
+extension Fixture_payload_constants.StepResult: GeneratedStepResult {}
+
+extension Fixture_run_time_faults: GeneratedMachine {}
+extension Fixture_run_time_faults.Value: GeneratedValue {}
+extension Fixture_run_time_faults.Failure: GeneratedFailure {}
+extension Fixture_run_time_faults.Outcome: GeneratedOutcome {}
+extension Fixture_run_time_faults.Output: GeneratedOutput {}
+extension Fixture_run_time_faults.Event: GeneratedEvent {}
+extension Fixture_run_time_faults.StepResult: GeneratedStepResult {}
+
+extension Fixture_sole_child: GeneratedMachine {}
+extension Fixture_sole_child.Value: GeneratedValue {}
+extension Fixture_sole_child.Failure: GeneratedFailure {}
+extension Fixture_sole_child.Outcome: GeneratedOutcome {}
+extension Fixture_sole_child.Output: GeneratedOutput {}
+extension Fixture_sole_child.Event: GeneratedEvent {}
+extension Fixture_sole_child.StepResult: GeneratedStepResult {}
+
+extension Fixture_start_fails: GeneratedMachine {}
+extension Fixture_start_fails.Value: GeneratedValue {}
+extension Fixture_start_fails.Failure: GeneratedFailure {}
+extension Fixture_start_fails.Outcome: GeneratedOutcome {}
+extension Fixture_start_fails.Output: GeneratedOutput {}
+extension Fixture_start_fails.Event: GeneratedEvent {}
+extension Fixture_start_fails.StepResult: GeneratedStepResult {}
+
+extension Fixture_string_copied: GeneratedMachine {}
+extension Fixture_string_copied.Value: GeneratedValue {}
+extension Fixture_string_copied.Failure: GeneratedFailure {}
+extension Fixture_string_copied.Outcome: GeneratedOutcome {}
+extension Fixture_string_copied.Output: GeneratedOutput {}
+extension Fixture_string_copied.Event: GeneratedEvent {}
+extension Fixture_string_copied.StepResult: GeneratedStepResult {}
+
+extension Fixture_string_emitted: GeneratedMachine {}
+extension Fixture_string_emitted.Value: GeneratedValue {}
+extension Fixture_string_emitted.Failure: GeneratedFailure {}
+extension Fixture_string_emitted.Outcome: GeneratedOutcome {}
+extension Fixture_string_emitted.Output: GeneratedOutput {}
+extension Fixture_string_emitted.Event: GeneratedEvent {}
+extension Fixture_string_emitted.StepResult: GeneratedStepResult {}
+
+extension Fixture_timer_loop: GeneratedMachine {}
+extension Fixture_timer_loop.Value: GeneratedValue {}
+extension Fixture_timer_loop.Failure: GeneratedFailure {}
+extension Fixture_timer_loop.Outcome: GeneratedOutcome {}
+extension Fixture_timer_loop.Output: GeneratedOutput {}
+extension Fixture_timer_loop.Event: GeneratedEvent {}
+extension Fixture_timer_loop.StepResult: GeneratedStepResult {}
+
+extension Fixture_timer_race: GeneratedMachine {}
+extension Fixture_timer_race.Value: GeneratedValue {}
+extension Fixture_timer_race.Failure: GeneratedFailure {}
+extension Fixture_timer_race.Outcome: GeneratedOutcome {}
+extension Fixture_timer_race.Output: GeneratedOutput {}
+extension Fixture_timer_race.Event: GeneratedEvent {}
+extension Fixture_timer_race.StepResult: GeneratedStepResult {}

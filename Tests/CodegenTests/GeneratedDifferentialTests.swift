@@ -1,0 +1,247 @@
+import Foundation
+import GeneratedMachines
+import Statecraft
+import Testing
+import TestSupport
+
+/// Each generated type and the runtime's `Instance`, side by side, on the bundled session logs
+/// and on 10,000 random steps per spec: after every step (and every timer) they agree on the
+/// outcome, the outputs with their arguments, the active states, the variables and the clock.
+/// The first difference fails, with the step and both sides.
+@Suite struct GeneratedDifferentialTests {
+    /// One machine of each kind, stepped together.
+    struct Pair<M: GeneratedMachine> {
+        let program: Program
+        var instance: Instance
+        var generated: M
+        var steps = 0
+        var history: [String] = []
+
+        init(_ program: Program) {
+            self.program = program
+            instance = Instance(program)
+            generated = M()
+        }
+
+        /// Starts both; nil when they agree, else the difference.
+        mutating func start() -> String? {
+            var outputs: [(OutputID, [Value])] = []
+            let step = instance.start { outputs.append(($0, $1)) }
+            history.append("start")
+            return agree(step, generated.start.outcome, outputs, generated.start.outputs, "start")
+        }
+
+        /// Advances both to `time`, then sends the event; nil when they agree.
+        mutating func step(_ event: EventID, _ payload: [Value], at time: Double?) -> String? {
+            if let time, let difference = advance(to: time) { return difference }
+            let name = program.machine[event].name
+            history.append("\(name)(\(payload.map(\.description).joined(separator: ", ")))")
+            guard let typed = M.Event(name: name, fields: payload.map(Self.generatedValue)) else {
+                return "the generated type builds no event '\(name)' from \(payload)"
+            }
+            var expected: [(OutputID, [Value])] = []
+            let step = instance.send(event, payload: payload) { expected.append(($0, $1)) }
+            var actual: [M.Output] = []
+            let outcome = generated.send(typed) { actual.append($0) }
+            if let difference = agree(step, outcome, expected, actual, "send \(name)") { return difference }
+            // A timer armed with no delay fires right after the step, as replay does it.
+            return advance(to: instance.now)
+        }
+
+        mutating func advance(to time: Double) -> String? {
+            var expected: [(Step, [(OutputID, [Value])])] = []
+            var pending: [(OutputID, [Value])] = []
+            instance.advance(to: time, emit: { pending.append(($0, $1)) }, onStep: {
+                expected.append(($0, pending))
+                pending = []
+            })
+            var actual: [(M.Outcome, [M.Output])] = []
+            var outputs: [M.Output] = []
+            generated.advance(to: time, emit: { outputs.append($0) }, onStep: {
+                actual.append(($0, outputs))
+                outputs = []
+            })
+            history.append("advance(to: \(time))")
+            guard expected.count == actual.count else {
+                return "advance(to: \(time)): the runtime fired \(expected.count) timer(s), the generated type \(actual.count)"
+            }
+            for ((step, out1), (outcome, out2)) in zip(expected, actual) {
+                if let difference = agree(step, outcome, out1, out2, "timer before \(time)") { return difference }
+            }
+            return compareState("advance(to: \(time))")
+        }
+
+        /// Whether a runtime step and a generated outcome say the same.
+        func agree(_ step: Step, _ outcome: M.Outcome, _ expected: [(OutputID, [Value])], _ actual: [M.Output],
+                   _ what: String) -> String? {
+            let runtime: String
+            switch step.result {
+            case .started: runtime = "started"
+            case .applied(let t): runtime = "taken \(t.index)"
+            case .ignored: runtime = "ignored"
+            case .afterFinal: runtime = "afterFinal"
+            case .failed(let fault):
+                let at = program.machine.source.location(of: fault.range.start)
+                runtime = "rejected \(fault.message) at \(at.line):\(at.column)"
+            }
+            var mine = outcome.name
+            if let t = outcome.transition { mine += " \(t)" }
+            if let f = outcome.failure { mine += " \(f.message) at \(f.line):\(f.column)" }
+            if runtime != mine { return "\(what): the runtime says \(runtime), the generated type \(mine)" }
+            let runtimeOutputs = expected.map { "\(program.machine[$0.0].name)(\($0.1.map(\.description).joined(separator: ", ")))" }
+            let myOutputs = actual.map { "\($0.name)(\($0.arguments.map(Self.modelValue).map(\.description).joined(separator: ", ")))" }
+            if runtimeOutputs != myOutputs { return "\(what): outputs \(runtimeOutputs) against \(myOutputs)" }
+            return compareState(what)
+        }
+
+        func compareState(_ what: String) -> String? {
+            let states = instance.activeStates.map { program.machine[$0].name }
+            if states != generated.configurationNames {
+                return "\(what): active states \(states) against \(generated.configurationNames)"
+            }
+            let variables = zip(program.machine.variables, instance.variables).map { "\($0.name)=\($1)" }
+            let mine = generated.variableValues.map { "\($0.name)=\(Self.modelValue($0.value))" }
+            if variables != mine { return "\(what): variables \(variables) against \(mine)" }
+            if instance.isFinished != generated.isFinished { return "\(what): finished \(instance.isFinished) against \(generated.isFinished)" }
+            if instance.now != generated.now { return "\(what): now \(instance.now) against \(generated.now)" }
+            return nil
+        }
+
+        static func generatedValue(_ v: Value) -> M.Value {
+            switch v {
+            case .number(let n): .number(n)
+            case .bool(let b): .bool(b)
+            case .string(let s): .string(s)
+            }
+        }
+
+        static func modelValue(_ v: M.Value) -> Value {
+            if let n = v.numberValue { return .number(n) }
+            if let b = v.boolValue { return .bool(b) }
+            return .string(v.stringValue ?? "")
+        }
+    }
+
+    static func program(_ spec: String) throws -> Program {
+        let url = Repository.root.appendingPathComponent(spec)
+        return try Program(specText: String(contentsOf: url, encoding: .utf8), path: spec)
+    }
+
+    /// Replays `Specs/NAME.session.jsonl` through both, case by case.
+    static func replaySession<M: GeneratedMachine>(_ type: M.Type, spec: String) throws {
+        let program = try program(spec)
+        let log = spec.replacingOccurrences(of: ".machine", with: ".session.jsonl")
+        var reader = try EventLogReader.open(path: Repository.root.appendingPathComponent(log).path)
+        var pairs: [String: Pair<M>] = [:]
+        var lines = 0
+        while let record = try reader.next() {
+            guard case .event(let name, _, let members) = record.body else { continue }
+            let key = record.caseKey ?? ""
+            if pairs[key] == nil {
+                var pair = Pair<M>(program)
+                if let difference = pair.start() { Issue.record("\(log), case \(key): \(difference)"); return }
+                pairs[key] = pair
+            }
+            guard let event = program.machine.events.first(where: { $0.name == name }) else { continue }
+            let payload = event.fields.map { field -> Value in
+                switch members.first(where: { $0.key == field.name })?.value {
+                case .number(let n)?: .number(n)
+                case .bool(let b)?: .bool(b)
+                case .string(let s)?: .string(s)
+                default: field.type.zero
+                }
+            }
+            lines += 1
+            if let difference = pairs[key]!.step(event.id, payload, at: record.time) {
+                Issue.record("\(log):\(record.line), case \(key): \(difference)")
+                return
+            }
+        }
+        #expect(lines > 0, "\(log) has no event line")
+    }
+
+    @Test func sessionLogs() throws {
+        for (spec, type) in generatedMachines where spec.hasPrefix("Specs/") {
+            try Self.replaySession(type, spec: spec)
+        }
+    }
+
+    /// Payload values that matter to the spec: its constants and number literals, one either
+    /// side of each, zero, and random values; its string literals and random strings.
+    struct Inputs {
+        var numbers: [Double] = [0, -1, 1, 0.5]
+        var strings: [String] = ["", "a", "❤️"]
+
+        init(_ machine: Machine) {
+            func look(_ e: Expr) {
+                e.visit {
+                    switch $0.kind {
+                    case .literal(.number(let n)): numbers += [n, n - 1, n + 1, n.nextUp, n.nextDown]
+                    case .literal(.string(let s)): strings.append(s)
+                    default: break
+                    }
+                }
+            }
+            for c in machine.constants {
+                if case .number(let n) = c.value { numbers += [n, n - 1, n + 1, -n] }
+                if case .string(let s) = c.value { strings.append(s) }
+            }
+            for t in machine.transitions {
+                t.guardExpr.map(look)
+                if case .after(let d) = t.trigger { look(d) }
+                for a in t.actions { a.visitExpressions(look) }
+            }
+            for s in machine.states { for a in s.entry + s.exit { a.visitExpressions(look) } }
+        }
+
+        func value(_ type: ValueType, _ rng: inout SplitMix64) -> Value {
+            switch type {
+            case .number:
+                rng.next() % 4 == 0 ? .number(Double(Int(rng.next() % 4001)) / 2 - 1000) : .number(numbers[Int(rng.next() % UInt64(numbers.count))])
+            case .bool: .bool(rng.next() & 1 == 0)
+            case .string: .string(strings[Int(rng.next() % UInt64(strings.count))])
+            }
+        }
+    }
+
+    /// 10,000 random steps in runs of up to 200 (a fresh pair each run): random events and
+    /// payloads, and time gaps that land before, on and after the next deadline.
+    static func randomSteps<M: GeneratedMachine>(_ type: M.Type, spec: String, seed: UInt64) throws {
+        let program = try program(spec)
+        let machine = program.machine
+        guard !machine.events.isEmpty else { return }
+        let inputs = Inputs(machine)
+        var rng = SplitMix64(seed: seed)
+        var total = 0
+        while total < 10_000 {
+            var pair = Pair<M>(program)
+            if let difference = pair.start() {
+                Issue.record("\(spec), seed \(seed): \(difference)")
+                return
+            }
+            for _ in 0..<200 {
+                total += 1
+                let event = machine.events[Int(rng.next() % UInt64(machine.events.count))]
+                let payload = event.fields.map { inputs.value($0.type, &rng) }
+                var time: Double? = nil
+                switch rng.next() % 6 {
+                case 0: time = pair.instance.now + Double(rng.next() % 100) / 100
+                case 1: time = pair.generated.nextDeadline
+                case 2: time = pair.generated.nextDeadline.map { $0.nextDown }
+                case 3: time = pair.generated.nextDeadline.map { $0 + 0.25 }
+                default: break
+                }
+                if let difference = pair.step(event.id, payload, at: time) {
+                    Issue.record("\(spec), seed \(seed), step \(total): \(difference)\nafter: \(pair.history.suffix(12).joined(separator: "; "))")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test(arguments: generatedMachines.map(\.spec))
+    func tenThousandRandomSteps(spec: String) throws {
+        let type = try #require(generatedMachines.first { $0.spec == spec }?.type)
+        try Self.randomSteps(type, spec: spec, seed: 0x5EED ^ UInt64(spec.utf8.count))
+    }
+}

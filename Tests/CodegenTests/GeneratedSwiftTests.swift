@@ -1,0 +1,91 @@
+import Foundation
+import GeneratedMachines
+import Statecraft
+import Testing
+import TestSupport
+
+/// `statecraft swift`: the goldens in Tests/GeneratedMachines are what the specs generate
+/// today, they compile warning-free in Swift 6, and each runs exactly as the runtime does.
+@Suite struct GeneratedSwiftTests {
+    /// The type name a fixture's golden has (`guard-clamp` gives `Fixture_guard_clamp`).
+    static func typeName(_ spec: String) -> String {
+        let base = URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent
+        return spec.hasPrefix("Specs/") ? base : "Fixture_" + String(base.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+
+    static let goldens = Repository.root.appendingPathComponent("Tests/GeneratedMachines")
+
+    @Test(arguments: generatedMachines.map(\.spec))
+    func theGoldenIsWhatTheSpecGenerates(spec: String) throws {
+        let name = Self.typeName(spec)
+        let run = try CLI.run(["swift", spec, "--type-name", name, "--access", "public"])
+        #expect(run.status == 0, "\(run.stderr)")
+        if let difference = Golden.compare(run.stdout, to: Self.goldens.appendingPathComponent(name + ".swift")) {
+            Issue.record("\(difference)")
+        }
+        // --check agrees: the golden is up to date.
+        let check = try CLI.run(["swift", spec, "--type-name", name, "--access", "public", "--check",
+                                 "-o", "Tests/GeneratedMachines/\(name).swift"])
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
+    /// Every bundled spec and fixture that resolves has a golden, unless the generator refuses
+    /// it for a construct it does not write yet; and every golden comes from one of them.
+    @Test func everySpecThatResolvesIsGeneratedOrRefusedByName() throws {
+        let fixtures = try FileManager.default.contentsOfDirectory(
+            atPath: Repository.root.appendingPathComponent("Tests/CheckerTests/Fixtures").path)
+            .filter { $0.hasSuffix(".machine") }.map { "Tests/CheckerTests/Fixtures/" + $0 }
+        let bundled = try FileManager.default.contentsOfDirectory(atPath: Repository.specs.path)
+            .filter { $0.hasSuffix(".machine") }.map { "Specs/" + $0 }
+        let listed = Set(generatedMachines.map(\.spec))
+        for spec in (bundled + fixtures).sorted() {
+            let run = try CLI.run(["swift", spec, "--type-name", Self.typeName(spec)])
+            if listed.contains(spec) {
+                #expect(run.status == 0, "\(spec): \(run.stderr)")
+            } else if run.status == 0 {
+                Issue.record("\(spec) generates Swift but has no golden in Tests/GeneratedMachines")
+            } else if !run.stderr.contains("has errors") {
+                #expect(run.stderr.contains("are not generated yet"), "\(spec): \(run.stderr)")
+            }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.goldens.path).filter { $0.hasSuffix(".swift") }
+        #expect(Set(files) == Set(generatedMachines.map { Self.typeName($0.spec) + ".swift" }))
+    }
+
+    /// The real compiler, in Swift 6 mode with warnings as errors, over every golden at once
+    /// and nothing else: self-contained and warning-free.
+    @Test(.enabled(if: ExternalTool.find("swiftc") != nil, "swiftc is not on PATH"))
+    func theGoldensCompileWarningFreeInSwift6() throws {
+        let swiftc = try #require(ExternalTool.find("swiftc"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.goldens.path)
+            .filter { $0.hasSuffix(".swift") }.sorted().map { Self.goldens.appendingPathComponent($0).path }
+        // A module, not -typecheck: the warnings of the SIL passes (code that never runs) come after type checking.
+        let module = FileManager.default.temporaryDirectory.appendingPathComponent("generated-\(UUID().uuidString).swiftmodule")
+        defer { try? FileManager.default.removeItem(at: module) }
+        let run = try swiftc.run(["-swift-version", "6", "-warnings-as-errors", "-parse-as-library", "-module-name", "Goldens",
+                                  "-emit-module", "-emit-module-path", module.path] + files)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+
+    @Test func aStatechartIsRefusedWithItsPlace() throws {
+        let run = try CLI.run(["swift", "Specs/MediaPlayer.machine"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix(
+            "Specs/MediaPlayer.machine:58:32: error: parallel state 'session' (statecharts are not generated yet)\n"),
+            "\(run.stderr)")
+    }
+
+    @Test func checkSaysWhenTheFileIsStale() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-swift-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("Drawer.swift").path
+        #expect(try CLI.run(["swift", "Specs/Drawer.machine", "-o", file, "--check"]).status == 1)
+        #expect(try CLI.run(["swift", "Specs/Drawer.machine", "-o", file]).status == 0)
+        #expect(try CLI.run(["swift", "Specs/Drawer.machine", "-o", file, "--check"]).status == 0)
+        try (String(contentsOfFile: file, encoding: .utf8) + "// edited\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let stale = try CLI.run(["swift", "Specs/Drawer.machine", "-o", file, "--check"])
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("is not what 'Specs/Drawer.machine' generates"), "\(stale.stderr)")
+    }
+}
