@@ -149,11 +149,13 @@ struct RunCommand {
         }
         let tapes = decoded.tapes(program)
         let hand = handBaseline(machine, decoded, program)
-        var send: [Double] = [], tape: [Double] = [], baseline: [Double] = []
+        let swift = GeneratedRun.make(machine, decoded, program)
+        var send: [Double] = [], tape: [Double] = [], baseline: [Double] = [], generated: [Double] = []
         for _ in 0..<max(1, runs) {
             send.append(Stages.time(runs: 1) { decoded.step(program).count })
             tape.append(Stages.time(runs: 1) { DecodedLog.run(tapes, program).count })
             if let hand { baseline.append(Stages.time(runs: 1, hand.run)) }
+            if let swift { generated.append(Stages.time(runs: 1, swift.run)) }
         }
         func ratio(_ times: [Double]) -> String {
             guard !baseline.isEmpty else { return "" }
@@ -164,6 +166,12 @@ struct RunCommand {
         let sameEnd = DecodedLog.run(tapes, program).map(\.variables) == decoded.step(program).map(\.variables)
         add("Instance.run(EventTape)", median(tape), count, sameEnd ? ratio(tape) : "DIFFERS from send")
         if let hand { add("hand-written switch", median(baseline), count, hand.check()) }
+        if let swift {
+            let versus = baseline.isEmpty
+                ? Table.fixed(median(zip(send, generated).map { $0 / $1 }), 1) + "× faster than send"
+                : ratio(generated)
+            add("generated Swift (statecraft swift)", median(generated), count, versus + ", " + swift.check())
+        }
         return .success(())
     }
 
@@ -213,7 +221,7 @@ struct RunCommand {
 }
 
 /// A value a closure can update.
-private final class Box<T> {
+final class Box<T> {
     var value: T
 
     init(_ value: T) {

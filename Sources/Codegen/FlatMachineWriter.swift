@@ -31,7 +31,9 @@ struct FlatMachineWriter {
     static let memberNames: Set<String> = [
         "State", "Event", "Output", "Value", "Failure", "Outcome", "StepResult", "Core",
         "state", "configuration", "isActive", "now", "isFinished", "nextDeadline", "start", "send", "advance",
-        "variableValues", "core", "pending", "take", "enter", "exit", "exitStates", "fireTimer", "text",
+        "variableValues", "configurationNames", "core", "pending", "take", "enter", "exit", "exitStates", "fireTimer",
+        "deliver", "startMachine", "timerSites", "parent", "text", "add", "subtract", "multiply", "divide", "remainder",
+        "squareRoot",
     ]
 
     mutating func write() throws(SwiftGenerator.Unsupported) -> String {
@@ -134,9 +136,14 @@ struct FlatMachineWriter {
         out.doc("The \(machine.name) machine of `\(options.specName)`: a value type stepped with the runtime's semantics.")
     }
 
-    private var usesFoundation: Bool {
-        var found = false
-        func look(_ e: Expr) { e.visit { if case .call(.atan2, _) = $0.kind { found = true } } }
+    /// Whether the spec calls a math function that needs Foundation: `atan2`, and the roundings
+    /// and `sqrt`, which the standard library leaves to the C math library that an app on
+    /// Linux links only through Foundation (or Glibc).
+    private var usesFoundation: Bool { !calledFunctions.intersection([.atan2, .sqrt, .floor, .ceil, .round]).isEmpty }
+
+    private var calledFunctions: Set<BuiltinFunction> {
+        var found = Set<BuiltinFunction>()
+        func look(_ e: Expr) { e.visit { if case .call(let f, _) = $0.kind { found.insert(f) } } }
         for t in machine.transitions {
             t.guardExpr.map(look)
             if case .after(let d) = t.trigger { look(d) }
@@ -362,7 +369,7 @@ struct FlatMachineWriter {
         out.open("\(a)init()")
             out.line("let outcome = startMachine()")
             out.line("start = StepResult(outcome: outcome, outputs: pending)")
-            out.line("pending.removeAll(keepingCapacity: true)")
+            out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
         out.close()
         out.line()
         out.doc("The active state: the innermost one (the initial one if starting failed).")
@@ -429,15 +436,13 @@ struct FlatMachineWriter {
         out.open("\(a)mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome")
             out.line("if core.isFinished { return .afterFinal }")
             out.line("let before = core")
-            out.line("pending.removeAll(keepingCapacity: true)")
             out.open("do")
                 out.line("guard let taken = try take(event) else { return .ignored }")
-                out.line("for output in pending { emit(output) }")
-                out.line("pending.removeAll(keepingCapacity: true)")
+                out.line("if !pending.isEmpty { deliver(emit) }")
                 out.line("return .taken(transition: taken)")
             out.reopen("catch")
                 out.line("core = before")
-                out.line("pending.removeAll(keepingCapacity: true)")
+                out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
                 out.line("return .rejected(error)")
             out.close()
         out.close()
@@ -463,8 +468,7 @@ struct FlatMachineWriter {
                 out.line("if deadline > core.now { core.now = deadline }")
                 out.line("firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1")
                 out.line("let outcome = fireTimer(next, firedAtOnce: firedAtOnce)")
-                out.line("for output in pending { emit(output) }")
-                out.line("pending.removeAll(keepingCapacity: true)")
+                out.line("if !pending.isEmpty { deliver(emit) }")
                 out.line("onStep(outcome)")
             out.close()
             out.line("if time > core.now { core.now = time }")
@@ -531,7 +535,7 @@ struct FlatMachineWriter {
             out.reopen("catch")
                 out.line("core = before")
                 out.line("core.isFinished = true")
-                out.line("pending.removeAll(keepingCapacity: true)")
+                out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
                 out.line("return .rejected(error)")
             out.close()
         out.close()
@@ -733,7 +737,7 @@ struct FlatMachineWriter {
     private mutating func timerFunction() {
         out.doc("Fires timer `slot` as a step of its own (time has moved to its deadline).")
         out.open("private mutating func fireTimer(_ slot: Int, firedAtOnce: Int) -> Outcome")
-            out.line("pending.removeAll(keepingCapacity: true)")
+            out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
             out.open("if firedAtOnce > 10_000")
                 for k in timers.indices { out.line("core.deadline\(k) = .nan") }
                 out.line("let (line, column) = Self.timerSites[slot]")
@@ -757,7 +761,7 @@ struct FlatMachineWriter {
                 out.line("}")
             out.reopen("catch")
                 out.line("core = before")
-                out.line("pending.removeAll(keepingCapacity: true)")
+                out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
                 out.line("return .rejected(error)")
             out.close()
         out.close()
@@ -918,6 +922,12 @@ struct FlatMachineWriter {
     // MARK: - Helpers in the generated type
 
     private mutating func helpers() {
+        out.doc("Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step\nsucceeds: a failing step emits nothing.)")
+        out.open("private mutating func deliver(_ emit: (Output) -> Void)")
+        out.line("for output in pending { emit(output) }")
+        out.line("pending.removeAll(keepingCapacity: true)")
+        out.close()
+        out.line()
         out.line("// MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails")
         out.line()
         let ops: [(String, String, String)] = [("add", "+", "a + b"), ("subtract", "-", "a - b"), ("multiply", "*", "a * b"),
@@ -936,12 +946,14 @@ struct FlatMachineWriter {
             out.close()
             out.line()
         }
-        out.open("private static func squareRoot(_ a: Double, _ line: Int, _ column: Int) throws(Failure) -> Double")
+        if calledFunctions.contains(.sqrt) {
+            out.open("private static func squareRoot(_ a: Double, _ line: Int, _ column: Int) throws(Failure) -> Double")
             out.line("let result = a.squareRoot()")
             out.line("if result.isFinite { return result }")
             out.line("throw Failure(message: \"'sqrt' of \\(text(a)) is not a finite number\", line: line, column: column)")
-        out.close()
-        out.line()
+            out.close()
+            out.line()
+        }
         out.doc("A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest\nround-trip form (as the runtime writes them).")
         out.open("static func text(_ n: Double) -> String")
             out.line("if n.isFinite && Swift.abs(n) < 1e15 && Double(Int64(n)) == n { return String(Int64(n)) }")

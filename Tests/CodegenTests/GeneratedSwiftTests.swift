@@ -29,6 +29,15 @@ import TestSupport
         #expect(check.status == 0, "\(check.stderr)")
     }
 
+    /// The benchmark compiles its own copies of two machines (as an app compiles its own):
+    /// they too are what the specs generate today.
+    @Test(arguments: ["Drawer", "PullToRefresh"])
+    func theBenchmarksCopiesAreCurrent(machine: String) throws {
+        let file = "Sources/Benchmarks/Generated\(machine).swift"
+        let run = try CLI.run(["swift", "Specs/\(machine).machine", "--type-name", "Generated\(machine)", "--check", "-o", file])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
     /// Every bundled spec and fixture that resolves has a golden, unless the generator refuses
     /// it for a construct it does not write yet; and every golden comes from one of them.
     @Test func everySpecThatResolvesIsGeneratedOrRefusedByName() throws {

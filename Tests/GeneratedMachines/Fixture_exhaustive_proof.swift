@@ -150,7 +150,7 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
     public init() {
         let outcome = startMachine()
         start = StepResult(outcome: outcome, outputs: pending)
-        pending.removeAll(keepingCapacity: true)
+        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
     }
 
     /// The active state: the innermost one (the initial one if starting failed).
@@ -197,15 +197,13 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         let before = core
-        pending.removeAll(keepingCapacity: true)
         do {
             guard let taken = try take(event) else { return .ignored }
-            for output in pending { emit(output) }
-            pending.removeAll(keepingCapacity: true)
+            if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
             core = before
-            pending.removeAll(keepingCapacity: true)
+            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
     }
@@ -238,7 +236,7 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
         } catch {
             core = before
             core.isFinished = true
-            pending.removeAll(keepingCapacity: true)
+            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
     }
@@ -355,6 +353,13 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
         }
     }
 
+    /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
+    /// succeeds: a failing step emits nothing.)
+    private mutating func deliver(_ emit: (Output) -> Void) {
+        for output in pending { emit(output) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
@@ -391,12 +396,6 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
             throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
         }
         throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
-    }
-
-    private static func squareRoot(_ a: Double, _ line: Int, _ column: Int) throws(Failure) -> Double {
-        let result = a.squareRoot()
-        if result.isFinite { return result }
-        throw Failure(message: "'sqrt' of \(text(a)) is not a finite number", line: line, column: column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

@@ -2,6 +2,8 @@
 // (spec fingerprint 820b0caae85cc411). Do not edit: change the spec and regenerate.
 // `statecraft swift run-time-faults.machine -o FILE --check` fails while this file is stale.
 
+import Foundation
+
 /// The Faults machine of `run-time-faults.machine`: a value type stepped with the runtime's semantics.
 public struct Fixture_run_time_faults: Sendable, Hashable {
     /// The states, in the spec's order.
@@ -149,7 +151,7 @@ public struct Fixture_run_time_faults: Sendable, Hashable {
     public init() {
         let outcome = startMachine()
         start = StepResult(outcome: outcome, outputs: pending)
-        pending.removeAll(keepingCapacity: true)
+        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
     }
 
     /// The active state: the innermost one (the initial one if starting failed).
@@ -197,15 +199,13 @@ public struct Fixture_run_time_faults: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         let before = core
-        pending.removeAll(keepingCapacity: true)
         do {
             guard let taken = try take(event) else { return .ignored }
-            for output in pending { emit(output) }
-            pending.removeAll(keepingCapacity: true)
+            if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
             core = before
-            pending.removeAll(keepingCapacity: true)
+            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
     }
@@ -239,7 +239,7 @@ public struct Fixture_run_time_faults: Sendable, Hashable {
         } catch {
             core = before
             core.isFinished = true
-            pending.removeAll(keepingCapacity: true)
+            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
     }
@@ -328,6 +328,13 @@ public struct Fixture_run_time_faults: Sendable, Hashable {
         case .a: nil
         case .b: nil
         }
+    }
+
+    /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
+    /// succeeds: a failing step emits nothing.)
+    private mutating func deliver(_ emit: (Output) -> Void) {
+        for output in pending { emit(output) }
+        pending.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails

@@ -1,0 +1,90 @@
+import Statecraft
+import StatecraftModel
+
+/// The generated Swift of the two machines with hand-written twins (`statecraft swift
+/// Specs/Drawer.machine --type-name GeneratedDrawer`, and PullToRefresh's; `CodegenTests` keeps
+/// both files current), compiled in this module as an app compiles its own, over the same
+/// pre-decoded events as the hand-written machines: typed events built before the clock
+/// starts, then `advance(to:)` and `send(_:emit:)` per event, outputs dropped.
+enum GeneratedRun {
+    static func make(_ machine: String, _ decoded: DecodedLog, _ program: Program)
+        -> (run: () -> Int, check: () -> String)? {
+        switch machine {
+        case "Drawer": run(GeneratedDrawer.self, decoded, program)
+        case "PullToRefresh": run(GeneratedPullToRefresh.self, decoded, program)
+        default: nil
+        }
+    }
+
+    /// One machine type's run; its end state is compared with `Instance`'s, by names.
+    private static func run<M: GeneratedStepping>(_ type: M.Type, _ decoded: DecodedLog, _ program: Program)
+        -> (run: () -> Int, check: () -> String)? {
+        guard decoded.runCount <= 1 else { return nil }
+        var events: [M.Event] = []
+        var times: [Double] = []
+        var time = 0.0
+        for e in decoded.events {
+            time = e.time ?? time
+            guard let typed = M.event(program.machine[e.id].name, e.payload) else { return nil }
+            events.append(typed)
+            times.append(time)
+        }
+        let last = Box(M())
+        let run = {
+            var m = M()
+            var taken = 0
+            events.withUnsafeBufferPointer { events in
+                times.withUnsafeBufferPointer { times in
+                    for k in 0..<events.count {
+                        m.advanceQuietly(to: times[k])
+                        if m.sendQuietly(events[k]) { taken += 1 }
+                    }
+                }
+            }
+            last.value = m
+            return taken
+        }
+        let expected = decoded.step(program).first.map { i in i.activeStates.map { program.machine[$0].name } } ?? []
+        return (run, {
+            last.value.configurationNames == expected ? "same end state" : "DIFFERS: \(last.value.configurationNames)"
+        })
+    }
+}
+
+/// What the benchmark needs of a generated type: the members every golden has, and the two
+/// quiet calls below.
+protocol GeneratedStepping {
+    associatedtype Event
+    init()
+    var configurationNames: [String] { get }
+    static func event(_ name: String, _ payload: [StatecraftModel.Value]) -> Event?
+    mutating func advanceQuietly(to time: Double)
+    mutating func sendQuietly(_ event: Event) -> Bool
+}
+
+extension GeneratedDrawer: GeneratedStepping {
+    static func event(_ name: String, _ payload: [StatecraftModel.Value]) -> Event? { Event(name: name, fields: payload.map(value)) }
+    static func value(_ v: StatecraftModel.Value) -> Value {
+        switch v {
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .string(let s): .string(s)
+        }
+    }
+    mutating func advanceQuietly(to time: Double) { advance(to: time, emit: { _ in }, onStep: { _ in }) }
+    mutating func sendQuietly(_ event: Event) -> Bool { send(event, emit: { _ in }).transition != nil }
+}
+
+
+extension GeneratedPullToRefresh: GeneratedStepping {
+    static func event(_ name: String, _ payload: [StatecraftModel.Value]) -> Event? { Event(name: name, fields: payload.map(value)) }
+    static func value(_ v: StatecraftModel.Value) -> Value {
+        switch v {
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .string(let s): .string(s)
+        }
+    }
+    mutating func advanceQuietly(to time: Double) { advance(to: time, emit: { _ in }, onStep: { _ in }) }
+    mutating func sendQuietly(_ event: Event) -> Bool { send(event, emit: { _ in }).transition != nil }
+}
