@@ -666,15 +666,14 @@ struct FlatMachineWriter {
     }
 
     private mutating func microstep(_ t: Transition, fields: Set<String>) {
-        guard let target = t.target else {
-            actions(t.actions, fields: fields, emptyLine: "")
+        guard t.target != nil else {
+            actions(t.actions, fields: fields)
             return
         }
         let domain = machine.transitionDomain(t.shape, historyValue: { _ in nil })
         out.line("try exitStates(upTo: \(stateCase(domain)))")
-        actions(t.actions, fields: fields, emptyLine: "")
+        actions(t.actions, fields: fields)
         for s in machine.entrySet([t.shape], historyValue: { _ in nil }) { out.line("try enter(\(stateCase(s)))") }
-        _ = target
     }
 
     private mutating func entryAndExit() {
@@ -687,7 +686,7 @@ struct FlatMachineWriter {
                     out.line("case .\(stateName(s.id)):")
                     out.indent()
                     let before = out.text
-                    actions(s.entry, fields: [], emptyLine: "")
+                    actions(s.entry, fields: [])
                     for id in s.transitions {
                         guard let slot = timerSlots[id], case .after(let delay) = machine[id].trigger else { continue }
                         let (code, throwing) = expression(delay, fields: [])
@@ -713,7 +712,7 @@ struct FlatMachineWriter {
                     out.line("case .\(stateName(s.id)):")
                     out.indent()
                     let before = out.text
-                    actions(s.exit, fields: [], emptyLine: "")
+                    actions(s.exit, fields: [])
                     for id in s.transitions {
                         if let slot = timerSlots[id] { out.line("core.deadline\(slot) = .nan") }
                     }
@@ -785,7 +784,7 @@ struct FlatMachineWriter {
     // MARK: - Actions and expressions
 
     /// The Swift of an action list; `let` values whose value nobody reads are evaluated into `_`.
-    private mutating func actions(_ list: [Action], fields: Set<String>, emptyLine: String) {
+    private mutating func actions(_ list: [Action], fields: Set<String>) {
         var read = Set<Int>()
         for a in list { a.visitExpressions { $0.visit { if case .local(let slot) = $0.kind { read.insert(slot) } } } }
         emit(list, fields: fields, readLocals: read)
