@@ -148,6 +148,31 @@ struct GeneratedDrawer: Sendable, Hashable {
         var timers: [Outcome] = []
     }
 
+    /// An event as a recording keeps it: its name, its time, and its payload fields in the spec's
+    /// order, each `private` one emptied (`""`, `0` or `false`). Handing fields to a closure, it
+    /// allocates nothing.
+    struct Recorded: Sendable {
+        let event: Event
+        /// The time the event was sent at.
+        let time: Double
+        /// The event's name in the spec.
+        var name: String { event.name }
+        /// Calls `body` with each payload field's name and value, in the spec's order.
+        func forEachField<E: Error>(_ body: (String, Value) throws(E) -> Void) throws(E) {
+            switch event {
+            case .touchBegan(let y, let onContent):
+                try body("y", .number(y))
+                try body("onContent", .bool(onContent))
+            case .touchMoved(let y):
+                try body("y", .number(y))
+            case .touchEnded(let y):
+                try body("y", .number(y))
+            case .touchCancelled(let y):
+                try body("y", .number(y))
+            }
+        }
+    }
+
     static let viewHeight: Double = 667  // line 9
     static let minHeight: Double = 50  // line 10
     static let boundaryAdjustmentY: Double = 100  // line 11
@@ -217,6 +242,13 @@ struct GeneratedDrawer: Sendable, Hashable {
         if let time { advance(to: time, emit: { _ in }, onStep: { timerOutcomes.append($0) }) }
         let outcome = send(event, emit: { _ in })
         return StepResult(outcome: outcome, outputs: [], timers: timerOutcomes)
+    }
+
+    /// `send(_:at:)`, handing the event to `record` first, as a log line would hold it: with every
+    /// `private` payload field emptied, so its value never reaches the recording.
+    mutating func send(_ event: Event, at time: Double? = nil, recordingTo record: (Recorded) -> Void) -> StepResult {
+        record(Recorded(event: event, time: Swift.max(time ?? core.now, core.now)))
+        return send(event, at: time)
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).

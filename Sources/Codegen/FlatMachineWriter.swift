@@ -32,7 +32,7 @@ struct FlatMachineWriter {
         "State", "Event", "Output", "Value", "Failure", "Outcome", "StepResult", "Core",
         "state", "configuration", "isActive", "now", "isFinished", "nextDeadline", "start", "send", "advance",
         "variableValues", "configurationNames", "core", "pending", "take", "enter", "exit", "exitStates", "fireTimer",
-        "deliver", "startMachine", "timerSites", "parent", "text", "add", "subtract", "multiply", "divide", "remainder",
+        "deliver", "startMachine", "Recorded", "timerSites", "parent", "text", "add", "subtract", "multiply", "divide", "remainder",
         "squareRoot",
     ]
 
@@ -248,6 +248,7 @@ struct FlatMachineWriter {
             out.line("\(access)var timers: [Outcome] = []")
         out.close()
         out.line()
+        recordedType()
     }
 
     /// `var name: String`: each case's spec name.
@@ -316,6 +317,45 @@ struct FlatMachineWriter {
         out.line("    return nil")
         out.line("}")
         out.close()
+    }
+
+    /// `Recorded`: what a recorder may see of an event, private fields emptied.
+    private mutating func recordedType() {
+        out.doc("An event as a recording keeps it: its name, its time, and its payload fields in the spec's\norder, each `private` one emptied (`\"\"`, `0` or `false`). Handing fields to a closure, it\nallocates nothing.")
+        out.open("\(access)struct Recorded: Sendable")
+        out.line("let event: Event")
+        out.doc("The time the event was sent at.")
+        out.line("\(access)let time: Double")
+        out.doc("The event's name in the spec.")
+        out.line("\(access)var name: String { event.name }")
+        out.doc("Calls `body` with each payload field's name and value, in the spec's order.")
+        out.open("\(access)func forEachField<E: Error>(_ body: (String, Value) throws(E) -> Void) throws(E)")
+        let any = machine.events.contains { !$0.fields.isEmpty }
+        if !any {
+            out.line("_ = body")
+        } else if machine.events.isEmpty {
+            out.line("switch event {}")
+        } else {
+            out.line("switch event {")
+            for e in machine.events {
+                if e.fields.isEmpty {
+                    out.line("case .\(SwiftName.quoted(e.name)):")
+                    out.line("    break")
+                    continue
+                }
+                let bindings = e.fields.map { $0.isPrivate ? "_" : "let \(SwiftName.quoted($0.name))" }
+                let pattern = e.fields.allSatisfy(\.isPrivate) ? "" : "(" + bindings.joined(separator: ", ") + ")"
+                out.line("case .\(SwiftName.quoted(e.name))\(pattern):")
+                for f in e.fields {
+                    let value = f.isPrivate ? literal(f.type.zero) : SwiftName.quoted(f.name)
+                    out.line("    try body(\(SwiftName.literal(f.name)), \(wrap(f.type, value)))")
+                }
+            }
+            out.line("}")
+        }
+        out.close()
+        out.close()
+        out.line()
     }
 
     // MARK: - Storage
@@ -430,6 +470,12 @@ struct FlatMachineWriter {
                 out.line("let outcome = send(event, emit: { outputs.append($0) })")
                 out.line("return StepResult(outcome: outcome, outputs: outputs, timers: timerOutcomes)")
             }
+        out.close()
+        out.line()
+        out.doc("`send(_:at:)`, handing the event to `record` first, as a log line would hold it: with every\n`private` payload field emptied, so its value never reaches the recording.")
+        out.open("\(a)mutating func send(_ event: Event, at time: Double? = nil, recordingTo record: (Recorded) -> Void) -> StepResult")
+            out.line("record(Recorded(event: event, time: Swift.max(time ?? core.now, core.now)))")
+            out.line("return send(event, at: time)")
         out.close()
         out.line()
         out.doc("Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).")

@@ -60,6 +60,15 @@ protocol GeneratedMachine: Sendable {
     var nextDeadline: Double? { get }
     mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome
     mutating func advance(to time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void)
+    associatedtype Recorded: GeneratedRecorded where Recorded.Value == Value
+    mutating func send(_ event: Event, at time: Double?, recordingTo record: (Recorded) -> Void) -> StepResult
+}
+
+protocol GeneratedRecorded: Sendable {
+    associatedtype Value: GeneratedValue
+    var name: String { get }
+    var time: Double { get }
+    func forEachField<E: Error>(_ body: (String, Value) throws(E) -> Void) throws(E)
 }
 
 /// Every generated golden, by the spec it comes from (a path under the repository).
@@ -77,6 +86,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/guard-overlap.machine", Fixture_guard_overlap.self),
     ("Tests/CheckerTests/Fixtures/not-reached-collapse.machine", Fixture_not_reached_collapse.self),
     ("Tests/CheckerTests/Fixtures/payload-constants.machine", Fixture_payload_constants.self),
+    ("Tests/CheckerTests/Fixtures/private-fields.machine", Fixture_private_fields.self),
     ("Tests/CheckerTests/Fixtures/run-time-faults.machine", Fixture_run_time_faults.self),
     ("Tests/CheckerTests/Fixtures/sole-child.machine", Fixture_sole_child.self),
     ("Tests/CheckerTests/Fixtures/start-fails.machine", Fixture_start_fails.self),
@@ -93,6 +103,7 @@ extension Drawer.Outcome: GeneratedOutcome {}
 extension Drawer.Output: GeneratedOutput {}
 extension Drawer.Event: GeneratedEvent {}
 extension Drawer.StepResult: GeneratedStepResult {}
+extension Drawer.Recorded: GeneratedRecorded {}
 
 extension PeekRating: GeneratedMachine {}
 extension PeekRating.Value: GeneratedValue {}
@@ -101,6 +112,7 @@ extension PeekRating.Outcome: GeneratedOutcome {}
 extension PeekRating.Output: GeneratedOutput {}
 extension PeekRating.Event: GeneratedEvent {}
 extension PeekRating.StepResult: GeneratedStepResult {}
+extension PeekRating.Recorded: GeneratedRecorded {}
 
 extension PullToRefresh: GeneratedMachine {}
 extension PullToRefresh.Value: GeneratedValue {}
@@ -109,6 +121,7 @@ extension PullToRefresh.Outcome: GeneratedOutcome {}
 extension PullToRefresh.Output: GeneratedOutput {}
 extension PullToRefresh.Event: GeneratedEvent {}
 extension PullToRefresh.StepResult: GeneratedStepResult {}
+extension PullToRefresh.Recorded: GeneratedRecorded {}
 
 extension SwipeToDismiss: GeneratedMachine {}
 extension SwipeToDismiss.Value: GeneratedValue {}
@@ -117,6 +130,7 @@ extension SwipeToDismiss.Outcome: GeneratedOutcome {}
 extension SwipeToDismiss.Output: GeneratedOutput {}
 extension SwipeToDismiss.Event: GeneratedEvent {}
 extension SwipeToDismiss.StepResult: GeneratedStepResult {}
+extension SwipeToDismiss.Recorded: GeneratedRecorded {}
 
 extension VibrantButton: GeneratedMachine {}
 extension VibrantButton.Value: GeneratedValue {}
@@ -125,6 +139,7 @@ extension VibrantButton.Outcome: GeneratedOutcome {}
 extension VibrantButton.Output: GeneratedOutput {}
 extension VibrantButton.Event: GeneratedEvent {}
 extension VibrantButton.StepResult: GeneratedStepResult {}
+extension VibrantButton.Recorded: GeneratedRecorded {}
 
 extension Fixture_analysis: GeneratedMachine {}
 extension Fixture_analysis.Value: GeneratedValue {}
@@ -133,6 +148,7 @@ extension Fixture_analysis.Outcome: GeneratedOutcome {}
 extension Fixture_analysis.Output: GeneratedOutput {}
 extension Fixture_analysis.Event: GeneratedEvent {}
 extension Fixture_analysis.StepResult: GeneratedStepResult {}
+extension Fixture_analysis.Recorded: GeneratedRecorded {}
 
 extension Fixture_depth_frontier: GeneratedMachine {}
 extension Fixture_depth_frontier.Value: GeneratedValue {}
@@ -141,6 +157,7 @@ extension Fixture_depth_frontier.Outcome: GeneratedOutcome {}
 extension Fixture_depth_frontier.Output: GeneratedOutput {}
 extension Fixture_depth_frontier.Event: GeneratedEvent {}
 extension Fixture_depth_frontier.StepResult: GeneratedStepResult {}
+extension Fixture_depth_frontier.Recorded: GeneratedRecorded {}
 
 extension Fixture_exhaustive_proof: GeneratedMachine {}
 extension Fixture_exhaustive_proof.Value: GeneratedValue {}
@@ -149,6 +166,7 @@ extension Fixture_exhaustive_proof.Outcome: GeneratedOutcome {}
 extension Fixture_exhaustive_proof.Output: GeneratedOutput {}
 extension Fixture_exhaustive_proof.Event: GeneratedEvent {}
 extension Fixture_exhaustive_proof.StepResult: GeneratedStepResult {}
+extension Fixture_exhaustive_proof.Recorded: GeneratedRecorded {}
 
 extension Fixture_guard_clamp: GeneratedMachine {}
 extension Fixture_guard_clamp.Value: GeneratedValue {}
@@ -157,6 +175,7 @@ extension Fixture_guard_clamp.Outcome: GeneratedOutcome {}
 extension Fixture_guard_clamp.Output: GeneratedOutput {}
 extension Fixture_guard_clamp.Event: GeneratedEvent {}
 extension Fixture_guard_clamp.StepResult: GeneratedStepResult {}
+extension Fixture_guard_clamp.Recorded: GeneratedRecorded {}
 
 extension Fixture_guard_equality: GeneratedMachine {}
 extension Fixture_guard_equality.Value: GeneratedValue {}
@@ -165,6 +184,7 @@ extension Fixture_guard_equality.Outcome: GeneratedOutcome {}
 extension Fixture_guard_equality.Output: GeneratedOutput {}
 extension Fixture_guard_equality.Event: GeneratedEvent {}
 extension Fixture_guard_equality.StepResult: GeneratedStepResult {}
+extension Fixture_guard_equality.Recorded: GeneratedRecorded {}
 
 extension Fixture_guard_overlap: GeneratedMachine {}
 extension Fixture_guard_overlap.Value: GeneratedValue {}
@@ -173,6 +193,7 @@ extension Fixture_guard_overlap.Outcome: GeneratedOutcome {}
 extension Fixture_guard_overlap.Output: GeneratedOutput {}
 extension Fixture_guard_overlap.Event: GeneratedEvent {}
 extension Fixture_guard_overlap.StepResult: GeneratedStepResult {}
+extension Fixture_guard_overlap.Recorded: GeneratedRecorded {}
 
 extension Fixture_not_reached_collapse: GeneratedMachine {}
 extension Fixture_not_reached_collapse.Value: GeneratedValue {}
@@ -181,6 +202,7 @@ extension Fixture_not_reached_collapse.Outcome: GeneratedOutcome {}
 extension Fixture_not_reached_collapse.Output: GeneratedOutput {}
 extension Fixture_not_reached_collapse.Event: GeneratedEvent {}
 extension Fixture_not_reached_collapse.StepResult: GeneratedStepResult {}
+extension Fixture_not_reached_collapse.Recorded: GeneratedRecorded {}
 
 extension Fixture_payload_constants: GeneratedMachine {}
 extension Fixture_payload_constants.Value: GeneratedValue {}
@@ -189,6 +211,7 @@ extension Fixture_payload_constants.Outcome: GeneratedOutcome {}
 extension Fixture_payload_constants.Output: GeneratedOutput {}
 extension Fixture_payload_constants.Event: GeneratedEvent {}
 extension Fixture_payload_constants.StepResult: GeneratedStepResult {}
+extension Fixture_payload_constants.Recorded: GeneratedRecorded {}
 
 extension Fixture_run_time_faults: GeneratedMachine {}
 extension Fixture_run_time_faults.Value: GeneratedValue {}
@@ -197,6 +220,7 @@ extension Fixture_run_time_faults.Outcome: GeneratedOutcome {}
 extension Fixture_run_time_faults.Output: GeneratedOutput {}
 extension Fixture_run_time_faults.Event: GeneratedEvent {}
 extension Fixture_run_time_faults.StepResult: GeneratedStepResult {}
+extension Fixture_run_time_faults.Recorded: GeneratedRecorded {}
 
 extension Fixture_sole_child: GeneratedMachine {}
 extension Fixture_sole_child.Value: GeneratedValue {}
@@ -205,6 +229,7 @@ extension Fixture_sole_child.Outcome: GeneratedOutcome {}
 extension Fixture_sole_child.Output: GeneratedOutput {}
 extension Fixture_sole_child.Event: GeneratedEvent {}
 extension Fixture_sole_child.StepResult: GeneratedStepResult {}
+extension Fixture_sole_child.Recorded: GeneratedRecorded {}
 
 extension Fixture_start_fails: GeneratedMachine {}
 extension Fixture_start_fails.Value: GeneratedValue {}
@@ -213,6 +238,7 @@ extension Fixture_start_fails.Outcome: GeneratedOutcome {}
 extension Fixture_start_fails.Output: GeneratedOutput {}
 extension Fixture_start_fails.Event: GeneratedEvent {}
 extension Fixture_start_fails.StepResult: GeneratedStepResult {}
+extension Fixture_start_fails.Recorded: GeneratedRecorded {}
 
 extension Fixture_string_copied: GeneratedMachine {}
 extension Fixture_string_copied.Value: GeneratedValue {}
@@ -221,6 +247,7 @@ extension Fixture_string_copied.Outcome: GeneratedOutcome {}
 extension Fixture_string_copied.Output: GeneratedOutput {}
 extension Fixture_string_copied.Event: GeneratedEvent {}
 extension Fixture_string_copied.StepResult: GeneratedStepResult {}
+extension Fixture_string_copied.Recorded: GeneratedRecorded {}
 
 extension Fixture_string_emitted: GeneratedMachine {}
 extension Fixture_string_emitted.Value: GeneratedValue {}
@@ -229,6 +256,7 @@ extension Fixture_string_emitted.Outcome: GeneratedOutcome {}
 extension Fixture_string_emitted.Output: GeneratedOutput {}
 extension Fixture_string_emitted.Event: GeneratedEvent {}
 extension Fixture_string_emitted.StepResult: GeneratedStepResult {}
+extension Fixture_string_emitted.Recorded: GeneratedRecorded {}
 
 extension Fixture_timer_loop: GeneratedMachine {}
 extension Fixture_timer_loop.Value: GeneratedValue {}
@@ -237,6 +265,7 @@ extension Fixture_timer_loop.Outcome: GeneratedOutcome {}
 extension Fixture_timer_loop.Output: GeneratedOutput {}
 extension Fixture_timer_loop.Event: GeneratedEvent {}
 extension Fixture_timer_loop.StepResult: GeneratedStepResult {}
+extension Fixture_timer_loop.Recorded: GeneratedRecorded {}
 
 extension Fixture_timer_race: GeneratedMachine {}
 extension Fixture_timer_race.Value: GeneratedValue {}
@@ -245,3 +274,13 @@ extension Fixture_timer_race.Outcome: GeneratedOutcome {}
 extension Fixture_timer_race.Output: GeneratedOutput {}
 extension Fixture_timer_race.Event: GeneratedEvent {}
 extension Fixture_timer_race.StepResult: GeneratedStepResult {}
+extension Fixture_timer_race.Recorded: GeneratedRecorded {}
+
+extension Fixture_private_fields: GeneratedMachine {}
+extension Fixture_private_fields.Value: GeneratedValue {}
+extension Fixture_private_fields.Failure: GeneratedFailure {}
+extension Fixture_private_fields.Outcome: GeneratedOutcome {}
+extension Fixture_private_fields.Output: GeneratedOutput {}
+extension Fixture_private_fields.Event: GeneratedEvent {}
+extension Fixture_private_fields.StepResult: GeneratedStepResult {}
+extension Fixture_private_fields.Recorded: GeneratedRecorded {}

@@ -28,7 +28,7 @@ struct PublicSymbolCountTests {
         "StatecraftFormat": 18,
         "StatecraftIndex": 61,
         "StatecraftModel": 437,
-        "StatecraftRecording": 67,
+        "StatecraftRecording": 74,
         "StatecraftReplay": 325,
         "StatecraftReport": 124,
         "StatecraftRuntime": 150,

