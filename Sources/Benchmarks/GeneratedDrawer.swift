@@ -47,16 +47,6 @@ struct GeneratedDrawer: Sendable, Hashable {
             case .touchCancelled(let y): [("y", .number(y))]
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .touchBegan(let y, let onContent): [("y", .number(y)), ("onContent", .bool(onContent))]
-            case .touchMoved(let y): [("y", .number(y))]
-            case .touchEnded(let y): [("y", .number(y))]
-            case .touchCancelled(let y): [("y", .number(y))]
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         init?(name: String, fields: [Value]) {
@@ -81,7 +71,6 @@ struct GeneratedDrawer: Sendable, Hashable {
 
     /// What the machine tells the app.
     enum Output: Sendable, Hashable {
-
         /// The output's name in the spec.
         var name: String {
             switch self {}

@@ -157,7 +157,7 @@ struct FlatMachineWriter {
         out.doc("The states, in the spec's order.")
         out.open("\(access)enum State: Int, Sendable, Hashable, CaseIterable")
             for s in states { out.line("case \(SwiftName.quoted(s.name))  // line \(line(s.range))") }
-            out.line()
+            if !states.isEmpty { out.line() }
             out.doc("The state's name in the spec.")
             nameProperty(states.map(\.name))
         out.close()
@@ -168,15 +168,11 @@ struct FlatMachineWriter {
                 let fields = e.fields.isEmpty ? "" : "(" + fieldList(e.fields) + ")"
                 out.line("case \(SwiftName.quoted(e.name))\(fields)  // line \(line(e.range))")
             }
-            out.line()
+            if !machine.events.isEmpty { out.line() }
             out.doc("The event's name in the spec.")
             nameProperty(machine.events.map(\.name))
             out.doc("The payload in the spec's field order, by name.")
-            valuesProperty("fields: [(name: String, value: Value)]", machine.events.map { ($0.name, $0.fields) }, named: true,
-                           redacted: false)
-            out.doc("The payload as a recording may keep it: a field the spec marks `private` holds its type's\nempty value (`\"\"`, `0` or `false`), never the value sent.")
-            valuesProperty("recordedFields: [(name: String, value: Value)]", machine.events.map { ($0.name, $0.fields) },
-                           named: true, redacted: true)
+            valuesProperty("fields: [(name: String, value: Value)]", machine.events.map { ($0.name, $0.fields) }, named: true)
             eventInitializer()
         out.close()
         out.line()
@@ -186,11 +182,11 @@ struct FlatMachineWriter {
                 let fields = o.fields.isEmpty ? "" : "(" + fieldList(o.fields) + ")"
                 out.line("case \(SwiftName.quoted(o.name))\(fields)  // line \(line(o.range))")
             }
-            out.line()
+            if !machine.outputs.isEmpty { out.line() }
             out.doc("The output's name in the spec.")
             nameProperty(machine.outputs.map(\.name))
             out.doc("The arguments in the spec's field order.")
-            valuesProperty("arguments: [Value]", machine.outputs.map { ($0.name, $0.fields) }, named: false, redacted: false)
+            valuesProperty("arguments: [Value]", machine.outputs.map { ($0.name, $0.fields) }, named: false)
         out.close()
         out.line()
         out.doc("A payload field's, variable's or output argument's value, for tools that work by name.")
@@ -265,7 +261,7 @@ struct FlatMachineWriter {
     }
 
     /// A property listing each case's associated values as `Value`s, in field order.
-    private mutating func valuesProperty(_ declaration: String, _ cases: [(String, [Field])], named: Bool, redacted: Bool) {
+    private mutating func valuesProperty(_ declaration: String, _ cases: [(String, [Field])], named: Bool) {
         out.open("\(access)var \(declaration)")
         if cases.isEmpty {
             out.line("switch self {}")
@@ -276,13 +272,12 @@ struct FlatMachineWriter {
                     out.line("case .\(SwiftName.quoted(name)): []")
                     continue
                 }
-                let hidden = fields.map { redacted && $0.isPrivate }
-                let bindings = zip(fields, hidden).map { $1 ? "_" : "let \(SwiftName.quoted($0.name))" }
-                let values = zip(fields, hidden).map { field, isHidden -> String in
-                    let value = isHidden ? wrap(field.type, literal(field.type.zero)) : wrap(field.type, SwiftName.quoted(field.name))
+                let bindings = fields.map { "let \(SwiftName.quoted($0.name))" }
+                let values = fields.map { field -> String in
+                    let value = wrap(field.type, SwiftName.quoted(field.name))
                     return named ? "(\(SwiftName.literal(field.name)), \(value))" : value
                 }
-                let pattern = hidden.allSatisfy { $0 } ? "" : "(" + bindings.joined(separator: ", ") + ")"
+                let pattern = "(" + bindings.joined(separator: ", ") + ")"
                 out.line("case .\(SwiftName.quoted(name))\(pattern): [\(values.joined(separator: ", "))]")
             }
             out.line("}")

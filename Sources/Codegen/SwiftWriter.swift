@@ -1,3 +1,5 @@
+import StatecraftDiagnostics
+
 /// Swift source text, line by line, with indentation: what the generator writes into.
 struct SwiftWriter {
     private(set) var text = ""
@@ -52,27 +54,9 @@ enum SwiftName {
     /// `name`, in backticks if Swift reserves it.
     static func quoted(_ name: String) -> String { keywords.contains(name) ? "`\(name)`" : name }
 
-    /// A Swift string literal holding `s` exactly.
-    static func literal(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\0": out += "\\0"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A Swift string literal holding `s` exactly: the spec's own escapes (`\"`, `\\`, `\n`,
+    /// `\u{1B}`) are Swift's.
+    static func literal(_ s: String) -> String { StringEscaping.quoted(s, style: .spec) }
 
     /// A Swift literal of a finite double that reads back as the same double.
     static func number(_ value: Double) -> String {

@@ -35,7 +35,6 @@ protocol GeneratedOutput: Sendable {
 protocol GeneratedEvent: Sendable {
     associatedtype Value: GeneratedValue
     init?(name: String, fields: [Value])
-    var recordedFields: [(name: String, value: Value)] { get }
 }
 
 protocol GeneratedStepResult: Sendable {

@@ -47,16 +47,6 @@ public struct Drawer: Sendable, Hashable {
             case .touchCancelled(let y): [("y", .number(y))]
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        public var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .touchBegan(let y, let onContent): [("y", .number(y)), ("onContent", .bool(onContent))]
-            case .touchMoved(let y): [("y", .number(y))]
-            case .touchEnded(let y): [("y", .number(y))]
-            case .touchCancelled(let y): [("y", .number(y))]
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         public init?(name: String, fields: [Value]) {
@@ -81,7 +71,6 @@ public struct Drawer: Sendable, Hashable {
 
     /// What the machine tells the app.
     public enum Output: Sendable, Hashable {
-
         /// The output's name in the spec.
         public var name: String {
             switch self {}

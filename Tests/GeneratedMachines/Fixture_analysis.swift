@@ -46,15 +46,6 @@ public struct Fixture_analysis: Sendable, Hashable {
             case .neverSent: []
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        public var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .pull(let offset): [("offset", .number(offset))]
-            case .release: []
-            case .neverSent: []
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         public init?(name: String, fields: [Value]) {

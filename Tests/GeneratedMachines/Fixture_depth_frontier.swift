@@ -40,15 +40,6 @@ public struct Fixture_depth_frontier: Sendable, Hashable {
             case .check: []
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        public var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .inc: []
-            case .reset: []
-            case .check: []
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         public init?(name: String, fields: [Value]) {
@@ -70,7 +61,6 @@ public struct Fixture_depth_frontier: Sendable, Hashable {
 
     /// What the machine tells the app.
     public enum Output: Sendable, Hashable {
-
         /// The output's name in the spec.
         public var name: String {
             switch self {}

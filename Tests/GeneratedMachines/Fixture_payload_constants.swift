@@ -37,14 +37,6 @@ public struct Fixture_payload_constants: Sendable, Hashable {
             case .pull(let dy): [("dy", .number(dy))]
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        public var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .select(let index): [("index", .number(index))]
-            case .pull(let dy): [("dy", .number(dy))]
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         public init?(name: String, fields: [Value]) {
@@ -63,7 +55,6 @@ public struct Fixture_payload_constants: Sendable, Hashable {
 
     /// What the machine tells the app.
     public enum Output: Sendable, Hashable {
-
         /// The output's name in the spec.
         public var name: String {
             switch self {}

@@ -42,15 +42,6 @@ public struct Fixture_private_fields: Sendable, Hashable {
             case .failed: []
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        public var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .submit(let name, _, let remember): [("name", .string(name)), ("password", .string("")), ("remember", .bool(remember))]
-            case .succeeded: []
-            case .failed: []
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         public init?(name: String, fields: [Value]) {

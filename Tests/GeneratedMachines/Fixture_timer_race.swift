@@ -36,13 +36,6 @@ public struct Fixture_timer_race: Sendable, Hashable {
             case .cancel: []
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        public var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .cancel: []
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         public init?(name: String, fields: [Value]) {
@@ -58,7 +51,6 @@ public struct Fixture_timer_race: Sendable, Hashable {
 
     /// What the machine tells the app.
     public enum Output: Sendable, Hashable {
-
         /// The output's name in the spec.
         public var name: String {
             switch self {}

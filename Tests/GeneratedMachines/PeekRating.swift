@@ -47,16 +47,6 @@ public struct PeekRating: Sendable, Hashable {
             case .cancel: []
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        public var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .pressBegan(let x, let y, let onCell, let cellX, let cellY, let cellWidth, let cellHeight): [("x", .number(x)), ("y", .number(y)), ("onCell", .bool(onCell)), ("cellX", .number(cellX)), ("cellY", .number(cellY)), ("cellWidth", .number(cellWidth)), ("cellHeight", .number(cellHeight))]
-            case .previewUpdate(let progress, let ended): [("progress", .number(progress)), ("ended", .bool(ended))]
-            case .commitUpdate(let progress, let ended, let x, let y): [("progress", .number(progress)), ("ended", .bool(ended)), ("x", .number(x)), ("y", .number(y))]
-            case .cancel: []
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         public init?(name: String, fields: [Value]) {

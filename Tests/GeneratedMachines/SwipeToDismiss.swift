@@ -56,17 +56,6 @@ public struct SwipeToDismiss: Sendable, Hashable {
             case .leftScreen: []
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        public var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .panBegan(let x, let y): [("x", .number(x)), ("y", .number(y))]
-            case .panChanged(let x, let y): [("x", .number(x)), ("y", .number(y))]
-            case .panEnded(let vx, let vy): [("vx", .number(vx)), ("vy", .number(vy))]
-            case .snapped: []
-            case .leftScreen: []
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         public init?(name: String, fields: [Value]) {

@@ -42,15 +42,6 @@ public struct VibrantButton: Sendable, Hashable {
             case .deselect: []
             }
         }
-        /// The payload as a recording may keep it: a field the spec marks `private` holds its type's
-        /// empty value (`""`, `0` or `false`), never the value sent.
-        public var recordedFields: [(name: String, value: Value)] {
-            switch self {
-            case .tap: []
-            case .select: []
-            case .deselect: []
-            }
-        }
         /// The event named `name` with `fields` in the spec's order; nil for an unknown name, or fields
         /// of another count or type.
         public init?(name: String, fields: [Value]) {
