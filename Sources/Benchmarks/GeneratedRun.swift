@@ -1,17 +1,17 @@
 import Statecraft
 import StatecraftModel
 
-/// The generated Swift of the two machines with hand-written twins (`statecraft swift
-/// Specs/Drawer.machine --type-name GeneratedDrawer`, and PullToRefresh's; `CodegenTests` keeps
-/// both files current), compiled in this module as an app compiles its own, over the same
+/// The generated Swift of the two machines with hand-written twins (Machines/*.swift, which
+/// `swift package generate-machines` writes beside the specs' links, and CI and `CodegenTests`
+/// keep current), compiled in this module as an app compiles its own, over the same
 /// pre-decoded events as the hand-written machines: typed events built before the clock
 /// starts, then `advance(to:)` and `send(_:emit:)` per event, outputs dropped.
 enum GeneratedRun {
     static func make(_ machine: String, _ decoded: DecodedLog, _ program: Program)
         -> (run: () -> Int, check: () -> String)? {
         switch machine {
-        case "Drawer": run(GeneratedDrawer.self, decoded, program)
-        case "PullToRefresh": run(GeneratedPullToRefresh.self, decoded, program)
+        case "Drawer": run(Drawer.self, decoded, program)
+        case "PullToRefresh": run(PullToRefresh.self, decoded, program)
         default: nil
         }
     }
@@ -62,7 +62,7 @@ protocol GeneratedStepping {
     mutating func sendQuietly(_ event: Event) -> Bool
 }
 
-extension GeneratedDrawer: GeneratedStepping {
+extension Drawer: GeneratedStepping {
     static func event(_ name: String, _ payload: [StatecraftModel.Value]) -> Event? { Event(name: name, fields: payload.map(value)) }
     static func value(_ v: StatecraftModel.Value) -> Value {
         switch v {
@@ -76,7 +76,7 @@ extension GeneratedDrawer: GeneratedStepping {
 }
 
 
-extension GeneratedPullToRefresh: GeneratedStepping {
+extension PullToRefresh: GeneratedStepping {
     static func event(_ name: String, _ payload: [StatecraftModel.Value]) -> Event? { Event(name: name, fields: payload.map(value)) }
     static func value(_ v: StatecraftModel.Value) -> Value {
         switch v {

@@ -29,12 +29,13 @@ import TestSupport
         #expect(check.status == 0, "\(check.stderr)")
     }
 
-    /// The benchmark compiles its own copies of two machines (as an app compiles its own):
-    /// they too are what the specs generate today.
+    /// The benchmark compiles two generated machines in its own module, as an app compiles its
+    /// own: `swift package generate-machines` writes them beside the specs' links (CI runs the
+    /// plugin and fails on a difference); they are what the specs generate today.
     @Test(arguments: ["Drawer", "PullToRefresh"])
-    func theBenchmarksCopiesAreCurrent(machine: String) throws {
-        let file = "Sources/Benchmarks/Generated\(machine).swift"
-        let run = try CLI.run(["swift", "Specs/\(machine).machine", "--type-name", "Generated\(machine)", "--check", "-o", file])
+    func theBenchmarksMachinesAreCurrent(machine: String) throws {
+        let spec = "Sources/Benchmarks/Machines/\(machine).machine"
+        let run = try CLI.run(["swift", spec, "-o", "Sources/Benchmarks/Machines/\(machine).swift", "--check"])
         #expect(run.status == 0, "\(run.stderr)")
     }
 
