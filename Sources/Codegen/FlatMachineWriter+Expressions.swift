@@ -1,0 +1,184 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+// Actions and expressions as Swift, and the helpers the generated type carries for them.
+extension FlatMachineWriter {
+    // MARK: - Actions and expressions
+
+    /// The Swift of an action list; `let` values whose value nobody reads are evaluated into `_`.
+    mutating func actions(_ list: [Action], fields: Set<String>) {
+        var read = Set<Int>()
+        for a in list { a.visitExpressions { $0.visit { if case .local(let slot) = $0.kind { read.insert(slot) } } } }
+        emit(list, fields: fields, readLocals: read)
+    }
+
+    mutating func emit(_ list: [Action], fields: Set<String>, readLocals: Set<Int>) {
+        for action in list {
+            switch action {
+            case .assign(let v, let op, let e, let range):
+                let name = "core.\(SwiftName.quoted(machine[v].name))"
+                let (code, throwing) = expression(e, fields: fields)
+                let value = (throwing ? "try " : "") + code
+                switch (op, machine[v].type) {
+                case (nil, _):
+                    out.line("\(name) = \(value)")
+                case (.add?, .string):
+                    out.line("\(name) += \(value)")
+                case (let op?, .number):
+                    out.line("\(name) = try Self.\(arithmeticHelper(op))(\(name), \(code), compound: true, \(site(range)))")
+                default:
+                    out.line("throw Failure(message: \(SwiftName.literal("'\(op?.rawValue ?? "=")' is not an assignment operator")), line: \(line(range)), column: \(machine.source.location(of: range.start).column))")
+                }
+            case .emit(let o, let args, _):
+                let output = machine[o]
+                var parts: [String] = []
+                var throwing = false
+                for (field, arg) in zip(output.fields, args) {
+                    let (code, t) = expression(arg, fields: fields)
+                    parts.append("\(SwiftName.quoted(field.name)): \(code)")
+                    throwing = throwing || t
+                }
+                let value = ".\(SwiftName.quoted(output.name))\(parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")")"
+                out.line(throwing ? "pending.append(try \(value))" : "pending.append(\(value))")
+            case .setLocal(let slot, let e, _):
+                let (code, throwing) = expression(e, fields: fields)
+                let lhs = readLocals.contains(slot) ? "let local\(slot)" : "_"
+                out.line("\(lhs) = \(throwing ? "try " : "")\(code)")
+            case .ifAction(let c, let then, let otherwise, _):
+                let (code, throwing) = expression(c, fields: fields)
+                out.line("if \(throwing ? "try " : "")\(code) {")
+                indentBlock { $0.emit(then, fields: fields, readLocals: readLocals) }
+                if otherwise.isEmpty {
+                    out.line("}")
+                } else {
+                    out.line("} else {")
+                    indentBlock { $0.emit(otherwise, fields: fields, readLocals: readLocals) }
+                    out.line("}")
+                }
+            case .raise, .send, .cancel:
+                break  // refused by checkSupported
+            }
+        }
+    }
+
+    /// Writes `body`'s lines one level deeper.
+    mutating func indentBlock(_ body: (inout FlatMachineWriter) -> Void) {
+        out.indent()
+        body(&self)
+        out.dedent()
+    }
+
+    func arithmeticHelper(_ op: BinaryOp) -> String {
+        switch op {
+        case .add: "add"
+        case .subtract: "subtract"
+        case .multiply: "multiply"
+        case .divide: "divide"
+        default: "remainder"
+        }
+    }
+
+    /// The Swift of an expression, and whether evaluating it can throw. The code has no `try`
+    /// of its own: one `try` before a whole expression covers every call in it, and Swift
+    /// allows no `try` to the right of an operator.
+    func expression(_ e: Expr, fields: Set<String>) -> (String, Bool) {
+        switch e.kind {
+        case .literal(let v): return (literal(v), false)
+        case .pi: return ("Double.pi", false)
+        case .constant(let id): return ("Self.\(SwiftName.quoted(machine.constants[id.index].name))", false)
+        case .variable(let id): return ("core.\(SwiftName.quoted(machine[id].name))", false)
+        case .field(let name): return fields.contains(name) ? (SwiftName.quoted(name), false) : (literal(e.type.zero), false)
+        case .local(let slot): return ("local\(slot)", false)
+        case .inState, .invalid: return (literal(e.type.zero), false)
+        case .unary(.not, let x):
+            let (c, t) = expression(x, fields: fields)
+            return ("!\(c)", t)
+        case .unary(.negate, let x):
+            let (c, t) = expression(x, fields: fields)
+            return ("-\(c)", t)
+        case .binary(let op, let l, let r):
+            let (a, ta) = expression(l, fields: fields)
+            let (b, tb) = expression(r, fields: fields)
+            switch op {
+            // The right operand is evaluated only when it decides; a conditional, not `&&`,
+            // whose autoclosure would not take a typed throw.
+            case .and: return ("(\(a) ? \(b) : false)", ta || tb)
+            case .or: return ("(\(a) ? true : \(b))", ta || tb)
+            case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual:
+                return ("(\(a) \(op.rawValue) \(b))", ta || tb)
+            case .add where l.type == .string:
+                return ("(\(a) + \(b))", ta || tb)
+            case .add, .subtract, .multiply, .divide, .remainder:
+                return ("Self.\(arithmeticHelper(op))(\(a), \(b), compound: false, \(site(e.range)))", true)
+            }
+        case .conditional(let c, let t, let f):
+            let (cc, tc) = expression(c, fields: fields)
+            let (tt, tt2) = expression(t, fields: fields)
+            let (ff, tf) = expression(f, fields: fields)
+            return ("(\(cc) ? \(tt) : \(ff))", tc || tt2 || tf)
+        case .call(let f, let args):
+            let parts = args.map { expression($0, fields: fields) }
+            let list = parts.map(\.0)
+            let throwing = parts.contains { $0.1 }
+            switch f {
+            case .min: return ("Swift.min(\(list.joined(separator: ", ")))", throwing)
+            case .max: return ("Swift.max(\(list.joined(separator: ", ")))", throwing)
+            case .abs: return ("Swift.abs(\(list[0]))", throwing)
+            case .floor: return ("(\(list[0])).rounded(.down)", throwing)
+            case .ceil: return ("(\(list[0])).rounded(.up)", throwing)
+            case .round: return ("(\(list[0])).rounded(.toNearestOrAwayFromZero)", throwing)
+            case .sqrt: return ("Self.squareRoot(\(list[0]), \(site(e.range)))", true)
+            case .atan2: return ("atan2(\(list[0]), \(list[1]))", throwing)
+            }
+        case .text(let x):
+            let (c, t) = expression(x, fields: fields)
+            switch x.type {
+            case .number: return ("Self.text(\(c))", t)
+            case .bool: return ("(\(c) ? \"true\" : \"false\")", t)
+            case .string: return (c, t)
+            }
+        }
+    }
+
+    // MARK: - Helpers in the generated type
+
+    mutating func helpers() {
+        out.doc("Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step\nsucceeds: a failing step emits nothing.)")
+        out.open("private mutating func deliver(_ emit: (Output) -> Void)")
+        out.line("for output in pending { emit(output) }")
+        out.line("pending.removeAll(keepingCapacity: true)")
+        out.close()
+        out.line()
+        out.line("// MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails")
+        out.line()
+        let ops: [(String, String, String)] = [("add", "+", "a + b"), ("subtract", "-", "a - b"), ("multiply", "*", "a * b"),
+                                               ("divide", "/", "a / b"), ("remainder", "%", "a.truncatingRemainder(dividingBy: b)")]
+        for (name, symbol, formula) in ops {
+            out.open("private static func \(name)(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double")
+                out.line("let result = \(formula)")
+                out.line("if result.isFinite { return result }")
+                if symbol == "/" || symbol == "%" {
+                    let what = symbol == "/" ? "division" : "remainder"
+                    out.open("if b == 0 && !compound")
+                        out.line("throw Failure(message: \"\(what) by zero (\\(text(a)) \(symbol) 0)\", line: line, column: column)")
+                    out.close()
+                }
+                out.line("throw Failure(message: \"\\(text(a)) \(symbol) \\(text(b)) is not a finite number\", line: line, column: column)")
+            out.close()
+            out.line()
+        }
+        if calledFunctions.contains(.sqrt) {
+            out.open("private static func squareRoot(_ a: Double, _ line: Int, _ column: Int) throws(Failure) -> Double")
+            out.line("let result = a.squareRoot()")
+            out.line("if result.isFinite { return result }")
+            out.line("throw Failure(message: \"'sqrt' of \\(text(a)) is not a finite number\", line: line, column: column)")
+            out.close()
+            out.line()
+        }
+        out.doc("A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest\nround-trip form (as the runtime writes them).")
+        out.open("static func text(_ n: Double) -> String")
+            out.line("if n.isFinite && Swift.abs(n) < 1e15 && Double(Int64(n)) == n { return String(Int64(n)) }")
+            out.line("return \"\\(n)\"")
+        out.close()
+    }
+}
