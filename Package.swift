@@ -12,7 +12,7 @@ import PackageDescription
 //   Index -> Syntax, Diagnostics
 //   Semantics -> Syntax, Model
 //   Recording -> Syntax, Diagnostics
-//   Runtime -> Model, Semantics
+//   Runtime -> Model, Semantics, Recording
 //   Analysis -> Model, Runtime
 //   EventLog -> Diagnostics
 //   Replay -> Runtime, EventLog, Model, Recording
@@ -31,7 +31,7 @@ import PackageDescription
 // (Runtime parses and resolves spec text for apps, so that the StatecraftRuntime product
 // runs a spec with nothing else linked; Recording writes an app's events as an event log,
 // in the same product, and fingerprints a spec's tokens, which Replay compares with a
-// recording's header; Analysis explores with the runtime's step function;
+// recording's header and Runtime writes in a snapshot; Analysis explores with the runtime's step function;
 // Replay runs logs on the runtime; SCXML import writes our language and reads it back
 // through Syntax and Semantics; Report turns what check and replay found into text, JSON,
 // SARIF, GitHub annotations and JUnit, so the Driver only parses arguments, reads files and
@@ -83,7 +83,7 @@ let package = Package(
                                                         "StatecraftSemantics", "StatecraftFormat"], path: "Sources/SCXML"),
         .target(
             name: "StatecraftRuntime",
-            dependencies: ["StatecraftModel", "StatecraftSemantics"],
+            dependencies: ["StatecraftModel", "StatecraftSemantics", "StatecraftRecording"],
             path: "Sources/Runtime"),
         // Logs replayed against the runtime: cases, expectations, traces, explanations, the
         // in-place and two-thread paths, many logs at once and what they add up to.

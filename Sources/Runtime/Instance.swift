@@ -56,7 +56,7 @@ public struct Instance: Sendable {
     /// inlines, as no public property's setter can be.
     @usableFromInline package var clock: Double = 0
     /// Whether the run ended in a final state.
-    public private(set) var isFinished = false
+    public internal(set) var isFinished = false
 
     /// An armed `after` timer, or an event the machine sent itself (`send`), due at
     /// `deadline`: both wait in one list so that they come due in one order (deadline, then

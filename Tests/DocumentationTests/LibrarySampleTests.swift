@@ -51,6 +51,15 @@ import TestSupport
         #expect(report.cases.first?.expectations == 1)
     }
 
+    /// The saved Drawer restores into the state it was saved in, and saves the same again.
+    @Test func savingAndRestoring() throws {
+        let text = try Self.spec("Drawer.machine").text
+        let (state, saved) = try LibrarySamples.saveAndRestore(specText: text)
+        #expect(state == "dragging")
+        let program = try Instance(specText: text, path: "Drawer.machine").program
+        #expect(try Instance(restoring: saved, program: program).snapshotJSON() == saved)
+    }
+
     @Test func runningTheDrawer() throws {
         let (state, originY, emitted, now) = LibrarySamples.run(machine: try Self.spec("Drawer.machine").machine)
         #expect(state == "dragging")

@@ -31,7 +31,7 @@ struct PublicSymbolCountTests {
         "StatecraftRecording": 74,
         "StatecraftReplay": 325,
         "StatecraftReport": 124,
-        "StatecraftRuntime": 150,
+        "StatecraftRuntime": 157,
         "StatecraftSCXML": 12,
         "StatecraftSemantics": 0,
         "StatecraftSyntax": 0,

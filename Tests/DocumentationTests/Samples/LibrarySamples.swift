@@ -71,6 +71,17 @@ enum LibrarySamples {
         try log.close()                                          // flushes; flush() when the app goes to the background
     }
 
+    /// Saving a running machine when the app goes to the background, restoring it on relaunch.
+    static func saveAndRestore(specText: String) throws -> (state: String, snapshot: String) {
+        var drawer = try Instance(specText: specText, path: "Drawer.machine")
+        let program = drawer.program                             // after a relaunch: Program(machine) of the spec
+        _ = drawer.start()
+        _ = drawer.send("touchBegan", ["y": .number(600), "onContent": .bool(true)])
+        let saved = drawer.snapshotJSON()                        // {"snapshot": 1, "machine": "Drawer", ...}
+        let restored = try Instance(restoring: saved, program: program)   // no entry action or guard runs
+        return (restored.program.machine[restored.state].name, saved)    // "dragging"
+    }
+
     /// A statechart's configuration after a macrostep.
     static func statechart(mediaPlayer: Machine) -> (configuration: [String], muted: Bool?) {
         var player = Instance(Program(mediaPlayer))              // Specs/MediaPlayer.machine, checked
