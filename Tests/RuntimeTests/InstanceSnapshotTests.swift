@@ -41,10 +41,10 @@ import TestSupport
         case .send(let event, let payload):
             seen.append("\(instance.send(event, payload: payload, emit: emit))")
         case .advance(let gap):
-            _ = instance.advance(to: instance.now + gap, emit: emit, onStep: { seen.append("\($0)") })
+            instance.advance(to: instance.now + gap, emit: emit, onStep: { seen.append("\($0)") })
         case .toDeadline:
             if let deadline = instance.nextDeadline {
-                _ = instance.advance(to: deadline, emit: emit, onStep: { seen.append("\($0)") })
+                instance.advance(to: deadline, emit: emit, onStep: { seen.append("\($0)") })
             }
         }
         return seen
@@ -141,7 +141,7 @@ import TestSupport
         var instance = Instance(program)
         _ = instance.start()
         _ = instance.send("play")
-        _ = instance.advance(to: 0.5)
+        instance.advance(to: 0.5)
         _ = instance.send("stop")
         _ = instance.send("ping", ["n": .number(0.1), "label": .string("a\"b")])
         let fingerprint = SpecFingerprint(specText: Self.spec)

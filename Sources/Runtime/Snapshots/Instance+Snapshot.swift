@@ -27,13 +27,8 @@ extension Instance {
     /// ".", and the path tells apart states of one name in different parents.
     package func snapshotPath(of s: Int) -> String {
         let machine = program.machine
-        var names: [String] = []
-        var k: StateID? = StateID(s)
-        while let id = k, id != machine.root {
-            names.append(machine[id].name)
-            k = machine[id].parent
-        }
-        return names.reversed().joined(separator: ".")
+        return machine.selfAndAncestors(StateID(s), upTo: machine.root).map { machine[$0].name }.reversed()
+            .joined(separator: ".")
     }
 
     /// The instance as a snapshot document (see the "Snapshots" article): configuration,
