@@ -1,3 +1,4 @@
+import StatecraftDiagnostics
 import StatecraftModel
 
 // A small JSON reader and writer for snapshots. Runtime does not import Foundation (the lean
@@ -51,23 +52,8 @@ package struct SnapshotJSONWriter {
         }
     }
 
-    package mutating func string(_ s: String) {
-        text += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(u)
-            }
-        }
-        text += "\""
-    }
+    /// A JSON string: quotes, backslashes and control characters escaped (`\u001b`).
+    package mutating func string(_ s: String) { text += StringEscaping.quoted(s, style: .json) }
 
     package mutating func value(_ v: Value) {
         switch v {
