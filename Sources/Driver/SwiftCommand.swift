@@ -53,6 +53,9 @@ enum SwiftCommand {
         do {
             text = try SwiftGenerator.generate(machine, options: options)
         } catch {
+            // Rendered as a diagnostic for its source line and caret. It is no finding of the
+            // spec (the spec is fine; the generator is not there yet), so it gets no id of the
+            // catalogue: the placeholder id's tag is taken off the first line.
             let d = Diagnostic(.expectedToken, error.message, at: error.range)
             console.err(DiagnosticRenderer().render(d, in: file).replacingOccurrences(of: " [expected-token]", with: ""))
             return ExitStatus.usage
