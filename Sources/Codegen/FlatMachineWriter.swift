@@ -58,42 +58,17 @@ struct FlatMachineWriter {
         func refuse(_ message: String, _ range: SourceRange) -> SwiftGenerator.Unsupported {
             SwiftGenerator.Unsupported(message: message + " (statecharts are not generated yet)", range: range)
         }
-        for s in machine.states where s.id != machine.root {
-            if s.kind == .parallel { throw refuse("parallel state '\(s.name)'", s.range) }
-            if s.kind == .history { throw refuse("history state '\(s.name)'", s.range) }
-            if !s.initialTargets.isEmpty { throw refuse("'initial ->' in state '\(s.name)'", s.range) }
-        }
-        for t in machine.transitions {
-            switch t.trigger {
-            case .done: throw refuse("a 'done' transition", t.keywordRange)
-            case .always: throw refuse("an 'always' transition", t.keywordRange)
-            case .events, .after: break
-            }
-            if t.isInternal { throw refuse("an internal transition", t.keywordRange) }
-        }
+        if let (what, range) = machine.firstStatechartConstruct { throw refuse(what, range) }
+        // Delayed sends run on the runtime's flat path too, but are not generated yet either.
         var refusal: SwiftGenerator.Unsupported?
-        func scan(_ actions: [Action]) {
-            for action in actions {
-                action.visit { a in
-                    switch a {
-                    case .raise(_, _, let range): refusal = refusal ?? refuse("'raise'", range)
-                    case .send(_, _, _, let range): refusal = refusal ?? refuse("'send'", range)
-                    case .cancel(_, let range): refusal = refusal ?? refuse("'cancel'", range)
-                    default: break
-                    }
-                }
-                action.visitExpressions { e in
-                    e.visit { if case .inState = $0.kind { refusal = refusal ?? refuse("'in(...)'", $0.range) } }
+        for action in machine.transitions.flatMap(\.actions) + machine.states.flatMap({ $0.entry + $0.exit }) {
+            action.visit { a in
+                switch a {
+                case .send(_, _, _, let range): refusal = refusal ?? refuse("'send'", range)
+                case .cancel(_, let range): refusal = refusal ?? refuse("'cancel'", range)
+                default: break
                 }
             }
-        }
-        for t in machine.transitions {
-            t.guardExpr?.visit { if case .inState = $0.kind { refusal = refusal ?? refuse("'in(...)'", $0.range) } }
-            scan(t.actions)
-        }
-        for s in machine.states {
-            scan(s.entry)
-            scan(s.exit)
         }
         if let refusal { throw refusal }
         for v in machine.variables where Self.memberNames.contains(v.name) {

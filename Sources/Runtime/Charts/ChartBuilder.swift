@@ -14,33 +14,7 @@ struct ChartBuilder {
     /// Whether `machine` needs statechart steps: it uses a form the straight-line blocks of
     /// `Program.dispatch` cannot express (more than one active leaf, history, completion,
     /// eventless transitions, the internal queue, `in(x)`, internal transitions).
-    static func isNeeded(for machine: Machine) -> Bool {
-        if machine.states.contains(where: { $0.kind == .parallel || $0.kind == .history || !$0.initialTargets.isEmpty }) {
-            return true
-        }
-        var needed = false
-        func scan(_ actions: [Action]) {
-            for a in actions {
-                a.visit { if case .raise = $0 { needed = true } }
-                a.visitExpressions { e in e.visit { if case .inState = $0.kind { needed = true } } }
-            }
-        }
-        for t in machine.transitions {
-            switch t.trigger {
-            case .done, .always: return true
-            case .events, .after: break
-            }
-            if t.isInternal { return true }
-            t.guardExpr?.visit { if case .inState = $0.kind { needed = true } }
-            if case .after(let d) = t.trigger { d.visit { if case .inState = $0.kind { needed = true } } }
-            scan(t.actions)
-        }
-        for s in machine.states {
-            scan(s.entry)
-            scan(s.exit)
-        }
-        return needed
-    }
+    static func isNeeded(for machine: Machine) -> Bool { machine.firstStatechartConstruct != nil }
 
     let stateCount: Int
     let eventCount: Int
