@@ -55,7 +55,19 @@ extension FlatMachineWriter {
                     indentBlock { $0.emit(otherwise, fields: fields, readLocals: readLocals) }
                     out.line("}")
                 }
-            case .raise, .send, .cancel:
+            case .raise(let e, let args, _):
+                // Raised events wait on the internal queue with their payload, evaluated now.
+                let event = machine[e]
+                var parts: [String] = []
+                var throwing = false
+                for (field, arg) in zip(event.fields, args) {
+                    let (code, t) = expression(arg, fields: fields)
+                    parts.append("\(SwiftName.quoted(field.name)): \(code)")
+                    throwing = throwing || t
+                }
+                let value = ".event(.\(SwiftName.quoted(event.name))\(parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")"))"
+                out.line(throwing ? "internalQueue.append(try \(value))" : "internalQueue.append(\(value))")
+            case .send, .cancel:
                 break  // refused by checkSupported
             }
         }
@@ -89,7 +101,8 @@ extension FlatMachineWriter {
         case .variable(let id): return ("core.\(SwiftName.quoted(machine[id].name))", false)
         case .field(let name): return fields.contains(name) ? (SwiftName.quoted(name), false) : (literal(e.type.zero), false)
         case .local(let slot): return ("local\(slot)", false)
-        case .inState, .invalid: return (literal(e.type.zero), false)
+        case .inState(let s): return ("core.active.contains(\(s.index))", false)
+        case .invalid: return (literal(e.type.zero), false)
         case .unary(.not, let x):
             let (c, t) = expression(x, fields: fields)
             return ("!\(c)", t)

@@ -18,6 +18,9 @@ struct FlatMachineWriter {
     let access: String
     /// `after` transitions, each with its timer slot (their order in this list).
     let timers: [Transition]
+    /// Whether the machine needs the statechart step (`ChartWriter`): more than one active leaf,
+    /// history, completion, eventless transitions, the internal queue or `in(...)`.
+    let isChart: Bool
     var out = SwiftWriter()
 
     init(_ machine: Machine, _ options: SwiftGenerator.Options) {
@@ -26,6 +29,7 @@ struct FlatMachineWriter {
         typeName = options.typeName ?? machine.name
         access = options.isPublic ? "public " : ""
         timers = machine.transitions.filter { if case .after = $0.trigger { true } else { false } }
+        isChart = machine.firstStatechartConstruct != nil
     }
 
     /// The members the file declares on the machine type: a variable or constant of the spec
@@ -35,7 +39,11 @@ struct FlatMachineWriter {
         "state", "configuration", "isActive", "now", "isFinished", "nextDeadline", "start", "send", "advance",
         "variableValues", "configurationNames", "core", "pending", "take", "enter", "exit", "exitStates", "fireTimer",
         "deliver", "startMachine", "Recorded", "timerSites", "parent", "text", "add", "subtract", "multiply", "divide", "remainder",
-        "squareRoot",
+        "squareRoot", "Bits", "Internal", "internalQueue", "chosen", "microstepCount", "eventlessMayHold", "beginStep", "endStep",
+        "select", "selectEventless", "selectCompletion", "addEnabled", "removeConflictingTransitions", "microstep",
+        "enterStates", "completeMacrostep", "runActions", "transitionDomain", "entrySet", "recordHistory", "isInFinalState",
+        "atomicStates", "compoundStates", "parallelStates", "lastDescendant", "isDescendant", "descendants", "sourceState", "targetState",
+        "staticEntry", "microstepLimit", "regionsOf", "addDescendantStatesToEnter", "addAncestorStatesToEnter", "enterUncoveredRegions", "addAncestorsOfHistoryTargets", "finalChildren", "effectiveTargets", "historyDomain", "timerSites",
     ]
 
     mutating func write() throws(SwiftGenerator.Unsupported) -> String {
@@ -43,10 +51,17 @@ struct FlatMachineWriter {
         header()
         out.open("\(access)struct \(typeName): Sendable, Hashable")
         nestedTypes()
-        storage()
-        publicAPI()
-        bridge()
-        stepping()
+        if isChart {
+            chartStorage()
+            chartAPI()
+            bridge()
+            chartStepping()
+        } else {
+            storage()
+            publicAPI()
+            bridge()
+            stepping()
+        }
         helpers()
         out.close()
         return out.text
@@ -56,10 +71,8 @@ struct FlatMachineWriter {
 
     func checkSupported() throws(SwiftGenerator.Unsupported) {
         func refuse(_ message: String, _ range: SourceRange) -> SwiftGenerator.Unsupported {
-            SwiftGenerator.Unsupported(message: message + " (statecharts are not generated yet)", range: range)
+            SwiftGenerator.Unsupported(message: message + " (delayed sends are not generated yet)", range: range)
         }
-        if let (what, range) = machine.firstStatechartConstruct { throw refuse(what, range) }
-        // Delayed sends run on the runtime's flat path too, but are not generated yet either.
         var refusal: SwiftGenerator.Unsupported?
         for action in machine.transitions.flatMap(\.actions) + machine.states.flatMap({ $0.entry + $0.exit }) {
             action.visit { a in

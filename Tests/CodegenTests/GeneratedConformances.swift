@@ -73,18 +73,27 @@ protocol GeneratedRecorded: Sendable {
 /// Every generated golden, by the spec it comes from (a path under the repository).
 let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Specs/Drawer.machine", Drawer.self),
+    ("Specs/MediaPlayer.machine", MediaPlayer.self),
     ("Specs/PeekRating.machine", PeekRating.self),
     ("Specs/PullToRefresh.machine", PullToRefresh.self),
     ("Specs/SwipeToDismiss.machine", SwipeToDismiss.self),
     ("Specs/VibrantButton.machine", VibrantButton.self),
     ("Tests/CheckerTests/Fixtures/analysis.machine", Fixture_analysis.self),
+    ("Tests/CheckerTests/Fixtures/completion-reached.machine", Fixture_completion_reached.self),
+    ("Tests/CheckerTests/Fixtures/cross-region-transition.machine", Fixture_cross_region_transition.self),
     ("Tests/CheckerTests/Fixtures/depth-frontier.machine", Fixture_depth_frontier.self),
+    ("Tests/CheckerTests/Fixtures/eventless.machine", Fixture_eventless.self),
     ("Tests/CheckerTests/Fixtures/exhaustive-proof.machine", Fixture_exhaustive_proof.self),
     ("Tests/CheckerTests/Fixtures/guard-clamp.machine", Fixture_guard_clamp.self),
     ("Tests/CheckerTests/Fixtures/guard-equality.machine", Fixture_guard_equality.self),
     ("Tests/CheckerTests/Fixtures/guard-overlap.machine", Fixture_guard_overlap.self),
+    ("Tests/CheckerTests/Fixtures/history-always-default.machine", Fixture_history_always_default.self),
+    ("Tests/CheckerTests/Fixtures/history-entry.machine", Fixture_history_entry.self),
+    ("Tests/CheckerTests/Fixtures/nested.machine", Fixture_nested.self),
     ("Tests/CheckerTests/Fixtures/not-reached-collapse.machine", Fixture_not_reached_collapse.self),
+    ("Tests/CheckerTests/Fixtures/parallel.machine", Fixture_parallel.self),
     ("Tests/CheckerTests/Fixtures/payload-constants.machine", Fixture_payload_constants.self),
+    ("Tests/CheckerTests/Fixtures/player.machine", Fixture_player.self),
     ("Tests/CheckerTests/Fixtures/private-fields.machine", Fixture_private_fields.self),
     ("Tests/CheckerTests/Fixtures/run-time-faults.machine", Fixture_run_time_faults.self),
     ("Tests/CheckerTests/Fixtures/sole-child.machine", Fixture_sole_child.self),
@@ -93,6 +102,8 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/string-emitted.machine", Fixture_string_emitted.self),
     ("Tests/CheckerTests/Fixtures/timer-loop.machine", Fixture_timer_loop.self),
     ("Tests/CheckerTests/Fixtures/timer-race.machine", Fixture_timer_race.self),
+    ("Tests/CheckerTests/Fixtures/unhandled-raise.machine", Fixture_unhandled_raise.self),
+    ("Tests/CheckerTests/Fixtures/unreachable-reasons.machine", Fixture_unreachable_reasons.self),
 ]
 
 extension Drawer: GeneratedMachine {}
@@ -103,6 +114,15 @@ extension Drawer.Output: GeneratedOutput {}
 extension Drawer.Event: GeneratedEvent {}
 extension Drawer.StepResult: GeneratedStepResult {}
 extension Drawer.Recorded: GeneratedRecorded {}
+
+extension MediaPlayer: GeneratedMachine {}
+extension MediaPlayer.Value: GeneratedValue {}
+extension MediaPlayer.Failure: GeneratedFailure {}
+extension MediaPlayer.Outcome: GeneratedOutcome {}
+extension MediaPlayer.Output: GeneratedOutput {}
+extension MediaPlayer.Event: GeneratedEvent {}
+extension MediaPlayer.StepResult: GeneratedStepResult {}
+extension MediaPlayer.Recorded: GeneratedRecorded {}
 
 extension PeekRating: GeneratedMachine {}
 extension PeekRating.Value: GeneratedValue {}
@@ -149,6 +169,24 @@ extension Fixture_analysis.Event: GeneratedEvent {}
 extension Fixture_analysis.StepResult: GeneratedStepResult {}
 extension Fixture_analysis.Recorded: GeneratedRecorded {}
 
+extension Fixture_completion_reached: GeneratedMachine {}
+extension Fixture_completion_reached.Value: GeneratedValue {}
+extension Fixture_completion_reached.Failure: GeneratedFailure {}
+extension Fixture_completion_reached.Outcome: GeneratedOutcome {}
+extension Fixture_completion_reached.Output: GeneratedOutput {}
+extension Fixture_completion_reached.Event: GeneratedEvent {}
+extension Fixture_completion_reached.StepResult: GeneratedStepResult {}
+extension Fixture_completion_reached.Recorded: GeneratedRecorded {}
+
+extension Fixture_cross_region_transition: GeneratedMachine {}
+extension Fixture_cross_region_transition.Value: GeneratedValue {}
+extension Fixture_cross_region_transition.Failure: GeneratedFailure {}
+extension Fixture_cross_region_transition.Outcome: GeneratedOutcome {}
+extension Fixture_cross_region_transition.Output: GeneratedOutput {}
+extension Fixture_cross_region_transition.Event: GeneratedEvent {}
+extension Fixture_cross_region_transition.StepResult: GeneratedStepResult {}
+extension Fixture_cross_region_transition.Recorded: GeneratedRecorded {}
+
 extension Fixture_depth_frontier: GeneratedMachine {}
 extension Fixture_depth_frontier.Value: GeneratedValue {}
 extension Fixture_depth_frontier.Failure: GeneratedFailure {}
@@ -157,6 +195,15 @@ extension Fixture_depth_frontier.Output: GeneratedOutput {}
 extension Fixture_depth_frontier.Event: GeneratedEvent {}
 extension Fixture_depth_frontier.StepResult: GeneratedStepResult {}
 extension Fixture_depth_frontier.Recorded: GeneratedRecorded {}
+
+extension Fixture_eventless: GeneratedMachine {}
+extension Fixture_eventless.Value: GeneratedValue {}
+extension Fixture_eventless.Failure: GeneratedFailure {}
+extension Fixture_eventless.Outcome: GeneratedOutcome {}
+extension Fixture_eventless.Output: GeneratedOutput {}
+extension Fixture_eventless.Event: GeneratedEvent {}
+extension Fixture_eventless.StepResult: GeneratedStepResult {}
+extension Fixture_eventless.Recorded: GeneratedRecorded {}
 
 extension Fixture_exhaustive_proof: GeneratedMachine {}
 extension Fixture_exhaustive_proof.Value: GeneratedValue {}
@@ -194,6 +241,33 @@ extension Fixture_guard_overlap.Event: GeneratedEvent {}
 extension Fixture_guard_overlap.StepResult: GeneratedStepResult {}
 extension Fixture_guard_overlap.Recorded: GeneratedRecorded {}
 
+extension Fixture_history_always_default: GeneratedMachine {}
+extension Fixture_history_always_default.Value: GeneratedValue {}
+extension Fixture_history_always_default.Failure: GeneratedFailure {}
+extension Fixture_history_always_default.Outcome: GeneratedOutcome {}
+extension Fixture_history_always_default.Output: GeneratedOutput {}
+extension Fixture_history_always_default.Event: GeneratedEvent {}
+extension Fixture_history_always_default.StepResult: GeneratedStepResult {}
+extension Fixture_history_always_default.Recorded: GeneratedRecorded {}
+
+extension Fixture_history_entry: GeneratedMachine {}
+extension Fixture_history_entry.Value: GeneratedValue {}
+extension Fixture_history_entry.Failure: GeneratedFailure {}
+extension Fixture_history_entry.Outcome: GeneratedOutcome {}
+extension Fixture_history_entry.Output: GeneratedOutput {}
+extension Fixture_history_entry.Event: GeneratedEvent {}
+extension Fixture_history_entry.StepResult: GeneratedStepResult {}
+extension Fixture_history_entry.Recorded: GeneratedRecorded {}
+
+extension Fixture_nested: GeneratedMachine {}
+extension Fixture_nested.Value: GeneratedValue {}
+extension Fixture_nested.Failure: GeneratedFailure {}
+extension Fixture_nested.Outcome: GeneratedOutcome {}
+extension Fixture_nested.Output: GeneratedOutput {}
+extension Fixture_nested.Event: GeneratedEvent {}
+extension Fixture_nested.StepResult: GeneratedStepResult {}
+extension Fixture_nested.Recorded: GeneratedRecorded {}
+
 extension Fixture_not_reached_collapse: GeneratedMachine {}
 extension Fixture_not_reached_collapse.Value: GeneratedValue {}
 extension Fixture_not_reached_collapse.Failure: GeneratedFailure {}
@@ -203,6 +277,15 @@ extension Fixture_not_reached_collapse.Event: GeneratedEvent {}
 extension Fixture_not_reached_collapse.StepResult: GeneratedStepResult {}
 extension Fixture_not_reached_collapse.Recorded: GeneratedRecorded {}
 
+extension Fixture_parallel: GeneratedMachine {}
+extension Fixture_parallel.Value: GeneratedValue {}
+extension Fixture_parallel.Failure: GeneratedFailure {}
+extension Fixture_parallel.Outcome: GeneratedOutcome {}
+extension Fixture_parallel.Output: GeneratedOutput {}
+extension Fixture_parallel.Event: GeneratedEvent {}
+extension Fixture_parallel.StepResult: GeneratedStepResult {}
+extension Fixture_parallel.Recorded: GeneratedRecorded {}
+
 extension Fixture_payload_constants: GeneratedMachine {}
 extension Fixture_payload_constants.Value: GeneratedValue {}
 extension Fixture_payload_constants.Failure: GeneratedFailure {}
@@ -211,6 +294,24 @@ extension Fixture_payload_constants.Output: GeneratedOutput {}
 extension Fixture_payload_constants.Event: GeneratedEvent {}
 extension Fixture_payload_constants.StepResult: GeneratedStepResult {}
 extension Fixture_payload_constants.Recorded: GeneratedRecorded {}
+
+extension Fixture_player: GeneratedMachine {}
+extension Fixture_player.Value: GeneratedValue {}
+extension Fixture_player.Failure: GeneratedFailure {}
+extension Fixture_player.Outcome: GeneratedOutcome {}
+extension Fixture_player.Output: GeneratedOutput {}
+extension Fixture_player.Event: GeneratedEvent {}
+extension Fixture_player.StepResult: GeneratedStepResult {}
+extension Fixture_player.Recorded: GeneratedRecorded {}
+
+extension Fixture_private_fields: GeneratedMachine {}
+extension Fixture_private_fields.Value: GeneratedValue {}
+extension Fixture_private_fields.Failure: GeneratedFailure {}
+extension Fixture_private_fields.Outcome: GeneratedOutcome {}
+extension Fixture_private_fields.Output: GeneratedOutput {}
+extension Fixture_private_fields.Event: GeneratedEvent {}
+extension Fixture_private_fields.StepResult: GeneratedStepResult {}
+extension Fixture_private_fields.Recorded: GeneratedRecorded {}
 
 extension Fixture_run_time_faults: GeneratedMachine {}
 extension Fixture_run_time_faults.Value: GeneratedValue {}
@@ -275,11 +376,20 @@ extension Fixture_timer_race.Event: GeneratedEvent {}
 extension Fixture_timer_race.StepResult: GeneratedStepResult {}
 extension Fixture_timer_race.Recorded: GeneratedRecorded {}
 
-extension Fixture_private_fields: GeneratedMachine {}
-extension Fixture_private_fields.Value: GeneratedValue {}
-extension Fixture_private_fields.Failure: GeneratedFailure {}
-extension Fixture_private_fields.Outcome: GeneratedOutcome {}
-extension Fixture_private_fields.Output: GeneratedOutput {}
-extension Fixture_private_fields.Event: GeneratedEvent {}
-extension Fixture_private_fields.StepResult: GeneratedStepResult {}
-extension Fixture_private_fields.Recorded: GeneratedRecorded {}
+extension Fixture_unhandled_raise: GeneratedMachine {}
+extension Fixture_unhandled_raise.Value: GeneratedValue {}
+extension Fixture_unhandled_raise.Failure: GeneratedFailure {}
+extension Fixture_unhandled_raise.Outcome: GeneratedOutcome {}
+extension Fixture_unhandled_raise.Output: GeneratedOutput {}
+extension Fixture_unhandled_raise.Event: GeneratedEvent {}
+extension Fixture_unhandled_raise.StepResult: GeneratedStepResult {}
+extension Fixture_unhandled_raise.Recorded: GeneratedRecorded {}
+
+extension Fixture_unreachable_reasons: GeneratedMachine {}
+extension Fixture_unreachable_reasons.Value: GeneratedValue {}
+extension Fixture_unreachable_reasons.Failure: GeneratedFailure {}
+extension Fixture_unreachable_reasons.Outcome: GeneratedOutcome {}
+extension Fixture_unreachable_reasons.Output: GeneratedOutput {}
+extension Fixture_unreachable_reasons.Event: GeneratedEvent {}
+extension Fixture_unreachable_reasons.StepResult: GeneratedStepResult {}
+extension Fixture_unreachable_reasons.Recorded: GeneratedRecorded {}

@@ -77,12 +77,11 @@ import TestSupport
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     }
 
-    @Test func aStatechartIsRefusedWithItsPlace() throws {
-        let run = try CLI.run(["swift", "Specs/MediaPlayer.machine"])
+    @Test func aDelayedSendIsRefusedWithItsPlace() throws {
+        let spec = "Tests/CheckerTests/Fixtures/debounce-chain.machine"
+        let run = try CLI.run(["swift", spec])
         #expect(run.status == 2)
-        #expect(run.stderr.hasPrefix(
-            "Specs/MediaPlayer.machine:58:32: error: parallel state 'session' (statecharts are not generated yet)\n"),
-            "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("\(spec):14:58: error: 'cancel' (delayed sends are not generated yet)\n"), "\(run.stderr)")
     }
 
     @Test func checkSaysWhenTheFileIsStale() throws {

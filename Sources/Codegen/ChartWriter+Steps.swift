@@ -1,0 +1,501 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+// A statechart's macrostep as Swift (SCXML 1.0 Appendix D, with its procedures' names):
+// `select` per event, then `microstep` (exit set, history, actions, entry set), then
+// `completeMacrostep` (eventless transitions and the internal queue until stable). The
+// runtime's chart path (`Sources/Runtime/Charts`) is the same algorithm on tables; the
+// differential tests hold this one to it step by step.
+extension FlatMachineWriter {
+    /// The active atomic states a selection starts from (history states are never active).
+    var chartLeaves: [State] { states.filter { machine.isAtomic($0.id) } }
+
+    mutating func chartStepping() {
+        out.line("// MARK: - Steps")
+        out.line()
+        chartStart()
+        chartStepBookkeeping()
+        selectFunction()
+        selectEventlessFunction()
+        selectCompletionFunction()
+        conflictFunctions()
+        microstepFunction()
+        completeMacrostepFunction()
+        if !timers.isEmpty { chartTimerFunction() }
+        actionDispatch()
+        for t in machine.transitions { chartTransitionFunction(t) }
+        chartEntryAndExit()
+        chartTables()
+    }
+
+    mutating func chartStart() {
+        out.open("private mutating func startMachine() -> Outcome")
+            out.line("let before = core")
+            out.line("beginStep()")
+            out.open("do")
+                out.line("try enterStates(\(bits(machine.initialEntrySet)))")
+                out.line("eventlessMayHold = true")
+                out.line("try completeMacrostep()")
+                out.line("return .started")
+            out.reopen("catch")
+                out.line("core = before")
+                out.line("core.isFinished = true")
+                out.line("endStep()")
+                out.line("return .rejected(error)")
+            out.close()
+        out.close()
+        out.line()
+    }
+
+    mutating func chartStepBookkeeping() {
+        out.open("private mutating func beginStep()")
+            out.line("microstepCount = 0")
+            out.line("eventlessMayHold = false")
+        out.close()
+        out.line()
+        out.doc("After a failed step: nothing of it stays (no output, no queued event).")
+        out.open("private mutating func endStep()")
+            out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
+            out.line("if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }")
+            out.line("chosen.removeAll(keepingCapacity: true)")
+        out.close()
+        out.line()
+    }
+
+    // MARK: - Selection
+
+    /// The transitions of `leaf` and its ancestors (innermost first, in written order) that
+    /// `accepts` keeps.
+    func chain(_ leaf: StateID, _ accepts: (Transition) -> Bool) -> [Transition] {
+        var list: [Transition] = []
+        for s in machine.selfAndAncestors(leaf) where s != machine.root {
+            for id in machine[s].transitions where !machine[id].isBroken && accepts(machine[id]) { list.append(machine[id]) }
+        }
+        return list
+    }
+
+    /// For each leaf with candidates: if it is active, the first of them whose guard holds.
+    mutating func selectChains(_ chains: [(StateID, [Transition])], fields: Set<String>) {
+        for (leaf, list) in chains {
+            out.open("if core.active.contains(\(leaf.index)) /* \(machine[leaf].name) */")
+            var first = true
+            for t in list {
+                out.line("// line \(line(t.range)): \(describe(t))")
+                if let g = t.guardExpr {
+                    let (code, throwing) = expression(g, fields: fields)
+                    let condition = (throwing ? "try " : "") + code
+                    out.line(first ? "if \(condition) {" : "} else if \(condition) {")
+                    out.line("    addEnabled(\(t.id.index))")
+                    first = false
+                } else {
+                    if first {
+                        out.line("addEnabled(\(t.id.index))")
+                    } else {
+                        out.line("} else {")
+                        out.line("    addEnabled(\(t.id.index))")
+                        out.line("}")
+                    }
+                    first = true
+                    break
+                }
+            }
+            if !first { out.line("}") }
+            out.close()
+        }
+    }
+
+    mutating func selectFunction() {
+        out.doc("Appendix D `selectTransitions`: for each active atomic state in document order, the first\ntransition of it or an ancestor (innermost first, in written order) that takes `event` and\nwhose guard holds; then the conflicts are removed. False when none is enabled.")
+        out.open("private mutating func select(_ event: Event) throws(Failure) -> Bool")
+            out.line("chosen.removeAll(keepingCapacity: true)")
+            if !machine.events.isEmpty {
+                out.line("switch event {")
+                for e in machine.events {
+                    let chains: [(StateID, [Transition])] = chartLeaves.compactMap { leaf in
+                        let list = chain(leaf.id) { t in
+                            if case .events(let events) = t.trigger { events.contains(e.id) } else { false }
+                        }
+                        return list.isEmpty ? nil : (leaf.id, list)
+                    }
+                    var used = Set<String>()
+                    for t in chains.flatMap(\.1) {
+                        t.guardExpr?.visit { if case .field(let name) = $0.kind { used.insert(name) } }
+                    }
+                    used.formIntersection(e.fields.map(\.name))
+                    let bindings = e.fields.map { used.contains($0.name) ? "let \(SwiftName.quoted($0.name))" : "_" }
+                    let pattern = used.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
+                    out.line("case .\(SwiftName.quoted(e.name))\(pattern):")
+                    out.indent()
+                    if chains.isEmpty { out.line("break") }
+                    selectChains(chains, fields: used)
+                    out.dedent()
+                }
+                out.line("}")
+            }
+            out.line("return removeConflictingTransitions()")
+        out.close()
+        out.line()
+    }
+
+    var hasAlways: Bool { machine.transitions.contains { $0.trigger == .always && !$0.isBroken } }
+
+    mutating func selectEventlessFunction() {
+        guard hasAlways else { return }
+        out.doc("Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.")
+        out.open("private mutating func selectEventless() throws(Failure) -> Bool")
+            out.line("chosen.removeAll(keepingCapacity: true)")
+            let chains: [(StateID, [Transition])] = chartLeaves.compactMap { leaf in
+                let list = chain(leaf.id) { $0.trigger == .always }
+                return list.isEmpty ? nil : (leaf.id, list)
+            }
+            selectChains(chains, fields: [])
+            out.line("return removeConflictingTransitions()")
+        out.close()
+        out.line()
+    }
+
+    mutating func selectCompletionFunction() {
+        out.doc("`selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).")
+        out.open("private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool")
+            out.line("chosen.removeAll(keepingCapacity: true)")
+            var completed: [StateID] = []
+            for t in machine.transitions where !t.isBroken {
+                if case .done(let x) = t.trigger, !completed.contains(x) { completed.append(x) }
+            }
+            if !completed.isEmpty {
+                out.line("switch x {")
+                for x in completed.sorted() {
+                    out.line("case \(x.index):  // \(machine[x].name)")
+                    out.indent()
+                    let chains: [(StateID, [Transition])] = chartLeaves.compactMap { leaf in
+                        let list = chain(leaf.id) { t in if case .done(x) = t.trigger { true } else { false } }
+                        return list.isEmpty ? nil : (leaf.id, list)
+                    }
+                    if chains.isEmpty { out.line("break") }
+                    selectChains(chains, fields: [])
+                    out.dedent()
+                }
+                out.line("default:")
+                out.line("    break")
+                out.line("}")
+            }
+            out.line("return removeConflictingTransitions()")
+        out.close()
+        out.line()
+    }
+
+    mutating func conflictFunctions() {
+        out.open("private mutating func addEnabled(_ t: Int)")
+            out.line("if !chosen.contains(t) { chosen.append(t) }")
+        out.close()
+        out.line()
+        out.doc("Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly\nwhen one domain is the other or inside it; the later one then wins only if its source is\ninside the earlier one's.")
+        out.open("private mutating func removeConflictingTransitions() -> Bool")
+            out.line("guard chosen.count > 1 else { return chosen.count == 1 }")
+            out.line("var kept = 0")
+            out.open("for k in 0..<chosen.count")
+                out.line("let t1 = chosen[k]")
+                out.line("let d1 = transitionDomain(t1)")
+                out.line("var preempted = false")
+                out.line("var j = 0")
+                out.open("while j < kept")
+                    out.line("let t2 = chosen[j]")
+                    out.line("let d2 = transitionDomain(t2)")
+                    out.open("if d1 >= 0 && d2 >= 0 && (d1 == d2 || Self.isDescendant(d1, of: d2) || Self.isDescendant(d2, of: d1))")
+                        out.open("if Self.isDescendant(Self.sourceState(t1), of: Self.sourceState(t2))")
+                            out.line("for m in j..<(kept - 1) { chosen[m] = chosen[m + 1] }")
+                            out.line("kept -= 1")
+                            out.line("continue")
+                        out.close()
+                        out.line("preempted = true")
+                        out.line("break")
+                    out.close()
+                    out.line("j += 1")
+                out.close()
+                out.open("if !preempted")
+                    out.line("chosen[kept] = t1")
+                    out.line("kept += 1")
+                out.close()
+            out.close()
+            out.line("chosen.removeLast(chosen.count - kept)")
+            out.line("return kept > 0")
+        out.close()
+        out.line()
+    }
+
+    // MARK: - Microsteps
+
+    /// Transitions whose actions write a variable an `always` guard reads: after one of them
+    /// alone (no state changes), selection looks for eventless transitions again.
+    var wakingTransitions: [Transition] {
+        var read = Set<VariableID>()
+        for t in machine.transitions where t.trigger == .always {
+            t.guardExpr?.visit { if case .variable(let v) = $0.kind { read.insert(v) } }
+        }
+        return machine.transitions.filter { t in
+            var writes = false
+            for a in t.actions {
+                a.visit { if case .assign(let v, _, _, _) = $0, read.contains(v) { writes = true } }
+            }
+            return writes
+        }
+    }
+
+    mutating func microstepFunction() {
+        out.doc("Appendix D `microstep`: exit the exit set (recording history first), run the transitions'\nactions in order, enter the entry set.")
+        out.open("private mutating func microstep(_ event: Event?) throws(Failure)")
+            out.line("microstepCount += 1")
+            out.line("if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }")
+            out.line("// A lone targetless transition (the usual way to update a variable) exits and enters nothing.")
+            out.open("if chosen.count == 1 && Self.targetState(chosen[0]) < 0")
+                out.line("try runActions(chosen[0], event)")
+                let waking = wakingTransitions
+                if hasAlways && !waking.isEmpty {
+                    out.line("switch chosen[0] {")
+                    out.line("case \(waking.map { String($0.id.index) }.joined(separator: ", ")): eventlessMayHold = true")
+                    out.line("default: break")
+                    out.line("}")
+                }
+                out.line("return")
+            out.close()
+            out.line("eventlessMayHold = true")
+            out.line("var exits = Bits()")
+            out.open("for k in 0..<chosen.count")
+                out.line("let d = transitionDomain(chosen[k])")
+                out.line("if d >= 0 { exits = exits | (core.active & Self.descendants(d)) }")
+            out.close()
+            out.open("if !exits.isEmpty")
+                if !historyStates.isEmpty { out.line("recordHistory(exiting: exits)") }
+                out.open("while let s = exits.popLast()")
+                    out.line("try exit(s)")
+                    out.line("core.active.remove(s)")
+                out.close()
+            out.close()
+            out.line("for k in 0..<chosen.count { try runActions(chosen[k], event) }")
+            out.line("try enterStates(entrySet())")
+        out.close()
+        out.line()
+        out.doc("Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its\ntimers, in document order.")
+        out.open("private mutating func enterStates(_ states: Bits) throws(Failure)")
+            out.line("var entering = states")
+            out.open("while let s = entering.popFirst()")
+                out.line("core.active.insert(s)")
+                out.line("try enter(s)")
+            out.close()
+        out.close()
+        out.line()
+    }
+
+    mutating func completeMacrostepFunction() {
+        out.doc("Eventless transitions, then internal events one at a time, until neither applies or the run\nhas ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion\nthat nothing takes is dropped.")
+        out.open("private mutating func completeMacrostep() throws(Failure)")
+            out.line("var head = 0")
+            out.open("while !core.isFinished")
+                out.line("var found = false")
+                out.line("var event: Event? = nil")
+                if hasAlways {
+                    out.open("if eventlessMayHold")
+                        out.line("eventlessMayHold = false")
+                        out.line("found = try selectEventless()")
+                    out.close()
+                }
+                out.open("if !found")
+                    out.line("guard head < internalQueue.count else { break }")
+                    out.line("let item = internalQueue[head]")
+                    out.line("head += 1")
+                    out.line("switch item {")
+                    out.line("case .event(let e):")
+                    out.line("    found = try select(e)")
+                    out.line("    event = e")
+                    out.line("case .done(let x):")
+                    out.line("    found = try selectCompletion(of: x)")
+                    out.line("}")
+                out.close()
+                out.line("if found { try microstep(event) }")
+            out.close()
+            out.line("if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }")
+        out.close()
+        out.line()
+    }
+
+    mutating func chartTimerFunction() {
+        out.doc("Fires timer `slot` as a macrostep of its own (time has moved to its deadline). The timer is\ndisarmed first, so a step that fails leaves it disarmed.")
+        out.open("private mutating func fireTimer(_ slot: Int, firedAtOnce: Int) -> Outcome")
+            out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
+            out.open("if firedAtOnce > 10_000")
+                for k in timers.indices { out.line("core.deadline\(k) = .nan") }
+                out.line("let (line, column) = Self.timerSites[slot]")
+                out.line("return .rejected(Failure(message: \"timers fired 10000 times at t=\\(Self.text(core.now)) without time passing; stopped them\", line: line, column: column))")
+            out.close()
+            out.line("switch slot {")
+            for k in timers.indices { out.line("case \(k): core.deadline\(k) = .nan") }
+            out.line("default: break")
+            out.line("}")
+            out.line("let before = core")
+            out.line("beginStep()")
+            out.open("do")
+                out.line("chosen.removeAll(keepingCapacity: true)")
+                out.line("switch slot {")
+                    for (k, t) in timers.enumerated() {
+                        out.line("case \(k):")
+                        if let g = t.guardExpr {
+                            let (code, throwing) = expression(g, fields: [])
+                            out.line("    guard \(throwing ? "try " : "")\(code) else { return .ignored }")
+                        }
+                        out.line("    chosen.append(\(t.id.index))")
+                    }
+                    out.line("default:")
+                    out.line("    return .ignored")
+                out.line("}")
+                out.line("let fired = chosen[0]")
+                out.line("try microstep(nil)")
+                out.line("try completeMacrostep()")
+                out.line("return .taken(transition: fired)")
+            out.reopen("catch")
+                out.line("core = before")
+                out.line("endStep()")
+                out.line("return .rejected(error)")
+            out.close()
+        out.close()
+        out.line()
+        out.line("private static let timerSites: [(Int, Int)] = [\(timers.map { "(\(site($0.keywordRange)))" }.joined(separator: ", "))]")
+        out.line()
+    }
+
+    // MARK: - Actions, entry and exit
+
+    /// The payload fields transition `t` reads in its actions, per event it takes.
+    func actionFields(_ t: Transition) -> Set<String> {
+        var used = Set<String>()
+        for a in t.actions { a.visitExpressions { $0.visit { if case .field(let name) = $0.kind { used.insert(name) } } } }
+        return used
+    }
+
+    mutating func actionDispatch() {
+        out.doc("Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a\ntimer, an eventless transition or a completion).")
+        out.open("private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure)")
+            let withActions = machine.transitions.filter { !$0.isBroken && !$0.actions.isEmpty }
+            if withActions.isEmpty {
+                out.line("_ = (t, event)")
+                out.close()
+                out.line()
+                return
+            }
+            out.line("switch t {")
+            for t in withActions {
+                out.line("case \(t.id.index):  // line \(line(t.range)): \(describe(t))")
+                out.indent()
+                let used = actionFields(t)
+                if case .events(let events) = t.trigger, !used.isEmpty {
+                    out.line("switch event {")
+                    for id in events {
+                        let e = machine[id]
+                        let mine = used.intersection(e.fields.map(\.name))
+                        let bindings = e.fields.map { mine.contains($0.name) ? "let \(SwiftName.quoted($0.name))" : "_" }
+                        let pattern = mine.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
+                        let arguments = e.fields.filter { mine.contains($0.name) }
+                            .map { "\(SwiftName.quoted($0.name)): \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
+                        out.line("case .\(SwiftName.quoted(e.name))\(pattern)?: try \(chartFunctionName(t, e))(\(arguments))")
+                    }
+                    out.line("default: break")
+                    out.line("}")
+                } else {
+                    out.line("try \(chartFunctionName(t, nil))()")
+                }
+                out.dedent()
+            }
+            out.line("default:")
+            out.line("    break")
+            out.line("}")
+        out.close()
+        out.line()
+    }
+
+    func chartFunctionName(_ t: Transition, _ e: Event?) -> String {
+        guard let e, !actionFields(t).isEmpty else { return "transition\(t.id.index)" }
+        return "transition\(t.id.index)_\(e.name)"
+    }
+
+    /// A transition's actions as a function (per event when they read its payload).
+    mutating func chartTransitionFunction(_ t: Transition) {
+        guard !t.isBroken, !t.actions.isEmpty else { return }
+        let used = actionFields(t)
+        if case .events(let events) = t.trigger, !used.isEmpty {
+            for id in events {
+                let e = machine[id]
+                let mine = used.intersection(e.fields.map(\.name))
+                let parameters = e.fields.filter { mine.contains($0.name) }
+                    .map { "\(SwiftName.quoted($0.name)): \(Self.swiftType($0.type))" }.joined(separator: ", ")
+                out.doc("Line \(line(t.range)): \(describe(t)).")
+                out.open("private mutating func \(chartFunctionName(t, e))(\(parameters)) throws(Failure)")
+                actions(t.actions, fields: mine)
+                out.close()
+                out.line()
+            }
+            return
+        }
+        out.doc("Line \(line(t.range)): \(describe(t)).")
+        out.open("private mutating func \(chartFunctionName(t, nil))() throws(Failure)")
+        actions(t.actions, fields: [])
+        out.close()
+        out.line()
+    }
+
+    mutating func chartEntryAndExit() {
+        let timerSlots = Dictionary(uniqueKeysWithValues: timers.enumerated().map { ($0.element.id, $0.offset) })
+        out.doc("State `s` has just become active: its entry actions run, its timers are armed; a final state\nqueues its parent's completion (and a parallel grandparent's once every region is complete),\nor at the top level ends the run.")
+        out.open("private mutating func enter(_ s: Int) throws(Failure)")
+            out.line("switch s {")
+            for s in states where !s.isHistory {
+                let armsTimers = s.transitions.contains { timerSlots[$0] != nil }
+                guard !s.entry.isEmpty || armsTimers || s.isFinal else { continue }
+                out.line("case \(s.id.index):  // \(s.name)")
+                out.indent()
+                actions(s.entry, fields: [])
+                for id in s.transitions {
+                    guard let slot = timerSlots[id], case .after(let delay) = machine[id].trigger else { continue }
+                    let (code, throwing) = expression(delay, fields: [])
+                    out.line("let delay\(slot): Double = \(throwing ? "try " : "")\(code)")
+                    out.line("core.deadline\(slot) = core.now + Swift.max(0, delay\(slot))")
+                    out.line("core.sequence += 1")
+                    out.line("core.armed\(slot) = core.sequence")
+                }
+                if s.isFinal, let parent = s.parent {
+                    if parent == machine.root {
+                        out.line("core.isFinished = true")
+                        for k in timers.indices { out.line("core.deadline\(k) = .nan") }
+                    } else {
+                        out.line("internalQueue.append(.done(\(parent.index)))")
+                        if let grandparent = machine[parent].parent, machine.isParallel(grandparent) {
+                            out.line("if isInFinalState(\(grandparent.index)) { internalQueue.append(.done(\(grandparent.index))) }")
+                        }
+                    }
+                }
+                out.dedent()
+            }
+            out.line("default:")
+            out.line("    break")
+            out.line("}")
+        out.close()
+        out.line()
+        out.doc("State `s` is being exited (a child before its parent): its exit actions run, its timers\nare cancelled.")
+        out.open("private mutating func exit(_ s: Int) throws(Failure)")
+            out.line("switch s {")
+            for s in states where !s.isHistory {
+                let armsTimers = s.transitions.contains { timerSlots[$0] != nil }
+                guard !s.exit.isEmpty || armsTimers else { continue }
+                out.line("case \(s.id.index):  // \(s.name)")
+                out.indent()
+                actions(s.exit, fields: [])
+                for id in s.transitions {
+                    if let slot = timerSlots[id] { out.line("core.deadline\(slot) = .nan") }
+                }
+                out.dedent()
+            }
+            out.line("default:")
+            out.line("    break")
+            out.line("}")
+        out.close()
+        out.line()
+    }
+}

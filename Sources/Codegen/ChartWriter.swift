@@ -1,0 +1,260 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+// A statechart as Swift: the storage and the public API of a machine the runtime runs on its
+// chart path (parallel or history states, `done`, `always`, `raise`, `in(...)`, internal
+// transitions, `initial ->`). The declarations of events, outputs, values and results are the
+// flat writer's; the step is in `ChartWriter+Steps`, the tree's tables in `ChartWriter+Tables`.
+//
+// The active states are a bit set (`Bits`, bit `i` is the spec's state `i`, numbered in
+// document order, so ascending bits are entry order and descending bits exit order). A step
+// is SCXML's macrostep (Appendix D) written for this one machine: selection is straight-line
+// code per event, each transition's actions and each state's entry and exit are functions of
+// their own, and the exit and entry sets are computed on bit sets. Everything a step changes
+// lives in `core` (configuration, history, variables, timers, the clock), so a failing step
+// restores it in one assignment.
+extension FlatMachineWriter {
+    /// Words of 64 bits in a `Bits`.
+    var chartWords: Int { (machine.states.count + 63) / 64 }
+
+    /// A `Bits` literal holding `states`.
+    func bits(_ states: [StateID]) -> String {
+        var words = [UInt64](repeating: 0, count: chartWords)
+        for s in states { words[s.index >> 6] |= 1 << UInt64(s.index & 63) }
+        if words.allSatisfy({ $0 == 0 }) { return "Bits()" }
+        return "Bits(" + words.map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: ", ") + ")"
+    }
+
+    /// The history states, each with its slot in `Core` (`history0`, `history1`, …).
+    var historyStates: [State] { machine.states.filter(\.isHistory) }
+
+    // MARK: - Storage
+
+    mutating func chartStorage() {
+        if !machine.constants.isEmpty {
+            for c in machine.constants {
+                out.line("static let \(SwiftName.quoted(c.name)): \(Self.swiftType(c.value.type)) = \(literal(c.value))  // line \(line(c.range))")
+            }
+            out.line()
+        }
+        bitsType()
+        out.doc("An event on the internal queue: a raised event, or a state's completion (`done`).")
+        out.open("enum Internal: Sendable, Hashable")
+            out.line("case event(Event)")
+            out.line("case done(Int)")
+        out.close()
+        out.line()
+        out.doc("Everything a step changes: a failing step puts it back as it was.")
+        out.open("struct Core: Sendable, Hashable")
+            out.line("/// The active states (bit `i` is state `i` of the spec, in document order).")
+            out.line("var active = Bits()")
+            out.line("var isFinished = false")
+            out.line("var now: Double = 0")
+            for v in machine.variables {
+                out.line("var \(SwiftName.quoted(v.name)): \(Self.swiftType(v.type)) = \(literal(v.initialValue))")
+            }
+            if !historyStates.isEmpty {
+                out.line("/// What each history state recorded when its parent was last exited, and whether it has.")
+                for (k, h) in historyStates.enumerated() {
+                    out.line("var history\(k) = Bits(), recorded\(k) = false  // \(h.name), line \(line(h.range))")
+                }
+            }
+            if !timers.isEmpty {
+                out.line("/// Each `after` transition's deadline while its state is active (NaN when not armed),")
+                out.line("/// and the order it was armed in (earlier first among equal deadlines).")
+                for (k, t) in timers.enumerated() {
+                    out.line("var deadline\(k) = Double.nan, armed\(k) = 0  // line \(line(t.keywordRange))")
+                }
+                out.line("var sequence = 0")
+            }
+        out.close()
+        out.line()
+        out.line("private(set) var core = Core()")
+        out.line("/// A step's working lists, empty between steps (kept to reuse their storage).")
+        out.line("private var pending: [Output] = []")
+        out.line("private var internalQueue: [Internal] = []")
+        out.line("private var chosen: [Int] = []")
+        out.line("private var microstepCount = 0")
+        out.line("/// Whether an `always` transition may have become enabled since selection last looked.")
+        out.line("private var eventlessMayHold = false")
+        out.doc("What starting did: `.started`, or `.rejected` when an entry action failed (the machine\nthen takes no events).")
+        out.line("\(access)private(set) var start = StepResult(outcome: .started, outputs: [])")
+        out.line()
+    }
+
+    /// `Bits`: a set of state numbers in `chartWords` words, with what the step needs of it.
+    mutating func bitsType() {
+        let w = chartWords
+        let words = (0..<w).map { "w\($0)" }
+        out.doc("A set of states by number, in \(w) word\(w == 1 ? "" : "s") of 64 bits.")
+        out.open("struct Bits: Sendable, Hashable")
+            out.line("var " + words.map { "\($0): UInt64 = 0" }.joined(separator: ", "))
+            out.line()
+            out.line("init() {}")
+            out.line("init(" + words.map { "_ \($0): UInt64" }.joined(separator: ", ") + ") { " + words.map { "self.\($0) = \($0)" }.joined(separator: "; ") + " }")
+            out.line()
+            out.line("var isEmpty: Bool { " + words.map { "\($0) == 0" }.joined(separator: " && ") + " }")
+            func perWord(_ body: (String) -> String) -> String {
+                if w == 1 { return body("w0") }
+                return "switch i >> 6 { " + (0..<w).map { k in (k == w - 1 ? "default" : "case \(k)") + ": " + body("w\(k)") }.joined(separator: "; ") + " }"
+            }
+            out.line("func contains(_ i: Int) -> Bool { " + perWord { "\($0) & (1 << UInt64(i & 63)) != 0" } + " }")
+            out.line("mutating func insert(_ i: Int) { " + perWord { "\($0) |= 1 << UInt64(i & 63)" } + " }")
+            out.line("mutating func remove(_ i: Int) { " + perWord { "\($0) &= ~(1 << UInt64(i & 63))" } + " }")
+            out.line("static func & (a: Bits, b: Bits) -> Bits { Bits(" + words.map { "a.\($0) & b.\($0)" }.joined(separator: ", ") + ") }")
+            out.line("static func | (a: Bits, b: Bits) -> Bits { Bits(" + words.map { "a.\($0) | b.\($0)" }.joined(separator: ", ") + ") }")
+            out.line("static prefix func ~ (a: Bits) -> Bits { Bits(" + words.map { "~a.\($0)" }.joined(separator: ", ") + ") }")
+            out.line("/// Removes and returns the lowest state number (entry order).")
+            out.open("mutating func popFirst() -> Int?")
+                for k in 0..<w {
+                    out.line("if w\(k) != 0 { let i = w\(k).trailingZeroBitCount; w\(k) &= w\(k) - 1; return \(k * 64) + i }")
+                }
+                out.line("return nil")
+            out.close()
+            out.line("/// Removes and returns the highest state number (exit order).")
+            out.open("mutating func popLast() -> Int?")
+                for k in (0..<w).reversed() {
+                    out.line("if w\(k) != 0 { let i = 63 - w\(k).leadingZeroBitCount; w\(k) &= ~(1 << UInt64(i)); return \(k * 64) + i }")
+                }
+                out.line("return nil")
+            out.close()
+            out.line("/// States `first ... last`.")
+            out.open("static func range(_ first: Int, _ last: Int) -> Bits")
+                out.line("var b = Bits()")
+                out.line("guard first <= last else { return b }")
+                for k in 0..<w {
+                    out.line("b.w\(k) = word(first - \(k * 64), last - \(k * 64))")
+                }
+                out.line("return b")
+            out.close()
+            out.line("/// Bits `first ... last` of one word (clamped to it).")
+            out.open("private static func word(_ first: Int, _ last: Int) -> UInt64")
+                out.line("guard last >= 0 && first <= 63 else { return 0 }")
+                out.line("let high: UInt64 = last >= 63 ? ~0 : (1 << UInt64(last + 1)) - 1")
+                out.line("let low: UInt64 = first <= 0 ? 0 : (1 << UInt64(first)) - 1")
+                out.line("return high & ~low")
+            out.close()
+        out.close()
+        out.line()
+    }
+
+    // MARK: - Public API
+
+    mutating func chartAPI() {
+        let a = access
+        let atomics = states.filter { machine.isAtomic($0.id) }
+        let firstLeaf = machine.initialEntrySet.first { machine.isAtomic($0) } ?? atomics.first?.id
+        out.doc("Enters the initial configuration, running its entry actions and then its eventless transitions\nand raised events until it is stable (`start` says what that did).")
+        out.open("\(a)init()")
+            out.line("let outcome = startMachine()")
+            out.line("start = StepResult(outcome: outcome, outputs: pending)")
+            out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
+        out.close()
+        out.line()
+        out.doc("The first active atomic state in document order (the initial one if starting failed).")
+        out.open("\(a)var state: State")
+            out.line("var leaves = core.active & Self.atomicStates")
+            out.line("guard let s = leaves.popFirst() else { return \(firstLeaf.map { stateCase($0) } ?? "State.allCases[0]") }")
+            out.line("return Self.state(s)")
+        out.close()
+        out.doc("The active states in document order (a parent before its children; none if starting failed).")
+        out.open("\(a)var configuration: [State]")
+            out.line("var states: [State] = []")
+            out.line("var active = core.active")
+            out.line("while let s = active.popFirst() { states.append(Self.state(s)) }")
+            out.line("return states")
+        out.close()
+        out.doc("Whether `s` is active (a history state never is).")
+        out.line("\(a)func isActive(_ s: State) -> Bool { core.active.contains(s.rawValue + 1) }")
+        out.doc("Virtual time, in seconds: the latest time the machine was advanced to.")
+        out.line("\(a)var now: Double { core.now }")
+        out.doc("Whether the run ended in a final state.")
+        out.line("\(a)var isFinished: Bool { core.isFinished }")
+        for v in machine.variables {
+            out.line("\(v.isPublic ? a : "")var \(SwiftName.quoted(v.name)): \(Self.swiftType(v.type)) { core.\(SwiftName.quoted(v.name)) }  // line \(line(v.range))")
+        }
+        out.line()
+        out.doc("The earliest deadline of an armed timer, or nil.")
+        out.open("\(a)var nextDeadline: Double?")
+            if timers.isEmpty {
+                out.line("nil")
+            } else {
+                out.line("guard !core.isFinished else { return nil }")
+                out.line("var earliest = Double.nan")
+                for k in timers.indices {
+                    out.line("if core.deadline\(k) < earliest || earliest.isNaN { earliest = core.deadline\(k) }")
+                }
+                out.line("return earliest.isNaN ? nil : earliest")
+            }
+        out.close()
+        out.line()
+        out.doc("Sends `event` at `time` (nil: at `now`): the timers due by then fire first, each its own step.")
+        out.open("\(a)mutating func send(_ event: Event, at time: Double? = nil) -> StepResult")
+            if machine.outputs.isEmpty {
+                out.line("var timerOutcomes: [Outcome] = []")
+                out.line("if let time { advance(to: time, emit: { _ in }, onStep: { timerOutcomes.append($0) }) }")
+                out.line("let outcome = send(event, emit: { _ in })")
+                out.line("return StepResult(outcome: outcome, outputs: [], timers: timerOutcomes)")
+            } else {
+                out.line("var outputs: [Output] = []")
+                out.line("var timerOutcomes: [Outcome] = []")
+                out.line("if let time { advance(to: time, emit: { outputs.append($0) }, onStep: { timerOutcomes.append($0) }) }")
+                out.line("let outcome = send(event, emit: { outputs.append($0) })")
+                out.line("return StepResult(outcome: outcome, outputs: outputs, timers: timerOutcomes)")
+            }
+        out.close()
+        out.line()
+        out.doc("`send(_:at:)`, handing the event to `record` first, as a log line would hold it: with every\n`private` payload field emptied, so its value never reaches the recording.")
+        out.open("\(a)mutating func send(_ event: Event, at time: Double? = nil, recordingTo record: (Recorded) -> Void) -> StepResult")
+            out.line("record(Recorded(event: event, time: Swift.max(time ?? core.now, core.now)))")
+            out.line("return send(event, at: time)")
+        out.close()
+        out.line()
+        out.doc("Sends `event` now as one macrostep (its transitions, then eventless transitions and raised\nevents until the configuration is stable), handing its outputs to `emit` in order.")
+        out.open("\(a)mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome")
+            out.line("if core.isFinished { return .afterFinal }")
+            out.line("let before = core")
+            out.line("beginStep()")
+            out.open("do")
+                out.line("guard try select(event) else { return .ignored }")
+                out.line("let first = chosen[0]")
+                out.line("try microstep(event)")
+                out.line("try completeMacrostep()")
+                out.line("if !pending.isEmpty { deliver(emit) }")
+                out.line("return .taken(transition: first)")
+            out.reopen("catch")
+                out.line("core = before")
+                out.line("endStep()")
+                out.line("return .rejected(error)")
+            out.close()
+        out.close()
+        out.line()
+        out.doc("Moves time to `time`, firing every timer due by then in deadline order, each its own\nmacrostep: `emit` gets its outputs, `onStep` its outcome.")
+        out.open("\(a)mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in })")
+            if timers.isEmpty {
+                out.line("if time > core.now { core.now = time }")
+                out.close()
+                out.line()
+                return
+            }
+            out.line("var firedAtOnce = 0")
+            out.open("while !core.isFinished")
+                out.line("var next = -1")
+                out.line("var deadline = Double.nan")
+                out.line("var order = 0")
+                for k in timers.indices {
+                    out.line("if core.deadline\(k) <= time && (next < 0 || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { next = \(k); deadline = core.deadline\(k); order = core.armed\(k) }")
+                }
+                out.line("guard next >= 0 else { break }")
+                out.line("let instant = core.now")
+                out.line("if deadline > core.now { core.now = deadline }")
+                out.line("firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1")
+                out.line("let outcome = fireTimer(next, firedAtOnce: firedAtOnce)")
+                out.line("if !pending.isEmpty { deliver(emit) }")
+                out.line("onStep(outcome)")
+            out.close()
+            out.line("if time > core.now { core.now = time }")
+        out.close()
+        out.line()
+    }
+}
