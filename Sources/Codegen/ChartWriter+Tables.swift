@@ -101,7 +101,7 @@ extension FlatMachineWriter {
         out.line()
         out.doc("The step that ran more than 10,000 microsteps, stopped at transition `t`.")
         out.open("static func microstepLimit(_ t: Int) -> Failure")
-            out.line("let message = \"more than 10000 microstepCount without settling (an 'always' or 'raise' loop); stopped the step\"")
+            out.line("let message = \"more than 10000 microsteps without settling (an 'always' or 'raise' loop); stopped the step\"")
             out.line("switch t {")
             for t in live {
                 let at = machine.source.location(of: t.keywordRange.start)

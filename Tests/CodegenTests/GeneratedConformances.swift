@@ -70,7 +70,8 @@ protocol GeneratedRecorded: Sendable {
     func forEachField<E: Error>(_ body: (String, Value) throws(E) -> Void) throws(E)
 }
 
-/// Every generated golden, by the spec it comes from (a path under the repository).
+/// Every generated golden, by the spec it comes from: a path under the repository, or a random
+/// chart's seed (`RandomCharts`).
 let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Specs/Drawer.machine", Drawer.self),
     ("Specs/MediaPlayer.machine", MediaPlayer.self),
@@ -104,6 +105,12 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/timer-race.machine", Fixture_timer_race.self),
     ("Tests/CheckerTests/Fixtures/unhandled-raise.machine", Fixture_unhandled_raise.self),
     ("Tests/CheckerTests/Fixtures/unreachable-reasons.machine", Fixture_unreachable_reasons.self),
+    ("random-chart:12", RandomChart_12.self),
+    ("random-chart:41", RandomChart_41.self),
+    ("random-chart:61", RandomChart_61.self),
+    ("random-chart:116", RandomChart_116.self),
+    ("random-chart:142", RandomChart_142.self),
+    ("random-chart:164", RandomChart_164.self),
 ]
 
 extension Drawer: GeneratedMachine {}
@@ -393,3 +400,57 @@ extension Fixture_unreachable_reasons.Output: GeneratedOutput {}
 extension Fixture_unreachable_reasons.Event: GeneratedEvent {}
 extension Fixture_unreachable_reasons.StepResult: GeneratedStepResult {}
 extension Fixture_unreachable_reasons.Recorded: GeneratedRecorded {}
+
+extension RandomChart_12: GeneratedMachine {}
+extension RandomChart_12.Value: GeneratedValue {}
+extension RandomChart_12.Failure: GeneratedFailure {}
+extension RandomChart_12.Outcome: GeneratedOutcome {}
+extension RandomChart_12.Output: GeneratedOutput {}
+extension RandomChart_12.Event: GeneratedEvent {}
+extension RandomChart_12.StepResult: GeneratedStepResult {}
+extension RandomChart_12.Recorded: GeneratedRecorded {}
+
+extension RandomChart_41: GeneratedMachine {}
+extension RandomChart_41.Value: GeneratedValue {}
+extension RandomChart_41.Failure: GeneratedFailure {}
+extension RandomChart_41.Outcome: GeneratedOutcome {}
+extension RandomChart_41.Output: GeneratedOutput {}
+extension RandomChart_41.Event: GeneratedEvent {}
+extension RandomChart_41.StepResult: GeneratedStepResult {}
+extension RandomChart_41.Recorded: GeneratedRecorded {}
+
+extension RandomChart_61: GeneratedMachine {}
+extension RandomChart_61.Value: GeneratedValue {}
+extension RandomChart_61.Failure: GeneratedFailure {}
+extension RandomChart_61.Outcome: GeneratedOutcome {}
+extension RandomChart_61.Output: GeneratedOutput {}
+extension RandomChart_61.Event: GeneratedEvent {}
+extension RandomChart_61.StepResult: GeneratedStepResult {}
+extension RandomChart_61.Recorded: GeneratedRecorded {}
+
+extension RandomChart_116: GeneratedMachine {}
+extension RandomChart_116.Value: GeneratedValue {}
+extension RandomChart_116.Failure: GeneratedFailure {}
+extension RandomChart_116.Outcome: GeneratedOutcome {}
+extension RandomChart_116.Output: GeneratedOutput {}
+extension RandomChart_116.Event: GeneratedEvent {}
+extension RandomChart_116.StepResult: GeneratedStepResult {}
+extension RandomChart_116.Recorded: GeneratedRecorded {}
+
+extension RandomChart_142: GeneratedMachine {}
+extension RandomChart_142.Value: GeneratedValue {}
+extension RandomChart_142.Failure: GeneratedFailure {}
+extension RandomChart_142.Outcome: GeneratedOutcome {}
+extension RandomChart_142.Output: GeneratedOutput {}
+extension RandomChart_142.Event: GeneratedEvent {}
+extension RandomChart_142.StepResult: GeneratedStepResult {}
+extension RandomChart_142.Recorded: GeneratedRecorded {}
+
+extension RandomChart_164: GeneratedMachine {}
+extension RandomChart_164.Value: GeneratedValue {}
+extension RandomChart_164.Failure: GeneratedFailure {}
+extension RandomChart_164.Outcome: GeneratedOutcome {}
+extension RandomChart_164.Output: GeneratedOutput {}
+extension RandomChart_164.Event: GeneratedEvent {}
+extension RandomChart_164.StepResult: GeneratedStepResult {}
+extension RandomChart_164.Recorded: GeneratedRecorded {}

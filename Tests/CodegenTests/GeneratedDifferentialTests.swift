@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Each generated type and the runtime's `Instance`, side by side, on the bundled session logs
-/// and on 10,000 random steps per spec: after every step (and every timer) they agree on the
+/// and on 10,000 random steps per spec and per random chart: after every step (and every timer) they agree on the
 /// outcome, the outputs with their arguments, the active states, the variables and the clock.
 /// The first difference fails, with the step and both sides.
 @Suite struct GeneratedDifferentialTests {
@@ -123,6 +123,9 @@ import TestSupport
     }
 
     static func program(_ spec: String) throws -> Program {
+        if let seed = RandomCharts.seed(of: spec) {
+            return try Program(specText: RandomCharts.text(seed: seed), path: RandomCharts.typeName(seed: seed) + ".machine")
+        }
         let url = Repository.root.appendingPathComponent(spec)
         return try Program(specText: String(contentsOf: url, encoding: .utf8), path: spec)
     }

@@ -9,6 +9,7 @@ import TestSupport
 @Suite struct GeneratedSwiftTests {
     /// The type name a fixture's golden has (`guard-clamp` gives `Fixture_guard_clamp`).
     static func typeName(_ spec: String) -> String {
+        if let seed = RandomCharts.seed(of: spec) { return RandomCharts.typeName(seed: seed) }
         let base = URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent
         return spec.hasPrefix("Specs/") ? base : "Fixture_" + String(base.map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }
@@ -18,6 +19,7 @@ import TestSupport
     @Test(arguments: generatedMachines.map(\.spec))
     func theGoldenIsWhatTheSpecGenerates(spec: String) throws {
         let name = Self.typeName(spec)
+        let spec = try RandomCharts.seed(of: spec).map(RandomCharts.file(seed:)) ?? spec
         let run = try CLI.run(["swift", spec, "--type-name", name, "--access", "public"])
         #expect(run.status == 0, "\(run.stderr)")
         if let difference = Golden.compare(run.stdout, to: Self.goldens.appendingPathComponent(name + ".swift")) {

@@ -1436,7 +1436,7 @@ public struct MediaPlayer: Sendable, Hashable {
 
     /// The step that ran more than 10,000 microsteps, stopped at transition `t`.
     static func microstepLimit(_ t: Int) -> Failure {
-        let message = "more than 10000 microstepCount without settling (an 'always' or 'raise' loop); stopped the step"
+        let message = "more than 10000 microsteps without settling (an 'always' or 'raise' loop); stopped the step"
         switch t {
         case 0: return Failure(message: message, line: 55, column: 9)
         case 1: return Failure(message: message, line: 56, column: 9)
