@@ -1,7 +1,8 @@
 import Statecraft
 import StatecraftModel
 
-/// The generated Swift of the two machines with hand-written twins (Machines/*.swift, which
+/// The generated Swift of the two machines with hand-written twins, and of MediaPlayer (a
+/// statechart, measured against the runtime's chart path) (Machines/*.swift, which
 /// `swift package generate-machines` writes beside the specs' links, and CI and `CodegenTests`
 /// keep current), compiled in this module as an app compiles its own, over the same
 /// pre-decoded events as the hand-written machines: typed events built before the clock
@@ -12,6 +13,7 @@ enum GeneratedRun {
         switch machine {
         case "Drawer": run(Drawer.self, decoded, program)
         case "PullToRefresh": run(PullToRefresh.self, decoded, program)
+        case "MediaPlayer": run(MediaPlayer.self, decoded, program)
         default: nil
         }
     }
@@ -77,6 +79,19 @@ extension Drawer: GeneratedStepping {
 
 
 extension PullToRefresh: GeneratedStepping {
+    static func event(_ name: String, _ payload: [StatecraftModel.Value]) -> Event? { Event(name: name, fields: payload.map(value)) }
+    static func value(_ v: StatecraftModel.Value) -> Value {
+        switch v {
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .string(let s): .string(s)
+        }
+    }
+    mutating func advanceQuietly(to time: Double) { advance(to: time, emit: { _ in }, onStep: { _ in }) }
+    mutating func sendQuietly(_ event: Event) -> Bool { send(event, emit: { _ in }).transition != nil }
+}
+
+extension MediaPlayer: GeneratedStepping {
     static func event(_ name: String, _ payload: [StatecraftModel.Value]) -> Event? { Event(name: name, fields: payload.map(value)) }
     static func value(_ v: StatecraftModel.Value) -> Value {
         switch v {

@@ -57,7 +57,7 @@ extension FlatMachineWriter {
         out.open("private mutating func endStep()")
             out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
             out.line("if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }")
-            out.line("chosen.removeAll(keepingCapacity: true)")
+            out.line("chosen.removeAll()")
         out.close()
         out.line()
     }
@@ -75,9 +75,26 @@ extension FlatMachineWriter {
     }
 
     /// For each leaf with candidates: if it is active, the first of them whose guard holds.
+    ///
+    /// Neighbouring leaves with the same candidates share one test: whichever of them is active,
+    /// the same transition is found at the same place in the order (a second active one would
+    /// find it again, and `addEnabled` would drop the repeat).
     mutating func selectChains(_ chains: [(StateID, [Transition])], fields: Set<String>) {
+        var groups: [([StateID], [Transition])] = []
         for (leaf, list) in chains {
-            out.open("if core.active.contains(\(leaf.index)) /* \(machine[leaf].name) */")
+            if let last = groups.last, last.1.map(\.id) == list.map(\.id) {
+                groups[groups.count - 1].0.append(leaf)
+            } else {
+                groups.append(([leaf], list))
+            }
+        }
+        for (leaves, list) in groups {
+            let names = leaves.map { machine[$0].name }.joined(separator: ", ")
+            if leaves.count == 1 {
+                out.open("if core.active.contains(\(leaves[0].index)) /* \(names) */")
+            } else {
+                out.open("if !(core.active & \(bits(leaves))).isEmpty /* \(names) */")
+            }
             var first = true
             for t in list {
                 out.line("// line \(line(t.range)): \(describe(t))")
@@ -106,8 +123,8 @@ extension FlatMachineWriter {
 
     mutating func selectFunction() {
         out.doc("Appendix D `selectTransitions`: for each active atomic state in document order, the first\ntransition of it or an ancestor (innermost first, in written order) that takes `event` and\nwhose guard holds; then the conflicts are removed. False when none is enabled.")
-        out.open("private mutating func select(_ event: Event) throws(Failure) -> Bool")
-            out.line("chosen.removeAll(keepingCapacity: true)")
+        out.open("@inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool")
+            out.line("chosen.removeAll()")
             if !machine.events.isEmpty {
                 out.line("switch event {")
                 for e in machine.events {
@@ -132,7 +149,7 @@ extension FlatMachineWriter {
                 }
                 out.line("}")
             }
-            out.line("return removeConflictingTransitions()")
+            out.line("return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1")
         out.close()
         out.line()
     }
@@ -143,13 +160,13 @@ extension FlatMachineWriter {
         guard hasAlways else { return }
         out.doc("Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.")
         out.open("private mutating func selectEventless() throws(Failure) -> Bool")
-            out.line("chosen.removeAll(keepingCapacity: true)")
+            out.line("chosen.removeAll()")
             let chains: [(StateID, [Transition])] = chartLeaves.compactMap { leaf in
                 let list = chain(leaf.id) { $0.trigger == .always }
                 return list.isEmpty ? nil : (leaf.id, list)
             }
             selectChains(chains, fields: [])
-            out.line("return removeConflictingTransitions()")
+            out.line("return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1")
         out.close()
         out.line()
     }
@@ -157,7 +174,7 @@ extension FlatMachineWriter {
     mutating func selectCompletionFunction() {
         out.doc("`selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).")
         out.open("private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool")
-            out.line("chosen.removeAll(keepingCapacity: true)")
+            out.line("chosen.removeAll()")
             var completed: [StateID] = []
             for t in machine.transitions where !t.isBroken {
                 if case .done(let x) = t.trigger, !completed.contains(x) { completed.append(x) }
@@ -179,13 +196,13 @@ extension FlatMachineWriter {
                 out.line("    break")
                 out.line("}")
             }
-            out.line("return removeConflictingTransitions()")
+            out.line("return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1")
         out.close()
         out.line()
     }
 
     mutating func conflictFunctions() {
-        out.open("private mutating func addEnabled(_ t: Int)")
+        out.open("@inline(__always) private mutating func addEnabled(_ t: Int)")
             out.line("if !chosen.contains(t) { chosen.append(t) }")
         out.close()
         out.line()
@@ -334,7 +351,7 @@ extension FlatMachineWriter {
             out.line("let before = core")
             out.line("beginStep()")
             out.open("do")
-                out.line("chosen.removeAll(keepingCapacity: true)")
+                out.line("chosen.removeAll()")
                 out.line("switch slot {")
                     for (k, t) in timers.enumerated() {
                         out.line("case \(k):")
@@ -373,7 +390,7 @@ extension FlatMachineWriter {
 
     mutating func actionDispatch() {
         out.doc("Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a\ntimer, an eventless transition or a completion).")
-        out.open("private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure)")
+        out.open("@inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure)")
             let withActions = machine.transitions.filter { !$0.isBroken && !$0.actions.isEmpty }
             if withActions.isEmpty {
                 out.line("_ = (t, event)")

@@ -60,7 +60,7 @@ extension FlatMachineWriter {
             out.line("}")
         out.close()
         out.doc("Where transition `t` goes (-1: nowhere, a targetless transition).")
-        out.open("static func targetState(_ t: Int) -> Int")
+        out.open("@inline(__always) static func targetState(_ t: Int) -> Int")
             out.line("switch t {")
             for t in live { if let to = t.target { out.line("case \(t.id.index): \(to.index)") } }
             out.line("default: -1")

@@ -39,7 +39,7 @@ struct FlatMachineWriter {
         "state", "configuration", "isActive", "now", "isFinished", "nextDeadline", "start", "send", "advance",
         "variableValues", "configurationNames", "core", "pending", "take", "enter", "exit", "exitStates", "fireTimer",
         "deliver", "startMachine", "Recorded", "timerSites", "parent", "text", "add", "subtract", "multiply", "divide", "remainder",
-        "squareRoot", "Bits", "Internal", "internalQueue", "chosen", "microstepCount", "eventlessMayHold", "beginStep", "endStep",
+        "squareRoot", "Bits", "Chosen", "Internal", "internalQueue", "chosen", "microstepCount", "eventlessMayHold", "beginStep", "endStep",
         "select", "selectEventless", "selectCompletion", "addEnabled", "removeConflictingTransitions", "microstep",
         "enterStates", "completeMacrostep", "runActions", "transitionDomain", "entrySet", "recordHistory", "isInFinalState",
         "atomicStates", "compoundStates", "parallelStates", "lastDescendant", "isDescendant", "descendants", "sourceState", "targetState",

@@ -230,6 +230,36 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
         }
     }
 
+    /// The transitions selected for a microstep, in selection order. A step's working list, not
+    /// part of the machine's value (two machines that differ only here are equal).
+    struct Chosen: Sendable, Hashable {
+        private(set) var count = 0
+        private var first = 0
+        private var more: [Int] = []
+
+        subscript(k: Int) -> Int {
+            @inline(__always) get { k == 0 ? first : more[k - 1] }
+            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+        }
+        @inline(__always) mutating func removeAll() { count = 0 }
+        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func append(_ t: Int) {
+            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            count += 1
+        }
+        func contains(_ t: Int) -> Bool {
+            if count > 0 && first == t { return true }
+            var k = 1
+            while k < count {
+                if more[k - 1] == t { return true }
+                k += 1
+            }
+            return false
+        }
+        static func == (a: Chosen, b: Chosen) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
+    }
+
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
     enum Internal: Sendable, Hashable {
         case event(Event)
@@ -250,7 +280,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending: [Output] = []
     private var internalQueue: [Internal] = []
-    private var chosen: [Int] = []
+    private var chosen = Chosen()
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
@@ -316,7 +346,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
             guard try select(event) else { return .ignored }
             let first = chosen[0]
             try microstep(event)
-            try completeMacrostep()
+            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -369,14 +399,14 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    private mutating func select(_ event: Event) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+        chosen.removeAll()
         switch event {
         case .play:
             if core.active.contains(3) /* paused */ {
@@ -403,20 +433,12 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
                 addEnabled(7)
             }
         case .reset:
-            if core.active.contains(3) /* paused */ {
-                // line 23: on reset in playback -> paused
-                addEnabled(1)
-            }
-            if core.active.contains(5) /* playing */ {
+            if !(core.active & Bits(0x28)).isEmpty /* paused, playing */ {
                 // line 23: on reset in playback -> paused
                 addEnabled(1)
             }
         case .restart:
-            if core.active.contains(3) /* paused */ {
-                // line 25: on restart in playback -> paused
-                addEnabled(2)
-            }
-            if core.active.contains(5) /* playing */ {
+            if !(core.active & Bits(0x28)).isEmpty /* paused, playing */ {
                 // line 25: on restart in playback -> paused
                 addEnabled(2)
             }
@@ -431,33 +453,21 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
                 addEnabled(8)
             }
         case .again:
-            if core.active.contains(3) /* paused */ {
-                // line 38: on again in session -> session
-                addEnabled(0)
-            }
-            if core.active.contains(5) /* playing */ {
-                // line 38: on again in session -> session
-                addEnabled(0)
-            }
-            if core.active.contains(7) /* unmuted */ {
-                // line 38: on again in session -> session
-                addEnabled(0)
-            }
-            if core.active.contains(8) /* muted */ {
+            if !(core.active & Bits(0x1A8)).isEmpty /* paused, playing, unmuted, muted */ {
                 // line 38: on again in session -> session
                 addEnabled(0)
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
     private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
-        return removeConflictingTransitions()
+        chosen.removeAll()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
-    private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private mutating func addEnabled(_ t: Int) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
@@ -559,7 +569,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         _ = (t, event)
     }
 
@@ -637,7 +647,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
         }
     }
     /// Where transition `t` goes (-1: nowhere, a targetless transition).
-    static func targetState(_ t: Int) -> Int {
+    @inline(__always) static func targetState(_ t: Int) -> Int {
         switch t {
         case 0: 1
         case 1: 3

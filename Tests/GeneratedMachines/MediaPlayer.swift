@@ -386,6 +386,36 @@ public struct MediaPlayer: Sendable, Hashable {
         }
     }
 
+    /// The transitions selected for a microstep, in selection order. A step's working list, not
+    /// part of the machine's value (two machines that differ only here are equal).
+    struct Chosen: Sendable, Hashable {
+        private(set) var count = 0
+        private var first = 0
+        private var more: [Int] = []
+
+        subscript(k: Int) -> Int {
+            @inline(__always) get { k == 0 ? first : more[k - 1] }
+            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+        }
+        @inline(__always) mutating func removeAll() { count = 0 }
+        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func append(_ t: Int) {
+            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            count += 1
+        }
+        func contains(_ t: Int) -> Bool {
+            if count > 0 && first == t { return true }
+            var k = 1
+            while k < count {
+                if more[k - 1] == t { return true }
+                k += 1
+            }
+            return false
+        }
+        static func == (a: Chosen, b: Chosen) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
+    }
+
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
     enum Internal: Sendable, Hashable {
         case event(Event)
@@ -416,7 +446,7 @@ public struct MediaPlayer: Sendable, Hashable {
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending: [Output] = []
     private var internalQueue: [Internal] = []
-    private var chosen: [Int] = []
+    private var chosen = Chosen()
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
@@ -491,7 +521,7 @@ public struct MediaPlayer: Sendable, Hashable {
             guard try select(event) else { return .ignored }
             let first = chosen[0]
             try microstep(event)
-            try completeMacrostep()
+            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -504,6 +534,11 @@ public struct MediaPlayer: Sendable, Hashable {
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own
     /// macrostep: `emit` gets its outputs, `onStep` its outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        // Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).
+        guard core.deadline0 <= time else {
+            if time > core.now { core.now = time }
+            return
+        }
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -564,14 +599,14 @@ public struct MediaPlayer: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    private mutating func select(_ event: Event) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+        chosen.removeAll()
         switch event {
         case .loaded(let itemDuration):
             if core.active.contains(5) /* fetching */ {
@@ -591,53 +626,23 @@ public struct MediaPlayer: Sendable, Hashable {
                 addEnabled(8)
             }
         case .pause:
-            if core.active.contains(10) /* streaming */ {
-                // line 84: on pause in playing -> paused
-                addEnabled(9)
-            }
-            if core.active.contains(11) /* buffering */ {
+            if !(core.active & Bits(0xC00)).isEmpty /* streaming, buffering */ {
                 // line 84: on pause in playing -> paused
                 addEnabled(9)
             }
         case .tick:
-            if core.active.contains(10) /* streaming */ {
-                // line 85: on tick in playing
-                addEnabled(10)
-            }
-            if core.active.contains(11) /* buffering */ {
+            if !(core.active & Bits(0xC00)).isEmpty /* streaming, buffering */ {
                 // line 85: on tick in playing
                 addEnabled(10)
             }
         case .seek:
-            if core.active.contains(5) /* fetching */ {
+            if !(core.active & Bits(0x1E0)).isEmpty /* fetching, prerolling, ready, paused */ {
                 // line 108: on seek in playback
                 if !core.active.contains(9) {
                     addEnabled(3)
                 }
             }
-            if core.active.contains(6) /* prerolling */ {
-                // line 108: on seek in playback
-                if !core.active.contains(9) {
-                    addEnabled(3)
-                }
-            }
-            if core.active.contains(7) /* ready */ {
-                // line 108: on seek in playback
-                if !core.active.contains(9) {
-                    addEnabled(3)
-                }
-            }
-            if core.active.contains(8) /* paused */ {
-                // line 108: on seek in playback
-                if !core.active.contains(9) {
-                    addEnabled(3)
-                }
-            }
-            if core.active.contains(10) /* streaming */ {
-                // line 89: on seek in playing -> buffering
-                addEnabled(12)
-            }
-            if core.active.contains(11) /* buffering */ {
+            if !(core.active & Bits(0xC00)).isEmpty /* streaming, buffering */ {
                 // line 89: on seek in playing -> buffering
                 addEnabled(12)
             }
@@ -658,11 +663,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 addEnabled(14)
             }
         case .reachedEnd:
-            if core.active.contains(10) /* streaming */ {
-                // line 86: on reachedEnd in playing -> ended
-                addEnabled(11)
-            }
-            if core.active.contains(11) /* buffering */ {
+            if !(core.active & Bits(0xC00)).isEmpty /* streaming, buffering */ {
                 // line 86: on reachedEnd in playing -> ended
                 addEnabled(11)
             }
@@ -677,11 +678,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 addEnabled(19)
             }
         case .volumeChanged:
-            if core.active.contains(14) /* unmuted */ {
-                // line 124: on volumeChanged in sound
-                addEnabled(16)
-            }
-            if core.active.contains(15) /* muted */ {
+            if !(core.active & Bits(0xC000)).isEmpty /* unmuted, muted */ {
                 // line 124: on volumeChanged in sound
                 addEnabled(16)
             }
@@ -696,13 +693,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 addEnabled(22)
             }
         case .startPictureInPicture:
-            if core.active.contains(18) /* inline */ {
-                // line 137: on startPictureInPicture in layout -> pictureInPicture
-                if core.active.contains(9) {
-                    addEnabled(20)
-                }
-            }
-            if core.active.contains(19) /* fullscreen */ {
+            if !(core.active & Bits(0xC0000)).isEmpty /* inline, fullscreen */ {
                 // line 137: on startPictureInPicture in layout -> pictureInPicture
                 if core.active.contains(9) {
                     addEnabled(20)
@@ -714,51 +705,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 addEnabled(23)
             }
         case .interruptionBegan:
-            if core.active.contains(5) /* fetching */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(6) /* prerolling */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(7) /* ready */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(8) /* paused */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(10) /* streaming */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(11) /* buffering */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(12) /* ended */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(14) /* unmuted */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(15) /* muted */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(18) /* inline */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(19) /* fullscreen */ {
-                // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
-            }
-            if core.active.contains(21) /* pictureInPicture */ {
+            if !(core.active & Bits(0x2CDDE0)).isEmpty /* fetching, prerolling, ready, paused, streaming, buffering, ended, unmuted, muted, inline, fullscreen, pictureInPicture */ {
                 // line 55: on interruptionBegan in player -> interrupted
                 addEnabled(0)
             }
@@ -773,94 +720,14 @@ public struct MediaPlayer: Sendable, Hashable {
                 }
             }
         case .replay:
-            if core.active.contains(5) /* fetching */ {
-                // line 112: on replay in playback -> playing
-                if core.active.contains(12) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(6) /* prerolling */ {
-                // line 112: on replay in playback -> playing
-                if core.active.contains(12) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(7) /* ready */ {
-                // line 112: on replay in playback -> playing
-                if core.active.contains(12) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(8) /* paused */ {
-                // line 112: on replay in playback -> playing
-                if core.active.contains(12) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(10) /* streaming */ {
-                // line 112: on replay in playback -> playing
-                if core.active.contains(12) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(11) /* buffering */ {
-                // line 112: on replay in playback -> playing
-                if core.active.contains(12) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(12) /* ended */ {
+            if !(core.active & Bits(0x1DE0)).isEmpty /* fetching, prerolling, ready, paused, streaming, buffering, ended */ {
                 // line 112: on replay in playback -> playing
                 if core.active.contains(12) {
                     addEnabled(4)
                 }
             }
         case .close:
-            if core.active.contains(5) /* fetching */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(6) /* prerolling */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(7) /* ready */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(8) /* paused */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(10) /* streaming */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(11) /* buffering */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(12) /* ended */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(14) /* unmuted */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(15) /* muted */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(18) /* inline */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(19) /* fullscreen */ {
-                // line 56: on close in player -> closed
-                addEnabled(1)
-            }
-            if core.active.contains(21) /* pictureInPicture */ {
+            if !(core.active & Bits(0x2CDDE0)).isEmpty /* fetching, prerolling, ready, paused, streaming, buffering, ended, unmuted, muted, inline, fullscreen, pictureInPicture */ {
                 // line 56: on close in player -> closed
                 addEnabled(1)
             }
@@ -869,94 +736,42 @@ public struct MediaPlayer: Sendable, Hashable {
                 addEnabled(26)
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
     private mutating func selectEventless() throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         if core.active.contains(14) /* unmuted */ {
             // line 118: always in unmuted -> muted
             if (core.volume == 0) {
                 addEnabled(17)
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
     private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         switch x {
         case 3:  // playback
-            if core.active.contains(5) /* fetching */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(6) /* prerolling */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(7) /* ready */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(8) /* paused */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(10) /* streaming */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(11) /* buffering */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(12) /* ended */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(14) /* unmuted */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(15) /* muted */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(18) /* inline */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(19) /* fullscreen */ {
-                // line 145: done(playback) in session
-                addEnabled(2)
-            }
-            if core.active.contains(21) /* pictureInPicture */ {
+            if !(core.active & Bits(0x2CDDE0)).isEmpty /* fetching, prerolling, ready, paused, streaming, buffering, ended, unmuted, muted, inline, fullscreen, pictureInPicture */ {
                 // line 145: done(playback) in session
                 addEnabled(2)
             }
         case 4:  // loading
-            if core.active.contains(5) /* fetching */ {
-                // line 76: done(loading) in loading -> paused
-                addEnabled(5)
-            }
-            if core.active.contains(6) /* prerolling */ {
-                // line 76: done(loading) in loading -> paused
-                addEnabled(5)
-            }
-            if core.active.contains(7) /* ready */ {
+            if !(core.active & Bits(0xE0)).isEmpty /* fetching, prerolling, ready */ {
                 // line 76: done(loading) in loading -> paused
                 addEnabled(5)
             }
         default:
             break
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
-    private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private mutating func addEnabled(_ t: Int) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
@@ -1080,7 +895,7 @@ public struct MediaPlayer: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll(keepingCapacity: true)
+            chosen.removeAll()
             switch slot {
             case 0:
                 chosen.append(15)
@@ -1102,7 +917,7 @@ public struct MediaPlayer: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 2:  // line 145: done(playback) in session
             try transition2()
@@ -1347,7 +1162,7 @@ public struct MediaPlayer: Sendable, Hashable {
         }
     }
     /// Where transition `t` goes (-1: nowhere, a targetless transition).
-    static func targetState(_ t: Int) -> Int {
+    @inline(__always) static func targetState(_ t: Int) -> Int {
         switch t {
         case 0: 23
         case 1: 24

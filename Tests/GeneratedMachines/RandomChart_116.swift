@@ -264,6 +264,36 @@ public struct RandomChart_116: Sendable, Hashable {
         }
     }
 
+    /// The transitions selected for a microstep, in selection order. A step's working list, not
+    /// part of the machine's value (two machines that differ only here are equal).
+    struct Chosen: Sendable, Hashable {
+        private(set) var count = 0
+        private var first = 0
+        private var more: [Int] = []
+
+        subscript(k: Int) -> Int {
+            @inline(__always) get { k == 0 ? first : more[k - 1] }
+            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+        }
+        @inline(__always) mutating func removeAll() { count = 0 }
+        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func append(_ t: Int) {
+            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            count += 1
+        }
+        func contains(_ t: Int) -> Bool {
+            if count > 0 && first == t { return true }
+            var k = 1
+            while k < count {
+                if more[k - 1] == t { return true }
+                k += 1
+            }
+            return false
+        }
+        static func == (a: Chosen, b: Chosen) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
+    }
+
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
     enum Internal: Sendable, Hashable {
         case event(Event)
@@ -300,7 +330,7 @@ public struct RandomChart_116: Sendable, Hashable {
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending: [Output] = []
     private var internalQueue: [Internal] = []
-    private var chosen: [Int] = []
+    private var chosen = Chosen()
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
@@ -378,7 +408,7 @@ public struct RandomChart_116: Sendable, Hashable {
             guard try select(event) else { return .ignored }
             let first = chosen[0]
             try microstep(event)
-            try completeMacrostep()
+            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -391,6 +421,11 @@ public struct RandomChart_116: Sendable, Hashable {
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own
     /// macrostep: `emit` gets its outputs, `onStep` its outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        // Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).
+        guard core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time || core.deadline3 <= time || core.deadline4 <= time else {
+            if time > core.now { core.now = time }
+            return
+        }
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -454,29 +489,17 @@ public struct RandomChart_116: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    private mutating func select(_ event: Event) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+        chosen.removeAll()
         switch event {
         case .tick:
-            if core.active.contains(8) /* s7 */ {
-                // line 28: on tick in s6
-                if (core.b != 0) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(9) /* s8 */ {
-                // line 28: on tick in s6
-                if (core.b != 0) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(10) /* s9 */ {
+            if !(core.active & Bits(0x700)).isEmpty /* s7, s8, s9 */ {
                 // line 28: on tick in s6
                 if (core.b != 0) {
                     addEnabled(4)
@@ -510,31 +533,13 @@ public struct RandomChart_116: Sendable, Hashable {
                 }
             }
         case .back:
-            if core.active.contains(8) /* s7 */ {
+            if !(core.active & Bits(0x700)).isEmpty /* s7, s8, s9 */ {
                 // line 29: on back in s6 -> s20
                 if core.flag {
                     addEnabled(5)
                 }
             }
-            if core.active.contains(9) /* s8 */ {
-                // line 29: on back in s6 -> s20
-                if core.flag {
-                    addEnabled(5)
-                }
-            }
-            if core.active.contains(10) /* s9 */ {
-                // line 29: on back in s6 -> s20
-                if core.flag {
-                    addEnabled(5)
-                }
-            }
-            if core.active.contains(15) /* s14 */ {
-                // line 43: on back in s12 -> s24
-                if core.flag {
-                    addEnabled(8)
-                }
-            }
-            if core.active.contains(16) /* s15 */ {
+            if !(core.active & Bits(0x18000)).isEmpty /* s14, s15 */ {
                 // line 43: on back in s12 -> s24
                 if core.flag {
                     addEnabled(8)
@@ -552,38 +557,14 @@ public struct RandomChart_116: Sendable, Hashable {
                     addEnabled(8)
                 }
             }
-            if core.active.contains(18) /* s17 */ {
-                // line 43: on back in s12 -> s24
-                if core.flag {
-                    addEnabled(8)
-                }
-            }
-            if core.active.contains(20) /* s19 */ {
-                // line 43: on back in s12 -> s24
-                if core.flag {
-                    addEnabled(8)
-                }
-            }
-            if core.active.contains(21) /* s20 */ {
-                // line 43: on back in s12 -> s24
-                if core.flag {
-                    addEnabled(8)
-                }
-            }
-            if core.active.contains(22) /* s21 */ {
+            if !(core.active & Bits(0x740000)).isEmpty /* s17, s19, s20, s21 */ {
                 // line 43: on back in s12 -> s24
                 if core.flag {
                     addEnabled(8)
                 }
             }
         case .move:
-            if core.active.contains(15) /* s14 */ {
-                // line 44: on move in s12 -> s7
-                if core.flag {
-                    addEnabled(9)
-                }
-            }
-            if core.active.contains(16) /* s15 */ {
+            if !(core.active & Bits(0x18000)).isEmpty /* s14, s15 */ {
                 // line 44: on move in s12 -> s7
                 if core.flag {
                     addEnabled(9)
@@ -593,25 +574,7 @@ public struct RandomChart_116: Sendable, Hashable {
                 // line 56: on tick, move in s16
                 addEnabled(13)
             }
-            if core.active.contains(18) /* s17 */ {
-                // line 44: on move in s12 -> s7
-                if core.flag {
-                    addEnabled(9)
-                }
-            }
-            if core.active.contains(20) /* s19 */ {
-                // line 44: on move in s12 -> s7
-                if core.flag {
-                    addEnabled(9)
-                }
-            }
-            if core.active.contains(21) /* s20 */ {
-                // line 44: on move in s12 -> s7
-                if core.flag {
-                    addEnabled(9)
-                }
-            }
-            if core.active.contains(22) /* s21 */ {
+            if !(core.active & Bits(0x740000)).isEmpty /* s17, s19, s20, s21 */ {
                 // line 44: on move in s12 -> s7
                 if core.flag {
                     addEnabled(9)
@@ -631,126 +594,48 @@ public struct RandomChart_116: Sendable, Hashable {
                 }
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
     private mutating func selectEventless() throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         if core.active.contains(15) /* s14 */ {
             // line 49: always in s14 -> s16
             if (core.a < 3) {
                 addEnabled(11)
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
     private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         switch x {
         case 1:  // s0
-            if core.active.contains(15) /* s14 */ {
-                // line 45: done(s0) in s12 -> s19
-                if (core.a < 5) {
-                    addEnabled(10)
-                }
-            }
-            if core.active.contains(16) /* s15 */ {
-                // line 45: done(s0) in s12 -> s19
-                if (core.a < 5) {
-                    addEnabled(10)
-                }
-            }
-            if core.active.contains(17) /* s16 */ {
-                // line 45: done(s0) in s12 -> s19
-                if (core.a < 5) {
-                    addEnabled(10)
-                }
-            }
-            if core.active.contains(18) /* s17 */ {
-                // line 45: done(s0) in s12 -> s19
-                if (core.a < 5) {
-                    addEnabled(10)
-                }
-            }
-            if core.active.contains(20) /* s19 */ {
-                // line 45: done(s0) in s12 -> s19
-                if (core.a < 5) {
-                    addEnabled(10)
-                }
-            }
-            if core.active.contains(21) /* s20 */ {
-                // line 45: done(s0) in s12 -> s19
-                if (core.a < 5) {
-                    addEnabled(10)
-                }
-            }
-            if core.active.contains(22) /* s21 */ {
+            if !(core.active & Bits(0x778000)).isEmpty /* s14, s15, s16, s17, s19, s20, s21 */ {
                 // line 45: done(s0) in s12 -> s19
                 if (core.a < 5) {
                     addEnabled(10)
                 }
             }
         case 2:  // s1
-            if core.active.contains(3) /* s2 */ {
-                // line 16: done(s1) in s1 -> s9
-                addEnabled(1)
-            }
-            if core.active.contains(4) /* s3 */ {
-                // line 16: done(s1) in s1 -> s9
-                addEnabled(1)
-            }
-            if core.active.contains(5) /* s4 */ {
+            if !(core.active & Bits(0x38)).isEmpty /* s2, s3, s4 */ {
                 // line 16: done(s1) in s1 -> s9
                 addEnabled(1)
             }
         case 19:  // s18
-            if core.active.contains(3) /* s2 */ {
+            if !(core.active & Bits(0x738)).isEmpty /* s2, s3, s4, s7, s8, s9 */ {
                 // line 14: done(s18) in s0 -> s21
                 addEnabled(0)
             }
-            if core.active.contains(4) /* s3 */ {
-                // line 14: done(s18) in s0 -> s21
-                addEnabled(0)
-            }
-            if core.active.contains(5) /* s4 */ {
-                // line 14: done(s18) in s0 -> s21
-                addEnabled(0)
-            }
-            if core.active.contains(8) /* s7 */ {
-                // line 14: done(s18) in s0 -> s21
-                addEnabled(0)
-            }
-            if core.active.contains(9) /* s8 */ {
-                // line 14: done(s18) in s0 -> s21
-                addEnabled(0)
-            }
-            if core.active.contains(10) /* s9 */ {
-                // line 14: done(s18) in s0 -> s21
-                addEnabled(0)
-            }
-            if core.active.contains(20) /* s19 */ {
-                // line 65: done(s18) in s18 -> h11
-                addEnabled(15)
-            }
-            if core.active.contains(21) /* s20 */ {
-                // line 65: done(s18) in s18 -> h11
-                addEnabled(15)
-            }
-            if core.active.contains(22) /* s21 */ {
+            if !(core.active & Bits(0x700000)).isEmpty /* s19, s20, s21 */ {
                 // line 65: done(s18) in s18 -> h11
                 addEnabled(15)
             }
         case 24:  // s23
-            if core.active.contains(25) /* s24 */ {
-                // line 82: done(s23) in s23 -> s6
-                if (core.a < 5) {
-                    addEnabled(19)
-                }
-            }
-            if core.active.contains(26) /* s25 */ {
+            if !(core.active & Bits(0x6000000)).isEmpty /* s24, s25 */ {
                 // line 82: done(s23) in s23 -> s6
                 if (core.a < 5) {
                     addEnabled(19)
@@ -759,10 +644,10 @@ public struct RandomChart_116: Sendable, Hashable {
         default:
             break
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
-    private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private mutating func addEnabled(_ t: Int) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
@@ -894,7 +779,7 @@ public struct RandomChart_116: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll(keepingCapacity: true)
+            chosen.removeAll()
             switch slot {
             case 0:
                 guard (core.b != 0) else { return .ignored }
@@ -927,7 +812,7 @@ public struct RandomChart_116: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 0:  // line 14: done(s18) in s0 -> s21
             try transition0()
@@ -1192,7 +1077,7 @@ public struct RandomChart_116: Sendable, Hashable {
         }
     }
     /// Where transition `t` goes (-1: nowhere, a targetless transition).
-    static func targetState(_ t: Int) -> Int {
+    @inline(__always) static func targetState(_ t: Int) -> Int {
         switch t {
         case 0: 22
         case 1: 10

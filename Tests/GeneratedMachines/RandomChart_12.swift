@@ -234,6 +234,36 @@ public struct RandomChart_12: Sendable, Hashable {
         }
     }
 
+    /// The transitions selected for a microstep, in selection order. A step's working list, not
+    /// part of the machine's value (two machines that differ only here are equal).
+    struct Chosen: Sendable, Hashable {
+        private(set) var count = 0
+        private var first = 0
+        private var more: [Int] = []
+
+        subscript(k: Int) -> Int {
+            @inline(__always) get { k == 0 ? first : more[k - 1] }
+            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+        }
+        @inline(__always) mutating func removeAll() { count = 0 }
+        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func append(_ t: Int) {
+            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            count += 1
+        }
+        func contains(_ t: Int) -> Bool {
+            if count > 0 && first == t { return true }
+            var k = 1
+            while k < count {
+                if more[k - 1] == t { return true }
+                k += 1
+            }
+            return false
+        }
+        static func == (a: Chosen, b: Chosen) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
+    }
+
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
     enum Internal: Sendable, Hashable {
         case event(Event)
@@ -267,7 +297,7 @@ public struct RandomChart_12: Sendable, Hashable {
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending: [Output] = []
     private var internalQueue: [Internal] = []
-    private var chosen: [Int] = []
+    private var chosen = Chosen()
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
@@ -345,7 +375,7 @@ public struct RandomChart_12: Sendable, Hashable {
             guard try select(event) else { return .ignored }
             let first = chosen[0]
             try microstep(event)
-            try completeMacrostep()
+            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -358,6 +388,11 @@ public struct RandomChart_12: Sendable, Hashable {
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own
     /// macrostep: `emit` gets its outputs, `onStep` its outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        // Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).
+        guard core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time || core.deadline3 <= time || core.deadline4 <= time else {
+            if time > core.now { core.now = time }
+            return
+        }
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -421,41 +456,17 @@ public struct RandomChart_12: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    private mutating func select(_ event: Event) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+        chosen.removeAll()
         switch event {
         case .tick:
-            if core.active.contains(4) /* s3 */ {
-                // line 21: on tick in s1 -> s2
-                if (core.trail != "") {
-                    addEnabled(3)
-                }
-            }
-            if core.active.contains(5) /* s4 */ {
-                // line 21: on tick in s1 -> s2
-                if (core.trail != "") {
-                    addEnabled(3)
-                }
-            }
-            if core.active.contains(7) /* s6 */ {
-                // line 21: on tick in s1 -> s2
-                if (core.trail != "") {
-                    addEnabled(3)
-                }
-            }
-            if core.active.contains(8) /* s7 */ {
-                // line 21: on tick in s1 -> s2
-                if (core.trail != "") {
-                    addEnabled(3)
-                }
-            }
-            if core.active.contains(9) /* s8 */ {
+            if !(core.active & Bits(0x3B0)).isEmpty /* s3, s4, s6, s7, s8 */ {
                 // line 21: on tick in s1 -> s2
                 if (core.trail != "") {
                     addEnabled(3)
@@ -466,11 +477,7 @@ public struct RandomChart_12: Sendable, Hashable {
                 addEnabled(17)
             }
         case .go:
-            if core.active.contains(4) /* s3 */ {
-                // line 20: on go in s1 -> h9
-                addEnabled(2)
-            }
-            if core.active.contains(5) /* s4 */ {
+            if !(core.active & Bits(0x30)).isEmpty /* s3, s4 */ {
                 // line 20: on go in s1 -> h9
                 addEnabled(2)
             }
@@ -483,11 +490,7 @@ public struct RandomChart_12: Sendable, Hashable {
                     addEnabled(2)
                 }
             }
-            if core.active.contains(8) /* s7 */ {
-                // line 20: on go in s1 -> h9
-                addEnabled(2)
-            }
-            if core.active.contains(9) /* s8 */ {
+            if !(core.active & Bits(0x300)).isEmpty /* s7, s8 */ {
                 // line 20: on go in s1 -> h9
                 addEnabled(2)
             }
@@ -496,25 +499,7 @@ public struct RandomChart_12: Sendable, Hashable {
                 // line 28: on back in s3 -> h9
                 addEnabled(7)
             }
-            if core.active.contains(5) /* s4 */ {
-                // line 22: on back in s1 -> s7
-                if (core.a > 1) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(7) /* s6 */ {
-                // line 22: on back in s1 -> s7
-                if (core.a > 1) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(8) /* s7 */ {
-                // line 22: on back in s1 -> s7
-                if (core.a > 1) {
-                    addEnabled(4)
-                }
-            }
-            if core.active.contains(9) /* s8 */ {
+            if !(core.active & Bits(0x3A0)).isEmpty /* s4, s6, s7, s8 */ {
                 // line 22: on back in s1 -> s7
                 if (core.a > 1) {
                     addEnabled(4)
@@ -532,25 +517,17 @@ public struct RandomChart_12: Sendable, Hashable {
                 addEnabled(17)
             }
         case .note:
-            if core.active.contains(7) /* s6 */ {
-                // line 39: on note in s5 -> s2
-                addEnabled(12)
-            }
-            if core.active.contains(8) /* s7 */ {
-                // line 39: on note in s5 -> s2
-                addEnabled(12)
-            }
-            if core.active.contains(9) /* s8 */ {
+            if !(core.active & Bits(0x380)).isEmpty /* s6, s7, s8 */ {
                 // line 39: on note in s5 -> s2
                 addEnabled(12)
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
     private mutating func selectEventless() throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         if core.active.contains(4) /* s3 */ {
             // line 29: always in s3 -> s5
             if (core.a < 2) {
@@ -569,58 +546,22 @@ public struct RandomChart_12: Sendable, Hashable {
                 addEnabled(16)
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
     private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         switch x {
         case 2:  // s1
-            if core.active.contains(4) /* s3 */ {
-                // line 23: done(s1) in s1 -> s1
-                if (core.a < 5) {
-                    addEnabled(5)
-                }
-            }
-            if core.active.contains(5) /* s4 */ {
-                // line 23: done(s1) in s1 -> s1
-                if (core.a < 5) {
-                    addEnabled(5)
-                }
-            }
-            if core.active.contains(7) /* s6 */ {
-                // line 23: done(s1) in s1 -> s1
-                if (core.a < 5) {
-                    addEnabled(5)
-                }
-            }
-            if core.active.contains(8) /* s7 */ {
-                // line 23: done(s1) in s1 -> s1
-                if (core.a < 5) {
-                    addEnabled(5)
-                }
-            }
-            if core.active.contains(9) /* s8 */ {
+            if !(core.active & Bits(0x3B0)).isEmpty /* s3, s4, s6, s7, s8 */ {
                 // line 23: done(s1) in s1 -> s1
                 if (core.a < 5) {
                     addEnabled(5)
                 }
             }
         case 6:  // s5
-            if core.active.contains(7) /* s6 */ {
-                // line 40: done(s5) in s5 -> s2
-                if (core.a < 5) {
-                    addEnabled(13)
-                }
-            }
-            if core.active.contains(8) /* s7 */ {
-                // line 40: done(s5) in s5 -> s2
-                if (core.a < 5) {
-                    addEnabled(13)
-                }
-            }
-            if core.active.contains(9) /* s8 */ {
+            if !(core.active & Bits(0x380)).isEmpty /* s6, s7, s8 */ {
                 // line 40: done(s5) in s5 -> s2
                 if (core.a < 5) {
                     addEnabled(13)
@@ -629,10 +570,10 @@ public struct RandomChart_12: Sendable, Hashable {
         default:
             break
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
-    private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private mutating func addEnabled(_ t: Int) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
@@ -764,7 +705,7 @@ public struct RandomChart_12: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll(keepingCapacity: true)
+            chosen.removeAll()
             switch slot {
             case 0:
                 guard core.active.contains(7) else { return .ignored }
@@ -798,7 +739,7 @@ public struct RandomChart_12: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 0:  // line 14: after in s0
             try transition0()
@@ -1008,7 +949,7 @@ public struct RandomChart_12: Sendable, Hashable {
         }
     }
     /// Where transition `t` goes (-1: nowhere, a targetless transition).
-    static func targetState(_ t: Int) -> Int {
+    @inline(__always) static func targetState(_ t: Int) -> Int {
         switch t {
         case 1: 12
         case 2: 10

@@ -240,6 +240,36 @@ public struct RandomChart_142: Sendable, Hashable {
         }
     }
 
+    /// The transitions selected for a microstep, in selection order. A step's working list, not
+    /// part of the machine's value (two machines that differ only here are equal).
+    struct Chosen: Sendable, Hashable {
+        private(set) var count = 0
+        private var first = 0
+        private var more: [Int] = []
+
+        subscript(k: Int) -> Int {
+            @inline(__always) get { k == 0 ? first : more[k - 1] }
+            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+        }
+        @inline(__always) mutating func removeAll() { count = 0 }
+        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func append(_ t: Int) {
+            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            count += 1
+        }
+        func contains(_ t: Int) -> Bool {
+            if count > 0 && first == t { return true }
+            var k = 1
+            while k < count {
+                if more[k - 1] == t { return true }
+                k += 1
+            }
+            return false
+        }
+        static func == (a: Chosen, b: Chosen) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
+    }
+
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
     enum Internal: Sendable, Hashable {
         case event(Event)
@@ -271,7 +301,7 @@ public struct RandomChart_142: Sendable, Hashable {
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending: [Output] = []
     private var internalQueue: [Internal] = []
-    private var chosen: [Int] = []
+    private var chosen = Chosen()
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
@@ -348,7 +378,7 @@ public struct RandomChart_142: Sendable, Hashable {
             guard try select(event) else { return .ignored }
             let first = chosen[0]
             try microstep(event)
-            try completeMacrostep()
+            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -361,6 +391,11 @@ public struct RandomChart_142: Sendable, Hashable {
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own
     /// macrostep: `emit` gets its outputs, `onStep` its outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        // Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).
+        guard core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time || core.deadline3 <= time else {
+            if time > core.now { core.now = time }
+            return
+        }
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -423,21 +458,17 @@ public struct RandomChart_142: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    private mutating func select(_ event: Event) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+        chosen.removeAll()
         switch event {
         case .tick:
-            if core.active.contains(11) /* s10 */ {
-                // line 48: on tick, move in s9 -> s7
-                addEnabled(15)
-            }
-            if core.active.contains(12) /* s11 */ {
+            if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 48: on tick, move in s9 -> s7
                 addEnabled(15)
             }
@@ -452,19 +483,7 @@ public struct RandomChart_142: Sendable, Hashable {
                     addEnabled(7)
                 }
             }
-            if core.active.contains(11) /* s10 */ {
-                // line 49: on go in s9 -> s5
-                if !core.active.contains(4) {
-                    addEnabled(16)
-                // line 42: on go in s8 -> s0
-                } else if core.active.contains(10) {
-                    addEnabled(10)
-                // line 44: on go in s8 -> s12
-                } else if (core.trail != "") {
-                    addEnabled(12)
-                }
-            }
-            if core.active.contains(12) /* s11 */ {
+            if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 49: on go in s9 -> s5
                 if !core.active.contains(4) {
                     addEnabled(16)
@@ -530,21 +549,11 @@ public struct RandomChart_142: Sendable, Hashable {
                     addEnabled(5)
                 }
             }
-            if core.active.contains(11) /* s10 */ {
+            if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 48: on tick, move in s9 -> s7
                 addEnabled(15)
             }
-            if core.active.contains(12) /* s11 */ {
-                // line 48: on tick, move in s9 -> s7
-                addEnabled(15)
-            }
-            if core.active.contains(14) /* s13 */ {
-                // line 61: on move in s12
-                if (x > 0) {
-                    addEnabled(20)
-                }
-            }
-            if core.active.contains(15) /* s14 */ {
+            if !(core.active & Bits(0xC000)).isEmpty /* s13, s14 */ {
                 // line 61: on move in s12
                 if (x > 0) {
                     addEnabled(20)
@@ -553,25 +562,13 @@ public struct RandomChart_142: Sendable, Hashable {
         case .note:
             break
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
     private mutating func selectEventless() throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
-        if core.active.contains(4) /* s3 */ {
-            // line 21: always in s2 -> h6
-            if (core.a < 2) {
-                addEnabled(2)
-            }
-        }
-        if core.active.contains(5) /* s4 */ {
-            // line 21: always in s2 -> h6
-            if (core.a < 2) {
-                addEnabled(2)
-            }
-        }
-        if core.active.contains(6) /* s5 */ {
+        chosen.removeAll()
+        if !(core.active & Bits(0x70)).isEmpty /* s3, s4, s5 */ {
             // line 21: always in s2 -> h6
             if (core.a < 2) {
                 addEnabled(2)
@@ -604,72 +601,42 @@ public struct RandomChart_142: Sendable, Hashable {
                 addEnabled(19)
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
     private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         switch x {
         case 3:  // s2
-            if core.active.contains(4) /* s3 */ {
-                // line 23: done(s2) in s2 -> h6
-                addEnabled(4)
-            }
-            if core.active.contains(5) /* s4 */ {
-                // line 23: done(s2) in s2 -> h6
-                addEnabled(4)
-            }
-            if core.active.contains(6) /* s5 */ {
+            if !(core.active & Bits(0x70)).isEmpty /* s3, s4, s5 */ {
                 // line 23: done(s2) in s2 -> h6
                 addEnabled(4)
             }
         case 9:  // s8
-            if core.active.contains(11) /* s10 */ {
-                // line 45: done(s8) in s8 -> s8
-                addEnabled(13)
-            }
-            if core.active.contains(12) /* s11 */ {
-                // line 45: done(s8) in s8 -> s8
-                addEnabled(13)
-            }
-            if core.active.contains(14) /* s13 */ {
-                // line 45: done(s8) in s8 -> s8
-                addEnabled(13)
-            }
-            if core.active.contains(15) /* s14 */ {
+            if !(core.active & Bits(0xD800)).isEmpty /* s10, s11, s13, s14 */ {
                 // line 45: done(s8) in s8 -> s8
                 addEnabled(13)
             }
         case 10:  // s9
-            if core.active.contains(11) /* s10 */ {
-                // line 50: done(s9) in s9 -> h6
-                if (core.a < 5) {
-                    addEnabled(17)
-                }
-            }
-            if core.active.contains(12) /* s11 */ {
+            if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 50: done(s9) in s9 -> h6
                 if (core.a < 5) {
                     addEnabled(17)
                 }
             }
         case 13:  // s12
-            if core.active.contains(14) /* s13 */ {
-                // line 63: done(s12) in s12 -> s13
-                addEnabled(22)
-            }
-            if core.active.contains(15) /* s14 */ {
+            if !(core.active & Bits(0xC000)).isEmpty /* s13, s14 */ {
                 // line 63: done(s12) in s12 -> s13
                 addEnabled(22)
             }
         default:
             break
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
-    private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private mutating func addEnabled(_ t: Int) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
@@ -799,7 +766,7 @@ public struct RandomChart_142: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll(keepingCapacity: true)
+            chosen.removeAll()
             switch slot {
             case 0:
                 chosen.append(11)
@@ -830,7 +797,7 @@ public struct RandomChart_142: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 1:  // line 20: on back in s2
             try transition1()
@@ -1101,7 +1068,7 @@ public struct RandomChart_142: Sendable, Hashable {
         }
     }
     /// Where transition `t` goes (-1: nowhere, a targetless transition).
-    static func targetState(_ t: Int) -> Int {
+    @inline(__always) static func targetState(_ t: Int) -> Int {
         switch t {
         case 0: 10
         case 2: 7

@@ -258,6 +258,36 @@ public struct RandomChart_164: Sendable, Hashable {
         }
     }
 
+    /// The transitions selected for a microstep, in selection order. A step's working list, not
+    /// part of the machine's value (two machines that differ only here are equal).
+    struct Chosen: Sendable, Hashable {
+        private(set) var count = 0
+        private var first = 0
+        private var more: [Int] = []
+
+        subscript(k: Int) -> Int {
+            @inline(__always) get { k == 0 ? first : more[k - 1] }
+            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+        }
+        @inline(__always) mutating func removeAll() { count = 0 }
+        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func append(_ t: Int) {
+            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            count += 1
+        }
+        func contains(_ t: Int) -> Bool {
+            if count > 0 && first == t { return true }
+            var k = 1
+            while k < count {
+                if more[k - 1] == t { return true }
+                k += 1
+            }
+            return false
+        }
+        static func == (a: Chosen, b: Chosen) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
+    }
+
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
     enum Internal: Sendable, Hashable {
         case event(Event)
@@ -293,7 +323,7 @@ public struct RandomChart_164: Sendable, Hashable {
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending: [Output] = []
     private var internalQueue: [Internal] = []
-    private var chosen: [Int] = []
+    private var chosen = Chosen()
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
@@ -372,7 +402,7 @@ public struct RandomChart_164: Sendable, Hashable {
             guard try select(event) else { return .ignored }
             let first = chosen[0]
             try microstep(event)
-            try completeMacrostep()
+            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -385,6 +415,11 @@ public struct RandomChart_164: Sendable, Hashable {
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own
     /// macrostep: `emit` gets its outputs, `onStep` its outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        // Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).
+        guard core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time || core.deadline3 <= time || core.deadline4 <= time || core.deadline5 <= time else {
+            if time > core.now { core.now = time }
+            return
+        }
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -449,14 +484,14 @@ public struct RandomChart_164: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    private mutating func select(_ event: Event) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+        chosen.removeAll()
         switch event {
         case .tick:
             if core.active.contains(6) /* s5 */ {
@@ -486,25 +521,7 @@ public struct RandomChart_164: Sendable, Hashable {
                     addEnabled(20)
                 }
             }
-            if core.active.contains(21) /* s20 */ {
-                // line 85: on tick, move in s19 -> s22
-                if !core.active.contains(6) {
-                    addEnabled(28)
-                }
-            }
-            if core.active.contains(22) /* s21 */ {
-                // line 85: on tick, move in s19 -> s22
-                if !core.active.contains(6) {
-                    addEnabled(28)
-                }
-            }
-            if core.active.contains(23) /* s22 */ {
-                // line 85: on tick, move in s19 -> s22
-                if !core.active.contains(6) {
-                    addEnabled(28)
-                }
-            }
-            if core.active.contains(24) /* s23 */ {
+            if !(core.active & Bits(0x1E00000)).isEmpty /* s20, s21, s22, s23 */ {
                 // line 85: on tick, move in s19 -> s22
                 if !core.active.contains(6) {
                     addEnabled(28)
@@ -583,25 +600,7 @@ public struct RandomChart_164: Sendable, Hashable {
                 addEnabled(32)
             }
         case .back:
-            if core.active.contains(3) /* s2 */ {
-                // line 16: on back in s0 -> s19
-                if !core.active.contains(16) {
-                    addEnabled(1)
-                }
-            }
-            if core.active.contains(4) /* s3 */ {
-                // line 16: on back in s0 -> s19
-                if !core.active.contains(16) {
-                    addEnabled(1)
-                }
-            }
-            if core.active.contains(6) /* s5 */ {
-                // line 16: on back in s0 -> s19
-                if !core.active.contains(16) {
-                    addEnabled(1)
-                }
-            }
-            if core.active.contains(7) /* s6 */ {
+            if !(core.active & Bits(0xD8)).isEmpty /* s2, s3, s5, s6 */ {
                 // line 16: on back in s0 -> s19
                 if !core.active.contains(16) {
                     addEnabled(1)
@@ -616,16 +615,7 @@ public struct RandomChart_164: Sendable, Hashable {
                     addEnabled(1)
                 }
             }
-            if core.active.contains(11) /* s10 */ {
-                // line 53: on back in s9
-                if (core.a < 3) {
-                    addEnabled(18)
-                // line 16: on back in s0 -> s19
-                } else if !core.active.contains(16) {
-                    addEnabled(1)
-                }
-            }
-            if core.active.contains(12) /* s11 */ {
+            if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 53: on back in s9
                 if (core.a < 3) {
                     addEnabled(18)
@@ -676,25 +666,7 @@ public struct RandomChart_164: Sendable, Hashable {
                     addEnabled(23)
                 }
             }
-            if core.active.contains(22) /* s21 */ {
-                // line 68: on back in s14 -> s13
-                if (core.trail != "") {
-                    addEnabled(22)
-                // line 69: on back in s14 -> s9
-                } else if (core.a > 1) {
-                    addEnabled(23)
-                }
-            }
-            if core.active.contains(23) /* s22 */ {
-                // line 68: on back in s14 -> s13
-                if (core.trail != "") {
-                    addEnabled(22)
-                // line 69: on back in s14 -> s9
-                } else if (core.a > 1) {
-                    addEnabled(23)
-                }
-            }
-            if core.active.contains(24) /* s23 */ {
+            if !(core.active & Bits(0x1C00000)).isEmpty /* s21, s22, s23 */ {
                 // line 68: on back in s14 -> s13
                 if (core.trail != "") {
                     addEnabled(22)
@@ -722,25 +694,7 @@ public struct RandomChart_164: Sendable, Hashable {
                     addEnabled(20)
                 }
             }
-            if core.active.contains(21) /* s20 */ {
-                // line 85: on tick, move in s19 -> s22
-                if !core.active.contains(6) {
-                    addEnabled(28)
-                }
-            }
-            if core.active.contains(22) /* s21 */ {
-                // line 85: on tick, move in s19 -> s22
-                if !core.active.contains(6) {
-                    addEnabled(28)
-                }
-            }
-            if core.active.contains(23) /* s22 */ {
-                // line 85: on tick, move in s19 -> s22
-                if !core.active.contains(6) {
-                    addEnabled(28)
-                }
-            }
-            if core.active.contains(24) /* s23 */ {
+            if !(core.active & Bits(0x1E00000)).isEmpty /* s20, s21, s22, s23 */ {
                 // line 85: on tick, move in s19 -> s22
                 if !core.active.contains(6) {
                     addEnabled(28)
@@ -749,13 +703,13 @@ public struct RandomChart_164: Sendable, Hashable {
         case .note:
             break
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
     private mutating func selectEventless() throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
-        if core.active.contains(11) /* s10 */ {
+        chosen.removeAll()
+        if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
             // line 51: always in s9 -> h8
             if (core.a < 2) {
                 addEnabled(16)
@@ -764,68 +718,37 @@ public struct RandomChart_164: Sendable, Hashable {
                 addEnabled(17)
             }
         }
-        if core.active.contains(12) /* s11 */ {
-            // line 51: always in s9 -> h8
-            if (core.a < 2) {
-                addEnabled(16)
-            // line 52: always in s9 -> h18
-            } else if (core.a < 3) {
-                addEnabled(17)
-            }
-        }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
     private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         switch x {
         case 1:  // s0
-            if core.active.contains(17) /* s16 */ {
-                // line 71: done(s0) in s15 -> s15
-                addEnabled(24)
-            }
-            if core.active.contains(18) /* s17 */ {
+            if !(core.active & Bits(0x60000)).isEmpty /* s16, s17 */ {
                 // line 71: done(s0) in s15 -> s15
                 addEnabled(24)
             }
         case 10:  // s9
-            if core.active.contains(11) /* s10 */ {
-                // line 54: done(s9) in s9 -> s6
-                if (core.a < 5) {
-                    addEnabled(19)
-                }
-            }
-            if core.active.contains(12) /* s11 */ {
+            if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 54: done(s9) in s9 -> s6
                 if (core.a < 5) {
                     addEnabled(19)
                 }
             }
         case 20:  // s19
-            if core.active.contains(21) /* s20 */ {
-                // line 86: done(s19) in s19 -> s10
-                addEnabled(29)
-            }
-            if core.active.contains(22) /* s21 */ {
-                // line 86: done(s19) in s19 -> s10
-                addEnabled(29)
-            }
-            if core.active.contains(23) /* s22 */ {
-                // line 86: done(s19) in s19 -> s10
-                addEnabled(29)
-            }
-            if core.active.contains(24) /* s23 */ {
+            if !(core.active & Bits(0x1E00000)).isEmpty /* s20, s21, s22, s23 */ {
                 // line 86: done(s19) in s19 -> s10
                 addEnabled(29)
             }
         default:
             break
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
-    private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private mutating func addEnabled(_ t: Int) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
@@ -959,7 +882,7 @@ public struct RandomChart_164: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll(keepingCapacity: true)
+            chosen.removeAll()
             switch slot {
             case 0:
                 guard (core.a > 1) else { return .ignored }
@@ -996,7 +919,7 @@ public struct RandomChart_164: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 0:  // line 15: on go in s0 -> h8
             try transition0()
@@ -1337,7 +1260,7 @@ public struct RandomChart_164: Sendable, Hashable {
         }
     }
     /// Where transition `t` goes (-1: nowhere, a targetless transition).
-    static func targetState(_ t: Int) -> Int {
+    @inline(__always) static func targetState(_ t: Int) -> Int {
         switch t {
         case 0: 9
         case 1: 20

@@ -246,6 +246,36 @@ public struct RandomChart_41: Sendable, Hashable {
         }
     }
 
+    /// The transitions selected for a microstep, in selection order. A step's working list, not
+    /// part of the machine's value (two machines that differ only here are equal).
+    struct Chosen: Sendable, Hashable {
+        private(set) var count = 0
+        private var first = 0
+        private var more: [Int] = []
+
+        subscript(k: Int) -> Int {
+            @inline(__always) get { k == 0 ? first : more[k - 1] }
+            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+        }
+        @inline(__always) mutating func removeAll() { count = 0 }
+        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func append(_ t: Int) {
+            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            count += 1
+        }
+        func contains(_ t: Int) -> Bool {
+            if count > 0 && first == t { return true }
+            var k = 1
+            while k < count {
+                if more[k - 1] == t { return true }
+                k += 1
+            }
+            return false
+        }
+        static func == (a: Chosen, b: Chosen) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
+    }
+
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
     enum Internal: Sendable, Hashable {
         case event(Event)
@@ -281,7 +311,7 @@ public struct RandomChart_41: Sendable, Hashable {
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending: [Output] = []
     private var internalQueue: [Internal] = []
-    private var chosen: [Int] = []
+    private var chosen = Chosen()
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
@@ -359,7 +389,7 @@ public struct RandomChart_41: Sendable, Hashable {
             guard try select(event) else { return .ignored }
             let first = chosen[0]
             try microstep(event)
-            try completeMacrostep()
+            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -372,6 +402,11 @@ public struct RandomChart_41: Sendable, Hashable {
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own
     /// macrostep: `emit` gets its outputs, `onStep` its outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        // Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).
+        guard core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time || core.deadline3 <= time || core.deadline4 <= time else {
+            if time > core.now { core.now = time }
+            return
+        }
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -435,14 +470,14 @@ public struct RandomChart_41: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    private mutating func select(_ event: Event) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+        chosen.removeAll()
         switch event {
         case .tick:
             if core.active.contains(3) /* s2 */ {
@@ -473,19 +508,7 @@ public struct RandomChart_41: Sendable, Hashable {
                 }
             }
         case .go:
-            if core.active.contains(3) /* s2 */ {
-                // line 21: on go in s1 -> s11
-                if core.active.contains(11) {
-                    addEnabled(4)
-                // line 22: on go in s1 -> s14
-                } else if (core.a < 3) {
-                    addEnabled(5)
-                // line 17: on go in s0
-                } else if !core.active.contains(11) {
-                    addEnabled(1)
-                }
-            }
-            if core.active.contains(4) /* s3 */ {
+            if !(core.active & Bits(0x18)).isEmpty /* s2, s3 */ {
                 // line 21: on go in s1 -> s11
                 if core.active.contains(11) {
                     addEnabled(4)
@@ -501,13 +524,7 @@ public struct RandomChart_41: Sendable, Hashable {
                 // line 43: on go in s6
                 addEnabled(16)
             }
-            if core.active.contains(8) /* s7 */ {
-                // line 17: on go in s0
-                if !core.active.contains(11) {
-                    addEnabled(1)
-                }
-            }
-            if core.active.contains(11) /* s10 */ {
+            if !(core.active & Bits(0x900)).isEmpty /* s7, s10 */ {
                 // line 17: on go in s0
                 if !core.active.contains(11) {
                     addEnabled(1)
@@ -550,16 +567,7 @@ public struct RandomChart_41: Sendable, Hashable {
                     addEnabled(14)
                 }
             }
-            if core.active.contains(11) /* s10 */ {
-                // line 54: on back in s9 -> s9
-                if !core.active.contains(6) {
-                    addEnabled(19)
-                // line 55: on back in s9 -> s16
-                } else {
-                    addEnabled(20)
-                }
-            }
-            if core.active.contains(12) /* s11 */ {
+            if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 54: on back in s9 -> s9
                 if !core.active.contains(6) {
                     addEnabled(19)
@@ -617,12 +625,12 @@ public struct RandomChart_41: Sendable, Hashable {
                 }
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
     private mutating func selectEventless() throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         if core.active.contains(3) /* s2 */ {
             // line 23: always in s1 -> h4
             if (core.a < 4) {
@@ -644,19 +652,7 @@ public struct RandomChart_41: Sendable, Hashable {
                 addEnabled(0)
             }
         }
-        if core.active.contains(7) /* s6 */ {
-            // line 16: always in s0 -> s7
-            if (core.a < 3) {
-                addEnabled(0)
-            }
-        }
-        if core.active.contains(8) /* s7 */ {
-            // line 16: always in s0 -> s7
-            if (core.a < 3) {
-                addEnabled(0)
-            }
-        }
-        if core.active.contains(11) /* s10 */ {
+        if !(core.active & Bits(0x980)).isEmpty /* s6, s7, s10 */ {
             // line 16: always in s0 -> s7
             if (core.a < 3) {
                 addEnabled(0)
@@ -671,78 +667,42 @@ public struct RandomChart_41: Sendable, Hashable {
                 addEnabled(0)
             }
         }
-        if core.active.contains(16) /* s15 */ {
+        if !(core.active & Bits(0x30000)).isEmpty /* s15, s16 */ {
             // line 75: always in s14 -> s1
             if (core.a < 3) {
                 addEnabled(29)
             }
         }
-        if core.active.contains(17) /* s16 */ {
-            // line 75: always in s14 -> s1
-            if (core.a < 3) {
-                addEnabled(29)
-            }
-        }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
     private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         switch x {
         case 6:  // s5
-            if core.active.contains(3) /* s2 */ {
-                // line 19: done(s5) in s0 -> s6
-                addEnabled(3)
-            }
-            if core.active.contains(4) /* s3 */ {
-                // line 19: done(s5) in s0 -> s6
-                addEnabled(3)
-            }
-            if core.active.contains(7) /* s6 */ {
-                // line 19: done(s5) in s0 -> s6
-                addEnabled(3)
-            }
-            if core.active.contains(8) /* s7 */ {
-                // line 19: done(s5) in s0 -> s6
-                addEnabled(3)
-            }
-            if core.active.contains(11) /* s10 */ {
-                // line 19: done(s5) in s0 -> s6
-                addEnabled(3)
-            }
-            if core.active.contains(12) /* s11 */ {
+            if !(core.active & Bits(0x1998)).isEmpty /* s2, s3, s6, s7, s10, s11 */ {
                 // line 19: done(s5) in s0 -> s6
                 addEnabled(3)
             }
         case 10:  // s9
-            if core.active.contains(3) /* s2 */ {
+            if !(core.active & Bits(0x18)).isEmpty /* s2, s3 */ {
                 // line 24: done(s9) in s1 -> s3
                 if (core.a < 5) {
                     addEnabled(7)
                 }
             }
-            if core.active.contains(4) /* s3 */ {
-                // line 24: done(s9) in s1 -> s3
-                if (core.a < 5) {
-                    addEnabled(7)
-                }
-            }
-            if core.active.contains(11) /* s10 */ {
-                // line 56: done(s9) in s9 -> s10
-                addEnabled(21)
-            }
-            if core.active.contains(12) /* s11 */ {
+            if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 56: done(s9) in s9 -> s10
                 addEnabled(21)
             }
         default:
             break
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
-    private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private mutating func addEnabled(_ t: Int) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
@@ -874,7 +834,7 @@ public struct RandomChart_41: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll(keepingCapacity: true)
+            chosen.removeAll()
             switch slot {
             case 0:
                 guard (core.a < 3) else { return .ignored }
@@ -908,7 +868,7 @@ public struct RandomChart_41: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 0:  // line 16: always in s0 -> s7
             try transition0()
@@ -1217,7 +1177,7 @@ public struct RandomChart_41: Sendable, Hashable {
         }
     }
     /// Where transition `t` goes (-1: nowhere, a targetless transition).
-    static func targetState(_ t: Int) -> Int {
+    @inline(__always) static func targetState(_ t: Int) -> Int {
         switch t {
         case 0: 8
         case 3: 7

@@ -238,6 +238,36 @@ public struct RandomChart_61: Sendable, Hashable {
         }
     }
 
+    /// The transitions selected for a microstep, in selection order. A step's working list, not
+    /// part of the machine's value (two machines that differ only here are equal).
+    struct Chosen: Sendable, Hashable {
+        private(set) var count = 0
+        private var first = 0
+        private var more: [Int] = []
+
+        subscript(k: Int) -> Int {
+            @inline(__always) get { k == 0 ? first : more[k - 1] }
+            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+        }
+        @inline(__always) mutating func removeAll() { count = 0 }
+        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func append(_ t: Int) {
+            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            count += 1
+        }
+        func contains(_ t: Int) -> Bool {
+            if count > 0 && first == t { return true }
+            var k = 1
+            while k < count {
+                if more[k - 1] == t { return true }
+                k += 1
+            }
+            return false
+        }
+        static func == (a: Chosen, b: Chosen) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
+    }
+
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
     enum Internal: Sendable, Hashable {
         case event(Event)
@@ -270,7 +300,7 @@ public struct RandomChart_61: Sendable, Hashable {
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending: [Output] = []
     private var internalQueue: [Internal] = []
-    private var chosen: [Int] = []
+    private var chosen = Chosen()
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
@@ -346,7 +376,7 @@ public struct RandomChart_61: Sendable, Hashable {
             guard try select(event) else { return .ignored }
             let first = chosen[0]
             try microstep(event)
-            try completeMacrostep()
+            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -359,6 +389,11 @@ public struct RandomChart_61: Sendable, Hashable {
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own
     /// macrostep: `emit` gets its outputs, `onStep` its outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        // Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).
+        guard core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time else {
+            if time > core.now { core.now = time }
+            return
+        }
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -420,14 +455,14 @@ public struct RandomChart_61: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    private mutating func select(_ event: Event) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+        chosen.removeAll()
         switch event {
         case .tick:
             if core.active.contains(12) /* s11 */ {
@@ -479,38 +514,26 @@ public struct RandomChart_61: Sendable, Hashable {
                 }
             }
         case .note:
-            if core.active.contains(2) /* s1 */ {
-                // line 14: on note in s0 -> h12
-                if (core.a < 3) {
-                    addEnabled(0)
-                }
-            }
-            if core.active.contains(4) /* s3 */ {
-                // line 14: on note in s0 -> h12
-                if (core.a < 3) {
-                    addEnabled(0)
-                }
-            }
-            if core.active.contains(5) /* s4 */ {
+            if !(core.active & Bits(0x34)).isEmpty /* s1, s3, s4 */ {
                 // line 14: on note in s0 -> h12
                 if (core.a < 3) {
                     addEnabled(0)
                 }
             }
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
     private mutating func selectEventless() throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         if core.active.contains(9) /* s8 */ {
             // line 32: always in s7 -> s0
             if (core.a < 4) {
                 addEnabled(6)
             }
         }
-        if core.active.contains(11) /* s10 */ {
+        if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
             // line 36: always in s9
             if (core.a < 4) {
                 addEnabled(7)
@@ -519,51 +542,30 @@ public struct RandomChart_61: Sendable, Hashable {
                 addEnabled(6)
             }
         }
-        if core.active.contains(12) /* s11 */ {
-            // line 36: always in s9
-            if (core.a < 4) {
-                addEnabled(7)
-            // line 32: always in s7 -> s0
-            } else if (core.a < 4) {
-                addEnabled(6)
-            }
-        }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
     private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
-        chosen.removeAll(keepingCapacity: true)
+        chosen.removeAll()
         switch x {
         case 1:  // s0
-            if core.active.contains(2) /* s1 */ {
-                // line 16: done(s0) in s0 -> s4
-                addEnabled(2)
-            }
-            if core.active.contains(4) /* s3 */ {
-                // line 16: done(s0) in s0 -> s4
-                addEnabled(2)
-            }
-            if core.active.contains(5) /* s4 */ {
+            if !(core.active & Bits(0x34)).isEmpty /* s1, s3, s4 */ {
                 // line 16: done(s0) in s0 -> s4
                 addEnabled(2)
             }
         case 10:  // s9
-            if core.active.contains(11) /* s10 */ {
-                // line 38: done(s9) in s9 -> s0
-                addEnabled(9)
-            }
-            if core.active.contains(12) /* s11 */ {
+            if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 38: done(s9) in s9 -> s0
                 addEnabled(9)
             }
         default:
             break
         }
-        return removeConflictingTransitions()
+        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
     }
 
-    private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private mutating func addEnabled(_ t: Int) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
@@ -691,7 +693,7 @@ public struct RandomChart_61: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll(keepingCapacity: true)
+            chosen.removeAll()
             switch slot {
             case 0:
                 guard (core.trail != "") else { return .ignored }
@@ -720,7 +722,7 @@ public struct RandomChart_61: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 4:  // line 22: on go in s3 -> s3
             try transition4()
@@ -881,7 +883,7 @@ public struct RandomChart_61: Sendable, Hashable {
         }
     }
     /// Where transition `t` goes (-1: nowhere, a targetless transition).
-    static func targetState(_ t: Int) -> Int {
+    @inline(__always) static func targetState(_ t: Int) -> Int {
         switch t {
         case 0: 13
         case 1: 7
