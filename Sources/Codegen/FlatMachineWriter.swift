@@ -43,7 +43,8 @@ struct FlatMachineWriter {
         "select", "selectEventless", "selectCompletion", "addEnabled", "removeConflictingTransitions", "microstep",
         "enterStates", "completeMacrostep", "runActions", "transitionDomain", "entrySet", "recordHistory", "isInFinalState",
         "atomicStates", "compoundStates", "parallelStates", "lastDescendant", "isDescendant", "descendants", "sourceState", "targetState",
-        "staticEntry", "microstepLimit", "regionsOf", "addDescendantStatesToEnter", "addAncestorStatesToEnter", "enterUncoveredRegions", "addAncestorsOfHistoryTargets", "finalChildren", "effectiveTargets", "historyDomain", "timerSites",
+        "staticEntry", "microstepLimit", "regionsOf", "addDescendantStatesToEnter", "addAncestorStatesToEnter", "enterUncoveredRegions", "addAncestorsOfHistoryTargets", "finalChildren", "effectiveTargets", "historyDomain", "timerSites", "SnapshotError", "SnapshotJSON",
+        "specFingerprint", "snapshotJSON", "statePath", "stateNumber", "isHistoryState", "parentNumber", "afterCount", "timerSlot",
     ]
 
     mutating func write() throws(SwiftGenerator.Unsupported) -> String {
@@ -62,6 +63,7 @@ struct FlatMachineWriter {
             bridge()
             stepping()
         }
+        snapshots()
         helpers()
         out.close()
         return out.text

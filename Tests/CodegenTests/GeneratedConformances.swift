@@ -61,6 +61,9 @@ protocol GeneratedMachine: Sendable {
     mutating func advance(to time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void)
     associatedtype Recorded: GeneratedRecorded where Recorded.Value == Value
     mutating func send(_ event: Event, at time: Double?, recordingTo record: (Recorded) -> Void) -> StepResult
+    associatedtype SnapshotError: Error & CustomStringConvertible
+    func snapshotJSON() -> String
+    init(restoring json: String) throws(SnapshotError)
 }
 
 protocol GeneratedRecorded: Sendable {

@@ -71,6 +71,28 @@ import TestSupport
             return compareState("advance(to: \(time))")
         }
 
+        /// Snapshots both sides; nil when the documents are the same and each side restores from
+        /// the other's (the generated type always, the instance when `restoringInstance`).
+        mutating func swapThroughSnapshots(restoringInstance: Bool) -> String? {
+            let mine = generated.snapshotJSON()
+            let theirs = instance.snapshotJSON()
+            guard mine == theirs else { return "snapshots differ:\n\(theirs)\nagainst\n\(mine)" }
+            history.append("snapshot")
+            do {
+                generated = try M(restoring: theirs)
+            } catch {
+                return "the generated type refuses the runtime's snapshot: \(error)\n\(theirs)"
+            }
+            if restoringInstance {
+                do {
+                    instance = try Instance(restoring: mine, program: program)
+                } catch {
+                    return "the runtime refuses the generated type's snapshot: \(error)\n\(mine)"
+                }
+            }
+            return compareState("restore")
+        }
+
         /// Whether a runtime step and a generated outcome say the same.
         func agree(_ step: Step, _ outcome: M.Outcome, _ expected: [(OutputID, [Value])], _ actual: [M.Output],
                    _ what: String) -> String? {
@@ -235,6 +257,13 @@ import TestSupport
                 default: break
                 }
                 if let difference = pair.step(event.id, payload, at: time) {
+                    Issue.record("\(spec), seed \(seed), step \(total): \(difference)\nafter: \(pair.history.suffix(12).joined(separator: "; "))")
+                    return
+                }
+                // Snapshots mid-run: both sides write the same document, and a machine restored
+                // from the other side's continues exactly as the original (the steps that follow
+                // are compared as before).
+                if rng.next() % 16 == 0, let difference = pair.swapThroughSnapshots(restoringInstance: rng.next() % 2 == 0) {
                     Issue.record("\(spec), seed \(seed), step \(total): \(difference)\nafter: \(pair.history.suffix(12).joined(separator: "; "))")
                     return
                 }

@@ -366,6 +366,444 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
         }
     }
 
+    // MARK: - Snapshots (the "Snapshots" article's format, version 1, as `Instance` writes it)
+
+    /// The spec's fingerprint: the `spec` field of a snapshot, and the hash an event log's header carries.
+    public static let specFingerprint = "b220213abda40a9b"
+
+    /// Why a snapshot was refused: every problem found, each naming what the spec no longer has
+    /// (or, for malformed JSON, the line and column). Nothing was restored.
+    public struct SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var problems: [String]
+        public var description: String { problems.joined(separator: "\n") }
+    }
+
+    /// The machine as a snapshot document: configuration, history, variables, armed timers in the
+    /// order they come due, the clock, whether the run has finished, the machine's name and its
+    /// spec's fingerprint. `init(restoring:)` (or the runtime's `Instance(restoring:program:)`) reads
+    /// it back into a machine that continues exactly as this one would.
+    public func snapshotJSON() -> String {
+        var text = "{\n  \"snapshot\": 1,\n  \"machine\": " + SnapshotJSON.quoted("Toggle") + ",\n  \"spec\": \"" + Self.specFingerprint + "\""
+        text += ",\n  \"now\": " + SnapshotJSON.number(core.now) + ",\n  \"finished\": \(core.isFinished)"
+        text += ",\n  \"configuration\": [" + configuration.map { SnapshotJSON.quoted(Self.statePath($0.rawValue + 1)) }.joined(separator: ", ")
+        let history: [String] = []
+        text += history.isEmpty ? "],\n  \"history\": {},\n  \"variables\": {" : "],\n  \"history\": {\n    " + history.joined(separator: ",\n    ") + "\n  },\n  \"variables\": {"
+        var variables: [String] = []
+        variables.append("\"mode\": " + SnapshotJSON.number(core.mode))
+        text += "\n    " + variables.joined(separator: ",\n    ") + "\n  },\n  \"pending\": ["
+        text += "]\n}\n"
+        return text
+    }
+
+    /// A machine in the state `json` (a snapshot document) describes. No entry action, guard or timer
+    /// delay runs: the configuration, history, variables and armed timers are set as written. Refused,
+    /// with every problem and nothing restored, when the snapshot is malformed, of another machine or
+    /// format version, or names a state, variable, `after` transition, event or field the spec does not
+    /// have (or a value of another type). A snapshot of another version of the spec is restored when
+    /// all of that resolves; a variable it does not name keeps its initial value.
+    public init(restoring json: String) throws(SnapshotError) {
+        let document: SnapshotJSON
+        do {
+            document = try SnapshotJSON.Reader.parse(json)
+        } catch {
+            throw SnapshotError(problems: ["\(error.line):\(error.column): \(error.message)"])
+        }
+        var problems: [String] = []
+        func field(_ name: String) -> SnapshotJSON? {
+            guard let value = document[name] else { problems.append("missing field '\(name)'"); return nil }
+            return value
+        }
+        func resolveState(_ value: SnapshotJSON, _ context: String) -> Int? {
+            guard case .string(let path) = value else { problems.append("\(context): expected a state name"); return nil }
+            guard let s = Self.stateNumber(path) else { problems.append("\(context): no state '\(path)' in the spec"); return nil }
+            return s
+        }
+        func number(_ value: SnapshotJSON?, _ context: String) -> Double? {
+            guard case .number(let n)? = value else { problems.append("\(context) is not a number"); return nil }
+            return n
+        }
+        func typed(_ json: SnapshotJSON, _ type: String, _ context: String) -> Bool {
+            switch (json, type) {
+            case (.number, "Number"), (.bool, "Bool"), (.string, "String"): return true
+            case (.number, _): problems.append("\(context) is \(type) in the spec, Number in the snapshot")
+            case (.bool, _): problems.append("\(context) is \(type) in the spec, Bool in the snapshot")
+            case (.string, _): problems.append("\(context) is \(type) in the spec, String in the snapshot")
+            default: problems.append("\(context) is not a value")
+            }
+            return false
+        }
+        guard case .object = document else { throw SnapshotError(problems: ["a snapshot is a JSON object"]) }
+        guard case .number(let version)? = field("snapshot"), version == 1 else {
+            if problems.isEmpty { problems.append("unsupported snapshot version (this runtime reads version 1)") }
+            throw SnapshotError(problems: problems)
+        }
+        guard case .string(let name)? = field("machine") else {
+            if problems.isEmpty { problems.append("field 'machine' is not a string") }
+            throw SnapshotError(problems: problems)
+        }
+        guard name == "Toggle" else {
+            throw SnapshotError(problems: ["snapshot of machine '\(name)', not '" + "Toggle" + "'"])
+        }
+        let clock = number(field("now"), "field 'now'") ?? 0
+        var finished = false
+        if let f = field("finished") {
+            if case .bool(let b) = f { finished = b } else { problems.append("field 'finished' is not a Boolean") }
+        }
+        var active = Set<Int>()
+        let problemsBefore = problems.count
+        if case .array(let list)? = field("configuration") {
+            for element in list {
+                if let s = resolveState(element, "configuration") {
+                    if Self.isHistoryState(s) { problems.append("configuration: '\(Self.statePath(s))' is a history state") }
+                    active.insert(s)
+                }
+            }
+        } else if document["configuration"] != nil {
+            problems.append("field 'configuration' is not an array")
+        }
+        for s in active.sorted() {
+            let p = Self.parentNumber(s)
+            if p > 0 && !active.contains(p) { problems.append("configuration: '\(Self.statePath(s))' is active but its parent '\(Self.statePath(p))' is not") }
+        }
+        let configuration = active.sorted()
+        if problems.count == problemsBefore, let deepest = configuration.last {
+            var chain: [Int] = []
+            var s = deepest
+            while s > 0 {
+                chain.insert(s, at: 0)
+                s = Self.parentNumber(s)
+            }
+            if chain != configuration || [].contains(deepest) {
+                problems.append("configuration: not one state of this flat machine and its ancestors")
+            }
+        }
+        let history: [(h: Int, states: [Int])] = []
+        if case .object(let members)? = field("history") {
+            for (path, recorded) in members {
+                guard let h = resolveState(.string(path), "history") else { continue }
+                _ = (h, recorded)
+                problems.append("history: '\(path)' is not a history state in the spec")
+            }
+        } else if document["history"] != nil {
+            problems.append("field 'history' is not an object")
+        }
+        var values: [(String, SnapshotJSON)] = []
+        if case .object(let members)? = field("variables") {
+            for (name, json) in members {
+                switch name {
+                case "mode": if typed(json, "Number", "variable '" + name + "'") { values.append((name, json)) }
+                default: problems.append("variables: no variable '\(name)' in the spec")
+                }
+            }
+        } else if document["variables"] != nil {
+            problems.append("field 'variables' is not an object")
+        }
+        var armed: [(deadline: Double, slot: Int)] = []
+        if case .array(let list)? = field("pending") {
+            for (k, entry) in list.enumerated() {
+                let context = "pending[\(k)]"
+                let deadline = number(entry["deadline"], "\(context) 'deadline'")
+                if let after = entry["after"] {
+                    guard let s = resolveState(after, context) else { continue }
+                    guard case .number(let index)? = entry["index"], let i = Int(exactly: index), i >= 0 else {
+                        problems.append("\(context) 'index' is not a whole number")
+                        continue
+                    }
+                    let count = Self.afterCount(s)
+                    guard i < count, let slot = Self.timerSlot(s, i) else {
+                        problems.append("\(context): state '\(Self.statePath(s))' has no 'after' transition \(i) (it has \(count))")
+                        continue
+                    }
+                    if let deadline { armed.append((deadline, slot)) }
+                } else if case .string(let name)? = entry["send"] {
+                    let events: Set<String> = ["flip", "probe"]
+                    problems.append(events.contains(name) ? "\(context): the spec no longer sends event '\(name)'" : "\(context): no event '\(name)' in the spec")
+                } else {
+                    problems.append("\(context): neither 'after' nor 'send'")
+                }
+            }
+        } else if document["pending"] != nil {
+            problems.append("field 'pending' is not an array")
+        }
+        guard problems.isEmpty else { throw SnapshotError(problems: problems) }
+        // Everything resolved: the machine as written.
+        var core = Core()
+        core.now = clock
+        for (name, json) in values {
+            switch (name, json) {
+            case ("mode", .number(let value)): core.mode = value
+            default: break
+            }
+        }
+        _ = history
+        core.state = configuration.last.flatMap { State(rawValue: $0 - 1) }
+        _ = armed
+        core.isFinished = finished
+        self.core = core
+    }
+
+    /// State number `s`'s path in snapshots: the names from the top-level state down to it.
+    static func statePath(_ s: Int) -> String {
+        switch s {
+        case 1: "running"
+        case 2: "odd"
+        case 3: "even"
+        default: ""
+        }
+    }
+    /// The number of the state at `path`, if the spec has one.
+    static func stateNumber(_ path: String) -> Int? {
+        switch path {
+        case "running": 1
+        case "odd": 2
+        case "even": 3
+        default: nil
+        }
+    }
+    static func isHistoryState(_ s: Int) -> Bool { [].contains(s) }
+    /// The number of the state that contains state `s` (0 at the top level).
+    static func parentNumber(_ s: Int) -> Int {
+        switch s {
+        default: 0
+        }
+    }
+    /// How many `after` transitions are written directly in state `s`.
+    static func afterCount(_ s: Int) -> Int {
+        switch s {
+        default: 0
+        }
+    }
+    /// The timer slot of the `index`th `after` transition of state `s`.
+    static func timerSlot(_ s: Int, _ index: Int) -> Int? {
+        switch (s, index) {
+        default: nil
+        }
+    }
+
+    /// A snapshot document as read, and the JSON spellings the writer uses.
+    private indirect enum SnapshotJSON {
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+        case array([SnapshotJSON])
+        case object([(String, SnapshotJSON)])
+
+        subscript(key: String) -> SnapshotJSON? {
+            if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
+            return nil
+        }
+
+        /// A finite number in its shortest round-trip spelling; integral values without ".0".
+        static func number(_ n: Double) -> String {
+            if n == n.rounded(), Swift.abs(n) < 1e15, let i = Int64(exactly: n), !(n == 0 && n.sign == .minus) { return String(i) }
+            return n.description
+        }
+
+        /// A JSON string: quotes, backslashes and control characters escaped.
+        static func quoted(_ s: String) -> String {
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where u.value < 0x20 || u.value == 0x7F:
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(u)
+                }
+            }
+            return out + "\""
+        }
+
+        /// Malformed JSON: where (1-based line and column, in bytes) and what.
+        struct SyntaxError: Error {
+            var line: Int
+            var column: Int
+            var message: String
+        }
+
+        /// Reads one JSON document.
+        struct Reader {
+            let bytes: [UInt8]
+            var i = 0
+            var line = 1
+            var lineStart = 0
+
+            static func parse(_ text: String) throws(SyntaxError) -> SnapshotJSON {
+                var reader = Reader(bytes: Array(text.utf8))
+                reader.skipSpace()
+                let value = try reader.value(depth: 0)
+                reader.skipSpace()
+                guard reader.i == reader.bytes.count else { throw reader.error("unexpected text after the snapshot") }
+                return value
+            }
+
+            func error(_ message: String) -> SyntaxError { SyntaxError(line: line, column: i - lineStart + 1, message: message) }
+
+            mutating func skipSpace() {
+                while i < bytes.count {
+                    switch bytes[i] {
+                    case UInt8(ascii: "\n"): i += 1; line += 1; lineStart = i
+                    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): i += 1
+                    default: return
+                    }
+                }
+            }
+
+            mutating func expect(_ word: String) throws(SyntaxError) {
+                for b in word.utf8 {
+                    guard i < bytes.count, bytes[i] == b else { throw error("expected '\(word)'") }
+                    i += 1
+                }
+            }
+
+            mutating func value(depth: Int) throws(SyntaxError) -> SnapshotJSON {
+                guard depth < 64 else { throw error("nested too deeply") }
+                guard i < bytes.count else { throw error("unexpected end of the snapshot") }
+                switch bytes[i] {
+                case UInt8(ascii: "{"):
+                    i += 1
+                    var members: [(String, SnapshotJSON)] = []
+                    skipSpace()
+                    if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                    while true {
+                        skipSpace()
+                        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+                        let key = try string()
+                        skipSpace()
+                        try expect(":")
+                        skipSpace()
+                        members.append((key, try value(depth: depth + 1)))
+                        skipSpace()
+                        guard i < bytes.count else { throw error("unexpected end of the snapshot") }
+                        if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                        if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                        throw error("expected ',' or '}'")
+                    }
+                case UInt8(ascii: "["):
+                    i += 1
+                    var elements: [SnapshotJSON] = []
+                    skipSpace()
+                    if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+                    while true {
+                        skipSpace()
+                        elements.append(try value(depth: depth + 1))
+                        skipSpace()
+                        guard i < bytes.count else { throw error("unexpected end of the snapshot") }
+                        if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                        if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+                        throw error("expected ',' or ']'")
+                    }
+                case UInt8(ascii: "\""): return .string(try string())
+                case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+                case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+                case UInt8(ascii: "n"): try expect("null"); return .null
+                default: return .number(try number())
+                }
+            }
+
+            /// JSON's grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+            mutating func number() throws(SyntaxError) -> Double {
+                let start = i
+                var r = i
+                func digits() -> Int {
+                    let s = r
+                    while r < bytes.count, bytes[r] >= UInt8(ascii: "0"), bytes[r] <= UInt8(ascii: "9") { r += 1 }
+                    return r - s
+                }
+                if r < bytes.count, bytes[r] == UInt8(ascii: "-") { r += 1 }
+                let intStart = r
+                let intDigits = digits()
+                guard intDigits > 0, !(intDigits > 1 && bytes[intStart] == UInt8(ascii: "0")) else { throw error("expected a value") }
+                if r < bytes.count, bytes[r] == UInt8(ascii: ".") {
+                    r += 1
+                    guard digits() > 0 else { i = r; throw error("expected a digit") }
+                }
+                if r < bytes.count, bytes[r] == UInt8(ascii: "e") || bytes[r] == UInt8(ascii: "E") {
+                    r += 1
+                    if r < bytes.count, bytes[r] == UInt8(ascii: "+") || bytes[r] == UInt8(ascii: "-") { r += 1 }
+                    guard digits() > 0 else { i = r; throw error("expected a digit") }
+                }
+                i = r
+                guard let n = Double(String(decoding: bytes[start..<r], as: UTF8.self)), n.isFinite else {
+                    i = start
+                    throw error("number out of range")
+                }
+                return n
+            }
+
+            mutating func hex4() throws(SyntaxError) -> UInt32 {
+                var v: UInt32 = 0
+                for _ in 0..<4 {
+                    guard i < bytes.count else { throw error("unexpected end of the snapshot") }
+                    let b = bytes[i]
+                    let d: UInt32
+                    switch b {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
+                    case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
+                    default: throw error("expected a hexadecimal digit")
+                    }
+                    v = v << 4 | d
+                    i += 1
+                }
+                return v
+            }
+
+            mutating func string() throws(SyntaxError) -> String {
+                i += 1  // the opening quote
+                var scalars = String.UnicodeScalarView()
+                var runStart = i
+                while true {
+                    guard i < bytes.count else { throw error("unterminated string") }
+                    let b = bytes[i]
+                    if b == UInt8(ascii: "\"") {
+                        scalars.append(contentsOf: String(decoding: bytes[runStart..<i], as: UTF8.self).unicodeScalars)
+                        i += 1
+                        return String(scalars)
+                    }
+                    if b < 0x20 { throw error("control character in a string") }
+                    guard b == UInt8(ascii: "\\") else { i += 1; continue }
+                    scalars.append(contentsOf: String(decoding: bytes[runStart..<i], as: UTF8.self).unicodeScalars)
+                    i += 1
+                    guard i < bytes.count else { throw error("unterminated string") }
+                    let e = bytes[i]
+                    i += 1
+                    switch e {
+                    case UInt8(ascii: "\""): scalars.append("\"")
+                    case UInt8(ascii: "\\"): scalars.append("\\")
+                    case UInt8(ascii: "/"): scalars.append("/")
+                    case UInt8(ascii: "b"): scalars.append("\u{08}")
+                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "u"):
+                        var v = try hex4()
+                        if v >= 0xD800, v < 0xDC00 {
+                            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                                throw error("unpaired surrogate")
+                            }
+                            i += 2
+                            let low = try hex4()
+                            guard low >= 0xDC00, low < 0xE000 else { throw error("unpaired surrogate") }
+                            v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        guard let u = Unicode.Scalar(v) else { throw error("unpaired surrogate") }
+                        scalars.append(u)
+                    default:
+                        i -= 1
+                        throw error("unknown escape")
+                    }
+                    runStart = i
+                }
+            }
+        }
+    }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
     /// succeeds: a failing step emits nothing.)
     private mutating func deliver(_ emit: (Output) -> Void) {

@@ -1,0 +1,344 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+// Snapshots of a generated type: `snapshotJSON()` and `init(restoring:)` in the document the
+// runtime's `Instance` writes and reads (the "Snapshots" article), so an app can save with one
+// and restore with the other. The checks and their messages follow the runtime's restore
+// field by field; the differential tests hold both sides to each other.
+extension FlatMachineWriter {
+    /// The path of state `s` in snapshots: the names from the top-level state down to it.
+    func snapshotPath(_ s: StateID) -> String {
+        machine.selfAndAncestors(s, upTo: machine.root).map { machine[$0].name }.reversed().joined(separator: ".")
+    }
+
+    /// Each timer slot's state and its index among the `after` transitions written in it.
+    var timerPlaces: [(state: StateID, index: Int)] {
+        timers.map { t in
+            let inState = machine[t.source].transitions.filter { if case .after = machine[$0].trigger { true } else { false } }
+            return (t.source, inState.firstIndex(of: t.id) ?? 0)
+        }
+    }
+
+    mutating func snapshots() {
+        out.line("// MARK: - Snapshots (the \"Snapshots\" article's format, version 1, as `Instance` writes it)")
+        out.line()
+        out.doc("The spec's fingerprint: the `spec` field of a snapshot, and the hash an event log's header carries.")
+        out.line("\(access)static let specFingerprint = \(SwiftName.literal(options.fingerprint))")
+        out.line()
+        out.doc("Why a snapshot was refused: every problem found, each naming what the spec no longer has\n(or, for malformed JSON, the line and column). Nothing was restored.")
+        out.open("\(access)struct SnapshotError: Error, Sendable, Hashable, CustomStringConvertible")
+            out.line("\(access)var problems: [String]")
+            out.line("\(access)var description: String { problems.joined(separator: \"\\n\") }")
+        out.close()
+        out.line()
+        snapshotWriter()
+        snapshotReader()
+        snapshotTables()
+        for line in SnapshotSupport.lines { out.line(line) }
+    }
+
+    mutating func snapshotWriter() {
+        out.doc("The machine as a snapshot document: configuration, history, variables, armed timers in the\norder they come due, the clock, whether the run has finished, the machine's name and its\nspec's fingerprint. `init(restoring:)` (or the runtime's `Instance(restoring:program:)`) reads\nit back into a machine that continues exactly as this one would.")
+        out.open("\(access)func snapshotJSON() -> String")
+            out.line("var text = \"{\\n  \\\"snapshot\\\": 1,\\n  \\\"machine\\\": \" + SnapshotJSON.quoted(\(SwiftName.literal(machine.name))) + \",\\n  \\\"spec\\\": \\\"\" + Self.specFingerprint + \"\\\"\"")
+            out.line("text += \",\\n  \\\"now\\\": \" + SnapshotJSON.number(core.now) + \",\\n  \\\"finished\\\": \\(core.isFinished)\"")
+            out.line("text += \",\\n  \\\"configuration\\\": [\" + configuration.map { SnapshotJSON.quoted(Self.statePath($0.rawValue + 1)) }.joined(separator: \", \")")
+            out.line(isChart && !historyStates.isEmpty ? "var history: [String] = []" : "let history: [String] = []")
+            if isChart {
+                for (k, h) in historyStates.enumerated() {
+                    out.open("if core.recorded\(k)")
+                        out.line("var recorded = core.history\(k)")
+                        out.line("var paths: [String] = []")
+                        out.line("while let s = recorded.popFirst() { paths.append(SnapshotJSON.quoted(Self.statePath(s))) }")
+                        out.line("history.append(SnapshotJSON.quoted(\(SwiftName.literal(snapshotPath(h.id)))) + \": [\" + paths.joined(separator: \", \") + \"]\")")
+                    out.close()
+                }
+            }
+            out.line("text += history.isEmpty ? \"],\\n  \\\"history\\\": {},\\n  \\\"variables\\\": {\" : \"],\\n  \\\"history\\\": {\\n    \" + history.joined(separator: \",\\n    \") + \"\\n  },\\n  \\\"variables\\\": {\"")
+            if machine.variables.isEmpty {
+                out.line("text += \"},\\n  \\\"pending\\\": [\"")
+            } else {
+                out.line("var variables: [String] = []")
+                for v in machine.variables {
+                    let name = "core.\(SwiftName.quoted(v.name))"
+                    let value: String
+                    switch v.type {
+                    case .number: value = "SnapshotJSON.number(\(name))"
+                    case .bool: value = "(\(name) ? \"true\" : \"false\")"
+                    case .string: value = "SnapshotJSON.quoted(\(name))"
+                    }
+                    out.line("variables.append(\(SwiftName.literal(StringEscaping.quoted(v.name, style: .json) + ": ")) + \(value))")
+                }
+                out.line("text += \"\\n    \" + variables.joined(separator: \",\\n    \") + \"\\n  },\\n  \\\"pending\\\": [\"")
+            }
+            if timers.isEmpty {
+                out.line("text += \"]\\n}\\n\"")
+            } else {
+                out.line("var due: [(deadline: Double, order: Int, entry: String)] = []")
+                for (k, place) in timerPlaces.enumerated() {
+                    let head = "{\"after\": " + StringEscaping.quoted(snapshotPath(place.state), style: .json) + ", \"index\": \(place.index), \"deadline\": "
+                    out.line("if !core.deadline\(k).isNaN { due.append((core.deadline\(k), core.armed\(k), \(SwiftName.literal(head)) + SnapshotJSON.number(core.deadline\(k)) + \"}\")) }")
+                }
+                out.line("due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }")
+                out.line("text += due.isEmpty ? \"]\\n}\\n\" : \"\\n    \" + due.map(\\.entry).joined(separator: \",\\n    \") + \"\\n  ]\\n}\\n\"")
+            }
+            out.line("return text")
+        out.close()
+        out.line()
+    }
+
+    mutating func snapshotReader() {
+        out.doc("A machine in the state `json` (a snapshot document) describes. No entry action, guard or timer\ndelay runs: the configuration, history, variables and armed timers are set as written. Refused,\nwith every problem and nothing restored, when the snapshot is malformed, of another machine or\nformat version, or names a state, variable, `after` transition, event or field the spec does not\nhave (or a value of another type). A snapshot of another version of the spec is restored when\nall of that resolves; a variable it does not name keeps its initial value.")
+        out.open("\(access)init(restoring json: String) throws(SnapshotError)")
+            out.line("let document: SnapshotJSON")
+            out.open("do")
+                out.line("document = try SnapshotJSON.Reader.parse(json)")
+            out.reopen("catch")
+                out.line("throw SnapshotError(problems: [\"\\(error.line):\\(error.column): \\(error.message)\"])")
+            out.close()
+            out.line("var problems: [String] = []")
+            out.open("func field(_ name: String) -> SnapshotJSON?")
+                out.line("guard let value = document[name] else { problems.append(\"missing field '\\(name)'\"); return nil }")
+                out.line("return value")
+            out.close()
+            out.open("func resolveState(_ value: SnapshotJSON, _ context: String) -> Int?")
+                out.line("guard case .string(let path) = value else { problems.append(\"\\(context): expected a state name\"); return nil }")
+                out.line("guard let s = Self.stateNumber(path) else { problems.append(\"\\(context): no state '\\(path)' in the spec\"); return nil }")
+                out.line("return s")
+            out.close()
+            out.open("func number(_ value: SnapshotJSON?, _ context: String) -> Double?")
+                out.line("guard case .number(let n)? = value else { problems.append(\"\\(context) is not a number\"); return nil }")
+                out.line("return n")
+            out.close()
+            out.open("func typed(_ json: SnapshotJSON, _ type: String, _ context: String) -> Bool")
+                out.line("switch (json, type) {")
+                out.line("case (.number, \"Number\"), (.bool, \"Bool\"), (.string, \"String\"): return true")
+                out.line("case (.number, _): problems.append(\"\\(context) is \\(type) in the spec, Number in the snapshot\")")
+                out.line("case (.bool, _): problems.append(\"\\(context) is \\(type) in the spec, Bool in the snapshot\")")
+                out.line("case (.string, _): problems.append(\"\\(context) is \\(type) in the spec, String in the snapshot\")")
+                out.line("default: problems.append(\"\\(context) is not a value\")")
+                out.line("}")
+                out.line("return false")
+            out.close()
+            out.line("guard case .object = document else { throw SnapshotError(problems: [\"a snapshot is a JSON object\"]) }")
+            out.open("guard case .number(let version)? = field(\"snapshot\"), version == 1 else")
+                out.line("if problems.isEmpty { problems.append(\"unsupported snapshot version (this runtime reads version 1)\") }")
+                out.line("throw SnapshotError(problems: problems)")
+            out.close()
+            out.open("guard case .string(let name)? = field(\"machine\") else")
+                out.line("if problems.isEmpty { problems.append(\"field 'machine' is not a string\") }")
+                out.line("throw SnapshotError(problems: problems)")
+            out.close()
+            let machineName = SwiftName.literal(machine.name)
+            out.open("guard name == \(machineName) else")
+                out.line("throw SnapshotError(problems: [\"snapshot of machine '\\(name)', not '\" + \(machineName) + \"'\"])")
+            out.close()
+            out.line("let clock = number(field(\"now\"), \"field 'now'\") ?? 0")
+            out.line("var finished = false")
+            out.open("if let f = field(\"finished\")")
+                out.line("if case .bool(let b) = f { finished = b } else { problems.append(\"field 'finished' is not a Boolean\") }")
+            out.close()
+            // The configuration.
+            out.line("var active = Set<Int>()")
+            out.line("let problemsBefore = problems.count")
+            out.open("if case .array(let list)? = field(\"configuration\")")
+                out.open("for element in list")
+                    out.open("if let s = resolveState(element, \"configuration\")")
+                        out.line("if Self.isHistoryState(s) { problems.append(\"configuration: '\\(Self.statePath(s))' is a history state\") }")
+                        out.line("active.insert(s)")
+                    out.close()
+                out.close()
+            out.reopen("else if document[\"configuration\"] != nil")
+                out.line("problems.append(\"field 'configuration' is not an array\")")
+            out.close()
+            out.open("for s in active.sorted()")
+                out.line("let p = Self.parentNumber(s)")
+                out.line("if p > 0 && !active.contains(p) { problems.append(\"configuration: '\\(Self.statePath(s))' is active but its parent '\\(Self.statePath(p))' is not\") }")
+            out.close()
+            out.line("let configuration = active.sorted()")
+            if !isChart {
+                out.open("if problems.count == problemsBefore, let deepest = configuration.last")
+                    out.line("var chain: [Int] = []")
+                    out.line("var s = deepest")
+                    out.open("while s > 0")
+                        out.line("chain.insert(s, at: 0)")
+                        out.line("s = Self.parentNumber(s)")
+                    out.close()
+                    let withChildren = machine.states.filter { $0.id != machine.root && !$0.children.isEmpty }.map { String($0.id.index) }
+                    out.open("if chain != configuration || [\(withChildren.joined(separator: ", "))].contains(deepest)")
+                        out.line("problems.append(\"configuration: not one state of this flat machine and its ancestors\")")
+                    out.close()
+                out.close()
+            } else {
+                out.line("_ = problemsBefore")
+            }
+            // History.
+            out.line(isChart && !historyStates.isEmpty ? "var history: [(h: Int, states: [Int])] = []" : "let history: [(h: Int, states: [Int])] = []")
+            out.open("if case .object(let members)? = field(\"history\")")
+                out.open("for (path, recorded) in members")
+                    out.line("guard let h = resolveState(.string(path), \"history\") else { continue }")
+                    if isChart && !historyStates.isEmpty {
+                        out.open("guard Self.isHistoryState(h) else")
+                            out.line("problems.append(\"history: '\\(path)' is not a history state in the spec\")")
+                            out.line("continue")
+                        out.close()
+                        out.line("guard case .array(let list) = recorded else { problems.append(\"history '\\(path)': expected an array of states\"); continue }")
+                        out.line("let states = list.compactMap { resolveState($0, \"history '\\(path)'\") }")
+                        out.line("let parent = Self.parentNumber(h)")
+                        out.line("let capacity = Self.lastDescendant(parent) - parent")
+                        out.open("if states.count > capacity || states.contains(where: { !Self.isDescendant($0, of: parent) })")
+                            out.line("problems.append(\"history '\\(path)': recorded states not inside '\\(Self.statePath(parent))'\")")
+                            out.line("continue")
+                        out.close()
+                        out.line("history.append((h, states))")
+                    } else {
+                        out.line("_ = (h, recorded)")
+                        out.line("problems.append(\"history: '\\(path)' is not a history state in the spec\")")
+                    }
+                out.close()
+            out.reopen("else if document[\"history\"] != nil")
+                out.line("problems.append(\"field 'history' is not an object\")")
+            out.close()
+            // Variables.
+            out.line("var values: [(String, SnapshotJSON)] = []")
+            out.open("if case .object(let members)? = field(\"variables\")")
+                out.open("for (name, json) in members")
+                    out.line("switch name {")
+                    for v in machine.variables {
+                        out.line("case \(SwiftName.literal(v.name)): if typed(json, \"\(v.type.rawValue)\", \"variable '\" + name + \"'\") { values.append((name, json)) }")
+                    }
+                    out.line("default: problems.append(\"variables: no variable '\\(name)' in the spec\")")
+                    out.line("}")
+                out.close()
+            out.reopen("else if document[\"variables\"] != nil")
+                out.line("problems.append(\"field 'variables' is not an object\")")
+            out.close()
+            // Pending timers (a generated type sends no events to itself).
+            out.line("var armed: [(deadline: Double, slot: Int)] = []")
+            out.open("if case .array(let list)? = field(\"pending\")")
+                out.open("for (k, entry) in list.enumerated()")
+                    out.line("let context = \"pending[\\(k)]\"")
+                    out.line("let deadline = number(entry[\"deadline\"], \"\\(context) 'deadline'\")")
+                    out.open("if let after = entry[\"after\"]")
+                        out.line("guard let s = resolveState(after, context) else { continue }")
+                        out.open("guard case .number(let index)? = entry[\"index\"], let i = Int(exactly: index), i >= 0 else")
+                            out.line("problems.append(\"\\(context) 'index' is not a whole number\")")
+                            out.line("continue")
+                        out.close()
+                        out.line("let count = Self.afterCount(s)")
+                        out.open("guard i < count, let slot = Self.timerSlot(s, i) else")
+                            out.line("problems.append(\"\\(context): state '\\(Self.statePath(s))' has no 'after' transition \\(i) (it has \\(count))\")")
+                            out.line("continue")
+                        out.close()
+                        out.line("if let deadline { armed.append((deadline, slot)) }")
+                    out.reopen("else if case .string(let name)? = entry[\"send\"]")
+                        out.line("let events: Set<String> = [\(machine.events.map { SwiftName.literal($0.name) }.joined(separator: ", "))]")
+                        out.line("problems.append(events.contains(name) ? \"\\(context): the spec no longer sends event '\\(name)'\" : \"\\(context): no event '\\(name)' in the spec\")")
+                    out.reopen("else")
+                        out.line("problems.append(\"\\(context): neither 'after' nor 'send'\")")
+                    out.close()
+                out.close()
+            out.reopen("else if document[\"pending\"] != nil")
+                out.line("problems.append(\"field 'pending' is not an array\")")
+            out.close()
+            out.line("guard problems.isEmpty else { throw SnapshotError(problems: problems) }")
+            out.line("// Everything resolved: the machine as written.")
+            out.line("var core = Core()")
+            out.line("core.now = clock")
+            if !machine.variables.isEmpty {
+                out.open("for (name, json) in values")
+                    out.line("switch (name, json) {")
+                    for v in machine.variables {
+                        let kind = v.type == .number ? "number" : v.type == .bool ? "bool" : "string"
+                        out.line("case (\(SwiftName.literal(v.name)), .\(kind)(let value)): core.\(SwiftName.quoted(v.name)) = value")
+                    }
+                    out.line("default: break")
+                    out.line("}")
+                out.close()
+            } else {
+                out.line("_ = values")
+            }
+            if isChart {
+                out.line("for s in configuration { core.active.insert(s) }")
+                if !historyStates.isEmpty {
+                    out.open("for (h, states) in history")
+                        out.line("var recorded = Bits()")
+                        out.line("for s in states { recorded.insert(s) }")
+                        out.line("switch h {")
+                        for (k, h) in historyStates.enumerated() {
+                            out.line("case \(h.id.index): core.history\(k) = recorded; core.recorded\(k) = true")
+                        }
+                        out.line("default: break")
+                        out.line("}")
+                    out.close()
+                } else {
+                    out.line("_ = history")
+                }
+            } else {
+                out.line("_ = history")
+                out.line("core.state = configuration.last.flatMap { State(rawValue: $0 - 1) }")
+            }
+            if timers.isEmpty {
+                out.line("_ = armed")
+            } else {
+                out.open("for (deadline, slot) in armed")
+                    out.line("core.sequence += 1")
+                    out.line("switch slot {")
+                    for k in timers.indices {
+                        out.line("case \(k): core.deadline\(k) = deadline; core.armed\(k) = core.sequence")
+                    }
+                    out.line("default: break")
+                    out.line("}")
+                out.close()
+            }
+            out.line("core.isFinished = finished")
+            out.line("self.core = core")
+        out.close()
+        out.line()
+    }
+
+    /// The name tables a snapshot is read and written with.
+    mutating func snapshotTables() {
+        let all = states
+        out.doc("State number `s`'s path in snapshots: the names from the top-level state down to it.")
+        out.open("static func statePath(_ s: Int) -> String")
+            out.line("switch s {")
+            for s in all { out.line("case \(s.id.index): \(SwiftName.literal(snapshotPath(s.id)))") }
+            out.line("default: \"\"")
+            out.line("}")
+        out.close()
+        out.doc("The number of the state at `path`, if the spec has one.")
+        out.open("static func stateNumber(_ path: String) -> Int?")
+            out.line("switch path {")
+            for s in all { out.line("case \(SwiftName.literal(snapshotPath(s.id))): \(s.id.index)") }
+            out.line("default: nil")
+            out.line("}")
+        out.close()
+        out.line("static func isHistoryState(_ s: Int) -> Bool { [\(all.filter(\.isHistory).map { String($0.id.index) }.joined(separator: ", "))].contains(s) }")
+        out.doc("The number of the state that contains state `s` (0 at the top level).")
+        out.open("static func parentNumber(_ s: Int) -> Int")
+            out.line("switch s {")
+            for s in all where s.parent != machine.root { out.line("case \(s.id.index): \(s.parent?.index ?? 0)") }
+            out.line("default: 0")
+            out.line("}")
+        out.close()
+        let places = timerPlaces
+        out.doc("How many `after` transitions are written directly in state `s`.")
+        out.open("static func afterCount(_ s: Int) -> Int")
+            out.line("switch s {")
+            var counts: [Int: Int] = [:]
+            for p in places { counts[p.state.index, default: 0] += 1 }
+            for (s, n) in counts.sorted(by: { $0.key < $1.key }) { out.line("case \(s): \(n)") }
+            out.line("default: 0")
+            out.line("}")
+        out.close()
+        out.doc("The timer slot of the `index`th `after` transition of state `s`.")
+        out.open("static func timerSlot(_ s: Int, _ index: Int) -> Int?")
+            out.line("switch (s, index) {")
+            for (k, p) in places.enumerated() { out.line("case (\(p.state.index), \(p.index)): \(k)") }
+            out.line("default: nil")
+            out.line("}")
+        out.close()
+        out.line()
+    }
+}
