@@ -200,19 +200,27 @@ extension FlatMachineWriter {
                 out.line("problems.append(\"field 'history' is not an object\")")
             out.close()
             // Variables.
-            out.line("var values: [(String, SnapshotJSON)] = []")
-            out.open("if case .object(let members)? = field(\"variables\")")
-                out.open("for (name, json) in members")
-                    out.line("switch name {")
-                    for v in machine.variables {
-                        out.line("case \(SwiftName.literal(v.name)): if typed(json, \"\(v.type.rawValue)\", \"variable '\" + name + \"'\") { values.append((name, json)) }")
-                    }
-                    out.line("default: problems.append(\"variables: no variable '\\(name)' in the spec\")")
-                    out.line("}")
+            if machine.variables.isEmpty {
+                out.open("if case .object(let members)? = field(\"variables\")")
+                    out.line("for (name, _) in members { problems.append(\"variables: no variable '\\(name)' in the spec\") }")
+                out.reopen("else if document[\"variables\"] != nil")
+                    out.line("problems.append(\"field 'variables' is not an object\")")
                 out.close()
-            out.reopen("else if document[\"variables\"] != nil")
-                out.line("problems.append(\"field 'variables' is not an object\")")
-            out.close()
+            } else {
+                out.line("var values: [(String, SnapshotJSON)] = []")
+                out.open("if case .object(let members)? = field(\"variables\")")
+                    out.open("for (name, json) in members")
+                        out.line("switch name {")
+                        for v in machine.variables {
+                            out.line("case \(SwiftName.literal(v.name)): if typed(json, \"\(v.type.rawValue)\", \"variable '\" + name + \"'\") { values.append((name, json)) }")
+                        }
+                        out.line("default: problems.append(\"variables: no variable '\\(name)' in the spec\")")
+                        out.line("}")
+                    out.close()
+                out.reopen("else if document[\"variables\"] != nil")
+                    out.line("problems.append(\"field 'variables' is not an object\")")
+                out.close()
+            }
             // Pending timers (a generated type sends no events to itself).
             out.line("var armed: [(deadline: Double, slot: Int)] = []")
             out.open("if case .array(let list)? = field(\"pending\")")
@@ -255,8 +263,6 @@ extension FlatMachineWriter {
                     out.line("default: break")
                     out.line("}")
                 out.close()
-            } else {
-                out.line("_ = values")
             }
             if isChart {
                 out.line("for s in configuration { core.active.insert(s) }")
