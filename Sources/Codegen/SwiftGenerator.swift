@@ -8,10 +8,11 @@ import StatecraftModel
 /// The file imports nothing but Foundation, and Foundation only when a spec calls `atan2`:
 /// an app builds it without linking any of Statecraft.
 ///
-/// Today it writes machines the runtime runs on its flat path: states may nest, transitions
-/// take events and `after` timers with guards and actions. Statecharts (parallel and
-/// history states, `done`, `always`, `raise`, `in(...)`, internal transitions, `initial ->`)
-/// and delayed `send`/`cancel` are refused with ``SwiftGenerator/Unsupported``.
+/// A machine with one active leaf is written as a `switch` on it (`FlatMachineWriter`); a
+/// statechart (parallel and history states, `done`, `always`, `raise`, `in(...)`, internal
+/// transitions, `initial ->`) as SCXML's macrostep on a bit set of active states
+/// (`ChartWriter`). Both write and read the runtime's snapshots. A machine that sends itself
+/// events (`send`, `cancel`) is refused with ``SwiftGenerator/Unsupported``.
 public enum SwiftGenerator {
     /// How the file is written.
     public struct Options: Sendable {
@@ -35,7 +36,7 @@ public enum SwiftGenerator {
 
     /// What the generator cannot write yet, at the construct that needs it.
     public struct Unsupported: Error, Sendable {
-        /// Lowercase, no final period: "parallel states are not generated yet".
+        /// Lowercase, no final period: "'cancel' (delayed sends are not generated yet)".
         public var message: String
         /// Where in the spec.
         public var range: SourceRange

@@ -8,8 +8,8 @@ enum SwiftCommand {
         about: """
             Writes the machine as one self-contained Swift file: a value type with typed states,
             events, outputs and variables, stepped by plain Swift with the runtime's semantics.
-            The file imports nothing of Statecraft. Statecharts (parallel and history states,
-            done, always, raise, in) and send/cancel are not generated yet.
+            The file imports nothing of Statecraft. Statecharts are generated whole; a machine
+            that sends itself events (send, cancel) is not generated yet.
             """,
         options: [OptionSpec("-o", .value("FILE"), "Write to FILE instead of standard output"),
                   OptionSpec("--type-name", .value("NAME"), "Name the type NAME (default: the machine's name)"),
