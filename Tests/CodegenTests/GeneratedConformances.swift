@@ -114,6 +114,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("random-chart:116", RandomChart_116.self),
     ("random-chart:142", RandomChart_142.self),
     ("random-chart:164", RandomChart_164.self),
+    ("random-chart:0", WideChart.self),
 ]
 
 extension Drawer: GeneratedMachine {}
@@ -457,3 +458,12 @@ extension RandomChart_164.Output: GeneratedOutput {}
 extension RandomChart_164.Event: GeneratedEvent {}
 extension RandomChart_164.StepResult: GeneratedStepResult {}
 extension RandomChart_164.Recorded: GeneratedRecorded {}
+
+extension WideChart: GeneratedMachine {}
+extension WideChart.Value: GeneratedValue {}
+extension WideChart.Failure: GeneratedFailure {}
+extension WideChart.Outcome: GeneratedOutcome {}
+extension WideChart.Output: GeneratedOutput {}
+extension WideChart.Event: GeneratedEvent {}
+extension WideChart.StepResult: GeneratedStepResult {}
+extension WideChart.Recorded: GeneratedRecorded {}
