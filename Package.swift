@@ -187,7 +187,7 @@ let package = Package(
         // Every code sample of the README and the DocC catalogue, run or checked
         // (Samples/ holds the Swift the documentation shows, compiled here); and the catalogue
         // itself, built by `docc` with warnings as errors.
-        .testTarget(name: "DocumentationTests", dependencies: ["Statecraft", "StatecraftCLI", "TestSupport"],
+        .testTarget(name: "DocumentationTests", dependencies: ["Statecraft", "StatecraftCLI", "TestSupport", "GeneratedMachines"],
                     path: "Tests/DocumentationTests", exclude: ["build-docs"]),
         .testTarget(
             name: "CLITests",

@@ -94,7 +94,7 @@ import TestSupport
         for name in referenced.sorted() where !files.contains(name) {
             Issue.record("a tutorial shows Tutorials/Resources/\(name), which does not exist")
         }
-        #expect(Self.tutorials.count == 3)
+        #expect(Self.tutorials.count == 4)
     }
 
     /// Code belongs in `@Code` files, which this suite tests; the prose has no fenced block.
