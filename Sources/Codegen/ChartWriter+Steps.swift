@@ -22,6 +22,7 @@ extension FlatMachineWriter {
         microstepFunction()
         completeMacrostepFunction()
         if !timers.isEmpty { chartTimerFunction() }
+        if sendsEvents { sendFunction() }
         actionDispatch()
         for t in machine.transitions { chartTransitionFunction(t) }
         chartEntryAndExit()
@@ -341,6 +342,7 @@ extension FlatMachineWriter {
             out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
             out.open("if firedAtOnce > 10_000")
                 for k in timers.indices { out.line("core.deadline\(k) = .nan") }
+                if sendsEvents { out.line("core.sent.removeAll()") }
                 out.line("let (line, column) = Self.timerSites[slot]")
                 out.line("return .rejected(Failure(message: \"timers fired 10000 times at t=\\(Self.text(core.now)) without time passing; stopped them\", line: line, column: column))")
             out.close()
@@ -376,6 +378,20 @@ extension FlatMachineWriter {
         out.close()
         out.line()
         out.line("private static let timerSites: [(Int, Int)] = [\(timers.map { "(\(site($0.keywordRange)))" }.joined(separator: ", "))]")
+        out.line()
+    }
+
+    /// `send e(args) after d`: the event waits beside the timers (SCXML's external queue: it is
+    /// taken after the current macrostep, before any later event from the app).
+    mutating func sendFunction() {
+        out.doc("Queues `event`, sent by the machine to itself, `delay` seconds from now. At most 100 wait at\nonce: a machine whose sent events each send more would otherwise grow the queue without end.")
+        out.open("private mutating func sendToSelf(_ event: Event, delay: Double, line: Int, column: Int) throws(Failure)")
+            out.open("if core.sent.count >= 100")
+                out.line("throw Failure(message: \"100 sent events are pending already; this 'send' would add one more\", line: line, column: column)")
+            out.close()
+            out.line("core.sequence += 1")
+            out.line("core.sent.append(Sent(event: event, deadline: core.now + Swift.max(0, delay), order: core.sequence, line: line, column: column))")
+        out.close()
         out.line()
     }
 
@@ -481,6 +497,7 @@ extension FlatMachineWriter {
                     if parent == machine.root {
                         out.line("core.isFinished = true")
                         for k in timers.indices { out.line("core.deadline\(k) = .nan") }
+                        if sendsEvents { out.line("core.sent.removeAll()") }
                     } else {
                         out.line("internalQueue.append(.done(\(parent.index)))")
                         if let grandparent = machine[parent].parent, machine.isParallel(grandparent) {

@@ -45,6 +45,18 @@ extension FlatMachineWriter {
             out.line("case done(Int)")
         out.close()
         out.line()
+        if sendsEvents {
+            out.doc("An event the machine sent itself (`send`), waiting to be taken at its deadline.")
+            out.open("struct Sent: Sendable, Hashable")
+                out.line("var event: Event")
+                out.line("var deadline: Double")
+                out.line("/// The order it was sent in, counted with the timers' (earlier first among equal deadlines).")
+                out.line("var order: Int")
+                out.line("/// Where its `send` is written.")
+                out.line("var line: Int, column: Int")
+            out.close()
+            out.line()
+        }
         out.doc("Everything a step changes: a failing step puts it back as it was.")
         out.open("struct Core: Sendable, Hashable")
             out.line("/// The active states (bit `i` is state `i` of the spec, in document order).")
@@ -66,8 +78,12 @@ extension FlatMachineWriter {
                 for (k, t) in timers.enumerated() {
                     out.line("var deadline\(k) = Double.nan, armed\(k) = 0  // line \(line(t.keywordRange))")
                 }
-                out.line("var sequence = 0")
             }
+            if sendsEvents {
+                out.line("/// The events sent and not taken yet, in the order they were sent.")
+                out.line("var sent: [Sent] = []")
+            }
+            if !timers.isEmpty || sendsEvents { out.line("var sequence = 0") }
         out.close()
         out.line()
         out.line("private(set) var core = Core()")
@@ -211,13 +227,16 @@ extension FlatMachineWriter {
         out.line()
         out.doc("The earliest deadline of an armed timer, or nil.")
         out.open("\(a)var nextDeadline: Double?")
-            if timers.isEmpty {
+            if timers.isEmpty && !sendsEvents {
                 out.line("nil")
             } else {
                 out.line("guard !core.isFinished else { return nil }")
                 out.line("var earliest = Double.nan")
                 for k in timers.indices {
                     out.line("if core.deadline\(k) < earliest || earliest.isNaN { earliest = core.deadline\(k) }")
+                }
+                if sendsEvents {
+                    out.line("for s in core.sent where s.deadline < earliest || earliest.isNaN { earliest = s.deadline }")
                 }
                 out.line("return earliest.isNaN ? nil : earliest")
             }
@@ -264,34 +283,57 @@ extension FlatMachineWriter {
             out.close()
         out.close()
         out.line()
-        out.doc("Moves time to `time`, firing every timer due by then in deadline order, each its own\nmacrostep: `emit` gets its outputs, `onStep` its outcome.")
+        out.doc("Moves time to `time`, firing every timer (and taking every event the machine sent itself)\ndue by then in deadline order, each its own macrostep: `emit` gets its outputs, `onStep` its\noutcome.")
         out.open("\(a)mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in })")
-            if timers.isEmpty {
+            if timers.isEmpty && !sendsEvents {
                 out.line("if time > core.now { core.now = time }")
                 out.close()
                 out.line()
                 return
             }
-            out.line("// Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).")
-            out.open("guard \(timers.indices.map { "core.deadline\($0) <= time" }.joined(separator: " || ")) else")
+            out.line("// Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).")
+            let due = timers.indices.map { "core.deadline\($0) <= time" } + (sendsEvents ? ["!core.sent.isEmpty"] : [])
+            out.open("guard \(due.joined(separator: " || ")) else")
                 out.line("if time > core.now { core.now = time }")
                 out.line("return")
             out.close()
             out.line("var firedAtOnce = 0")
             out.open("while !core.isFinished")
-                out.line("var next = -1")
-                out.line("var deadline = Double.nan")
+                out.line("var found = false")
+                out.line("var slot = -1")
+                out.line("var deadline = 0.0")
                 out.line("var order = 0")
                 for k in timers.indices {
-                    out.line("if core.deadline\(k) <= time && (next < 0 || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { next = \(k); deadline = core.deadline\(k); order = core.armed\(k) }")
+                    out.line("if core.deadline\(k) <= time && (!found || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { found = true; slot = \(k); deadline = core.deadline\(k); order = core.armed\(k) }")
                 }
-                out.line("guard next >= 0 else { break }")
+                if sendsEvents {
+                    out.open("for (k, s) in core.sent.enumerated() where s.deadline <= time && (!found || s.deadline < deadline || (s.deadline == deadline && s.order < order))")
+                        out.line("found = true; slot = -1 - k; deadline = s.deadline; order = s.order")
+                    out.close()
+                }
+                out.line("guard found else { break }")
                 out.line("let instant = core.now")
                 out.line("if deadline > core.now { core.now = deadline }")
                 out.line("firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1")
-                out.line("let outcome = fireTimer(next, firedAtOnce: firedAtOnce)")
-                out.line("if !pending.isEmpty { deliver(emit) }")
-                out.line("onStep(outcome)")
+                if sendsEvents {
+                    out.open("if slot < 0")
+                        out.line("// A sent event is taken as an event from the log would be.")
+                        out.line("let sent = core.sent.remove(at: -1 - slot)")
+                        out.open("if firedAtOnce > 10_000")
+                            for k in timers.indices { out.line("core.deadline\(k) = .nan") }
+                            out.line("core.sent.removeAll()")
+                            out.line("onStep(.rejected(Failure(message: \"sent events were taken 10000 times at t=\\(Self.text(core.now)) without time passing; dropped the pending ones\", line: sent.line, column: sent.column)))")
+                            out.line("continue")
+                        out.close()
+                        out.line("onStep(send(sent.event, emit: emit))")
+                        out.line("continue")
+                    out.close()
+                }
+                if !timers.isEmpty {
+                    out.line("let outcome = fireTimer(slot, firedAtOnce: firedAtOnce)")
+                    out.line("if !pending.isEmpty { deliver(emit) }")
+                    out.line("onStep(outcome)")
+                }
             out.close()
             out.line("if time > core.now { core.now = time }")
         out.close()

@@ -67,8 +67,17 @@ extension FlatMachineWriter {
                 }
                 let value = ".event(.\(SwiftName.quoted(event.name))\(parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")"))"
                 out.line(throwing ? "internalQueue.append(try \(value))" : "internalQueue.append(\(value))")
-            case .send, .cancel:
-                break  // refused by checkSupported
+            case .send(let e, let args, let delay, let range):
+                // The arguments, then the delay, are evaluated now; the event waits beside the timers.
+                let event = machine[e]
+                var parts: [String] = []
+                for (field, arg) in zip(event.fields, args) { parts.append("\(SwiftName.quoted(field.name)): \(expression(arg, fields: fields).0)") }
+                let value = ".\(SwiftName.quoted(event.name))\(parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")")"
+                let after = delay.map { expression($0, fields: fields).0 } ?? "0"
+                let at = machine.source.location(of: range.start)
+                out.line("try sendToSelf(\(value), delay: \(after), line: \(at.line), column: \(at.column))")
+            case .cancel(let e, _):
+                out.line("core.sent.removeAll { if case .\(SwiftName.quoted(machine[e].name)) = $0.event { true } else { false } }")
             }
         }
     }

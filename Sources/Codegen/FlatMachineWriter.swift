@@ -21,6 +21,10 @@ struct FlatMachineWriter {
     /// Whether the machine needs the statechart step (`ChartWriter`): more than one active leaf,
     /// history, completion, eventless transitions, the internal queue or `in(...)`.
     let isChart: Bool
+    /// Each `send` action: the event it sends and where it is written.
+    let sendSites: [(EventID, SourceRange)]
+    /// Whether the machine sends itself events (it has a `send` or a `cancel`).
+    let sendsEvents: Bool
     var out = SwiftWriter()
 
     init(_ machine: Machine, _ options: SwiftGenerator.Options) {
@@ -29,7 +33,21 @@ struct FlatMachineWriter {
         typeName = options.typeName ?? machine.name
         access = options.isPublic ? "public " : ""
         timers = machine.transitions.filter { if case .after = $0.trigger { true } else { false } }
-        isChart = machine.firstStatechartConstruct != nil
+        var sites: [(EventID, SourceRange)] = []
+        for action in machine.transitions.flatMap(\.actions) + machine.states.flatMap({ $0.entry + $0.exit }) {
+            action.visit { a in
+                switch a {
+                case .send(let e, _, _, let range): sites.append((e, range))
+                case .cancel(_, let range): sites.append((EventID(-1), range))
+                default: break
+                }
+            }
+        }
+        sendSites = sites.filter { $0.0.index >= 0 }
+        sendsEvents = !sites.isEmpty
+        // A machine that sends itself events keeps them in a queue beside its timers: the
+        // chart step has one (a flat machine is a statechart with one active leaf).
+        isChart = machine.firstStatechartConstruct != nil || !sites.isEmpty
     }
 
     /// The members the file declares on the machine type: a variable or constant of the spec
@@ -44,7 +62,7 @@ struct FlatMachineWriter {
         "enterStates", "completeMacrostep", "runActions", "transitionDomain", "entrySet", "recordHistory", "isInFinalState",
         "atomicStates", "compoundStates", "parallelStates", "lastDescendant", "isDescendant", "descendants", "sourceState", "targetState",
         "staticEntry", "microstepLimit", "regionsOf", "addDescendantStatesToEnter", "addAncestorStatesToEnter", "enterUncoveredRegions", "addAncestorsOfHistoryTargets", "finalChildren", "effectiveTargets", "historyDomain", "timerSites", "SnapshotError", "SnapshotJSON",
-        "specFingerprint", "snapshotJSON", "statePath", "stateNumber", "isHistoryState", "parentNumber", "afterCount", "timerSlot",
+        "specFingerprint", "snapshotJSON", "Sent", "sent", "sendToSelf", "sentEntry", "firstSendSite", "statePath", "stateNumber", "isHistoryState", "parentNumber", "afterCount", "timerSlot",
     ]
 
     mutating func write() throws(SwiftGenerator.Unsupported) -> String {
@@ -69,23 +87,9 @@ struct FlatMachineWriter {
         return out.text
     }
 
-    // MARK: - What is not generated yet
+    // MARK: - What cannot be generated
 
     func checkSupported() throws(SwiftGenerator.Unsupported) {
-        func refuse(_ message: String, _ range: SourceRange) -> SwiftGenerator.Unsupported {
-            SwiftGenerator.Unsupported(message: message + " (delayed sends are not generated yet)", range: range)
-        }
-        var refusal: SwiftGenerator.Unsupported?
-        for action in machine.transitions.flatMap(\.actions) + machine.states.flatMap({ $0.entry + $0.exit }) {
-            action.visit { a in
-                switch a {
-                case .send(_, _, _, let range): refusal = refusal ?? refuse("'send'", range)
-                case .cancel(_, let range): refusal = refusal ?? refuse("'cancel'", range)
-                default: break
-                }
-            }
-        }
-        if let refusal { throw refusal }
         for v in machine.variables where Self.memberNames.contains(v.name) {
             throw SwiftGenerator.Unsupported(
                 message: "variable '\(v.name)' has the name of a member of the generated type; rename it", range: v.range)

@@ -71,13 +71,16 @@ extension FlatMachineWriter {
                 }
                 out.line("text += \"\\n    \" + variables.joined(separator: \",\\n    \") + \"\\n  },\\n  \\\"pending\\\": [\"")
             }
-            if timers.isEmpty {
+            if timers.isEmpty && !sendsEvents {
                 out.line("text += \"]\\n}\\n\"")
             } else {
                 out.line("var due: [(deadline: Double, order: Int, entry: String)] = []")
                 for (k, place) in timerPlaces.enumerated() {
                     let head = "{\"after\": " + StringEscaping.quoted(snapshotPath(place.state), style: .json) + ", \"index\": \(place.index), \"deadline\": "
                     out.line("if !core.deadline\(k).isNaN { due.append((core.deadline\(k), core.armed\(k), \(SwiftName.literal(head)) + SnapshotJSON.number(core.deadline\(k)) + \"}\")) }")
+                }
+                if sendsEvents {
+                    out.line("for s in core.sent { due.append((s.deadline, s.order, Self.sentEntry(s))) }")
                 }
                 out.line("due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }")
                 out.line("text += due.isEmpty ? \"]\\n}\\n\" : \"\\n    \" + due.map(\\.entry).joined(separator: \",\\n    \") + \"\\n  ]\\n}\\n\"")
@@ -222,7 +225,7 @@ extension FlatMachineWriter {
                 out.close()
             }
             // Pending timers (a generated type sends no events to itself).
-            out.line("var armed: [(deadline: Double, slot: Int)] = []")
+            out.line("var armed: [(deadline: Double, slot: Int, event: Event?)] = []")
             out.open("if case .array(let list)? = field(\"pending\")")
                 out.open("for (k, entry) in list.enumerated()")
                     out.line("let context = \"pending[\\(k)]\"")
@@ -238,10 +241,43 @@ extension FlatMachineWriter {
                             out.line("problems.append(\"\\(context): state '\\(Self.statePath(s))' has no 'after' transition \\(i) (it has \\(count))\")")
                             out.line("continue")
                         out.close()
-                        out.line("if let deadline { armed.append((deadline, slot)) }")
+                        out.line("if let deadline { armed.append((deadline, slot, nil)) }")
                     out.reopen("else if case .string(let name)? = entry[\"send\"]")
                         out.line("let events: Set<String> = [\(machine.events.map { SwiftName.literal($0.name) }.joined(separator: ", "))]")
-                        out.line("problems.append(events.contains(name) ? \"\\(context): the spec no longer sends event '\\(name)'\" : \"\\(context): no event '\\(name)' in the spec\")")
+                        var sentNames: [String] = []
+                        for (e, _) in sendSites where !sentNames.contains(machine[e].name) { sentNames.append(machine[e].name) }
+                        if !sendsEvents {
+                            out.line("problems.append(events.contains(name) ? \"\\(context): the spec no longer sends event '\\(name)'\" : \"\\(context): no event '\\(name)' in the spec\")")
+                        } else {
+                            out.line("let sentEvents: Set<String> = [\(sentNames.map { SwiftName.literal($0) }.joined(separator: ", "))]")
+                            out.open("guard sentEvents.contains(name) else")
+                                out.line("problems.append(events.contains(name) ? \"\\(context): the spec no longer sends event '\\(name)'\" : \"\\(context): no event '\\(name)' in the spec\")")
+                                out.line("continue")
+                            out.close()
+                            out.open("guard case .object(let members)? = entry[\"payload\"] else")
+                                out.line("problems.append(\"\\(context) 'payload' is not an object\")")
+                                out.line("continue")
+                            out.close()
+                            out.line("let declared = Self.fieldTypes(of: name)")
+                            out.line("var values: [Value] = []")
+                            out.open("for (field, type) in declared")
+                                out.open("guard let json = members.first(where: { $0.0 == field })?.1 else")
+                                    out.line("problems.append(\"\\(context): event '\\(name)' has field '\\(field)', missing in the snapshot\")")
+                                    out.line("continue")
+                                out.close()
+                                out.line("guard typed(json, type, \"\\(context) field '\\(field)'\") else { continue }")
+                                out.line("switch json {")
+                                out.line("case .number(let n): values.append(.number(n))")
+                                out.line("case .bool(let b): values.append(.bool(b))")
+                                out.line("case .string(let s): values.append(.string(s))")
+                                out.line("default: break")
+                                out.line("}")
+                            out.close()
+                            out.open("for (key, _) in members where !declared.contains(where: { $0.0 == key })")
+                                out.line("problems.append(\"\\(context): event '\\(name)' has no field '\\(key)' in the spec\")")
+                            out.close()
+                            out.line("if let deadline, let event = Event(name: name, fields: values) { armed.append((deadline, -1, event)) }")
+                        }
                     out.reopen("else")
                         out.line("problems.append(\"\\(context): neither 'after' nor 'send'\")")
                     out.close()
@@ -284,17 +320,30 @@ extension FlatMachineWriter {
                 out.line("_ = history")
                 out.line("core.state = configuration.last.flatMap { State(rawValue: $0 - 1) }")
             }
-            if timers.isEmpty {
+            if timers.isEmpty && !sendsEvents {
                 out.line("_ = armed")
             } else {
-                out.open("for (deadline, slot) in armed")
+                out.open("for (deadline, slot, event) in armed")
                     out.line("core.sequence += 1")
-                    out.line("switch slot {")
-                    for k in timers.indices {
-                        out.line("case \(k): core.deadline\(k) = deadline; core.armed\(k) = core.sequence")
+                    if sendsEvents {
+                        out.open("if let event")
+                            out.line("let (line, column) = Self.firstSendSite(event.name)")
+                            out.line("core.sent.append(Sent(event: event, deadline: deadline, order: core.sequence, line: line, column: column))")
+                            out.line("continue")
+                        out.close()
+                    } else {
+                        out.line("_ = event")
                     }
-                    out.line("default: break")
-                    out.line("}")
+                    if !timers.isEmpty {
+                        out.line("switch slot {")
+                        for k in timers.indices {
+                            out.line("case \(k): core.deadline\(k) = deadline; core.armed\(k) = core.sequence")
+                        }
+                        out.line("default: break")
+                        out.line("}")
+                    } else {
+                        out.line("_ = slot")
+                    }
                 out.close()
             }
             out.line("core.isFinished = finished")
@@ -328,6 +377,54 @@ extension FlatMachineWriter {
             out.line("default: 0")
             out.line("}")
         out.close()
+        if sendsEvents {
+            out.doc("A sent event's entry in a snapshot's `pending`.")
+            out.open("static func sentEntry(_ s: Sent) -> String")
+                out.line("let payload: String")
+                out.line("switch s.event {")
+                for e in machine.events {
+                    if e.fields.isEmpty {
+                        out.line("case .\(SwiftName.quoted(e.name)): payload = \"\"")
+                        continue
+                    }
+                    let bindings = e.fields.map { "let \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
+                    let parts = e.fields.map { f -> String in
+                        let key = SwiftName.literal(StringEscaping.quoted(f.name, style: .json) + ": ")
+                        let name = SwiftName.quoted(f.name)
+                        switch f.type {
+                        case .number: return "\(key) + SnapshotJSON.number(\(name))"
+                        case .bool: return "\(key) + (\(name) ? \"true\" : \"false\")"
+                        case .string: return "\(key) + SnapshotJSON.quoted(\(name))"
+                        }
+                    }
+                    out.line("case .\(SwiftName.quoted(e.name))(\(bindings)): payload = " + parts.joined(separator: " + \", \" + "))
+                }
+                out.line("}")
+                out.line("return \"{\\\"send\\\": \" + SnapshotJSON.quoted(s.event.name) + \", \\\"payload\\\": {\" + payload + \"}, \\\"deadline\\\": \" + SnapshotJSON.number(s.deadline) + \"}\"")
+            out.close()
+            out.doc("Where the first `send` of event `name` is written (a restored sent event's place).")
+            out.open("static func firstSendSite(_ name: String) -> (Int, Int)")
+                out.line("switch name {")
+                var seen = Set<EventID>()
+                for (e, range) in sendSites where seen.insert(e).inserted {
+                    let at = machine.source.location(of: range.start)
+                    out.line("case \(SwiftName.literal(machine[e].name)): (\(at.line), \(at.column))")
+                }
+                out.line("default: (0, 0)")
+                out.line("}")
+            out.close()
+        }
+        if sendsEvents {
+            out.doc("The payload fields of event `name` and their types, in the spec's order.")
+            out.open("static func fieldTypes(of name: String) -> [(String, String)]")
+                out.line("switch name {")
+                for e in machine.events where !e.fields.isEmpty {
+                    out.line("case \(SwiftName.literal(e.name)): [\(e.fields.map { "(\(SwiftName.literal($0.name)), \"\($0.type.rawValue)\")" }.joined(separator: ", "))]")
+                }
+                out.line("default: []")
+                out.line("}")
+            out.close()
+        }
         let places = timerPlaces
         out.doc("How many `after` transitions are written directly in state `s`.")
         out.open("static func afterCount(_ s: Int) -> Int")

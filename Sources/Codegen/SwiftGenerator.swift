@@ -11,8 +11,9 @@ import StatecraftModel
 /// A machine with one active leaf is written as a `switch` on it (`FlatMachineWriter`); a
 /// statechart (parallel and history states, `done`, `always`, `raise`, `in(...)`, internal
 /// transitions, `initial ->`) as SCXML's macrostep on a bit set of active states
-/// (`ChartWriter`). Both write and read the runtime's snapshots. A machine that sends itself
-/// events (`send`, `cancel`) is refused with ``SwiftGenerator/Unsupported``.
+/// (`ChartWriter`), which also keeps the events a machine sends itself (`send`, `cancel`).
+/// Both write and read the runtime's snapshots. A spec is refused
+/// (``SwiftGenerator/Unsupported``) only when a name of its clashes with a member of the type.
 public enum SwiftGenerator {
     /// How the file is written.
     public struct Options: Sendable {
@@ -36,7 +37,7 @@ public enum SwiftGenerator {
 
     /// What the generator cannot write yet, at the construct that needs it.
     public struct Unsupported: Error, Sendable {
-        /// Lowercase, no final period: "'cancel' (delayed sends are not generated yet)".
+        /// Lowercase, no final period: "variable 'state' has the name of a member of the generated type; rename it".
         public var message: String
         /// Where in the spec.
         public var range: SourceRange

@@ -8,14 +8,14 @@ enum SwiftCommand {
         about: """
             Writes the machine as one self-contained Swift file: a value type with typed states,
             events, outputs and variables, stepped by plain Swift with the runtime's semantics.
-            The file imports nothing of Statecraft. Statecharts are generated whole; a machine
-            that sends itself events (send, cancel) is not generated yet.
+            The file imports nothing of Statecraft. Every form of the language is generated:
+            statecharts whole, and the events a machine sends itself.
             """,
         options: [OptionSpec("-o", .value("FILE"), "Write to FILE instead of standard output"),
                   OptionSpec("--type-name", .value("NAME"), "Name the type NAME (default: the machine's name)"),
                   OptionSpec("--access", .value("LEVEL"), "public or internal (default) declarations"),
                   OptionSpec("--check", .flag, "Write nothing; exit 1 if FILE (-o) is not what the spec generates")],
-        footer: "EXIT STATUS: 0 written (or up to date), 1 --check found FILE stale, 2 the spec cannot be\nread, does not resolve, or uses what is not generated yet.")
+        footer: "EXIT STATUS: 0 written (or up to date), 1 --check found FILE stale, 2 the spec cannot be\nread, does not resolve, or has a name that clashes with a member of the generated type.")
 
     static var help: String { spec.help }
 

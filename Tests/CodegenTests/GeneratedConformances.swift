@@ -74,7 +74,7 @@ protocol GeneratedRecorded: Sendable {
 }
 
 /// Every generated golden, by the spec it comes from: a path under the repository, or a random
-/// chart's seed (`RandomCharts`).
+/// chart's seed (`RandomCharts`). Random charts 5, 20 and 38 send themselves events.
 let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Specs/Drawer.machine", Drawer.self),
     ("Specs/MediaPlayer.machine", MediaPlayer.self),
@@ -115,6 +115,11 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("random-chart:142", RandomChart_142.self),
     ("random-chart:164", RandomChart_164.self),
     ("random-chart:0", WideChart.self),
+    ("Tests/CheckerTests/Fixtures/debounce-chain.machine", Fixture_debounce_chain.self),
+    ("Tests/CheckerTests/Fixtures/debounce-checkout.machine", Fixture_debounce_checkout.self),
+    ("random-chart:5", RandomChart_5.self),
+    ("random-chart:20", RandomChart_20.self),
+    ("random-chart:38", RandomChart_38.self),
 ]
 
 extension Drawer: GeneratedMachine {}
@@ -467,3 +472,48 @@ extension WideChart.Output: GeneratedOutput {}
 extension WideChart.Event: GeneratedEvent {}
 extension WideChart.StepResult: GeneratedStepResult {}
 extension WideChart.Recorded: GeneratedRecorded {}
+
+extension Fixture_debounce_chain: GeneratedMachine {}
+extension Fixture_debounce_chain.Value: GeneratedValue {}
+extension Fixture_debounce_chain.Failure: GeneratedFailure {}
+extension Fixture_debounce_chain.Outcome: GeneratedOutcome {}
+extension Fixture_debounce_chain.Output: GeneratedOutput {}
+extension Fixture_debounce_chain.Event: GeneratedEvent {}
+extension Fixture_debounce_chain.StepResult: GeneratedStepResult {}
+extension Fixture_debounce_chain.Recorded: GeneratedRecorded {}
+
+extension Fixture_debounce_checkout: GeneratedMachine {}
+extension Fixture_debounce_checkout.Value: GeneratedValue {}
+extension Fixture_debounce_checkout.Failure: GeneratedFailure {}
+extension Fixture_debounce_checkout.Outcome: GeneratedOutcome {}
+extension Fixture_debounce_checkout.Output: GeneratedOutput {}
+extension Fixture_debounce_checkout.Event: GeneratedEvent {}
+extension Fixture_debounce_checkout.StepResult: GeneratedStepResult {}
+extension Fixture_debounce_checkout.Recorded: GeneratedRecorded {}
+
+extension RandomChart_5: GeneratedMachine {}
+extension RandomChart_5.Value: GeneratedValue {}
+extension RandomChart_5.Failure: GeneratedFailure {}
+extension RandomChart_5.Outcome: GeneratedOutcome {}
+extension RandomChart_5.Output: GeneratedOutput {}
+extension RandomChart_5.Event: GeneratedEvent {}
+extension RandomChart_5.StepResult: GeneratedStepResult {}
+extension RandomChart_5.Recorded: GeneratedRecorded {}
+
+extension RandomChart_20: GeneratedMachine {}
+extension RandomChart_20.Value: GeneratedValue {}
+extension RandomChart_20.Failure: GeneratedFailure {}
+extension RandomChart_20.Outcome: GeneratedOutcome {}
+extension RandomChart_20.Output: GeneratedOutput {}
+extension RandomChart_20.Event: GeneratedEvent {}
+extension RandomChart_20.StepResult: GeneratedStepResult {}
+extension RandomChart_20.Recorded: GeneratedRecorded {}
+
+extension RandomChart_38: GeneratedMachine {}
+extension RandomChart_38.Value: GeneratedValue {}
+extension RandomChart_38.Failure: GeneratedFailure {}
+extension RandomChart_38.Outcome: GeneratedOutcome {}
+extension RandomChart_38.Output: GeneratedOutput {}
+extension RandomChart_38.Event: GeneratedEvent {}
+extension RandomChart_38.StepResult: GeneratedStepResult {}
+extension RandomChart_38.Recorded: GeneratedRecorded {}

@@ -321,8 +321,9 @@ public struct Fixture_eventless: Sendable, Hashable {
         }
     }
 
-    /// Moves time to `time`, firing every timer due by then in deadline order, each its own
-    /// macrostep: `emit` gets its outputs, `onStep` its outcome.
+    /// Moves time to `time`, firing every timer (and taking every event the machine sent itself)
+    /// due by then in deadline order, each its own macrostep: `emit` gets its outputs, `onStep` its
+    /// outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -858,7 +859,7 @@ public struct Fixture_eventless: Sendable, Hashable {
         } else if document["variables"] != nil {
             problems.append("field 'variables' is not an object")
         }
-        var armed: [(deadline: Double, slot: Int)] = []
+        var armed: [(deadline: Double, slot: Int, event: Event?)] = []
         if case .array(let list)? = field("pending") {
             for (k, entry) in list.enumerated() {
                 let context = "pending[\(k)]"
@@ -874,7 +875,7 @@ public struct Fixture_eventless: Sendable, Hashable {
                         problems.append("\(context): state '\(Self.statePath(s))' has no 'after' transition \(i) (it has \(count))")
                         continue
                     }
-                    if let deadline { armed.append((deadline, slot)) }
+                    if let deadline { armed.append((deadline, slot, nil)) }
                 } else if case .string(let name)? = entry["send"] {
                     let events: Set<String> = ["add", "reset", "overflow"]
                     problems.append(events.contains(name) ? "\(context): the spec no longer sends event '\(name)'" : "\(context): no event '\(name)' in the spec")

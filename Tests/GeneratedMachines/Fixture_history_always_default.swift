@@ -373,8 +373,9 @@ public struct Fixture_history_always_default: Sendable, Hashable {
         }
     }
 
-    /// Moves time to `time`, firing every timer due by then in deadline order, each its own
-    /// macrostep: `emit` gets its outputs, `onStep` its outcome.
+    /// Moves time to `time`, firing every timer (and taking every event the machine sent itself)
+    /// due by then in deadline order, each its own macrostep: `emit` gets its outputs, `onStep` its
+    /// outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -1279,7 +1280,7 @@ public struct Fixture_history_always_default: Sendable, Hashable {
         } else if document["variables"] != nil {
             problems.append("field 'variables' is not an object")
         }
-        var armed: [(deadline: Double, slot: Int)] = []
+        var armed: [(deadline: Double, slot: Int, event: Event?)] = []
         if case .array(let list)? = field("pending") {
             for (k, entry) in list.enumerated() {
                 let context = "pending[\(k)]"
@@ -1295,7 +1296,7 @@ public struct Fixture_history_always_default: Sendable, Hashable {
                         problems.append("\(context): state '\(Self.statePath(s))' has no 'after' transition \(i) (it has \(count))")
                         continue
                     }
-                    if let deadline { armed.append((deadline, slot)) }
+                    if let deadline { armed.append((deadline, slot, nil)) }
                 } else if case .string(let name)? = entry["send"] {
                     let events: Set<String> = ["next", "help", "back", "leave", "toggle"]
                     problems.append(events.contains(name) ? "\(context): the spec no longer sends event '\(name)'" : "\(context): no event '\(name)' in the spec")

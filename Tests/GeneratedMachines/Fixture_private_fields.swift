@@ -576,7 +576,7 @@ public struct Fixture_private_fields: Sendable, Hashable {
         } else if document["variables"] != nil {
             problems.append("field 'variables' is not an object")
         }
-        var armed: [(deadline: Double, slot: Int)] = []
+        var armed: [(deadline: Double, slot: Int, event: Event?)] = []
         if case .array(let list)? = field("pending") {
             for (k, entry) in list.enumerated() {
                 let context = "pending[\(k)]"
@@ -592,7 +592,7 @@ public struct Fixture_private_fields: Sendable, Hashable {
                         problems.append("\(context): state '\(Self.statePath(s))' has no 'after' transition \(i) (it has \(count))")
                         continue
                     }
-                    if let deadline { armed.append((deadline, slot)) }
+                    if let deadline { armed.append((deadline, slot, nil)) }
                 } else if case .string(let name)? = entry["send"] {
                     let events: Set<String> = ["submit", "succeeded", "failed"]
                     problems.append(events.contains(name) ? "\(context): the spec no longer sends event '\(name)'" : "\(context): no event '\(name)' in the spec")
@@ -616,8 +616,9 @@ public struct Fixture_private_fields: Sendable, Hashable {
         }
         _ = history
         core.state = configuration.last.flatMap { State(rawValue: $0 - 1) }
-        for (deadline, slot) in armed {
+        for (deadline, slot, event) in armed {
             core.sequence += 1
+            _ = event
             switch slot {
             case 0: core.deadline0 = deadline; core.armed0 = core.sequence
             default: break

@@ -464,7 +464,7 @@ public struct Fixture_sole_child: Sendable, Hashable {
         } else if document["variables"] != nil {
             problems.append("field 'variables' is not an object")
         }
-        var armed: [(deadline: Double, slot: Int)] = []
+        var armed: [(deadline: Double, slot: Int, event: Event?)] = []
         if case .array(let list)? = field("pending") {
             for (k, entry) in list.enumerated() {
                 let context = "pending[\(k)]"
@@ -480,7 +480,7 @@ public struct Fixture_sole_child: Sendable, Hashable {
                         problems.append("\(context): state '\(Self.statePath(s))' has no 'after' transition \(i) (it has \(count))")
                         continue
                     }
-                    if let deadline { armed.append((deadline, slot)) }
+                    if let deadline { armed.append((deadline, slot, nil)) }
                 } else if case .string(let name)? = entry["send"] {
                     let events: Set<String> = ["open", "close"]
                     problems.append(events.contains(name) ? "\(context): the spec no longer sends event '\(name)'" : "\(context): no event '\(name)' in the spec")

@@ -518,7 +518,7 @@ public struct Fixture_string_copied: Sendable, Hashable {
         } else if document["variables"] != nil {
             problems.append("field 'variables' is not an object")
         }
-        var armed: [(deadline: Double, slot: Int)] = []
+        var armed: [(deadline: Double, slot: Int, event: Event?)] = []
         if case .array(let list)? = field("pending") {
             for (k, entry) in list.enumerated() {
                 let context = "pending[\(k)]"
@@ -534,7 +534,7 @@ public struct Fixture_string_copied: Sendable, Hashable {
                         problems.append("\(context): state '\(Self.statePath(s))' has no 'after' transition \(i) (it has \(count))")
                         continue
                     }
-                    if let deadline { armed.append((deadline, slot)) }
+                    if let deadline { armed.append((deadline, slot, nil)) }
                 } else if case .string(let name)? = entry["send"] {
                     let events: Set<String> = ["edit", "submit", "back"]
                     problems.append(events.contains(name) ? "\(context): the spec no longer sends event '\(name)'" : "\(context): no event '\(name)' in the spec")

@@ -412,30 +412,32 @@ public struct RandomChart_164: Sendable, Hashable {
         }
     }
 
-    /// Moves time to `time`, firing every timer due by then in deadline order, each its own
-    /// macrostep: `emit` gets its outputs, `onStep` its outcome.
+    /// Moves time to `time`, firing every timer (and taking every event the machine sent itself)
+    /// due by then in deadline order, each its own macrostep: `emit` gets its outputs, `onStep` its
+    /// outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
-        // Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).
+        // Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).
         guard core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time || core.deadline3 <= time || core.deadline4 <= time || core.deadline5 <= time else {
             if time > core.now { core.now = time }
             return
         }
         var firedAtOnce = 0
         while !core.isFinished {
-            var next = -1
-            var deadline = Double.nan
+            var found = false
+            var slot = -1
+            var deadline = 0.0
             var order = 0
-            if core.deadline0 <= time && (next < 0 || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { next = 0; deadline = core.deadline0; order = core.armed0 }
-            if core.deadline1 <= time && (next < 0 || core.deadline1 < deadline || (core.deadline1 == deadline && core.armed1 < order)) { next = 1; deadline = core.deadline1; order = core.armed1 }
-            if core.deadline2 <= time && (next < 0 || core.deadline2 < deadline || (core.deadline2 == deadline && core.armed2 < order)) { next = 2; deadline = core.deadline2; order = core.armed2 }
-            if core.deadline3 <= time && (next < 0 || core.deadline3 < deadline || (core.deadline3 == deadline && core.armed3 < order)) { next = 3; deadline = core.deadline3; order = core.armed3 }
-            if core.deadline4 <= time && (next < 0 || core.deadline4 < deadline || (core.deadline4 == deadline && core.armed4 < order)) { next = 4; deadline = core.deadline4; order = core.armed4 }
-            if core.deadline5 <= time && (next < 0 || core.deadline5 < deadline || (core.deadline5 == deadline && core.armed5 < order)) { next = 5; deadline = core.deadline5; order = core.armed5 }
-            guard next >= 0 else { break }
+            if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
+            if core.deadline1 <= time && (!found || core.deadline1 < deadline || (core.deadline1 == deadline && core.armed1 < order)) { found = true; slot = 1; deadline = core.deadline1; order = core.armed1 }
+            if core.deadline2 <= time && (!found || core.deadline2 < deadline || (core.deadline2 == deadline && core.armed2 < order)) { found = true; slot = 2; deadline = core.deadline2; order = core.armed2 }
+            if core.deadline3 <= time && (!found || core.deadline3 < deadline || (core.deadline3 == deadline && core.armed3 < order)) { found = true; slot = 3; deadline = core.deadline3; order = core.armed3 }
+            if core.deadline4 <= time && (!found || core.deadline4 < deadline || (core.deadline4 == deadline && core.armed4 < order)) { found = true; slot = 4; deadline = core.deadline4; order = core.armed4 }
+            if core.deadline5 <= time && (!found || core.deadline5 < deadline || (core.deadline5 == deadline && core.armed5 < order)) { found = true; slot = 5; deadline = core.deadline5; order = core.armed5 }
+            guard found else { break }
             let instant = core.now
             if deadline > core.now { core.now = deadline }
             firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1
-            let outcome = fireTimer(next, firedAtOnce: firedAtOnce)
+            let outcome = fireTimer(slot, firedAtOnce: firedAtOnce)
             if !pending.isEmpty { deliver(emit) }
             onStep(outcome)
         }
@@ -1769,7 +1771,7 @@ public struct RandomChart_164: Sendable, Hashable {
         } else if document["variables"] != nil {
             problems.append("field 'variables' is not an object")
         }
-        var armed: [(deadline: Double, slot: Int)] = []
+        var armed: [(deadline: Double, slot: Int, event: Event?)] = []
         if case .array(let list)? = field("pending") {
             for (k, entry) in list.enumerated() {
                 let context = "pending[\(k)]"
@@ -1785,7 +1787,7 @@ public struct RandomChart_164: Sendable, Hashable {
                         problems.append("\(context): state '\(Self.statePath(s))' has no 'after' transition \(i) (it has \(count))")
                         continue
                     }
-                    if let deadline { armed.append((deadline, slot)) }
+                    if let deadline { armed.append((deadline, slot, nil)) }
                 } else if case .string(let name)? = entry["send"] {
                     let events: Set<String> = ["tick", "go", "back", "move", "note"]
                     problems.append(events.contains(name) ? "\(context): the spec no longer sends event '\(name)'" : "\(context): no event '\(name)' in the spec")
@@ -1820,8 +1822,9 @@ public struct RandomChart_164: Sendable, Hashable {
             default: break
             }
         }
-        for (deadline, slot) in armed {
+        for (deadline, slot, event) in armed {
             core.sequence += 1
+            _ = event
             switch slot {
             case 0: core.deadline0 = deadline; core.armed0 = core.sequence
             case 1: core.deadline1 = deadline; core.armed1 = core.sequence

@@ -531,25 +531,27 @@ struct MediaPlayer: Sendable, Hashable {
         }
     }
 
-    /// Moves time to `time`, firing every timer due by then in deadline order, each its own
-    /// macrostep: `emit` gets its outputs, `onStep` its outcome.
+    /// Moves time to `time`, firing every timer (and taking every event the machine sent itself)
+    /// due by then in deadline order, each its own macrostep: `emit` gets its outputs, `onStep` its
+    /// outcome.
     mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
-        // Most calls find no timer due: one comparison per timer (NaN, not armed, compares false).
+        // Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).
         guard core.deadline0 <= time else {
             if time > core.now { core.now = time }
             return
         }
         var firedAtOnce = 0
         while !core.isFinished {
-            var next = -1
-            var deadline = Double.nan
+            var found = false
+            var slot = -1
+            var deadline = 0.0
             var order = 0
-            if core.deadline0 <= time && (next < 0 || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { next = 0; deadline = core.deadline0; order = core.armed0 }
-            guard next >= 0 else { break }
+            if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
+            guard found else { break }
             let instant = core.now
             if deadline > core.now { core.now = deadline }
             firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1
-            let outcome = fireTimer(next, firedAtOnce: firedAtOnce)
+            let outcome = fireTimer(slot, firedAtOnce: firedAtOnce)
             if !pending.isEmpty { deliver(emit) }
             onStep(outcome)
         }
@@ -1618,7 +1620,7 @@ struct MediaPlayer: Sendable, Hashable {
         } else if document["variables"] != nil {
             problems.append("field 'variables' is not an object")
         }
-        var armed: [(deadline: Double, slot: Int)] = []
+        var armed: [(deadline: Double, slot: Int, event: Event?)] = []
         if case .array(let list)? = field("pending") {
             for (k, entry) in list.enumerated() {
                 let context = "pending[\(k)]"
@@ -1634,7 +1636,7 @@ struct MediaPlayer: Sendable, Hashable {
                         problems.append("\(context): state '\(Self.statePath(s))' has no 'after' transition \(i) (it has \(count))")
                         continue
                     }
-                    if let deadline { armed.append((deadline, slot)) }
+                    if let deadline { armed.append((deadline, slot, nil)) }
                 } else if case .string(let name)? = entry["send"] {
                     let events: Set<String> = ["loaded", "prerolled", "play", "pause", "tick", "seek", "stalled", "likelyToKeepUp", "reachedEnd", "mute", "unmute", "volumeChanged", "enterFullscreen", "exitFullscreen", "startPictureInPicture", "stopPictureInPicture", "interruptionBegan", "interruptionEnded", "replay", "close"]
                     problems.append(events.contains(name) ? "\(context): the spec no longer sends event '\(name)'" : "\(context): no event '\(name)' in the spec")
@@ -1669,8 +1671,9 @@ struct MediaPlayer: Sendable, Hashable {
             default: break
             }
         }
-        for (deadline, slot) in armed {
+        for (deadline, slot, event) in armed {
             core.sequence += 1
+            _ = event
             switch slot {
             case 0: core.deadline0 = deadline; core.armed0 = core.sequence
             default: break
