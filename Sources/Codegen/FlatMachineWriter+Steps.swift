@@ -233,12 +233,17 @@ extension FlatMachineWriter {
                 out.line("let (line, column) = Self.timerSites[slot]")
                 out.line("return .rejected(Failure(message: \"timers fired 10000 times at t=\\(Self.text(core.now)) without time passing; stopped them\", line: line, column: column))")
             out.close()
+            // Disarmed before the step, so a step that fails leaves it disarmed (as the runtime
+            // does: it fired; only entering its state again arms it).
+            out.line("switch slot {")
+            for k in timers.indices { out.line("case \(k): core.deadline\(k) = .nan") }
+            out.line("default: break")
+            out.line("}")
             out.line("let before = core")
             out.open("do")
                 out.line("switch slot {")
                     for (k, t) in timers.enumerated() {
                         out.line("case \(k):")
-                        out.line("    core.deadline\(k) = .nan")
                         if let g = t.guardExpr {
                             let (code, throwing) = expression(g, fields: [])
                             out.line("    guard \(throwing ? "try " : "")\(code) else { return .ignored }")

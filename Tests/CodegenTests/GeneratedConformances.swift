@@ -120,6 +120,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("random-chart:5", RandomChart_5.self),
     ("random-chart:20", RandomChart_20.self),
     ("random-chart:38", RandomChart_38.self),
+    ("Tests/CheckerTests/Fixtures/timer-fails.machine", Fixture_timer_fails.self),
 ]
 
 extension Drawer: GeneratedMachine {}
@@ -517,3 +518,12 @@ extension RandomChart_38.Output: GeneratedOutput {}
 extension RandomChart_38.Event: GeneratedEvent {}
 extension RandomChart_38.StepResult: GeneratedStepResult {}
 extension RandomChart_38.Recorded: GeneratedRecorded {}
+
+extension Fixture_timer_fails: GeneratedMachine {}
+extension Fixture_timer_fails.Value: GeneratedValue {}
+extension Fixture_timer_fails.Failure: GeneratedFailure {}
+extension Fixture_timer_fails.Outcome: GeneratedOutcome {}
+extension Fixture_timer_fails.Output: GeneratedOutput {}
+extension Fixture_timer_fails.Event: GeneratedEvent {}
+extension Fixture_timer_fails.StepResult: GeneratedStepResult {}
+extension Fixture_timer_fails.Recorded: GeneratedRecorded {}

@@ -411,11 +411,14 @@ public struct Fixture_private_fields: Sendable, Hashable {
             let (line, column) = Self.timerSites[slot]
             return .rejected(Failure(message: "timers fired 10000 times at t=\(Self.text(core.now)) without time passing; stopped them", line: line, column: column))
         }
+        switch slot {
+        case 0: core.deadline0 = .nan
+        default: break
+        }
         let before = core
         do {
             switch slot {
             case 0:
-                core.deadline0 = .nan
                 try transition3()
                 return .taken(transition: 3)
             default:

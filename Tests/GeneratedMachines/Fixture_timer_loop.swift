@@ -399,23 +399,26 @@ public struct Fixture_timer_loop: Sendable, Hashable {
             let (line, column) = Self.timerSites[slot]
             return .rejected(Failure(message: "timers fired 10000 times at t=\(Self.text(core.now)) without time passing; stopped them", line: line, column: column))
         }
+        switch slot {
+        case 0: core.deadline0 = .nan
+        case 1: core.deadline1 = .nan
+        case 2: core.deadline2 = .nan
+        case 3: core.deadline3 = .nan
+        default: break
+        }
         let before = core
         do {
             switch slot {
             case 0:
-                core.deadline0 = .nan
                 try transition1()
                 return .taken(transition: 1)
             case 1:
-                core.deadline1 = .nan
                 try transition2()
                 return .taken(transition: 2)
             case 2:
-                core.deadline2 = .nan
                 try transition4()
                 return .taken(transition: 4)
             case 3:
-                core.deadline3 = .nan
                 try transition5()
                 return .taken(transition: 5)
             default:

@@ -358,15 +358,18 @@ public struct Fixture_timer_race: Sendable, Hashable {
             let (line, column) = Self.timerSites[slot]
             return .rejected(Failure(message: "timers fired 10000 times at t=\(Self.text(core.now)) without time passing; stopped them", line: line, column: column))
         }
+        switch slot {
+        case 0: core.deadline0 = .nan
+        case 1: core.deadline1 = .nan
+        default: break
+        }
         let before = core
         do {
             switch slot {
             case 0:
-                core.deadline0 = .nan
                 try transition0()
                 return .taken(transition: 0)
             case 1:
-                core.deadline1 = .nan
                 try transition1()
                 return .taken(transition: 1)
             default:
