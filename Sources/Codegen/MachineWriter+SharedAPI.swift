@@ -1,0 +1,49 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+// The members every generated type has in the same words, flat or chart: the next deadline,
+// `send(_:at:)` (advance, then send, collecting what happened) and its recording form.
+extension FlatMachineWriter {
+    mutating func timeAndRecordingAPI() {
+        let a = access
+        out.doc("The earliest deadline of an armed timer, or nil.")
+        out.open("\(a)var nextDeadline: Double?")
+            if timers.isEmpty && !sendsEvents {
+                out.line("nil")
+            } else {
+                out.line("guard !core.isFinished else { return nil }")
+                out.line("var earliest = Double.nan")
+                for k in timers.indices {
+                    out.line("if core.deadline\(k) < earliest || earliest.isNaN { earliest = core.deadline\(k) }")
+                }
+                if sendsEvents {
+                    out.line("for s in core.sent where s.deadline < earliest || earliest.isNaN { earliest = s.deadline }")
+                }
+                out.line("return earliest.isNaN ? nil : earliest")
+            }
+        out.close()
+        out.line()
+        out.doc("Sends `event` at `time` (nil: at `now`): the timers due by then fire first, each its own step.")
+        out.open("\(a)mutating func send(_ event: Event, at time: Double? = nil) -> StepResult")
+            if machine.outputs.isEmpty {
+                out.line("var timerOutcomes: [Outcome] = []")
+                out.line("if let time { advance(to: time, emit: { _ in }, onStep: { timerOutcomes.append($0) }) }")
+                out.line("let outcome = send(event, emit: { _ in })")
+                out.line("return StepResult(outcome: outcome, outputs: [], timers: timerOutcomes)")
+            } else {
+                out.line("var outputs: [Output] = []")
+                out.line("var timerOutcomes: [Outcome] = []")
+                out.line("if let time { advance(to: time, emit: { outputs.append($0) }, onStep: { timerOutcomes.append($0) }) }")
+                out.line("let outcome = send(event, emit: { outputs.append($0) })")
+                out.line("return StepResult(outcome: outcome, outputs: outputs, timers: timerOutcomes)")
+            }
+        out.close()
+        out.line()
+        out.doc("`send(_:at:)`, handing the event to `record` first, as a log line would hold it: with every\n`private` payload field emptied, so its value never reaches the recording.")
+        out.open("\(a)mutating func send(_ event: Event, at time: Double? = nil, recordingTo record: (Recorded) -> Void) -> StepResult")
+            out.line("record(Recorded(event: event, time: Swift.max(time ?? core.now, core.now)))")
+            out.line("return send(event, at: time)")
+        out.close()
+        out.line()
+    }
+}
