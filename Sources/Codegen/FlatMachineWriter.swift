@@ -35,7 +35,7 @@ struct FlatMachineWriter {
         "state", "configuration", "isActive", "now", "isFinished", "nextDeadline", "start", "send", "advance",
         "variableValues", "configurationNames", "core", "pending", "take", "enter", "exit", "exitStates", "fireTimer",
         "deliver", "startMachine", "Recorded", "timerSites", "parent", "text", "add", "subtract", "multiply", "divide", "remainder",
-        "squareRoot",
+        "squareRoot", "unrepresentableDeadline", "DeadlineRefusal", "deadlineHolds",
     ]
 
     mutating func write() throws(SwiftGenerator.Unsupported) -> String {
