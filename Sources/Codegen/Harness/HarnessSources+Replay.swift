@@ -114,6 +114,8 @@ extension HarnessSources {
             var isFinished: Bool { get }
             var configurationNames: [String] { get }
             var variableList: [(name: String, value: LogValue)] { get }
+            /// The first timer armed at a time too large for its deadline to mean its delay.
+            var refusedDeadline: (time: Double, delay: Double)? { get }
         }
 
         /// A failed expectation.
@@ -232,6 +234,17 @@ extension HarnessSources {
                     apply(name, resolved ?? [], to: run, column: record.column(ofByte: nameOffset), line: record.line)
                 case .expect(let expectation):
                     check(expectation, run: run, record: record)
+                }
+                // A timer armed on the way to this line, or by it, whose deadline does not mean its
+                // delay: the line is refused (after it was applied; the report covers it).
+                if let refused = run.machine.refusedDeadline {
+                    let (time, delay) = (LogValue.number(refused.time).description, LogValue.number(refused.delay).description)
+                    let sum = refused.time + refused.delay
+                    let why = sum.isFinite ? "\(time) + \(delay) rounds to \(LogValue.number(sum).description)"
+                        : "\(time) + \(delay) is beyond the largest number"
+                    var offset = record.timeOffset ?? 0
+                    if record.timeOffset == nil, case .event(_, let nameOffset, _) = record.body { offset = nameOffset }
+                    throw error(record, at: offset, "time \(time) is too large for a timer armed at it to be due \(delay) s later: \(why)")
                 }
             }
 

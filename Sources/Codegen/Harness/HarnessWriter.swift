@@ -10,7 +10,8 @@ import StatecraftModel
 /// replay and report writer (`HarnessSources`), which follow the event-log format's rules and
 /// `replay`'s messages, and one file written per machine (`+Replay.swift`) that adapts the
 /// type's by-name API (`Event(name:fields:)`, `send(_:emit:)`, `advance(to:emit:onStep:)`,
-/// `configurationNames`, `variableValues`, `Outcome`'s `name` and `failure`) and describes
+/// `configurationNames`, `variableValues`, `unrepresentableDeadline`, `Outcome`'s `name` and
+/// `failure`) and describes
 /// what a log may name in it (states, events and their fields, variables, outputs). The
 /// replay uses nothing else of the type, so it runs any type `statecraft swift` writes.
 public enum HarnessWriter {
@@ -36,7 +37,7 @@ public enum HarnessWriter {
     /// these names would clash with them.
     static let adapterMemberNames: Set<String> = [
         "schema", "startStep", "replaySend", "replayAdvance", "variableList", "replayOutcome", "replayOutput",
-        "replayValue", "machineValue",
+        "replayValue", "machineValue", "refusedDeadline",
     ]
 
     /// Every file of the harness for `machine`, in a fixed order: the manifest, the machine's
@@ -176,6 +177,10 @@ public enum HarnessWriter {
 
             var variableList: [(name: String, value: LogValue)] {
                 variableValues.map { ($0.name, Self.replayValue($0.value)) }
+            }
+
+            var refusedDeadline: (time: Double, delay: Double)? {
+                unrepresentableDeadline.map { ($0.time, $0.delay) }
             }
 
             static func replayOutcome(_ outcome: Outcome) -> StepOutcome {
