@@ -151,10 +151,10 @@ public enum HarnessWriter {
         for o in machine.outputs { out.line(".init(name: \(literal(o.name)), fields: \(fields(o.fields))),") }
         out.dedent()
         out.line("])")
-        return out.text + adapterMembers
+        return out.text + (machine.outputs.isEmpty ? adapterMembersWithoutOutputs : adapterMembers)
     }
 
-    /// The adapter's members, the same for every machine type.
+    /// The adapter's members, the same for every machine type that has outputs.
     static let adapterMembers = #"""
 
             var startStep: (StepOutcome, [EmittedOutput]) {
@@ -197,6 +197,63 @@ public enum HarnessWriter {
 
             static func replayOutput(_ output: Output) -> EmittedOutput {
                 EmittedOutput(name: output.name, arguments: output.arguments.map(replayValue))
+            }
+
+            static func replayValue(_ value: Value) -> LogValue {
+                switch value {
+                case .number(let n): .number(n)
+                case .bool(let b): .bool(b)
+                case .string(let s): .string(s)
+                }
+            }
+
+            static func machineValue(_ value: LogValue) -> Value {
+                switch value {
+                case .number(let n): .number(n)
+                case .bool(let b): .bool(b)
+                case .string(let s): .string(s)
+                }
+            }
+        }
+
+        """#
+
+    /// The same for a machine without outputs, where code that handles one would never run
+    /// (and Swift would say so).
+    static let adapterMembersWithoutOutputs = #"""
+
+            var startStep: (StepOutcome, [EmittedOutput]) {
+                (Self.replayOutcome(start.outcome), [])
+            }
+
+            mutating func replaySend(name: String, fields: [LogValue], emit: (EmittedOutput) -> Void) -> StepOutcome {
+                // The replay checked the payload against the schema first: the event is always built.
+                guard let event = Event(name: name, fields: fields.map(Self.machineValue)) else { return .ignored }
+                return Self.replayOutcome(send(event, emit: { _ in }))
+            }
+
+            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput]) -> Void) {
+                advance(to: time, onStep: { onStep(Self.replayOutcome($0), []) })
+            }
+
+            var variableList: [(name: String, value: LogValue)] {
+                variableValues.map { ($0.name, Self.replayValue($0.value)) }
+            }
+
+            var refusedDeadline: (time: Double, delay: Double)? {
+                unrepresentableDeadline.map { ($0.time, $0.delay) }
+            }
+
+            static func replayOutcome(_ outcome: Outcome) -> StepOutcome {
+                if let failure = outcome.failure {
+                    return .rejected(message: failure.message, line: failure.line, column: failure.column)
+                }
+                switch outcome.name {
+                case "started": return .started
+                case "taken": return .taken
+                case "afterFinal": return .afterFinal
+                default: return .ignored
+                }
             }
 
             static func replayValue(_ value: Value) -> LogValue {
