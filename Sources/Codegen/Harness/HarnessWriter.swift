@@ -14,11 +14,11 @@ import StatecraftModel
 /// `failure`) and describes
 /// what a log may name in it (states, events and their fields, variables, outputs). The
 /// replay uses nothing else of the type, so it runs any type `statecraft swift` writes.
-public enum HarnessWriter {
+package enum HarnessWriter {
     /// A file of the package: its path inside DIR and its text.
-    public struct File: Sendable, Equatable {
-        public var path: String
-        public var contents: String
+    package struct File: Sendable, Equatable {
+        package var path: String
+        package var contents: String
     }
 
     /// The executable's target folder inside the package.
@@ -43,7 +43,7 @@ public enum HarnessWriter {
     /// Every file of the harness for `machine`, in a fixed order: the manifest, the machine's
     /// type (internal, whatever `options` says), its adapter, `main.swift` and the shared
     /// sources. `specPath` is the spec as the report's `spec` names it.
-    public static func files(_ machine: Machine, options: SwiftGenerator.Options,
+    package static func files(_ machine: Machine, options: SwiftGenerator.Options,
                              specPath: String) throws(SwiftGenerator.Unsupported) -> [File] {
         var options = options
         options.isPublic = false
