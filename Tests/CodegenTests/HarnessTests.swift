@@ -16,10 +16,12 @@ import TestSupport
 /// its first argument (their shared sources are the same bytes, which the test checks, and
 /// each type has its own name): a package build per spec would cost half a minute each.
 @Suite struct HarnessTests {
-    /// A spec and its logs; `built` is the one whose package `swift build` builds.
+    /// A spec and its logs (files, or a fixture's folder under `Logs/`, which both expand to
+    /// its `*.jsonl` files); `built` is the one whose package `swift build` builds.
     struct Subject {
         var spec: String
         var logs: [String]
+        var logCount: Int
         var built = false
         /// The type's name: the goldens' (`Fixture_timer_loop`), unique among the subjects.
         var typeName: String { GeneratedSwiftTests.typeName(spec) }
@@ -40,11 +42,13 @@ import TestSupport
             let name = url.deletingPathExtension().lastPathComponent
             let session = "Specs/\(name).session.jsonl"
             guard fm.fileExists(atPath: Repository.root.appendingPathComponent(session).path) else { continue }
-            subjects.append(Subject(spec: "Specs/\(name).machine", logs: [session] + hostile(name), built: name == "PullToRefresh"))
+            let logs = [session] + hostile(name)
+            subjects.append(Subject(spec: "Specs/\(name).machine", logs: logs, logCount: logs.count, built: name == "PullToRefresh"))
         }
         let folders = ((try? fm.contentsOfDirectory(atPath: Repository.root.appendingPathComponent(logFolder).path)) ?? []).sorted()
         for name in folders where !subjects.contains(where: { $0.spec == "Specs/\(name).machine" }) {
-            subjects.append(Subject(spec: "Tests/CheckerTests/Fixtures/\(name).machine", logs: hostile(name)))
+            subjects.append(Subject(spec: "Tests/CheckerTests/Fixtures/\(name).machine", logs: ["\(logFolder)/\(name)"],
+                                    logCount: hostile(name).count))
         }
         return subjects
     }()
@@ -113,8 +117,12 @@ import TestSupport
         group.wait()
         try #require(build?.status == 0, "\(build?.stdout ?? "")\(build?.stderr ?? "swift build did not run")")
         try #require(compile?.status == 0, "\(compile?.stdout ?? "")\(compile?.stderr ?? "")")
+        // A folder without logs is reported as replay reports it, before the logs.
+        let empty = folder.appendingPathComponent("no-logs")
+        try fm.createDirectory(at: empty, withIntermediateDirectories: true)
         for subject in written {
-            let paths = subject.logs.map { Repository.root.appendingPathComponent($0).path }
+            let extra = subject.built ? [] : [empty.path]
+            let paths = subject.logs.map { Repository.root.appendingPathComponent($0).path } + extra
             let harness = subject.built
                 ? try ExternalTool(path: "\(package)/.build/debug/replay-generated").run(paths, directory: Repository.root)
                 : try ExternalTool(path: executable).run([subject.typeName] + paths, directory: Repository.root)
@@ -125,7 +133,7 @@ import TestSupport
             if let difference = Self.firstDifference(mine, theirs, at: "") {
                 Issue.record("\(subject.spec): the harness and replay differ at \(difference)")
             }
-            #expect(mine["logs"]?.arrayValue?.count == subject.logs.count, "\(subject.spec)")
+            #expect(mine["logs"]?.arrayValue?.count == subject.logCount + extra.count, "\(subject.spec)")
         }
     }
 

@@ -296,6 +296,52 @@ extension HarnessSources {
             }
         }
 
+        /// The logs named on the command line, as `replay` takes them: files (and `-`) as given,
+        /// folders replaced by every `*.jsonl` file under them (hidden ones skipped), sorted; a
+        /// folder without one is a problem to report.
+        enum LogPaths {
+            static func expand(_ paths: [String]) -> (logs: [String], problems: [(path: String, message: String)]) {
+                var logs: [String] = []
+                var problems: [(path: String, message: String)] = []
+                for path in paths {
+                    guard path != "-", isFolder(path, followingLinks: true) else {
+                        logs.append(path)  // (a missing file is reported when it is opened)
+                        continue
+                    }
+                    var found: [String] = []
+                    collect(path.hasSuffix("/") ? String(path.dropLast()) : path, into: &found)
+                    if found.isEmpty { problems.append((path, "no *.jsonl log under folder '\(path)'")) }
+                    logs += found.sorted()
+                }
+                return (logs, problems)
+            }
+
+            static func isFolder(_ path: String, followingLinks: Bool) -> Bool {
+                var info = stat()
+                let status = followingLinks ? stat(path, &info) : lstat(path, &info)
+                return status == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            }
+
+            /// Every `*.jsonl` entry under `folder`, whose subfolders it enters (not through links).
+            static func collect(_ folder: String, into found: inout [String]) {
+                guard let directory = opendir(folder) else { return }
+                defer { closedir(directory) }
+                while let entry = readdir(directory) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                    }
+                    if name.hasPrefix(".") { continue }
+                    let path = folder + "/" + name
+                    if isFolder(path, followingLinks: false) {
+                        if name.hasSuffix(".jsonl") { found.append(path) }
+                        collect(path, into: &found)
+                    } else if name.hasSuffix(".jsonl") {
+                        found.append(path)
+                    }
+                }
+            }
+        }
+
         /// The C functions under names that do not clash with this file's own.
         enum Glue {
             static func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

@@ -134,8 +134,9 @@ extension HarnessSources {
             }
         }
 
-        /// `replay-generated LOG...`: replays each log (standard input for `-` or for none) and
-        /// prints one JSON document, as `statecraft replay --format json SPEC LOG...` does.
+        /// `replay-generated LOG|FOLDER...`: replays each log (every `*.jsonl` under a folder;
+        /// standard input for `-` or for none) and prints one JSON document, as `statecraft replay
+        /// --format json SPEC LOG...` does.
         enum ReplayCommand {
             /// Exit status: 0 every expectation held and nothing was rejected, 1 an expectation failed
             /// or a step was rejected, 2 a log cannot be read (a malformed line).
@@ -144,7 +145,14 @@ extension HarnessSources {
                 var status: Int32 = 0
                 var logs: [ReportJSON] = []
                 var allPassed = true
-                for path in arguments.isEmpty ? ["-"] : arguments {
+                let expanded = LogPaths.expand(arguments.isEmpty ? ["-"] : arguments)
+                for problem in expanded.problems {
+                    logs.append(.object([("log", .string(problem.path)), ("passed", .bool(false)), ("cases", .array([])),
+                                         ("error", .object([("line", .null), ("column", .null), ("message", .string(problem.message))]))]))
+                    allPassed = false
+                    status = 2
+                }
+                for path in expanded.logs {
                     let shown = path == "-" ? "<stdin>" : path
                     let bytes: [UInt8]
                     switch LogReader.read(path) {
