@@ -120,8 +120,14 @@ import TestSupport
         // A folder without logs is reported as replay reports it, before the logs.
         let empty = folder.appendingPathComponent("no-logs")
         try fm.createDirectory(at: empty, withIntermediateDirectories: true)
+        // What only a long log shows: more outputs than an expectation can compare, and more
+        // outputs and failed expectations than a case keeps (the counts stay exact).
+        let long = folder.appendingPathComponent("long.jsonl")
+        try (String(repeating: "{\"event\": \"tap\"}\n", count: 100_001) + "{\"expect\": {\"outputs\": [\"didTap\"]}}\n"
+             + String(repeating: "{\"event\": \"tap\"}\n{\"expect\": {\"state\": \"selected\", \"outputs\": []}}\n", count: 150))
+            .write(to: long, atomically: true, encoding: .utf8)
         for subject in written {
-            let extra = subject.built ? [] : [empty.path]
+            let extra = (subject.built ? [] : [empty.path]) + (subject.spec == "Specs/VibrantButton.machine" ? [long.path] : [])
             let paths = subject.logs.map { Repository.root.appendingPathComponent($0).path } + extra
             let harness = subject.built
                 ? try ExternalTool(path: "\(package)/.build/debug/replay-generated").run(paths, directory: Repository.root)
