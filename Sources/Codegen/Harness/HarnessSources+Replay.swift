@@ -177,7 +177,9 @@ extension HarnessSources {
 
             let schema = M.schema
             var runs: [Run] = []
-            var runByKey: [String: Int] = [:]
+            /// The run of each case, by its key's bytes (as replay tells cases apart: two spellings of
+            /// one character are two cases).
+            var runByKey: [[UInt8]: Int] = [:]
             var defaultRun: Int?
 
             /// The cases so far, each with where its machine is now.
@@ -215,7 +217,7 @@ extension HarnessSources {
                 case .expect(let expectation):
                     try validate(expectation, record: record)
                 }
-                let existing = record.caseKey.map { runByKey[$0] } ?? defaultRun
+                let existing = record.caseKey.map { runByKey[Array($0.utf8)] } ?? defaultRun
                 let now = existing.map { runs[$0].machine.now } ?? 0
                 var time = now
                 if let t = record.time {
@@ -274,7 +276,7 @@ extension HarnessSources {
                 report = run.report
                 runs.append(run)
                 let index = runs.count - 1
-                if let key { runByKey[key] = index } else { defaultRun = index }
+                if let key { runByKey[Array(key.utf8)] = index } else { defaultRun = index }
                 return index
             }
 
