@@ -127,7 +127,11 @@ import TestSupport
              + String(repeating: "{\"event\": \"tap\"}\n{\"expect\": {\"state\": \"selected\", \"outputs\": []}}\n", count: 150))
             .write(to: long, atomically: true, encoding: .utf8)
         for subject in written {
-            let extra = (subject.built ? [] : [empty.path]) + (subject.spec == "Specs/VibrantButton.machine" ? [long.path] : [])
+            var extra = (subject.built ? [] : [empty.path]) + (subject.spec == "Specs/VibrantButton.machine" ? [long.path] : [])
+            if let session = subject.logs.first(where: { $0.hasSuffix(".session.jsonl") }) {
+                extra += try Self.mutatedLogs(of: Repository.root.appendingPathComponent(session), count: 50,
+                                              into: folder.appendingPathComponent("mutated-\(subject.typeName)"))
+            }
             let paths = subject.logs.map { Repository.root.appendingPathComponent($0).path } + extra
             let harness = subject.built
                 ? try ExternalTool(path: "\(package)/.build/debug/replay-generated").run(paths, directory: Repository.root)
@@ -141,6 +145,45 @@ import TestSupport
             }
             #expect(mine["logs"]?.arrayValue?.count == subject.logCount + extra.count, "\(subject.spec)")
         }
+    }
+
+    /// `count` logs made from `log`'s lines: a random handful, shuffled (so times go back and
+    /// cases interleave), a few bytes of each replaced, deleted or inserted (JSON's
+    /// punctuation, escapes, numbers out of range, invalid UTF-8, reserved keys), with `\n`,
+    /// `\r\n`, a byte order mark, or no line end, or cut anywhere. Seeded: the same logs
+    /// every run. Their paths, in order.
+    static func mutatedLogs(of log: URL, count: Int, into folder: URL) throws -> [String] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let lines = try Data(contentsOf: log).split(separator: UInt8(ascii: "\n")).map(Array.init)
+        let pieces: [[UInt8]] = [#"""#, "{", "}", "[", "]", ",", ":", #"\"#, #"\u"#, "1e999", "-", "0", ".", "e", "null",
+                                 "true", " ", "\t", "\r", #""case": 1, "#, #""time": 0.5, "#, #""expect": "#, #""event": "#]
+            .map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x9D, 0xA4]]
+        var rng = SplitMix64(seed: 33)
+        var paths: [String] = []
+        for k in 0..<count {
+            var chosen = (0..<Int.random(in: 1...12, using: &rng)).map { _ in lines.randomElement(using: &rng) ?? [] }
+            for _ in 0..<Int.random(in: 0...3, using: &rng) {
+                let i = Int.random(in: 0..<chosen.count, using: &rng)
+                let at = Int.random(in: 0...chosen[i].count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: chosen[i].insert(contentsOf: pieces.randomElement(using: &rng) ?? [], at: at)
+                case 1: chosen[i].removeSubrange(at..<min(at + Int.random(in: 1...3, using: &rng), chosen[i].count))
+                default: chosen[i].replaceSubrange(at..<min(at + 1, chosen[i].count), with: [UInt8.random(in: 0...255, using: &rng)])
+                }
+            }
+            var bytes = Array(chosen.joined(separator: [UInt8(ascii: "\n")]))
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0: bytes += [UInt8(ascii: "\n")]
+            case 1: bytes = Array(chosen.joined(separator: [0x0D, 0x0A])) + [0x0D, 0x0A]
+            case 2: bytes = [0xEF, 0xBB, 0xBF] + bytes + [UInt8(ascii: "\n")]
+            case 3: bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+            default: break
+            }
+            let url = folder.appendingPathComponent(String(format: "%03d.jsonl", k))
+            try Data(bytes).write(to: url)
+            paths.append(url.path)
+        }
+        return paths
     }
 
     /// The hostile logs are hostile: between them they stop at malformed lines, warn, fail
