@@ -272,6 +272,21 @@ import TestSupport
                 "\(run.stderr)")
     }
 
+    /// The names refused for the machine's type are the top-level types the harness's own
+    /// sources declare.
+    @Test func theTypeNamesRefusedAreTheOnesTheHarnessDeclares() {
+        var declared: Set<String> = []
+        for (_, text) in HarnessSources.all {
+            for line in text.split(separator: "\n") where !line.hasPrefix(" ") {
+                let words = line.split(separator: " ")
+                guard let k = words.firstIndex(where: { ["enum", "struct", "protocol", "class"].contains($0) }),
+                      k + 1 < words.count, words[..<k].allSatisfy({ ["indirect", "final"].contains($0) }) else { continue }
+                declared.insert(String(words[k + 1].prefix { $0.isLetter || $0.isNumber }))
+            }
+        }
+        #expect(declared == HarnessWriter.harnessTypeNames)
+    }
+
     /// A machine type named like one of the harness's own types would not compile: refused.
     @Test func aTypeNameTheHarnessUsesIsRefused() throws {
         let folder = try Self.temporaryFolder("harness-name")

@@ -54,7 +54,7 @@ extension HarnessSources {
                 var contents: [UInt8] = []
                 var chunk = [UInt8](repeating: 0, count: 1 << 16)
                 while true {
-                    let count = chunk.withUnsafeMutableBytes { Glue.systemRead(descriptor, $0.baseAddress, $0.count) }
+                    let count = chunk.withUnsafeMutableBytes { POSIX.systemRead(descriptor, $0.baseAddress, $0.count) }
                     if count == 0 { return .success(contents) }
                     if count < 0 {
                         if errno == EINTR { continue }
@@ -343,7 +343,7 @@ extension HarnessSources {
         }
 
         /// The C functions under names that do not clash with this file's own.
-        enum Glue {
+        enum POSIX {
             static func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
         }
 

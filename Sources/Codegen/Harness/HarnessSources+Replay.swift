@@ -161,7 +161,7 @@ extension HarnessSources {
 
         /// Replays the records of one log through machines of type `M`.
         struct Replay<M: ReplayMachine> {
-
+            /// One case's run. A class, so that a step changes it in place.
             final class Run {
                 var machine: M
                 var report: CaseReport
@@ -208,7 +208,9 @@ extension HarnessSources {
                 LogError(line: record.line, column: record.column(ofByte: offset), message: message)
             }
 
-            /// Applies one record.
+            /// Applies one record: checks it against the machine and its case's time (a line that
+            /// breaks the log's contract throws, before it opens a case), fires the timers due by its
+            /// time, then sends its event or compares its expectation.
             mutating func consume(_ record: LogRecord) throws(LogError) {
                 var resolved: [LogValue]?
                 switch record.body {
@@ -258,9 +260,9 @@ extension HarnessSources {
             /// Starts the run of a case seen for the first time, at its first line.
             mutating func openRun(for key: String?, line: Int) -> Int {
                 let machine = M()
-                var report = CaseReport(key: key, firstLine: line)
                 let (outcome, outputs) = machine.startStep
-                let run = Run(machine: machine, report: report)
+                let run = Run(machine: machine, report: CaseReport(key: key, firstLine: line))
+                // The start's outputs are all kept (a spec's entry actions emit a bounded number).
                 for output in outputs {
                     run.report.outputCount += 1
                     run.report.outputs.append(output)
@@ -273,7 +275,6 @@ extension HarnessSources {
                     run.report.rejections.append(Rejection(line: line, column: 1, message: text, specLine: specLine,
                                                            specColumn: specColumn))
                 }
-                report = run.report
                 runs.append(run)
                 let index = runs.count - 1
                 if let key { runByKey[Array(key.utf8)] = index } else { defaultRun = index }

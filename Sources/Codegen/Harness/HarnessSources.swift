@@ -6,9 +6,9 @@
 /// They follow `Sources/EventLog` (the format's rules and messages), `Sources/Replay` (cases,
 /// timers, expectations) and the JSON writer of `Sources/Diagnostics` (numbers, strings, the
 /// report's layout), written again for a package that depends on nothing.
-enum HarnessSources {
+package enum HarnessSources {
     /// File name and text, in the order the package lists them.
-    static let all: [(name: String, text: String)] = [
+    package static let all: [(name: String, text: String)] = [
         ("LogLine.swift", logLine),
         ("LogLine+Record.swift", logLineRecord),
         ("LogReader.swift", logReader),

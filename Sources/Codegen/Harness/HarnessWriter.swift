@@ -26,11 +26,19 @@ package enum HarnessWriter {
 
     /// The top-level names the harness's own files declare: a machine type of one of these
     /// names would clash with them.
-    static let harnessTypeNames: Set<String> = [
+    package static let harnessTypeNames: Set<String> = [
         "LogJSON", "LogMember", "LogExpectation", "LogRecord", "LogHeader", "LineRefusal", "LogText", "LineReader",
-        "ParsedLine", "LogError", "LogWarning", "LogReader", "JSONPrefix", "Glue", "LogValue", "ValueType",
+        "ParsedLine", "LogError", "LogWarning", "LogReader", "LogPaths", "JSONPrefix", "POSIX", "LogValue", "ValueType",
         "MachineSchema", "EmittedOutput", "StepOutcome", "ReplayMachine", "ExpectationFailure", "Rejection",
         "CaseReport", "Replay", "ReplayRules", "EditDistance", "ReportJSON", "ReplayCommand",
+    ]
+
+    /// The standard library's types the harness uses: a machine type of one of these names
+    /// would hide them.
+    static let standardTypeNames: Set<String> = [
+        "String", "Substring", "Character", "Unicode", "Int", "Int32", "Int64", "UInt8", "UInt32", "Double", "Bool",
+        "Array", "Set", "Dictionary", "Optional", "Result", "Range", "Error", "Sendable", "Equatable", "Hashable",
+        "CommandLine",
     ]
 
     /// The members the adapter adds to the machine type: a variable or constant of one of
@@ -51,6 +59,11 @@ package enum HarnessWriter {
         if harnessTypeNames.contains(typeName) {
             throw SwiftGenerator.Unsupported(
                 message: "the harness declares a type '\(typeName)' of its own; name the machine's type otherwise with --type-name",
+                range: machine.nameRange)
+        }
+        if standardTypeNames.contains(typeName) {
+            throw SwiftGenerator.Unsupported(
+                message: "the harness uses the standard library's type '\(typeName)'; name the machine's type otherwise with --type-name",
                 range: machine.nameRange)
         }
         for v in machine.variables where adapterMemberNames.contains(v.name) {
