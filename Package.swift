@@ -157,7 +157,7 @@ let package = Package(
         // files, compiled here), and the tests that hold it to the runtime.
         .target(name: "GeneratedMachines", path: "Tests/GeneratedMachines"),
         .testTarget(name: "CodegenTests", dependencies: ["GeneratedMachines", "Statecraft", "StatecraftDriver", "TestSupport"],
-                    path: "Tests/CodegenTests"),
+                    path: "Tests/CodegenTests", exclude: ["Logs"]),
         .testTarget(name: "RecordingTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/RecordingTests"),
         .testTarget(
             name: "EventLogTests",

@@ -389,8 +389,10 @@ extension FlatMachineWriter {
             out.open("if core.sent.count >= 100")
                 out.line("throw Failure(message: \"100 sent events are pending already; this 'send' would add one more\", line: line, column: column)")
             out.close()
+            out.line("let delay = Swift.max(0, delay)")
+            out.line("if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }")
             out.line("core.sequence += 1")
-            out.line("core.sent.append(Sent(event: event, deadline: core.now + Swift.max(0, delay), order: core.sequence, line: line, column: column))")
+            out.line("core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))")
         out.close()
         out.line()
     }
@@ -489,6 +491,7 @@ extension FlatMachineWriter {
                     guard let slot = timerSlots[id], case .after(let delay) = machine[id].trigger else { continue }
                     let (code, throwing) = expression(delay, fields: [])
                     out.line("let delay\(slot): Double = \(throwing ? "try " : "")\(code)")
+                    out.line("if delay\(slot) > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay\(slot)) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay\(slot)) }")
                     out.line("core.deadline\(slot) = core.now + Swift.max(0, delay\(slot))")
                     out.line("core.sequence += 1")
                     out.line("core.armed\(slot) = core.sequence")

@@ -402,6 +402,7 @@ extension FlatMachineWriter {
         let a = access
         out.line("// MARK: - By name, for tools (a log harness, a recorder, a differential test)")
         out.line()
+        deadlineRefusal()
         out.doc("The variables in the spec's order, by name.")
         out.open("\(a)var variableValues: [(name: String, value: Value)]")
             if machine.variables.isEmpty {
@@ -422,6 +423,22 @@ extension FlatMachineWriter {
         out.line()
         out.doc("The active states' names, outermost first.")
         out.line("\(a)var configurationNames: [String] { configuration.map(\\.name) }")
+        out.line()
+    }
+
+    /// `unrepresentableDeadline`, as the runtime's `Instance` keeps it: a replay refuses the
+    /// log line whose step armed such a timer, so a tool that replays logs needs to know.
+    mutating func deadlineRefusal() {
+        let a = access
+        out.doc("""
+            A timer armed at a time so large that its deadline does not mean its delay (`now + delay`
+            rounds more than a millisecond, and more than a thousandth of the delay, away): when and
+            with what delay. The first one only; a failing step does not undo it. Nil while every
+            deadline held.
+            """)
+        out.line("\(a)private(set) var unrepresentableDeadline: DeadlineRefusal?")
+        out.doc("When a timer was armed, and its delay.")
+        out.line("\(a)struct DeadlineRefusal: Sendable, Hashable { \(a)var time: Double; \(a)var delay: Double }")
         out.line()
     }
 

@@ -189,6 +189,18 @@ extension FlatMachineWriter {
             out.close()
             out.line()
         }
+        if !timers.isEmpty || sendsEvents {
+            out.doc("Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay\n(as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).")
+            out.open("private static func deadlineHolds(at now: Double, after delay: Double) -> Bool")
+            out.line("let sum = now + delay")
+            out.line("guard sum.isFinite else { return false }")
+            out.line("let delayPart = sum - now")
+            out.line("let nowPart = sum - delayPart")
+            out.line("let error = Swift.abs((now - nowPart) + (delay - delayPart))")
+            out.line("return error <= 0.001 || error <= delay / 1000")
+            out.close()
+            out.line()
+        }
         if calledFunctions.contains(.sqrt) {
             out.open("private static func squareRoot(_ a: Double, _ line: Int, _ column: Int) throws(Failure) -> Double")
             out.line("let result = a.squareRoot()")

@@ -182,6 +182,7 @@ extension FlatMachineWriter {
                         guard let slot = timerSlots[id], case .after(let delay) = machine[id].trigger else { continue }
                         let (code, throwing) = expression(delay, fields: [])
                         out.line("let delay\(slot): Double = \(throwing ? "try " : "")\(code)")
+                        out.line("if delay\(slot) > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay\(slot)) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay\(slot)) }")
                         out.line("core.deadline\(slot) = core.now + Swift.max(0, delay\(slot))")
                         out.line("core.sequence += 1")
                         out.line("core.armed\(slot) = core.sequence")

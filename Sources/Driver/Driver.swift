@@ -119,7 +119,7 @@ package enum Driver {
                 summary: "Write the machine as an SCXML 1.0 document",
                 run: { SCXMLCommand.run($0, console: $1) }),
         Command(name: "swift", usage: "swift SPEC",
-                summary: "Write the machine as a self-contained Swift type (--check: is FILE up to date?)",
+                summary: "Write the machine as a Swift type (--check: is FILE up to date? --harness: replay logs with it)",
                 run: { SwiftCommand.run($0, console: $1) }),
         Command(name: "import", usage: "import FILE.scxml",
                 summary: "Translate an SCXML document into a spec",

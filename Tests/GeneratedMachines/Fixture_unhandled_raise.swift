@@ -390,6 +390,14 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
 
+    /// A timer armed at a time so large that its deadline does not mean its delay (`now + delay`
+    /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
+    /// with what delay. The first one only; a failing step does not undo it. Nil while every
+    /// deadline held.
+    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    /// When a timer was armed, and its delay.
+    public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+
     /// The variables in the spec's order, by name.
     public var variableValues: [(name: String, value: Value)] {
         []

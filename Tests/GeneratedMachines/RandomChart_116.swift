@@ -451,6 +451,14 @@ public struct RandomChart_116: Sendable, Hashable {
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
 
+    /// A timer armed at a time so large that its deadline does not mean its delay (`now + delay`
+    /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
+    /// with what delay. The first one only; a failing step does not undo it. Nil while every
+    /// deadline held.
+    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    /// When a timer was armed, and its delay.
+    public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+
     /// The variables in the spec's order, by name.
     public var variableValues: [(name: String, value: Value)] {
         [
@@ -912,6 +920,7 @@ public struct RandomChart_116: Sendable, Hashable {
         case 4:  // s3
             core.flag = !core.flag
             let delay0: Double = 0.1
+            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
@@ -920,6 +929,7 @@ public struct RandomChart_116: Sendable, Hashable {
             if isInFinalState(1) { internalQueue.append(.done(1)) }
         case 9:  // s8
             let delay1: Double = 0.1
+            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
@@ -939,6 +949,7 @@ public struct RandomChart_116: Sendable, Hashable {
         case 21:  // s20
             internalQueue.append(.event(.move(x: core.a)))
             let delay2: Double = 0.5
+            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
@@ -946,10 +957,12 @@ public struct RandomChart_116: Sendable, Hashable {
             core.flag = !core.flag
         case 26:  // s25
             let delay3: Double = 2
+            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
             let delay4: Double = 2
+            if delay4 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay4) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay4) }
             core.deadline4 = core.now + Swift.max(0, delay4)
             core.sequence += 1
             core.armed4 = core.sequence
@@ -2072,6 +2085,17 @@ public struct RandomChart_116: Sendable, Hashable {
             throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
         }
         throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+    }
+
+    /// Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay
+    /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
+    private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
+        let sum = now + delay
+        guard sum.isFinite else { return false }
+        let delayPart = sum - now
+        let nowPart = sum - delayPart
+        let error = Swift.abs((now - nowPart) + (delay - delayPart))
+        return error <= 0.001 || error <= delay / 1000
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

@@ -492,6 +492,14 @@ public struct RandomChart_38: Sendable, Hashable {
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
 
+    /// A timer armed at a time so large that its deadline does not mean its delay (`now + delay`
+    /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
+    /// with what delay. The first one only; a failing step does not undo it. Nil while every
+    /// deadline held.
+    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    /// When a timer was armed, and its delay.
+    public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+
     /// The variables in the spec's order, by name.
     public var variableValues: [(name: String, value: Value)] {
         [
@@ -946,8 +954,10 @@ public struct RandomChart_38: Sendable, Hashable {
         if core.sent.count >= 100 {
             throw Failure(message: "100 sent events are pending already; this 'send' would add one more", line: line, column: column)
         }
+        let delay = Swift.max(0, delay)
+        if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }
         core.sequence += 1
-        core.sent.append(Sent(event: event, deadline: core.now + Swift.max(0, delay), order: core.sequence, line: line, column: column))
+        core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
@@ -1054,6 +1064,7 @@ public struct RandomChart_38: Sendable, Hashable {
         case 4:  // s3
             try sendToSelf(.move(x: core.a), delay: 1, line: 25, column: 25)
             let delay0: Double = 0.1
+            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
@@ -1062,11 +1073,13 @@ public struct RandomChart_38: Sendable, Hashable {
         case 7:  // s6
             core.b = try Self.add(core.b, 1, compound: true, 36, 21)
             let delay1: Double = 1
+            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
         case 8:  // s7
             let delay2: Double = 0.1
+            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
@@ -1079,16 +1092,19 @@ public struct RandomChart_38: Sendable, Hashable {
             internalQueue.append(.done(1))
         case 13:  // s12
             let delay3: Double = 2
+            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
             let delay4: Double = 0.5
+            if delay4 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay4) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay4) }
             core.deadline4 = core.now + Swift.max(0, delay4)
             core.sequence += 1
             core.armed4 = core.sequence
         case 14:  // s13
             core.flag = (core.a > core.b)
             let delay5: Double = 0.5
+            if delay5 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay5) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay5) }
             core.deadline5 = core.now + Swift.max(0, delay5)
             core.sequence += 1
             core.armed5 = core.sequence
@@ -1099,15 +1115,18 @@ public struct RandomChart_38: Sendable, Hashable {
         case 19:  // s18
             core.b = try Self.add(core.b, 1, compound: true, 76, 21)
             let delay6: Double = 0.5
+            if delay6 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay6) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay6) }
             core.deadline6 = core.now + Swift.max(0, delay6)
             core.sequence += 1
             core.armed6 = core.sequence
         case 20:  // s19
             let delay7: Double = 2
+            if delay7 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay7) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay7) }
             core.deadline7 = core.now + Swift.max(0, delay7)
             core.sequence += 1
             core.armed7 = core.sequence
             let delay8: Double = 0.5
+            if delay8 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay8) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay8) }
             core.deadline8 = core.now + Swift.max(0, delay8)
             core.sequence += 1
             core.armed8 = core.sequence
@@ -2300,6 +2319,17 @@ public struct RandomChart_38: Sendable, Hashable {
             throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
         }
         throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+    }
+
+    /// Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay
+    /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
+    private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
+        let sum = now + delay
+        guard sum.isFinite else { return false }
+        let delayPart = sum - now
+        let nowPart = sum - delayPart
+        let error = Swift.abs((now - nowPart) + (delay - delayPart))
+        return error <= 0.001 || error <= delay / 1000
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

@@ -560,6 +560,14 @@ struct MediaPlayer: Sendable, Hashable {
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
 
+    /// A timer armed at a time so large that its deadline does not mean its delay (`now + delay`
+    /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
+    /// with what delay. The first one only; a failing step does not undo it. Nil while every
+    /// deadline held.
+    private(set) var unrepresentableDeadline: DeadlineRefusal?
+    /// When a timer was armed, and its delay.
+    struct DeadlineRefusal: Sendable, Hashable { var time: Double; var delay: Double }
+
     /// The variables in the spec's order, by name.
     var variableValues: [(name: String, value: Value)] {
         [
@@ -1042,6 +1050,7 @@ struct MediaPlayer: Sendable, Hashable {
         case 11:  // buffering
             pending.append(.showSpinner)
             let delay0: Double = Self.bufferingLimit
+            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
@@ -2053,6 +2062,17 @@ struct MediaPlayer: Sendable, Hashable {
             throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
         }
         throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+    }
+
+    /// Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay
+    /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
+    private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
+        let sum = now + delay
+        guard sum.isFinite else { return false }
+        let delayPart = sum - now
+        let nowPart = sum - delayPart
+        let error = Swift.abs((now - nowPart) + (delay - delayPart))
+        return error <= 0.001 || error <= delay / 1000
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest
