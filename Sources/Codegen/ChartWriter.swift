@@ -246,7 +246,18 @@ extension FlatMachineWriter {
         out.close()
         out.line()
         out.doc("Moves time to `time`, firing every timer (and taking every event the machine sent itself)\ndue by then in deadline order, each its own macrostep: `emit` gets its outputs, `onStep` its\noutcome.")
-        out.open("\(a)mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in })")
+        if sendsEvents {
+            out.open("\(a)mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in })")
+                out.line("advance(to: time, emit: emit, onEachStep: { outcome, _ in onStep(outcome) })")
+            out.close()
+            out.line()
+            out.doc("`advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine\nsent itself, that event's name (nil for a timer's step).")
+            out.open("\(a)mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void)")
+        } else {
+            out.open("\(a)mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in })")
+        }
+        let sends = sendsEvents
+        let report = { (outcome: String, sent: String) in sends ? "onEachStep(\(outcome), \(sent))" : "onStep(\(outcome))" }
             if timers.isEmpty && !sendsEvents {
                 out.line("if time > core.now { core.now = time }")
                 out.close()
@@ -284,17 +295,17 @@ extension FlatMachineWriter {
                         out.open("if firedAtOnce > 10_000")
                             for k in timers.indices { out.line("core.deadline\(k) = .nan") }
                             out.line("core.sent.removeAll()")
-                            out.line("onStep(.rejected(Failure(message: \"sent events were taken 10000 times at t=\\(Self.text(core.now)) without time passing; dropped the pending ones\", line: sent.line, column: sent.column)))")
+                            out.line(report(".rejected(Failure(message: \"sent events were taken 10000 times at t=\\(Self.text(core.now)) without time passing; dropped the pending ones\", line: sent.line, column: sent.column))", "sent.event.name"))
                             out.line("continue")
                         out.close()
-                        out.line("onStep(send(sent.event, emit: emit))")
+                        out.line(report("send(sent.event, emit: emit)", "sent.event.name"))
                         out.line("continue")
                     out.close()
                 }
                 if !timers.isEmpty {
                     out.line("let outcome = fireTimer(slot, firedAtOnce: firedAtOnce)")
                     out.line("if !pending.isEmpty { deliver(emit) }")
-                    out.line("onStep(outcome)")
+                    out.line(report("outcome", "nil"))
                 }
             out.close()
             out.line("if time > core.now { core.now = time }")

@@ -403,6 +403,14 @@ extension FlatMachineWriter {
         out.line("// MARK: - By name, for tools (a log harness, a recorder, a differential test)")
         out.line()
         deadlineRefusal()
+        if !sendsEvents {
+            // (A machine that sends itself events writes this one in full: `ChartWriter`.)
+            out.doc("`advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine\nsent itself, that event's name (nil for a timer's step): this machine sends none.")
+            out.open("\(a)mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void)")
+                out.line("advance(to: time, emit: emit, onStep: { onEachStep($0, nil) })")
+            out.close()
+            out.line()
+        }
         out.doc("The variables in the spec's order, by name.")
         out.open("\(a)var variableValues: [(name: String, value: Value)]")
             if machine.variables.isEmpty {

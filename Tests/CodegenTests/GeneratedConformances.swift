@@ -121,6 +121,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("random-chart:20", RandomChart_20.self),
     ("random-chart:38", RandomChart_38.self),
     ("Tests/CheckerTests/Fixtures/timer-fails.machine", Fixture_timer_fails.self),
+    ("Tests/CheckerTests/Fixtures/send-fails.machine", Fixture_send_fails.self),
 ]
 
 extension Drawer: GeneratedMachine {}
@@ -527,3 +528,12 @@ extension Fixture_timer_fails.Output: GeneratedOutput {}
 extension Fixture_timer_fails.Event: GeneratedEvent {}
 extension Fixture_timer_fails.StepResult: GeneratedStepResult {}
 extension Fixture_timer_fails.Recorded: GeneratedRecorded {}
+
+extension Fixture_send_fails: GeneratedMachine {}
+extension Fixture_send_fails.Value: GeneratedValue {}
+extension Fixture_send_fails.Failure: GeneratedFailure {}
+extension Fixture_send_fails.Outcome: GeneratedOutcome {}
+extension Fixture_send_fails.Output: GeneratedOutput {}
+extension Fixture_send_fails.Event: GeneratedEvent {}
+extension Fixture_send_fails.StepResult: GeneratedStepResult {}
+extension Fixture_send_fails.Recorded: GeneratedRecorded {}

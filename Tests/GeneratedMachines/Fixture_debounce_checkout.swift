@@ -424,6 +424,12 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     /// due by then in deadline order, each its own macrostep: `emit` gets its outputs, `onStep` its
     /// outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        advance(to: time, emit: emit, onEachStep: { outcome, _ in onStep(outcome) })
+    }
+
+    /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
+    /// sent itself, that event's name (nil for a timer's step).
+    public mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void) {
         // Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).
         guard !core.sent.isEmpty else {
             if time > core.now { core.now = time }
@@ -447,10 +453,10 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 let sent = core.sent.remove(at: -1 - slot)
                 if firedAtOnce > 10_000 {
                     core.sent.removeAll()
-                    onStep(.rejected(Failure(message: "sent events were taken 10000 times at t=\(Self.text(core.now)) without time passing; dropped the pending ones", line: sent.line, column: sent.column)))
+                    onEachStep(.rejected(Failure(message: "sent events were taken 10000 times at t=\(Self.text(core.now)) without time passing; dropped the pending ones", line: sent.line, column: sent.column)), sent.event.name)
                     continue
                 }
-                onStep(send(sent.event, emit: emit))
+                onEachStep(send(sent.event, emit: emit), sent.event.name)
                 continue
             }
         }

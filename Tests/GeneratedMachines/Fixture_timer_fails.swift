@@ -258,6 +258,12 @@ public struct Fixture_timer_fails: Sendable, Hashable {
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
 
+    /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
+    /// sent itself, that event's name (nil for a timer's step): this machine sends none.
+    public mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void) {
+        advance(to: time, emit: emit, onStep: { onEachStep($0, nil) })
+    }
+
     /// The variables in the spec's order, by name.
     public var variableValues: [(name: String, value: Value)] {
         [

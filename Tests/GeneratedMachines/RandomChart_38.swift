@@ -436,6 +436,12 @@ public struct RandomChart_38: Sendable, Hashable {
     /// due by then in deadline order, each its own macrostep: `emit` gets its outputs, `onStep` its
     /// outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        advance(to: time, emit: emit, onEachStep: { outcome, _ in onStep(outcome) })
+    }
+
+    /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
+    /// sent itself, that event's name (nil for a timer's step).
+    public mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void) {
         // Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).
         guard core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time || core.deadline3 <= time || core.deadline4 <= time || core.deadline5 <= time || core.deadline6 <= time || core.deadline7 <= time || core.deadline8 <= time || !core.sent.isEmpty else {
             if time > core.now { core.now = time }
@@ -477,15 +483,15 @@ public struct RandomChart_38: Sendable, Hashable {
                     core.deadline7 = .nan
                     core.deadline8 = .nan
                     core.sent.removeAll()
-                    onStep(.rejected(Failure(message: "sent events were taken 10000 times at t=\(Self.text(core.now)) without time passing; dropped the pending ones", line: sent.line, column: sent.column)))
+                    onEachStep(.rejected(Failure(message: "sent events were taken 10000 times at t=\(Self.text(core.now)) without time passing; dropped the pending ones", line: sent.line, column: sent.column)), sent.event.name)
                     continue
                 }
-                onStep(send(sent.event, emit: emit))
+                onEachStep(send(sent.event, emit: emit), sent.event.name)
                 continue
             }
             let outcome = fireTimer(slot, firedAtOnce: firedAtOnce)
             if !pending.isEmpty { deliver(emit) }
-            onStep(outcome)
+            onEachStep(outcome, nil)
         }
         if time > core.now { core.now = time }
     }

@@ -271,6 +271,12 @@ struct Drawer: Sendable, Hashable {
     /// When a timer was armed, and its delay.
     struct DeadlineRefusal: Sendable, Hashable { var time: Double; var delay: Double }
 
+    /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
+    /// sent itself, that event's name (nil for a timer's step): this machine sends none.
+    mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void) {
+        advance(to: time, emit: emit, onStep: { onEachStep($0, nil) })
+    }
+
     /// The variables in the spec's order, by name.
     var variableValues: [(name: String, value: Value)] {
         [

@@ -108,8 +108,10 @@ extension HarnessSources {
             var startStep: (StepOutcome, [EmittedOutput]) { get }
             /// Sends the event named `name` with its fields in the spec's order.
             mutating func replaySend(name: String, fields: [LogValue], emit: (EmittedOutput) -> Void) -> StepOutcome
-            /// Fires every timer due by `time`, each its own step, then moves the clock there.
-            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput]) -> Void)
+            /// Fires every timer (and takes every sent event) due by `time`, each its own step, then
+            /// moves the clock there; `onStep` gets each step's outcome, its outputs, and the
+            /// name of the event the machine sent itself that the step took (nil for a timer).
+            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput], String?) -> Void)
             var now: Double { get }
             var isFinished: Bool { get }
             var configurationNames: [String] { get }
@@ -284,15 +286,16 @@ extension HarnessSources {
             /// Fires the timers of `run` due by `time` (each a step reported at `line`), then moves
             /// its clock there.
             func fireTimers(_ run: Run, to time: Double, line: Int) {
-                run.machine.replayAdvance(to: time) { outcome, outputs in
+                run.machine.replayAdvance(to: time) { outcome, outputs, sent in
                     collect(outputs, into: run)
                     switch outcome {
                     case .taken:
-                        run.report.timersFired += 1
+                        if sent != nil { run.report.sentTaken += 1 } else { run.report.timersFired += 1 }
                     case .rejected(let message, let specLine, let specColumn):
                         run.report.rejected += 1
+                        let text = sent.map { "step of sent event '\($0)' failed: \(message)" } ?? "timer step failed: \(message)"
                         if run.report.rejections.count < ReplayRules.keptFailures {
-                            run.report.rejections.append(Rejection(line: line, column: 1, message: "timer step failed: \(message)",
+                            run.report.rejections.append(Rejection(line: line, column: 1, message: text,
                                                                    specLine: specLine, specColumn: specColumn))
                         }
                     default:

@@ -180,10 +180,10 @@ package enum HarnessWriter {
                 return Self.replayOutcome(send(event, emit: { emit(Self.replayOutput($0)) }))
             }
 
-            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput]) -> Void) {
+            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput], String?) -> Void) {
                 var outputs: [Output] = []
-                advance(to: time, emit: { outputs.append($0) }, onStep: { outcome in
-                    onStep(Self.replayOutcome(outcome), outputs.map(Self.replayOutput))
+                advance(to: time, emit: { outputs.append($0) }, onEachStep: { outcome, sent in
+                    onStep(Self.replayOutcome(outcome), outputs.map(Self.replayOutput), sent)
                     outputs.removeAll()
                 })
             }
@@ -245,8 +245,8 @@ package enum HarnessWriter {
                 return Self.replayOutcome(send(event, emit: { _ in }))
             }
 
-            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput]) -> Void) {
-                advance(to: time, onStep: { onStep(Self.replayOutcome($0), []) })
+            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput], String?) -> Void) {
+                advance(to: time, emit: { _ in }, onEachStep: { onStep(Self.replayOutcome($0), [], $1) })
             }
 
             var variableList: [(name: String, value: LogValue)] {
