@@ -387,6 +387,15 @@ extension FlatMachineWriter {
                 out.line()
                 return
             }
+            // Most calls find no timer due: that test is inline, the firing out of line.
+            let due = timers.indices.map { "core.deadline\($0) <= time" }.joined(separator: " || ")
+            out.line("if !core.isFinished && (\(due)) { fireTimer(dueBy: time, emit: emit, onStep: onStep) }")
+            out.line("if time > core.now { core.now = time }")
+        out.close()
+        out.line()
+        out.doc("Fires every timer due by `time`, in deadline order (the earlier armed first among equal\ndeadlines), each its own step.")
+        out.line("@inline(never)")
+        out.open("private mutating func fireTimer(dueBy time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void)")
             out.line("var firedAtOnce = 0")
             out.open("while !core.isFinished")
                 out.line("var next = -1")
@@ -403,7 +412,6 @@ extension FlatMachineWriter {
                 out.line("if !pending.isEmpty { deliver(emit) }")
                 out.line("onStep(outcome)")
             out.close()
-            out.line("if time > core.now { core.now = time }")
         out.close()
         out.line()
     }

@@ -212,7 +212,8 @@ extension FlatMachineWriter {
     // MARK: - Helpers in the generated type
 
     mutating func helpers() {
-        out.doc("Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step\nsucceeds: a failing step emits nothing.)")
+        out.doc("Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step\nsucceeds: a failing step emits nothing. Out of line: most steps emit nothing.)")
+        out.line("@inline(never)")
         out.open("private mutating func deliver(_ emit: (Output) -> Void)")
         out.line("for output in pending { emit(output) }")
         out.line("pending.removeAll(keepingCapacity: true)")

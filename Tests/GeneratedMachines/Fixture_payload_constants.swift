@@ -489,7 +489,8 @@ public struct Fixture_payload_constants: Sendable, Hashable {
     }
 
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)

@@ -235,6 +235,14 @@ public struct Fixture_timer_race: Sendable, Hashable {
     /// `emit` gets its outputs, `onStep` its outcome.
     @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        if !core.isFinished && (core.deadline0 <= time || core.deadline1 <= time) { fireTimer(dueBy: time, emit: emit, onStep: onStep) }
+        if time > core.now { core.now = time }
+    }
+
+    /// Fires every timer due by `time`, in deadline order (the earlier armed first among equal
+    /// deadlines), each its own step.
+    @inline(never)
+    private mutating func fireTimer(dueBy time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void) {
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -250,7 +258,6 @@ public struct Fixture_timer_race: Sendable, Hashable {
             if !pending.isEmpty { deliver(emit) }
             onStep(outcome)
         }
-        if time > core.now { core.now = time }
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
@@ -391,7 +398,8 @@ public struct Fixture_timer_race: Sendable, Hashable {
     }
 
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
