@@ -33,9 +33,10 @@
 //
 //     .build/release/statecraft-bench allocs [--machine Drawer] [--count 5000]
 //         Heap allocations per event for each stage, counted by Valgrind memcheck ("total heap
-//         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind.
+//         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind. `generated` is
+//         the type `statecraft swift` writes (Drawer, PullToRefresh), sent typed events.
 //
-//     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|tape|hand|record --machine M --log FILE --count N [--repeat R]
+//     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|tape|hand|generated|record --machine M --log FILE --count N [--repeat R]
 //         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind
 //         (replay2: replay with the second thread reading). --repeat steps (step, tape, hand) R
 //         times over the decoded events, for a profiler: `perf record` then sees the stepping.
