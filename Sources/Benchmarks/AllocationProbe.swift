@@ -9,7 +9,7 @@ struct AllocationProbe {
     var count = 5_000
     var specs = "Specs"
     var directory = "/tmp/statecraft-bench"
-    static let stages = ["next", "raw", "replay", "replay2", "step", "tape", "hand", "record"]
+    static let stages = ["next", "raw", "replay", "replay2", "step", "tape", "hand", "generated", "record"]
 
     func run() -> Int32 {
         guard let me = System.executablePath() else { return 1 }
@@ -34,17 +34,17 @@ struct AllocationProbe {
                 totals.append(total)
             }
             guard totals.count == 2 else {
-                print("  \(Table.pad(stage, 8)) not measured (is valgrind installed?)")
+                print("  \(Table.pad(stage, 9)) not measured (is valgrind installed?)")
                 continue
             }
             let perEvent = Double(totals[1] - totals[0]) / Double(count)
-            print("  \(Table.pad(stage, 8)) \(Table.fixed(perEvent, 2)) allocs/event  (\(totals[0]) → \(totals[1]))")
+            print("  \(Table.pad(stage, 9)) \(Table.fixed(perEvent, 2)) allocs/event  (\(totals[0]) → \(totals[1]))")
         }
         return 0
     }
 
-    /// Runs one stage over the first `count` events (the process Valgrind watches); `step`
-    /// and `hand` go through them `repeats` times, so a profiler sees the stepping rather
+    /// Runs one stage over the first `count` events (the process Valgrind watches); `step`,
+    /// `hand` and `generated` go through them `repeats` times, so a profiler sees the stepping rather
     /// than the decoding before it.
     static func probe(stage: String, machine: String, log: String, count: Int, specs: String, repeats: Int = 1) -> Int32 {
         guard case .success(let program) = Stages.loadProgram("\(specs)/\(machine).machine") else { return 1 }
@@ -72,6 +72,14 @@ struct AllocationProbe {
                         if m.applied < 0 { print(m.applied) }
                     }
                 }
+            case "generated":
+                // The type `statecraft swift` writes (Machines/*.swift): the typed events of the
+                // whole log are built in both runs, so the difference is what the first N or 2N
+                // calls to `advance(to:)` and `send` allocate.
+                guard case .success(var decoded) = DecodedLog.decode(path: log, program: program) else { return 1 }
+                decoded.stepLimit = count
+                guard let generated = GeneratedRun.make(machine, decoded, program) else { return 2 }
+                for _ in 0..<max(1, repeats) { _ = generated.run() }
             case "record":
                 // `EventLogWriter` writing the first `count` events of `record`'s drag.
                 let writer = try EventLogWriter.create(path: "/dev/null")

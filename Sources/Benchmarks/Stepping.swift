@@ -14,6 +14,9 @@ struct DecodedLog {
 
     var events: [Event] = []
     var runCount = 0
+    /// How many of the events the generated machines step (all when nil): the allocation
+    /// probe builds the typed events of the whole log, and steps N or 2N of them.
+    var stepLimit: Int?
 
     /// Reads the log with the public reader and resolves names and fields the way the
     /// replayer does; nil (with a message) if a line does not fit the machine.

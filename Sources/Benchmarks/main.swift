@@ -33,9 +33,10 @@
 //
 //     .build/release/statecraft-bench allocs [--machine Drawer] [--count 5000]
 //         Heap allocations per event for each stage, counted by Valgrind memcheck ("total heap
-//         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind.
+//         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind. `generated` is
+//         the type `statecraft swift` writes (Drawer, PullToRefresh), sent typed events.
 //
-//     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|tape|hand|record --machine M --log FILE --count N [--repeat R]
+//     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|tape|hand|generated|record --machine M --log FILE --count N [--repeat R]
 //         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind
 //         (replay2: replay with the second thread reading). --repeat steps (step, tape, hand) R
 //         times over the decoded events, for a profiler: `perf record` then sees the stepping.
@@ -84,7 +85,9 @@
 //         What recording costs an app: EventLogWriter writing N Drawer-like events (a time and
 //         two fields: `touchBegan` with y and onContent) to FILE, close included; the median
 //         ns per event of the runs (issue 33's ceiling is 150). `allocs` counts its
-//         allocations per event as the `record` stage.
+//         allocations per event as the `record` stage. Then the same events sent to the
+//         generated Drawer with send(_:at:recordingTo:) into the writer, against the same
+//         sends without recording: the median difference, ns per event.
 //
 //     python3 Sources/Benchmarks/python/lsp_latency.py .build/release/statecraft Specs/PeekRating.machine [RUNS]
 //         The same two times through the real binary's pipes, as an editor sees them.

@@ -131,6 +131,9 @@ extension FlatMachineWriter {
             case .add where l.type == .string:
                 return ("(\(a) + \(b))", ta || tb)
             case .add, .subtract, .multiply, .divide, .remainder:
+                if cannotFail(op, l, r) {
+                    return (op == .remainder ? "(\(a)).truncatingRemainder(dividingBy: \(b))" : "(\(a) \(op.rawValue) \(b))", ta || tb)
+                }
                 return ("Self.\(arithmeticHelper(op))(\(a), \(b), compound: false, \(site(e.range)))", true)
             }
         case .conditional(let c, let t, let f):
@@ -162,10 +165,77 @@ extension FlatMachineWriter {
         }
     }
 
+    /// Whether `l op r` is a finite number whatever the values: two constants whose result is,
+    /// or finite operands and a constant that keeps the result in range (`x / c` with |c| ≥ 1,
+    /// `x * c` with |c| ≤ 1, `x % c` with c ≠ 0). The runtime's check could never fail there,
+    /// so none is written.
+    func cannotFail(_ op: BinaryOp, _ l: Expr, _ r: Expr) -> Bool {
+        if let a = constantNumber(l), let b = constantNumber(r) {
+            // Two constants: the result is known now.
+            let result: Double
+            switch op {
+            case .add: result = a + b
+            case .subtract: result = a - b
+            case .multiply: result = a * b
+            case .divide: result = a / b
+            default: result = a.truncatingRemainder(dividingBy: b)
+            }
+            return result.isFinite
+        }
+        switch op {
+        case .divide:
+            if let c = constantNumber(r) { return c.magnitude >= 1 && isFinite(l) }
+        case .remainder:
+            if let c = constantNumber(r) { return c != 0 && isFinite(l) }
+        case .multiply:
+            if let c = constantNumber(r), c.magnitude <= 1 { return isFinite(l) }
+            if let c = constantNumber(l), c.magnitude <= 1 { return isFinite(r) }
+        default:
+            break
+        }
+        return false
+    }
+
+    /// The finite number `e` always is (a literal, a constant, pi), if it is one.
+    func constantNumber(_ e: Expr) -> Double? {
+        switch e.kind {
+        case .literal(.number(let n)): n.isFinite ? n : nil
+        case .constant(let id):
+            if case .number(let n) = machine.constants[id.index].value, n.isFinite { n } else { nil }
+        case .pi: .pi
+        default: nil
+        }
+    }
+
+    /// Whether `e`'s value is always finite: constants, and what is computed from them and
+    /// from arithmetic (whose result is checked, or finite as `cannotFail` shows). A payload
+    /// field, a variable or a local may hold any number.
+    func isFinite(_ e: Expr) -> Bool {
+        switch e.kind {
+        case .literal, .constant, .pi:
+            return constantNumber(e) != nil
+        case .binary(let op, _, _):
+            return e.type == .number && [.add, .subtract, .multiply, .divide, .remainder].contains(op)
+        case .unary(.negate, let x):
+            return isFinite(x)
+        case .call(let f, let args):
+            switch f {
+            case .min, .max, .abs, .floor, .ceil, .round: return args.allSatisfy(isFinite)
+            case .sqrt: return true
+            case .atan2: return false
+            }
+        case .conditional(_, let t, let f):
+            return isFinite(t) && isFinite(f)
+        default:
+            return false
+        }
+    }
+
     // MARK: - Helpers in the generated type
 
     mutating func helpers() {
-        out.doc("Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step\nsucceeds: a failing step emits nothing.)")
+        out.doc("Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step\nsucceeds: a failing step emits nothing. Out of line: most steps emit nothing.)")
+        out.line("@inline(never)")
         out.open("private mutating func deliver(_ emit: (Output) -> Void)")
         out.line("for output in pending { emit(output) }")
         out.line("pending.removeAll(keepingCapacity: true)")
@@ -176,16 +246,11 @@ extension FlatMachineWriter {
         let ops: [(String, String, String)] = [("add", "+", "a + b"), ("subtract", "-", "a - b"), ("multiply", "*", "a * b"),
                                                ("divide", "/", "a / b"), ("remainder", "%", "a.truncatingRemainder(dividingBy: b)")]
         for (name, symbol, formula) in ops {
+            out.line("@inline(__always)")
             out.open("private static func \(name)(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double")
                 out.line("let result = \(formula)")
                 out.line("if result.isFinite { return result }")
-                if symbol == "/" || symbol == "%" {
-                    let what = symbol == "/" ? "division" : "remainder"
-                    out.open("if b == 0 && !compound")
-                        out.line("throw Failure(message: \"\(what) by zero (\\(text(a)) \(symbol) 0)\", line: line, column: column)")
-                    out.close()
-                }
-                out.line("throw Failure(message: \"\\(text(a)) \(symbol) \\(text(b)) is not a finite number\", line: line, column: column)")
+                out.line("throw Failure.arithmetic(a, \(SwiftName.literal(symbol)), b, compound: compound, line, column)")
             out.close()
             out.line()
         }

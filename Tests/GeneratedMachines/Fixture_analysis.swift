@@ -102,6 +102,15 @@ public struct Fixture_analysis: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_analysis.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_analysis.text(a)) \(op) \(Fixture_analysis.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -249,15 +258,15 @@ public struct Fixture_analysis: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -265,7 +274,16 @@ public struct Fixture_analysis: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        if !core.isFinished && (core.deadline0 <= time) { fireTimer(dueBy: time, emit: emit, onStep: onStep) }
+        if time > core.now { core.now = time }
+    }
+
+    /// Fires every timer due by `time`, in deadline order (the earlier armed first among equal
+    /// deadlines), each its own step.
+    @inline(never)
+    private mutating func fireTimer(dueBy time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void) {
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -280,7 +298,6 @@ public struct Fixture_analysis: Sendable, Hashable {
             if !pending.isEmpty { deliver(emit) }
             onStep(outcome)
         }
-        if time > core.now { core.now = time }
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
@@ -314,20 +331,14 @@ public struct Fixture_analysis: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.idle)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .idle
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -339,7 +350,7 @@ public struct Fixture_analysis: Sendable, Hashable {
                 return 0
             case .stuck:
                 // line 29: on pull in stuck
-                try transition7_pull()
+                transition7_pull()
                 return 7
             default:
                 return nil
@@ -349,27 +360,27 @@ public struct Fixture_analysis: Sendable, Hashable {
             case .idle:
                 // line 18: on release in idle -> hidden
                 if Self.enabled {
-                    try transition1_release()
+                    transition1_release()
                     return 1
                 }
                 // line 19: on release in idle -> refreshing
                 if (core.progress >= 1) {
-                    try transition2_release()
+                    transition2_release()
                     return 2
                 }
                 // line 20: on release in idle
                 if (Self.threshold > 10) {
-                    try transition3_release()
+                    transition3_release()
                     return 3
                 }
                 return nil
             case .refreshing:
                 // line 24: on release in refreshing -> stuck
-                try transition4_release()
+                transition4_release()
                 return 4
             case .hidden:
                 // line 32: on release in hidden -> idle
-                try transition8_release()
+                transition8_release()
                 return 8
             default:
                 return nil
@@ -380,6 +391,7 @@ public struct Fixture_analysis: Sendable, Hashable {
     }
 
     /// Line 17: on pull in idle.
+    @inline(__always)
     private mutating func transition0_pull(offset: Double) throws(Failure) {
         core.progress = try Self.divide(offset, Self.threshold, compound: false, 17, 30)
         core.written = 1
@@ -387,54 +399,68 @@ public struct Fixture_analysis: Sendable, Hashable {
     }
 
     /// Line 18: on release in idle -> hidden.
-    private mutating func transition1_release() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.hidden)
+    @inline(__always)
+    private mutating func transition1_release() {
+        // exits the active states inside Analysis, enters hidden
+        core.state = .hidden
     }
 
     /// Line 19: on release in idle -> refreshing.
-    private mutating func transition2_release() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.refreshing)
+    @inline(__always)
+    private mutating func transition2_release() {
+        // exits the active states inside Analysis, enters refreshing
+        enter(.refreshing)
+        core.state = .refreshing
     }
 
     /// Line 20: on release in idle.
-    private mutating func transition3_release() throws(Failure) {
+    @inline(__always)
+    private mutating func transition3_release() {
         pending.append(.refreshed)
     }
 
     /// Line 24: on release in refreshing -> stuck.
-    private mutating func transition4_release() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.stuck)
+    @inline(__always)
+    private mutating func transition4_release() {
+        // exits the active states inside Analysis, enters stuck
+        exit(.refreshing)
+        core.state = .stuck
     }
 
     /// Line 25: on release in refreshing -> idle.
-    private mutating func transition5_release() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.idle)
+    @inline(__always)
+    private mutating func transition5_release() {
+        // exits the active states inside Analysis, enters idle
+        exit(.refreshing)
+        core.state = .idle
     }
 
     /// Line 26: after in refreshing -> refreshing.
-    private mutating func transition6() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.refreshing)
+    @inline(__always)
+    private mutating func transition6() {
+        // exits the active states inside Analysis, enters refreshing
+        exit(.refreshing)
+        enter(.refreshing)
+        core.state = .refreshing
     }
 
     /// Line 29: on pull in stuck.
-    private mutating func transition7_pull() throws(Failure) {
+    @inline(__always)
+    private mutating func transition7_pull() {
         core.progress = 0
     }
 
     /// Line 32: on release in hidden -> idle.
-    private mutating func transition8_release() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.idle)
+    @inline(__always)
+    private mutating func transition8_release() {
+        // exits the active states inside Analysis, enters idle
+        core.state = .idle
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
+    private mutating func enter(_ s: State) {
         switch s {
         case .idle:
             break
@@ -457,7 +483,8 @@ public struct Fixture_analysis: Sendable, Hashable {
     }
 
     /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
+    @inline(__always)
+    private mutating func exit(_ s: State) {
         switch s {
         case .idle:
             break
@@ -469,15 +496,6 @@ public struct Fixture_analysis: Sendable, Hashable {
             break
         case .island:
             break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -493,19 +511,12 @@ public struct Fixture_analysis: Sendable, Hashable {
         case 0: core.deadline0 = .nan
         default: break
         }
-        let before = core
-        do {
-            switch slot {
-            case 0:
-                try transition6()
-                return .taken(transition: 6)
-            default:
-                return .ignored
-            }
-        } catch {
-            core = before
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
+        switch slot {
+        case 0:
+            transition6()
+            return .taken(transition: 6)
+        default:
+            return .ignored
         }
     }
 
@@ -983,7 +994,8 @@ public struct Fixture_analysis: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -991,40 +1003,39 @@ public struct Fixture_analysis: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay

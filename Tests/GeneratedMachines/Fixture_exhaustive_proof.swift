@@ -83,6 +83,15 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_exhaustive_proof.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_exhaustive_proof.text(a)) \(op) \(Fixture_exhaustive_proof.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -207,15 +216,15 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -223,6 +232,7 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -256,20 +266,14 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.running)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .running
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -277,15 +281,15 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
             switch leaf {
             case .running:
                 // line 10: on flip in running
-                try transition0_flip()
+                transition0_flip()
                 return 0
             case .odd:
                 // line 14: on flip in odd -> running
-                try transition3_flip()
+                transition3_flip()
                 return 3
             case .even:
                 // line 15: on flip in even -> running
-                try transition4_flip()
+                transition4_flip()
                 return 4
             }
         case .probe:
@@ -293,12 +297,12 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
             case .running:
                 // line 11: on probe in running -> odd
                 if (core.mode == 1) {
-                    try transition1_probe()
+                    transition1_probe()
                     return 1
                 }
                 // line 12: on probe in running -> even
                 if (core.mode == 2) {
-                    try transition2_probe()
+                    transition2_probe()
                     return 2
                 }
                 return nil
@@ -309,66 +313,37 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
     }
 
     /// Line 10: on flip in running.
-    private mutating func transition0_flip() throws(Failure) {
+    @inline(__always)
+    private mutating func transition0_flip() {
         core.mode = ((core.mode == 0) ? 2 : 0)
     }
 
     /// Line 11: on probe in running -> odd.
-    private mutating func transition1_probe() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.odd)
+    @inline(__always)
+    private mutating func transition1_probe() {
+        // exits the active states inside Toggle, enters odd
+        core.state = .odd
     }
 
     /// Line 12: on probe in running -> even.
-    private mutating func transition2_probe() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.even)
+    @inline(__always)
+    private mutating func transition2_probe() {
+        // exits the active states inside Toggle, enters even
+        core.state = .even
     }
 
     /// Line 14: on flip in odd -> running.
-    private mutating func transition3_flip() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.running)
+    @inline(__always)
+    private mutating func transition3_flip() {
+        // exits the active states inside Toggle, enters running
+        core.state = .running
     }
 
     /// Line 15: on flip in even -> running.
-    private mutating func transition4_flip() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.running)
-    }
-
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
-        switch s {
-        case .running:
-            break
-        case .odd:
-            break
-        case .even:
-            break
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .running:
-            break
-        case .odd:
-            break
-        case .even:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
-        }
+    @inline(__always)
+    private mutating func transition4_flip() {
+        // exits the active states inside Toggle, enters running
+        core.state = .running
     }
 
     /// The state that contains `s` (nil at the top level).
@@ -819,7 +794,8 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -827,40 +803,39 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

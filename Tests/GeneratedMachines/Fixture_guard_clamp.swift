@@ -83,6 +83,15 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_guard_clamp.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_guard_clamp.text(a)) \(op) \(Fixture_guard_clamp.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -212,15 +221,15 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -228,6 +237,7 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -261,20 +271,14 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.idle)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .idle
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -292,88 +296,59 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
             case .idle:
                 // line 10: on release in idle -> refreshing
                 if (core.progress >= 1) {
-                    try transition1_release()
+                    transition1_release()
                     return 1
                 }
                 // line 11: on release in idle -> overscrolled
                 if (core.progress > 1) {
-                    try transition2_release()
+                    transition2_release()
                     return 2
                 }
                 return nil
             case .refreshing:
                 // line 14: on release in refreshing -> idle
-                try transition3_release()
+                transition3_release()
                 return 3
             case .overscrolled:
                 // line 17: on release in overscrolled -> idle
-                try transition4_release()
+                transition4_release()
                 return 4
             }
         }
     }
 
     /// Line 9: on pull in idle.
+    @inline(__always)
     private mutating func transition0_pull(offset: Double) throws(Failure) {
         core.progress = try Swift.min(Swift.max(Self.divide(-offset, 110, compound: false, 9, 38), 0), 1)
     }
 
     /// Line 10: on release in idle -> refreshing.
-    private mutating func transition1_release() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.refreshing)
+    @inline(__always)
+    private mutating func transition1_release() {
+        // exits the active states inside Clamp, enters refreshing
+        core.state = .refreshing
     }
 
     /// Line 11: on release in idle -> overscrolled.
-    private mutating func transition2_release() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.overscrolled)
+    @inline(__always)
+    private mutating func transition2_release() {
+        // exits the active states inside Clamp, enters overscrolled
+        core.state = .overscrolled
     }
 
     /// Line 14: on release in refreshing -> idle.
-    private mutating func transition3_release() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.idle)
+    @inline(__always)
+    private mutating func transition3_release() {
+        // exits the active states inside Clamp, enters idle
+        core.state = .idle
     }
 
     /// Line 17: on release in overscrolled -> idle.
-    private mutating func transition4_release() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.idle)
-    }
-
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
-        switch s {
-        case .idle:
-            break
-        case .refreshing:
-            break
-        case .overscrolled:
-            break
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .idle:
-            break
-        case .refreshing:
-            break
-        case .overscrolled:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
-        }
+    @inline(__always)
+    private mutating func transition4_release() {
+        // exits the active states inside Clamp, enters idle
+        core.state = .idle
     }
 
     /// The state that contains `s` (nil at the top level).
@@ -824,7 +799,8 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -832,40 +808,39 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

@@ -83,6 +83,15 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_guard_overlap.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_guard_overlap.text(a)) \(op) \(Fixture_guard_overlap.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -210,15 +219,15 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -226,6 +235,7 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -257,20 +267,14 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.idle)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .idle
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -279,12 +283,12 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
             case .idle:
                 // line 7: on drag in idle -> right
                 if (x > 0) {
-                    try transition0_drag()
+                    transition0_drag()
                     return 0
                 }
                 // line 8: on drag in idle -> left
                 if (x < 10) {
-                    try transition1_drag()
+                    transition1_drag()
                     return 1
                 }
                 return nil
@@ -295,11 +299,11 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
             switch leaf {
             case .right:
                 // line 10: on reset in right -> idle
-                try transition2_reset()
+                transition2_reset()
                 return 2
             case .left:
                 // line 11: on reset in left -> idle
-                try transition3_reset()
+                transition3_reset()
                 return 3
             default:
                 return nil
@@ -308,61 +312,31 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
     }
 
     /// Line 7: on drag in idle -> right.
-    private mutating func transition0_drag() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.right)
+    @inline(__always)
+    private mutating func transition0_drag() {
+        // exits the active states inside Overlap, enters right
+        core.state = .right
     }
 
     /// Line 8: on drag in idle -> left.
-    private mutating func transition1_drag() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.left)
+    @inline(__always)
+    private mutating func transition1_drag() {
+        // exits the active states inside Overlap, enters left
+        core.state = .left
     }
 
     /// Line 10: on reset in right -> idle.
-    private mutating func transition2_reset() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.idle)
+    @inline(__always)
+    private mutating func transition2_reset() {
+        // exits the active states inside Overlap, enters idle
+        core.state = .idle
     }
 
     /// Line 11: on reset in left -> idle.
-    private mutating func transition3_reset() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.idle)
-    }
-
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
-        switch s {
-        case .idle:
-            break
-        case .right:
-            break
-        case .left:
-            break
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .idle:
-            break
-        case .right:
-            break
-        case .left:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
-        }
+    @inline(__always)
+    private mutating func transition3_reset() {
+        // exits the active states inside Overlap, enters idle
+        core.state = .idle
     }
 
     /// The state that contains `s` (nil at the top level).
@@ -799,7 +773,8 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -807,40 +782,39 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

@@ -87,6 +87,15 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_not_reached_collapse.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_not_reached_collapse.text(a)) \(op) \(Fixture_not_reached_collapse.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -211,15 +220,15 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -227,6 +236,7 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -260,20 +270,14 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.counting)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .counting
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -291,22 +295,22 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
             case .counting:
                 // line 11: on check in counting -> twenty
                 if (core.count == 20) {
-                    try transition1_check()
+                    transition1_check()
                     return 1
                 }
                 // line 12: on check in counting -> twentyOne
                 if (core.count == 21) {
-                    try transition2_check()
+                    transition2_check()
                     return 2
                 }
                 // line 13: on check in counting -> twentyTwo
                 if (core.count == 22) {
-                    try transition3_check()
+                    transition3_check()
                     return 3
                 }
                 // line 14: on check in counting -> twentyThree
                 if (core.count == 23) {
-                    try transition4_check()
+                    transition4_check()
                     return 4
                 }
                 return nil
@@ -317,37 +321,47 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
     }
 
     /// Line 10: on tick in counting.
+    @inline(__always)
     private mutating func transition0_tick() throws(Failure) {
         core.count = try Self.add(core.count, 1, compound: true, 10, 19)
     }
 
     /// Line 11: on check in counting -> twenty.
-    private mutating func transition1_check() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.twenty)
+    @inline(__always)
+    private mutating func transition1_check() {
+        // exits the active states inside Counter, enters twenty
+        enter(.twenty)
+        core.state = .twenty
     }
 
     /// Line 12: on check in counting -> twentyOne.
-    private mutating func transition2_check() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.twentyOne)
+    @inline(__always)
+    private mutating func transition2_check() {
+        // exits the active states inside Counter, enters twentyOne
+        enter(.twentyOne)
+        core.state = .twentyOne
     }
 
     /// Line 13: on check in counting -> twentyTwo.
-    private mutating func transition3_check() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.twentyTwo)
+    @inline(__always)
+    private mutating func transition3_check() {
+        // exits the active states inside Counter, enters twentyTwo
+        enter(.twentyTwo)
+        core.state = .twentyTwo
     }
 
     /// Line 14: on check in counting -> twentyThree.
-    private mutating func transition4_check() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.twentyThree)
+    @inline(__always)
+    private mutating func transition4_check() {
+        // exits the active states inside Counter, enters twentyThree
+        enter(.twentyThree)
+        core.state = .twentyThree
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
+    private mutating func enter(_ s: State) {
         switch s {
         case .counting:
             break
@@ -359,31 +373,6 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
             core.isFinished = true
         case .twentyThree:
             core.isFinished = true
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .counting:
-            break
-        case .twenty:
-            break
-        case .twentyOne:
-            break
-        case .twentyTwo:
-            break
-        case .twentyThree:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -841,7 +830,8 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -849,40 +839,39 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

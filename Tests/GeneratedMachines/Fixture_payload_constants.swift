@@ -81,6 +81,15 @@ public struct Fixture_payload_constants: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_payload_constants.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_payload_constants.text(a)) \(op) \(Fixture_payload_constants.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -210,15 +219,15 @@ public struct Fixture_payload_constants: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -226,6 +235,7 @@ public struct Fixture_payload_constants: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -259,20 +269,14 @@ public struct Fixture_payload_constants: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.idle)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .idle
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -281,82 +285,82 @@ public struct Fixture_payload_constants: Sendable, Hashable {
             case .idle:
                 // line 10: on select in idle
                 if (index == 1) {
-                    try transition0_select()
+                    transition0_select()
                     return 0
                 }
                 // line 11: on select in idle
                 if (index == 2) {
-                    try transition1_select()
+                    transition1_select()
                     return 1
                 }
                 // line 12: on select in idle
                 if (index == 3) {
-                    try transition2_select()
+                    transition2_select()
                     return 2
                 }
                 // line 13: on select in idle
                 if (index == 4) {
-                    try transition3_select()
+                    transition3_select()
                     return 3
                 }
                 // line 14: on select in idle
                 if (index == 5) {
-                    try transition4_select()
+                    transition4_select()
                     return 4
                 }
                 // line 15: on select in idle
                 if (index == 6) {
-                    try transition5_select()
+                    transition5_select()
                     return 5
                 }
                 // line 16: on select in idle
                 if (index == 7) {
-                    try transition6_select()
+                    transition6_select()
                     return 6
                 }
                 // line 17: on select in idle
                 if (index == 8) {
-                    try transition7_select()
+                    transition7_select()
                     return 7
                 }
                 // line 18: on select in idle
                 if (index == 9) {
-                    try transition8_select()
+                    transition8_select()
                     return 8
                 }
                 // line 19: on select in idle
                 if (index == 10) {
-                    try transition9_select()
+                    transition9_select()
                     return 9
                 }
                 // line 20: on select in idle
                 if (index == 11) {
-                    try transition10_select()
+                    transition10_select()
                     return 10
                 }
                 // line 21: on select in idle
                 if (index == 12) {
-                    try transition11_select()
+                    transition11_select()
                     return 11
                 }
                 // line 22: on select in idle
                 if (index == 13) {
-                    try transition12_select()
+                    transition12_select()
                     return 12
                 }
                 // line 23: on select in idle
                 if (index == 14) {
-                    try transition13_select()
+                    transition13_select()
                     return 13
                 }
                 // line 24: on select in idle
                 if (index == 15) {
-                    try transition14_select()
+                    transition14_select()
                     return 14
                 }
                 // line 25: on select in idle
                 if (index == 16) {
-                    try transition15_select()
+                    transition15_select()
                     return 15
                 }
                 return nil
@@ -368,138 +372,126 @@ public struct Fixture_payload_constants: Sendable, Hashable {
             case .idle:
                 // line 26: on pull in idle -> searching
                 if (dy > 100) {
-                    try transition16_pull()
+                    transition16_pull()
                     return 16
                 }
                 return nil
             case .searching:
                 // line 28: on pull in searching -> idle
-                try transition17_pull()
+                transition17_pull()
                 return 17
             }
         }
     }
 
     /// Line 10: on select in idle.
-    private mutating func transition0_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition0_select() {
         core.tab = 1000
     }
 
     /// Line 11: on select in idle.
-    private mutating func transition1_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition1_select() {
         core.tab = 2000
     }
 
     /// Line 12: on select in idle.
-    private mutating func transition2_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition2_select() {
         core.tab = 3000
     }
 
     /// Line 13: on select in idle.
-    private mutating func transition3_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition3_select() {
         core.tab = 4000
     }
 
     /// Line 14: on select in idle.
-    private mutating func transition4_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition4_select() {
         core.tab = 5000
     }
 
     /// Line 15: on select in idle.
-    private mutating func transition5_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition5_select() {
         core.tab = 6000
     }
 
     /// Line 16: on select in idle.
-    private mutating func transition6_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition6_select() {
         core.tab = 7000
     }
 
     /// Line 17: on select in idle.
-    private mutating func transition7_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition7_select() {
         core.tab = 8000
     }
 
     /// Line 18: on select in idle.
-    private mutating func transition8_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition8_select() {
         core.tab = 9000
     }
 
     /// Line 19: on select in idle.
-    private mutating func transition9_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition9_select() {
         core.tab = 10000
     }
 
     /// Line 20: on select in idle.
-    private mutating func transition10_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition10_select() {
         core.tab = 11000
     }
 
     /// Line 21: on select in idle.
-    private mutating func transition11_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition11_select() {
         core.tab = 12000
     }
 
     /// Line 22: on select in idle.
-    private mutating func transition12_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition12_select() {
         core.tab = 13000
     }
 
     /// Line 23: on select in idle.
-    private mutating func transition13_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition13_select() {
         core.tab = 14000
     }
 
     /// Line 24: on select in idle.
-    private mutating func transition14_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition14_select() {
         core.tab = 15000
     }
 
     /// Line 25: on select in idle.
-    private mutating func transition15_select() throws(Failure) {
+    @inline(__always)
+    private mutating func transition15_select() {
         core.tab = 16000
     }
 
     /// Line 26: on pull in idle -> searching.
-    private mutating func transition16_pull() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.searching)
+    @inline(__always)
+    private mutating func transition16_pull() {
+        // exits the active states inside Tabs, enters searching
+        core.state = .searching
     }
 
     /// Line 28: on pull in searching -> idle.
-    private mutating func transition17_pull() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.idle)
-    }
-
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
-        switch s {
-        case .idle:
-            break
-        case .searching:
-            break
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .idle:
-            break
-        case .searching:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
-        }
+    @inline(__always)
+    private mutating func transition17_pull() {
+        // exits the active states inside Tabs, enters idle
+        core.state = .idle
     }
 
     /// The state that contains `s` (nil at the top level).
@@ -947,7 +939,8 @@ public struct Fixture_payload_constants: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -955,40 +948,39 @@ public struct Fixture_payload_constants: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

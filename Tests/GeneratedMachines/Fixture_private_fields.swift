@@ -95,6 +95,15 @@ public struct Fixture_private_fields: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_private_fields.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_private_fields.text(a)) \(op) \(Fixture_private_fields.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -238,15 +247,15 @@ public struct Fixture_private_fields: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -254,7 +263,16 @@ public struct Fixture_private_fields: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        if !core.isFinished && (core.deadline0 <= time) { fireTimer(dueBy: time, emit: emit, onStep: onStep) }
+        if time > core.now { core.now = time }
+    }
+
+    /// Fires every timer due by `time`, in deadline order (the earlier armed first among equal
+    /// deadlines), each its own step.
+    @inline(never)
+    private mutating func fireTimer(dueBy time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void) {
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -269,7 +287,6 @@ public struct Fixture_private_fields: Sendable, Hashable {
             if !pending.isEmpty { deliver(emit) }
             onStep(outcome)
         }
-        if time > core.now { core.now = time }
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
@@ -302,20 +319,14 @@ public struct Fixture_private_fields: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.form)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .form
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -335,7 +346,7 @@ public struct Fixture_private_fields: Sendable, Hashable {
             switch leaf {
             case .waiting:
                 // line 19: on succeeded in waiting -> signedIn
-                try transition1_succeeded()
+                transition1_succeeded()
                 return 1
             default:
                 return nil
@@ -344,7 +355,7 @@ public struct Fixture_private_fields: Sendable, Hashable {
             switch leaf {
             case .waiting:
                 // line 20: on failed in waiting -> form
-                try transition2_failed()
+                transition2_failed()
                 return 2
             default:
                 return nil
@@ -353,35 +364,45 @@ public struct Fixture_private_fields: Sendable, Hashable {
     }
 
     /// Line 11: on submit in form -> waiting.
+    @inline(__always)
     private mutating func transition0_submit(name: String) throws(Failure) {
-        try exitStates(upTo: nil)
+        // exits the active states inside SignIn, enters waiting
         core.attempts = try Self.add(core.attempts, 1, compound: true, 12, 13)
         core.user = name
         pending.append(.signIn(name: name))
-        try enter(.waiting)
+        enter(.waiting)
+        core.state = .waiting
     }
 
     /// Line 19: on succeeded in waiting -> signedIn.
-    private mutating func transition1_succeeded() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.signedIn)
+    @inline(__always)
+    private mutating func transition1_succeeded() {
+        // exits the active states inside SignIn, enters signedIn
+        exit(.waiting)
+        enter(.signedIn)
+        core.state = .signedIn
     }
 
     /// Line 20: on failed in waiting -> form.
-    private mutating func transition2_failed() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.form)
+    @inline(__always)
+    private mutating func transition2_failed() {
+        // exits the active states inside SignIn, enters form
+        exit(.waiting)
+        core.state = .form
     }
 
     /// Line 21: after in waiting -> form.
-    private mutating func transition3() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.form)
+    @inline(__always)
+    private mutating func transition3() {
+        // exits the active states inside SignIn, enters form
+        exit(.waiting)
+        core.state = .form
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
+    private mutating func enter(_ s: State) {
         switch s {
         case .form:
             break
@@ -398,7 +419,8 @@ public struct Fixture_private_fields: Sendable, Hashable {
     }
 
     /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
+    @inline(__always)
+    private mutating func exit(_ s: State) {
         switch s {
         case .form:
             break
@@ -406,15 +428,6 @@ public struct Fixture_private_fields: Sendable, Hashable {
             core.deadline0 = .nan
         case .signedIn:
             break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -430,19 +443,12 @@ public struct Fixture_private_fields: Sendable, Hashable {
         case 0: core.deadline0 = .nan
         default: break
         }
-        let before = core
-        do {
-            switch slot {
-            case 0:
-                try transition3()
-                return .taken(transition: 3)
-            default:
-                return .ignored
-            }
-        } catch {
-            core = before
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
+        switch slot {
+        case 0:
+            transition3()
+            return .taken(transition: 3)
+        default:
+            return .ignored
         }
     }
 
@@ -911,7 +917,8 @@ public struct Fixture_private_fields: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -919,40 +926,39 @@ public struct Fixture_private_fields: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay

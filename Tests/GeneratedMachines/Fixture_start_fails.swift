@@ -75,6 +75,15 @@ public struct Fixture_start_fails: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_start_fails.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_start_fails.text(a)) \(op) \(Fixture_start_fails.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -203,15 +212,15 @@ public struct Fixture_start_fails: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -219,6 +228,7 @@ public struct Fixture_start_fails: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -256,6 +266,7 @@ public struct Fixture_start_fails: Sendable, Hashable {
         let before = core
         do {
             try enter(.a)
+            core.state = .a
             return .started
         } catch {
             core = before
@@ -266,7 +277,9 @@ public struct Fixture_start_fails: Sendable, Hashable {
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -274,7 +287,7 @@ public struct Fixture_start_fails: Sendable, Hashable {
             switch leaf {
             case .a:
                 // line 11: on go in a -> b
-                try transition0_go()
+                transition0_go()
                 return 0
             case .b:
                 // line 13: on go in b -> a
@@ -285,44 +298,29 @@ public struct Fixture_start_fails: Sendable, Hashable {
     }
 
     /// Line 11: on go in a -> b.
-    private mutating func transition0_go() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.b)
+    @inline(__always)
+    private mutating func transition0_go() {
+        // exits the active states inside InitFail, enters b
+        core.state = .b
     }
 
     /// Line 13: on go in b -> a.
+    @inline(__always)
     private mutating func transition1_go() throws(Failure) {
-        try exitStates(upTo: nil)
+        // exits the active states inside InitFail, enters a
         try enter(.a)
+        core.state = .a
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
     private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
         switch s {
         case .a:
             core.r = try Self.divide(1, core.divisor, compound: false, 10, 21)
         case .b:
             break
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .a:
-            break
-        case .b:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -774,7 +772,8 @@ public struct Fixture_start_fails: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -782,40 +781,39 @@ public struct Fixture_start_fails: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

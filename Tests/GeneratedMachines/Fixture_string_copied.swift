@@ -98,6 +98,15 @@ public struct Fixture_string_copied: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_string_copied.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_string_copied.text(a)) \(op) \(Fixture_string_copied.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -230,15 +239,15 @@ public struct Fixture_string_copied: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -246,6 +255,7 @@ public struct Fixture_string_copied: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -279,20 +289,14 @@ public struct Fixture_string_copied: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.editing)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .editing
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -300,7 +304,7 @@ public struct Fixture_string_copied: Sendable, Hashable {
             switch leaf {
             case .editing:
                 // line 14: on edit in editing
-                try transition0_edit(text: text)
+                transition0_edit(text: text)
                 return 0
             default:
                 return nil
@@ -310,13 +314,13 @@ public struct Fixture_string_copied: Sendable, Hashable {
             case .editing:
                 // line 15: on submit in editing -> review
                 if (core.draft != "") {
-                    try transition1_submit()
+                    transition1_submit()
                     return 1
                 }
                 return nil
             case .review:
                 // line 19: on submit in review -> done
-                try transition3_submit()
+                transition3_submit()
                 return 3
             default:
                 return nil
@@ -325,7 +329,7 @@ public struct Fixture_string_copied: Sendable, Hashable {
             switch leaf {
             case .review:
                 // line 18: on back in review -> editing
-                try transition2_back()
+                transition2_back()
                 return 2
             default:
                 return nil
@@ -334,32 +338,38 @@ public struct Fixture_string_copied: Sendable, Hashable {
     }
 
     /// Line 14: on edit in editing.
-    private mutating func transition0_edit(text: String) throws(Failure) {
+    @inline(__always)
+    private mutating func transition0_edit(text: String) {
         core.draft = text
     }
 
     /// Line 15: on submit in editing -> review.
-    private mutating func transition1_submit() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.review)
+    @inline(__always)
+    private mutating func transition1_submit() {
+        // exits the active states inside Form, enters review
+        core.state = .review
     }
 
     /// Line 18: on back in review -> editing.
-    private mutating func transition2_back() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.editing)
+    @inline(__always)
+    private mutating func transition2_back() {
+        // exits the active states inside Form, enters editing
+        core.state = .editing
     }
 
     /// Line 19: on submit in review -> done.
-    private mutating func transition3_submit() throws(Failure) {
-        try exitStates(upTo: nil)
+    @inline(__always)
+    private mutating func transition3_submit() {
+        // exits the active states inside Form, enters done
         pending.append(.sent(text: core.draft))
-        try enter(.done)
+        enter(.done)
+        core.state = .done
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
+    private mutating func enter(_ s: State) {
         switch s {
         case .editing:
             break
@@ -367,27 +377,6 @@ public struct Fixture_string_copied: Sendable, Hashable {
             break
         case .done:
             core.isFinished = true
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .editing:
-            break
-        case .review:
-            break
-        case .done:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -839,7 +828,8 @@ public struct Fixture_string_copied: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -847,40 +837,39 @@ public struct Fixture_string_copied: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

@@ -81,6 +81,15 @@ public struct Fixture_timer_fails: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_timer_fails.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_timer_fails.text(a)) \(op) \(Fixture_timer_fails.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -214,15 +223,15 @@ public struct Fixture_timer_fails: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -230,7 +239,16 @@ public struct Fixture_timer_fails: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        if !core.isFinished && (core.deadline0 <= time) { fireTimer(dueBy: time, emit: emit, onStep: onStep) }
+        if time > core.now { core.now = time }
+    }
+
+    /// Fires every timer due by `time`, in deadline order (the earlier armed first among equal
+    /// deadlines), each its own step.
+    @inline(never)
+    private mutating func fireTimer(dueBy time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void) {
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -245,7 +263,6 @@ public struct Fixture_timer_fails: Sendable, Hashable {
             if !pending.isEmpty { deliver(emit) }
             onStep(outcome)
         }
-        if time > core.now { core.now = time }
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
@@ -278,20 +295,14 @@ public struct Fixture_timer_fails: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.idle)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .idle
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -299,7 +310,7 @@ public struct Fixture_timer_fails: Sendable, Hashable {
             switch leaf {
             case .idle:
                 // line 10: on go in idle -> waiting
-                try transition0_go()
+                transition0_go()
                 return 0
             default:
                 return nil
@@ -308,7 +319,7 @@ public struct Fixture_timer_fails: Sendable, Hashable {
             switch leaf {
             case .waiting:
                 // line 15: on fix in waiting
-                try transition2_fix()
+                transition2_fix()
                 return 2
             default:
                 return nil
@@ -317,26 +328,38 @@ public struct Fixture_timer_fails: Sendable, Hashable {
     }
 
     /// Line 10: on go in idle -> waiting.
-    private mutating func transition0_go() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.waiting)
+    @inline(__always)
+    private mutating func transition0_go() {
+        // exits the active states inside TimerFails, enters waiting
+        enter(.waiting)
+        core.state = .waiting
     }
 
     /// Line 14: after in waiting -> idle.
+    @inline(__always)
     private mutating func transition1() throws(Failure) {
-        try exitStates(upTo: nil)
-        core.n = try Self.divide(core.n, core.d, compound: false, 14, 32)
-        try enter(.idle)
+        let before = core
+        do {
+            // exits the active states inside TimerFails, enters idle
+            exit(.waiting)
+            core.n = try Self.divide(core.n, core.d, compound: false, 14, 32)
+            core.state = .idle
+        } catch {
+            core = before
+            throw error
+        }
     }
 
     /// Line 15: on fix in waiting.
-    private mutating func transition2_fix() throws(Failure) {
+    @inline(__always)
+    private mutating func transition2_fix() {
         core.d = 1
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
+    private mutating func enter(_ s: State) {
         switch s {
         case .idle:
             break
@@ -350,21 +373,13 @@ public struct Fixture_timer_fails: Sendable, Hashable {
     }
 
     /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
+    @inline(__always)
+    private mutating func exit(_ s: State) {
         switch s {
         case .idle:
             break
         case .waiting:
             core.deadline0 = .nan
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -858,7 +873,8 @@ public struct Fixture_timer_fails: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -866,40 +882,39 @@ public struct Fixture_timer_fails: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay

@@ -79,6 +79,15 @@ public struct Fixture_timer_loop: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Fixture_timer_loop.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Fixture_timer_loop.text(a)) \(op) \(Fixture_timer_loop.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -216,15 +225,15 @@ public struct Fixture_timer_loop: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -232,7 +241,16 @@ public struct Fixture_timer_loop: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        if !core.isFinished && (core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time || core.deadline3 <= time) { fireTimer(dueBy: time, emit: emit, onStep: onStep) }
+        if time > core.now { core.now = time }
+    }
+
+    /// Fires every timer due by `time`, in deadline order (the earlier armed first among equal
+    /// deadlines), each its own step.
+    @inline(never)
+    private mutating func fireTimer(dueBy time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void) {
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -250,7 +268,6 @@ public struct Fixture_timer_loop: Sendable, Hashable {
             if !pending.isEmpty { deliver(emit) }
             onStep(outcome)
         }
-        if time > core.now { core.now = time }
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
@@ -282,20 +299,15 @@ public struct Fixture_timer_loop: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.idle)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        enter(.idle)
+        core.state = .idle
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -303,11 +315,11 @@ public struct Fixture_timer_loop: Sendable, Hashable {
             switch leaf {
             case .idle:
                 // line 8: on go in idle -> spinning
-                try transition0_go()
+                transition0_go()
                 return 0
             case .spinning:
                 // line 13: on go in spinning -> ping
-                try transition3_go()
+                transition3_go()
                 return 3
             default:
                 return nil
@@ -316,45 +328,70 @@ public struct Fixture_timer_loop: Sendable, Hashable {
     }
 
     /// Line 8: on go in idle -> spinning.
-    private mutating func transition0_go() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.spinning)
+    @inline(__always)
+    private mutating func transition0_go() {
+        // exits the active states inside Loops, enters spinning
+        exit(.idle)
+        enter(.spinning)
+        core.state = .spinning
     }
 
     /// Line 9: after in idle -> idle.
-    private mutating func transition1() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.idle)
+    @inline(__always)
+    private mutating func transition1() {
+        // exits the active states inside Loops, enters idle
+        exit(.idle)
+        enter(.idle)
+        core.state = .idle
     }
 
     /// Line 12: after in spinning -> spinning.
+    @inline(__always)
     private mutating func transition2() throws(Failure) {
-        try exitStates(upTo: nil)
-        core.n = try Self.add(core.n, 1, compound: true, 12, 32)
-        try enter(.spinning)
+        let before = core
+        do {
+            // exits the active states inside Loops, enters spinning
+            exit(.spinning)
+            core.n = try Self.add(core.n, 1, compound: true, 12, 32)
+            enter(.spinning)
+            core.state = .spinning
+        } catch {
+            core = before
+            throw error
+        }
     }
 
     /// Line 13: on go in spinning -> ping.
-    private mutating func transition3_go() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.ping)
+    @inline(__always)
+    private mutating func transition3_go() {
+        // exits the active states inside Loops, enters ping
+        exit(.spinning)
+        enter(.ping)
+        core.state = .ping
     }
 
     /// Line 15: after in ping -> pong.
-    private mutating func transition4() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.pong)
+    @inline(__always)
+    private mutating func transition4() {
+        // exits the active states inside Loops, enters pong
+        exit(.ping)
+        enter(.pong)
+        core.state = .pong
     }
 
     /// Line 16: after in pong -> ping.
-    private mutating func transition5() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.ping)
+    @inline(__always)
+    private mutating func transition5() {
+        // exits the active states inside Loops, enters ping
+        exit(.pong)
+        enter(.ping)
+        core.state = .ping
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
+    private mutating func enter(_ s: State) {
         switch s {
         case .idle:
             let delay0: Double = 1
@@ -384,7 +421,8 @@ public struct Fixture_timer_loop: Sendable, Hashable {
     }
 
     /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
+    @inline(__always)
+    private mutating func exit(_ s: State) {
         switch s {
         case .idle:
             core.deadline0 = .nan
@@ -394,15 +432,6 @@ public struct Fixture_timer_loop: Sendable, Hashable {
             core.deadline2 = .nan
         case .pong:
             core.deadline3 = .nan
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -428,16 +457,16 @@ public struct Fixture_timer_loop: Sendable, Hashable {
         do {
             switch slot {
             case 0:
-                try transition1()
+                transition1()
                 return .taken(transition: 1)
             case 1:
                 try transition2()
                 return .taken(transition: 2)
             case 2:
-                try transition4()
+                transition4()
                 return .taken(transition: 4)
             case 3:
-                try transition5()
+                transition5()
                 return .taken(transition: 5)
             default:
                 return .ignored
@@ -926,7 +955,8 @@ public struct Fixture_timer_loop: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -934,40 +964,39 @@ public struct Fixture_timer_loop: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay

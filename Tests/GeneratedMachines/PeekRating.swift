@@ -103,6 +103,15 @@ public struct PeekRating: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(PeekRating.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(PeekRating.text(a)) \(op) \(PeekRating.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -263,15 +272,15 @@ public struct PeekRating: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -279,6 +288,7 @@ public struct PeekRating: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -320,20 +330,15 @@ public struct PeekRating: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.idle)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        enter(.idle)
+        core.state = .idle
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -354,11 +359,11 @@ public struct PeekRating: Sendable, Hashable {
             case .preview:
                 // line 57: on previewUpdate in preview -> commit
                 if ended {
-                    try transition2_previewUpdate(progress: progress)
+                    transition2_previewUpdate(progress: progress)
                     return 2
                 }
                 // line 58: on previewUpdate in preview
-                try transition3_previewUpdate(progress: progress)
+                transition3_previewUpdate(progress: progress)
                 return 3
             default:
                 return nil
@@ -368,24 +373,20 @@ public struct PeekRating: Sendable, Hashable {
             case .commit:
                 // line 67: on commitUpdate in commit -> idle
                 if ended {
-                    try transition4_commitUpdate(x: x, y: y)
+                    transition4_commitUpdate(x: x, y: y)
                     return 4
                 }
                 // line 73: on commitUpdate in commit
-                try transition5_commitUpdate(x: x, y: y)
+                transition5_commitUpdate(x: x, y: y)
                 return 5
             default:
                 return nil
             }
         case .cancel:
             switch leaf {
-            case .preview:
+            case .preview, .commit:
                 // line 53: on cancel in pressing -> idle
-                try transition1_cancel()
-                return 1
-            case .commit:
-                // line 53: on cancel in pressing -> idle
-                try transition1_cancel()
+                transition1_cancel()
                 return 1
             default:
                 return nil
@@ -394,56 +395,70 @@ public struct PeekRating: Sendable, Hashable {
     }
 
     /// Line 40: on pressBegan in idle -> pressing.
+    @inline(__always)
     private mutating func transition0_pressBegan(cellX: Double, cellY: Double, cellWidth: Double, cellHeight: Double) throws(Failure) {
-        try exitStates(upTo: nil)
-        core.scrollEnabled = false
-        core.cellMinX = cellX
-        core.cellMaxX = try Self.add(cellX, cellWidth, compound: false, 43, 24)
-        core.cellMinY = cellY
-        core.cellMidY = try Self.add(cellY, Self.divide(cellHeight, 2, compound: false, 45, 32), compound: false, 45, 24)
-        core.cellMaxY = try Self.add(cellY, cellHeight, compound: false, 46, 24)
-        try enter(.pressing)
-        try enter(.preview)
+        let before = core
+        do {
+            // exits the active states inside PeekRating, enters pressing, preview
+            core.scrollEnabled = false
+            core.cellMinX = cellX
+            core.cellMaxX = try Self.add(cellX, cellWidth, compound: false, 43, 24)
+            core.cellMinY = cellY
+            core.cellMidY = try Self.add(cellY, Self.divide(cellHeight, 2, compound: false, 45, 32), compound: false, 45, 24)
+            core.cellMaxY = try Self.add(cellY, cellHeight, compound: false, 46, 24)
+            core.state = .preview
+        } catch {
+            core = before
+            throw error
+        }
     }
 
     /// Line 53: on cancel in pressing -> idle.
-    private mutating func transition1_cancel() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.idle)
+    @inline(__always)
+    private mutating func transition1_cancel() {
+        // exits the active states inside PeekRating, enters idle
+        enter(.idle)
+        core.state = .idle
     }
 
     /// Line 57: on previewUpdate in preview -> commit.
-    private mutating func transition2_previewUpdate(progress: Double) throws(Failure) {
-        try exitStates(upTo: .pressing)
+    @inline(__always)
+    private mutating func transition2_previewUpdate(progress: Double) {
+        // exits the active states inside pressing, enters commit
         core.previewProgress = progress
-        try enter(.commit)
+        core.state = .commit
     }
 
     /// Line 58: on previewUpdate in preview.
-    private mutating func transition3_previewUpdate(progress: Double) throws(Failure) {
+    @inline(__always)
+    private mutating func transition3_previewUpdate(progress: Double) {
         core.previewProgress = progress
     }
 
     /// Line 67: on commitUpdate in commit -> idle.
-    private mutating func transition4_commitUpdate(x: Double, y: Double) throws(Failure) {
-        try exitStates(upTo: nil)
+    @inline(__always)
+    private mutating func transition4_commitUpdate(x: Double, y: Double) {
+        // exits the active states inside PeekRating, enters idle
         let local0 = ((((x >= core.cellMinX) ? (x < core.cellMaxX) : false) ? (y >= core.cellMinY) : false) ? (y < core.cellMaxY) : false)
         core.rating = (local0 ? ((y < core.cellMidY) ? "❤️" : "💀") : "")
         if (core.rating != "") {
             pending.append(.rated(rating: core.rating))
         }
-        try enter(.idle)
+        enter(.idle)
+        core.state = .idle
     }
 
     /// Line 73: on commitUpdate in commit.
-    private mutating func transition5_commitUpdate(x: Double, y: Double) throws(Failure) {
+    @inline(__always)
+    private mutating func transition5_commitUpdate(x: Double, y: Double) {
         let local0 = ((((x >= core.cellMinX) ? (x < core.cellMaxX) : false) ? (y >= core.cellMinY) : false) ? (y < core.cellMaxY) : false)
         core.highlighted = (local0 ? ((y < core.cellMidY) ? "❤️" : "💀") : "")
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
+    private mutating func enter(_ s: State) {
         switch s {
         case .idle:
             core.scrollEnabled = true
@@ -455,29 +470,6 @@ public struct PeekRating: Sendable, Hashable {
             break
         case .commit:
             break
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .idle:
-            break
-        case .pressing:
-            break
-        case .preview:
-            break
-        case .commit:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -958,7 +950,8 @@ public struct PeekRating: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -966,40 +959,39 @@ public struct PeekRating: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

@@ -97,6 +97,15 @@ public struct PullToRefresh: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(PullToRefresh.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(PullToRefresh.text(a)) \(op) \(PullToRefresh.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -240,15 +249,15 @@ public struct PullToRefresh: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -256,7 +265,16 @@ public struct PullToRefresh: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
+        if !core.isFinished && (core.deadline0 <= time) { fireTimer(dueBy: time, emit: emit, onStep: onStep) }
+        if time > core.now { core.now = time }
+    }
+
+    /// Fires every timer due by `time`, in deadline order (the earlier armed first among equal
+    /// deadlines), each its own step.
+    @inline(never)
+    private mutating func fireTimer(dueBy time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void) {
         var firedAtOnce = 0
         while !core.isFinished {
             var next = -1
@@ -271,7 +289,6 @@ public struct PullToRefresh: Sendable, Hashable {
             if !pending.isEmpty { deliver(emit) }
             onStep(outcome)
         }
-        if time > core.now { core.now = time }
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
@@ -304,21 +321,14 @@ public struct PullToRefresh: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.ready)
-            try enter(.idle)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .idle
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
@@ -331,7 +341,7 @@ public struct PullToRefresh: Sendable, Hashable {
                     return 1
                 }
                 // line 35: on scroll in idle
-                try transition2_scroll()
+                transition2_scroll()
                 return 2
             case .pulling:
                 // line 40: on scroll in pulling
@@ -340,7 +350,7 @@ public struct PullToRefresh: Sendable, Hashable {
                     return 3
                 }
                 // line 43: on scroll in pulling -> idle
-                try transition4_scroll()
+                transition4_scroll()
                 return 4
             case .refreshing:
                 // line 59: on scroll in refreshing
@@ -351,14 +361,7 @@ public struct PullToRefresh: Sendable, Hashable {
             }
         case .endDragging:
             switch leaf {
-            case .idle:
-                // line 28: on endDragging in ready -> refreshing
-                if (core.progress >= 1) {
-                    try transition0_endDragging()
-                    return 0
-                }
-                return nil
-            case .pulling:
+            case .idle, .pulling:
                 // line 28: on endDragging in ready -> refreshing
                 if (core.progress >= 1) {
                     try transition0_endDragging()
@@ -381,57 +384,67 @@ public struct PullToRefresh: Sendable, Hashable {
     }
 
     /// Line 28: on endDragging in ready -> refreshing.
+    @inline(__always)
     private mutating func transition0_endDragging() throws(Failure) {
-        try exitStates(upTo: nil)
+        // exits the active states inside PullToRefresh, enters refreshing
         try enter(.refreshing)
+        core.state = .refreshing
     }
 
     /// Line 32: on scroll in idle -> pulling.
+    @inline(__always)
     private mutating func transition1_scroll(offsetY: Double) throws(Failure) {
-        try exitStates(upTo: .ready)
-        core.progress = try Swift.min(Swift.max(Self.divide(Swift.max(-Self.add(offsetY, core.insetTop, compound: false, 33, 41), 0), Self.refreshViewHeight, compound: false, 33, 36), 0), 1)
-        try enter(.pulling)
+        // exits the active states inside ready, enters pulling
+        core.progress = try Swift.min(Swift.max((Swift.max(-Self.add(offsetY, core.insetTop, compound: false, 33, 41), 0) / Self.refreshViewHeight), 0), 1)
+        core.state = .pulling
     }
 
     /// Line 35: on scroll in idle.
-    private mutating func transition2_scroll() throws(Failure) {
+    @inline(__always)
+    private mutating func transition2_scroll() {
         core.progress = 0
     }
 
     /// Line 40: on scroll in pulling.
+    @inline(__always)
     private mutating func transition3_scroll(offsetY: Double) throws(Failure) {
-        core.progress = try Swift.min(Swift.max(Self.divide(Swift.max(-Self.add(offsetY, core.insetTop, compound: false, 41, 41), 0), Self.refreshViewHeight, compound: false, 41, 36), 0), 1)
+        core.progress = try Swift.min(Swift.max((Swift.max(-Self.add(offsetY, core.insetTop, compound: false, 41, 41), 0) / Self.refreshViewHeight), 0), 1)
     }
 
     /// Line 43: on scroll in pulling -> idle.
-    private mutating func transition4_scroll() throws(Failure) {
-        try exitStates(upTo: .ready)
+    @inline(__always)
+    private mutating func transition4_scroll() {
+        // exits the active states inside ready, enters idle
         core.progress = 0
-        try enter(.idle)
+        core.state = .idle
     }
 
     /// Line 59: on scroll in refreshing.
+    @inline(__always)
     private mutating func transition5_scroll(offsetY: Double) throws(Failure) {
-        core.progress = try Swift.min(Swift.max(Self.divide(Swift.max(-Self.add(offsetY, core.insetTop, compound: false, 59, 45), 0), Self.refreshViewHeight, compound: false, 59, 40), 0), 1)
+        core.progress = try Swift.min(Swift.max((Swift.max(-Self.add(offsetY, core.insetTop, compound: false, 59, 45), 0) / Self.refreshViewHeight), 0), 1)
     }
 
     /// Line 61: after in refreshing -> idle.
+    @inline(__always)
     private mutating func transition6() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.ready)
-        try enter(.idle)
+        // exits the active states inside PullToRefresh, enters ready, idle
+        try exit(.refreshing)
+        core.state = .idle
     }
 
     /// Line 64: on endRefreshing in refreshing -> idle.
+    @inline(__always)
     private mutating func transition7_endRefreshing() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.ready)
-        try enter(.idle)
+        // exits the active states inside PullToRefresh, enters ready, idle
+        try exit(.refreshing)
+        core.state = .idle
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
     private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
         switch s {
         case .ready:
             break
@@ -451,6 +464,7 @@ public struct PullToRefresh: Sendable, Hashable {
     }
 
     /// Exits `s`: its exit actions run, its timers are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: State) throws(Failure) {
         switch s {
         case .ready:
@@ -462,15 +476,6 @@ public struct PullToRefresh: Sendable, Hashable {
         case .refreshing:
             core.insetTop = try Self.subtract(core.insetTop, Self.refreshViewHeight, compound: true, 56, 16)
             core.deadline0 = .nan
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -972,7 +977,8 @@ public struct PullToRefresh: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -980,40 +986,39 @@ public struct PullToRefresh: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay

@@ -115,6 +115,15 @@ public struct SwipeToDismiss: Sendable, Hashable {
         public var message: String
         public var line: Int
         public var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(SwipeToDismiss.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(SwipeToDismiss.text(a)) \(op) \(SwipeToDismiss.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -256,15 +265,15 @@ public struct SwipeToDismiss: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -272,6 +281,7 @@ public struct SwipeToDismiss: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -306,37 +316,22 @@ public struct SwipeToDismiss: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.released)
-            try enter(.idle)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        core.state = .idle
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
         case .panBegan(let x, let y):
             switch leaf {
-            case .idle:
+            case .idle, .snappingBack, .flinging:
                 // line 22: on panBegan in released -> dragging
-                try transition0_panBegan(x: x, y: y)
-                return 0
-            case .snappingBack:
-                // line 22: on panBegan in released -> dragging
-                try transition0_panBegan(x: x, y: y)
-                return 0
-            case .flinging:
-                // line 22: on panBegan in released -> dragging
-                try transition0_panBegan(x: x, y: y)
+                transition0_panBegan(x: x, y: y)
                 return 0
             default:
                 return nil
@@ -345,7 +340,7 @@ public struct SwipeToDismiss: Sendable, Hashable {
             switch leaf {
             case .dragging:
                 // line 40: on panChanged in dragging
-                try transition3_panChanged(x: x, y: y)
+                transition3_panChanged(x: x, y: y)
                 return 3
             default:
                 return nil
@@ -354,12 +349,12 @@ public struct SwipeToDismiss: Sendable, Hashable {
             switch leaf {
             case .dragging:
                 // line 43: on panEnded in dragging -> snappingBack
-                if try (Swift.abs(Self.subtract(atan2(vy, vx), Self.divide(Double.pi, 2, compound: false, 43, 44), compound: false, 43, 28)) > Self.divide(Double.pi, 4, compound: false, 43, 54)) {
-                    try transition4_panEnded()
+                if try (Swift.abs(Self.subtract(atan2(vy, vx), (Double.pi / 2), compound: false, 43, 28)) > (Double.pi / 4)) {
+                    transition4_panEnded()
                     return 4
                 }
                 // line 45: on panEnded in dragging -> flinging
-                try transition5_panEnded()
+                transition5_panEnded()
                 return 5
             default:
                 return nil
@@ -368,7 +363,7 @@ public struct SwipeToDismiss: Sendable, Hashable {
             switch leaf {
             case .snappingBack:
                 // line 29: on snapped in snappingBack -> idle
-                try transition1_snapped()
+                transition1_snapped()
                 return 1
             default:
                 return nil
@@ -377,7 +372,7 @@ public struct SwipeToDismiss: Sendable, Hashable {
             switch leaf {
             case .flinging:
                 // line 34: on leftScreen in flinging -> dismissed
-                try transition2_leftScreen()
+                transition2_leftScreen()
                 return 2
             default:
                 return nil
@@ -386,49 +381,55 @@ public struct SwipeToDismiss: Sendable, Hashable {
     }
 
     /// Line 22: on panBegan in released -> dragging.
-    private mutating func transition0_panBegan(x: Double, y: Double) throws(Failure) {
-        try exitStates(upTo: nil)
+    @inline(__always)
+    private mutating func transition0_panBegan(x: Double, y: Double) {
+        // exits the active states inside SwipeToDismiss, enters dragging
         core.anchorX = x
         core.anchorY = y
-        try enter(.dragging)
+        core.state = .dragging
     }
 
     /// Line 29: on snapped in snappingBack -> idle.
-    private mutating func transition1_snapped() throws(Failure) {
-        try exitStates(upTo: .released)
-        try enter(.idle)
+    @inline(__always)
+    private mutating func transition1_snapped() {
+        // exits the active states inside released, enters idle
+        core.state = .idle
     }
 
     /// Line 34: on leftScreen in flinging -> dismissed.
-    private mutating func transition2_leftScreen() throws(Failure) {
-        try exitStates(upTo: nil)
+    @inline(__always)
+    private mutating func transition2_leftScreen() {
+        // exits the active states inside SwipeToDismiss, enters dismissed
         pending.append(.dismissed)
-        try enter(.dismissed)
+        enter(.dismissed)
+        core.state = .dismissed
     }
 
     /// Line 40: on panChanged in dragging.
-    private mutating func transition3_panChanged(x: Double, y: Double) throws(Failure) {
+    @inline(__always)
+    private mutating func transition3_panChanged(x: Double, y: Double) {
         core.anchorX = x
         core.anchorY = y
     }
 
     /// Line 43: on panEnded in dragging -> snappingBack.
-    private mutating func transition4_panEnded() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.released)
-        try enter(.snappingBack)
+    @inline(__always)
+    private mutating func transition4_panEnded() {
+        // exits the active states inside SwipeToDismiss, enters released, snappingBack
+        core.state = .snappingBack
     }
 
     /// Line 45: on panEnded in dragging -> flinging.
-    private mutating func transition5_panEnded() throws(Failure) {
-        try exitStates(upTo: nil)
-        try enter(.released)
-        try enter(.flinging)
+    @inline(__always)
+    private mutating func transition5_panEnded() {
+        // exits the active states inside SwipeToDismiss, enters released, flinging
+        core.state = .flinging
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
+    private mutating func enter(_ s: State) {
         switch s {
         case .released:
             break
@@ -442,33 +443,6 @@ public struct SwipeToDismiss: Sendable, Hashable {
             break
         case .dismissed:
             core.isFinished = true
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .released:
-            break
-        case .idle:
-            break
-        case .snappingBack:
-            break
-        case .flinging:
-            break
-        case .dragging:
-            break
-        case .dismissed:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -935,7 +909,8 @@ public struct SwipeToDismiss: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -943,40 +918,39 @@ public struct SwipeToDismiss: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest

@@ -97,6 +97,15 @@ struct Drawer: Sendable, Hashable {
         var message: String
         var line: Int
         var column: Int
+
+        /// Why `a op b` failed (`op` one of `+ - * / %`).
+        @inline(never)
+        fileprivate static func arithmetic(_ a: Double, _ op: String, _ b: Double, compound: Bool, _ line: Int, _ column: Int) -> Failure {
+            if b == 0 && !compound && (op == "/" || op == "%") {
+                return Failure(message: "\(op == "/" ? "division" : "remainder") by zero (\(Drawer.text(a)) \(op) 0)", line: line, column: column)
+            }
+            return Failure(message: "\(Drawer.text(a)) \(op) \(Drawer.text(b)) is not a finite number", line: line, column: column)
+        }
     }
 
     /// What became of a step.
@@ -241,15 +250,15 @@ struct Drawer: Sendable, Hashable {
     }
 
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
+    @inline(__always)
     mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         do {
             guard let taken = try take(event) else { return .ignored }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
-            core = before
+            // (The transition that failed has put back what it changed.)
             if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
@@ -257,6 +266,7 @@ struct Drawer: Sendable, Hashable {
 
     /// Moves time to `time`, firing every timer due by then in deadline order, each its own step:
     /// `emit` gets its outputs, `onStep` its outcome.
+    @inline(__always)
     mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if time > core.now { core.now = time }
     }
@@ -293,44 +303,24 @@ struct Drawer: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
-        do {
-            try enter(.drawer)
-            try enter(.`open`)
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
-            return .rejected(error)
-        }
+        enter(.`open`)
+        core.state = .`open`
+        return .started
     }
 
     /// The first transition of the active states (innermost first, in written order) that takes
-    /// `event` and whose guard holds, taken; nil when none does.
+    /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
+    /// what it changed before it throws.)
+    @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
         case .touchBegan(let y, let onContent):
             switch leaf {
-            case .`open`:
+            case .`open`, .closed, .dragging:
                 // line 37: on touchBegan in drawer -> dragging
                 if onContent {
-                    try transition0_touchBegan(y: y)
-                    return 0
-                }
-                return nil
-            case .closed:
-                // line 37: on touchBegan in drawer -> dragging
-                if onContent {
-                    try transition0_touchBegan(y: y)
-                    return 0
-                }
-                return nil
-            case .dragging:
-                // line 37: on touchBegan in drawer -> dragging
-                if onContent {
-                    try transition0_touchBegan(y: y)
+                    transition0_touchBegan(y: y)
                     return 0
                 }
                 return nil
@@ -350,12 +340,12 @@ struct Drawer: Sendable, Hashable {
             switch leaf {
             case .dragging:
                 // line 59: on touchEnded, touchCancelled in dragging -> closed
-                if try (y < (core.directionTop ? Self.boundaryAdjustmentY : Self.subtract(Self.viewHeight, Self.boundaryAdjustmentY, compound: false, 60, 62))) {
-                    try transition2_touchEnded()
+                if (y < (core.directionTop ? Self.boundaryAdjustmentY : (Self.viewHeight - Self.boundaryAdjustmentY))) {
+                    transition2_touchEnded()
                     return 2
                 }
                 // line 62: on touchEnded, touchCancelled in dragging -> open
-                try transition3_touchEnded()
+                transition3_touchEnded()
                 return 3
             default:
                 return nil
@@ -364,12 +354,12 @@ struct Drawer: Sendable, Hashable {
             switch leaf {
             case .dragging:
                 // line 59: on touchEnded, touchCancelled in dragging -> closed
-                if try (y < (core.directionTop ? Self.boundaryAdjustmentY : Self.subtract(Self.viewHeight, Self.boundaryAdjustmentY, compound: false, 60, 62))) {
-                    try transition2_touchCancelled()
+                if (y < (core.directionTop ? Self.boundaryAdjustmentY : (Self.viewHeight - Self.boundaryAdjustmentY))) {
+                    transition2_touchCancelled()
                     return 2
                 }
                 // line 62: on touchEnded, touchCancelled in dragging -> open
-                try transition3_touchCancelled()
+                transition3_touchCancelled()
                 return 3
             default:
                 return nil
@@ -378,82 +368,69 @@ struct Drawer: Sendable, Hashable {
     }
 
     /// Line 37: on touchBegan in drawer -> dragging.
-    private mutating func transition0_touchBegan(y: Double) throws(Failure) {
-        try exitStates(upTo: nil)
+    @inline(__always)
+    private mutating func transition0_touchBegan(y: Double) {
+        // exits the active states inside Drawer, enters drawer, dragging
         core.startTouchY = y
         core.startOriginY = core.originY
-        try enter(.drawer)
-        try enter(.dragging)
+        core.state = .dragging
     }
 
     /// Line 53: on touchMoved in dragging.
+    @inline(__always)
     private mutating func transition1_touchMoved(y: Double) throws(Failure) {
         core.originY = try Swift.min(Self.add(core.startOriginY, Self.subtract(y, core.startTouchY, compound: false, 53, 58), compound: false, 53, 43), 0)
     }
 
     /// Line 59: on touchEnded, touchCancelled in dragging -> closed.
-    private mutating func transition2_touchEnded() throws(Failure) {
-        try exitStates(upTo: .drawer)
+    @inline(__always)
+    private mutating func transition2_touchEnded() {
+        // exits the active states inside drawer, enters closed
         core.directionTop = true
-        try enter(.closed)
+        enter(.closed)
+        core.state = .closed
     }
 
     /// Line 59: on touchEnded, touchCancelled in dragging -> closed.
-    private mutating func transition2_touchCancelled() throws(Failure) {
-        try exitStates(upTo: .drawer)
+    @inline(__always)
+    private mutating func transition2_touchCancelled() {
+        // exits the active states inside drawer, enters closed
         core.directionTop = true
-        try enter(.closed)
+        enter(.closed)
+        core.state = .closed
     }
 
     /// Line 62: on touchEnded, touchCancelled in dragging -> open.
-    private mutating func transition3_touchEnded() throws(Failure) {
-        try exitStates(upTo: .drawer)
+    @inline(__always)
+    private mutating func transition3_touchEnded() {
+        // exits the active states inside drawer, enters open
         core.directionTop = false
-        try enter(.`open`)
+        enter(.`open`)
+        core.state = .`open`
     }
 
     /// Line 62: on touchEnded, touchCancelled in dragging -> open.
-    private mutating func transition3_touchCancelled() throws(Failure) {
-        try exitStates(upTo: .drawer)
+    @inline(__always)
+    private mutating func transition3_touchCancelled() {
+        // exits the active states inside drawer, enters open
         core.directionTop = false
-        try enter(.`open`)
+        enter(.`open`)
+        core.state = .`open`
     }
 
-    /// Enters `s`: it becomes the active leaf (for now), its entry actions run, its timers are armed.
-    private mutating func enter(_ s: State) throws(Failure) {
-        core.state = s
+    /// Enters `s`: its entry actions run, its timers are armed. (The transition sets the active
+    /// leaf once it has entered every state.)
+    @inline(__always)
+    private mutating func enter(_ s: State) {
         switch s {
         case .drawer:
             break
         case .`open`:
             core.originY = 0
         case .closed:
-            core.originY = try Self.subtract(Self.minHeight, Self.viewHeight, compound: false, 46, 31)
+            core.originY = (Self.minHeight - Self.viewHeight)
         case .dragging:
             break
-        }
-    }
-
-    /// Exits `s`: its exit actions run, its timers are cancelled.
-    private mutating func exit(_ s: State) throws(Failure) {
-        switch s {
-        case .drawer:
-            break
-        case .`open`:
-            break
-        case .closed:
-            break
-        case .dragging:
-            break
-        }
-    }
-
-    /// Exits the active states from the leaf up to, not including, `domain` (nil: the machine).
-    private mutating func exitStates(upTo domain: State?) throws(Failure) {
-        var s = core.state
-        while let current = s, current != domain {
-            try exit(current)
-            s = Self.parent(of: current)
         }
     }
 
@@ -920,7 +897,8 @@ struct Drawer: Sendable, Hashable {
         }
     }
     /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing.)
+    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         for output in pending { emit(output) }
         pending.removeAll(keepingCapacity: true)
@@ -928,40 +906,39 @@ struct Drawer: Sendable, Hashable {
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
 
+    @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) + \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) - \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
         if result.isFinite { return result }
-        throw Failure(message: "\(text(a)) * \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "division by zero (\(text(a)) / 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) / \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
+    @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
         if result.isFinite { return result }
-        if b == 0 && !compound {
-            throw Failure(message: "remainder by zero (\(text(a)) % 0)", line: line, column: column)
-        }
-        throw Failure(message: "\(text(a)) % \(text(b)) is not a finite number", line: line, column: column)
+        throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 
     /// A number as text: whole numbers below 10^15 without a fraction, others as Swift's shortest
