@@ -34,20 +34,21 @@ struct FlatMachineWriter {
         access = options.isPublic ? "public " : ""
         timers = machine.transitions.filter { if case .after = $0.trigger { true } else { false } }
         var sites: [(EventID, SourceRange)] = []
+        var cancels = false
         for action in machine.transitions.flatMap(\.actions) + machine.states.flatMap({ $0.entry + $0.exit }) {
             action.visit { a in
                 switch a {
                 case .send(let e, _, _, let range): sites.append((e, range))
-                case .cancel(_, let range): sites.append((EventID(-1), range))
+                case .cancel: cancels = true
                 default: break
                 }
             }
         }
-        sendSites = sites.filter { $0.0.index >= 0 }
-        sendsEvents = !sites.isEmpty
+        sendSites = sites
+        sendsEvents = !sites.isEmpty || cancels
         // A machine that sends itself events keeps them in a queue beside its timers: the
         // chart step has one (a flat machine is a statechart with one active leaf).
-        isChart = machine.firstStatechartConstruct != nil || !sites.isEmpty
+        isChart = machine.firstStatechartConstruct != nil || sendsEvents
     }
 
     /// The members the file declares on the machine type: a variable or constant of the spec

@@ -371,12 +371,17 @@ extension FlatMachineWriter {
         out.close()
         out.line("static func isHistoryState(_ s: Int) -> Bool { [\(all.filter(\.isHistory).map { String($0.id.index) }.joined(separator: ", "))].contains(s) }")
         out.doc("The number of the state that contains state `s` (0 at the top level).")
-        out.open("static func parentNumber(_ s: Int) -> Int")
-            out.line("switch s {")
-            for s in all where s.parent != machine.root { out.line("case \(s.id.index): \(s.parent?.index ?? 0)") }
-            out.line("default: 0")
-            out.line("}")
-        out.close()
+        if isChart {
+            // (The chart step's own table: `parent(_:)`.)
+            out.line("static func parentNumber(_ s: Int) -> Int { parent(s) }")
+        } else {
+            out.open("static func parentNumber(_ s: Int) -> Int")
+                out.line("switch s {")
+                for s in all where s.parent != machine.root { out.line("case \(s.id.index): \(s.parent?.index ?? 0)") }
+                out.line("default: 0")
+                out.line("}")
+            out.close()
+        }
         if sendsEvents {
             out.doc("A sent event's entry in a snapshot's `pending`.")
             out.open("static func sentEntry(_ s: Sent) -> String")

@@ -1261,16 +1261,7 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 3: 2
-        case 4: 3
-        case 5: 3
-        case 6: 2
-        case 7: 6
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// A sent event's entry in a snapshot's `pending`.
     static func sentEntry(_ s: Sent) -> String {
         let payload: String

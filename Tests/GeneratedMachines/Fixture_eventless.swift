@@ -950,11 +950,7 @@ public struct Fixture_eventless: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

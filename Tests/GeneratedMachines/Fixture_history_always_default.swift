@@ -1419,32 +1419,7 @@ public struct Fixture_history_always_default: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [9, 10, 15, 19, 24, 26].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 2
-        case 4: 3
-        case 5: 3
-        case 6: 2
-        case 7: 6
-        case 8: 6
-        case 9: 2
-        case 10: 2
-        case 12: 11
-        case 13: 12
-        case 14: 12
-        case 15: 12
-        case 18: 17
-        case 19: 17
-        case 21: 20
-        case 22: 21
-        case 23: 21
-        case 24: 21
-        case 25: 20
-        case 26: 20
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

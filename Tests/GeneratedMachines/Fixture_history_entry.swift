@@ -1042,18 +1042,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [7, 8].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 1
-        case 4: 3
-        case 5: 3
-        case 6: 1
-        case 7: 1
-        case 8: 1
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

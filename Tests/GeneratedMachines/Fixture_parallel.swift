@@ -1091,18 +1091,7 @@ public struct Fixture_parallel: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 2
-        case 4: 2
-        case 5: 2
-        case 6: 1
-        case 7: 6
-        case 8: 6
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

@@ -1273,20 +1273,7 @@ public struct Fixture_player: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [11].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 3: 2
-        case 4: 3
-        case 5: 4
-        case 6: 4
-        case 7: 4
-        case 8: 3
-        case 9: 8
-        case 10: 8
-        case 11: 2
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

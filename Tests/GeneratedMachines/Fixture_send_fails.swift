@@ -978,11 +978,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// A sent event's entry in a snapshot's `pending`.
     static func sentEntry(_ s: Sent) -> String {
         let payload: String

@@ -1128,16 +1128,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 7: 6
-        case 8: 7
-        case 9: 6
-        case 10: 9
-        case 11: 9
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

@@ -1782,35 +1782,7 @@ public struct RandomChart_116: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [6, 11, 12, 23, 27].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 2
-        case 4: 2
-        case 5: 2
-        case 6: 2
-        case 7: 1
-        case 8: 7
-        case 9: 7
-        case 10: 7
-        case 11: 7
-        case 12: 1
-        case 14: 13
-        case 15: 14
-        case 16: 14
-        case 17: 14
-        case 18: 14
-        case 19: 13
-        case 20: 19
-        case 21: 19
-        case 22: 19
-        case 23: 13
-        case 25: 24
-        case 26: 24
-        case 27: 24
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

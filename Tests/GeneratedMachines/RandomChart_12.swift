@@ -1493,20 +1493,7 @@ public struct RandomChart_12: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [10, 11].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 3: 2
-        case 4: 3
-        case 5: 3
-        case 6: 2
-        case 7: 6
-        case 8: 6
-        case 9: 6
-        case 10: 6
-        case 11: 2
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

@@ -1623,23 +1623,7 @@ public struct RandomChart_142: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [7].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 1
-        case 4: 3
-        case 5: 3
-        case 6: 3
-        case 7: 3
-        case 10: 9
-        case 11: 10
-        case 12: 10
-        case 13: 9
-        case 14: 13
-        case 15: 13
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

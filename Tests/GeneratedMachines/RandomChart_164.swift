@@ -1930,33 +1930,7 @@ public struct RandomChart_164: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [9, 13, 19].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 2
-        case 4: 2
-        case 5: 1
-        case 6: 5
-        case 7: 5
-        case 8: 5
-        case 9: 5
-        case 10: 1
-        case 11: 10
-        case 12: 10
-        case 13: 10
-        case 14: 1
-        case 16: 15
-        case 17: 16
-        case 18: 16
-        case 19: 16
-        case 20: 15
-        case 21: 20
-        case 22: 20
-        case 23: 20
-        case 24: 20
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

@@ -2053,34 +2053,7 @@ public struct RandomChart_20: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [14, 15, 25].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 2
-        case 4: 2
-        case 5: 1
-        case 6: 5
-        case 7: 5
-        case 8: 5
-        case 9: 1
-        case 10: 9
-        case 11: 9
-        case 12: 9
-        case 13: 9
-        case 14: 9
-        case 15: 1
-        case 17: 16
-        case 18: 17
-        case 19: 17
-        case 20: 17
-        case 21: 17
-        case 22: 16
-        case 23: 22
-        case 24: 22
-        case 25: 22
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// A sent event's entry in a snapshot's `pending`.
     static func sentEntry(_ s: Sent) -> String {
         let payload: String

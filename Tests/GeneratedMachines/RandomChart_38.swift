@@ -1983,33 +1983,7 @@ public struct RandomChart_38: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [10, 12, 18, 24].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 1
-        case 4: 3
-        case 5: 3
-        case 6: 3
-        case 7: 1
-        case 8: 7
-        case 9: 7
-        case 10: 7
-        case 11: 1
-        case 12: 1
-        case 14: 13
-        case 15: 14
-        case 16: 14
-        case 17: 14
-        case 18: 14
-        case 19: 13
-        case 20: 19
-        case 21: 19
-        case 22: 19
-        case 23: 19
-        case 24: 13
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// A sent event's entry in a snapshot's `pending`.
     static func sentEntry(_ s: Sent) -> String {
         let payload: String

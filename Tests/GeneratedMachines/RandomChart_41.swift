@@ -1857,26 +1857,7 @@ public struct RandomChart_41: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [5, 9, 13, 18].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 2
-        case 4: 2
-        case 5: 2
-        case 6: 1
-        case 7: 6
-        case 8: 6
-        case 9: 6
-        case 10: 1
-        case 11: 10
-        case 12: 10
-        case 13: 1
-        case 16: 15
-        case 17: 15
-        case 18: 15
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

@@ -2009,32 +2009,7 @@ public struct RandomChart_5: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [10, 16, 20].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 1
-        case 4: 3
-        case 5: 3
-        case 6: 1
-        case 7: 6
-        case 8: 6
-        case 9: 6
-        case 10: 6
-        case 11: 1
-        case 13: 12
-        case 14: 13
-        case 15: 13
-        case 16: 13
-        case 17: 12
-        case 18: 17
-        case 19: 17
-        case 20: 17
-        case 21: 12
-        case 22: 21
-        case 23: 21
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// A sent event's entry in a snapshot's `pending`.
     static func sentEntry(_ s: Sent) -> String {
         let payload: String

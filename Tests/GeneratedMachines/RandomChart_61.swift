@@ -1450,22 +1450,7 @@ public struct RandomChart_61: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [6, 13, 14].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 1
-        case 4: 3
-        case 5: 3
-        case 6: 1
-        case 9: 8
-        case 10: 8
-        case 11: 10
-        case 12: 10
-        case 13: 10
-        case 14: 8
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {

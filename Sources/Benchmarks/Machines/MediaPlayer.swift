@@ -1769,32 +1769,7 @@ struct MediaPlayer: Sendable, Hashable {
     }
     static func isHistoryState(_ s: Int) -> Bool { [20, 22].contains(s) }
     /// The number of the state that contains state `s` (0 at the top level).
-    static func parentNumber(_ s: Int) -> Int {
-        switch s {
-        case 2: 1
-        case 3: 2
-        case 4: 3
-        case 5: 4
-        case 6: 4
-        case 7: 4
-        case 8: 3
-        case 9: 3
-        case 10: 9
-        case 11: 9
-        case 12: 3
-        case 13: 2
-        case 14: 13
-        case 15: 13
-        case 16: 2
-        case 17: 16
-        case 18: 17
-        case 19: 17
-        case 20: 17
-        case 21: 16
-        case 22: 1
-        default: 0
-        }
-    }
+    static func parentNumber(_ s: Int) -> Int { parent(s) }
     /// How many `after` transitions are written directly in state `s`.
     static func afterCount(_ s: Int) -> Int {
         switch s {
