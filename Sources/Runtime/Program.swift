@@ -1,5 +1,6 @@
 import StatecraftDiagnostics
 import StatecraftModel
+import StatecraftRecording
 
 /// A checked machine compiled for running: every step it can take is compiled to register
 /// code (`Instruction`s) ahead of time, looked up by integers.
@@ -114,10 +115,14 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// Each event's field types, flat like `payloadRegisters`:
     /// `fieldTypes[payloadStart[e] ..< payloadStart[e + 1]]`.
     package let fieldTypes: FrozenTable<ValueType>
+    /// The fingerprint of the machine's spec text, which every snapshot carries: worked out
+    /// once here (it lexes the whole spec), not per snapshot.
+    package let specFingerprint: SpecFingerprint
 
     /// Compiles a machine that checked without errors.
     public init(_ machine: Machine) {
         self.machine = machine
+        specFingerprint = SpecFingerprint(file: machine.source)
         eventCount = machine.events.count
         stateCount = machine.states.count
         let payloadSlots = machine.events.map(\.fields.count).max() ?? 0

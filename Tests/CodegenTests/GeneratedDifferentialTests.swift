@@ -10,12 +10,35 @@ import TestSupport
 /// The first difference fails, with the step and both sides.
 @Suite struct GeneratedDifferentialTests {
     /// One machine of each kind, stepped together.
+    ///
+    /// Every step is compared value by value, and put into words only when the two sides
+    /// differ: the test takes half a million steps, and formatting each one would be most of
+    /// its time.
     struct Pair<M: GeneratedMachine> {
         let program: Program
         var instance: Instance
         var generated: M
         var steps = 0
-        var history: [String] = []
+        /// The latest moves (at most `Move.kept`), for the message of a difference.
+        var history: [Move] = []
+
+        /// What was done to both sides, worded only for a failure's message.
+        enum Move: CustomStringConvertible {
+            case start, snapshot
+            case send(String, [Value])
+            case advance(Double)
+
+            static var kept: Int { 12 }
+
+            var description: String {
+                switch self {
+                case .start: "start"
+                case .snapshot: "snapshot"
+                case .send(let name, let payload): "\(name)(\(payload.map(\.description).joined(separator: ", ")))"
+                case .advance(let time): "advance(to: \(time))"
+                }
+            }
+        }
 
         init(_ program: Program) {
             self.program = program
@@ -23,11 +46,19 @@ import TestSupport
             generated = M()
         }
 
+        /// The latest moves, oldest first, as a failure's message gives them.
+        var recentMoves: String { history.suffix(Move.kept).map(\.description).joined(separator: "; ") }
+
+        private mutating func note(_ move: Move) {
+            if history.count >= 4 * Move.kept { history.removeFirst(3 * Move.kept) }
+            history.append(move)
+        }
+
         /// Starts both; nil when they agree, else the difference.
         mutating func start() -> String? {
             var outputs: [(OutputID, [Value])] = []
             let step = instance.start { outputs.append(($0, $1)) }
-            history.append("start")
+            note(.start)
             return agree(step, generated.start.outcome, outputs, generated.start.outputs, "start")
         }
 
@@ -35,7 +66,7 @@ import TestSupport
         mutating func step(_ event: EventID, _ payload: [Value], at time: Double?) -> String? {
             if let time, let difference = advance(to: time) { return difference }
             let name = program.machine[event].name
-            history.append("\(name)(\(payload.map(\.description).joined(separator: ", ")))")
+            note(.send(name, payload))
             guard let typed = M.Event(name: name, fields: payload.map(Self.generatedValue)) else {
                 return "the generated type builds no event '\(name)' from \(payload)"
             }
@@ -61,7 +92,7 @@ import TestSupport
                 actual.append(($0, outputs))
                 outputs = []
             })
-            history.append("advance(to: \(time))")
+            note(.advance(time))
             guard expected.count == actual.count else {
                 return "advance(to: \(time)): the runtime fired \(expected.count) timer(s), the generated type \(actual.count)"
             }
@@ -77,7 +108,7 @@ import TestSupport
             let mine = generated.snapshotJSON()
             let theirs = instance.snapshotJSON()
             guard mine == theirs else { return "snapshots differ:\n\(theirs)\nagainst\n\(mine)" }
-            history.append("snapshot")
+            note(.snapshot)
             do {
                 generated = try M(restoring: theirs)
             } catch {
@@ -95,37 +126,82 @@ import TestSupport
 
         /// Whether a runtime step and a generated outcome say the same.
         func agree(_ step: Step, _ outcome: M.Outcome, _ expected: [(OutputID, [Value])], _ actual: [M.Output],
-                   _ what: String) -> String? {
-            let runtime: String
-            switch step.result {
-            case .started: runtime = "started"
-            case .applied(let t): runtime = "taken \(t.index)"
-            case .ignored: runtime = "ignored"
-            case .afterFinal: runtime = "afterFinal"
-            case .failed(let fault):
-                let at = program.machine.source.location(of: fault.range.start)
-                runtime = "rejected \(fault.message) at \(at.line):\(at.column)"
+                   _ what: @autoclosure () -> String) -> String? {
+            if !sameOutcome(step, outcome) {
+                let runtime: String
+                switch step.result {
+                case .started: runtime = "started"
+                case .applied(let t): runtime = "taken \(t.index)"
+                case .ignored: runtime = "ignored"
+                case .afterFinal: runtime = "afterFinal"
+                case .failed(let fault):
+                    let at = program.machine.source.location(of: fault.range.start)
+                    runtime = "rejected \(fault.message) at \(at.line):\(at.column)"
+                }
+                return "\(what()): the runtime says \(runtime), the generated type \(Self.describe(outcome))"
             }
-            var mine = outcome.name
-            if let t = outcome.transition { mine += " \(t)" }
-            if let f = outcome.failure { mine += " \(f.message) at \(f.line):\(f.column)" }
-            if runtime != mine { return "\(what): the runtime says \(runtime), the generated type \(mine)" }
-            let runtimeOutputs = expected.map { "\(program.machine[$0.0].name)(\($0.1.map(\.description).joined(separator: ", ")))" }
-            let myOutputs = actual.map { "\($0.name)(\($0.arguments.map(Self.modelValue).map(\.description).joined(separator: ", ")))" }
-            if runtimeOutputs != myOutputs { return "\(what): outputs \(runtimeOutputs) against \(myOutputs)" }
-            return compareState(what)
+            let sameOutputs = expected.count == actual.count && zip(expected, actual).allSatisfy { e, a in
+                program.machine[e.0].name == a.name && e.1.count == a.arguments.count
+                    && zip(e.1, a.arguments).allSatisfy { Self.same($0, $1) }
+            }
+            if !sameOutputs {
+                let runtimeOutputs = expected.map { "\(program.machine[$0.0].name)(\($0.1.map(\.description).joined(separator: ", ")))" }
+                let myOutputs = actual.map { "\($0.name)(\($0.arguments.map(Self.modelValue).map(\.description).joined(separator: ", ")))" }
+                return "\(what()): outputs \(runtimeOutputs) against \(myOutputs)"
+            }
+            return compareState(what())
         }
 
-        func compareState(_ what: String) -> String? {
-            let states = instance.activeStates.map { program.machine[$0].name }
-            if states != generated.configurationNames {
-                return "\(what): active states \(states) against \(generated.configurationNames)"
+        /// A generated outcome as the messages word it: `taken 3`, `rejected … at 12:5`.
+        static func describe(_ outcome: M.Outcome) -> String {
+            var text = outcome.name
+            if let t = outcome.transition { text += " \(t)" }
+            if let f = outcome.failure { text += " \(f.message) at \(f.line):\(f.column)" }
+            return text
+        }
+
+        /// The same outcome: the same case, transition, and failure message and position.
+        func sameOutcome(_ step: Step, _ outcome: M.Outcome) -> Bool {
+            switch step.result {
+            case .started: return outcome.name == "started" && outcome.transition == nil && outcome.failure == nil
+            case .applied(let t): return outcome.name == "taken" && outcome.transition == t.index && outcome.failure == nil
+            case .ignored: return outcome.name == "ignored" && outcome.transition == nil && outcome.failure == nil
+            case .afterFinal: return outcome.name == "afterFinal" && outcome.transition == nil && outcome.failure == nil
+            case .failed(let fault):
+                guard outcome.name == "rejected", outcome.transition == nil, let failure = outcome.failure else { return false }
+                let at = program.machine.source.location(of: fault.range.start)
+                return failure.message == fault.message && failure.line == at.line && failure.column == at.column
             }
-            let variables = zip(program.machine.variables, instance.variables).map { "\($0.name)=\($1)" }
-            let mine = generated.variableValues.map { "\($0.name)=\(Self.modelValue($0.value))" }
-            if variables != mine { return "\(what): variables \(variables) against \(mine)" }
-            if instance.isFinished != generated.isFinished { return "\(what): finished \(instance.isFinished) against \(generated.isFinished)" }
-            if instance.now != generated.now { return "\(what): now \(instance.now) against \(generated.now)" }
+        }
+
+        /// Values equal as the runtime's and the generated type's: numbers to the bit, but
+        /// any NaN equals any NaN (their payload bits mean nothing).
+        static func same(_ a: Value, _ b: M.Value) -> Bool {
+            switch a {
+            case .number(let n):
+                guard let m = b.numberValue else { return false }
+                return n.isNaN ? m.isNaN : n.bitPattern == m.bitPattern
+            case .bool(let x): return b.boolValue == x
+            case .string(let x): return b.stringValue == x
+            }
+        }
+
+        func compareState(_ what: @autoclosure () -> String) -> String? {
+            let states = instance.activeStates
+            let names = generated.configurationNames
+            if states.count != names.count || !zip(states, names).allSatisfy({ program.machine[$0].name == $1 }) {
+                return "\(what()): active states \(states.map { program.machine[$0].name }) against \(names)"
+            }
+            let values = instance.variables
+            let mine = generated.variableValues
+            let variables = program.machine.variables
+            if values.count != mine.count
+                || !zip(zip(variables, values), mine).allSatisfy({ $0.0.name == $1.name && Self.same($0.1, $1.value) }) {
+                let theirs = zip(variables, values).map { "\($0.name)=\($1)" }
+                return "\(what()): variables \(theirs) against \(mine.map { "\($0.name)=\(Self.modelValue($0.value))" })"
+            }
+            if instance.isFinished != generated.isFinished { return "\(what()): finished \(instance.isFinished) against \(generated.isFinished)" }
+            if instance.now.bitPattern != generated.now.bitPattern { return "\(what()): now \(instance.now) against \(generated.now)" }
             return nil
         }
 
@@ -257,14 +333,14 @@ import TestSupport
                 default: break
                 }
                 if let difference = pair.step(event.id, payload, at: time) {
-                    Issue.record("\(spec), seed \(seed), step \(total): \(difference)\nafter: \(pair.history.suffix(12).joined(separator: "; "))")
+                    Issue.record("\(spec), seed \(seed), step \(total): \(difference)\nafter: \(pair.recentMoves)")
                     return
                 }
                 // Snapshots mid-run: both sides write the same document, and a machine restored
                 // from the other side's continues exactly as the original (the steps that follow
                 // are compared as before).
                 if rng.next() % 16 == 0, let difference = pair.swapThroughSnapshots(restoringInstance: rng.next() % 2 == 0) {
-                    Issue.record("\(spec), seed \(seed), step \(total): \(difference)\nafter: \(pair.history.suffix(12).joined(separator: "; "))")
+                    Issue.record("\(spec), seed \(seed), step \(total): \(difference)\nafter: \(pair.recentMoves)")
                     return
                 }
             }

@@ -96,7 +96,7 @@ public enum ManyLogs {
         var warnings: [LogWarning] = []
         if let header = reader.header {
             // (Fingerprinting lexes the spec: only for a log that has a header.)
-            let fingerprint = SpecFingerprint(file: program.machine.source).description
+            let fingerprint = program.specFingerprint.description
             if let mismatch = header.mismatch(machine: program.machine.name, spec: fingerprint) {
                 warnings.append(mismatch)
             }

@@ -42,7 +42,7 @@ extension Instance {
         w.raw("{\n  \"snapshot\": \(Instance.snapshotFormatVersion),\n  \"machine\": ")
         w.string(machine.name)
         w.raw(",\n  \"spec\": ")
-        w.string(SpecFingerprint(file: machine.source).description)
+        w.string(program.specFingerprint.description)
         w.raw(",\n  \"now\": ")
         w.number(now)
         w.raw(",\n  \"finished\": \(isFinished)")
