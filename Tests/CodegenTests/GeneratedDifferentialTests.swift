@@ -11,9 +11,8 @@ import TestSupport
 @Suite struct GeneratedDifferentialTests {
     /// One machine of each kind, stepped together.
     ///
-    /// Every step is compared value by value, and put into words only when the two sides
-    /// differ: the test takes half a million steps, and formatting each one would be most of
-    /// its time.
+    /// Every step is compared value by value (numbers to the bit), and put into words only when
+    /// the two sides differ: the tests take half a million steps.
     struct Pair<M: GeneratedMachine> {
         let program: Program
         var instance: Instance
