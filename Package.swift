@@ -152,15 +152,14 @@ let package = Package(
             dependencies: ["Statecraft", "StatecraftDriver", "TestSupport"],
             path: "Tests/CheckerTests",
             exclude: ["Fixtures"]),
-        // The event-log writer and the spec fingerprint, read back by the log reader and replay.
         // The Swift `statecraft swift` writes for the bundled specs and the fixtures (golden
-        // files, compiled here), and the tests that hold it to the runtime.
-        // The goldens of `statecraft swift`, compiled as an app compiles them: on their own, in
-        // Swift 6 mode, and with warnings as errors, so that a golden that warns fails the build.
+        // files), compiled as an app compiles them: on their own, in Swift 6 mode, with warnings
+        // as errors (a golden that warns fails the build); and the tests that hold it to the runtime.
         .target(name: "GeneratedMachines", path: "Tests/GeneratedMachines",
                 swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
         .testTarget(name: "CodegenTests", dependencies: ["GeneratedMachines", "Statecraft", "StatecraftDriver", "TestSupport"],
                     path: "Tests/CodegenTests", exclude: ["Logs"]),
+        // The event-log writer and the spec fingerprint, read back by the log reader and replay.
         .testTarget(name: "RecordingTests", dependencies: ["Statecraft", "TestSupport"], path: "Tests/RecordingTests"),
         .testTarget(
             name: "EventLogTests",
