@@ -503,51 +503,59 @@ public final class EventLogWriter {
         return nil
     }
 
-    /// `n / 10^k` in fixed point: `3125, 1` is `312.5`, `-5, 2` is `-0.05`.
+    /// `n / 10^k` in fixed point: `3125, 1` is `312.5`, `-5, 2` is `-0.05`. The digits go
+    /// straight into the line, last first: their count is known before the first is written.
     private func appendDecimal(_ n: Int64, fractionDigits k: Int) {
         reserve(24)
         if n < 0 { append(UInt8(ascii: "-")) }
         var magnitude = n.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-            // Backwards: the fraction's digits, the point, then the integer's (at least a 0).
-            var at = 24
-            for _ in 0..<k {
-                at -= 1
-                digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            }
+        // The fraction's k digits, the point, then the integer's digits (at least a 0).
+        let length = Swift.max(EventLogWriter.digitCount(magnitude), k + 1) + 1
+        var at = buffer + count + length
+        for _ in 0..<k {
             at -= 1
-            digits[at] = UInt8(ascii: ".")
-            at = EventLogWriter.writeDigits(of: magnitude, into: digits, endingAt: at)
-            (buffer + count).update(from: digits.baseAddress! + at, count: 24 - at)
-            count += 24 - at
+            at.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
         }
+        at -= 1
+        at.pointee = UInt8(ascii: ".")
+        EventLogWriter.writeDigits(of: magnitude, endingAt: at)
+        count += length
     }
 
     private func appendInteger(_ value: Int64) {
         reserve(21)
         if value < 0 { append(UInt8(ascii: "-")) }
-        // Digits backwards into a stack buffer, then forwards into the line.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            let k = EventLogWriter.writeDigits(of: value.magnitude, into: digits, endingAt: 20)
-            (buffer + count).update(from: digits.baseAddress! + k, count: 20 - k)
-            count += 20 - k
-        }
+        let length = EventLogWriter.digitCount(value.magnitude)
+        EventLogWriter.writeDigits(of: value.magnitude, endingAt: buffer + count + length)
+        count += length
     }
 
-    /// Writes the decimal digits of `magnitude` (at least one, "0" for zero) backwards into
-    /// `digits`, ending just before index `end`; returns the index of the first digit.
+    /// Writes the decimal digits of `magnitude` (at least one, "0" for zero) backwards, the
+    /// last just before `end`.
     @inline(__always)
-    private static func writeDigits(of magnitude: UInt64, into digits: UnsafeMutableBufferPointer<UInt8>,
-                                    endingAt end: Int) -> Int {
+    private static func writeDigits(of magnitude: UInt64, endingAt end: UnsafeMutablePointer<UInt8>) {
         var magnitude = magnitude
         var at = end
         repeat {
             at -= 1
-            digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            at.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
             magnitude /= 10
         } while magnitude > 0
-        return at
+    }
+
+    /// How many decimal digits `magnitude` has (1 for zero).
+    @inline(__always)
+    private static func digitCount(_ magnitude: UInt64) -> Int {
+        var digits = 1
+        var limit: UInt64 = 10
+        while magnitude >= limit {
+            digits += 1
+            // 10^19 is the largest power of ten a UInt64 holds; every UInt64 has at most 20 digits.
+            if digits == 20 { break }
+            limit &*= 10
+        }
+        return digits
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, `\r`, `\b`, `\f`
