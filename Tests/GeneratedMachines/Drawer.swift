@@ -255,11 +255,9 @@ public struct Drawer: Sendable, Hashable {
         if core.isFinished { return .afterFinal }
         do {
             guard let taken = try take(event) else { return .ignored }
-            if !pending.isEmpty { deliver(emit) }
             return .taken(transition: taken)
         } catch {
             // (The transition that failed has put back what it changed.)
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
             return .rejected(error)
         }
     }
