@@ -17,7 +17,6 @@ import TestSupport
         let program: Program
         var instance: Instance
         var generated: M
-        var steps = 0
         /// The latest moves (at most `Move.kept`), for the message of a difference.
         var history: [Move] = []
 
