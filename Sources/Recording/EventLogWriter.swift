@@ -472,7 +472,7 @@ public final class EventLogWriter {
             appendInteger(Int64(value))
             return
         }
-        if let (digits, fractionDigits) = EventLogWriter.shortDecimal(value) {
+        if let (digits, fractionDigits) = EventLogWriter.binaryFraction(value) ?? EventLogWriter.shortDecimal(value) {
             appendDecimal(digits, fractionDigits: fractionDigits)
             return
         }
@@ -480,20 +480,47 @@ public final class EventLogWriter {
         text.withUTF8 { append($0) }
     }
 
+    /// `shortDecimal(value)` without its search, for the values an app records most: a
+    /// fraction with a small power of two below it (a time in 1/64 s, a coordinate in half
+    /// points). `value` is `odd / 2^k` exactly, so it is `odd × 5^k / 10^k` exactly, and when
+    /// `n = odd × 5^k` is below 2^53 no decimal with fewer than `k` fraction digits reads back
+    /// as `value`: such a decimal is at least `5 / 10^k` away (n ends in 5), more than half of
+    /// `value`'s ulp (below `2 / 10^k`, as `n < 2^53`). So this is `shortDecimal`'s answer, and
+    /// tests hold the two together. Nil for integers and for everything else.
+    @inline(__always)
+    package static func binaryFraction(_ value: Double) -> (Int64, Int)? {
+        guard value.isNormal else { return nil }
+        // value = significand × 2^(exponent − 52), the significand a 53-bit integer.
+        let significand = value.significandBitPattern | (1 << 52)
+        let zeros = significand.trailingZeroBitCount
+        // (The exponent from the bits: `Double.exponent` is a call into the standard library.)
+        let exponent = Int(truncatingIfNeeded: (value.bitPattern &>> 52) & 0x7FF) &- 1023
+        let k = 52 &- exponent &- zeros
+        // (Up to 17 fraction digits, as `shortDecimal` searches.)
+        guard k >= 1 && k <= 17 else { return nil }
+        let odd = significand &>> UInt64(zeros)
+        var five: UInt64 = 1
+        for _ in 0..<k { five &*= 5 }
+        let (n, overflow) = odd.multipliedReportingOverflow(by: five)
+        guard !overflow && n < 1 << 53 else { return nil }
+        return (value < 0 ? -Int64(n) : Int64(n), k)
+    }
+
     /// The integer `n` and the smallest `k` (1 to 17) with `n / 10^k` reading back as
     /// `value`, if there is one with `|n| < 2^53`. Then `n` and `10^k` are exact doubles, and
     /// IEEE division rounds `n / 10^k` correctly, as a reader rounds the decimal text: the
     /// equality checked is the round trip itself.
     @inline(__always)
-    static func shortDecimal(_ value: Double) -> (Int64, Int)? {
+    package static func shortDecimal(_ value: Double) -> (Int64, Int)? {
         var scale = 1.0
         for k in 1...17 {
             scale *= 10  // (powers of ten are exact doubles up to 10^22)
             let scaled = value * scale
             guard scaled.magnitude < 9_007_199_254_740_992 else { return nil }
             // The nearest integer, without a call to libm's round: a candidate off by one
-            // fails the check below and the next power of ten is tried.
-            let n = Int64(scaled + (scaled < 0 ? -0.5 : 0.5))
+            // fails the check below and the next power of ten is tried. From 2^52 on, `scaled`
+            // is an integer already (adding 0.5 there would round a tie to even, one off).
+            let n = scaled.magnitude >= 0x1p52 ? Int64(scaled) : Int64(scaled + (scaled < 0 ? -0.5 : 0.5))
             // A decimal that reads back as `value` is within two ulps of `scaled` (one rounding
             // in the division, one in the product), and 2^-50 of its magnitude is at least four:
             // only then is the slow division tried.
@@ -512,10 +539,18 @@ public final class EventLogWriter {
         // The fraction's k digits, the point, then the integer's digits (at least a 0).
         let length = Swift.max(EventLogWriter.digitCount(magnitude), k + 1) + 1
         var at = buffer + count + length
-        for _ in 0..<k {
+        var left = k
+        if left & 1 == 1 {
             at -= 1
             at.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
             magnitude /= 10
+            left -= 1
+        }
+        while left > 0 {
+            at -= 2
+            EventLogWriter.writePair(Int(truncatingIfNeeded: magnitude % 100), at: at)
+            magnitude /= 100
+            left -= 2
         }
         at -= 1
         at.pointee = UInt8(ascii: ".")
@@ -537,29 +572,52 @@ public final class EventLogWriter {
     private static func writeDigits(of magnitude: UInt64, endingAt end: UnsafeMutablePointer<UInt8>) {
         var magnitude = magnitude
         var at = end
-        repeat {
-            at -= 1
-            at.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
+        // Two digits per division: half the (multiply-and-shift) divisions.
+        while magnitude >= 100 {
+            at -= 2
+            writePair(Int(truncatingIfNeeded: magnitude % 100), at: at)
+            magnitude /= 100
+        }
+        if magnitude >= 10 {
+            writePair(Int(truncatingIfNeeded: magnitude), at: at - 2)
+        } else {
+            (at - 1).pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+        }
     }
+
+    /// The two digits of `pair` (0 to 99) at `at`.
+    @inline(__always)
+    private static func writePair(_ pair: Int, at: UnsafeMutablePointer<UInt8>) {
+        let digits = EventLogWriter.pairs.utf8Start + 2 &* pair
+        at[0] = digits[0]
+        at[1] = digits[1]
+    }
+
+    /// "00" to "99" end to end (a computed StaticString: a constant address in the binary,
+    /// with no lazy initialisation to check on each use).
+    private static var pairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
 
     /// How many decimal digits `magnitude` has (1 for zero).
     @inline(__always)
     private static func digitCount(_ magnitude: UInt64) -> Int {
+        // Four digits at a time (a division by a constant is a multiply and a shift).
         var digits = 1
-        var limit: UInt64 = 10
-        while magnitude >= limit {
-            digits += 1
-            // 10^19 is the largest power of ten a UInt64 holds; every UInt64 has at most 20 digits.
-            if digits == 20 { break }
-            limit &*= 10
+        var rest = magnitude
+        while rest >= 10_000 {
+            rest /= 10_000
+            digits += 4
         }
+        if rest >= 100 {
+            rest /= 100
+            digits += 2
+        }
+        if rest >= 10 { digits += 1 }
         return digits
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, `\r`, `\b`, `\f`
     /// or `\u00XX`; everything else (non-ASCII too) as its UTF-8 bytes.
+    @inline(__always)
     fileprivate func appendString(_ string: String) {
         // Without a copy of the string when its bytes are at hand (a native string).
         if string.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {

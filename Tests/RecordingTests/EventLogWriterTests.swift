@@ -1,5 +1,6 @@
 import Foundation
 import Statecraft
+import StatecraftRecording
 import Testing
 import TestSupport
 
@@ -131,6 +132,29 @@ import TestSupport
             let written = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count).dropLast(2)) : text
             #expect(written.count == shortest.count && Double(written) == value, "\(written) for \(shortest)")
         }
+    }
+
+    /// Times in 1/64 s and coordinates in half points take a shortcut (`binaryFraction`) to
+    /// the digits the general search (`shortDecimal`) finds: the same digits, for random
+    /// binary fractions of every size, and nothing where the shortcut does not apply.
+    @Test func binaryFractionsTakeTheShortcutToTheSameDigits() {
+        #expect(EventLogWriter.binaryFraction(1.0 / 64).map { [$0.0, Int64($0.1)] } == [15625, 6])
+        #expect(EventLogWriter.binaryFraction(-312.5).map { [$0.0, Int64($0.1)] } == [-3125, 1])
+        for other in [600, 0, 0.1, 1e-300, 0x1p60 + 0x1p8, 1.0 / 3] {
+            #expect(EventLogWriter.binaryFraction(other) == nil, "\(other)")
+        }
+        var rng = SplitMix64(seed: 64)
+        var shortcuts = 0
+        for _ in 0..<50_000 {
+            let bits = Int(rng.next() % 60)
+            let numerator = Int64(bitPattern: rng.next()) >> (Int(rng.next() % 64))
+            let value = Double(numerator) / Double(1 << Int(rng.next() % 24)) * (rng.next() & 1 == 0 ? 1 : Double(1 << bits))
+            guard let fast = EventLogWriter.binaryFraction(value) else { continue }
+            shortcuts += 1
+            let slow = EventLogWriter.shortDecimal(value)
+            #expect(slow?.0 == fast.0 && slow?.1 == fast.1, "\(value): \(fast) against \(String(describing: slow))")
+        }
+        #expect(shortcuts > 10_000)
     }
 
     @Test func theHeaderComesFirstOrNotAtAll() throws {
