@@ -330,13 +330,12 @@ extension FlatMachineWriter {
         out.doc("Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).")
         out.line("@inline(__always)")
         out.open("\(a)mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome")
-            // A spec without outputs never fills `pending`: its step does not look at it, which
-            // is a measurable part of a step that does little else.
+            // A spec without outputs never fills `pending`, and `take` hands it on only after a
+            // transition that can emit: a step that does little else does not look at it.
             let emits = !machine.outputs.isEmpty
             out.line("if core.isFinished { return .afterFinal }")
             out.open("do")
-                out.line("guard let taken = try take(event) else { return .ignored }")
-                if emits { out.line("if !pending.isEmpty { deliver(emit) }") }
+                out.line("guard let taken = try take(event\(emits ? ", emit" : "")) else { return .ignored }")
                 out.line("return .taken(transition: taken)")
             out.reopen("catch")
                 out.line("// (The transition that failed has put back what it changed.)")

@@ -58,9 +58,12 @@ extension FlatMachineWriter {
 
     /// `take`: the event and the active leaf to the first transition whose guard holds.
     mutating func dispatch(_ plan: StepPlan) {
-        out.doc("The first transition of the active states (innermost first, in written order) that takes\n`event` and whose guard holds, taken; nil when none does. (A transition that fails puts back\nwhat it changed before it throws.)")
+        // Only a transition that can emit looks at `pending` (to hand its outputs to `emit`):
+        // the step of one that cannot, the common one, does not load it.
+        let emits = !machine.outputs.isEmpty
+        out.doc("The first transition of the active states (innermost first, in written order) that takes\n`event` and whose guard holds, taken; nil when none does. (A transition that fails puts back\nwhat it changed before it throws.)" + (emits ? " Its outputs go to `emit`." : ""))
         out.line("@inline(__always)")
-        out.open("private mutating func take(_ event: Event) throws(Failure) -> Int?")
+        out.open("private mutating func take(_ event: Event\(emits ? ", _ emit: (Output) -> Void" : "")) throws(Failure) -> Int?")
             let leaves = states.filter { machine.isAtomic($0.id) }
             out.line("guard let leaf = core.state else { return nil }")
             out.line("switch event {")
@@ -103,15 +106,18 @@ extension FlatMachineWriter {
                     var returned = false
                     for t in list {
                         let call = "\(plan.throwing.contains(t.id) ? "try " : "")\(functionName(t, e))(\(arguments(t, e)))"
+                        let deliver = plan.emitting.contains(t.id) ? ["if !pending.isEmpty { deliver(emit) }"] : []
                         out.line("// line \(line(t.range)): \(describe(t))")
                         if let g = t.guardExpr {
                             let (code, throwing) = expression(g, fields: used)
                             out.line("if \(throwing ? "try " : "")\(code) {")
                             out.line("    \(call)")
+                            for l in deliver { out.line("    " + l) }
                             out.line("    return \(t.id.index)")
                             out.line("}")
                         } else {
                             out.line(call)
+                            for l in deliver { out.line(l) }
                             out.line("return \(t.id.index)")
                             returned = true
                             break
@@ -382,6 +388,7 @@ extension FlatMachineWriter {
         for t in machine.transitions where !t.isBroken {
             let effects = transitionEffects(t, plan)
             if effects.failsAfterChange { plan.restoring.insert(t.id) }
+            if effects.emits { plan.emitting.insert(t.id) }
             var throwing = effects.mayFail
             if t.target != nil {
                 switch plan.exits[t.id] ?? .walk {
@@ -463,6 +470,7 @@ extension FlatMachineWriter {
                 effects.change()
             case .emit(_, let args, _):
                 effects.evaluate(throwing: args.contains { expression($0, fields: []).1 })
+                effects.emits = true
             case .setLocal(_, let e, _):
                 effects.evaluate(throwing: expression(e, fields: []).1)
             case .ifAction(let c, let then, let otherwise, _):
@@ -471,7 +479,7 @@ extension FlatMachineWriter {
                 actionEffects(then, &a)
                 actionEffects(otherwise, &b)
                 effects = StepEffects(mayFail: a.mayFail || b.mayFail, failsAfterChange: a.failsAfterChange || b.failsAfterChange,
-                                      changed: a.changed || b.changed)
+                                      changed: a.changed || b.changed, emits: a.emits || b.emits)
             case .raise, .send, .cancel:
                 break  // refused by checkSupported
             }
@@ -494,6 +502,8 @@ struct StepPlan {
     var throwing: Set<TransitionID> = []
     /// The transitions that can fail after they changed `core`: they copy it first.
     var restoring: Set<TransitionID> = []
+    /// The transitions that can emit an output: only after them does `take` hand `pending` on.
+    var emitting: Set<TransitionID> = []
 
     /// The states a transition exits, with something to do, whatever leaf is active; or a
     /// walk up from the active leaf, when that differs from leaf to leaf.
@@ -509,6 +519,8 @@ struct StepEffects {
     var mayFail = false
     var failsAfterChange = false
     var changed = false
+    /// Whether it can emit an output (then the step hands `pending` on).
+    var emits = false
 
     /// Evaluates something that may fail.
     mutating func evaluate(throwing: Bool) {

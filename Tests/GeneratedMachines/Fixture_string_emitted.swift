@@ -230,8 +230,7 @@ public struct Fixture_string_emitted: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         do {
-            guard let taken = try take(event) else { return .ignored }
-            if !pending.isEmpty { deliver(emit) }
+            guard let taken = try take(event, emit) else { return .ignored }
             return .taken(transition: taken)
         } catch {
             // (The transition that failed has put back what it changed.)
@@ -282,9 +281,9 @@ public struct Fixture_string_emitted: Sendable, Hashable {
 
     /// The first transition of the active states (innermost first, in written order) that takes
     /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
-    /// what it changed before it throws.)
+    /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
-    private mutating func take(_ event: Event) throws(Failure) -> Int? {
+    private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
         case .pick(let name):
@@ -292,6 +291,7 @@ public struct Fixture_string_emitted: Sendable, Hashable {
             case .choosing:
                 // line 10: on pick in choosing
                 transition0_pick(name: name)
+                if !pending.isEmpty { deliver(emit) }
                 return 0
             default:
                 return nil

@@ -269,8 +269,7 @@ public struct SwipeToDismiss: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         do {
-            guard let taken = try take(event) else { return .ignored }
-            if !pending.isEmpty { deliver(emit) }
+            guard let taken = try take(event, emit) else { return .ignored }
             return .taken(transition: taken)
         } catch {
             // (The transition that failed has put back what it changed.)
@@ -322,9 +321,9 @@ public struct SwipeToDismiss: Sendable, Hashable {
 
     /// The first transition of the active states (innermost first, in written order) that takes
     /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
-    /// what it changed before it throws.)
+    /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
-    private mutating func take(_ event: Event) throws(Failure) -> Int? {
+    private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
         case .panBegan(let x, let y):
@@ -373,6 +372,7 @@ public struct SwipeToDismiss: Sendable, Hashable {
             case .flinging:
                 // line 34: on leftScreen in flinging -> dismissed
                 transition2_leftScreen()
+                if !pending.isEmpty { deliver(emit) }
                 return 2
             default:
                 return nil

@@ -237,8 +237,7 @@ public struct VibrantButton: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         do {
-            guard let taken = try take(event) else { return .ignored }
-            if !pending.isEmpty { deliver(emit) }
+            guard let taken = try take(event, emit) else { return .ignored }
             return .taken(transition: taken)
         } catch {
             // (The transition that failed has put back what it changed.)
@@ -291,9 +290,9 @@ public struct VibrantButton: Sendable, Hashable {
 
     /// The first transition of the active states (innermost first, in written order) that takes
     /// `event` and whose guard holds, taken; nil when none does. (A transition that fails puts back
-    /// what it changed before it throws.)
+    /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
-    private mutating func take(_ event: Event) throws(Failure) -> Int? {
+    private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
         guard let leaf = core.state else { return nil }
         switch event {
         case .tap:
@@ -301,6 +300,7 @@ public struct VibrantButton: Sendable, Hashable {
             case .unselected, .selected:
                 // line 22: on tap in shown
                 transition0_tap()
+                if !pending.isEmpty { deliver(emit) }
                 return 0
             default:
                 return nil
