@@ -65,6 +65,12 @@ struct AllocationProbe {
                     decoded.events.removeSubrange(min(count, decoded.events.count)...)
                     let tapes = decoded.tapes(program)
                     for _ in 0..<max(1, repeats) { _ = DecodedLog.run(tapes, program) }
+                } else if machine == "PullToRefresh", let events = decoded.handEvents(names: HandPullToRefresh.events, program: program) {
+                    for _ in 0..<max(1, repeats) {
+                        var m = HandPullToRefresh()
+                        events.withUnsafeBufferPointer { m.run(UnsafeBufferPointer(rebasing: $0[0..<min(count, $0.count)])) }
+                        if m.refreshes < 0 { print(m.refreshes) }
+                    }
                 } else if let events = decoded.handEvents(names: HandDrawer.events, program: program) {
                     for _ in 0..<max(1, repeats) {
                         var m = HandDrawer()
