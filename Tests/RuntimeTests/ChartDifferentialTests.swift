@@ -39,7 +39,6 @@ struct Differential {
         }
         guard !machine.events.isEmpty else { return nil }
         var time = 0.0
-        var loops = 0
         for k in 0..<steps {
             if rng.next() % 3 == 0 { time += [0.05, 0.1, 0.3, 0.5, 1, 2, 5][Int(rng.next() % 7)] }
             var timerSteps: [(Step, [String])] = []
@@ -57,15 +56,15 @@ struct Differential {
                 return "line \(k) at t=\(time): \(timerSteps.count) timer steps, the reference took \(referenceTimers.count)\n"
                     + log.joined(separator: "\n")
             }
-            if timerSteps.contains(where: {
+            // Timers that loop fire 10,000 times at one instant in both (seconds of the
+            // reference's time): once both agreed on that, the run has shown what it can.
+            let looped = timerSteps.contains(where: {
                 guard case .failed(let f) = $0.0.result else { return false }
                 switch f.reason {
                 case .timerLoop, .sendLoop: return true
                 default: return false
                 }
-            }) {
-                loops += 1
-            }
+            })
             for (j, (step, outputs)) in timerSteps.enumerated() {
                 let (referenceStep, referenceOutputs) = referenceTimers[j]
                 // The configuration and variables after the last timer only: the reference's
@@ -78,7 +77,7 @@ struct Differential {
             if !timerSteps.isEmpty, let problem = agreeOnState(instance, reference, "line \(k) timers at t=\(time)") {
                 return problem + "\n" + log.joined(separator: "\n")
             }
-            if loops >= 2 { return nil }
+            if looped { return nil }
             let event = machine.events[Int(rng.next() % UInt64(machine.events.count))]
             let payload = Self.payload(event, &rng)
             log.append("t=\(time) \(event.name)(\(payload.map(\.description).joined(separator: ", ")))")
@@ -89,11 +88,8 @@ struct Differential {
                 return problem + "\n" + log.joined(separator: "\n")
             }
             // A step that never settles takes 10,000 microsteps in both: a chart caught in
-            // such a loop has shown what it can after a couple.
-            if case .failed(let fault) = step.result, case .microstepLimit = fault.reason {
-                loops += 1
-                if loops >= 2 { return nil }
-            }
+            // such a loop has shown what it can once both agreed on it.
+            if case .failed(let fault) = step.result, case .microstepLimit = fault.reason { return nil }
         }
         return nil
     }
