@@ -90,6 +90,14 @@ public final class EventLogWriter {
     @exclusivity(unchecked) private var keyBounds: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) private var keyCapacity = 16
     @exclusivity(unchecked) private var keyCount = 0
+    /// The payload keys of the last event lines, in order, as written (`, "key": `): a recorder
+    /// writes the same fields line after line, and a line whose first keys are these copies
+    /// their bytes instead of quoting each key and checking it again. The keys are distinct and
+    /// none is reserved: each was checked against the keys before it on its line, which were
+    /// the ones before it here.
+    @exclusivity(unchecked) private var fields = WrittenStrings()
+    /// The last event name, quoted, for the same reason.
+    @exclusivity(unchecked) private var names = WrittenStrings()
     /// Whether any line was written (the header must come first).
     @exclusivity(unchecked) private var wroteLine = false
     @exclusivity(unchecked) private var isClosed = false
@@ -128,6 +136,8 @@ public final class EventLogWriter {
         }
         buffer.deallocate()
         keyBounds.deallocate()
+        fields.deallocate()
+        names.deallocate()
     }
 
     // MARK: - Lines
@@ -162,7 +172,7 @@ public final class EventLogWriter {
             append(UInt8(ascii: "{"))
             try appendTimeAndCase(time, caseKey)
             append("\"event\": ")
-            appendString(name)
+            appendName(name)
             var line = EventFields(writer: Unmanaged.passUnretained(self))
             try fields(&line)
             append(UInt8(ascii: "}"))
@@ -371,6 +381,17 @@ public final class EventLogWriter {
         keyCount = 0
     }
 
+    /// The event's name, quoted: copied when it is the last line's.
+    private func appendName(_ name: String) {
+        if let written = names.written(0, ifItIs: name) {
+            append(written)
+            return
+        }
+        let start = count
+        appendString(name)
+        names.set(0, to: name, writtenAs: UnsafeBufferPointer(start: buffer + start, count: count - start))
+    }
+
     private func endLine() throws(Failure) {
         append(UInt8(ascii: "\n"))
         wroteLine = true
@@ -405,6 +426,16 @@ public final class EventLogWriter {
     /// `, "key": ` before a payload field (the event's name comes first); refuses the
     /// reserved keys and a key already on the line.
     fileprivate func appendField(_ key: String) throws(Failure) {
+        let j = keyCount
+        if let written = fields.written(j, ifItIs: key) {
+            // The bytes `, "key": ` as the last lines wrote them; the key's bounds (its quotes)
+            // for the check of a later key that is not in the cache.
+            let start = count
+            append(written)
+            recordKey(from: start + 2, to: count - 2)
+            return
+        }
+        let fieldStart = count
         append(", ")
         let start = count
         try appendKey(key)
@@ -416,6 +447,9 @@ public final class EventLogWriter {
                 throw .reservedKey(key)
             }
         }
+        // Checked: it takes position j in the cache, whose later keys go (so no later key of this
+        // line is taken from the cache: the keys it holds are always a line's first ones).
+        fields.set(j, to: key, writtenAs: UnsafeBufferPointer(start: buffer + fieldStart, count: count - fieldStart))
     }
 
     /// The keys that mean something on every line, quoted.
@@ -434,6 +468,14 @@ public final class EventLogWriter {
             }
             k += 1
         }
+        recordKey(from: start, to: count)
+        append(": ")
+    }
+
+    /// Keeps the bounds of a key written at `start..<end` (quotes included) for the checks of
+    /// the keys after it.
+    @inline(__always)
+    private func recordKey(from start: Int, to end: Int) {
         if keyCount == keyCapacity {
             let larger = UnsafeMutablePointer<Int>.allocate(capacity: 4 * keyCapacity)
             larger.update(from: keyBounds, count: 2 * keyCount)
@@ -442,9 +484,8 @@ public final class EventLogWriter {
             keyCapacity *= 2
         }
         keyBounds[2 * keyCount] = start
-        keyBounds[2 * keyCount + 1] = count
+        keyBounds[2 * keyCount + 1] = end
         keyCount += 1
-        append(": ")
     }
 
     fileprivate func appendValue(_ value: LogValue, field: String) throws(Failure) {
@@ -742,6 +783,82 @@ public final class EventLogWriter {
         buffer.deallocate()
         buffer = grown
         capacity = larger
+    }
+}
+
+/// Strings an `EventLogWriter` wrote, in order, with the bytes it wrote for each: a string is
+/// recognised by its two words, with no retain and no comparison of text. A small string's
+/// words are its bytes; a large one's point at its storage, which `alive` keeps from being
+/// freed and reused, so equal words mean equal text (unequal words only mean a slower path).
+private struct WrittenStrings {
+    private(set) var count = 0
+    private var words: UnsafeMutablePointer<UInt64>
+    private var ends: UnsafeMutablePointer<Int>
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var capacity = 8
+    private var byteCapacity = 256
+    private var alive: [String] = []
+    /// Two words per string, as on every 64-bit platform; elsewhere nothing is recognised.
+    private static let enabled = MemoryLayout<String>.size == 16
+
+    init() {
+        words = .allocate(capacity: 2 * capacity)
+        ends = .allocate(capacity: capacity)
+        bytes = .allocate(capacity: byteCapacity)
+    }
+
+    func deallocate() {
+        words.deallocate()
+        ends.deallocate()
+        bytes.deallocate()
+    }
+
+    @inline(__always)
+    private static func words(of string: String) -> (UInt64, UInt64) {
+        withUnsafeBytes(of: string) { ($0.load(fromByteOffset: 0, as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
+    }
+
+    /// The bytes string `j` was written as, when `string` is that string.
+    @inline(__always)
+    func written(_ j: Int, ifItIs string: String) -> UnsafeBufferPointer<UInt8>? {
+        guard Self.enabled && j < count else { return nil }
+        let (a, b) = Self.words(of: string)
+        guard words[2 &* j] == a && words[2 &* j &+ 1] == b else { return nil }
+        let from = j == 0 ? 0 : ends[j &- 1]
+        return UnsafeBufferPointer(start: bytes + from, count: ends[j] &- from)
+    }
+
+    /// String `j` becomes `string`, written as `written`; the strings after it are forgotten.
+    mutating func set(_ j: Int, to string: String, writtenAs written: UnsafeBufferPointer<UInt8>) {
+        guard Self.enabled, let source = written.baseAddress else { return }
+        let j = min(j, count)
+        if j == capacity {
+            let largerWords = UnsafeMutablePointer<UInt64>.allocate(capacity: 4 * capacity)
+            largerWords.update(from: words, count: 2 * count)
+            words.deallocate()
+            words = largerWords
+            let largerEnds = UnsafeMutablePointer<Int>.allocate(capacity: 2 * capacity)
+            largerEnds.update(from: ends, count: count)
+            ends.deallocate()
+            ends = largerEnds
+            capacity *= 2
+        }
+        let from = j == 0 ? 0 : ends[j - 1]
+        if from + written.count > byteCapacity {
+            var larger = byteCapacity * 2
+            while from + written.count > larger { larger *= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+            grown.update(from: bytes, count: from)
+            bytes.deallocate()
+            bytes = grown
+            byteCapacity = larger
+        }
+        (bytes + from).update(from: source, count: written.count)
+        (words[2 * j], words[2 * j + 1]) = Self.words(of: string)
+        ends[j] = from + written.count
+        alive.removeSubrange(j...)
+        alive.append(string)
+        count = j + 1
     }
 }
 

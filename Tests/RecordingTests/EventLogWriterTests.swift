@@ -157,6 +157,60 @@ import TestSupport
         #expect(shortcuts > 10_000)
     }
 
+    /// A writer reuses the last lines' event name and keys (their quoted bytes, their checks):
+    /// line after line it writes what a fresh writer writes for each line alone, and refuses
+    /// what that refuses (a key repeated, in the same place as a cached one or not; a reserved
+    /// key), on random lines from a few names and keys so that lines often repeat the last.
+    @Test func reusedKeysWriteAndRefuseAsAFreshWriter() throws {
+        var rng = SplitMix64(seed: 9)
+        let names = ["touchMoved", "touchBegan", "a\"b", "touchMoved"]
+        let keys = ["y", "onContent", "x", "time", "caf\u{E9}", "y", "\n"]
+        var lines: [(name: String, keys: [String])] = []
+        for _ in 0..<3_000 {
+            let name = names[Int(rng.next() % UInt64(names.count))]
+            if let last = lines.last, rng.next() % 3 > 0 {
+                // Mostly the last line's keys, sometimes one changed, dropped or added.
+                var same = last.keys
+                switch rng.next() % 6 {
+                case 0 where !same.isEmpty: same[Int(rng.next() % UInt64(same.count))] = keys[Int(rng.next() % UInt64(keys.count))]
+                case 1 where !same.isEmpty: same.removeLast()
+                case 2: same.append(keys[Int(rng.next() % UInt64(keys.count))])
+                default: break
+                }
+                lines.append((rng.next() % 4 == 0 ? name : last.name, same))
+            } else {
+                lines.append((name, (0..<Int(rng.next() % 4)).map { _ in keys[Int(rng.next() % UInt64(keys.count))] }))
+            }
+        }
+        func write(_ line: (name: String, keys: [String]), to log: EventLogWriter) -> EventLogWriter.Failure? {
+            do {
+                try log.event(line.name, time: 0.5) { fields throws(EventLogWriter.Failure) in
+                    for (k, key) in line.keys.enumerated() { try fields.number(key, Double(k)) }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        var bytes: [UInt8] = []
+        let longLived = EventLogWriter { bytes += $0 }
+        var expected = ""
+        var refused = 0
+        for (k, line) in lines.enumerated() {
+            var alone: [UInt8] = []
+            let fresh = EventLogWriter { alone += $0 }
+            let freshFailure = write(line, to: fresh)
+            try fresh.close()
+            expected += String(decoding: alone, as: UTF8.self)
+            let failure = write(line, to: longLived)
+            #expect(failure == freshFailure, "line \(k): \(line)")
+            if failure != nil { refused += 1 }
+        }
+        try longLived.close()
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        #expect(refused > 100 && refused < 2_500, "\(refused) of \(lines.count) lines refused")
+    }
+
     @Test func theHeaderComesFirstOrNotAtAll() throws {
         let text = try Self.written { log in
             try log.header(machine: "Drawer", spec: SpecFingerprint(value: 0x0123_4567_89ab_cdef))
