@@ -164,7 +164,9 @@ import TestSupport
     @Test func reusedKeysWriteAndRefuseAsAFreshWriter() throws {
         var rng = SplitMix64(seed: 9)
         let names = ["touchMoved", "touchBegan", "a\"b", "touchMoved"]
-        let keys = ["y", "onContent", "x", "time", "caf\u{E9}", "y", "\n"]
+        // (Written `, "key": `, "ab" is 8 bytes, "abcdefghij" 16 and "abcdefghijk" 17: the copy's
+        // word boundaries.)
+        let keys = ["y", "onContent", "x", "time", "caf\u{E9}", "y", "\n", "ab", "abcdefghij", "abcdefghijk"]
         var lines: [(name: String, keys: [String])] = []
         for _ in 0..<3_000 {
             let name = names[Int(rng.next() % UInt64(names.count))]
