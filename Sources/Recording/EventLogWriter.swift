@@ -153,8 +153,7 @@ public final class EventLogWriter {
         appendString(machine)
         append(", \"spec\": ")
         appendString(spec.description)
-        append("}}")
-        try endLine()
+        try endLine("}}\n")
     }
 
     /// The header of a recording of spec text (its fingerprint worked out here).
@@ -169,14 +168,11 @@ public final class EventLogWriter {
         guard !isClosed else { throw .closed }
         beginLine()
         do throws(Failure) {
-            append(UInt8(ascii: "{"))
-            try appendTimeAndCase(time, caseKey)
-            append("\"event\": ")
+            append(try openLine(time, caseKey) ? ", \"event\": " : "\"event\": ")
             appendName(name)
             var line = EventFields(writer: Unmanaged.passUnretained(self))
             try fields(&line)
-            append(UInt8(ascii: "}"))
-            try endLine()
+            try endLine("}\n")
         } catch {
             dropLine()
             throw error
@@ -205,16 +201,13 @@ public final class EventLogWriter {
         if let states = expectation.states, states.isEmpty { throw .emptyExpectation }
         beginLine()
         do throws(Failure) {
-            append(UInt8(ascii: "{"))
-            try appendTimeAndCase(time, caseKey)
-            append("\"expect\": ")
+            append(try openLine(time, caseKey) ? ", \"expect\": " : "\"expect\": ")
             if let states = expectation.states, states.count == 1, expectation.vars == nil, expectation.outputs == nil {
                 appendString(states[0])
             } else {
                 try appendExpectationObject(expectation)
             }
-            append(UInt8(ascii: "}"))
-            try endLine()
+            try endLine("}\n")
         } catch {
             dropLine()
             throw error
@@ -392,8 +385,9 @@ public final class EventLogWriter {
         names.set(0, to: name, writtenAs: UnsafeBufferPointer(start: buffer + start, count: count - start))
     }
 
-    private func endLine() throws(Failure) {
-        append(UInt8(ascii: "\n"))
+    /// Ends the line with `end` (its closing braces and the line break).
+    private func endLine(_ end: StaticString) throws(Failure) {
+        append(end)
         wroteLine = true
         if count >= flushThreshold { try flush() }
     }
@@ -402,25 +396,31 @@ public final class EventLogWriter {
         count = lineStart
     }
 
-    private func appendTimeAndCase(_ time: Double?, _ caseKey: LogCase?) throws(Failure) {
+    /// `{` and the line's time and case; whether it wrote either (the next key then needs a
+    /// comma). The pieces are joined where they meet, so that a line is a few copies.
+    private func openLine(_ time: Double?, _ caseKey: LogCase?) throws(Failure) -> Bool {
+        var wrote = false
         if let time {
-            append("\"time\": ")
+            append("{\"time\": ")
             try appendNumber(time, field: "time")
-            append(", ")
+            wrote = true
+        } else {
+            append(UInt8(ascii: "{"))
         }
         switch caseKey {
         case .name(let name)?:
-            append("\"case\": ")
+            append(wrote ? ", \"case\": " : "\"case\": ")
             appendString(name)
-            append(", ")
+            wrote = true
         case .number(let n)?:
             guard n.magnitude <= 1 << 53 else { throw .caseOutOfRange(n) }
-            append("\"case\": ")
+            append(wrote ? ", \"case\": " : "\"case\": ")
             appendInteger(Int64(n))
-            append(", ")
+            wrote = true
         case nil:
             break
         }
+        return wrote
     }
 
     /// `, "key": ` before a payload field (the event's name comes first); refuses the
@@ -786,7 +786,7 @@ public final class EventLogWriter {
     /// Room for `extra` more bytes: the buffer grows (doubling) only for a line longer than any before.
     @inline(__always)
     private func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
+        guard count &+ extra > capacity else { return }
         var larger = capacity * 2
         while count + extra > larger { larger *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
