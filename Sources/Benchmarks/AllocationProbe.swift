@@ -75,7 +75,7 @@ struct AllocationProbe {
                     for _ in 0..<max(1, repeats) {
                         var m = HandDrawer()
                         events.withUnsafeBufferPointer { m.run(UnsafeBufferPointer(rebasing: $0[0..<min(count, $0.count)])) }
-                        if m.applied < 0 { print(m.applied) }
+                        if m.originY.isNaN { print(m.originY) }
                     }
                 }
             case "generated":

@@ -23,7 +23,6 @@ struct HandDrawer {
     var originY = 0.0
     var startTouchY = 0.0
     var startOriginY = 0.0
-    var applied = 0
 
     @inline(never)
     mutating func run(_ events: UnsafeBufferPointer<HandEvent>) {
@@ -51,9 +50,8 @@ struct HandDrawer {
                 originY = 0
             }
         default:
-            return
+            break
         }
-        applied += 1
     }
 
     /// The state's name in the spec.

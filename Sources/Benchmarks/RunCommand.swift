@@ -196,7 +196,7 @@ struct RunCommand {
                 var m = HandDrawer()
                 events.withUnsafeBufferPointer { m.run($0) }
                 last.value = m
-                return m.applied
+                return m.state == .open ? 1 : 0
             }
             return (run, {
                 let same = last.value.stateName == finalState && last.value.originY == number("originY")
