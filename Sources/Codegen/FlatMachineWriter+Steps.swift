@@ -65,7 +65,8 @@ extension FlatMachineWriter {
         out.line("@inline(__always)")
         out.open("private mutating func take(_ event: Event\(emits ? ", _ emit: (Output) -> Void" : "")) throws(Failure) -> Int?")
             let leaves = states.filter { machine.isAtomic($0.id) }
-            out.line("guard let leaf = core.state else { return nil }")
+            // The active leaf is matched as an optional (nil before a successful start): the
+            // nil case is one more entry of the switch's table, not a test before it.
             out.line("switch event {")
             for e in machine.events {
                 // Candidates per leaf, innermost state first, in written order.
@@ -90,7 +91,7 @@ extension FlatMachineWriter {
                     out.dedent()
                     continue
                 }
-                out.line("switch leaf {")
+                out.line("switch core.state {")
                 // Leaves with the same candidates share one case.
                 var groups: [([StateID], [Transition])] = []
                 for (leaf, list) in candidates {
@@ -101,7 +102,7 @@ extension FlatMachineWriter {
                     }
                 }
                 for (group, list) in groups {
-                    out.line("case " + group.map { ".\(stateName($0))" }.joined(separator: ", ") + ":")
+                    out.line("case " + group.map { ".\(stateName($0))?" }.joined(separator: ", ") + ":")
                     out.indent()
                     var returned = false
                     for t in list {
@@ -126,7 +127,8 @@ extension FlatMachineWriter {
                     if !returned { out.line("return nil") }
                     out.dedent()
                 }
-                if candidates.count < states.count { out.line("default:"); out.line("    return nil") }
+                out.line("default:")
+                out.line("    return nil")
                 out.line("}")
                 out.dedent()
             }

@@ -339,15 +339,14 @@ public struct Fixture_analysis: Sendable, Hashable {
     /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
     private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .pull(let offset):
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 17: on pull in idle
                 try transition0_pull(offset: offset)
                 return 0
-            case .stuck:
+            case .stuck?:
                 // line 29: on pull in stuck
                 transition7_pull()
                 return 7
@@ -355,8 +354,8 @@ public struct Fixture_analysis: Sendable, Hashable {
                 return nil
             }
         case .release:
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 18: on release in idle -> hidden
                 if Self.enabled {
                     transition1_release()
@@ -374,11 +373,11 @@ public struct Fixture_analysis: Sendable, Hashable {
                     return 3
                 }
                 return nil
-            case .refreshing:
+            case .refreshing?:
                 // line 24: on release in refreshing -> stuck
                 transition4_release()
                 return 4
-            case .hidden:
+            case .hidden?:
                 // line 32: on release in hidden -> idle
                 transition8_release()
                 return 8

@@ -277,11 +277,10 @@ public struct Fixture_depth_frontier: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .inc:
-            switch leaf {
-            case .counting:
+            switch core.state {
+            case .counting?:
                 // line 12: on inc in counting
                 if (core.n < 12) {
                     try transition0_inc()
@@ -292,8 +291,8 @@ public struct Fixture_depth_frontier: Sendable, Hashable {
                 return nil
             }
         case .reset:
-            switch leaf {
-            case .counting:
+            switch core.state {
+            case .counting?:
                 // line 13: on reset in counting
                 transition1_reset()
                 return 1
@@ -301,8 +300,8 @@ public struct Fixture_depth_frontier: Sendable, Hashable {
                 return nil
             }
         case .check:
-            switch leaf {
-            case .counting:
+            switch core.state {
+            case .counting?:
                 // line 14: on check in counting -> overflow
                 if (core.n == 13) {
                     transition2_check()

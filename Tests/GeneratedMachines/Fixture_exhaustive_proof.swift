@@ -273,26 +273,27 @@ public struct Fixture_exhaustive_proof: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .flip:
-            switch leaf {
-            case .running:
+            switch core.state {
+            case .running?:
                 // line 10: on flip in running
                 transition0_flip()
                 return 0
-            case .odd:
+            case .odd?:
                 // line 14: on flip in odd -> running
                 transition3_flip()
                 return 3
-            case .even:
+            case .even?:
                 // line 15: on flip in even -> running
                 transition4_flip()
                 return 4
+            default:
+                return nil
             }
         case .probe:
-            switch leaf {
-            case .running:
+            switch core.state {
+            case .running?:
                 // line 11: on probe in running -> odd
                 if (core.mode == 1) {
                     transition1_probe()

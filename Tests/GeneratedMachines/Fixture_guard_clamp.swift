@@ -278,11 +278,10 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .pull(let offset):
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 9: on pull in idle
                 try transition0_pull(offset: offset)
                 return 0
@@ -290,8 +289,8 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
                 return nil
             }
         case .release:
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 10: on release in idle -> refreshing
                 if (core.progress >= 1) {
                     transition1_release()
@@ -303,14 +302,16 @@ public struct Fixture_guard_clamp: Sendable, Hashable {
                     return 2
                 }
                 return nil
-            case .refreshing:
+            case .refreshing?:
                 // line 14: on release in refreshing -> idle
                 transition3_release()
                 return 3
-            case .overscrolled:
+            case .overscrolled?:
                 // line 17: on release in overscrolled -> idle
                 transition4_release()
                 return 4
+            default:
+                return nil
             }
         }
     }

@@ -273,11 +273,10 @@ public struct Fixture_guard_equality: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .tap:
-            switch leaf {
-            case .counting:
+            switch core.state {
+            case .counting?:
                 // line 10: on tap in counting
                 try transition0_tap()
                 return 0
@@ -285,8 +284,8 @@ public struct Fixture_guard_equality: Sendable, Hashable {
                 return nil
             }
         case .check:
-            switch leaf {
-            case .counting:
+            switch core.state {
+            case .counting?:
                 // line 11: on check in counting -> four
                 if (core.count == 4) {
                     transition1_check()

@@ -274,11 +274,10 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .drag(let x):
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 7: on drag in idle -> right
                 if (x > 0) {
                     transition0_drag()
@@ -294,12 +293,12 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
                 return nil
             }
         case .reset:
-            switch leaf {
-            case .right:
+            switch core.state {
+            case .right?:
                 // line 10: on reset in right -> idle
                 transition2_reset()
                 return 2
-            case .left:
+            case .left?:
                 // line 11: on reset in left -> idle
                 transition3_reset()
                 return 3

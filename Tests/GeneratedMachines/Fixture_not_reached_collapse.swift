@@ -277,11 +277,10 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .tick:
-            switch leaf {
-            case .counting:
+            switch core.state {
+            case .counting?:
                 // line 10: on tick in counting
                 try transition0_tick()
                 return 0
@@ -289,8 +288,8 @@ public struct Fixture_not_reached_collapse: Sendable, Hashable {
                 return nil
             }
         case .check:
-            switch leaf {
-            case .counting:
+            switch core.state {
+            case .counting?:
                 // line 11: on check in counting -> twenty
                 if (core.count == 20) {
                     transition1_check()

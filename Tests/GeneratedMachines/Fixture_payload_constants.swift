@@ -276,11 +276,10 @@ public struct Fixture_payload_constants: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .select(let index):
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 10: on select in idle
                 if (index == 1) {
                     transition0_select()
@@ -366,18 +365,20 @@ public struct Fixture_payload_constants: Sendable, Hashable {
                 return nil
             }
         case .pull(let dy):
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 26: on pull in idle -> searching
                 if (dy > 100) {
                     transition16_pull()
                     return 16
                 }
                 return nil
-            case .searching:
+            case .searching?:
                 // line 28: on pull in searching -> idle
                 transition17_pull()
                 return 17
+            default:
+                return nil
             }
         }
     }

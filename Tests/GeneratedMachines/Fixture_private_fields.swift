@@ -327,11 +327,10 @@ public struct Fixture_private_fields: Sendable, Hashable {
     /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
     private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .submit(let name, let password, _):
-            switch leaf {
-            case .form:
+            switch core.state {
+            case .form?:
                 // line 11: on submit in form -> waiting
                 if (password != "") {
                     try transition0_submit(name: name)
@@ -343,8 +342,8 @@ public struct Fixture_private_fields: Sendable, Hashable {
                 return nil
             }
         case .succeeded:
-            switch leaf {
-            case .waiting:
+            switch core.state {
+            case .waiting?:
                 // line 19: on succeeded in waiting -> signedIn
                 transition1_succeeded()
                 return 1
@@ -352,8 +351,8 @@ public struct Fixture_private_fields: Sendable, Hashable {
                 return nil
             }
         case .failed:
-            switch leaf {
-            case .waiting:
+            switch core.state {
+            case .waiting?:
                 // line 20: on failed in waiting -> form
                 transition2_failed()
                 return 2

@@ -276,22 +276,23 @@ public struct Fixture_run_time_faults: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .go:
-            switch leaf {
-            case .a:
+            switch core.state {
+            case .a?:
                 // line 11: on go in a -> b
                 try transition0_go()
                 return 0
-            case .b:
+            case .b?:
                 // line 16: on go in b -> a
                 transition2_go()
                 return 2
+            default:
+                return nil
             }
         case .tap:
-            switch leaf {
-            case .a:
+            switch core.state {
+            case .a?:
                 // line 12: on tap in a
                 if try (Self.divide(10, core.x, compound: false, 12, 19) > 2) {
                     try transition1_tap()

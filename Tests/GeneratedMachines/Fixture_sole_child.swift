@@ -271,11 +271,10 @@ public struct Fixture_sole_child: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .`open`:
-            switch leaf {
-            case .feed:
+            switch core.state {
+            case .feed?:
                 // line 10: on open in feed -> detail
                 transition0_open()
                 return 0
@@ -283,8 +282,8 @@ public struct Fixture_sole_child: Sendable, Hashable {
                 return nil
             }
         case .close:
-            switch leaf {
-            case .detail:
+            switch core.state {
+            case .detail?:
                 // line 11: on close in detail -> feed
                 transition1_close()
                 return 1

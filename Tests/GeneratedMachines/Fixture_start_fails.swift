@@ -279,18 +279,19 @@ public struct Fixture_start_fails: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .go:
-            switch leaf {
-            case .a:
+            switch core.state {
+            case .a?:
                 // line 11: on go in a -> b
                 transition0_go()
                 return 0
-            case .b:
+            case .b?:
                 // line 13: on go in b -> a
                 try transition1_go()
                 return 1
+            default:
+                return nil
             }
         }
     }

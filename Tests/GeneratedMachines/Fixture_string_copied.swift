@@ -297,11 +297,10 @@ public struct Fixture_string_copied: Sendable, Hashable {
     /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
     private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .edit(let text):
-            switch leaf {
-            case .editing:
+            switch core.state {
+            case .editing?:
                 // line 14: on edit in editing
                 transition0_edit(text: text)
                 return 0
@@ -309,15 +308,15 @@ public struct Fixture_string_copied: Sendable, Hashable {
                 return nil
             }
         case .submit:
-            switch leaf {
-            case .editing:
+            switch core.state {
+            case .editing?:
                 // line 15: on submit in editing -> review
                 if (core.draft != "") {
                     transition1_submit()
                     return 1
                 }
                 return nil
-            case .review:
+            case .review?:
                 // line 19: on submit in review -> done
                 transition3_submit()
                 if !pending.isEmpty { deliver(emit) }
@@ -326,8 +325,8 @@ public struct Fixture_string_copied: Sendable, Hashable {
                 return nil
             }
         case .back:
-            switch leaf {
-            case .review:
+            switch core.state {
+            case .review?:
                 // line 18: on back in review -> editing
                 transition2_back()
                 return 2

@@ -284,11 +284,10 @@ public struct Fixture_string_emitted: Sendable, Hashable {
     /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
     private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .pick(let name):
-            switch leaf {
-            case .choosing:
+            switch core.state {
+            case .choosing?:
                 // line 10: on pick in choosing
                 transition0_pick(name: name)
                 if !pending.isEmpty { deliver(emit) }
@@ -297,8 +296,8 @@ public struct Fixture_string_emitted: Sendable, Hashable {
                 return nil
             }
         case .confirm:
-            switch leaf {
-            case .choosing:
+            switch core.state {
+            case .choosing?:
                 // line 11: on confirm in choosing -> done
                 if (core.last == "💀") {
                     transition1_confirm()

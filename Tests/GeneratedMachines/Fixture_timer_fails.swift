@@ -302,11 +302,10 @@ public struct Fixture_timer_fails: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .go:
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 10: on go in idle -> waiting
                 transition0_go()
                 return 0
@@ -314,8 +313,8 @@ public struct Fixture_timer_fails: Sendable, Hashable {
                 return nil
             }
         case .fix:
-            switch leaf {
-            case .waiting:
+            switch core.state {
+            case .waiting?:
                 // line 15: on fix in waiting
                 transition2_fix()
                 return 2

@@ -307,15 +307,14 @@ public struct Fixture_timer_loop: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .go:
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 8: on go in idle -> spinning
                 transition0_go()
                 return 0
-            case .spinning:
+            case .spinning?:
                 // line 13: on go in spinning -> ping
                 transition3_go()
                 return 3

@@ -295,11 +295,10 @@ public struct Fixture_timer_race: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .cancel:
-            switch leaf {
-            case .waiting:
+            switch core.state {
+            case .waiting?:
                 // line 8: on cancel in waiting -> timedOut
                 transition2_cancel()
                 return 2

@@ -339,11 +339,10 @@ public struct PeekRating: Sendable, Hashable {
     /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
     private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .pressBegan(_, _, let onCell, let cellX, let cellY, let cellWidth, let cellHeight):
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 40: on pressBegan in idle -> pressing
                 if onCell {
                     try transition0_pressBegan(cellX: cellX, cellY: cellY, cellWidth: cellWidth, cellHeight: cellHeight)
@@ -354,8 +353,8 @@ public struct PeekRating: Sendable, Hashable {
                 return nil
             }
         case .previewUpdate(let progress, let ended):
-            switch leaf {
-            case .preview:
+            switch core.state {
+            case .preview?:
                 // line 57: on previewUpdate in preview -> commit
                 if ended {
                     transition2_previewUpdate(progress: progress)
@@ -368,8 +367,8 @@ public struct PeekRating: Sendable, Hashable {
                 return nil
             }
         case .commitUpdate(_, let ended, let x, let y):
-            switch leaf {
-            case .commit:
+            switch core.state {
+            case .commit?:
                 // line 67: on commitUpdate in commit -> idle
                 if ended {
                     transition4_commitUpdate(x: x, y: y)
@@ -383,8 +382,8 @@ public struct PeekRating: Sendable, Hashable {
                 return nil
             }
         case .cancel:
-            switch leaf {
-            case .preview, .commit:
+            switch core.state {
+            case .preview?, .commit?:
                 // line 53: on cancel in pressing -> idle
                 transition1_cancel()
                 return 1

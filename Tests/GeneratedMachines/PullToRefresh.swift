@@ -329,11 +329,10 @@ public struct PullToRefresh: Sendable, Hashable {
     /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
     private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .scroll(let offsetY):
-            switch leaf {
-            case .idle:
+            switch core.state {
+            case .idle?:
                 // line 32: on scroll in idle -> pulling
                 if try (Self.add(offsetY, core.insetTop, compound: false, 32, 26) < 0) {
                     try transition1_scroll(offsetY: offsetY)
@@ -342,7 +341,7 @@ public struct PullToRefresh: Sendable, Hashable {
                 // line 35: on scroll in idle
                 transition2_scroll()
                 return 2
-            case .pulling:
+            case .pulling?:
                 // line 40: on scroll in pulling
                 if try (Self.add(offsetY, core.insetTop, compound: false, 40, 26) < 0) {
                     try transition3_scroll(offsetY: offsetY)
@@ -351,7 +350,7 @@ public struct PullToRefresh: Sendable, Hashable {
                 // line 43: on scroll in pulling -> idle
                 transition4_scroll()
                 return 4
-            case .refreshing:
+            case .refreshing?:
                 // line 59: on scroll in refreshing
                 try transition5_scroll(offsetY: offsetY)
                 return 5
@@ -359,8 +358,8 @@ public struct PullToRefresh: Sendable, Hashable {
                 return nil
             }
         case .endDragging:
-            switch leaf {
-            case .idle, .pulling:
+            switch core.state {
+            case .idle?, .pulling?:
                 // line 28: on endDragging in ready -> refreshing
                 if (core.progress >= 1) {
                     try transition0_endDragging()
@@ -372,8 +371,8 @@ public struct PullToRefresh: Sendable, Hashable {
                 return nil
             }
         case .endRefreshing:
-            switch leaf {
-            case .refreshing:
+            switch core.state {
+            case .refreshing?:
                 // line 64: on endRefreshing in refreshing -> idle
                 try transition7_endRefreshing()
                 return 7

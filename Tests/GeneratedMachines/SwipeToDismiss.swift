@@ -324,11 +324,10 @@ public struct SwipeToDismiss: Sendable, Hashable {
     /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
     private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .panBegan(let x, let y):
-            switch leaf {
-            case .idle, .snappingBack, .flinging:
+            switch core.state {
+            case .idle?, .snappingBack?, .flinging?:
                 // line 22: on panBegan in released -> dragging
                 transition0_panBegan(x: x, y: y)
                 return 0
@@ -336,8 +335,8 @@ public struct SwipeToDismiss: Sendable, Hashable {
                 return nil
             }
         case .panChanged(let x, let y):
-            switch leaf {
-            case .dragging:
+            switch core.state {
+            case .dragging?:
                 // line 40: on panChanged in dragging
                 transition3_panChanged(x: x, y: y)
                 return 3
@@ -345,8 +344,8 @@ public struct SwipeToDismiss: Sendable, Hashable {
                 return nil
             }
         case .panEnded(let vx, let vy):
-            switch leaf {
-            case .dragging:
+            switch core.state {
+            case .dragging?:
                 // line 43: on panEnded in dragging -> snappingBack
                 if try (Swift.abs(Self.subtract(atan2(vy, vx), (Double.pi / 2), compound: false, 43, 28)) > (Double.pi / 4)) {
                     transition4_panEnded()
@@ -359,8 +358,8 @@ public struct SwipeToDismiss: Sendable, Hashable {
                 return nil
             }
         case .snapped:
-            switch leaf {
-            case .snappingBack:
+            switch core.state {
+            case .snappingBack?:
                 // line 29: on snapped in snappingBack -> idle
                 transition1_snapped()
                 return 1
@@ -368,8 +367,8 @@ public struct SwipeToDismiss: Sendable, Hashable {
                 return nil
             }
         case .leftScreen:
-            switch leaf {
-            case .flinging:
+            switch core.state {
+            case .flinging?:
                 // line 34: on leftScreen in flinging -> dismissed
                 transition2_leftScreen()
                 if !pending.isEmpty { deliver(emit) }

@@ -293,11 +293,10 @@ public struct VibrantButton: Sendable, Hashable {
     /// what it changed before it throws.) Its outputs go to `emit`.
     @inline(__always)
     private mutating func take(_ event: Event, _ emit: (Output) -> Void) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .tap:
-            switch leaf {
-            case .unselected, .selected:
+            switch core.state {
+            case .unselected?, .selected?:
                 // line 22: on tap in shown
                 transition0_tap()
                 if !pending.isEmpty { deliver(emit) }
@@ -306,8 +305,8 @@ public struct VibrantButton: Sendable, Hashable {
                 return nil
             }
         case .select:
-            switch leaf {
-            case .unselected:
+            switch core.state {
+            case .unselected?:
                 // line 26: on select in unselected -> selected
                 transition1_select()
                 return 1
@@ -315,8 +314,8 @@ public struct VibrantButton: Sendable, Hashable {
                 return nil
             }
         case .deselect:
-            switch leaf {
-            case .selected:
+            switch core.state {
+            case .selected?:
                 // line 32: on deselect in selected -> unselected
                 transition2_deselect()
                 return 2

@@ -311,11 +311,10 @@ struct Drawer: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .touchBegan(let y, let onContent):
-            switch leaf {
-            case .`open`, .closed, .dragging:
+            switch core.state {
+            case .`open`?, .closed?, .dragging?:
                 // line 37: on touchBegan in drawer -> dragging
                 if onContent {
                     transition0_touchBegan(y: y)
@@ -326,8 +325,8 @@ struct Drawer: Sendable, Hashable {
                 return nil
             }
         case .touchMoved(let y):
-            switch leaf {
-            case .dragging:
+            switch core.state {
+            case .dragging?:
                 // line 53: on touchMoved in dragging
                 try transition1_touchMoved(y: y)
                 return 1
@@ -335,8 +334,8 @@ struct Drawer: Sendable, Hashable {
                 return nil
             }
         case .touchEnded(let y):
-            switch leaf {
-            case .dragging:
+            switch core.state {
+            case .dragging?:
                 // line 59: on touchEnded, touchCancelled in dragging -> closed
                 if (y < (core.directionTop ? Self.boundaryAdjustmentY : (Self.viewHeight - Self.boundaryAdjustmentY))) {
                     transition2_touchEnded()
@@ -349,8 +348,8 @@ struct Drawer: Sendable, Hashable {
                 return nil
             }
         case .touchCancelled(let y):
-            switch leaf {
-            case .dragging:
+            switch core.state {
+            case .dragging?:
                 // line 59: on touchEnded, touchCancelled in dragging -> closed
                 if (y < (core.directionTop ? Self.boundaryAdjustmentY : (Self.viewHeight - Self.boundaryAdjustmentY))) {
                     transition2_touchCancelled()
