@@ -26,6 +26,10 @@ public struct Machine: Sendable {
     public var outputs: [Output]
     /// Every transition, in source order.
     public var transitions: [Transition]
+    /// Every `property`, indexed by ``PropertyID``, in the order written. No stage that
+    /// runs, exports or generates a machine reads them: they are what `check` and `replay`
+    /// hold a machine's runs to.
+    public var properties: [Property]
 
     /// The root of the state tree: the machine itself.
     public var root: StateID { StateID(0) }
@@ -41,6 +45,7 @@ public struct Machine: Sendable {
         self.constants = []
         self.outputs = []
         self.transitions = []
+        self.properties = []
     }
 
     /// The state the machine starts in: the first leaf (in document order) of the initial
@@ -85,6 +90,8 @@ public struct Machine: Sendable {
     public subscript(id: OutputID) -> Output { outputs[id.index] }
     /// The transition with the given id.
     public subscript(id: TransitionID) -> Transition { transitions[id.index] }
+    /// The property with the given id.
+    public subscript(id: PropertyID) -> Property { properties[id.index] }
 
     /// The constant values, indexed by `ConstantID` (for folding and evaluation).
     public var constantValues: [Value] { constants.map(\.value) }
