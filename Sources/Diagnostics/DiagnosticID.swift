@@ -91,7 +91,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// `history-default-outside`: the default of `history state h -> c` is not inside `h`'s parent.
     case historyDefaultOutside = "history-default-outside"
     /// `history-never-active`: `in(h)` of a history state, which is never active, so the test is always
-    /// false.
+    /// false (or a property's `after entering h`, which never starts).
     case historyNeverActive = "history-never-active"
     /// `never-completes`: `done` written in, or `done(x)` naming, a state that can never complete: an atomic
     /// state, a compound state with no final child, a parallel state with a region that cannot complete.
@@ -251,7 +251,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .misplacedHistory: "a history state at the top level of the machine, or in a state with no child states: it has nothing to remember"
         case .invalidHistoryState: "a history state with a body (child states, `entry`, `exit`, transitions), a modifier, or a history state as its default"
         case .historyDefaultOutside: "the default of `history state h -> c` is not inside `h`'s parent"
-        case .historyNeverActive: "`in(h)` of a history state, which is never active, so the test is always false"
+        case .historyNeverActive: "`in(h)` of a history state, which is never active, so the test is always false (or a property's `after entering h`, which never starts)"
         case .neverCompletes: "`done` written in, or `done(x)` naming, a state that can never complete: an atomic state, a compound state with no final child, a parallel state with a region that cannot complete"
         case .eventlessCycle: "unguarded (or constant-true) eventless transitions that are certain to be taken again, so the step never settles: a targetless `always`, `always -> s` in `s`, or a chain that leads back; the message names the loop"
         case .propertyReadsPayload: "a property's expression names an event's payload field; a property is about the machine at rest, which holds no payload"

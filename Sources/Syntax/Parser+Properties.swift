@@ -27,9 +27,10 @@ extension Parser {
     ///               | "always" "reachable" expr`
     ///
     /// The words are contextual, so which form this is follows from neighbours:
-    /// - `never` and `always` are the keywords when an expression starts right after them on
-    ///   the same line (`never in(a)`); otherwise (`never only after x`, `always && y`) they
-    ///   are names that begin the expression of `X only after Y`;
+    /// - `never` and `always` are the keywords when an expression other than `only after`
+    ///   starts right after them on the same line (`never in(a)`); otherwise (`never only
+    ///   after x`, `always && y only after x`) they are names that begin the `X` of `X only
+    ///   after Y` (parentheses make any name a name: `(never) only after x`);
     /// - after the keyword `always`, `reachable` is the keyword when an expression other
     ///   than the word `while` starts right after it on the same line (`always reachable
     ///   in(home)`); otherwise (`always reachable`, `always reachable == ready`, `always
@@ -42,6 +43,9 @@ extension Parser {
         if (isWord(token, "never") || isWord(token, "always")) && startsPropertyExpression(next) {
             let keyword = PropertyKeyword(text(token), token.range)
             advance()
+            if isWord(token, "only") && peek().kind == .kwAfter && !peek().startsLine {
+                return parsePrecedence(ExprSyntax(.name(keyword.word), keyword.range))
+            }
             if keyword.word == "always" && isWord(token, "reachable") {
                 let after = peek()
                 if startsPropertyExpression(after) && !isWord(after, "while") {
@@ -76,7 +80,11 @@ extension Parser {
                 + "or an expression and 'only after'", at: token.range, notes: notes)
             return nil
         }
-        let x = parseExpr()
+        return parsePrecedence(parseExpr())
+    }
+
+    /// `expr "only" "after" expr`, from `only` on (`x` is read).
+    private mutating func parsePrecedence(_ x: ExprSyntax) -> PropertyFormSyntax? {
         guard isWord(token, "only") && !token.startsLine else {
             error(expected: "'only after' after the property's expression (or 'never' or 'always' before it)")
             return nil
