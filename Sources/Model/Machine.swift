@@ -26,7 +26,7 @@ public struct Machine: Sendable {
     public var outputs: [Output]
     /// Every transition, in source order.
     public var transitions: [Transition]
-    /// Every `property`, indexed by ``PropertyID``, in the order written. No stage that
+    /// Every `property`, in the order written. No stage that
     /// runs, exports or generates a machine reads them: they are what `check` and `replay`
     /// hold a machine's runs to.
     public var properties: [Property]
@@ -90,8 +90,6 @@ public struct Machine: Sendable {
     public subscript(id: OutputID) -> Output { outputs[id.index] }
     /// The transition with the given id.
     public subscript(id: TransitionID) -> Transition { transitions[id.index] }
-    /// The property with the given id.
-    public subscript(id: PropertyID) -> Property { properties[id.index] }
 
     /// The constant values, indexed by `ConstantID` (for folding and evaluation).
     public var constantValues: [Value] { constants.map(\.value) }

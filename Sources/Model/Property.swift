@@ -1,19 +1,10 @@
 import StatecraftDiagnostics
 
-/// Identifies a property: its index in `Machine.properties` (the order written).
-public struct PropertyID: Hashable, Comparable, Sendable {
-    /// Index into `Machine.properties`.
-    public let index: Int
-    /// Creates an id.
-    public init(_ index: Int) { self.index = index }
-    public static func < (a: PropertyID, b: PropertyID) -> Bool { a.index < b.index }
-}
-
 /// A `property`: something every run of the machine must satisfy.
 ///
 /// Its expressions are `Bool`, over variables, constants and `in(state)`, never an event's
-/// payload. They are evaluated in stable configurations only (the machine at rest after a
-/// macrostep), which is what `check` and `replay` look at.
+/// payload: they are about stable configurations (the machine at rest after a macrostep),
+/// where no payload exists.
 public struct Property: Sendable {
     /// What a response waits after: a step that takes an event, or one that enters a state.
     public enum Trigger: Sendable, Equatable {
@@ -40,7 +31,7 @@ public struct Property: Sendable {
         case reachable(Expr)
 
         /// The form's expressions, in source order.
-        public var expressions: [Expr] {
+        package var expressions: [Expr] {
             switch self {
             case .never(let x, let g), .always(let x, let g): [x] + (g.map { [$0] } ?? [])
             case .response(_, _, let x): [x]
@@ -50,15 +41,13 @@ public struct Property: Sendable {
         }
     }
 
-    /// The property's position in ``Machine/properties``.
-    public var id: PropertyID
     /// The property's name, unique among the machine's properties.
     public var name: String
     /// What it states.
     public var form: Form
     /// The deadline of a response as written (a number with its unit, or a constant),
     /// resolved; nil for the other forms.
-    public var deadlineExpr: Expr?
+    package var deadlineExpr: Expr?
     /// True when a name, type or deadline did not resolve (an error was reported): its
     /// expressions may hold `.invalid` nodes, and nothing may be concluded from it.
     public var isBroken: Bool
@@ -68,9 +57,8 @@ public struct Property: Sendable {
     public var range: SourceRange
 
     /// Creates a property.
-    public init(id: PropertyID, name: String, form: Form, deadlineExpr: Expr?, isBroken: Bool,
+    package init(name: String, form: Form, deadlineExpr: Expr?, isBroken: Bool,
                 nameRange: SourceRange, range: SourceRange) {
-        self.id = id
         self.name = name
         self.form = form
         self.deadlineExpr = deadlineExpr

@@ -34,7 +34,7 @@ extension Resolver {
                 form = .reachable(resolvePropertyCondition(x, broken: &broken))
             }
             machine.properties.append(Property(
-                id: PropertyID(machine.properties.count), name: decl.name.name, form: form, deadlineExpr: deadlineExpr,
+                name: decl.name.name, form: form, deadlineExpr: deadlineExpr,
                 isBroken: broken, nameRange: decl.name.range, range: decl.range))
         }
     }
