@@ -247,6 +247,11 @@ extension Parser {
             if let child = parseState() { state.children.append(child) }
         case .semicolon:
             advance()
+        case .identifier where isWord(token, "property") && peek().kind == .identifier:
+            // Read whole, so that its words raise no errors of their own.
+            syntaxError("a property is declared at the top level of the machine, not in state '\(state.name.name)'",
+                        at: token.range)
+            _ = parseProperty()
         default:
             error(expected: "'on', 'after', 'done', 'always', 'entry', 'exit' or 'state' in state '\(state.name.name)'",
                   atToken: true,

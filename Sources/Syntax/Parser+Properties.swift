@@ -66,7 +66,7 @@ extension Parser {
         }
         if token.kind == .kwAfter { return parseResponse() }
         guard startsPropertyExpression(token, sameLine: false) else {
-            error(expected: "a property: 'never', 'always', 'after', or an expression and 'only after'", atToken: true)
+            error(expected: "a property: 'never', 'always', 'after', or an expression and 'only after'")
             return nil
         }
         // A name followed by another operand is no expression: most likely a form's word

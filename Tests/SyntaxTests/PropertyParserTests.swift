@@ -151,6 +151,21 @@ private func properties(_ members: String) -> [String] {
         #expect(names.last == "ok")
     }
 
+    @Test func aPropertyInAStateIsNamedAsSuch() {
+        let (machine, diagnostics) = parse("machine M {\nstate s {\nproperty p: never in(s)\non go -> s\n}\n}")
+        #expect(diagnostics.map(\.message) == ["a property is declared at the top level of the machine, not in state 's'"])
+        guard case .state(let s)? = machine?.members.first else {
+            Issue.record("no state")
+            return
+        }
+        #expect(s.transitions.count == 1, "the transition after it is still read")
+    }
+
+    @Test func aMissingFormPointsPastTheColon() {
+        #expect(properties("property p:\nvar x: Bool = true")
+            == ["2:12 expected a property: 'never', 'always', 'after', or an expression and 'only after', found 'var'"])
+    }
+
     @Test func misspeltFormGetsASuggestion() {
         let (_, diagnostics) = parse("machine M {\nproperty p: nevr in(a)\n}")
         #expect(diagnostics.first?.notes.first?.message == "did you mean 'never'?")
