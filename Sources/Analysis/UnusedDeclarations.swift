@@ -1,7 +1,7 @@
 import StatecraftDiagnostics
 import StatecraftModel
 
-/// Events no transition handles, variables never read, outputs never emitted and constants
+/// Events no transition handles (nor property watches), variables never read, outputs never emitted and constants
 /// never used: usually a typo or a forgotten piece of the interaction.
 enum UnusedDeclarations {
     static func diagnostics(_ machine: Machine) -> [Diagnostic] {
@@ -36,6 +36,12 @@ enum UnusedDeclarations {
             }
             t.guardExpr?.visit(noteReads)
             scan(t.actions)
+        }
+        // A name a property watches is in use: the property would lose its meaning without it.
+        for p in machine.properties {
+            for e in p.form.expressions { e.visit(noteReads) }
+            p.deadlineExpr?.visit(noteReads)
+            if case .response(.event(let id), _, _) = p.form, !p.isBroken { handled.insert(id) }
         }
         var findings: [Diagnostic] = []
         for e in machine.events where !handled.contains(e.id) {

@@ -91,7 +91,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// `history-default-outside`: the default of `history state h -> c` is not inside `h`'s parent.
     case historyDefaultOutside = "history-default-outside"
     /// `history-never-active`: `in(h)` of a history state, which is never active, so the test is always
-    /// false.
+    /// false (or a property's `after entering h`, which never starts).
     case historyNeverActive = "history-never-active"
     /// `never-completes`: `done` written in, or `done(x)` naming, a state that can never complete: an atomic
     /// state, a compound state with no final child, a parallel state with a region that cannot complete.
@@ -100,6 +100,11 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// again, so the step never settles: a targetless `always`, `always -> s` in `s`, or a chain that leads
     /// back; the message names the loop.
     case eventlessCycle = "eventless-cycle"
+    /// `property-reads-payload`: a property's expression names an event's payload field; a property is about
+    /// the machine at rest, which holds no payload.
+    case propertyReadsPayload = "property-reads-payload"
+    /// `invalid-deadline`: the deadline of `after … within D` is negative (or not a finite number).
+    case invalidDeadline = "invalid-deadline"
     // Analysis.
     /// `unreachable-state`: no path of transitions leads from the initial state to this one (guards that are
     /// constant `false` do not count), or every transition into it is proven never to fire.
@@ -246,9 +251,11 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .misplacedHistory: "a history state at the top level of the machine, or in a state with no child states: it has nothing to remember"
         case .invalidHistoryState: "a history state with a body (child states, `entry`, `exit`, transitions), a modifier, or a history state as its default"
         case .historyDefaultOutside: "the default of `history state h -> c` is not inside `h`'s parent"
-        case .historyNeverActive: "`in(h)` of a history state, which is never active, so the test is always false"
+        case .historyNeverActive: "`in(h)` of a history state, which is never active, so the test is always false (or a property's `after entering h`, which never starts)"
         case .neverCompletes: "`done` written in, or `done(x)` naming, a state that can never complete: an atomic state, a compound state with no final child, a parallel state with a region that cannot complete"
         case .eventlessCycle: "unguarded (or constant-true) eventless transitions that are certain to be taken again, so the step never settles: a targetless `always`, `always -> s` in `s`, or a chain that leads back; the message names the loop"
+        case .propertyReadsPayload: "a property's expression names an event's payload field; a property is about the machine at rest, which holds no payload"
+        case .invalidDeadline: "the deadline of `after … within D` is negative (or not a finite number)"
         case .unreachableState: "no path of transitions leads from the initial state to this one (guards that are constant `false` do not count), or every transition into it is proven never to fire"
         case .deadEndState: "a leaf state that is not final and has no transition to another state; in a statechart, none of its ancestors or of the states in its parallel ancestors' other regions has one either (its whole configuration is stuck)"
         case .unusedEvent: "an event no transition handles"
@@ -319,6 +326,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .historyNeverActive: "`on go if in(resumePoint)`"
         case .neverCompletes: "`done -> idle` in `state leaf { on go -> b }`"
         case .eventlessCycle: "`state a { always -> b }` and `state b { always -> a }`"
+        case .propertyReadsPayload: "`property calm: never offsetY > 100` where `offsetY` is a field of `event scroll(offsetY: Number)`"
+        case .invalidDeadline: "`property settles: after tapPay within -2s: in(receipt)`"
         case .unreachableState: "a state nothing targets; a state behind `progress > 1` with `progress` clamped to [0, 1]"
         case .deadEndState: "`state stuck { on pull { progress = 0 } }`"
         case .unusedEvent: "`event neverSent`"

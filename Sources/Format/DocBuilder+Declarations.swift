@@ -40,7 +40,7 @@ extension DocBuilder {
         try token(.rBrace)
     }
 
-    /// `member = const | var | event | output | state | initialTargets`
+    /// `member = const | var | event | output | state | initialTargets | property`
     mutating func member(_ member: MemberDecl) throws {
         switch member {
         case .constant(let decl):
@@ -71,7 +71,64 @@ extension DocBuilder {
             try self.state(state)
         case .initialTargets(let decl):
             try initialTargets(decl)
+        case .property(let decl):
+            try property(decl)
         }
+    }
+
+    /// `property = "property" IDENT ":" propertyForm`, one space between words.
+    ///
+    /// The form's words stay on the line of the token before them, as the parser reads
+    /// them only there; an expression breaks inside itself, indented one level more.
+    private mutating func property(_ decl: PropertyDecl) throws {
+        try token(.identifier)  // `property`
+        beginIndent()
+        space()
+        try token(.identifier)
+        try token(.colon)
+        space()
+        switch decl.form {
+        case .invariant(_, _, let condition, _, let guardExpr):
+            try token(.identifier)  // `never` or `always`
+            space()
+            try expression(condition)
+            if let guardExpr {
+                space()
+                try token(.identifier)  // `while`
+                space()
+                try expression(guardExpr)
+            }
+        case .response(_, let entering, _, _, let deadline, let response):
+            try token(.kwAfter)
+            space()
+            if entering != nil {
+                try token(.identifier)  // `entering`
+                space()
+            }
+            try token(.identifier)
+            space()
+            try token(.identifier)  // `within`
+            space()
+            try expression(deadline)
+            try token(.colon)
+            space()
+            try expression(response)
+        case .precedence(let x, _, _, let y):
+            try expression(x)
+            space()
+            try token(.identifier)  // `only`
+            space()
+            try token(.kwAfter)
+            space()
+            try expression(y)
+        case .reachable(_, _, let x):
+            try token(.identifier)  // `always`
+            space()
+            try token(.identifier)  // `reachable`
+            space()
+            try expression(x)
+        }
+        end()
     }
 
     /// `":" type`

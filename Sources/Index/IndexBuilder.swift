@@ -58,6 +58,10 @@ struct IndexBuilder {
             declareState(s, parent: nil)
         case .initialTargets:
             break
+        case .property(let p):
+            add(Symbol(.property, p.name.name), p.name, range: p.range,
+                signature: "property \(p.name.name): " + text(SourceRange(p.name.range.end, p.range.end))
+                    .drop { $0 == ":" || $0 == " " || $0 == "\t" })
         }
     }
 
@@ -108,7 +112,17 @@ struct IndexBuilder {
         case .state(let s): resolveState(s)
         case .initialTargets(let t): for target in t.targets { use(.state, target) }
         case .event, .output: break
+        case .property(let p): resolveProperty(p)
         }
+    }
+
+    /// A property's names: the event or state of a response, and its expressions, which see
+    /// variables, constants and `in(state)` but no payload field.
+    private mutating func resolveProperty(_ p: PropertyDecl) {
+        if case .response(_, let entering, let trigger, _, _, _) = p.form {
+            use(entering == nil ? .event : .state, trigger)
+        }
+        for expr in p.form.expressions { resolveExpr(expr, Scope()) }
     }
 
     /// The names an expression can see besides variables and constants.

@@ -74,6 +74,7 @@ extension SymbolIndex {
                 ?? declared([.variable, .constant, .local])
         case .outputField: declared([.outputField], owner: symbol.owner)
         case .local: declared([.variable, .constant, .local, .eventField])
+        case .property: declared([.property])
         }
         return others.map(clash)
     }

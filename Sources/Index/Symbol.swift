@@ -26,6 +26,8 @@ public struct Symbol: Hashable, Sendable {
         case outputField = "output field"
         /// A value declared with `let` in an action block.
         case local = "let value"
+        /// A `property`: its name is unique among the machine's properties.
+        case property
     }
 
     /// The kind of name.

@@ -129,6 +129,7 @@ enum Completion {
         case .variable, .local: 6  // Variable
         case .constant: 21    // Constant
         case .eventField, .outputField: 5  // Field
+        case .property: 10    // Property
         }
     }
 }

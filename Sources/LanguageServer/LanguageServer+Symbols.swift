@@ -49,6 +49,7 @@ extension LanguageServer {
         case .variable, .local: 13  // Variable
         case .constant: 14          // Constant
         case .eventField, .outputField: 8  // Field
+        case .property: 7           // Property
         }
     }
 }

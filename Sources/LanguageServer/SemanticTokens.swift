@@ -10,8 +10,10 @@ enum SemanticTokens {
     static let modifiers = ["declaration", "readonly"]
 
     /// Words the lexer reads as names and the parser gives a meaning where they stand.
+    /// A declared name spelt like one (a variable `reachable`) is coloured as the name.
     static let contextualKeywords: Set<String> = ["done", "always", "raise", "send", "cancel", "history", "deep", "in",
-                                                  "internal", "private"]
+                                                  "internal", "private", "property", "never", "while", "within", "only",
+                                                  "reachable", "entering"]
     static let typeNames: Set<String> = ["Number", "Bool", "String"]
 
     private struct Classified {
@@ -65,6 +67,7 @@ enum SemanticTokens {
                 case .variable, .local: return (5, declaration)
                 case .constant: return (5, declaration | 2)
                 case .eventField, .outputField: return (6, declaration)
+                case .property: return (6, declaration | 2)
                 }
             }
             let word = String(decoding: file.bytes[token.range.start..<token.range.end], as: UTF8.self)

@@ -26,6 +26,10 @@ public struct Machine: Sendable {
     public var outputs: [Output]
     /// Every transition, in source order.
     public var transitions: [Transition]
+    /// Every `property`, in the order written. No stage that
+    /// runs, exports or generates a machine reads them: they are what `check` and `replay`
+    /// hold a machine's runs to.
+    public var properties: [Property]
 
     /// The root of the state tree: the machine itself.
     public var root: StateID { StateID(0) }
@@ -41,6 +45,7 @@ public struct Machine: Sendable {
         self.constants = []
         self.outputs = []
         self.transitions = []
+        self.properties = []
     }
 
     /// The state the machine starts in: the first leaf (in document order) of the initial

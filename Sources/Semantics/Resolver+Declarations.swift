@@ -47,6 +47,8 @@ extension Resolver {
                 declareState(s, parent: machine.root)
             case .initialTargets(let d):
                 rootInitialTargets.append(d)
+            case .property(let p):
+                propertyDecls.append(p)
             }
         }
     }
@@ -186,7 +188,7 @@ extension Resolver {
         }
     }
 
-    private mutating func foldedValue(_ expr: Expr, what: String) -> Value {
+    mutating func foldedValue(_ expr: Expr, what: String) -> Value {
         if expr.isInvalid { return expr.type.zero }
         if let value = expr.folded(constants: machine.constantValues) { return value }
         report(.nonConstantValue, "\(what) cannot be computed: it divides by zero or is not a finite number",

@@ -99,13 +99,25 @@ extension Resolver {
             var candidates = Array(values.keys) + scope.locals.map(\.name)
             for event in scope.events { candidates += machine.events[event.index].fields.map(\.name) }
             let notes = suggestion(for: name, among: candidates, at: range)
-            if BuiltinFunction(rawValue: name) != nil {
+            if case .property = scope.kind, let (event, field) = payloadFieldNamed(name) {
+                report(.propertyReadsPayload,
+                       "a property reads no event payload: '\(name)' is a field of event '\(event.name)'", at: range,
+                       notes: [DiagnosticNote("'\(name)' is declared here", at: field.range)])
+            } else if BuiltinFunction(rawValue: name) != nil {
                 report(.unknownName, "'\(name)' is a function; call it with arguments, as in '\(name)(…)'", at: range)
             } else {
                 report(.unknownName, "unknown name '\(name)'", at: range, notes: notes)
             }
             return invalid(range)
         }
+    }
+
+    /// The first event (in declaration order) with a payload field called `name`, and that field.
+    private func payloadFieldNamed(_ name: String) -> (Event, Field)? {
+        for event in machine.events {
+            if let index = event.fieldIndex(name) { return (event, event.fields[index]) }
+        }
+        return nil
     }
 
     /// A payload field visible in a transition: it must be declared, with one type, by

@@ -45,6 +45,8 @@ package struct Resolver {
     var stateDecls: [StateDecl?] = [nil]
     var constantDecls: [ConstDecl] = []
     var variableDecls: [VarDecl] = []
+    /// Every `property`, in the order written (resolved last, once every state is known).
+    var propertyDecls: [PropertyDecl] = []
     /// Variables whose declared type did not resolve (their values are not type-checked).
     var untypedVariables: Set<Int> = []
     /// Fields whose declared type is unknown (`event tap(x: Int)`), by owner: an error was
@@ -69,6 +71,7 @@ package struct Resolver {
             resolveStateBody(StateID(index))
         }
         checkEventlessCycles()
+        resolveProperties()
     }
 
     mutating func report(_ id: DiagnosticID, _ message: String, at range: SourceRange,

@@ -11,6 +11,9 @@ struct Scope {
         /// A guard, duration or action: variables, constants, payload fields of `events`
         /// and locals.
         case behaviour
+        /// A property's expression: variables, constants and `in(state)`; no payload field
+        /// (a property looks at the machine at rest) and no locals.
+        case property
     }
 
     /// A `let` value in scope.

@@ -49,9 +49,11 @@ extension Parser {
         }
     }
 
-    /// `member = const | var | event | output | state | initialTargets`
+    /// `member = const | var | event | output | state | initialTargets | property`
     mutating func parseMember() -> MemberDecl? {
         switch token.kind {
+        case .identifier where isWord(token, "property"):
+            return parseProperty().map(MemberDecl.property)
         case .kwInitial where peek().kind == .arrow:
             return parseInitialTargets().map(MemberDecl.initialTargets)
         case .kwConst: return parseConst().map(MemberDecl.constant)
@@ -71,7 +73,7 @@ extension Parser {
             advance()
             return nil
         default:
-            error(expected: "a declaration ('const', 'var', 'public var', 'event', 'output' or 'state')", atToken: true,
+            error(expected: "a declaration ('const', 'var', 'public var', 'event', 'output', 'state' or 'property')", atToken: true,
                   notes: keywordSuggestion())
             advance()
             synchronize(to: Parser.memberStarts)
@@ -245,6 +247,11 @@ extension Parser {
             if let child = parseState() { state.children.append(child) }
         case .semicolon:
             advance()
+        case .identifier where isWord(token, "property") && peek().kind == .identifier:
+            // Read whole, so that its words raise no errors of their own.
+            syntaxError("a property is declared at the top level of the machine, not in state '\(state.name.name)'",
+                        at: token.range)
+            _ = parseProperty()
         default:
             error(expected: "'on', 'after', 'done', 'always', 'entry', 'exit' or 'state' in state '\(state.name.name)'",
                   atToken: true,

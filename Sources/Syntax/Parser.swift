@@ -186,7 +186,7 @@ package struct Parser {
     /// The keywords that start a member or a state member, for "did you mean" on a misspelling
     /// (contextual words included).
     static let memberKeywords = ["const", "var", "public", "event", "output", "state", "initial", "final", "parallel",
-                                 "entry", "exit", "on", "after", "done", "always", "history", "internal"]
+                                 "entry", "exit", "on", "after", "done", "always", "history", "internal", "property"]
 
     /// "did you mean 'initial'?" when the current token is an identifier a keyword's
     /// misspelling (`inital`, `evnet`).
@@ -230,6 +230,8 @@ package struct Parser {
         while token.kind != .endOfFile {
             if depth == 0 && (token.startsLine || afterSemicolon) {
                 if stops.contains(token.kind) { return }
+                // `property` starts a member wherever members are the stops.
+                if stops.contains(.kwConst) && isWord(token, "property") { return }
                 if token.kind == .identifier, let start = contextualStart(),
                    stops.contains(start == .state ? .kwState : .kwOn) { return }
             }

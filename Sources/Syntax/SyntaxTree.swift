@@ -29,7 +29,7 @@ package struct MachineDecl: Equatable, Sendable {
     package var range: SourceRange
 }
 
-/// `member = const | var | event | output | state | initialTargets`
+/// `member = const | var | event | output | state | initialTargets | property`
 package enum MemberDecl: Equatable, Sendable {
     /// A `const` declaration.
     case constant(ConstDecl)
@@ -43,6 +43,8 @@ package enum MemberDecl: Equatable, Sendable {
     case state(StateDecl)
     /// `initial -> a, b` at the top level: the machine starts in these states.
     case initialTargets(InitialTargetsDecl)
+    /// `property name: form`: something every run must satisfy.
+    case property(PropertyDecl)
 }
 
 /// `initialTargets = "initial" "->" IDENT { "," IDENT }`: the states a compound state (or
@@ -352,6 +354,73 @@ package struct ExprSyntax: Equatable, Sendable {
                 if case .expression(let e) = piece { return e.depth }
                 return 0
             }.reduce(0, max)
+        }
+    }
+}
+
+/// `property = "property" IDENT ":" propertyForm`
+///
+/// `property` and the words of the forms (`never`, `always`, `while`, `within`, `only`,
+/// `reachable`, `entering`) are contextual: names anywhere else.
+package struct PropertyDecl: Equatable, Sendable {
+    /// The `property` word.
+    package var keywordRange: SourceRange
+    /// The property's name, unique among the machine's properties.
+    package var name: Identifier
+    /// What the property states.
+    package var form: PropertyFormSyntax
+    /// The `property` word through the end of the last expression.
+    package var range: SourceRange
+}
+
+/// A contextual keyword of a property, with where it is written.
+package struct PropertyKeyword: Equatable, Sendable {
+    /// The word as written (`never`, `always`, `while`, `after`, `entering`, `within`, `only`,
+    /// `reachable`).
+    package var word: String
+    /// Where the word is.
+    package var range: SourceRange
+
+    /// Creates a keyword occurrence.
+    package init(_ word: String, _ range: SourceRange) {
+        self.word = word
+        self.range = range
+    }
+}
+
+/// `propertyForm = ( "never" | "always" ) expr [ "while" expr ]
+///               | "after" ( IDENT | "entering" IDENT ) "within" expr ":" expr
+///               | expr "only" "after" expr
+///               | "always" "reachable" expr`
+package enum PropertyFormSyntax: Equatable, Sendable {
+    /// `never X [while G]` (`isAlways` false) or `always X [while G]` (true).
+    case invariant(isAlways: Bool, keyword: PropertyKeyword, condition: ExprSyntax,
+                   whileKeyword: PropertyKeyword?, guardExpr: ExprSyntax?)
+    /// `after E within D: X` or `after entering s within D: X`.
+    case response(after: PropertyKeyword, entering: PropertyKeyword?, trigger: Identifier,
+                  within: PropertyKeyword, deadline: ExprSyntax, response: ExprSyntax)
+    /// `X only after Y`.
+    case precedence(ExprSyntax, only: PropertyKeyword, after: PropertyKeyword, ExprSyntax)
+    /// `always reachable X`.
+    case reachable(always: PropertyKeyword, reachable: PropertyKeyword, ExprSyntax)
+
+    /// Every contextual keyword of the form, in source order.
+    package var keywords: [PropertyKeyword] {
+        switch self {
+        case .invariant(_, let keyword, _, let whileKeyword, _): [keyword] + (whileKeyword.map { [$0] } ?? [])
+        case .response(let after, let entering, _, let within, _, _): [after] + (entering.map { [$0] } ?? []) + [within]
+        case .precedence(_, let only, let after, _): [only, after]
+        case .reachable(let always, let reachable, _): [always, reachable]
+        }
+    }
+
+    /// Every expression of the form, in source order (the deadline included).
+    package var expressions: [ExprSyntax] {
+        switch self {
+        case .invariant(_, _, let condition, _, let guardExpr): [condition] + (guardExpr.map { [$0] } ?? [])
+        case .response(_, _, _, _, let deadline, let response): [deadline, response]
+        case .precedence(let x, _, _, let y): [x, y]
+        case .reachable(_, _, let x): [x]
         }
     }
 }

@@ -122,6 +122,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("random-chart:38", RandomChart_38.self),
     ("Tests/CheckerTests/Fixtures/timer-fails.machine", Fixture_timer_fails.self),
     ("Tests/CheckerTests/Fixtures/send-fails.machine", Fixture_send_fails.self),
+    ("Tests/CheckerTests/Fixtures/properties.machine", Fixture_properties.self),
 ]
 
 extension Drawer: GeneratedMachine {}
@@ -537,3 +538,12 @@ extension Fixture_send_fails.Output: GeneratedOutput {}
 extension Fixture_send_fails.Event: GeneratedEvent {}
 extension Fixture_send_fails.StepResult: GeneratedStepResult {}
 extension Fixture_send_fails.Recorded: GeneratedRecorded {}
+
+extension Fixture_properties: GeneratedMachine {}
+extension Fixture_properties.Value: GeneratedValue {}
+extension Fixture_properties.Failure: GeneratedFailure {}
+extension Fixture_properties.Outcome: GeneratedOutcome {}
+extension Fixture_properties.Output: GeneratedOutput {}
+extension Fixture_properties.Event: GeneratedEvent {}
+extension Fixture_properties.StepResult: GeneratedStepResult {}
+extension Fixture_properties.Recorded: GeneratedRecorded {}
