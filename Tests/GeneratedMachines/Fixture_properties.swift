@@ -312,15 +312,14 @@ public struct Fixture_properties: Sendable, Hashable {
     /// what it changed before it throws.)
     @inline(__always)
     private mutating func take(_ event: Event) throws(Failure) -> Int? {
-        guard let leaf = core.state else { return nil }
         switch event {
         case .edit(let text):
-            switch leaf {
-            case .reviewing:
+            switch core.state {
+            case .reviewing?:
                 // line 15: on edit in reviewing
                 transition0_edit(text: text)
                 return 0
-            case .errorBanner:
+            case .errorBanner?:
                 // line 25: on edit in errorBanner -> reviewing
                 transition5_edit()
                 return 5
@@ -328,12 +327,12 @@ public struct Fixture_properties: Sendable, Hashable {
                 return nil
             }
         case .tapPay:
-            switch leaf {
-            case .reviewing:
+            switch core.state {
+            case .reviewing?:
                 // line 16: on tapPay in reviewing -> paying
                 transition1_tapPay()
                 return 1
-            case .errorBanner:
+            case .errorBanner?:
                 // line 24: on tapPay in errorBanner -> paying
                 if (core.attempts < 3) {
                     transition4_tapPay()
@@ -344,8 +343,8 @@ public struct Fixture_properties: Sendable, Hashable {
                 return nil
             }
         case .paid:
-            switch leaf {
-            case .paying:
+            switch core.state {
+            case .paying?:
                 // line 19: on paid in paying -> receipt
                 transition2_paid()
                 return 2
@@ -353,8 +352,8 @@ public struct Fixture_properties: Sendable, Hashable {
                 return nil
             }
         case .failed:
-            switch leaf {
-            case .paying:
+            switch core.state {
+            case .paying?:
                 // line 20: on failed in paying -> errorBanner
                 try transition3_failed()
                 return 3
