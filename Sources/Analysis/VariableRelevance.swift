@@ -6,8 +6,8 @@ import StatecraftModel
 /// configuration, explored once.
 ///
 /// A variable is **relevant** when its value can reach a decision: a guard, an `if`, the
-/// delay of an `after` or a `send`, the arguments of a `send` or `raise` (the payload of an
-/// event is what its guards read), a `let` (conservatively, wherever the local goes), the
+/// delay of an `after` or a `send`, a property's expression, the arguments of a `send` or
+/// `raise` (the payload of an event is what its guards read), a `let` (conservatively, wherever the local goes), the
 /// value of a relevant variable (`a = b + 1` with `a` relevant makes `b` relevant), or an
 /// expression that can fail at run time (arithmetic or a function on numbers can give a
 /// result that is not finite: a failing step is undone, so whether it fails decides what
@@ -82,6 +82,8 @@ struct VariableRelevance: Sendable {
             t.guardExpr.map { reads($0, events).forEach { direct[$0] = true } }
             if case .after(let delay) = t.trigger { reads(delay, []).forEach { direct[$0] = true } }
         }
+        // A property decides its verdict on what it reads, in every stable configuration.
+        for p in machine.properties { for e in p.form.expressions { reads(e, []).forEach { direct[$0] = true } } }
         let counters = VariableRelevance.counters(machine, actions.flatMap { $0.0 }, constants: constants)
         func visit(_ action: Action, _ events: [Int]) {
             func decides(_ e: Expr) { reads(e, events).forEach { direct[$0] = true } }

@@ -103,6 +103,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// the compiler sees, so the test stays a float comparison (three instructions) instead
     /// of being rewritten as a class test on the bits (five, with two 64-bit constants).
     private(set) var greatestFinite = Double.greatestFiniteMagnitude
+    /// The machine's properties that resolved, compiled (see `PropertyMonitor`).
+    package let properties: [CompiledProperty]
     /// Each variable's type, by `VariableID` index.
     package let variableTypes: [ValueType]
     /// Names by index, so reports and traces never copy a whole `State` or `Event` to read one.
@@ -159,6 +161,38 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         }
         let timerTransitions = timersByState.flatMap { $0.map(\.transition) }  // in `timers` order
 
+        // Properties, as blocks run against a configuration at rest (no payload).
+        generator.fields = []
+        var properties: [(property: CompiledProperty, x: Register, other: Register?)] = []
+        for (k, property) in machine.properties.enumerated() where !property.isBroken {
+            func block(_ e: Expr) -> (CompiledProperty.Block, Register) {
+                let b = generator.block(e)
+                return (CompiledProperty.Block(pc: b.pc, register: 0), b.result)
+            }
+            let kind: CompiledProperty.Kind
+            var x: Expr, other: Expr?
+            var triggerEvent: Int32 = -1, triggerState: Int32 = -1, deadline = 0.0
+            switch property.form {
+            case .never(let e, let g): (kind, x, other) = (.never, e, g)
+            case .always(let e, let g): (kind, x, other) = (.always, e, g)
+            case .precedence(let e, let y): (kind, x, other) = (.precedence, e, y)
+            case .reachable(let e): (kind, x) = (.reachable, e)
+            case .response(let trigger, let d, let e):
+                (kind, x, deadline) = (.response, e, d)
+                switch trigger {
+                case .event(let event): triggerEvent = Int32(event.index)
+                case .entering(let state): triggerState = Int32(state.index)
+                }
+            }
+            let (xBlock, xResult) = block(x)
+            let otherBlock = other.map(block)
+            var compiled = CompiledProperty(property: k, kind: kind, x: xBlock, other: otherBlock?.0)
+            compiled.triggerEvent = triggerEvent
+            compiled.triggerState = triggerState
+            compiled.deadline = deadline
+            properties.append((compiled, xResult, otherBlock?.1))
+        }
+
         // The step blocks: straight-line ones, or a statechart's.
         let isChart = ChartBuilder.isNeeded(for: machine)
         let endBlock = Int32(generator.control(Instruction(.end)))
@@ -196,6 +230,12 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         // Result registers are known only once temporaries are placed.
         for r in guardResults { byGroup[r.group][r.index].guardRegister = generator.relocated(r.register).index }
         for r in delayResults { timersByState[r.state][r.index].delayRegister = generator.relocated(r.register).index }
+        self.properties = properties.map { p in
+            var compiled = p.property
+            compiled.x.register = generator.relocated(p.x).index
+            if let r = p.other { compiled.other?.register = generator.relocated(r).index }
+            return compiled
+        }
 
         var groups: [Int32] = [0]
         var flat: [CompiledTransition] = []

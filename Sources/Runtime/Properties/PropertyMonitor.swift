@@ -1,0 +1,164 @@
+import StatecraftDiagnostics
+import StatecraftModel
+
+/// A property's expressions compiled into the program's bytecode: each is a block that
+/// leaves its Bool in a register, run against an instance at rest.
+package struct CompiledProperty: Sendable {
+    /// One expression's block and the register its value ends in.
+    package struct Block: Sendable {
+        package var pc: Int32
+        package var register: Int32
+    }
+
+    package enum Kind: Sendable, Equatable {
+        case never, always, response, precedence, reachable
+    }
+
+    /// The property's index in `Machine.properties`.
+    package var property: Int
+    package var kind: Kind
+    /// `X` of every form.
+    package var x: Block
+    /// `G` of `never`/`always … while G`, `Y` of `X only after Y`; nil otherwise.
+    package var other: Block?
+    /// A response's trigger: the event whose taking starts it, or the state whose entering
+    /// does (-1 where the other is used, and for the other forms).
+    package var triggerEvent: Int32 = -1
+    package var triggerState: Int32 = -1
+    /// A response's deadline, in seconds after its trigger.
+    package var deadline: Double = 0
+}
+
+/// How a property failed in one run.
+package struct PropertyViolation: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
+        /// A stable configuration where `never`'s `X` (and `G`) held, or `always`'s `X` did
+        /// not (where `G` held).
+        case stateBreaksIt
+        /// `X only after Y`: `X` held, and `Y` had not held in this run.
+        case beforePrecondition
+        /// `after … within D`: the clock passed the deadline of the trigger at `triggerTime`
+        /// with no stable configuration satisfying `X` in between.
+        case deadlinePassed(triggerTime: Double, deadline: Double)
+        /// The property's expression failed to evaluate in a stable configuration.
+        case fault(ExpressionFault)
+    }
+
+    /// The property's index in `Machine.properties`.
+    package var property: Int
+    package var reason: Reason
+    /// The time the violation became certain: the stable configuration's, or for a
+    /// deadline, the time the clock reached past it.
+    package var time: Double
+}
+
+/// Watches one run's stable configurations for the properties a run can break: everything
+/// but `always reachable`, which is about the runs a configuration could still have, not
+/// the one it is in. `replay` keeps one per case; the search keeps one per configuration
+/// and tells configurations apart by it (`writeKey`), so two runs that reach the same
+/// configuration with different histories stay two.
+///
+/// The caller reports each stable configuration in order with `observe`, after moving the
+/// clock with `clockMoves(to:)`. A property is reported violated once per run: after that
+/// its monitor is spent (the run is already a counterexample).
+package struct PropertyMonitor: Sendable, Hashable {
+    /// By compiled property: whether `Y` of `X only after Y` has held in this run.
+    private var seen: [Bool]
+    /// By compiled property: the time of the oldest trigger of a response not yet answered
+    /// (nil: none pending). Only the oldest matters: every trigger has the same `D`, so its
+    /// deadline comes first, and a stable configuration satisfying `X` answers them all.
+    package private(set) var pending: [Double?]
+    /// By compiled property: whether an `after entering s` response's state was active in
+    /// the last stable configuration (entering is becoming active, not staying).
+    private var wasActive: [Bool]
+    /// By compiled property: whether it was already reported violated.
+    package private(set) var violated: [Bool]
+
+    /// A monitor of `program`'s properties for a run that has not started.
+    package init(_ program: Program) {
+        let count = program.properties.count
+        seen = Array(repeating: false, count: count)
+        pending = Array(repeating: nil, count: count)
+        wasActive = Array(repeating: false, count: count)
+        violated = Array(repeating: false, count: count)
+    }
+
+    /// Whether the program has any property a run can break.
+    package static func watches(_ program: Program) -> Bool {
+        program.properties.contains { $0.kind != .reachable }
+    }
+
+    /// The earliest deadline of a pending response, if any.
+    package func nextDeadline(_ program: Program) -> Double? {
+        var earliest: Double?
+        for (k, p) in program.properties.enumerated() where !violated[k] {
+            if let t = pending[k] { earliest = min(earliest ?? .infinity, t + p.deadline) }
+        }
+        return earliest
+    }
+
+    /// The clock moves to `time`, before any step at that time: every response whose
+    /// deadline is strictly earlier is violated.
+    package mutating func clockMoves(to time: Double, _ program: Program, violations: inout [PropertyViolation]) {
+        for (k, p) in program.properties.enumerated() where p.kind == .response && !violated[k] {
+            guard let trigger = pending[k], time > trigger + p.deadline else { continue }
+            violated[k] = true
+            pending[k] = nil
+            violations.append(PropertyViolation(property: p.property,
+                                                reason: .deadlinePassed(triggerTime: trigger, deadline: trigger + p.deadline),
+                                                time: time))
+        }
+    }
+
+    /// A stable configuration of `instance` at `time`, left by a step that took event
+    /// `event` (-1: a timer's step, the start, or an event ignored or rejected).
+    package mutating func observe(_ instance: inout Instance, at time: Double, took event: Int32,
+                                  violations: inout [PropertyViolation]) {
+        let program = instance.program
+        for (k, p) in program.properties.enumerated() where !violated[k] && p.kind != .reachable {
+            // Every expression is evaluated in every stable configuration, needed or not:
+            // one that fails to evaluate violates its property wherever it fails.
+            do throws(ExpressionFault) {
+                let x = try instance.holds(p.x)
+                let other = try p.other.map { b throws(ExpressionFault) in try instance.holds(b) }
+                switch p.kind {
+                case .never, .always:
+                    if other ?? true, x == (p.kind == .never) { report(k, p, .stateBreaksIt, time, &violations) }
+                case .precedence:
+                    if other == true { seen[k] = true }
+                    if x && !seen[k] { report(k, p, .beforePrecondition, time, &violations) }
+                case .response:
+                    var triggered = p.triggerEvent >= 0 && p.triggerEvent == event
+                    if p.triggerState >= 0 {
+                        let active = instance.isActive(Int(p.triggerState))
+                        triggered = active && !wasActive[k]
+                        wasActive[k] = active
+                    }
+                    if triggered && pending[k] == nil { pending[k] = time }
+                    if x { pending[k] = nil }
+                case .reachable:
+                    break
+                }
+            } catch {
+                pending[k] = nil
+                report(k, p, .fault(error), time, &violations)
+            }
+        }
+    }
+
+    private mutating func report(_ k: Int, _ p: CompiledProperty, _ reason: PropertyViolation.Reason, _ time: Double,
+                                 _ violations: inout [PropertyViolation]) {
+        violated[k] = true
+        violations.append(PropertyViolation(property: p.property, reason: reason, time: time))
+    }
+}
+
+extension Instance {
+    /// Whether a property's expression holds in this configuration. Only temporaries are
+    /// written, so the configuration and its variables stay as they are.
+    package mutating func holds(_ block: CompiledProperty.Block) throws(ExpressionFault) -> Bool {
+        makeUnique()
+        _ = try execute(block.pc)
+        return registers.numbers[Int(block.register)] != 0
+    }
+}

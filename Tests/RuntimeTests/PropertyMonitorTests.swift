@@ -1,0 +1,107 @@
+import Statecraft
+import StatecraftRuntime
+import Testing
+
+/// The run-time meaning of properties (`../shared/properties.md`): what one run's stable
+/// configurations violate, and when. `replay` and the search both watch runs through
+/// `PropertyMonitor`, so these are the rules they share.
+@Suite struct PropertyMonitorTests {
+    static let checkout = """
+        machine Checkout {
+            var attempts: Number = 0
+            var divisor: Number = 1
+            event tapPay
+            event paid
+            event failed
+            event zero
+            initial state reviewing {
+                on tapPay -> paying
+                on zero { divisor = 0 }
+            }
+            state paying {
+                on paid -> receipt
+                on failed -> errorBanner { attempts += 1 }
+                after 4s -> errorBanner
+            }
+            final state receipt
+            state errorBanner {
+                on tapPay if attempts < 3 -> paying
+            }
+            property oneScreen:  never in(paying) && in(errorBanner)
+            property fewTries:   always attempts < 2 while in(errorBanner)
+            property settles:    after tapPay within 3s: in(receipt) || in(errorBanner)
+            property leaves:     after entering paying within 5s: !in(paying)
+            property paidFirst:  in(receipt) only after in(paying)
+            property triedFirst: in(errorBanner) only after attempts > 0
+            property answered:   after failed within 0s: in(errorBanner)
+            property finite:     never 1 / divisor > 100
+            property noTrap:     always reachable in(receipt)
+        }
+        """
+
+    /// One run: `(time, event)` lines, with timers fired before each line as replay does.
+    /// Returns the violations as `name@time` in the order they became certain.
+    func run(_ lines: [(Double, String)], until end: Double? = nil) throws -> [String] {
+        let program = try program(source: Self.checkout)
+        var instance = Instance(program)
+        var monitor = PropertyMonitor(program)
+        var found: [PropertyViolation] = []
+        _ = instance.start()
+        monitor.observe(&instance, at: 0, took: -1, violations: &found)
+        func moveTo(_ time: Double) {
+            var firedAtOnce = 0
+            while let due = instance.nextDeadline, due <= time {
+                monitor.clockMoves(to: due, program, violations: &found)
+                let step = instance.fireNextTimer(dueBy: due, firedAtOnce: &firedAtOnce)
+                if case .failed? = step?.result { continue }
+                monitor.observe(&instance, at: due, took: -1, violations: &found)
+            }
+            monitor.clockMoves(to: time, program, violations: &found)
+            instance.advance(to: time)
+        }
+        for (time, event) in lines {
+            moveTo(time)
+            let step = instance.send(event)
+            let took: Int32 = if case .applied? = step?.result { Int32(program.event(named: event)!.index) } else { -1 }
+            monitor.observe(&instance, at: time, took: took, violations: &found)
+        }
+        if let end { moveTo(end) }
+        return found.map { "\(program.machine.properties[$0.property].name)@\($0.time)" }
+    }
+
+    @Test func aQuietRunViolatesNothing() throws {
+        #expect(try run([(1, "tapPay"), (2, "paid")], until: 100) == [])
+    }
+
+    @Test func aResponseIsViolatedWhenTheClockPassesItsDeadline() throws {
+        // tapPay at 1: its deadline is 4, and the line at 4 is not yet past it.
+        #expect(try run([(1, "tapPay")], until: 4) == [])
+        #expect(try run([(1, "tapPay")], until: 4.5) == ["settles@4.5"])
+        // The timer answers at 5, a second late; it leaves paying 4 s after entering, in time.
+        #expect(try run([(1, "tapPay")], until: 100) == ["settles@5.0", "triedFirst@5.0"])
+    }
+
+    @Test func theTriggeringStepItselfMayAnswer() throws {
+        // `failed` enters errorBanner at once, so a deadline of 0 s is met.
+        #expect(try run([(0, "tapPay"), (1, "failed")], until: 10) == [])
+    }
+
+    @Test func alwaysIsCheckedWhereItsConditionHolds() throws {
+        #expect(try run([(0, "tapPay"), (1, "failed"), (1, "tapPay"), (2, "failed")], until: 50) == ["fewTries@2.0"])
+    }
+
+    @Test func precedenceNeedsTheEarlierState() throws {
+        #expect(try run([(0, "tapPay"), (0, "paid")]) == [])
+        #expect(try run([(0, "tapPay")], until: 10) == ["settles@4.0", "triedFirst@4.0"])
+    }
+
+    @Test func anExpressionThatFailsViolatesItsProperty() throws {
+        #expect(try run([(0, "zero"), (1, "zero")]) == ["finite@0.0"])
+    }
+
+    @Test func eachEntryHasItsOwnDeadline() throws {
+        // paying is entered at 0 and left at 1, entered again at 2: the timer leaves it at 6,
+        // 4 s after the second entry (in time), 4 s after the second tapPay (late).
+        #expect(try run([(0, "tapPay"), (1, "failed"), (2, "tapPay")], until: 6.5) == ["settles@6.0"])
+    }
+}
