@@ -78,6 +78,27 @@ public struct ExplorationReport: Sendable, Equatable {
         public var witness: [WitnessStep]
     }
 
+    /// The verdict on one property (`Machine.properties`).
+    public enum PropertyVerdict: Sendable, Equatable {
+        /// No run violates it; the reason in words.
+        case proven(String)
+        /// A run violates it: the shortest the search found.
+        case violated(PropertyCounterexample)
+        /// The search stopped first; which bound, in words. Not a proof either way.
+        case notDecided(String)
+    }
+
+    /// A run that violates a property.
+    public struct PropertyCounterexample: Sendable, Equatable {
+        /// The steps from the start; the violation is certain at the last one (at the start
+        /// itself when there are none).
+        public var witness: [WitnessStep]
+        /// What happened, in words: the configuration that breaks it, or the deadline passed.
+        public var reason: String
+        /// The time the violation became certain.
+        public var time: Double
+    }
+
     /// By `StateID` (the root, index 0, is always reached).
     public var states: [Finding]
     /// By `TransitionID`.
@@ -94,6 +115,8 @@ public struct ExplorationReport: Sendable, Equatable {
     public var startFault: ExpressionFault?
     /// Steps the search saw fail at run time, one per faulting expression.
     public var faults: [Fault] = []
+    /// By property index, one verdict each (empty for a machine without properties).
+    public var properties: [PropertyVerdict] = []
 }
 
 /// Guard-aware reachability: proofs from structure and interval analysis, witnesses from a
@@ -122,6 +145,8 @@ public enum Exploration {
         // History states are never active: what is to settle about them is the transitions into them.
         let toSettle = machine.states.dropFirst().filter { !$0.isHistory }.map(\.id.index)
         explorer.run { e in
+            // A property not yet violated is decided only by a search that runs out.
+            if !e.propertiesSettled { return false }
             let settled = toSettle.allSatisfy { e.stateWitness[$0] != nil || proofs.states[$0] != nil }
                 && machine.transitions.indices.allSatisfy { e.transitionWitness[$0] != nil || proofs.transitions[$0] != nil }
             guard settled else { return false }
@@ -180,6 +205,9 @@ public enum Exploration {
         report.limits = limits
         report.startFault = explorer.startFault
         report.faults = explorer.faults.map { ExplorationReport.Fault(fault: $0.fault, witness: $0.path) }
+        let complete = explorer.startFault == nil && explorer.exhausted && !explorer.payloadsSampled
+            && !explorer.deadlinesRefused && timerOrderIsFixed(machine)
+        report.properties = PropertyVerdicts.verdicts(machine, explorer, report, complete: complete)
         return report
     }
 

@@ -11,7 +11,7 @@ enum ExplorationDiagnostics {
 
     static func diagnostics(_ machine: Machine, _ report: ExplorationReport,
                             explained: Set<SourceRange> = []) -> [Diagnostic] {
-        if let fault = report.startFault { return [startFails(machine, fault)] }
+        if let fault = report.startFault { return [startFails(machine, fault)] + properties(machine, report) }
         var findings: [Diagnostic] = []
         let graph = Reachability.reachableStates(machine)
         let constants = machine.constantValues
@@ -95,7 +95,24 @@ enum ExplorationDiagnostics {
                 at: f.fault.range,
                 notes: [DiagnosticNote("it fails at the last of these steps: " + WitnessText.describe(f.witness, machine), at: f.fault.range)]))
         }
-        return findings
+        return findings + properties(machine, report)
+    }
+
+    /// One diagnostic per property, at its name: its verdict.
+    static func properties(_ machine: Machine, _ report: ExplorationReport) -> [Diagnostic] {
+        zip(machine.properties, report.properties).map { property, verdict in
+            let name = "property '\(property.name)'"
+            switch verdict {
+            case .proven(let reason):
+                return Diagnostic(.propertyProven, "\(name) is proven: \(reason)", at: property.nameRange)
+            case .violated(let c):
+                return Diagnostic(.propertyViolated, "\(name) is violated: \(c.reason)", at: property.nameRange,
+                                  notes: [DiagnosticNote("a shortest run that breaks it: " + WitnessText.describe(c.witness, machine),
+                                                         at: nil)])
+            case .notDecided(let reason):
+                return Diagnostic(.propertyNotDecided, "\(name) was not decided: \(reason)", at: property.nameRange)
+            }
+        }
     }
 
     /// The machine's start fails: one error, at the expression that fails.
@@ -119,6 +136,14 @@ extension ExplorationReport {
     /// Why the search left items unsettled, in words, with what would help: the text of
     /// every `not-reached` finding.
     public static func notReachedReason(_ report: ExplorationReport) -> String {
+        var reasons = limitReasons(report)
+        if reasons.isEmpty { reasons.append("the search found no way there") }
+        return reasons.joined(separator: "; ") + "; this is not a proof that it is unreachable"
+    }
+
+    /// What kept the search from settling everything, in words, with what would help
+    /// (empty when nothing did).
+    package static func limitReasons(_ report: ExplorationReport) -> [String] {
         let limits = report.limits
         var reasons: [String] = []
         if limits.configurationBoundHit {
@@ -157,8 +182,7 @@ extension ExplorationReport {
             reasons.append("some steps arm a timer at a time so large that its deadline cannot be represented (a replay "
                 + "refuses such a line), and the search did not go on from them")
         }
-        if reasons.isEmpty { reasons.append("the search found no way there") }
-        return reasons.joined(separator: "; ") + "; this is not a proof that it is unreachable"
+        return reasons
     }
 }
 

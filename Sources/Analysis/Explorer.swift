@@ -42,6 +42,15 @@ struct Explorer {
         /// fails is a real run (the failed step is undone, time passes), but a log of it
         /// does not replay under `--strict`, so a clean witness is preferred.
         var clean = true
+        /// The run's properties so far (empty arrays when the spec has none to watch).
+        var monitor: PropertyMonitor
+    }
+
+    /// A property a run broke, and the node whose configuration broke it (for a deadline,
+    /// the node whose step passed it).
+    struct ViolationWitness {
+        var violation: PropertyViolation
+        var node: Int
     }
 
     /// Two transitions of one state and event whose guards both held, and where.
@@ -92,6 +101,18 @@ struct Explorer {
     /// For a transition first fired by a step out of a node: the node index of that step's result.
     var overlaps: [OverlapWitness] = []
     var seenOverlaps: Set<[Int]> = []
+    /// Whether the spec has properties a run can break: every node then carries a
+    /// `PropertyMonitor`, which takes part in its key.
+    let watchesProperties: Bool
+    /// By property index: the first violation found, with the shortest run to it.
+    var violations: [ViolationWitness?]
+    /// Whether the search keeps every step between the configurations it admits
+    /// (`successors`): `always reachable` is decided on that graph.
+    let tracksEdges: Bool
+    /// By node index: the nodes its steps lead to (kept when `tracksEdges`).
+    var successors: [[Int32]] = []
+    /// The first node admitted with each key (kept when `tracksEdges`).
+    private var nodeOfKey: [[UInt64]: Int] = [:]
     /// Whether the search visited every configuration it could reach (no bound stopped it).
     var exhausted: Bool { !depthBoundHit && !configurationBoundHit }
 
@@ -118,6 +139,46 @@ struct Explorer {
         templates = Array(repeating: nil, count: program.machine.states.count)
         numberVariables = program.machine.variables.filter { $0.type == .number }.count
         transitionWitness = Array(repeating: nil, count: program.machine.transitions.count)
+        watchesProperties = PropertyMonitor.watches(program)
+        violations = Array(repeating: nil, count: program.machine.properties.count)
+        tracksEdges = program.properties.contains { $0.kind == .reachable }
+    }
+
+    /// Notes a step from node `from` to the configuration with `key`, if it was admitted.
+    private mutating func noteEdge(from: Int, to key: [UInt64]) {
+        guard tracksEdges, let target = nodeOfKey[key] else { return }
+        while successors.count <= from { successors.append([]) }
+        if !successors[from].contains(Int32(target)) { successors[from].append(Int32(target)) }
+    }
+
+    /// Writes the key that tells `node`'s configuration apart: its snapshot's, then what its
+    /// monitor remembers of the run (two runs in one configuration whose properties stand
+    /// differently have different futures). False when `known` is given and the
+    /// configuration holds a string it has not numbered (so it is new).
+    func writeKey(of node: Node, into key: inout [UInt64], strings: inout SnapshotStrings) {
+        node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
+        if watchesProperties { node.monitor.writeKey(into: &key, now: node.instance.now) }
+    }
+
+    func writeKey(of instance: Instance, _ monitor: PropertyMonitor, into key: inout [UInt64],
+                  knownStrings strings: SnapshotStrings) -> Bool {
+        guard instance.writeSnapshotKey(into: &key, knownStrings: strings, ignoring: ignored, ignoringFields: ignoredFields) else {
+            return false
+        }
+        if watchesProperties { monitor.writeKey(into: &key, now: instance.now) }
+        return true
+    }
+
+    /// Keeps the first violation of each property (the search goes breadth first, so the
+    /// first is a shortest run).
+    private mutating func noteViolations(_ found: [PropertyViolation], node: Int) {
+        for v in found where violations[v.property] == nil { violations[v.property] = ViolationWitness(violation: v, node: node) }
+    }
+
+    /// Whether every property a run can break is already violated (nothing left to decide
+    /// for them by going on).
+    var propertiesSettled: Bool {
+        program.properties.allSatisfy { $0.kind == .reachable || violations[$0.property] != nil }
     }
 
     /// The path of steps from the start to node `index`.
@@ -147,8 +208,9 @@ struct Explorer {
         // through a failing step and later cleanly.
         var strings = SnapshotStrings()
         var key: [UInt64] = []
-        start.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
+        writeKey(of: start, into: &key, strings: &strings)
         var seen = SeenConfigurations(start: key)
+        if tracksEdges { nodeOfKey[key] = 0 }
         let payloads = PayloadCandidates(program.machine)
         let batchSize = parallel ? Explorer.parallelBatch : 1
         var head = 0
@@ -176,14 +238,23 @@ struct Explorer {
                 for check in expansion.overlapChecks { noteOverlaps(check, node: index) }
                 for (fault, step) in expansion.faults { noteFault(fault, node: index, step: step) }
                 for successor in expansion.successors {
-                    guard let node = successor.node else { continue }  // known before the batch
+                    guard let node = successor.node else {  // known before the batch
+                        if let known = successor.key { noteEdge(from: index, to: known) }
+                        continue
+                    }
                     if let written = successor.key {
                         key = written
                     } else {
-                        node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
+                        writeKey(of: node, into: &key, strings: &strings)
                     }
-                    if seen.contains(key, clean: node.clean) { continue }
+                    if seen.contains(key, clean: node.clean) {
+                        noteEdge(from: index, to: key)
+                        continue
+                    }
                     guard admit(node, key: key, parent: index, into: &seen) else { return }
+                    if tracksEdges && nodeOfKey[key] == nil { nodeOfKey[key] = nodes.count - 1 }
+                    noteEdge(from: index, to: key)
+                    noteViolations(successor.violations, node: nodes.count - 1)
                 }
                 // Transitions fired on the way to configurations already seen still count.
                 resolvePending(expansion, base: index)
@@ -197,7 +268,7 @@ struct Explorer {
 
     /// Starts the machine as node 0 and marks what its start entered and took; nil when
     /// the start fails (nothing is explored then).
-    private mutating func begin() -> Instance? {
+    private mutating func begin() -> Node? {
         var start = Instance(program)
         // A statechart's step may take several transitions (eventless ones, completions,
         // raised events) and enter states it leaves again: the log tells them all.
@@ -207,14 +278,19 @@ struct Explorer {
             // The start is deterministic (constant initial values, no payload): a machine
             // whose initial entry fails never runs.
             startFault = fault
-            nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0, expand: false))
+            nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0, expand: false, monitor: PropertyMonitor(program)))
             return nil
         }
-        nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0))
+        var monitor = PropertyMonitor(program)
+        var found: [PropertyViolation] = []
+        if watchesProperties { monitor.observe(&start, at: 0, took: -1, violations: &found) }
+        let node = Node(instance: start, parent: -1, step: nil, depth: 0, monitor: monitor)
+        nodes.append(node)
+        noteViolations(found, node: 0)
         markStates(of: start, node: 0)
         for t in log.takenTransitions where transitionWitness[t.index] == nil { transitionWitness[t.index] = 0 }
         for s in log.enteredStates where stateWitness[s.index] == nil { stateWitness[s.index] = 0 }
-        return start
+        return node
     }
 
     /// The search for one target (`check --reach`): best first instead of breadth first.
@@ -231,12 +307,12 @@ struct Explorer {
         guard let start = begin() else { return }
         var strings = SnapshotStrings()
         var key: [UInt64] = []
-        start.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
+        writeKey(of: start, into: &key, strings: &strings)
         var seen = SeenConfigurations(start: key)
         let payloads = PayloadCandidates(program.machine)
         let log = MicrostepLog()
         var queue = NodeQueue()
-        if let d = distance(start) { queue.push(NodeQueue.Entry(distance: d, depth: 0, index: 0)) } else { pruned += 1 }
+        if let d = distance(start.instance) { queue.push(NodeQueue.Entry(distance: d, depth: 0, index: 0)) } else { pruned += 1 }
         while let next = queue.pop() {
             if done(self) { return }
             let index = next.index
@@ -257,13 +333,14 @@ struct Explorer {
             for (fault, step) in expansion.faults { noteFault(fault, node: index, step: step) }
             for successor in expansion.successors {
                 guard let node = successor.node else { continue }
-                node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
+                writeKey(of: node, into: &key, strings: &strings)
                 if seen.contains(key, clean: node.clean) { continue }
                 guard let d = distance(node.instance) else {
                     pruned += 1
                     continue
                 }
                 guard admit(node, key: key, parent: index, into: &seen) else { return }
+                noteViolations(successor.violations, node: nodes.count - 1)
                 queue.push(NodeQueue.Entry(distance: d, depth: node.depth, index: nodes.count - 1))
             }
             resolvePending(expansion, base: index)
@@ -298,9 +375,11 @@ struct Explorer {
             }
             for successor in expansion.successors {
                 guard let next = successor.node else { continue }
+                if successor.violations.contains(where: { violations[$0.property] == nil }) { return false }
                 // A string never seen before makes a configuration never seen before.
-                guard next.instance.writeSnapshotKey(into: &key, knownStrings: strings, ignoring: ignored, ignoringFields: ignoredFields) else { return false }
+                guard writeKey(of: next.instance, next.monitor, into: &key, knownStrings: strings) else { return false }
                 if !seen.contains(key, clean: next.clean) { return false }
+                noteEdge(from: index, to: key)
             }
         }
         return true
@@ -346,6 +425,8 @@ struct Explorer {
         var clean: Bool
         /// Its snapshot key, when a worker wrote it.
         var key: [UInt64]?
+        /// The properties its step violated.
+        var violations: [PropertyViolation] = []
     }
 
     /// What a parallel worker may read of the search as it was before its batch (nothing
@@ -468,22 +549,27 @@ struct Explorer {
                     if let check = overlapCheck(event.id, payload, in: instance, chains: chains, fired: t, log) {
                         result.overlapChecks.append(check)
                     }
+                    var monitor = node.monitor
+                    var violated: [PropertyViolation] = []
+                    if watchesProperties {
+                        monitor.observe(&next, at: next.now, took: Int32(event.id.index), violations: &violated)
+                    }
                     // Most steps lead where the search has been, and witness nothing new: a
                     // parallel worker leaves them out at once (what `dropKnown` does for the rest).
-                    if let known {
+                    if let known, violated.isEmpty, !tracksEdges {
                         let mayWitness = log.count > 0
                             ? log.takenTransitions.contains { improves(transitionWitness[$0.index], clean: node.clean) }
                                 || log.enteredStates.contains { improves(stateWitness[$0.index], clean: node.clean) }
                             : improves(transitionWitness[t.index], clean: node.clean)
-                        if !mayWitness, next.writeSnapshotKey(into: &key, knownStrings: known.strings, ignoring: ignored, ignoringFields: ignoredFields),
+                        if !mayWitness, writeKey(of: next, monitor, into: &key, knownStrings: known.strings),
                            known.seen.contains(key, clean: node.clean) {
                             continue
                         }
                     }
                     result.successors.append(Successor(node: Node(instance: next, parent: -1,
                                                                   step: .event(event.id, payload, time: instance.now),
-                                                                  depth: node.depth + 1, clean: node.clean),
-                                                       clean: node.clean))
+                                                                  depth: node.depth + 1, clean: node.clean, monitor: monitor),
+                                                       clean: node.clean, violations: violated))
                     let successor = result.successors.count - 1
                     if log.count > 0 {
                         for taken in log.takenTransitions { result.pendingTransitions.append((taken, successor)) }
@@ -499,7 +585,9 @@ struct Explorer {
             var fired: [TransitionID] = []
             var entered: [StateID] = []
             var failed: [ExpressionFault] = []
-            next.advance(to: deadline, onStep: { step in
+            var monitor = node.monitor
+            var violated: [PropertyViolation] = []
+            func note(_ step: Step) {
                 switch step.result {
                 case .applied where log.count > 0:
                     fired += log.takenTransitions
@@ -508,7 +596,22 @@ struct Explorer {
                 case .failed(let fault): failed.append(fault)
                 default: break
                 }
-            })
+            }
+            if watchesProperties {
+                // Every timer's step is a stable configuration of its own, watched in turn
+                // (what `advance` does, one timer at a time).
+                var firedAtOnce = 0
+                monitor.clockMoves(to: deadline, program, violations: &violated)
+                while let step = next.fireNextTimer(dueBy: deadline, firedAtOnce: &firedAtOnce) {
+                    note(step)
+                    if case .failed = step.result { continue }
+                    let took: Int32 = if case .applied = step.result, let sent = step.sent { Int32(sent.index) } else { -1 }
+                    monitor.observe(&next, at: next.now, took: took, violations: &violated)
+                }
+                next.moveClock(to: deadline)
+            } else {
+                next.advance(to: deadline, onStep: note)
+            }
             // A log of this wait would be refused (`Instance.deadlineHolds`).
             if next.unrepresentableDeadline != nil {
                 result.deadlinesRefused = true
@@ -517,10 +620,25 @@ struct Explorer {
             for fault in failed { result.faults.append((fault, .wait(until: deadline))) }
             let clean = node.clean && failed.isEmpty
             result.successors.append(Successor(node: Node(instance: next, parent: -1, step: .wait(until: deadline),
-                                                          depth: node.depth + 1, clean: clean),
-                                               clean: clean))
+                                                          depth: node.depth + 1, clean: clean, monitor: monitor),
+                                               clean: clean, violations: violated))
             for t in fired { result.pendingTransitions.append((t, result.successors.count - 1)) }
             for s in entered { result.pendingStates.append((s, result.successors.count - 1)) }
+        }
+        // With no timer left to wait for, the environment may still let time pass: past a
+        // pending response's deadline, that is a violation (the first whole second after it,
+        // a time a log writes plainly).
+        if watchesProperties, instance.isFinished || instance.nextDeadline == nil,
+           let deadline = node.monitor.nextDeadline(program) {
+            let until = (deadline + 1).rounded(.down)
+            var next = instance
+            var monitor = node.monitor
+            var violated: [PropertyViolation] = []
+            monitor.clockMoves(to: until, program, violations: &violated)
+            next.moveClock(to: until)
+            result.successors.append(Successor(node: Node(instance: next, parent: -1, step: .wait(until: until),
+                                                          depth: node.depth + 1, clean: node.clean, monitor: monitor),
+                                               clean: node.clean, violations: violated))
         }
         return result
     }
@@ -540,12 +658,10 @@ struct Explorer {
         var key: [UInt64] = []
         for k in expansion.successors.indices {
             guard let node = expansion.successors[k].node,
-                  node.instance.writeSnapshotKey(into: &key, knownStrings: known.strings, ignoring: ignored, ignoringFields: ignoredFields) else { continue }
-            if !mayWitness[k] && known.seen.contains(key, clean: node.clean) {
-                expansion.successors[k].node = nil
-            } else {
-                expansion.successors[k].key = key
-            }
+                  writeKey(of: node.instance, node.monitor, into: &key, knownStrings: known.strings) else { continue }
+            // (The key stays: `always reachable` needs the step even where it leads.)
+            expansion.successors[k].key = key
+            if !mayWitness[k] && known.seen.contains(key, clean: node.clean) { expansion.successors[k].node = nil }
         }
     }
 
@@ -596,7 +712,7 @@ struct Explorer {
     private mutating func witnessNode(_ successor: Node, base: Int) -> Int {
         if let existing = nodes.lastIndex(where: { $0.parent == base && $0.step == successor.step }) { return existing }
         nodes.append(Node(instance: successor.instance, parent: base, step: successor.step,
-                          depth: successor.depth, expand: false, clean: successor.clean))
+                          depth: successor.depth, expand: false, clean: successor.clean, monitor: successor.monitor))
         return nodes.count - 1
     }
 

@@ -154,6 +154,15 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     case constantFault = "constant-fault"
     /// `run-time-fault`: a step the search saw fail at run time, with the events that make it fail.
     case runTimeFault = "run-time-fault"
+    /// `property-violated`: a run breaks the property; the note gives the shortest run the search found
+    /// (`check --counterexamples DIR` writes it as a log that `replay` reproduces).
+    case propertyViolated = "property-violated"
+    /// `property-not-decided`: the search stopped before it could prove or refute the property; says
+    /// which bound stopped it.
+    case propertyNotDecided = "property-not-decided"
+    /// `property-proven`: no run breaks the property (every reachable configuration, input and order of
+    /// timers was tried).
+    case propertyProven = "property-proven"
     /// `timer-loop`: timers with no delay that lead back to their own state: time never passes, and the
     /// runtime stops them after 10,000 firings.
     case timerLoop = "timer-loop"
@@ -203,9 +212,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .deadEndState, .unusedEvent, .unusedVariable, .unusedOutput, .unusedConstant,
              .constantGuard, .unreachableTransition, .deadTransition, .overlappingGuards, .notReached,
              .runTimeFault, .timerLoop, .singleRegion, .neverCompletes, .historyAlwaysDefault, .unhandledRaise,
-             .crossRegionTransition, .logHeaderMismatch, .truncatedLogLine:
+             .crossRegionTransition, .logHeaderMismatch, .truncatedLogLine, .propertyNotDecided:
             return .warning
-        case .tooManyErrors:
+        case .tooManyErrors, .propertyProven:
             return .note
         default:
             return .error
@@ -273,6 +282,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .startFails: "the initial state's entry actions fail at run time, so the machine cannot start"
         case .constantFault: "an expression that fails whenever it runs"
         case .runTimeFault: "a step the search saw fail at run time, with the events that make it fail"
+        case .propertyViolated: "a property that some run breaks, with the shortest such run the search found"
+        case .propertyNotDecided: "a property the search could neither prove nor refute within its bounds: not a proof either way; says what stopped it"
+        case .propertyProven: "a property no run breaks: the search covered every reachable configuration, input and order of timers"
         case .timerLoop: "timers with no delay that lead back to their own state: time never passes, and the runtime stops them after 10,000 firings"
         case .malformedLogLine: "(replay) a log line that breaks the event-log format or the machine's interface; replay stops there, exit 2"
         case .expectationFailed: "(replay) an expectation line that does not hold; shows expected and actual, exit 1"
@@ -345,6 +357,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .startFails: "`initial state a { entry { r = 1 / divisor } }` with `var divisor: Number = 0`"
         case .constantFault: "`entry { r = sqrt(-1) }`, `x = 1 / 0`"
         case .runTimeFault: "`on tap if 10 / x > 2 { x = x - 1 }` fails at the second tap"
+        case .propertyViolated: "`property quiet: never in(loading) && in(errorBanner)` where a failure keeps the spinner"
+        case .propertyNotDecided: "`property quiet: never count > 3` with `count` growing by 1 on every tap"
+        case .propertyProven: "`property quiet: never in(loading) && in(errorBanner)` where a failure leaves `loading`"
         case .timerLoop: "`after 0s -> c` written in `c`"
         case .malformedLogLine: "`{\"event\": \"touchBegn\"}` (did you mean 'touchBegan'?), `{\"event\": \"tap\", \"force\": 1}`"
         case .expectationFailed: "`{\"expect\": \"open\"}` while the drawer is closed"

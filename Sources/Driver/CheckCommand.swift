@@ -1,7 +1,7 @@
 import Foundation
 import Statecraft
 
-/// `statecraft check [--format text|json|sarif|github] [--warnings-as-errors] [PATH ...]`
+/// `statecraft check [--format text|json|sarif|github] [--warnings-as-errors] [--counterexamples DIR] [PATH ...]`
 enum CheckCommand {
     enum Format: String, CaseIterable { case text, json, sarif, github }
 
@@ -21,6 +21,11 @@ enum CheckCommand {
             OptionSpec("--witnesses", .flag, """
                 Also list every state and transition: reached (with the
                 shortest event sequence that gets there), or why not
+                """),
+            OptionSpec("--counterexamples", .value("DIR"), """
+                Write each violated property's counterexample to
+                DIR/NAME.jsonl, a log that replay reproduces (DIR: a new
+                or empty folder, or one an earlier run wrote)
                 """),
             OptionSpec("--max-depth", .value("N"), "Longest witness the search tries (default 12)"),
             OptionSpec("--max-configurations", .value("N"), "Most configurations the search visits (default 5000)"),
@@ -84,6 +89,29 @@ enum CheckCommand {
             case .failure(let problem):
                 report.unreadable.append(UnreadableFile(path: problem.path, message: problem.message))
                 console.err("error: \(problem.message)\n")
+            }
+        }
+        if let dir = parsed.values["--counterexamples"] {
+            // One folder for every spec checked: two specs' properties of one name collide.
+            var files: [(name: String, text: String)] = []
+            var owner: [String: String] = [:]
+            for result in report.files {
+                guard let machine = result.machine, let exploration = result.exploration else { continue }
+                for log in Counterexamples.logs(machine, exploration) {
+                    if let other = owner[log.file] {
+                        console.err("error: two specs have a violated property '\(log.property)' ('\(other)' and "
+                            + "'\(result.file.path)'); check them one at a time to write their counterexamples\n")
+                        return ExitStatus.usage
+                    }
+                    owner[log.file] = result.file.path
+                    files.append((log.file, log.text))
+                }
+            }
+            let folder = LogFolder(writer: "check", manifestName: ".statecraft-counterexamples",
+                                   advice: "write counterexamples into a new or empty folder")
+            if let problem = folder.write(files, into: dir, in: console.files) {
+                console.err("error: \(problem)\n")
+                return ExitStatus.usage
             }
         }
         switch format {

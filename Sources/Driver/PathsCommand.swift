@@ -64,13 +64,29 @@ enum PathsCommand {
         return ExitStatus.success
     }
 
-    /// The file in an `--emit` folder that lists the logs `paths` wrote there, so that a
-    /// later run replaces exactly those and never leaves a stale log beside the new ones.
-    static let manifestName = ".statecraft-paths"
-
     /// Writes the logs into `dir`: a new or empty folder, or one that holds only what an
     /// earlier `paths` wrote (which is replaced). Returns what went wrong, if anything.
     static func emit(_ logs: [TestGeneration.Log], into dir: String, in context: InputFile.Context) -> String? {
+        LogFolder(writer: "paths", manifestName: ".statecraft-paths", advice: "emit into a new or empty folder")
+            .write(logs.map { ($0.file, $0.text) }, into: dir, in: context)
+    }
+}
+
+/// A folder a command writes logs into (`paths --emit`, `check --counterexamples`): a new
+/// or empty one, or one that holds only what an earlier run of the same command wrote,
+/// which is replaced. A manifest lists what was written, so that a later run replaces
+/// exactly those files and never leaves a stale log beside the new ones, and never
+/// deletes a file of the user's.
+struct LogFolder {
+    /// The command, as the refusal names it.
+    var writer: String
+    /// The manifest's file name in the folder.
+    var manifestName: String
+    /// What to do instead when the folder holds other files.
+    var advice: String
+
+    /// Writes `files` (name, text) into `dir`; returns what went wrong, if anything.
+    func write(_ files: [(name: String, text: String)], into dir: String, in context: InputFile.Context) -> String? {
         let fm = FileManager.default
         let url = URL(fileURLWithPath: context.resolve(dir))
         let manifest = url.appendingPathComponent(manifestName)
@@ -83,14 +99,14 @@ enum PathsCommand {
             let foreign = present.filter { !previous.contains($0) }.sorted()
             guard foreign.isEmpty else {
                 let shown = foreign.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
-                return "'\(dir)' holds files that 'paths' did not write (\(shown)); emit into a new or empty folder"
+                return "'\(dir)' holds files that '\(writer)' did not write (\(shown)); \(advice)"
             }
             for name in present { try? fm.removeItem(at: url.appendingPathComponent(name)) }
         }
         do {
             try fm.createDirectory(at: url, withIntermediateDirectories: true)
-            for log in logs { try Data(log.text.utf8).write(to: url.appendingPathComponent(log.file)) }
-            try Data((logs.map(\.file).joined(separator: "\n") + "\n").utf8).write(to: manifest)
+            for file in files { try Data(file.text.utf8).write(to: url.appendingPathComponent(file.name)) }
+            try Data((files.map(\.name).joined(separator: "\n") + "\n").utf8).write(to: manifest)
         } catch {
             return "cannot write into '\(dir)': \(error.localizedDescription)"
         }

@@ -1,5 +1,6 @@
 import StatecraftAnalysis
 import StatecraftDiagnostics
+import StatecraftEventLog
 import StatecraftModel
 
 /// `check --format json`: one document with every file, diagnostic, unreadable file and
@@ -89,6 +90,7 @@ public enum CheckJSON {
                 return ["message": .string(f.fault.message), "line": .integer(at.line), "column": .integer(at.column),
                         "witness": witness(f.witness, machine)]
             }),
+            "properties": .array(properties(file, machine, report)),
             "limits": [
                 "depthBoundHit": .bool(limits.depthBoundHit), "configurationBoundHit": .bool(limits.configurationBoundHit),
                 "payloadsSampled": .bool(limits.payloadsSampled), "timerOrderVaries": .bool(limits.timerOrderVaries),
@@ -98,6 +100,48 @@ public enum CheckJSON {
                 }),
             ],
         ]
+    }
+
+    /// Each property's verdict: `name`, `line`, `verdict` (`proven`, `violated` or
+    /// `not-decided`), `reason`, and for a violated one the `counterexample` log as its line
+    /// objects with `counterexampleLine`, the 1-based line where replay sees it broken
+    /// (both `null` otherwise).
+    static func properties(_ file: SourceFile, _ machine: Machine, _ report: ExplorationReport) -> [JSON] {
+        var logs = Counterexamples.logs(machine, report)[...]
+        return zip(machine.properties, report.properties).map { property, verdict in
+            var o = JSONObject([("name", .string(property.name)),
+                                ("line", .integer(file.location(of: property.nameRange.start).line))])
+            var counterexample: Counterexamples.Log?
+            switch verdict {
+            case .proven(let reason):
+                o["verdict"] = "proven"
+                o["reason"] = .string(reason)
+            case .violated(let c):
+                o["verdict"] = "violated"
+                o["reason"] = .string(c.reason)
+                counterexample = logs.popFirst()
+            case .notDecided(let reason):
+                o["verdict"] = "not-decided"
+                o["reason"] = .string(reason)
+            }
+            o["counterexample"] = counterexample.map { log in
+                .array(log.lines.map { line in (try? JSONValue.parse(Array(line.utf8))).map(json) ?? .string(line) })
+            } ?? .null
+            o["counterexampleLine"] = counterexample.map { .integer($0.violationLine) } ?? .null
+            return .object(o)
+        }
+    }
+
+    /// A value read back from a log line, to be written again.
+    static func json(_ v: JSONValue) -> JSON {
+        switch v {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .number(let n): .number(n)
+        case .string(let s): .string(s)
+        case .array(let a): .array(a.map(json))
+        case .object(let members): .object(JSONObject(members.map { ($0.key, json($0.value)) }))
+        }
     }
 
     /// A witness: `{"event", "time", "payload"}` and `{"wait": seconds}` steps.

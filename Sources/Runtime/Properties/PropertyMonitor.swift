@@ -97,6 +97,21 @@ package struct PropertyMonitor: Sendable, Hashable {
         return earliest
     }
 
+    /// Appends what tells this run's monitor apart from another's in the same configuration
+    /// at time `now`: which `only after` conditions have held, and how long each pending
+    /// response has left. (Whether an entered state was active is the configuration's own;
+    /// a property already violated is settled, and what its monitor holds no longer matters.)
+    package func writeKey(into key: inout [UInt64], now: Double) {
+        for word in stride(from: 0, to: seen.count, by: 64) {
+            var bits: UInt64 = 0
+            for k in word..<min(seen.count, word + 64) where seen[k] && !violated[k] { bits |= 1 << UInt64(k - word) }
+            key.append(bits)
+        }
+        for k in pending.indices where !violated[k] {
+            if let trigger = pending[k] { key.append(UInt64(k) << 1 | 1); key.append((now - trigger).bitPattern) }
+        }
+    }
+
     /// The clock moves to `time`, before any step at that time: every response whose
     /// deadline is strictly earlier is violated.
     package mutating func clockMoves(to time: Double, _ program: Program, violations: inout [PropertyViolation]) {

@@ -1,0 +1,71 @@
+import StatecraftModel
+import StatecraftRuntime
+
+/// The counterexamples of violated properties as event logs (`check --counterexamples`,
+/// and the `counterexample` of `check --format json`): the run from t = 0, each step
+/// followed by an expectation of the state, every variable and the outputs, as `paths`
+/// writes its logs, so that `replay` of it both follows the search's run and reports the
+/// property violated at the line the search names.
+public enum Counterexamples {
+    /// One violated property's log.
+    public struct Log: Sendable, Equatable {
+        /// The property's name.
+        public var property: String
+        /// `NAME.jsonl`.
+        public var file: String
+        /// The log, one JSON object per line.
+        public var lines: [String]
+        /// The 1-based line of the log at which the violation is certain: the line whose
+        /// step (or the timers due before it) leads to the configuration that breaks the
+        /// property, or whose time passes a response's deadline.
+        public var violationLine: Int
+
+        /// The log as a file's text.
+        public var text: String { lines.joined(separator: "\n") + "\n" }
+    }
+
+    /// A log for each violated property, in the order the properties are written.
+    public static func logs(_ machine: Machine, _ report: ExplorationReport) -> [Log] {
+        guard report.properties.contains(where: { if case .violated = $0 { true } else { false } }) else { return [] }
+        let program = Program(machine)
+        return zip(machine.properties, report.properties).compactMap { property, verdict in
+            guard case .violated(let c) = verdict else { return nil }
+            return log(property.name, c.witness, program)
+        }
+    }
+
+    static func log(_ name: String, _ witness: [WitnessStep], _ program: Program) -> Log {
+        let text = TestGeneration.logText(witness, program)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        return Log(property: name, file: name + ".jsonl", lines: lines, violationLine: violationLine(witness))
+    }
+
+    /// Where replay sees the last step of `witness` happen in its log. The log is the start's
+    /// expectation (line 1), then for each step its event line (events only) and an
+    /// expectation line, which for a wait carries the time waited to. Timers due at the
+    /// time the clock already stands at fire right after the line that put it there (the
+    /// start's line, or an event's), so a wait that moves no time belongs to that line.
+    static func violationLine(_ witness: [WitnessStep]) -> Int {
+        var line = 1
+        var clockLine = 1  // the line that last moved the clock or stepped
+        var clock = 0.0
+        var violation = 1
+        for step in witness {
+            switch step {
+            case .event(_, _, let time):
+                clock = time
+                clockLine = line + 1
+                violation = clockLine
+                line += 2
+            case .wait(let until):
+                violation = until <= clock ? clockLine : line + 1
+                if until > clock {
+                    clock = until
+                    clockLine = line + 1
+                }
+                line += 1
+            }
+        }
+        return violation
+    }
+}

@@ -1,0 +1,124 @@
+import StatecraftModel
+import StatecraftRuntime
+
+/// One verdict per property, from what the search found (`Explorer.violations`) and how far
+/// it got.
+///
+/// - A violation the search saw is a real run: its path is a log `replay` reproduces.
+/// - `never`, `always` and `only after` are proven on the same grounds as an "unreachable,
+///   proven" state: the search visited every reachable configuration, told apart also by
+///   what each property's monitor remembers of the run (`PropertyMonitor.writeKey`), with
+///   every distinct input and every order of timers, and none broke them.
+/// - `always reachable X` is decided on the graph of the search's steps, once the search
+///   has every configuration: the configurations from which no path leads to one where
+///   `X` holds are traps, and the shallowest is the counterexample. Replay does not watch
+///   this form (a log is one run, not the runs it could have had), so its counterexample
+///   is the log that leads into the trap.
+/// - A bounded response also depends on *when* the environment acts between timers, and
+///   the search sends events only at the times its runs reach. The search finds its
+///   violations but does not prove it yet: it is "not decided", with that reason.
+enum PropertyVerdicts {
+    static func verdicts(_ machine: Machine, _ explorer: Explorer, _ report: ExplorationReport,
+                         complete: Bool) -> [ExplorationReport.PropertyVerdict] {
+        machine.properties.indices.map { k -> ExplorationReport.PropertyVerdict in
+            let property = machine.properties[k]
+            if let witness = explorer.violations[k] {
+                return .violated(counterexample(property, witness, explorer))
+            }
+            if report.startFault != nil {
+                return .notDecided("the machine cannot start, so no run has a stable configuration")
+            }
+            switch property.form {
+            case .response:
+                let why = complete ? [] : ExplorationReport.limitReasons(report)
+                return .notDecided((why + ["a bounded response depends on when the environment acts between timers, "
+                    + "and the search sends events only at the times its runs reach"]).joined(separator: "; ")
+                    + "; this is not a proof either way")
+            case .reachable:
+                guard complete else {
+                    return .notDecided(ExplorationReport.limitReasons(report).joined(separator: "; ")
+                        + "; this is not a proof either way")
+                }
+                guard let trap = trap(k, explorer) else {
+                    return .proven("from each of the \(explorer.nodes.count) reachable configurations the search "
+                        + "visited, some run of its steps reaches one where it holds")
+                }
+                return .violated(trapCounterexample(property, trap, explorer))
+            case .never, .always, .precedence:
+                guard complete else {
+                    return .notDecided(ExplorationReport.limitReasons(report).joined(separator: "; ")
+                        + "; this is not a proof either way")
+                }
+                return .proven("the search visited every reachable configuration (\(explorer.nodes.count)), with what "
+                    + "the property remembers of each run, and tried every distinct input in each")
+            }
+        }
+    }
+
+    /// The run that broke `property`, and what broke it, in words.
+    static func counterexample(_ property: Property, _ w: Explorer.ViolationWitness,
+                               _ explorer: Explorer) -> ExplorationReport.PropertyCounterexample {
+        let machine = explorer.program.machine
+        let instance = explorer.nodes[w.node].instance
+        func text(_ e: Expr) -> String { "'" + machine.text(e.range) + "'" }
+        let leaves = instance.configuration.atomicStates(in: machine).map { machine[$0].name }.joined(separator: ", ")
+        let at = "at t=\(Value.number(w.violation.time)), in \(leaves)"
+        let reason: String
+        switch (w.violation.reason, property.form) {
+        case (.fault(let fault), _):
+            reason = "the property cannot be evaluated \(at): \(fault.message) in '\(machine.text(fault.range))'"
+        case (.deadlinePassed(let trigger, let deadline), .response(_, _, let x)):
+            reason = "after the trigger at t=\(Value.number(trigger)), \(text(x)) did not hold by the deadline "
+                + "t=\(Value.number(deadline)); the clock passed it at t=\(Value.number(w.violation.time))"
+        case (.stateBreaksIt, .never(let x, let g)):
+            reason = "\(text(x)) holds \(at)" + (g.map { " (where \(text($0)) holds)" } ?? "")
+        case (.stateBreaksIt, .always(let x, let g)):
+            reason = "\(text(x)) is false \(at)" + (g.map { " (where \(text($0)) holds)" } ?? "")
+        case (.beforePrecondition, .precedence(let x, let y)):
+            reason = "\(text(x)) holds \(at), and \(text(y)) has not held before in this run"
+        default:
+            reason = "the run breaks it \(at)"
+        }
+        return ExplorationReport.PropertyCounterexample(witness: explorer.path(to: w.node), reason: reason,
+                                                        time: w.violation.time)
+    }
+
+    /// The first node (in the order found, so a shallowest one) from which no path of the
+    /// search's steps reaches a configuration where property `k`'s `X` holds; nil when
+    /// there is none.
+    static func trap(_ k: Int, _ explorer: Explorer) -> Int? {
+        guard let compiled = explorer.program.properties.first(where: { $0.property == k }) else { return nil }
+        let nodes = explorer.nodes
+        // Nodes kept only as a witness's end repeat a configuration admitted elsewhere.
+        let admitted = nodes.indices.filter { $0 == 0 || nodes[$0].expand }
+        var reaches = Array(repeating: false, count: nodes.count)
+        var predecessors = Array(repeating: [Int](), count: nodes.count)
+        var work: [Int] = []
+        for i in admitted {
+            var instance = nodes[i].instance
+            // An `X` that fails to evaluate does not hold there.
+            if (try? instance.holds(compiled.x)) == true {
+                reaches[i] = true
+                work.append(i)
+            }
+            if i < explorer.successors.count { for j in explorer.successors[i] { predecessors[Int(j)].append(i) } }
+        }
+        while let j = work.popLast() {
+            for i in predecessors[j] where !reaches[i] {
+                reaches[i] = true
+                work.append(i)
+            }
+        }
+        return admitted.first { !reaches[$0] }
+    }
+
+    static func trapCounterexample(_ property: Property, _ node: Int,
+                                   _ explorer: Explorer) -> ExplorationReport.PropertyCounterexample {
+        let machine = explorer.program.machine
+        let instance = explorer.nodes[node].instance
+        let leaves = instance.configuration.atomicStates(in: machine).map { machine[$0].name }.joined(separator: ", ")
+        let x = property.form.expressions.first.map { "'" + machine.text($0.range) + "'" } ?? "it"
+        let reason = "from t=\(Value.number(instance.now)), in \(leaves), no run reaches a configuration where \(x) holds"
+        return ExplorationReport.PropertyCounterexample(witness: explorer.path(to: node), reason: reason, time: instance.now)
+    }
+}
