@@ -15,6 +15,9 @@ struct AbstractEvaluator {
     /// Payload fields in scope, by name (every value of their type).
     var fields: [String: AbstractValue] = [:]
     var locals: [AbstractValue] = []
+    /// What `in(s)` is known to be where the expression is evaluated (nil: not known, so
+    /// either). Unset, `in(s)` is always either.
+    var inState: ((StateID) -> Bool?)?
 
     init(machine: Machine) {
         self.machine = machine
@@ -39,7 +42,10 @@ struct AbstractEvaluator {
         case .variable(let id): return vars[id.index]
         case .field(let name): return fields[name] ?? .any(e.type)
         case .local(let slot): return slot < locals.count ? locals[slot] : .any(e.type)
-        case .invalid, .inState: return .any(e.type)
+        case .inState(let s):
+            guard let known = inState?(s) else { return .anyBool }
+            return AbstractValue(.bool(known))
+        case .invalid: return .any(e.type)
         case .unary(.not, let x):
             let v = evaluate(x, vars)
             return .bool(canBeFalse: v.canBeTrue, canBeTrue: v.canBeFalse)

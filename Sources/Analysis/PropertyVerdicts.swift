@@ -20,13 +20,19 @@ import StatecraftRuntime
 enum PropertyVerdicts {
     static func verdicts(_ machine: Machine, _ explorer: Explorer, _ report: ExplorationReport,
                          complete: Bool) -> [ExplorationReport.PropertyVerdict] {
-        machine.properties.indices.map { k -> ExplorationReport.PropertyVerdict in
+        guard !machine.properties.isEmpty else { return [] }
+        let proofs = PropertyProofs(machine, isStatechart: explorer.program.isStatechart)
+        return machine.properties.indices.map { k -> ExplorationReport.PropertyVerdict in
             let property = machine.properties[k]
             if let witness = explorer.violations[k] {
                 return .violated(counterexample(property, witness, explorer))
             }
             if report.startFault != nil {
                 return .notDecided("the machine cannot start, so no run has a stable configuration")
+            }
+            // Where the search cannot decide, the interval analysis may still prove it.
+            if !complete, let reason = proofs.proof(of: property, startSatisfiesY: startSatisfiesY(k, explorer)) {
+                return .proven(reason)
             }
             switch property.form {
             case .response:
@@ -53,6 +59,13 @@ enum PropertyVerdicts {
                     + "the property remembers of each run, and tried every distinct input in each")
             }
         }
+    }
+
+    /// Whether `Y` of the `only after` property `k` holds in the start's configuration.
+    static func startSatisfiesY(_ k: Int, _ explorer: Explorer) -> Bool {
+        guard var start = explorer.nodes.first?.instance,
+              let y = explorer.program.properties.first(where: { $0.property == k })?.other else { return false }
+        return (try? start.holds(y)) == true
     }
 
     /// The run that broke `property`, and what broke it, in words.
