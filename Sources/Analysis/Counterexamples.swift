@@ -6,26 +6,26 @@ import StatecraftRuntime
 /// followed by an expectation of the state, every variable and the outputs, as `paths`
 /// writes its logs, so that `replay` of it both follows the search's run and reports the
 /// property violated at the line the search names.
-public enum Counterexamples {
+package enum Counterexamples {
     /// One violated property's log.
-    public struct Log: Sendable, Equatable {
+    package struct Log: Sendable, Equatable {
         /// The property's name.
-        public var property: String
+        package var property: String
         /// `NAME.jsonl`.
-        public var file: String
+        package var file: String
         /// The log, one JSON object per line.
-        public var lines: [String]
+        package var lines: [String]
         /// The 1-based line of the log at which the violation is certain: the line whose
         /// step (or the timers due before it) leads to the configuration that breaks the
         /// property, or whose time passes a response's deadline.
-        public var violationLine: Int
+        package var violationLine: Int
 
         /// The log as a file's text.
-        public var text: String { lines.joined(separator: "\n") + "\n" }
+        package var text: String { lines.joined(separator: "\n") + "\n" }
     }
 
     /// A log for each violated property, in the order the properties are written.
-    public static func logs(_ machine: Machine, _ report: ExplorationReport) -> [Log] {
+    package static func logs(_ machine: Machine, _ report: ExplorationReport) -> [Log] {
         guard report.properties.contains(where: { if case .violated = $0 { true } else { false } }) else { return [] }
         let program = Program(machine)
         return zip(machine.properties, report.properties).compactMap { property, verdict in

@@ -141,12 +141,13 @@ public enum Exploration {
         let program = Program(machine)
         let proofs = proven(machine, isStatechart: program.isStatechart)
         var explorer = Explorer(program: program, bounds: bounds, reference: reference, merging: merging)
+        let analysisProofs = PropertyVerdicts.analysisProofs(machine, program)
         var settledAt: Int?
         // History states are never active: what is to settle about them is the transitions into them.
         let toSettle = machine.states.dropFirst().filter { !$0.isHistory }.map(\.id.index)
         explorer.run { e in
             // A property not yet violated is decided only by a search that runs out.
-            if !e.propertiesSettled { return false }
+            if !e.propertiesSettled(proven: analysisProofs) { return false }
             let settled = toSettle.allSatisfy { e.stateWitness[$0] != nil || proofs.states[$0] != nil }
                 && machine.transitions.indices.allSatisfy { e.transitionWitness[$0] != nil || proofs.transitions[$0] != nil }
             guard settled else { return false }
@@ -207,7 +208,7 @@ public enum Exploration {
         report.faults = explorer.faults.map { ExplorationReport.Fault(fault: $0.fault, witness: $0.path) }
         let complete = explorer.startFault == nil && explorer.exhausted && !explorer.payloadsSampled
             && !explorer.deadlinesRefused && timerOrderIsFixed(machine)
-        report.properties = PropertyVerdicts.verdicts(machine, explorer, report, complete: complete)
+        report.properties = PropertyVerdicts.verdicts(machine, explorer, report, complete: complete, proofs: analysisProofs)
         return report
     }
 

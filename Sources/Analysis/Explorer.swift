@@ -175,10 +175,17 @@ struct Explorer {
         for v in found where violations[v.property] == nil { violations[v.property] = ViolationWitness(violation: v, node: node) }
     }
 
-    /// Whether every property a run can break is already violated (nothing left to decide
-    /// for them by going on).
-    var propertiesSettled: Bool {
-        program.properties.allSatisfy { $0.kind == .reachable || violations[$0.property] != nil }
+    /// Keeps the new violations of a step out of node `base` whose configuration is already
+    /// known, with a node of its own for the witness (`witnessNode`).
+    private mutating func noteViolations(_ found: [PropertyViolation], reachedFrom base: Int, by node: Node) {
+        guard found.contains(where: { violations[$0.property] == nil }) else { return }
+        noteViolations(found, node: witnessNode(node, base: base))
+    }
+
+    /// Whether every property is already violated or proven without the search (`proven`,
+    /// by property index): nothing is left to decide by going on.
+    func propertiesSettled(proven: [String?]) -> Bool {
+        program.properties.allSatisfy { violations[$0.property] != nil || proven[$0.property] != nil }
     }
 
     /// The path of steps from the start to node `index`.
@@ -249,6 +256,8 @@ struct Explorer {
                     }
                     if seen.contains(key, clean: node.clean) {
                         noteEdge(from: index, to: key)
+                        // A deadline passed on the way is the step's, not the configuration's.
+                        noteViolations(successor.violations, reachedFrom: index, by: node)
                         continue
                     }
                     guard admit(node, key: key, parent: index, into: &seen) else { return }
@@ -334,7 +343,10 @@ struct Explorer {
             for successor in expansion.successors {
                 guard let node = successor.node else { continue }
                 writeKey(of: node, into: &key, strings: &strings)
-                if seen.contains(key, clean: node.clean) { continue }
+                if seen.contains(key, clean: node.clean) {
+                    noteViolations(successor.violations, reachedFrom: index, by: node)
+                    continue
+                }
                 guard let d = distance(node.instance) else {
                     pruned += 1
                     continue
@@ -661,7 +673,9 @@ struct Explorer {
                   writeKey(of: node.instance, node.monitor, into: &key, knownStrings: known.strings) else { continue }
             // (The key stays: `always reachable` needs the step even where it leads.)
             expansion.successors[k].key = key
-            if !mayWitness[k] && known.seen.contains(key, clean: node.clean) { expansion.successors[k].node = nil }
+            if !mayWitness[k] && expansion.successors[k].violations.isEmpty && known.seen.contains(key, clean: node.clean) {
+                expansion.successors[k].node = nil
+            }
         }
     }
 

@@ -17,6 +17,8 @@ import StatecraftModel
 /// - `X only after Y`: `Y` holds at the start, or no path of transitions from the initial
 ///   leaf reaches a leaf where `X` can hold without passing through a leaf where `Y` must
 ///   hold (machines without parallel states, whose configuration is their leaf).
+/// - A response to an event no transition can take, or to entering a state never
+///   entered, has nothing to answer.
 /// - `after entering s within D: X`: `s` has a timer `after d` with a constant `d ≤ D`,
 ///   unguarded, whose step cannot fail and leaves `s`; nothing can exit and re-enter `s`
 ///   while it is active (which would re-arm the timer); and `X` must hold wherever `s` is
@@ -75,8 +77,11 @@ struct PropertyProofs {
         case .precedence(let x, let y):
             return precedence(x, y, startSatisfiesY: startSatisfiesY)
         case .response(.entering(let s), let deadline, let x):
+            if analysis.environments[s.index] == nil { return "'\(machine[s].name)' is never entered" }
             return leaves(s, within: deadline, x)
-        case .response(.event, _, _), .reachable:
+        case .response(.event(let e), let deadline, let x):
+            return answers(e, within: deadline, x)
+        case .reachable:
             return nil
         }
     }
@@ -181,14 +186,17 @@ struct PropertyProofs {
     /// `after entering s within deadline: X`, by a timer of `s` that always leaves it in time.
     private func leaves(_ s: StateID, within deadline: Double, _ x: Expr) -> String? {
         let contexts = self.contexts
-        // X holds wherever s is not active.
-        for c in contexts where !machine.coActiveStates(c.leaf).contains(s) {
-            let evaluator = evaluator(at: c.leaf)
-            if mayFail(x, c.env, evaluator) || evaluator.evaluate(x, c.env).canBeFalse { return nil }
-        }
-        // Every configuration where s is active must also be covered: X may fail there too.
-        for c in contexts where machine.isDescendant(c.leaf, of: s) || c.leaf == s {
-            if mayFail(x, c.env, evaluator(at: c.leaf)) { return nil }
+        // X may fail wherever s is active, or after it: a failure is a violation.
+        for c in contexts where mayFail(x, c.env, evaluator(at: c.leaf)) { return nil }
+        // Once s is left, X holds: wherever s is not active (a statechart, whose step may go
+        // on through eventless transitions after leaving), or where each way out of it leads
+        // (a machine without parallel states, whose step ends where its transition leads).
+        let isChart = machine.states.contains { machine.isParallel($0.id) }
+            || machine.transitions.contains { if case .events = $0.trigger { false } else if case .after = $0.trigger { false } else { true } }
+        if isChart || !exitsAnswer(s, x) {
+            for c in contexts where !machine.coActiveStates(c.leaf).contains(s) {
+                if evaluator(at: c.leaf).evaluate(x, c.env).canBeFalse { return nil }
+            }
         }
         let subtree = Set((s.index...machine.lastDescendant(s).index).map(StateID.init))
         func related(_ a: StateID, _ b: StateID) -> Bool { a == b || machine.isDescendant(a, of: b) || machine.isDescendant(b, of: a) }
@@ -229,7 +237,7 @@ struct PropertyProofs {
         }
         return "'\(machine[s].name)' is always left by its 'after \(machine.text(delay.range))' transition (line "
             + "\(machine.source.location(of: timer.keywordRange.start).line)) unless it is left sooner, nothing enters "
-            + "it again while it is active, and '\(machine.text(x.range))' holds wherever it is not active"
+            + "it again while it is active, and '\(machine.text(x.range))' holds once it is left"
     }
 
     /// Whether the rest of any macrostep (a statechart's eventless and completion transitions
@@ -283,6 +291,56 @@ struct PropertyProofs {
             }
         }
         return true
+    }
+
+    /// Whether `X` surely holds wherever a transition that leaves `s` (of a machine without
+    /// parallel states) comes to rest: in every leaf it can lead to.
+    private func exitsAnswer(_ s: StateID, _ x: Expr) -> Bool {
+        let inner = Set(machine.selfAndAncestors(s, upTo: nil))
+        let subtree = Set((s.index...machine.lastDescendant(s).index).map(StateID.init))
+        for t in machine.transitions where !t.isBroken && !t.neverFires(constants: constants) && analysis.deadTransitions[t.id] == nil {
+            guard let target = t.target, inner.contains(t.source) || subtree.contains(t.source),
+                  let domain = machine.transitionDomain(t.shape, historyValue: { _ in nil }),
+                  machine.isDescendant(s, of: domain) else { continue }
+            let entered = machine[target].isHistory ? (machine[target].parent ?? target) : target
+            let landing = contexts.filter { $0.leaf == entered || machine.isDescendant($0.leaf, of: entered) }
+            for c in landing where evaluator(at: c.leaf).evaluate(x, c.env).canBeFalse { return false }
+        }
+        return true
+    }
+
+    /// `after e within deadline: X`: every step that takes `e` either leaves the machine
+    /// where `X` surely holds (it answers itself), or enters a state that `leaves` proves is
+    /// answered in time. No such step at all: nothing to answer.
+    private func answers(_ e: EventID, within deadline: Double, _ x: Expr) -> String? {
+        let takers = machine.transitions.filter { t in
+            guard case .events(let events) = t.trigger, events.contains(e) else { return false }
+            return analysis.deadTransitions[t.id] == nil && !t.neverFires(constants: constants)
+                && analysis.environments[t.source.index] != nil
+        }
+        if takers.isEmpty { return "no step takes '\(machine[e].name)': no transition that can fire has it as its trigger" }
+        let contexts = self.contexts
+        for c in contexts where mayFail(x, c.env, evaluator(at: c.leaf)) { return nil }
+        // A statechart's step may go on after the transition; only the state-based rule holds there.
+        let isChart = machine.states.contains { machine.isParallel($0.id) }
+            || machine.transitions.contains { if case .events = $0.trigger { false } else if case .after = $0.trigger { false } else { true } }
+        var entered: [String] = []
+        var answersItself = false
+        for t in takers {
+            let rest = t.target.map { machine[$0].isHistory ? (machine[$0].parent ?? $0) : $0 } ?? t.source
+            let landing = contexts.filter { $0.leaf == rest || machine.isDescendant($0.leaf, of: rest) }
+            if !isChart, landing.allSatisfy({ !evaluator(at: $0.leaf).evaluate(x, $0.env).canBeFalse }) {
+                answersItself = true
+                continue
+            }
+            guard let target = t.target, !machine[target].isHistory,
+                  let domain = machine.transitionDomain(t.shape, historyValue: { _ in nil }),
+                  machine.isDescendant(target, of: domain), leaves(target, within: deadline, x) != nil else { return nil }
+            if !entered.contains(machine[target].name) { entered.append(machine[target].name) }
+        }
+        if entered.isEmpty { return "every step that takes '\(machine[e].name)' leaves the machine where it holds" }
+        return "every step that takes '\(machine[e].name)' " + (answersItself ? "leaves the machine where it holds, or " : "")
+            + "enters " + entered.map { "'\($0)'" }.joined(separator: " or ") + ", which is always left in time for it"
     }
 
     /// The intervals of the variables whenever `s` is active: its own, or the join of its leaves'.

@@ -1,8 +1,8 @@
 import StatecraftModel
 import StatecraftRuntime
 
-/// One verdict per property, from what the search found (`Explorer.violations`) and how far
-/// it got.
+/// One verdict per property, from what the search found (`Explorer.violations`), how far
+/// it got, and what the interval analysis proves on its own (`PropertyProofs`).
 ///
 /// - A violation the search saw is a real run: its path is a log `replay` reproduces.
 /// - `never`, `always` and `only after` are proven on the same grounds as an "unreachable,
@@ -14,15 +14,28 @@ import StatecraftRuntime
 ///   `X` holds are traps, and the shallowest is the counterexample. Replay does not watch
 ///   this form (a log is one run, not the runs it could have had), so its counterexample
 ///   is the log that leads into the trap.
-/// - A bounded response also depends on *when* the environment acts between timers, and
-///   the search sends events only at the times its runs reach. The search finds its
-///   violations but does not prove it yet: it is "not decided", with that reason.
+/// - Where the search samples payloads (a field that feeds arithmetic has too many values
+///   to try), the interval analysis may still prove a property; a bounded response is
+///   proven only that way, as the search sends events only at the times its runs reach
+///   and a response depends on when the environment acts between timers.
 enum PropertyVerdicts {
-    static func verdicts(_ machine: Machine, _ explorer: Explorer, _ report: ExplorationReport,
-                         complete: Bool) -> [ExplorationReport.PropertyVerdict] {
+    /// By property index: the interval analysis's proof of it, if it has one
+    /// (`PropertyProofs`). Worked out before the search, which then need not go on for them.
+    static func analysisProofs(_ machine: Machine, _ program: Program) -> [String?] {
         guard !machine.properties.isEmpty else { return [] }
-        let proofs = PropertyProofs(machine, isStatechart: explorer.program.isStatechart)
-        return machine.properties.indices.map { k -> ExplorationReport.PropertyVerdict in
+        let proofs = PropertyProofs(machine, isStatechart: program.isStatechart)
+        var start = Instance(program)
+        let started = start.start().result == .started
+        return machine.properties.indices.map { k in
+            let y = program.properties.first { $0.property == k }?.other
+            let startSatisfiesY = started && y.map { (try? start.holds($0)) == true } == true
+            return proofs.proof(of: machine.properties[k], startSatisfiesY: startSatisfiesY)
+        }
+    }
+
+    static func verdicts(_ machine: Machine, _ explorer: Explorer, _ report: ExplorationReport,
+                         complete: Bool, proofs: [String?]) -> [ExplorationReport.PropertyVerdict] {
+        machine.properties.indices.map { k -> ExplorationReport.PropertyVerdict in
             let property = machine.properties[k]
             if let witness = explorer.violations[k] {
                 return .violated(counterexample(property, witness, explorer))
@@ -31,9 +44,7 @@ enum PropertyVerdicts {
                 return .notDecided("the machine cannot start, so no run has a stable configuration")
             }
             // Where the search cannot decide, the interval analysis may still prove it.
-            if !complete, let reason = proofs.proof(of: property, startSatisfiesY: startSatisfiesY(k, explorer)) {
-                return .proven(reason)
-            }
+            if let reason = proofs[k], !complete || property.form.isResponse { return .proven(reason) }
             switch property.form {
             case .response:
                 let why = complete ? [] : ExplorationReport.limitReasons(report)
@@ -59,13 +70,6 @@ enum PropertyVerdicts {
                     + "the property remembers of each run, and tried every distinct input in each")
             }
         }
-    }
-
-    /// Whether `Y` of the `only after` property `k` holds in the start's configuration.
-    static func startSatisfiesY(_ k: Int, _ explorer: Explorer) -> Bool {
-        guard var start = explorer.nodes.first?.instance,
-              let y = explorer.program.properties.first(where: { $0.property == k })?.other else { return false }
-        return (try? start.holds(y)) == true
     }
 
     /// The run that broke `property`, and what broke it, in words.
@@ -133,5 +137,12 @@ enum PropertyVerdicts {
         let x = property.form.expressions.first.map { "'" + machine.text($0.range) + "'" } ?? "it"
         let reason = "from t=\(Value.number(instance.now)), in \(leaves), no run reaches a configuration where \(x) holds"
         return ExplorationReport.PropertyCounterexample(witness: explorer.path(to: node), reason: reason, time: instance.now)
+    }
+}
+
+extension Property.Form {
+    var isResponse: Bool {
+        if case .response = self { return true }
+        return false
     }
 }

@@ -20,7 +20,8 @@ enum CheckCommand {
             OptionSpec("--warnings-as-errors", .flag, "Treat warnings as errors"),
             OptionSpec("--witnesses", .flag, """
                 Also list every state and transition: reached (with the
-                shortest event sequence that gets there), or why not
+                shortest event sequence that gets there), or why not; and
+                every property's verdict, the proven ones with their proof
                 """),
             OptionSpec("--counterexamples", .value("DIR"), """
                 Write each violated property's counterexample to
@@ -83,7 +84,7 @@ enum CheckCommand {
                 report.files.append(result)
                 // Text is written file by file, so a long run shows its findings as it goes.
                 if format == .text {
-                    console.out(CheckText.diagnostics(result, colour: console.colour))
+                    console.out(CheckText.diagnostics(result, colour: console.colour, proofs: witnesses))
                     if witnesses { console.out(CheckText.witnesses(result)) }
                 }
             case .failure(let problem):

@@ -90,9 +90,13 @@ public enum GitHubAnnotations {
     /// `check`'s findings: each diagnostic at its range, titled with its id; its notes
     /// follow the message on lines of their own. A file that could not be read is an error
     /// without a position.
+    ///
+    /// A proven property gets no annotation: GitHub shows only the first few annotations of
+    /// each level per step, and proofs there would crowd out the findings. The summary line
+    /// after them counts the proofs.
     public static func check(_ report: CheckReport) -> String {
         var out = ""
-        for d in report.diagnostics {
+        for d in report.diagnostics where d.id != .propertyProven {
             var message = d.message
             for note in d.notes {
                 message += "\nnote: " + note.message + (note.span.map { " (line \($0.line), column \($0.column))" } ?? "")

@@ -9,14 +9,14 @@ import TestSupport
     @Test func bundledSpecsCheckClean() throws {
         let r = try CLI.run(["check", "Specs"])
         #expect(r.status == 0)
-        #expect(r.stdout == "checked 6 files: 0 errors, 0 warnings\n")
+        #expect(r.stdout == "checked 6 files: 0 errors, 0 warnings, 18 properties proven\n")
         #expect(r.stderr.isEmpty)
     }
 
     @Test func noPathMeansTheCurrentFolder() throws {
         let r = try CLI.run(["check"], in: Repository.specs)
         #expect(r.status == 0)
-        #expect(r.stdout.hasSuffix("checked 6 files: 0 errors, 0 warnings\n"))
+        #expect(r.stdout.hasSuffix("checked 6 files: 0 errors, 0 warnings, 18 properties proven\n"))
     }
 
     @Test func errorsExitOneWithCompilerStyleDiagnostics() throws {
@@ -85,7 +85,7 @@ import TestSupport
         let r = try CLI.run(["check", "nope.machine", "Specs/Drawer.machine"])
         #expect(r.status == 2)
         #expect(r.stderr == "error: cannot read 'nope.machine': no such file or directory\n")
-        #expect(r.stdout == "checked 1 file: 0 errors, 0 warnings\n")
+        #expect(r.stdout == "checked 1 file: 0 errors, 0 warnings, 4 properties proven\n")
     }
 
     @Test func folderWithoutSpecsExitsTwo() throws {

@@ -41,7 +41,7 @@ import TestSupport
         try Data("machine {".utf8).write(to: folder.appendingPathComponent(".scratch.machine"))
         let r = try CLI.run(["check", folder.path])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        #expect(r.stdout == "checked 1 file: 0 errors, 0 warnings\n")
+        #expect(r.stdout == "checked 1 file: 0 errors, 0 warnings, 4 properties proven\n")
         let named = try CLI.run(["check", folder.appendingPathComponent(".scratch.machine").path])
         #expect(named.status == 1)
     }
@@ -50,7 +50,7 @@ import TestSupport
         let spec = String(decoding: Repository.bytes(Repository.specs.appendingPathComponent("Drawer.machine")), as: UTF8.self)
         let check = try CLI.run(["check", "-"], input: spec)
         #expect(check.status == 0)
-        #expect(check.stdout == "checked 1 file: 0 errors, 0 warnings\n")
+        #expect(check.stdout == "checked 1 file: 0 errors, 0 warnings, 4 properties proven\n")
         let mermaid = try CLI.run(["mermaid", "-"], input: spec)
         #expect(mermaid.stdout.hasPrefix("stateDiagram-v2"))
         let replay = try CLI.run(["replay", "-", "Specs/Drawer.session.jsonl"], input: spec)

@@ -60,13 +60,19 @@ let interfaces: [Interface] = [
                  "SwipeToDismiss.machine", "VibrantButton.machine"])
     }
 
-    /// `statecraft check Specs` must be clean: no errors and no warnings.
+    /// `statecraft check Specs` must be clean: no errors and no warnings; and each spec
+    /// states at least two properties, every one of them proven.
     @Test(arguments: Repository.specFiles().map(\.lastPathComponent))
-    func specChecksClean(name: String) {
+    func specChecksClean(name: String) throws {
         let url = Repository.specs.appendingPathComponent(name)
         let result = Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)))
-        let rendered = result.diagnostics.map { DiagnosticRenderer().render($0, in: result.file) }.joined()
-        #expect(result.diagnostics.isEmpty, "\(rendered)")
+        let findings = result.diagnostics.filter { $0.id != .propertyProven }
+        let rendered = findings.map { DiagnosticRenderer().render($0, in: result.file) }.joined()
+        #expect(findings.isEmpty, "\(rendered)")
+        let machine = try #require(result.machine)
+        #expect(machine.properties.count >= 2)
+        #expect(result.diagnostics.filter { $0.id == .propertyProven }.count == machine.properties.count)
+        #expect(result.exploration?.properties.allSatisfy { if case .proven = $0 { true } else { false } } == true)
     }
 
     @Test(arguments: interfaces)

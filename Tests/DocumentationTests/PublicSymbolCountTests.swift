@@ -20,9 +20,9 @@ struct PublicSymbolCountTests {
     /// The public symbols of each module the `Statecraft` module re-exports (and its own).
     static let expected: [String: Int] = [
         "Statecraft": 3,
-        "StatecraftAnalysis": 81,
+        "StatecraftAnalysis": 92,
         "StatecraftCodegen": 12,
-        "StatecraftDiagnostics": 185,
+        "StatecraftDiagnostics": 188,
         "StatecraftEventLog": 94,
         "StatecraftExport": 19,
         "StatecraftFormat": 18,
@@ -30,7 +30,7 @@ struct PublicSymbolCountTests {
         "StatecraftModel": 455,
         "StatecraftRecording": 74,
         "StatecraftReplay": 325,
-        "StatecraftReport": 124,
+        "StatecraftReport": 125,
         "StatecraftRuntime": 157,
         "StatecraftSCXML": 12,
         "StatecraftSemantics": 0,

@@ -34,7 +34,7 @@ import TestSupport
         }
         #expect(session.server.text(of: Session.uri) == Array(text.utf8))
         #expect(session.request("textDocument/documentSymbol", ["textDocument": ["uri": .string(Session.uri)]])
-            .answer["result"]?.arrayValue?.count == 16)
+            .answer["result"]?.arrayValue?.count == 19)  // 16 declarations and 3 properties
         let last = session.request("textDocument/semanticTokens/full", ["textDocument": ["uri": .string(Session.uri)]])
         #expect(last.answer["error"] == nil)
     }

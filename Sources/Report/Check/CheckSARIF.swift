@@ -28,6 +28,11 @@ public enum CheckSARIF {
                 ("level", .string(level(d.severity))), ("message", ["text": .string(d.message)]),
                 ("locations", [location(d.path, d.span, root: root)]),
             ])
+            // A proof is a rule evaluated and passed: code scanning shows it, and raises no alert.
+            if d.id == .propertyProven {
+                result["kind"] = "pass"
+                result["level"] = "none"
+            }
             if !d.notes.isEmpty {
                 result["relatedLocations"] = .array(d.notes.enumerated().map { i, note in
                     var related = JSONObject([("id", .integer(i + 1))])

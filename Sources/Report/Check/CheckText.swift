@@ -6,9 +6,16 @@ import StatecraftModel
 /// reachability table of `--witnesses`, and the summary line.
 public enum CheckText {
     /// The diagnostics of one file, each with its source line and caret.
+    /// A proven property is no finding to act on: the summary line counts them, and
+    /// `--witnesses` lists each with its proof.
     public static func diagnostics(_ result: CheckResult, colour: Bool) -> String {
+        diagnostics(result, colour: colour, proofs: false)
+    }
+
+    /// The diagnostics, with the proven properties' notes too when `proofs` is set (`--witnesses`).
+    public static func diagnostics(_ result: CheckResult, colour: Bool, proofs: Bool) -> String {
         let renderer = DiagnosticRenderer(colour: colour)
-        return result.diagnostics.map { renderer.render($0, in: result.file) }.joined()
+        return result.diagnostics.filter { proofs || $0.id != .propertyProven }.map { renderer.render($0, in: result.file) }.joined()
     }
 
     /// The reachability table of `--witnesses`: every state and transition, reached (by the
@@ -42,6 +49,14 @@ public enum CheckText {
         if rows.contains(where: { $0.1 == .notReached }) {
             out += "  not reached: \(ExplorationReport.notReachedReason(report))\n"
         }
+        for (property, verdict) in zip(machine.properties, report.properties) {
+            switch verdict {
+            case .proven(let reason): out += "  property \(property.name)  proven: \(reason)\n"
+            case .violated(let c):
+                out += "  property \(property.name)  violated by " + WitnessText.describe(c.witness, machine) + ": \(c.reason)\n"
+            case .notDecided(let reason): out += "  property \(property.name)  not decided: \(reason)\n"
+            }
+        }
         return out
     }
 
@@ -72,14 +87,21 @@ public enum CheckText {
 
     /// `checked 6 files: 0 errors, 0 warnings`
     public static func summary(files: Int, errors: Int, warnings: Int) -> String {
-        "checked \(count(files, "file")): \(count(errors, "error")), \(count(warnings, "warning"))\n"
+        summary(files: files, errors: errors, warnings: warnings, proven: 0)
+    }
+
+    /// `checked 6 files: 0 errors, 0 warnings, 19 properties proven`
+    public static func summary(files: Int, errors: Int, warnings: Int, proven: Int) -> String {
+        "checked \(count(files, "file")): \(count(errors, "error")), \(count(warnings, "warning"))"
+            + (proven > 0 ? ", \(count(proven, "property", plural: "properties")) proven" : "") + "\n"
     }
 
     /// The summary line of a whole report.
     public static func summary(_ report: CheckReport) -> String {
-        summary(files: report.files.count, errors: report.errorCount, warnings: report.warningCount)
+        let proven = report.files.reduce(0) { n, r in n + r.diagnostics.filter { $0.id == .propertyProven }.count }
+        return summary(files: report.files.count, errors: report.errorCount, warnings: report.warningCount, proven: proven)
     }
 }
 
 /// `1 file`, `2 files`.
-func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+func count(_ n: Int, _ noun: String, plural: String? = nil) -> String { n == 1 ? "1 \(noun)" : "\(n) \(plural ?? noun + "s")" }
