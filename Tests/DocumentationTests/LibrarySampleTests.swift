@@ -32,7 +32,7 @@ import TestSupport
         let (isOpen, definitions, references, rename) = LibrarySamples.index(result: Statecraft.check(source: text))
         #expect(isOpen)
         #expect(definitions == ["initial state open"])
-        #expect(references == 2)
+        #expect(references == 3)  // the declaration, the target, `in(open)` in a property
         #expect(rename.hasPrefix("cannot rename 'open' to 'closed': a state named 'closed' is already declared at line"))
     }
 

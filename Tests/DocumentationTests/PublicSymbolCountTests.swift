@@ -30,7 +30,7 @@ struct PublicSymbolCountTests {
         "StatecraftModel": 455,
         "StatecraftRecording": 74,
         "StatecraftReplay": 325,
-        "StatecraftReport": 125,
+        "StatecraftReport": 126,
         "StatecraftRuntime": 157,
         "StatecraftSCXML": 12,
         "StatecraftSemantics": 0,
