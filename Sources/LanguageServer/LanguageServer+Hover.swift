@@ -15,6 +15,8 @@ extension LanguageServer {
             sections = ["```statecraft\n" + signature(declaration, quick) + "\n```"]
             if declaration.symbol.kind == .state {
                 sections += stateSections(declaration.symbol.name, try analysis(params).1)
+            } else if declaration.symbol.kind == .property {
+                sections.append(propertyVerdict(declaration.symbol.name, try analysis(params).1))
             }
             range = occurrence.range
         } else if let transition = index.transition(at: offset) {
@@ -57,6 +59,26 @@ extension LanguageServer {
         sections.append("**Out** (\(outgoing.count)):" + (outgoing.isEmpty ? " none" : "\n"
             + outgoing.map { line($0, other: $0.target.map { "→ `\($0)`" }) }.joined(separator: "\n")))
         return sections
+    }
+
+    /// A property's verdict; for a violated one, its counterexample as steps, one a line.
+    private func propertyVerdict(_ name: String, _ result: CheckResult) -> String {
+        guard let machine = result.machine, let report = result.exploration,
+              let k = machine.properties.firstIndex(where: { $0.name == name }), k < report.properties.count else {
+            return "No verdict: the spec has errors, so it was not explored."
+        }
+        switch report.properties[k] {
+        case .proven(let reason):
+            return "**Proven**: " + reason
+        case .violated(let c):
+            let steps = c.witness.isEmpty ? ["1. the start"] : c.witness.enumerated().map { i, step in
+                "\(i + 1). " + WitnessText.describe([step], machine)
+            }
+            return "**Violated**: \(c.reason)\n\nCounterexample (`check --counterexamples DIR` writes it as a log):\n"
+                + steps.joined(separator: "\n")
+        case .notDecided(let reason):
+            return "**Not decided**: " + reason
+        }
     }
 
     private func describe(_ t: TransitionSummary) -> String {

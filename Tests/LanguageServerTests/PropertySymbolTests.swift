@@ -52,6 +52,26 @@ import Testing
         #expect(type("within 2s") == 0)
         #expect(type("quiet:") == 6, "a property's name, declared")
     }
+
+    /// The verdicts in the editor: each on its property's name, as a diagnostic (proven as
+    /// information), and hover gives the counterexample step by step.
+    @Test func verdictsShowOnTheirLineAndHoverGivesTheCounterexample() throws {
+        var session = Session.open(Self.text)
+        let published = try #require(session.diagnostics().first)
+        let diagnostics = try #require(published["params"]?["diagnostics"]?.arrayValue)
+        let byCode = diagnostics.map { ($0["code"]?.stringValue ?? "", $0["range"]?["start"]?["line"]?.intValue ?? -1) }
+        // quiet: busy is reached while `reachable` holds; back holds; answered: a go from busy
+        // leads to idle, and nothing comes back to busy unless another go is sent.
+        #expect(byCode.contains { $0 == ("property-violated", 5) })
+        #expect(byCode.contains { $0 == ("property-proven", 6) })
+        #expect(byCode.contains { $0 == ("property-violated", 7) })
+        let hover = session.request("textDocument/hover", Session.at("quiet:", in: Self.text))
+        let value = try #require(hover.answer["result"]?["contents"]?["value"]?.stringValue)
+        #expect(value.contains("**Violated**"))
+        #expect(value.contains("1. go"))
+        let proven = session.request("textDocument/hover", Session.at("back:", in: Self.text))
+        #expect(proven.answer["result"]?["contents"]?["value"]?.stringValue?.contains("**Proven**") == true)
+    }
 }
 
 /// The editor grammar scopes a property's words where they stand.
