@@ -226,6 +226,47 @@ struct AbstractEvaluator {
         }
     }
 
+    /// Narrows `vars` and the payload fields to what a guard `g` that held allows: each
+    /// conjunct comparing a variable or field with a constant number bounds it (closed at
+    /// the constant: intervals have no open ends, and a wider interval is still sound).
+    /// Anything else in the guard narrows nothing.
+    mutating func narrow(by g: Expr, _ vars: inout [AbstractValue]) {
+        if case .binary(.and, let l, let r) = g.kind {
+            narrow(by: l, &vars)
+            narrow(by: r, &vars)
+            return
+        }
+        guard case .binary(let op, let l, let r) = g.kind, [.less, .lessEqual, .greater, .greaterEqual, .equal].contains(op)
+        else { return }
+        func bound(_ side: Expr, _ other: Expr, _ op: BinaryOp) {
+            guard case .number(let c)? = other.folded(constants: constants), c.isFinite else { return }
+            let (lo, hi): (Double, Double) = switch op {
+            case .less, .lessEqual: (-.infinity, c)
+            case .greater, .greaterEqual: (c, .infinity)
+            default: (c, c)
+            }
+            func met(_ v: AbstractValue) -> AbstractValue {
+                guard case .number(let a, let b) = v else { return v }
+                return .number(lo: Swift.max(a, lo), hi: Swift.min(b, hi))
+            }
+            switch side.kind {
+            case .variable(let v): vars[v.index] = met(vars[v.index])
+            case .field(let name): if let f = fields[name] { fields[name] = met(f) }
+            default: break
+            }
+        }
+        // `x < c` bounds x above; `c < x` bounds x below.
+        let mirrored: BinaryOp = switch op {
+        case .less: .greater
+        case .lessEqual: .greaterEqual
+        case .greater: .less
+        case .greaterEqual: .lessEqual
+        default: op
+        }
+        bound(l, r, op)
+        bound(r, l, mirrored)
+    }
+
     /// Runs actions abstractly: assignments update `vars`; an `if` whose condition can go
     /// either way runs both branches and joins the results. Returns the expression at which
     /// every run of the actions fails (then `vars` is meaningless), or nil when some run

@@ -167,6 +167,9 @@ struct IntervalAnalysis {
             let verdict = evaluator.evaluate(g, vars)
             if verdict.isEmpty { return .fails(evaluator.failingPart(g, vars) ?? g) }
             if !verdict.canBeTrue { return .blocked }
+            // The step runs only where the guard held.
+            evaluator.narrow(by: g, &vars)
+            if vars.contains(where: \.isEmpty) { return .blocked }
         }
         let configuration = Set(IntervalAnalysis.path(machine, to: state))
         if t.target != nil {

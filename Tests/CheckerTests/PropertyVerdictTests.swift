@@ -140,6 +140,30 @@ import TestSupport
         #expect(Self.counterexample(v["tooStrong"]) != nil)
     }
 
+    /// A guard that held bounds what the step reads: `x <= 50` keeps `last = x * 2` at most
+    /// 100. (The arithmetic on the payload makes the search sample it, so the proof is the
+    /// interval analysis's.)
+    @Test func guardsNarrowTheIntervals() throws {
+        let v = try Self.verdicts("""
+            machine Meter {
+                public var last: Number = 0
+                event sample(x: Number)
+                event stop
+                initial state measuring {
+                    on sample if x > 2 && x <= 50 { last = x * 2 }
+                    on stop -> stopped
+                }
+                final state stopped
+                property inRange: always last >= 0 && last <= 100
+            }
+            """)
+        guard case .proven(let reason)? = v["inRange"] else {
+            Issue.record("expected a proof: \(String(describing: v["inRange"]))")
+            return
+        }
+        #expect(reason.contains("interval analysis"))
+    }
+
     @Test func aPropertyThatCanFailIsNotProvenByIntervals() throws {
         let v = try Self.verdicts("""
             machine Ratio {

@@ -33,7 +33,7 @@ enum LibrarySamples {
         let offset = text.utf8.distance(from: text.startIndex, to: target.upperBound) - 1   // on "open"
         let isOpen = index.symbol(at: offset) == Symbol(.state, "open")                     // true
         let definitions = index.definition(at: offset).map(\.signature)                     // ["initial state open"]
-        let references = index.references(of: Symbol(.state, "open")).count                // the declaration and the target
+        let references = index.references(of: Symbol(.state, "open")).count                // the declaration, the target, `in(open)`
         switch index.rename(at: offset, to: "closed") {                                      // the ranges to replace, or why not
         case .success(let ranges): return (isOpen, definitions, references, "\(ranges.count) ranges")
         case .failure(let refusal): return (isOpen, definitions, references, refusal.message)
