@@ -108,14 +108,18 @@ struct PropertyProofs {
             }
         }
         let verdict = mustBe ? "make it true" : "rule it out"
+        // (No reachable leaf at all would make every claim vacuous: no proof then.)
+        guard !contexts.isEmpty else { return nil }
         if contexts.allSatisfy(holds) {
             return "in each of the \(contexts.count) reachable leaf states, the values the variables can take there "
                 + "(interval analysis) \(verdict)"
         }
         for r in machine.states where machine.isParallel(r.id) {
             for q in machine.childStates(r.id) {
-                let cover = contexts.filter { !machine.isDescendant($0.leaf, of: r.id) || machine.isDescendant($0.leaf, of: q) }
-                if cover.allSatisfy(holds) {
+                let cover = contexts.filter {
+                    !machine.isDescendant($0.leaf, of: r.id) || $0.leaf == q || machine.isDescendant($0.leaf, of: q)
+                }
+                if !cover.isEmpty, cover.allSatisfy(holds) {
                     return "every configuration has one of \(cover.count) reachable leaf states (those of region "
                         + "'\(machine[q].name)', or outside '\(r.name)'), and in each, the values the variables can take "
                         + "there (interval analysis) \(verdict)"

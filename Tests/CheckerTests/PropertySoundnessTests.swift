@@ -107,6 +107,12 @@ import TestSupport
         var findings: [String] = []
         var rng = SplitMix64(seed: seed)
         let runs = randomRuns(program, rng: &rng)
+        // The interval analysis's proofs on their own: where the search also decides, its
+        // verdict is the one reported, so a wrong proof would otherwise go unseen.
+        for (k, proof) in PropertyVerdicts.analysisProofs(machine, program).enumerated() {
+            guard let proof, let broken = runs[k] else { continue }
+            findings.append("\(machine.properties[k].name): the interval analysis proves it (\(proof)), but a random run breaks it: \(broken)")
+        }
         for (k, verdict) in report.properties.enumerated() {
             let name = machine.properties[k].name
             switch verdict {
