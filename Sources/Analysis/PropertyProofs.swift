@@ -16,7 +16,8 @@ import StatecraftModel
 ///   property), which `mayFail` checks on the same intervals.
 /// - `X only after Y`: `Y` holds at the start, or no path of transitions from the initial
 ///   leaf reaches a leaf where `X` can hold without passing through a leaf where `Y` must
-///   hold (machines without parallel states, whose configuration is their leaf).
+///   hold (machines that do not step as statecharts: their configuration is their leaf, and
+///   a step ends where its transition leads).
 /// - A response to an event no transition can take, or to entering a state never
 ///   entered, has nothing to answer.
 /// - `after entering s within D: X`: `s` has a timer `after d` with a constant `d ≤ D`,
@@ -30,10 +31,15 @@ import StatecraftModel
 struct PropertyProofs {
     let machine: Machine
     let analysis: IntervalAnalysis
+    /// Whether the machine steps as a statechart (`Program.isStatechart`): a step may then go
+    /// on through eventless and completion transitions and raised events, and its
+    /// configuration is not just its leaf.
+    private let isStatechart: Bool
     private let constants: [Value]
 
     init(_ machine: Machine, isStatechart: Bool) {
         self.machine = machine
+        self.isStatechart = isStatechart
         analysis = IntervalAnalysis(machine, isStatechart: isStatechart)
         constants = machine.constantValues
     }
@@ -160,9 +166,8 @@ struct PropertyProofs {
             if mayFail(x, c.env, evaluator) || mayFail(y, c.env, evaluator) { return nil }
         }
         if startSatisfiesY { return "'\(machine.text(y.range))' holds from the start" }
-        guard !machine.states.contains(where: { machine.isParallel($0.id) }), let initial = machine.initialState else {
-            return nil
-        }
+        // The leaf graph is the machine's steps only when a step ends where its transition leads.
+        guard !isStatechart, let initial = machine.initialState else { return nil }
         var xCanHold: Set<StateID> = []
         var yMustHold: Set<StateID> = []
         for c in contexts {
@@ -195,9 +200,7 @@ struct PropertyProofs {
         // Once s is left, X holds: wherever s is not active (a statechart, whose step may go
         // on through eventless transitions after leaving), or where each way out of it leads
         // (a machine without parallel states, whose step ends where its transition leads).
-        let isChart = machine.states.contains { machine.isParallel($0.id) }
-            || machine.transitions.contains { if case .events = $0.trigger { false } else if case .after = $0.trigger { false } else { true } }
-        if isChart || !exitsAnswer(s, x) {
+        if isStatechart || !exitsAnswer(s, x) {
             for c in contexts where !machine.coActiveStates(c.leaf).contains(s) {
                 if evaluator(at: c.leaf).evaluate(x, c.env).canBeFalse { return nil }
             }
@@ -326,14 +329,12 @@ struct PropertyProofs {
         let contexts = self.contexts
         for c in contexts where mayFail(x, c.env, evaluator(at: c.leaf)) { return nil }
         // A statechart's step may go on after the transition; only the state-based rule holds there.
-        let isChart = machine.states.contains { machine.isParallel($0.id) }
-            || machine.transitions.contains { if case .events = $0.trigger { false } else if case .after = $0.trigger { false } else { true } }
         var entered: [String] = []
         var answersItself = false
         for t in takers {
             let rest = t.target.map { machine[$0].isHistory ? (machine[$0].parent ?? $0) : $0 } ?? t.source
             let landing = contexts.filter { $0.leaf == rest || machine.isDescendant($0.leaf, of: rest) }
-            if !isChart, landing.allSatisfy({ !evaluator(at: $0.leaf).evaluate(x, $0.env).canBeFalse }) {
+            if !isStatechart, landing.allSatisfy({ !evaluator(at: $0.leaf).evaluate(x, $0.env).canBeFalse }) {
                 answersItself = true
                 continue
             }
