@@ -278,8 +278,9 @@ public struct TraceMicrostep: Sendable, Equatable {
 /// A property one case's run broke: which, where it is declared, and the log line where the
 /// violation became certain.
 public struct PropertyViolationRecord: Sendable, Equatable {
-    /// The property's name and its index in `Machine.properties`.
+    /// The property's name.
     public var property: String
+    /// The property's index in `Machine.properties`.
     public var index: Int
     /// Where the property is declared in the spec (the report turns it into a line).
     public var specRange: SourceRange
