@@ -81,6 +81,9 @@ public struct CaseReport: Sendable {
     public var failures: [ExpectationFailure] = []
     /// How many expectations failed in all.
     public var failureCount = 0
+    /// The spec's properties this case's run broke, each once, in the order they became
+    /// certain. A violation fails the case, as a failed expectation does.
+    public var propertyViolations: [PropertyViolationRecord] = []
     /// The first `Replayer.keptFailures` rejections.
     public var rejections: [Rejection] = []
     /// The virtual time at the end.
@@ -175,7 +178,7 @@ public struct ReplayReport: Sendable {
 
     /// Whether every expectation held and nothing was rejected (exit status 0).
     public var passed: Bool {
-        error == nil && cases.allSatisfy { $0.failureCount == 0 && $0.rejected == 0 }
+        error == nil && cases.allSatisfy { $0.failureCount == 0 && $0.rejected == 0 && $0.propertyViolations.isEmpty }
     }
 }
 
@@ -270,4 +273,21 @@ public struct TraceMicrostep: Sendable, Equatable {
         self.exited = exited
         self.entered = entered
     }
+}
+
+/// A property one case's run broke: which, where it is declared, and the log line where the
+/// violation became certain.
+public struct PropertyViolationRecord: Sendable, Equatable {
+    /// The property's name.
+    public var property: String
+    /// The property's index in `Machine.properties`.
+    public var index: Int
+    /// Where the property is declared in the spec (the report turns it into a line).
+    public var specRange: SourceRange
+    /// The log line where the violation became certain.
+    public var line: Int
+    /// The case's time then.
+    public var time: Double
+    /// Why, in a sentence: the configuration, the trigger and its deadline, or the fault.
+    public var message: String
 }

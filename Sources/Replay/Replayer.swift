@@ -83,6 +83,12 @@ public struct Replayer {
 
         /// With `Options.summary`: when each active state was entered (by state index).
         @exclusivity(unchecked) var enteredAt: [Double] = []
+        /// The spec's properties watched on this run; nil when the spec has none a run can
+        /// break, so a spec without properties pays one nil test per step.
+        @exclusivity(unchecked) var monitor: PropertyMonitor?
+        /// What `monitor` found at the last step: reused, so watching allocates nothing per
+        /// event (it only grows when a property is violated, once per property).
+        @exclusivity(unchecked) var violations: [PropertyViolation] = []
 
         init(instance: Instance, report: CaseReport, window: [OutputID]) {
             self.instance = instance
@@ -298,6 +304,11 @@ public struct Replayer {
         let run = Run(instance: instance, report: report, window: window)
         run.windowArguments = windowArguments
         if options.summary { startVisits(run) }
+        if PropertyMonitor.watches(program) {
+            run.monitor = PropertyMonitor(program)
+            // A machine that could not start has no stable configuration to judge.
+            if case .started = start.result { observe(run, took: -1, line: source.lineNumber) }
+        }
         if options.trace {
             run.numbersBefore = Array(UnsafeBufferPointer(start: instance.registers.numbers, count: program.variableTypes.count))
         }
@@ -340,6 +351,8 @@ public struct Replayer {
             if run.instance.hasTimerDue(by: time) {
                 fireTimers(run, to: time, source, sink: sink)
             } else {
+                // Timers first: one of them may answer a response whose deadline the line passes.
+                if run.monitor != nil { clockMoves(run, to: time, line: source.lineNumber) }
                 run.instance.moveClock(to: time)
             }
         }
@@ -352,6 +365,18 @@ public struct Replayer {
         var before = tracesChart ? run.instance.configuration.states : []
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             collectOutputs(run)
+            if run.monitor != nil {
+                // A deadline passed before the timer fired is certain at the timer's time; the
+                // configuration it left is judged after it (a failed step left none: undone).
+                clockMoves(run, to: step.time, line: source.lineNumber)
+            }
+            var failed = false
+            if case .failed = step.result { failed = true }
+            if run.monitor != nil, !failed {
+                var took: Int32 = -1
+                if case .applied = step.result, let sent = step.sent { took = Int32(truncatingIfNeeded: sent.index) }
+                observe(run, took: took, line: source.lineNumber)
+            }
             var result = StepVerdict.applied
             var message: String?
             // The timer is named in the trace whatever its step did (`after 2s`, used up or failed).
@@ -384,7 +409,53 @@ public struct Replayer {
                 if tracesChart { before = run.instance.configuration.states }
             }
         }
+        if run.monitor != nil { clockMoves(run, to: time, line: source.lineNumber) }
         run.instance.advance(to: time)
+    }
+
+    /// The case's clock moves to `time` (line `line`): responses whose deadline it passes fail.
+    func clockMoves(_ run: Run, to time: Double, line: Int) {
+        guard run.monitor != nil else { return }
+        run.monitor!.clockMoves(to: time, program, violations: &run.violations)
+        if !run.violations.isEmpty { recordViolations(run, line: line) }
+    }
+
+    /// Judges the run's stable configuration, left by line `line`'s step (or its timers).
+    func observe(_ run: Run, took event: Int32, line: Int) {
+        guard run.monitor != nil else { return }
+        run.monitor!.observe(&run.instance, at: run.instance.now, took: event, violations: &run.violations)
+        if !run.violations.isEmpty { recordViolations(run, line: line) }
+    }
+
+    /// Moves what the monitor found into the case's report, and empties the buffer for reuse.
+    private func recordViolations(_ run: Run, line: Int) {
+        for v in run.violations {
+            let property = program.machine.properties[v.property]
+            run.report.propertyViolations.append(PropertyViolationRecord(
+                property: property.name, index: v.property, specRange: property.range, line: line, time: v.time,
+                message: Replayer.describe(v, of: property, in: run.instance)))
+        }
+        run.violations.removeAll(keepingCapacity: true)
+    }
+
+    /// Why a property failed, for the report: the trigger and deadline of a response, the
+    /// missing precondition of `only after`, the configuration of `never`/`always`.
+    static func describe(_ v: PropertyViolation, of property: Property, in instance: Instance) -> String {
+        let leaves = instance.configuration.atomicStates(in: instance.program.machine)
+            .map { instance.program.machine[$0].name }.joined(separator: ", ")
+        switch v.reason {
+        case .deadlinePassed(let trigger, let deadline):
+            return "the response triggered at time \(Value.number(trigger)) was not answered by its deadline \(Value.number(deadline)); the clock reached \(Value.number(v.time))"
+        case .beforePrecondition:
+            return "its condition held in configuration (\(leaves)) at time \(Value.number(v.time)), and its precondition never held before in this run"
+        case .stateBreaksIt:
+            if case .never = property.form {
+                return "the forbidden condition held in configuration (\(leaves)) at time \(Value.number(v.time))"
+            }
+            return "the condition did not hold in configuration (\(leaves)) at time \(Value.number(v.time))"
+        case .fault(let fault):
+            return "it could not be evaluated in configuration (\(leaves)) at time \(Value.number(v.time)): \(fault.message)"
+        }
     }
 
     /// Counts the outputs of the step just taken, appends them to the case's window and
@@ -510,6 +581,9 @@ public struct Replayer {
             result = .rejected
             message = text
             if options.explain { explain(event, in: run, afterFinal: false, rejected: true, nameOffset: nameOffset, source) }
+        }
+        if run.monitor != nil && result != .rejected {
+            observe(run, took: result == .applied ? Int32(truncatingIfNeeded: event.index) : -1, line: source.lineNumber)
         }
         if options.summary && result != .applied {
             noteDeviation(event, result == .rejected ? .rejected : .ignored, in: run, line: source.lineNumber)

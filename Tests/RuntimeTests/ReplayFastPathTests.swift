@@ -52,7 +52,8 @@ import TestSupport
                 + "\(c.outputs.map(\.description)) n=\(c.outputCount) a=\(c.applied) i=\(c.ignored) r=\(c.rejected) "
                 + "t=\(c.timersFired) e=\(c.expectations) f=\(c.failureCount) "
                 + "\(c.failures.map { "\($0.line):\($0.column) \($0.subject) \($0.expected) \($0.actual)" }) "
-                + "\(c.rejections.map { "\($0.line):\($0.column) \($0.message)" }) time=\(c.time)"
+                + "\(c.rejections.map { "\($0.line):\($0.column) \($0.message)" }) time=\(c.time) "
+                + "\(c.propertyViolations.map { "\($0.property)@\($0.line) \($0.message)" })"
         }, error: error, coverage: report.transitionCounts)
     }
 

@@ -28,6 +28,8 @@ public struct ConformanceSummary: Sendable, Equatable {
     public var expectations = 0
     /// Expectation lines that did not hold.
     public var failedExpectations = 0
+    /// By property name: how many cases broke it (each case breaks a property at most once).
+    public var propertyViolations: [String: Int] = [:]
     /// By `TransitionID`: how many steps took it.
     public var transitionCounts: [Int]
     /// The events not taken, grouped by the states they arrived in (`Deviation.configuration`),
@@ -133,6 +135,7 @@ public struct ConformanceSummary: Sendable, Equatable {
             for c in report.cases {
                 cases += 1
                 if c.failureCount == 0 && c.rejected == 0 && c.startFailure == nil { fittingCases += 1 }
+                for v in c.propertyViolations { propertyViolations[v.property, default: 0] += 1 }
                 applied += c.applied
                 ignored += c.ignored
                 rejected += c.rejected
@@ -176,6 +179,7 @@ public struct ConformanceSummary: Sendable, Equatable {
         sum.rejected += b.rejected
         sum.expectations += b.expectations
         sum.failedExpectations += b.failedExpectations
+        sum.propertyViolations.merge(b.propertyViolations, uniquingKeysWith: +)
         sum.transitionCounts = zip(a.transitionCounts, b.transitionCounts).map(+)
         for (key, group) in b.deviations { sum.add(key, group) }
         sum.dwell = zip(a.dwell, b.dwell).map(+)

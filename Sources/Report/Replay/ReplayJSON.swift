@@ -122,6 +122,15 @@ public enum ReplayJSON {
             })),
         ]
         for (key, value) in members { o[key] = value }
+        // Only for a spec with properties: other reports stay as they were.
+        if !machine.properties.isEmpty {
+            o["propertyViolations"] = .array(c.propertyViolations.map { v in
+                .object(JSONObject([("property", .string(v.property)),
+                                    ("specLine", .integer(machine.source.location(of: v.specRange.start).line)),
+                                    ("line", .integer(v.line)), ("time", .number(v.time)),
+                                    ("message", .string(v.message))]))
+            })
+        }
         // Only with `--explain`: without it the report is what it always was.
         if let explanations = c.explanations {
             o["explanationCount"] = .integer(c.explanationCount)

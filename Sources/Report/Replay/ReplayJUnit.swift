@@ -64,7 +64,7 @@ public enum ReplayJUnit {
                 suite.tests += 1
                 let findings = c.findings
                 let attributes = "name=\"\(XMLEscaping.attribute(c.title))\" classname=\"\(XMLEscaping.attribute(log.path))\""
-                if findings.isEmpty && c.failureCount == 0 && c.rejected == 0 {
+                if findings.isEmpty && c.failureCount == 0 && c.rejected == 0 && c.propertyViolations.isEmpty {
                     cases += "    <testcase \(attributes)/>\n"
                     continue
                 }
@@ -73,6 +73,12 @@ public enum ReplayJUnit {
                 for f in findings {
                     cases += "      <failure type=\"\(f.id.rawValue)\" message=\"\(XMLEscaping.attribute(f.message))\">"
                     cases += XMLEscaping.text(detail(f, log: log.path, machine: machine)) + "</failure>\n"
+                }
+                for v in c.propertyViolations {
+                    let specLine = machine.source.location(of: v.specRange.start).line
+                    let message = "property '\(v.property)' (spec line \(specLine)) violated: \(v.message)"
+                    cases += "      <failure type=\"property\" message=\"\(XMLEscaping.attribute(message))\">"
+                    cases += XMLEscaping.text("\(log.path):\(v.line): \(message)") + "</failure>\n"
                 }
                 if c.findingsTruncated {
                     let more = c.failureCount - c.failures.count + c.rejected - c.rejections.count

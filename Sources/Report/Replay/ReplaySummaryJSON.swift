@@ -31,15 +31,21 @@ public enum ReplaySummaryJSON {
                             "exact": .optional(d.durations.exact.map { .array($0.map(JSON.number)) }),
                             "buckets": .array(d.durations.bucketsInOrder.map { .array([.integer($0.index), .integer($0.count)]) })])
         }
-        let summary: JSON = .object([
-            "spec": .string(document.spec), "machine": .string(document.machine),
-            "logs": .integer(s.logs), "unreadableLogs": .integer(s.unreadableLogs), "malformedLogs": .integer(s.malformedLogs),
-            "cases": .integer(s.cases), "fittingCases": .integer(s.fittingCases),
-            "events": .integer(s.events), "applied": .integer(s.applied), "ignored": .integer(s.ignored),
-            "rejected": .integer(s.rejected), "eventFitness": .optional(s.eventFitness.map(JSON.number)),
-            "expectations": .integer(s.expectations), "failedExpectations": .integer(s.failedExpectations),
-            "transitions": .array(transitions), "deviations": .array(deviations), "states": .array(states),
+        var fields = JSONObject([
+            ("spec", .string(document.spec)), ("machine", .string(document.machine)),
+            ("logs", .integer(s.logs)), ("unreadableLogs", .integer(s.unreadableLogs)), ("malformedLogs", .integer(s.malformedLogs)),
+            ("cases", .integer(s.cases)), ("fittingCases", .integer(s.fittingCases)),
+            ("events", .integer(s.events)), ("applied", .integer(s.applied)), ("ignored", .integer(s.ignored)),
+            ("rejected", .integer(s.rejected)), ("eventFitness", .optional(s.eventFitness.map(JSON.number))),
+            ("expectations", .integer(s.expectations)), ("failedExpectations", .integer(s.failedExpectations)),
+            ("transitions", .array(transitions)), ("deviations", .array(deviations)), ("states", .array(states)),
         ])
+        // Only where a property failed, so a summary of a spec without properties is unchanged.
+        if !s.propertyViolations.isEmpty {
+            fields["propertyViolations"] = .object(JSONObject(s.propertyViolations.sorted { $0.key < $1.key }
+                .map { ($0.key, JSON.integer($0.value)) }))
+        }
+        let summary: JSON = .object(fields)
         return JSON.object(["summary": summary]).rendered(.outline(levels: 3)) + "\n"
     }
 
@@ -107,6 +113,12 @@ public enum ReplaySummaryJSON {
             summary.rejected = try int("rejected")
             summary.expectations = try int("expectations")
             summary.failedExpectations = try int("failedExpectations")
+            if case .object(let members)? = s["propertyViolations"] {
+                for m in members {
+                    guard let n = m.value.intValue, n >= 0 else { throw SummaryError("property '\(m.key)' has no violation count") }
+                    summary.propertyViolations[m.key, default: 0] += n
+                }
+            }
             for (k, v) in (s["deviations"]?.arrayValue ?? []).enumerated() {
                 guard let kind = v["kind"]?.stringValue.flatMap(Deviation.Kind.init(rawValue:)),
                       let count = v["count"]?.intValue, count > 0,

@@ -17,6 +17,10 @@ public enum ReplaySummaryText {
         lines.append("  events        \(summary.events): \(summary.applied) applied, \(summary.ignored) ignored, "
                      + "\(summary.rejected) rejected; event fitness" + percent(summary.eventFitness, bare: true))
         lines.append("  expectations  \(summary.expectations) checked, \(summary.failedExpectations) failed")
+        if !summary.propertyViolations.isEmpty {
+            lines.append("  properties    " + summary.propertyViolations.sorted { $0.key < $1.key }
+                .map { "\($0.key) violated in \($0.value) case\($0.value == 1 ? "" : "s")" }.joined(separator: ", "))
+        }
         let counts = summary.transitionCounts
         let all = document.transitions.indices
         let taken = all.filter { counts[$0] > 0 }

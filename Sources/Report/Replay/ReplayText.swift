@@ -37,6 +37,10 @@ public enum ReplayText {
             if c.sentTaken > 0 { out += "\(count(c.sentTaken, "sent event")) taken; " }
             out += "t=\(Value.number(c.time))\n"
             out += "  expectations  \(c.expectations) checked, \(c.failureCount) failed\n"
+            for v in c.propertyViolations {
+                let specLine = machine.source.location(of: v.specRange.start).line
+                out += "\(path):\(v.line): error: property '\(v.property)' (spec line \(specLine)) violated: \(v.message)\n"
+            }
             for f in c.findings {
                 out += renderer.render(Diagnostic(f.id, f.message, at: f.range),
                                        in: SourceFile(path: path, bytes: f.text, firstLine: f.line))
@@ -83,7 +87,10 @@ public enum ReplayText {
         let failed = cases.reduce(0) { $0 + $1.failureCount }
         var out = "replayed \(path): \(count(cases.count, "case")), \(count(applied + ignored + rejected, "event")) "
         out += "(\(applied) applied, \(ignored) ignored, \(rejected) rejected), "
-        out += "\(count(expectations, "expectation")) (\(failed) failed)\n"
-        return out
+        out += "\(count(expectations, "expectation")) (\(failed) failed)"
+        // Only where a property failed: a spec without properties reads as it always did.
+        let violations = cases.reduce(0) { $0 + $1.propertyViolations.count }
+        if violations > 0 { out += ", \(count(violations, "property violation"))" }
+        return out + "\n"
     }
 }
