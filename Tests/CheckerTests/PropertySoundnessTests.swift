@@ -132,6 +132,26 @@ import TestSupport
                 tally.notDecided += 1
             }
         }
+        // Under `replay` itself, each counterexample's log breaks its property at the line
+        // the search names.
+        for log in Counterexamples.logs(machine, report) {
+            guard let k = machine.properties.firstIndex(where: { $0.name == log.property }) else { continue }
+            if case .reachable = machine.properties[k].form { continue }
+            var replayer = Replayer(program: program)
+            var reader = EventLogReader(bytes: Array(log.text.utf8))
+            do {
+                while let record = try reader.next() { try replayer.consume(record) }
+            } catch {
+                findings.append("\(log.property): its counterexample log does not read: \(error.message)")
+                continue
+            }
+            let seen = replayer.report.cases.first?.propertyViolations ?? []
+            guard let hit = seen.first(where: { $0.property == log.property }), hit.line == log.violationLine else {
+                findings.append("\(log.property): replay of its counterexample reports \(seen.map { "\($0.property)@\($0.line)" }), "
+                    + "not \(log.property)@\(log.violationLine)\n\(log.text)")
+                continue
+            }
+        }
         return findings
     }
 
