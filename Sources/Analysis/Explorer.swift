@@ -42,8 +42,9 @@ struct Explorer {
         /// fails is a real run (the failed step is undone, time passes), but a log of it
         /// does not replay under `--strict`, so a clean witness is preferred.
         var clean = true
-        /// The run's properties so far (empty arrays when the spec has none to watch).
-        var monitor: PropertyMonitor
+        /// The run's properties so far; nil when the spec has none to watch (a search without
+        /// properties copies nothing more per node).
+        var monitor: PropertyMonitor?
     }
 
     /// A property a run broke, and the node whose configuration broke it (for a deadline,
@@ -157,15 +158,15 @@ struct Explorer {
     /// configuration holds a string it has not numbered (so it is new).
     func writeKey(of node: Node, into key: inout [UInt64], strings: inout SnapshotStrings) {
         node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
-        if watchesProperties { node.monitor.writeKey(into: &key, now: node.instance.now) }
+        node.monitor?.writeKey(into: &key, now: node.instance.now)
     }
 
-    func writeKey(of instance: Instance, _ monitor: PropertyMonitor, into key: inout [UInt64],
+    func writeKey(of instance: Instance, _ monitor: PropertyMonitor?, into key: inout [UInt64],
                   knownStrings strings: SnapshotStrings) -> Bool {
         guard instance.writeSnapshotKey(into: &key, knownStrings: strings, ignoring: ignored, ignoringFields: ignoredFields) else {
             return false
         }
-        if watchesProperties { monitor.writeKey(into: &key, now: instance.now) }
+        monitor?.writeKey(into: &key, now: instance.now)
         return true
     }
 
@@ -287,12 +288,12 @@ struct Explorer {
             // The start is deterministic (constant initial values, no payload): a machine
             // whose initial entry fails never runs.
             startFault = fault
-            nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0, expand: false, monitor: PropertyMonitor(program)))
+            nodes.append(Node(instance: start, parent: -1, step: nil, depth: 0, expand: false, monitor: nil))
             return nil
         }
-        var monitor = PropertyMonitor(program)
+        var monitor = watchesProperties ? PropertyMonitor(program) : nil
         var found: [PropertyViolation] = []
-        if watchesProperties { monitor.observe(&start, at: 0, took: -1, violations: &found) }
+        monitor?.observe(&start, at: 0, took: -1, violations: &found)
         let node = Node(instance: start, parent: -1, step: nil, depth: 0, monitor: monitor)
         nodes.append(node)
         noteViolations(found, node: 0)
@@ -563,9 +564,7 @@ struct Explorer {
                     }
                     var monitor = node.monitor
                     var violated: [PropertyViolation] = []
-                    if watchesProperties {
-                        monitor.observe(&next, at: next.now, took: Int32(event.id.index), violations: &violated)
-                    }
+                    monitor?.observe(&next, at: next.now, took: Int32(event.id.index), violations: &violated)
                     // Most steps lead where the search has been, and witness nothing new: a
                     // parallel worker leaves them out at once (what `dropKnown` does for the rest).
                     if let known, violated.isEmpty, !tracksEdges {
@@ -609,16 +608,16 @@ struct Explorer {
                 default: break
                 }
             }
-            if watchesProperties {
+            if monitor != nil {
                 // Every timer's step is a stable configuration of its own, watched in turn
                 // (what `advance` does, one timer at a time).
                 var firedAtOnce = 0
-                monitor.clockMoves(to: deadline, program, violations: &violated)
+                monitor?.clockMoves(to: deadline, program, violations: &violated)
                 while let step = next.fireNextTimer(dueBy: deadline, firedAtOnce: &firedAtOnce) {
                     note(step)
                     if case .failed = step.result { continue }
                     let took: Int32 = if case .applied = step.result, let sent = step.sent { Int32(sent.index) } else { -1 }
-                    monitor.observe(&next, at: next.now, took: took, violations: &violated)
+                    monitor?.observe(&next, at: next.now, took: took, violations: &violated)
                 }
                 next.moveClock(to: deadline)
             } else {
@@ -640,13 +639,12 @@ struct Explorer {
         // With no timer left to wait for, the environment may still let time pass: past a
         // pending response's deadline, that is a violation (the first whole second after it,
         // a time a log writes plainly).
-        if watchesProperties, instance.isFinished || instance.nextDeadline == nil,
-           let deadline = node.monitor.nextDeadline(program) {
+        if instance.isFinished || instance.nextDeadline == nil, let deadline = node.monitor?.nextDeadline(program) {
             let until = (deadline + 1).rounded(.down)
             var next = instance
             var monitor = node.monitor
             var violated: [PropertyViolation] = []
-            monitor.clockMoves(to: until, program, violations: &violated)
+            monitor?.clockMoves(to: until, program, violations: &violated)
             next.moveClock(to: until)
             result.successors.append(Successor(node: Node(instance: next, parent: -1, step: .wait(until: until),
                                                           depth: node.depth + 1, clean: node.clean, monitor: monitor),

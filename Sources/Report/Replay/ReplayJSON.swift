@@ -122,8 +122,9 @@ public enum ReplayJSON {
             })),
         ]
         for (key, value) in members { o[key] = value }
-        // Only for a spec with properties: other reports stay as they were.
-        if !machine.properties.isEmpty {
+        // Only where the case broke a property: a passing case's report stays as it was, and
+        // as the generated type's harness writes it.
+        if !c.propertyViolations.isEmpty {
             o["propertyViolations"] = .array(c.propertyViolations.map { v in
                 .object(JSONObject([("property", .string(v.property)),
                                     ("specLine", .integer(machine.source.location(of: v.specRange.start).line)),
