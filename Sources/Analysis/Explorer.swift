@@ -154,13 +154,14 @@ struct Explorer {
 
     /// Writes the key that tells `node`'s configuration apart: its snapshot's, then what its
     /// monitor remembers of the run (two runs in one configuration whose properties stand
-    /// differently have different futures). False when `known` is given and the
-    /// configuration holds a string it has not numbered (so it is new).
+    /// differently have different futures).
     func writeKey(of node: Node, into key: inout [UInt64], strings: inout SnapshotStrings) {
         node.instance.writeSnapshotKey(into: &key, strings: &strings, ignoring: ignored, ignoringFields: ignoredFields)
         node.monitor?.writeKey(into: &key, now: node.instance.now)
     }
 
+    /// The same with the strings numbered so far only (a parallel worker's): false when the
+    /// configuration holds a string not numbered yet, so it is new.
     func writeKey(of instance: Instance, _ monitor: PropertyMonitor?, into key: inout [UInt64],
                   knownStrings strings: SnapshotStrings) -> Bool {
         guard instance.writeSnapshotKey(into: &key, knownStrings: strings, ignoring: ignored, ignoringFields: ignoredFields) else {

@@ -99,6 +99,8 @@ public struct Replayer {
 
     let program: Program
     let options: Options
+    /// Whether the spec has properties a run can break: every case then keeps a monitor.
+    let watchesProperties: Bool
     var runs: [Run] = []
     /// `runs` again, unretained, for the hot paths to borrow a run without retaining it.
     var runHandles: [Unmanaged<Run>] = []
@@ -153,6 +155,7 @@ public struct Replayer {
     public init(program: Program, options: Options = Options()) {
         self.program = program
         self.options = options
+        watchesProperties = PropertyMonitor.watches(program)
         coverage = Coverage(transitions: program.machine.transitions.count, states: program.machine.states.count)
         lookup = RawLookup(program)
         traceBatch = TraceBatch(program: program)
@@ -304,7 +307,7 @@ public struct Replayer {
         let run = Run(instance: instance, report: report, window: window)
         run.windowArguments = windowArguments
         if options.summary { startVisits(run) }
-        if PropertyMonitor.watches(program) {
+        if watchesProperties {
             run.monitor = PropertyMonitor(program)
             // A machine that could not start has no stable configuration to judge.
             if case .started = start.result { observe(run, took: -1, line: source.lineNumber) }
@@ -352,7 +355,7 @@ public struct Replayer {
                 fireTimers(run, to: time, source, sink: sink)
             } else {
                 // Timers first: one of them may answer a response whose deadline the line passes.
-                if run.monitor != nil { clockMoves(run, to: time, line: source.lineNumber) }
+                if watchesProperties { clockMoves(run, to: time, line: source.lineNumber) }
                 run.instance.moveClock(to: time)
             }
         }
@@ -365,14 +368,14 @@ public struct Replayer {
         var before = tracesChart ? run.instance.configuration.states : []
         while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
             collectOutputs(run)
-            if run.monitor != nil {
+            if watchesProperties {
                 // A deadline passed before the timer fired is certain at the timer's time; the
                 // configuration it left is judged after it (a failed step left none: undone).
                 clockMoves(run, to: step.time, line: source.lineNumber)
             }
             var failed = false
             if case .failed = step.result { failed = true }
-            if run.monitor != nil, !failed {
+            if watchesProperties, !failed {
                 var took: Int32 = -1
                 if case .applied = step.result, let sent = step.sent { took = Int32(truncatingIfNeeded: sent.index) }
                 observe(run, took: took, line: source.lineNumber)
@@ -409,21 +412,21 @@ public struct Replayer {
                 if tracesChart { before = run.instance.configuration.states }
             }
         }
-        if run.monitor != nil { clockMoves(run, to: time, line: source.lineNumber) }
+        if watchesProperties { clockMoves(run, to: time, line: source.lineNumber) }
         run.instance.advance(to: time)
     }
 
     /// The case's clock moves to `time` (line `line`): responses whose deadline it passes fail.
     func clockMoves(_ run: Run, to time: Double, line: Int) {
-        guard run.monitor != nil else { return }
-        run.monitor!.clockMoves(to: time, program, violations: &run.violations)
+        // (In place: copying the monitor out of the run, even to test it for nil, retains
+        // and releases its arrays on every line.)
+        run.monitor?.clockMoves(to: time, program, violations: &run.violations)
         if !run.violations.isEmpty { recordViolations(run, line: line) }
     }
 
     /// Judges the run's stable configuration, left by line `line`'s step (or its timers).
     func observe(_ run: Run, took event: Int32, line: Int) {
-        guard run.monitor != nil else { return }
-        run.monitor!.observe(&run.instance, at: run.instance.now, took: event, violations: &run.violations)
+        run.monitor?.observe(&run.instance, program, at: run.instance.now, took: event, violations: &run.violations)
         if !run.violations.isEmpty { recordViolations(run, line: line) }
     }
 
@@ -582,7 +585,8 @@ public struct Replayer {
             message = text
             if options.explain { explain(event, in: run, afterFinal: false, rejected: true, nameOffset: nameOffset, source) }
         }
-        if run.monitor != nil && result != .rejected {
+        // An ignored event changes nothing, so its configuration was judged already.
+        if watchesProperties && result == .applied {
             observe(run, took: result == .applied ? Int32(truncatingIfNeeded: event.index) : -1, line: source.lineNumber)
         }
         if options.summary && result != .applied {

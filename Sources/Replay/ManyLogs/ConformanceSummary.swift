@@ -15,8 +15,8 @@ public struct ConformanceSummary: Sendable, Equatable {
     public var malformedLogs = 0
     /// Cases replayed over all logs (a log without `case` lines is one case).
     public var cases = 0
-    /// Cases with no failed expectation, no rejected event and (under `--strict`, where an
-    /// ignored event is rejected) no ignored one.
+    /// Cases with no failed expectation, no rejected event, no broken property and (under
+    /// `--strict`, where an ignored event is rejected) no ignored one.
     public var fittingCases = 0
     /// Event lines a transition took.
     public var applied = 0
@@ -134,7 +134,9 @@ public struct ConformanceSummary: Sendable, Equatable {
             if failure != nil { malformedLogs += 1 }
             for c in report.cases {
                 cases += 1
-                if c.failureCount == 0 && c.rejected == 0 && c.startFailure == nil { fittingCases += 1 }
+                if c.failureCount == 0 && c.rejected == 0 && c.startFailure == nil && c.propertyViolations.isEmpty {
+                    fittingCases += 1
+                }
                 for v in c.propertyViolations { propertyViolations[v.property, default: 0] += 1 }
                 applied += c.applied
                 ignored += c.ignored

@@ -129,8 +129,16 @@ package struct PropertyMonitor: Sendable, Hashable {
     /// `event` (-1: a timer's step, the start, or an event ignored or rejected).
     package mutating func observe(_ instance: inout Instance, at time: Double, took event: Int32,
                                   violations: inout [PropertyViolation]) {
-        let program = instance.program
-        for (k, p) in program.properties.enumerated() where !violated[k] && p.kind != .reachable {
+        observe(&instance, instance.program, at: time, took: event, violations: &violations)
+    }
+
+    /// `observe`, with the instance's program passed in (a caller that has it at hand saves
+    /// a retain and a release per step).
+    package mutating func observe(_ instance: inout Instance, _ program: Program, at time: Double, took event: Int32,
+                                  violations: inout [PropertyViolation]) {
+        let properties = program.properties
+        for k in properties.indices where !violated[k] && properties[k].kind != .reachable {
+            let p = properties[k]
             // Every expression is evaluated in every stable configuration, needed or not:
             // one that fails to evaluate violates its property wherever it fails.
             do throws(ExpressionFault) {
