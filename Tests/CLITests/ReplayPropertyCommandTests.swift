@@ -1,0 +1,88 @@
+import Foundation
+import Statecraft
+import Testing
+import TestSupport
+
+/// `statecraft replay` with a spec's properties, as a pipeline sees it: the exit status, the
+/// JSON report's violations, and the summary's counts per property, which `merge` adds up.
+@Suite struct ReplayPropertyCommandTests {
+    /// A refresh that its 2 s timer ends, with a property that promises too much (1 s): a
+    /// log still refreshing at 1.5 s breaks it there; one that ends the refresh at 0.5 s
+    /// keeps it.
+    static let spec = """
+        machine Refresh {
+            public var inset: Number = 0
+            event pull(by: Number)
+            event done
+            initial state idle {
+                on pull if by > 100 -> refreshing
+            }
+            state refreshing {
+                entry { inset = 110 }
+                exit { inset -= 110 }
+                after 2s -> idle
+                on done -> idle
+            }
+            property quick: after entering refreshing within 1s: !in(refreshing)
+            property held: always inset == 110 while in(refreshing)
+        }
+
+        """
+
+    static let breaking = """
+        {"time": 0, "event": "pull", "by": 120}
+        {"time": 1.5, "expect": "refreshing"}
+
+        """
+    static let keeping = """
+        {"time": 0, "event": "pull", "by": 120}
+        {"time": 0.5, "event": "done"}
+        {"time": 3, "expect": "idle"}
+
+        """
+
+    @Test func aBrokenPropertyFailsTheReplayAndIsReported() throws {
+        let dir = try ReplayCommandTests.folder(["Refresh.machine": Self.spec, "breaking.jsonl": Self.breaking,
+                                                 "keeping.jsonl": Self.keeping])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spec = dir.appendingPathComponent("Refresh.machine").path
+        let kept = try CLI.run(["replay", spec, dir.appendingPathComponent("keeping.jsonl").path])
+        #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
+        let broken = try CLI.run(["replay", "--format", "json", spec, dir.appendingPathComponent("breaking.jsonl").path])
+        #expect(broken.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(broken.stdout.utf8)) as? [String: Any])
+        let log = try #require((document["logs"] as? [[String: Any]])?.first)
+        let run = try #require((log["cases"] as? [[String: Any]])?.first)
+        let violations = try #require(run["propertyViolations"] as? [[String: Any]])
+        // The deadline of 1 s passes at the line at 1.5 s (line 2); the spec's line 14.
+        #expect(violations.count == 1)
+        #expect(violations.first?["property"] as? String == "quick")
+        #expect(violations.first?["line"] as? Int == 2)
+        #expect(violations.first?["specLine"] as? Int == 14)
+        #expect(document["passed"] as? Bool == false)
+    }
+
+    @Test func summariesCountViolationsPerPropertyAndMergeAddsThem() throws {
+        let dir = try ReplayCommandTests.folder(["Refresh.machine": Self.spec, "a.jsonl": Self.breaking,
+                                                 "b.jsonl": Self.breaking, "c.jsonl": Self.keeping])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spec = dir.appendingPathComponent("Refresh.machine").path
+        func summary(_ logs: [String], to name: String) throws -> [String: Any] {
+            let r = try CLI.run(["replay", spec] + logs.map { dir.appendingPathComponent($0).path } + ["--summary", "--format", "json"])
+            try r.stdout.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            return try #require(document["summary"] as? [String: Any])
+        }
+        let whole = try summary(["a.jsonl", "b.jsonl", "c.jsonl"], to: "whole.json")
+        #expect(whole["propertyViolations"] as? [String: Int] == ["quick": 2], "\(whole)")
+        #expect(whole["fittingCases"] as? Int == 1)
+        _ = try summary(["a.jsonl"], to: "one.json")
+        _ = try summary(["b.jsonl", "c.jsonl"], to: "two.json")
+        let merged = try CLI.run(["merge", dir.appendingPathComponent("one.json").path, dir.appendingPathComponent("two.json").path,
+                                  "--format", "json"])
+        let mergedJSON = try #require(try JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any])
+        let mergedSummary = try #require(mergedJSON["summary"] as? [String: Any])
+        #expect(mergedSummary["propertyViolations"] as? [String: Int] == ["quick": 2], "\(merged.stdout)\(merged.stderr)")
+        #expect(mergedSummary["fittingCases"] as? Int == 1)
+    }
+}
