@@ -139,9 +139,11 @@ public enum Exploration {
     package static func run(_ machine: Machine, bounds: ExplorationBounds, reference: Bool,
                             merging: Bool) -> ExplorationReport {
         let program = Program(machine)
-        let proofs = proven(machine, isStatechart: program.isStatechart)
+        // One interval analysis serves the proofs about states and transitions and those about properties.
+        let intervals = IntervalAnalysis(machine, isStatechart: program.isStatechart)
+        let proofs = proven(machine, intervals: intervals)
         var explorer = Explorer(program: program, bounds: bounds, reference: reference, merging: merging)
-        let analysisProofs = PropertyVerdicts.analysisProofs(machine, program)
+        let analysisProofs = PropertyVerdicts.analysisProofs(machine, program, intervals: intervals)
         var settledAt: Int?
         // History states are never active: what is to settle about them is the transitions into them.
         let toSettle = machine.states.dropFirst().filter { !$0.isHistory }.map(\.id.index)
@@ -169,13 +171,16 @@ public enum Exploration {
             if let reason = proofs.transitions[i] { return .unreachable(reason) }
             return .notReached
         }
+        // The search saw everything: every reachable configuration, each input, each order of timers.
+        let searchedEverything = explorer.exhausted && !explorer.payloadsSampled && !explorer.deadlinesRefused
+            && timerOrderIsFixed(machine)
         if let fault = explorer.startFault {
             // Nothing runs, so nothing is reached; the start's failure is the one reason.
             let reason = "the machine cannot start: entering '\(machine.initialState.map { machine[$0].name } ?? "")' fails "
                 + "at run time (\(fault.message) in '\(machine.text(fault.range))')"
             states = states.indices.map { $0 == 0 ? .reached([]) : .unreachable(reason) }
             transitions = transitions.map { _ in .unreachable(reason) }
-        } else if explorer.exhausted && !explorer.payloadsSampled && !explorer.deadlinesRefused && timerOrderIsFixed(machine) {
+        } else if searchedEverything {
             // Every configuration the machine can reach was visited, each event tried with
             // one payload per region of its fields, and time let pass to every deadline:
             // what the search did not reach cannot happen.
@@ -206,9 +211,9 @@ public enum Exploration {
         report.limits = limits
         report.startFault = explorer.startFault
         report.faults = explorer.faults.map { ExplorationReport.Fault(fault: $0.fault, witness: $0.path) }
-        let complete = explorer.startFault == nil && explorer.exhausted && !explorer.payloadsSampled
-            && !explorer.deadlinesRefused && timerOrderIsFixed(machine)
-        report.properties = PropertyVerdicts.verdicts(machine, explorer, report, complete: complete, proofs: analysisProofs)
+        report.properties = PropertyVerdicts.verdicts(machine, explorer, report,
+                                                      complete: explorer.startFault == nil && searchedEverything,
+                                                      proofs: analysisProofs)
         return report
     }
 
@@ -249,8 +254,12 @@ public enum Exploration {
     /// What can be proven without running: unreachable states and transitions that can
     /// never fire, each with its reason.
     static func proven(_ machine: Machine, isStatechart: Bool) -> (states: [String?], transitions: [String?]) {
+        proven(machine, intervals: IntervalAnalysis(machine, isStatechart: isStatechart))
+    }
+
+    /// `proven`, on an interval analysis already made.
+    static func proven(_ machine: Machine, intervals: IntervalAnalysis) -> (states: [String?], transitions: [String?]) {
         let constants = machine.constantValues
-        let intervals = IntervalAnalysis(machine, isStatechart: isStatechart)
         let graph = Reachability.reachableStates(machine)
         var states: [String?] = Array(repeating: nil, count: machine.states.count)
         func failure(_ expr: Expr) -> String {

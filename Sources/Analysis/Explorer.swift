@@ -610,17 +610,8 @@ struct Explorer {
                 }
             }
             if monitor != nil {
-                // Every timer's step is a stable configuration of its own, watched in turn
-                // (what `advance` does, one timer at a time).
-                var firedAtOnce = 0
-                monitor?.clockMoves(to: deadline, program, violations: &violated)
-                while let step = next.fireNextTimer(dueBy: deadline, firedAtOnce: &firedAtOnce) {
-                    note(step)
-                    if case .failed = step.result { continue }
-                    let took: Int32 = if case .applied = step.result, let sent = step.sent { Int32(sent.index) } else { -1 }
-                    monitor?.observe(&next, at: next.now, took: took, violations: &violated)
-                }
-                next.moveClock(to: deadline)
+                // Every timer's step is a stable configuration of its own, watched in turn.
+                monitor?.advance(&next, to: deadline, violations: &violated, onStep: note)
             } else {
                 next.advance(to: deadline, onStep: note)
             }

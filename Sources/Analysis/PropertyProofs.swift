@@ -36,33 +36,35 @@ struct PropertyProofs {
     /// configuration is not just its leaf.
     private let isStatechart: Bool
     private let constants: [Value]
+    /// The leaves the analysis reaches, with their intervals (none when it did not converge:
+    /// its intervals then prove nothing).
+    private let contexts: [Context]
 
-    init(_ machine: Machine, isStatechart: Bool) {
+    /// Proofs on `analysis`, the interval analysis of `machine` (stepping as a statechart
+    /// or not, as `isStatechart` says), which the search's own proofs use too.
+    init(_ machine: Machine, isStatechart: Bool, analysis: IntervalAnalysis) {
         self.machine = machine
         self.isStatechart = isStatechart
-        analysis = IntervalAnalysis(machine, isStatechart: isStatechart)
+        self.analysis = analysis
         constants = machine.constantValues
-    }
-
-    /// A leaf the analysis reaches, with its intervals.
-    private struct Context {
-        var leaf: StateID
-        var env: [AbstractValue]
-    }
-
-    private var contexts: [Context] {
-        guard analysis.converged else { return [] }
-        return machine.states.map(\.id).compactMap { s in
+        contexts = !analysis.converged ? [] : machine.states.map(\.id).compactMap { s in
             guard s != machine.root, machine.isAtomic(s), !machine[s].isHistory, let env = analysis.environments[s.index]
             else { return nil }
-            return Context(leaf: s, env: env)
+            return Context(leaf: s, env: env, evaluator: PropertyProofs.evaluator(at: s, machine))
         }
     }
 
+    /// A leaf the analysis reaches, with its intervals and an evaluator that knows what
+    /// `in(x)` is where it is active.
+    private struct Context {
+        var leaf: StateID
+        var env: [AbstractValue]
+        var evaluator: AbstractEvaluator
+    }
+
     /// An evaluator that knows what `in(x)` is where `leaf` is active.
-    private func evaluator(at leaf: StateID) -> AbstractEvaluator {
+    private static func evaluator(at leaf: StateID, _ machine: Machine) -> AbstractEvaluator {
         var evaluator = AbstractEvaluator(machine: machine)
-        let machine = self.machine
         let ancestors = Set(machine.selfAndAncestors(leaf, upTo: nil))
         let possible = Set(machine.coActiveStates(leaf))
         evaluator.inState = { x in
@@ -100,13 +102,12 @@ struct PropertyProofs {
     /// unknown, so `never in(a) && in(b)` for `a` and `b` of one region is proven on that
     /// region's covering set.
     private func invariant(_ x: Expr, _ g: Expr?, mustBe: Bool) -> String? {
-        let contexts = self.contexts
         for c in contexts {
-            let evaluator = evaluator(at: c.leaf)
+            let evaluator = c.evaluator
             if mayFail(x, c.env, evaluator) || g.map({ mayFail($0, c.env, evaluator) }) == true { return nil }
         }
         func holds(_ c: Context) -> Bool {
-            let evaluator = evaluator(at: c.leaf)
+            let evaluator = c.evaluator
             return cases(of: [x] + (g.map { [$0] } ?? []), in: c.env).allSatisfy { env in
                 if let g, !evaluator.evaluate(g, env).canBeTrue { return true }
                 let value = evaluator.evaluate(x, env)
@@ -160,9 +161,8 @@ struct PropertyProofs {
     }
 
     private func precedence(_ x: Expr, _ y: Expr, startSatisfiesY: Bool) -> String? {
-        let contexts = self.contexts
         for c in contexts {
-            let evaluator = evaluator(at: c.leaf)
+            let evaluator = c.evaluator
             if mayFail(x, c.env, evaluator) || mayFail(y, c.env, evaluator) { return nil }
         }
         if startSatisfiesY { return "'\(machine.text(y.range))' holds from the start" }
@@ -171,7 +171,7 @@ struct PropertyProofs {
         var xCanHold: Set<StateID> = []
         var yMustHold: Set<StateID> = []
         for c in contexts {
-            let evaluator = evaluator(at: c.leaf)
+            let evaluator = c.evaluator
             if evaluator.evaluate(x, c.env).canBeTrue { xCanHold.insert(c.leaf) }
             if !evaluator.evaluate(y, c.env).canBeFalse { yMustHold.insert(c.leaf) }
         }
@@ -194,20 +194,19 @@ struct PropertyProofs {
 
     /// `after entering s within deadline: X`, by a timer of `s` that always leaves it in time.
     private func leaves(_ s: StateID, within deadline: Double, _ x: Expr) -> String? {
-        let contexts = self.contexts
         // X may fail wherever s is active, or after it: a failure is a violation.
-        for c in contexts where mayFail(x, c.env, evaluator(at: c.leaf)) { return nil }
+        for c in contexts where mayFail(x, c.env, c.evaluator) { return nil }
         // Once s is left, X holds: wherever s is not active (a statechart, whose step may go
         // on through eventless transitions after leaving), or where each way out of it leads
         // (a machine without parallel states, whose step ends where its transition leads).
         if isStatechart || !exitsAnswer(s, x) {
             for c in contexts where !machine.coActiveStates(c.leaf).contains(s) {
-                if evaluator(at: c.leaf).evaluate(x, c.env).canBeFalse { return nil }
+                if c.evaluator.evaluate(x, c.env).canBeFalse { return nil }
             }
         }
         let subtree = Set((s.index...machine.lastDescendant(s).index).map(StateID.init))
         func related(_ a: StateID, _ b: StateID) -> Bool { a == b || machine.isDescendant(a, of: b) || machine.isDescendant(b, of: a) }
-        guard let env = environment(of: s) else { return nil }
+        guard let env = analysis.environments[s.index] else { return nil }
         // The timer that leaves s.
         let timer = machine[s].transitions.map { machine[$0] }.first { t in
             guard case .after(let delay) = t.trigger, case .number(let d)? = delay.folded(constants: constants),
@@ -228,7 +227,7 @@ struct PropertyProofs {
                   machine.isDescendant(s, of: domain) else { continue }  // s is not exited
             // A guard that cannot hold while s is active (`if in(ended)` beside s).
             if let g = t.guardExpr {
-                var evaluator = evaluator(at: s)
+                var evaluator = PropertyProofs.evaluator(at: s, machine)
                 evaluator.setPayload(of: t.trigger)
                 if !evaluator.evaluate(g, env).canBeTrue { continue }
             }
@@ -311,7 +310,7 @@ struct PropertyProofs {
                   machine.isDescendant(s, of: domain) else { continue }
             let entered = machine[target].isHistory ? (machine[target].parent ?? target) : target
             let landing = contexts.filter { $0.leaf == entered || machine.isDescendant($0.leaf, of: entered) }
-            for c in landing where evaluator(at: c.leaf).evaluate(x, c.env).canBeFalse { return false }
+            for c in landing where c.evaluator.evaluate(x, c.env).canBeFalse { return false }
         }
         return true
     }
@@ -326,15 +325,14 @@ struct PropertyProofs {
                 && analysis.environments[t.source.index] != nil
         }
         if takers.isEmpty { return "no step takes '\(machine[e].name)': no transition that can fire has it as its trigger" }
-        let contexts = self.contexts
-        for c in contexts where mayFail(x, c.env, evaluator(at: c.leaf)) { return nil }
+        for c in contexts where mayFail(x, c.env, c.evaluator) { return nil }
         // A statechart's step may go on after the transition; only the state-based rule holds there.
         var entered: [String] = []
         var answersItself = false
         for t in takers {
             let rest = t.target.map { machine[$0].isHistory ? (machine[$0].parent ?? $0) : $0 } ?? t.source
             let landing = contexts.filter { $0.leaf == rest || machine.isDescendant($0.leaf, of: rest) }
-            if !isStatechart, landing.allSatisfy({ !evaluator(at: $0.leaf).evaluate(x, $0.env).canBeFalse }) {
+            if !isStatechart, landing.allSatisfy({ !$0.evaluator.evaluate(x, $0.env).canBeFalse }) {
                 answersItself = true
                 continue
             }
@@ -346,12 +344,6 @@ struct PropertyProofs {
         if entered.isEmpty { return "every step that takes '\(machine[e].name)' leaves the machine where it holds" }
         return "every step that takes '\(machine[e].name)' " + (answersItself ? "leaves the machine where it holds, or " : "")
             + "enters " + entered.map { "'\($0)'" }.joined(separator: " or ") + ", which is always left in time for it"
-    }
-
-    /// The intervals of the variables whenever `s` is active: its own, or the join of its leaves'.
-    private func environment(of s: StateID) -> [AbstractValue]? {
-        if let env = analysis.environments[s.index] { return env }
-        return nil
     }
 
     /// Whether some run of the step of timer `t` (from `s`, with the variables in `env`) can

@@ -20,10 +20,11 @@ import StatecraftRuntime
 ///   and a response depends on when the environment acts between timers.
 enum PropertyVerdicts {
     /// By property index: the interval analysis's proof of it, if it has one
-    /// (`PropertyProofs`). Worked out before the search, which then need not go on for them.
-    static func analysisProofs(_ machine: Machine, _ program: Program) -> [String?] {
+    /// (`PropertyProofs` on `intervals`, the machine's analysis). Worked out before the
+    /// search, which then need not go on for them.
+    static func analysisProofs(_ machine: Machine, _ program: Program, intervals: IntervalAnalysis) -> [String?] {
         guard !machine.properties.isEmpty else { return [] }
-        let proofs = PropertyProofs(machine, isStatechart: program.isStatechart)
+        let proofs = PropertyProofs(machine, isStatechart: program.isStatechart, analysis: intervals)
         var start = Instance(program)
         let started = start.start().result == .started
         return machine.properties.indices.map { k in

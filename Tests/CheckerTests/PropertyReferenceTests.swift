@@ -38,7 +38,8 @@ import TestSupport
             }
             let broken = Self.everyRun(program, numbers: numbers.sorted())
             // The interval analysis's proofs on their own (the search's verdict hides them where it decides).
-            for (k, proof) in PropertyVerdicts.analysisProofs(machine, program).enumerated() {
+            for (k, proof) in PropertyVerdicts.analysisProofs(
+                machine, program, intervals: IntervalAnalysis(machine, isStatechart: program.isStatechart)).enumerated() {
                 guard let proof else { continue }
                 compared.analysis += 1
                 if let run = broken[k] {

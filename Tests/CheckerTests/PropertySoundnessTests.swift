@@ -109,7 +109,8 @@ import TestSupport
         let runs = randomRuns(program, rng: &rng)
         // The interval analysis's proofs on their own: where the search also decides, its
         // verdict is the one reported, so a wrong proof would otherwise go unseen.
-        for (k, proof) in PropertyVerdicts.analysisProofs(machine, program).enumerated() {
+        for (k, proof) in PropertyVerdicts.analysisProofs(
+                machine, program, intervals: IntervalAnalysis(machine, isStatechart: program.isStatechart)).enumerated() {
             guard let proof, let broken = runs[k] else { continue }
             findings.append("\(machine.properties[k].name): the interval analysis proves it (\(proof)), but a random run breaks it: \(broken)")
         }
@@ -177,22 +178,15 @@ import TestSupport
         }
 
         mutating func move(to time: Double) {
-            let program = instance.program
-            var firedAtOnce = 0
-            while let due = instance.nextDeadline, due <= time, !instance.isFinished {
-                monitor.clockMoves(to: due, program, violations: &found)
-                guard let step = instance.fireNextTimer(dueBy: due, firedAtOnce: &firedAtOnce) else { break }
-                timersFired += 1
-                // A failed step is undone; a timer loop also drops every timer (and the run goes on).
-                if case .failed(let fault) = step.result {
-                    if fault.isLoop { looping = true }
-                    continue
-                }
-                let took: Int32 = if case .applied = step.result, let sent = step.sent { Int32(sent.index) } else { -1 }
-                monitor.observe(&instance, at: due, took: took, violations: &found)
+            var fired = 0
+            var looped = false
+            // A failed step is undone; a timer loop also drops every timer (and the run goes on).
+            monitor.advance(&instance, to: time, violations: &found) { step in
+                fired += 1
+                if case .failed(let fault) = step.result, fault.isLoop { looped = true }
             }
-            monitor.clockMoves(to: time, program, violations: &found)
-            instance.advance(to: time)
+            timersFired += fired
+            if looped { looping = true }
         }
 
         mutating func send(_ event: EventID, _ payload: [Value], at time: Double) {

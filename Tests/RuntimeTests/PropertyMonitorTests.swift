@@ -48,17 +48,7 @@ import Testing
         var found: [PropertyViolation] = []
         _ = instance.start()
         monitor.observe(&instance, at: 0, took: -1, violations: &found)
-        func moveTo(_ time: Double) {
-            var firedAtOnce = 0
-            while let due = instance.nextDeadline, due <= time {
-                monitor.clockMoves(to: due, program, violations: &found)
-                let step = instance.fireNextTimer(dueBy: due, firedAtOnce: &firedAtOnce)
-                if case .failed? = step?.result { continue }
-                monitor.observe(&instance, at: due, took: -1, violations: &found)
-            }
-            monitor.clockMoves(to: time, program, violations: &found)
-            instance.advance(to: time)
-        }
+        func moveTo(_ time: Double) { monitor.advance(&instance, to: time, violations: &found) }
         for (time, event) in lines {
             moveTo(time)
             let step = instance.send(event)

@@ -169,6 +169,25 @@ package struct PropertyMonitor: Sendable, Hashable {
         }
     }
 
+    /// Lets time pass on `instance` to `time` as replay does, watching it: the timers due
+    /// fire in turn, the clock passes each one's time before its step (a deadline passed
+    /// before it is broken there), and each step that did not fail leaves a stable
+    /// configuration to judge. `onStep` sees every timer's step, failed ones too.
+    package mutating func advance(_ instance: inout Instance, to time: Double, violations: inout [PropertyViolation],
+                                  onStep: (Step) -> Void = { _ in }) {
+        let program = instance.program
+        var firedAtOnce = 0
+        while let step = instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
+            onStep(step)
+            clockMoves(to: step.time, program, violations: &violations)
+            if case .failed = step.result { continue }
+            let took: Int32 = if case .applied = step.result, let sent = step.sent { Int32(sent.index) } else { -1 }
+            observe(&instance, program, at: step.time, took: took, violations: &violations)
+        }
+        clockMoves(to: time, program, violations: &violations)
+        instance.advance(to: time)
+    }
+
     private mutating func report(_ k: Int, _ p: CompiledProperty, _ reason: PropertyViolation.Reason, _ time: Double,
                                  _ violations: inout [PropertyViolation]) {
         violated[k] = true
