@@ -84,6 +84,11 @@ public struct CaseReport: Sendable {
     /// The spec's properties this case's run broke, each once, in the order they became
     /// certain. A violation fails the case, as a failed expectation does.
     public var propertyViolations: [PropertyViolationRecord] = []
+
+    /// Whether every expectation held, nothing was rejected and no property was broken:
+    /// what passing means for a case, in every report.
+    package var passed: Bool { failureCount == 0 && rejected == 0 && propertyViolations.isEmpty }
+
     /// The first `Replayer.keptFailures` rejections.
     public var rejections: [Rejection] = []
     /// The virtual time at the end.
@@ -178,7 +183,7 @@ public struct ReplayReport: Sendable {
 
     /// Whether every expectation held and nothing was rejected (exit status 0).
     public var passed: Bool {
-        error == nil && cases.allSatisfy { $0.failureCount == 0 && $0.rejected == 0 && $0.propertyViolations.isEmpty }
+        error == nil && cases.allSatisfy(\.passed)
     }
 }
 

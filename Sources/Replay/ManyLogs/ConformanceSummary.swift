@@ -134,9 +134,7 @@ public struct ConformanceSummary: Sendable, Equatable {
             if failure != nil { malformedLogs += 1 }
             for c in report.cases {
                 cases += 1
-                if c.failureCount == 0 && c.rejected == 0 && c.startFailure == nil && c.propertyViolations.isEmpty {
-                    fittingCases += 1
-                }
+                if c.passed && c.startFailure == nil { fittingCases += 1 }
                 for v in c.propertyViolations { propertyViolations[v.property, default: 0] += 1 }
                 applied += c.applied
                 ignored += c.ignored

@@ -64,7 +64,7 @@ public enum ReplayJUnit {
                 suite.tests += 1
                 let findings = c.findings
                 let attributes = "name=\"\(XMLEscaping.attribute(c.title))\" classname=\"\(XMLEscaping.attribute(log.path))\""
-                if findings.isEmpty && c.failureCount == 0 && c.rejected == 0 && c.propertyViolations.isEmpty {
+                if findings.isEmpty && c.passed {
                     cases += "    <testcase \(attributes)/>\n"
                     continue
                 }
