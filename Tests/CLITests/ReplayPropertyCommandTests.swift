@@ -86,3 +86,29 @@ import TestSupport
         #expect(mergedSummary["fittingCases"] as? Int == 1)
     }
 }
+
+/// `check --counterexamples DIR`: each violated property's log, which `replay` reproduces;
+/// the folder is refused when it holds a file `check` did not write.
+@Suite struct CounterexamplesCommandTests {
+    @Test func violatedPropertiesAreWrittenAsLogsThatReplayBreaks() throws {
+        let dir = try ReplayCommandTests.folder(["Refresh.machine": ReplayPropertyCommandTests.spec])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        let spec = dir.appendingPathComponent("Refresh.machine").path
+        let out = dir.appendingPathComponent("cx")
+        let checked = try CLI.run(["check", "--counterexamples", out.path, spec])
+        #expect(checked.status == 1, "\(checked.stdout)\(checked.stderr)")
+        // `quick` is violated, `held` proven: one log, named after the property.
+        #expect(try fm.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".jsonl") } == ["quick.jsonl"])
+        let replayed = try CLI.run(["replay", spec, out.appendingPathComponent("quick.jsonl").path])
+        #expect(replayed.status == 1)
+        #expect(replayed.stdout.contains("error: property 'quick' (spec line 14) violated"), "\(replayed.stdout)")
+        // Written again over its own files, and refused over a file of the user's, which stays.
+        #expect(try CLI.run(["check", "--counterexamples", out.path, spec]).status == 1)
+        try Data("{}\n".utf8).write(to: out.appendingPathComponent("mine.jsonl"))
+        let refused = try CLI.run(["check", "--counterexamples", out.path, spec])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("holds files that 'check' did not write ('mine.jsonl')"), "\(refused.stderr)")
+        #expect(fm.fileExists(atPath: out.appendingPathComponent("mine.jsonl").path))
+    }
+}
