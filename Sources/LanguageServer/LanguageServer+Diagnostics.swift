@@ -19,7 +19,7 @@ extension LanguageServer {
             }
             var object = JSONObject([
                 ("range", document.range(d.range)),
-                ("severity", .integer(Self.severity(d.severity))),
+                ("severity", .integer(Self.severity(of: d))),
                 ("code", .string(d.id.rawValue)),
                 ("source", "statecraft"),
                 ("message", .string(message)),
@@ -31,9 +31,12 @@ extension LanguageServer {
                                 ["uri": .string(uri), "version": .integer(document.version), "diagnostics": .array(diagnostics)])
     }
 
-    /// The protocol's severities: 1 error, 2 warning, 3 information.
-    static func severity(_ severity: Severity) -> Int {
-        switch severity {
+    /// The protocol's severities: 1 error, 2 warning, 3 information, 4 hint. A proven property
+    /// is a hint: the editor marks its name faintly, and the problems list, which editors fill
+    /// with the other three, stays empty for a spec without problems.
+    static func severity(of diagnostic: Diagnostic) -> Int {
+        if diagnostic.id == .propertyProven { return 4 }
+        return switch diagnostic.severity {
         case .error: 1
         case .warning: 2
         case .note: 3

@@ -53,13 +53,17 @@ import Testing
         #expect(type("quiet:") == 6, "a property's name, declared")
     }
 
-    /// The verdicts in the editor: each on its property's name, as a diagnostic (proven as
-    /// information), and hover gives the counterexample step by step.
+    /// The verdicts in the editor: each on its property's name, as a diagnostic (proven as a
+    /// hint, which stays out of the problems list), and hover gives the counterexample step by step.
     @Test func verdictsShowOnTheirLineAndHoverGivesTheCounterexample() throws {
         var session = Session.open(Self.text)
         let published = try #require(session.diagnostics().first)
         let diagnostics = try #require(published["params"]?["diagnostics"]?.arrayValue)
         let byCode = diagnostics.map { ($0["code"]?.stringValue ?? "", $0["range"]?["start"]?["line"]?.intValue ?? -1) }
+        let severities = diagnostics.map { ($0["code"]?.stringValue ?? "", $0["severity"]?.intValue ?? -1) }
+        #expect(severities.contains { $0 == ("property-violated", 1) })
+        #expect(severities.contains { $0 == ("property-proven", 4) })
+        #expect(!severities.contains { $0.0 == "property-proven" && $0.1 != 4 })
         // quiet: busy is reached while `reachable` holds; back holds; answered: a go from busy
         // leads to idle, and nothing comes back to busy unless another go is sent.
         #expect(byCode.contains { $0 == ("property-violated", 5) })
