@@ -78,25 +78,7 @@ enum PropertyVerdicts {
                                _ explorer: Explorer) -> ExplorationReport.PropertyCounterexample {
         let machine = explorer.program.machine
         let instance = explorer.nodes[w.node].instance
-        func text(_ e: Expr) -> String { "'" + machine.text(e.range) + "'" }
-        let leaves = instance.configuration.atomicStates(in: machine).map { machine[$0].name }.joined(separator: ", ")
-        let at = "at t=\(Value.number(w.violation.time)), in \(leaves)"
-        let reason: String
-        switch (w.violation.reason, property.form) {
-        case (.fault(let fault), _):
-            reason = "the property cannot be evaluated \(at): \(fault.message) in '\(machine.text(fault.range))'"
-        case (.deadlinePassed(let trigger, let deadline), .response(_, _, let x)):
-            reason = "after the trigger at t=\(Value.number(trigger)), \(text(x)) did not hold by the deadline "
-                + "t=\(Value.number(deadline)); the clock passed it at t=\(Value.number(w.violation.time))"
-        case (.stateBreaksIt, .never(let x, let g)):
-            reason = "\(text(x)) holds \(at)" + (g.map { " (where \(text($0)) holds)" } ?? "")
-        case (.stateBreaksIt, .always(let x, let g)):
-            reason = "\(text(x)) is false \(at)" + (g.map { " (where \(text($0)) holds)" } ?? "")
-        case (.beforePrecondition, .precedence(let x, let y)):
-            reason = "\(text(x)) holds \(at), and \(text(y)) has not held before in this run"
-        default:
-            reason = "the run breaks it \(at)"
-        }
+        let reason = w.violation.describe(property, in: instance.configuration, of: machine)
         return ExplorationReport.PropertyCounterexample(witness: explorer.path(to: w.node), reason: reason,
                                                         time: w.violation.time)
     }

@@ -436,29 +436,9 @@ public struct Replayer {
             let property = program.machine.properties[v.property]
             run.report.propertyViolations.append(PropertyViolationRecord(
                 property: property.name, index: v.property, specRange: property.range, line: line, time: v.time,
-                message: Replayer.describe(v, of: property, in: run.instance)))
+                message: v.describe(property, in: run.instance.configuration, of: program.machine)))
         }
         run.violations.removeAll(keepingCapacity: true)
-    }
-
-    /// Why a property failed, for the report: the trigger and deadline of a response, the
-    /// missing precondition of `only after`, the configuration of `never`/`always`.
-    static func describe(_ v: PropertyViolation, of property: Property, in instance: Instance) -> String {
-        let leaves = instance.configuration.atomicStates(in: instance.program.machine)
-            .map { instance.program.machine[$0].name }.joined(separator: ", ")
-        switch v.reason {
-        case .deadlinePassed(let trigger, let deadline):
-            return "the response triggered at time \(Value.number(trigger)) was not answered by its deadline \(Value.number(deadline)); the clock reached \(Value.number(v.time))"
-        case .beforePrecondition:
-            return "its condition held in configuration (\(leaves)) at time \(Value.number(v.time)), and its precondition never held before in this run"
-        case .stateBreaksIt:
-            if case .never = property.form {
-                return "the forbidden condition held in configuration (\(leaves)) at time \(Value.number(v.time))"
-            }
-            return "the condition did not hold in configuration (\(leaves)) at time \(Value.number(v.time))"
-        case .fault(let fault):
-            return "it could not be evaluated in configuration (\(leaves)) at time \(Value.number(v.time)): \(fault.message)"
-        }
     }
 
     /// Counts the outputs of the step just taken, appends them to the case's window and

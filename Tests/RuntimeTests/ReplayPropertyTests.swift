@@ -73,7 +73,7 @@ import TestSupport
         let (_, report) = try Self.replayed(#"{"event": "alarm"}"# + "\n")
         let v = try #require(report.cases.first?.propertyViolations.first)
         #expect(v.property == "quiet" && v.line == 1)
-        #expect(v.message.contains("precondition never held"), "\(v.message)")
+        #expect(v.message == "'in(ringing)' holds at t=0, in ringing, and 'in(opened)' has not held before in this run")
     }
 
     @Test func aResponseAnsweredExactlyAtItsDeadlinePasses() throws {
@@ -95,7 +95,8 @@ import TestSupport
         let found = report.cases.flatMap { $0.propertyViolations.map { "\($0.property)@\($0.line)" } }
         #expect(found == ["noLockOpen@2", "shuts@3"])
         let v = try #require(report.cases.first?.propertyViolations.last)
-        #expect(v.message.contains("triggered at time 0") && v.message.contains("deadline 5"), "\(v.message)")
+        #expect(v.message.hasPrefix("after the trigger at t=0, ") && v.message.hasSuffix("did not hold by the deadline t=5; the clock passed it at t=6"),
+                "\(v.message)")
     }
 
     @Test func aResponseStillPendingWhenTheLogEndsIsNoViolation() throws {
