@@ -19,6 +19,7 @@ struct Arguments {
                statecraft-bench paths [--runs K] [--states N ...]
                statecraft-bench chart --states N --out FILE
                statecraft-bench record [--events N] [--runs K] [--out FILE]
+               statecraft-bench properties [--events N] [--runs K] [--machine NAME ...] [--dir DIR] [--specs DIR]
                statecraft-bench search [--spec FILE ...] [--max-configurations N ...] [--max-depth N] [--runs K] [--reach TARGET]
         (see the header of Sources/Benchmarks/main.swift)
         """
@@ -83,6 +84,18 @@ struct Arguments {
             command.cli = !flags.contains("--no-cli")
             command.steppingOnly = flags.contains("--stepping")
             return command.run()
+        case "properties":
+            var bench = PropertiesBench()
+            guard let events = number("--events", default: bench.events), events > 0,
+                  let runs = number("--runs", default: bench.runs), runs > 0 else {
+                return fail("--events and --runs take positive integers")
+            }
+            bench.events = events
+            bench.runs = runs
+            bench.machines = options["--machine"] ?? bench.machines
+            bench.directory = value("--dir") ?? bench.directory
+            bench.specs = value("--specs") ?? bench.specs
+            return bench.run()
         case "record":
             var bench = RecordBench()
             guard let events = number("--events", default: bench.events), events > 0,

@@ -72,6 +72,12 @@
 //     .build/release/statecraft-bench chart --states N --out FILE
 //         Writes that generated chart, to time the real binary on it: statecraft paths FILE.
 //
+//     .build/release/statecraft-bench properties [--events 2000000] [--runs 9] [--machine PullToRefresh ...] [--dir DIR]
+//         What watching properties costs replay: each bundled machine with properties replays its
+//         generated log in process with its properties and with them cut out, on one thread and
+//         on two (the CLI's reader thread), back to back in each of K rounds; the cost is the
+//         median of the rounds' ratios.
+//
 //     .build/release/statecraft-bench search [--spec FILE ...] [--max-configurations N ...] [--max-depth 12] [--runs 3]
 //         `check`'s witness search on each spec (by default the two debounce reproductions under
 //         Tests/CheckerTests/Fixtures) at each configuration bound (default 5000): the

@@ -89,8 +89,11 @@ public struct Replayer {
         /// What `monitor` found at the last step: reused, so watching allocates nothing per
         /// event (it only grows when a property is violated, once per property).
         @exclusivity(unchecked) var violations: [PropertyViolation] = []
+        /// What each property read when `monitor` last judged it (empty without properties).
+        let inputs: PropertyInputCache
 
         init(instance: Instance, report: CaseReport, window: [OutputID]) {
+            inputs = PropertyInputCache(instance.program)
             self.instance = instance
             self.report = report
             self.window = window
@@ -426,7 +429,8 @@ public struct Replayer {
 
     /// Judges the run's stable configuration, left by line `line`'s step (or its timers).
     func observe(_ run: Run, took event: Int32, line: Int) {
-        run.monitor?.observe(&run.instance, program, at: run.instance.now, took: event, violations: &run.violations)
+        run.monitor?.observe(&run.instance, program, at: run.instance.now, took: event, cache: run.inputs,
+                             violations: &run.violations)
         if !run.violations.isEmpty { recordViolations(run, line: line) }
     }
 

@@ -105,6 +105,9 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     private(set) var greatestFinite = Double.greatestFiniteMagnitude
     /// The machine's properties that resolved, compiled (see `PropertyMonitor`).
     package let properties: [CompiledProperty]
+    /// What the properties read, for judging only those whose inputs changed (nil with
+    /// more than 64 properties).
+    package let propertyWatch: PropertyWatch?
     /// Each variable's type, by `VariableID` index.
     package let variableTypes: [ValueType]
     /// Names by index, so reports and traces never copy a whole `State` or `Event` to read one.
@@ -164,6 +167,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         // Properties, as blocks run against a configuration at rest (no payload).
         generator.fields = []
         var properties: [(property: CompiledProperty, x: Register, other: Register?)] = []
+        var propertyReads: [(numbers: [Int32], strings: [Int32], states: [Int32])] = []
         for (k, property) in machine.properties.enumerated() where !property.isBroken {
             func block(_ e: Expr) -> (CompiledProperty.Block, Register) {
                 let b = generator.block(e)
@@ -190,6 +194,24 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
             compiled.triggerEvent = triggerEvent
             compiled.triggerState = triggerState
             compiled.deadline = deadline
+            var reads: (numbers: [Int32], strings: [Int32], states: [Int32]) = ([], [], [])
+            for e in [x] + (other.map { [$0] } ?? []) {
+                e.visit { read in
+                    switch read.kind {
+                    case .variable(let v) where read.type == .string:
+                        if !reads.strings.contains(Int32(v.index)) { reads.strings.append(Int32(v.index)) }
+                    case .variable(let v):
+                        if !reads.numbers.contains(Int32(v.index)) { reads.numbers.append(Int32(v.index)) }
+                    case .inState(let s):
+                        if !reads.states.contains(Int32(s.index)) { reads.states.append(Int32(s.index)) }
+                    default: break
+                    }
+                }
+            }
+            // A state that triggers a response is read too: a configuration that changes
+            // nothing the property reads cannot enter it.
+            if triggerState >= 0 && !reads.states.contains(triggerState) { reads.states.append(triggerState) }
+            propertyReads.append(reads)
             properties.append((compiled, xResult, otherBlock?.1))
         }
 
@@ -230,12 +252,25 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         // Result registers are known only once temporaries are placed.
         for r in guardResults { byGroup[r.group][r.index].guardRegister = generator.relocated(r.register).index }
         for r in delayResults { timersByState[r.state][r.index].delayRegister = generator.relocated(r.register).index }
+        // A block runs forward to its `end` (code only jumps forward): it can fail if an
+        // instruction before that has a fault site or is `fail`.
+        func canFail(_ block: CompiledProperty.Block) -> Bool {
+            var pc = Int(block.pc)
+            while pc < generator.code.count, generator.code[pc].op != .end {
+                if generator.faults[pc] != nil || generator.code[pc].op == .fail { return true }
+                pc += 1
+            }
+            return false
+        }
         self.properties = properties.map { p in
             var compiled = p.property
             compiled.x.register = generator.relocated(p.x).index
             if let r = p.other { compiled.other?.register = generator.relocated(r).index }
+            compiled.xCanFail = canFail(compiled.x)
+            compiled.otherCanFail = compiled.other.map(canFail) ?? false
             return compiled
         }
+        propertyWatch = PropertyWatch(self.properties, reads: propertyReads, eventCount: machine.events.count)
 
         var groups: [Int32] = [0]
         var flat: [CompiledTransition] = []

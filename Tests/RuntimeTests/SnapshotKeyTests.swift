@@ -25,7 +25,7 @@ import TestSupport
             result.append(instance)
             for _ in 0..<12 where result.count < count {
                 if rng.next() % 4 == 0, let deadline = instance.nextDeadline {
-                    _ = instance.advance(to: deadline)
+                    instance.advance(to: deadline)
                 } else if let event = machine.events.isEmpty ? nil : pick(machine.events) {
                     let payload = event.fields.map { field -> Value in
                         switch field.type {

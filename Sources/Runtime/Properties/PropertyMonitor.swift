@@ -27,6 +27,11 @@ package struct CompiledProperty: Sendable {
     package var triggerState: Int32 = -1
     /// A response's deadline, in seconds after its trigger.
     package var deadline: Double = 0
+    /// Whether evaluating `X` / the other expression can fail (an operation with a fault
+    /// site in its code). One that cannot fail need not be evaluated where its value does
+    /// not matter (`PropertyMonitor.observe(…, cache:)`).
+    package var xCanFail = true
+    package var otherCanFail = true
 }
 
 /// How a property failed in one run.
@@ -73,6 +78,9 @@ package struct PropertyMonitor: Sendable, Hashable {
     private var wasActive: [Bool]
     /// By compiled property: whether it was already reported violated.
     package private(set) var violated: [Bool]
+    /// The earliest deadline of a pending response (infinity: none), kept so that the clock
+    /// moving, on every line of a replay, costs one comparison while nothing is due.
+    private var nextDue = Double.infinity
 
     /// A monitor of `program`'s properties for a run that has not started.
     package init(_ program: Program) {
@@ -90,11 +98,16 @@ package struct PropertyMonitor: Sendable, Hashable {
 
     /// The earliest deadline of a pending response, if any.
     package func nextDeadline(_ program: Program) -> Double? {
-        var earliest: Double?
+        nextDue < .infinity ? nextDue : nil
+    }
+
+    /// Works `nextDue` out again after a pending response was answered or broken.
+    private mutating func recomputeNextDue(_ program: Program) {
+        var earliest = Double.infinity
         for (k, p) in program.properties.enumerated() where !violated[k] {
-            if let t = pending[k] { earliest = min(earliest ?? .infinity, t + p.deadline) }
+            if let t = pending[k] { earliest = min(earliest, t + p.deadline) }
         }
-        return earliest
+        nextDue = earliest
     }
 
     /// Appends what tells this run's monitor apart from another's in the same configuration
@@ -115,6 +128,8 @@ package struct PropertyMonitor: Sendable, Hashable {
     /// The clock moves to `time`, before any step at that time: every response whose
     /// deadline is strictly earlier is violated.
     package mutating func clockMoves(to time: Double, _ program: Program, violations: inout [PropertyViolation]) {
+        guard time > nextDue else { return }
+        defer { recomputeNextDue(program) }
         for (k, p) in program.properties.enumerated() where p.kind == .response && !violated[k] {
             guard let trigger = pending[k], time > trigger + p.deadline else { continue }
             violated[k] = true
@@ -138,34 +153,124 @@ package struct PropertyMonitor: Sendable, Hashable {
                                   violations: inout [PropertyViolation]) {
         let properties = program.properties
         for k in properties.indices where !violated[k] && properties[k].kind != .reachable {
-            let p = properties[k]
-            // Every expression is evaluated in every stable configuration, needed or not:
-            // one that fails to evaluate violates its property wherever it fails.
+            judge(k, properties[k], &instance, program, at: time, took: event, violations: &violations)
+        }
+    }
+
+    /// `observe`, skipping the properties whose inputs hold the values they held at their
+    /// last judgement in this run (`cache` remembers them): those expressions have the same
+    /// values, so `never`, `always` and `only after` cannot break now if they did not then,
+    /// and a response takes its `X` from the cache. A replay line mostly changes one or two
+    /// variables, so most properties are not evaluated at all. `observe` is the plain
+    /// reference the tests compare this with.
+    package mutating func observe(_ instance: inout Instance, _ program: Program, at time: Double, took event: Int32,
+                                  cache: PropertyInputCache, violations: inout [PropertyViolation]) {
+        guard let watch = program.propertyWatch else {
+            observe(&instance, program, at: time, took: event, violations: &violations)
+            return
+        }
+        let changed = cache.changed(instance, watch)
+        var due = changed
+        if event >= 0 && Int(event) < watch.triggeredBy.count { due |= watch.triggeredBy[Int(event)] }
+        while due != 0 {
+            let k = due.trailingZeroBitCount
+            due &= due - 1
+            guard !violated[k] else { continue }
+            let p = watch.properties[k]
+            if changed & (UInt64(1) << UInt64(k)) != 0 {
+                judgeChanged(k, p, &instance, program, at: time, took: event, cache: cache, violations: &violations)
+            } else if p.kind == .response, !cache.lastX[k], pending[k] == nil {
+                // Only the event that triggers this response was taken, and its `X` is still
+                // false: the wait starts. (A state trigger is among the inputs: unchanged, it
+                // was not entered now.)
+                pending[k] = time
+                nextDue = min(nextDue, time + p.deadline)
+            }
+        }
+    }
+
+    /// `judge`, for a property whose inputs changed, evaluating only what decides it: with
+    /// `while G`, `X` is not needed where `G` is false, nor are `X` and `Y` of `X only after
+    /// Y` once `Y` has held. An expression is skipped only if it cannot fail, since one that
+    /// fails breaks its property wherever it is evaluated.
+    @inline(__always)
+    private mutating func judgeChanged(_ k: Int, _ p: CompiledProperty, _ instance: inout Instance, _ program: Program,
+                                       at time: Double, took event: Int32, cache: PropertyInputCache,
+                                       violations: inout [PropertyViolation]) {
+        switch p.kind {
+        case .never, .always:
+            guard let g = p.other, !p.xCanFail else { break }
             do throws(ExpressionFault) {
-                let x = try instance.holds(p.x)
-                let other = try p.other.map { b throws(ExpressionFault) in try instance.holds(b) }
-                switch p.kind {
-                case .never, .always:
-                    if other ?? true, x == (p.kind == .never) { report(k, p, .stateBreaksIt, time, &violations) }
-                case .precedence:
-                    if other == true { seen[k] = true }
-                    if x && !seen[k] { report(k, p, .beforePrecondition, time, &violations) }
-                case .response:
-                    var triggered = p.triggerEvent >= 0 && p.triggerEvent == event
-                    if p.triggerState >= 0 {
-                        let active = instance.isActive(Int(p.triggerState))
-                        triggered = active && !wasActive[k]
-                        wasActive[k] = active
-                    }
-                    if triggered && pending[k] == nil { pending[k] = time }
-                    if x { pending[k] = nil }
-                case .reachable:
-                    break
-                }
+                guard try instance.holds(g) else { return }
+                if try instance.holds(p.x) == (p.kind == .never) { report(k, p, .stateBreaksIt, time, &violations) }
             } catch {
-                pending[k] = nil
                 report(k, p, .fault(error), time, &violations)
             }
+            return
+        case .precedence:
+            if seen[k] && !p.xCanFail && !p.otherCanFail { return }
+        case .response, .reachable:
+            break
+        }
+        judge(k, p, &instance, program, at: time, took: event, violations: &violations, remember: &cache.lastX[k])
+    }
+
+    /// Judges property `k` in the stable configuration of `instance`, evaluating its
+    /// expressions; `remember` receives `X`'s value.
+    private mutating func judge(_ k: Int, _ p: CompiledProperty, _ instance: inout Instance, _ program: Program,
+                                at time: Double, took event: Int32, violations: inout [PropertyViolation]) {
+        var x = false
+        judge(k, p, &instance, program, at: time, took: event, violations: &violations, remember: &x)
+    }
+
+    private mutating func judge(_ k: Int, _ p: CompiledProperty, _ instance: inout Instance, _ program: Program,
+                                at time: Double, took event: Int32, violations: inout [PropertyViolation],
+                                remember: inout Bool) {
+        // Every expression is evaluated in every stable configuration, needed or not:
+        // one that fails to evaluate violates its property wherever it fails.
+        do throws(ExpressionFault) {
+            let x = try instance.holds(p.x)
+            let other = try p.other.map { b throws(ExpressionFault) in try instance.holds(b) }
+            remember = x
+            switch p.kind {
+            case .never, .always:
+                if other ?? true, x == (p.kind == .never) { report(k, p, .stateBreaksIt, time, &violations) }
+            case .precedence:
+                if other == true { seen[k] = true }
+                if x && !seen[k] { report(k, p, .beforePrecondition, time, &violations) }
+            case .response:
+                respond(k, p, instance, program, at: time, took: event, x: x)
+            case .reachable:
+                break
+            }
+        } catch {
+            if pending[k] != nil {
+                pending[k] = nil
+                violated[k] = true
+                recomputeNextDue(program)
+            }
+            report(k, p, .fault(error), time, &violations)
+        }
+    }
+
+    /// A response in a stable configuration where its `X` is `x`: a trigger starts the
+    /// wait (the oldest pending one counts), and `X` answers every pending trigger.
+    private mutating func respond(_ k: Int, _ p: CompiledProperty, _ instance: Instance, _ program: Program,
+                                  at time: Double, took event: Int32, x: Bool) {
+        var triggered = p.triggerEvent >= 0 && p.triggerEvent == event
+        if p.triggerState >= 0 {
+            let active = instance.isActive(Int(p.triggerState))
+            triggered = active && !wasActive[k]
+            if wasActive[k] != active { wasActive[k] = active }
+        }
+        if x {
+            if pending[k] != nil {
+                pending[k] = nil
+                recomputeNextDue(program)
+            }
+        } else if triggered && pending[k] == nil {
+            pending[k] = time
+            nextDue = min(nextDue, time + p.deadline)
         }
     }
 

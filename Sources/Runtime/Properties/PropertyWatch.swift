@@ -1,0 +1,154 @@
+/// What a program's properties read, gathered across them so that one pass over a stable
+/// configuration tells which properties could have changed their values: each number
+/// variable, string variable and state that some property reads (`in(...)`, or a response's
+/// triggering state), once, with the mask of the properties that read it. Constants never
+/// change, and a property reads nothing else, so a property none of whose inputs changed
+/// has the values it had at its last judgement. `always reachable` is left out: no run
+/// breaks it, so the monitor never judges it.
+///
+/// `replay` consults it on every line, so it is a class over frozen tables: reading it
+/// retains nothing. Masks are 64 bits: a program with more properties has no watch (nil),
+/// and its monitor judges every property in every configuration.
+package final class PropertyWatch: @unchecked Sendable {
+    /// A register or a state index, and the mask of the properties that read it.
+    package struct Input: Sendable {
+        package var id: Int32
+        package var readers: UInt64
+    }
+
+    /// The compiled properties (`Program.properties`), by index.
+    let properties: FrozenTable<CompiledProperty>
+    let numbers: FrozenTable<Input>
+    let strings: FrozenTable<Input>
+    let states: FrozenTable<Input>
+    /// The properties that read any state: on a machine without statechart steps, the
+    /// active leaf is the whole configuration, and a new leaf concerns all of them.
+    let stateReaders: UInt64
+    /// By event: the responses that event triggers.
+    let triggeredBy: FrozenTable<UInt64>
+    /// Every watched property's bit.
+    let all: UInt64
+
+    init?(_ properties: [CompiledProperty], reads: [(numbers: [Int32], strings: [Int32], states: [Int32])],
+          eventCount: Int) {
+        guard properties.count <= 64 else { return nil }
+        var numbers: [Input] = [], strings: [Input] = [], states: [Input] = []
+        var triggeredBy = Array(repeating: UInt64(0), count: eventCount)
+        var stateReaders: UInt64 = 0, all: UInt64 = 0
+        for (k, p) in properties.enumerated() where p.kind != .reachable {
+            let bit = UInt64(1) << UInt64(k)
+            all |= bit
+            func add(_ list: inout [Input], _ id: Int32) {
+                if let at = list.firstIndex(where: { $0.id == id }) {
+                    list[at].readers |= bit
+                } else {
+                    list.append(Input(id: id, readers: bit))
+                }
+            }
+            for r in reads[k].numbers { add(&numbers, r) }
+            for r in reads[k].strings { add(&strings, r) }
+            for s in reads[k].states { add(&states, s) }
+            if !reads[k].states.isEmpty { stateReaders |= bit }
+            if p.triggerEvent >= 0 && Int(p.triggerEvent) < eventCount { triggeredBy[Int(p.triggerEvent)] |= bit }
+        }
+        self.properties = FrozenTable(properties)
+        self.numbers = FrozenTable(numbers)
+        self.strings = FrozenTable(strings)
+        self.states = FrozenTable(states)
+        self.triggeredBy = FrozenTable(triggeredBy)
+        self.stateReaders = stateReaders
+        self.all = all
+    }
+
+    deinit {
+        properties.free()
+        numbers.free()
+        strings.free()
+        states.free()
+        triggeredBy.free()
+    }
+}
+
+/// What a run's properties read at their last judgement (the inputs of `PropertyWatch`),
+/// and each property's `X` then: what lets `PropertyMonitor.observe(…, cache:)` judge only
+/// the properties whose inputs changed. A replay keeps one per case beside its monitor. (It
+/// is not part of the monitor: the search tells runs apart by their monitors, and what a
+/// run last read is no part of that.)
+///
+/// A class over raw storage, read on every line of a replay: arrays would check their
+/// buffer's uniqueness on every write. One run uses it at a time.
+package final class PropertyInputCache: @unchecked Sendable {
+    /// By compiled property: its `X` at the last judgement.
+    let lastX: UnsafeMutablePointer<Bool>
+    /// The watched inputs' values at the last observation, in `PropertyWatch` order:
+    /// numbers by bit pattern (so a NaN equals itself), strings, and states' activity.
+    private let numbers: UnsafeMutablePointer<UInt64>
+    private let strings: UnsafeMutablePointer<String>
+    private let states: UnsafeMutablePointer<Bool>
+    /// The active leaf at the last observation, for a machine without statechart steps.
+    private var leaf: Int32 = -1
+    /// Whether there was an observation yet: the first one judges every property.
+    private var observed = false
+    private let counts: (properties: Int, numbers: Int, strings: Int, states: Int)
+
+    package init(_ program: Program) {
+        let watch = program.propertyWatch
+        counts = (max(1, program.properties.count), max(1, watch?.numbers.count ?? 0),
+                  max(1, watch?.strings.count ?? 0), max(1, watch?.states.count ?? 0))
+        lastX = .allocate(capacity: counts.properties)
+        lastX.initialize(repeating: false, count: counts.properties)
+        numbers = .allocate(capacity: counts.numbers)
+        numbers.initialize(repeating: 0, count: counts.numbers)
+        strings = .allocate(capacity: counts.strings)
+        strings.initialize(repeating: "", count: counts.strings)
+        states = .allocate(capacity: counts.states)
+        states.initialize(repeating: false, count: counts.states)
+    }
+
+    deinit {
+        lastX.deallocate()
+        numbers.deallocate()
+        strings.deinitialize(count: counts.strings)
+        strings.deallocate()
+        states.deallocate()
+    }
+
+    /// The properties some of whose inputs changed since the last observation (all of
+    /// them at the first); the inputs' values are stored as they are now.
+    @inline(__always)
+    func changed(_ instance: Instance, _ watch: PropertyWatch) -> UInt64 {
+        let registers = instance.registers
+        guard observed else {
+            observed = true
+            for i in 0..<watch.numbers.count { numbers[i] = registers.numbers[Int(watch.numbers[i].id)].bitPattern }
+            for i in 0..<watch.strings.count { strings[i] = registers.strings[Int(watch.strings[i].id)] }
+            for i in 0..<watch.states.count { states[i] = instance.isActive(Int(watch.states[i].id)) }
+            leaf = Int32(truncatingIfNeeded: instance.state.index)
+            return watch.all
+        }
+        var changed: UInt64 = 0
+        for i in 0..<watch.numbers.count {
+            let input = watch.numbers[i]
+            let value = registers.numbers[Int(input.id)].bitPattern
+            if numbers[i] != value { numbers[i] = value; changed |= input.readers }
+        }
+        for i in 0..<watch.strings.count {
+            let input = watch.strings[i]
+            let value = registers.strings[Int(input.id)]
+            if strings[i] != value { strings[i] = value; changed |= input.readers }
+        }
+        if watch.stateReaders != 0 {
+            if let chart = instance.chartRun {
+                for i in 0..<watch.states.count {
+                    let input = watch.states[i]
+                    let active = chart.active[Int(input.id)]
+                    if states[i] != active { states[i] = active; changed |= input.readers }
+                }
+            } else {
+                let now = Int32(truncatingIfNeeded: instance.state.index)
+                if leaf != now { leaf = now; changed |= watch.stateReaders }
+            }
+        }
+        return changed
+    }
+}

@@ -1,0 +1,108 @@
+import Statecraft
+import StatecraftRuntime
+import Testing
+import TestSupport
+
+/// `replay` judges only the properties whose inputs changed (`PropertyMonitor.observe(…,
+/// cache:)`); the plain `observe` judges every property in every configuration. On random
+/// specs and statecharts with random properties of every form, the two watch the same runs
+/// and must agree after every stable configuration: the same violations in the same order,
+/// and the same monitor state (pending responses, `only after` conditions seen).
+@Suite struct PropertyCacheTests {
+    @Test func theCachedMonitorAgreesWithThePlainOneOnRandomRuns() throws {
+        var compared = 0
+        var broken = 0
+        for seed in UInt64(0)..<40 {
+            let isChart = seed >= 25
+            var text: String
+            if isChart {
+                var generator = ChartGenerator(seed: seed &* 4001 &+ 9)
+                text = generator.spec(name: "Chart\(seed)")
+            } else {
+                var generator = SpecGenerator(seed: seed &* 7727 &+ 5)
+                text = generator.spec(name: "Random\(seed)")
+            }
+            guard let machine = Statecraft.check(source: text, bounds: nil).machine else { continue }
+            var rng = SplitMix64(seed: seed &+ 77)
+            text = PropertySoundnessTests.withProperties(text, machine, rng: &rng)
+            guard let withProperties = Statecraft.check(source: text, bounds: nil).machine, !withProperties.events.isEmpty else {
+                continue
+            }
+            let program = Program(withProperties)
+            for _ in 0..<20 {
+                let difference = Self.compare(program, rng: &rng, broken: &broken)
+                compared += 1
+                if let difference {
+                    Issue.record("seed \(seed): \(difference)\n\(text)")
+                    return
+                }
+            }
+        }
+        #expect(compared > 400)
+        #expect(broken > 50, "the runs break properties, so the violations are compared too")
+    }
+
+    /// One random run watched by both monitors; the first difference, if any.
+    static func compare(_ program: Program, rng: inout SplitMix64, broken: inout Int) -> String? {
+        var instance = Instance(program)
+        guard case .started = instance.start().result else { return nil }
+        var plain = PropertyMonitor(program)
+        var cached = PropertyMonitor(program)
+        let cache = PropertyInputCache(program)
+        var plainFound: [PropertyViolation] = []
+        var cachedFound: [PropertyViolation] = []
+        var steps: [String] = []
+        func observe(took event: Int32, at time: Double) -> String? {
+            plain.observe(&instance, program, at: time, took: event, violations: &plainFound)
+            cached.observe(&instance, program, at: time, took: event, cache: cache, violations: &cachedFound)
+            guard plainFound == cachedFound, plain == cached else {
+                return "after \(steps.joined(separator: ", ")): plain \(plainFound), cached \(cachedFound)"
+            }
+            return nil
+        }
+        func clock(to time: Double) -> String? {
+            plain.clockMoves(to: time, program, violations: &plainFound)
+            cached.clockMoves(to: time, program, violations: &cachedFound)
+            return plainFound == cachedFound && plain == cached ? nil : "clock at \(time) after \(steps.joined(separator: ", "))"
+        }
+        // Timers due by `time` fire one by one, as replay fires them.
+        func move(to time: Double) -> String? {
+            var firedAtOnce = 0
+            var fired = 0
+            while fired < 500, let step = instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
+                fired += 1
+                if let d = clock(to: step.time) { return d }
+                if case .failed = step.result { continue }
+                let took: Int32 = if case .applied = step.result, let sent = step.sent { Int32(sent.index) } else { -1 }
+                steps.append("timer at \(step.time)")
+                if let d = observe(took: took, at: step.time) { return d }
+            }
+            if let d = clock(to: time) { return d }
+            instance.advance(to: time)
+            return nil
+        }
+        if let d = observe(took: -1, at: 0) { return d }
+        var now = 0.0
+        let events = program.machine.events
+        for _ in 0..<40 {
+            switch rng.next() % 5 {
+            case 0: if let d = plain.nextDeadline(program) { now = max(now, rng.next() % 2 == 0 ? d : d.nextUp) }
+            case 1: if let d = instance.nextDeadline { now = max(now, d) }
+            default: now += PropertySoundnessTests.gaps[Int(rng.next() % UInt64(PropertySoundnessTests.gaps.count))]
+            }
+            if let d = move(to: now) { return d }
+            let event = events[Int(rng.next() % UInt64(events.count))]
+            let payload = PropertySoundnessTests.payload(event, rng: &rng)
+            steps.append("\(event.name)\(payload) at \(now)")
+            let step = instance.send(event.id, payload: payload)
+            if case .failed(let fault) = step.result {
+                if fault.isLoop { break }
+                continue
+            }
+            if case .applied = step.result, let d = observe(took: Int32(event.id.index), at: now) { return d }
+            if instance.isFinished && rng.next() % 3 == 0 { break }
+        }
+        broken += plainFound.count
+        return nil
+    }
+}
