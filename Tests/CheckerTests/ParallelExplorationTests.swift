@@ -47,7 +47,11 @@ import TestSupport
         }
     }
 
-    @Test(arguments: Array(stride(from: 0, to: 40 as UInt64, by: share)))
+    /// How many seeds of generated machines: 10 on every submission, more in the scheduled
+    /// deep run (`STATECRAFT_PARALLEL_SEEDS`, set by `.ci/deep`).
+    static let seeds = ProcessInfo.processInfo.environment["STATECRAFT_PARALLEL_SEEDS"].flatMap(UInt64.init) ?? 10
+
+    @Test(arguments: Array(stride(from: 0, to: seeds, by: share)))
     func generatedMachinesGiveTheSameReport(seed: UInt64) {
         // (Bounds a little smaller than check's: a few of these machines fill them.)
         let bounds = ExplorationBounds(maxDepth: 10, maxConfigurations: 1_500)
