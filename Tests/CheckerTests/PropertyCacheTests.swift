@@ -12,6 +12,7 @@ import TestSupport
     @Test func theCachedMonitorAgreesWithThePlainOneOnRandomRuns() throws {
         var compared = 0
         var broken = 0
+        var readingStrings = 0
         for seed in UInt64(0)..<40 {
             let isChart = seed >= 25
             var text: String
@@ -29,6 +30,7 @@ import TestSupport
                 continue
             }
             let program = Program(withProperties)
+            if program.propertyWatch?.strings.count ?? 0 > 0 { readingStrings += 1 }
             for _ in 0..<20 {
                 let difference = Self.compare(program, rng: &rng, broken: &broken)
                 compared += 1
@@ -40,6 +42,37 @@ import TestSupport
         }
         #expect(compared > 400)
         #expect(broken > 50, "the runs break properties, so the violations are compared too")
+        #expect(readingStrings > 5, "properties read strings, whose changes the step's journal tells")
+    }
+
+    /// A string that changes with nothing else: only the step's journal of string stores
+    /// tells the cached monitor that `mode` moved.
+    @Test func aStringThatAloneChangesIsJudgedAgain() throws {
+        let machine = try #require(Statecraft.check(source: """
+            machine Mode {
+                var mode: String = "a"
+                event set(to: String)
+                initial state idle {
+                    on set { mode = to }
+                }
+                property notB: always mode != "b"
+                property onlyAB: never mode != "a" && mode != "b"
+            }
+            """, bounds: nil).machine)
+        let program = Program(machine)
+        var instance = Instance(program)
+        _ = instance.start()
+        var monitor = PropertyMonitor(program)
+        let cache = PropertyInputCache(program)
+        var found: [PropertyViolation] = []
+        monitor.observe(&instance, program, at: 0, took: -1, cache: cache, violations: &found)
+        let set = try #require(program.event(named: "set"))
+        for (time, value) in [(1.0, "a"), (2.0, "b"), (3.0, "c")] {
+            instance.advance(to: time)
+            _ = instance.send(set, payload: [.string(value)])
+            monitor.observe(&instance, program, at: time, took: Int32(set.index), cache: cache, violations: &found)
+        }
+        #expect(found.map { "\(machine.properties[$0.property].name)@\($0.time)" } == ["notB@2.0", "onlyAB@3.0"])
     }
 
     /// One random run watched by both monitors; the first difference, if any.

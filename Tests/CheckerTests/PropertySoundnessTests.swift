@@ -66,12 +66,15 @@ import TestSupport
         let events = machine.events.map(\.name)
         let numbers = machine.variables.filter { $0.type == .number }.map(\.name)
         let bools = machine.variables.filter { $0.type == .bool }.map(\.name)
+        let strings = machine.variables.filter { $0.type == .string }.map(\.name)
         guard !states.isEmpty else { return text }
         func pick<T>(_ list: [T]) -> T { list[Int(rng.next() % UInt64(list.count))] }
         func atom() -> String {
             switch rng.next() % 4 {
             case 0 where !numbers.isEmpty: return "\(pick(numbers)) \(pick(["<", "<=", ">", "==", "!="])) \(pick([0, 1, 2, 3, 5, 12, 100]))"
             case 1 where !bools.isEmpty: return pick(["", "!"]) + pick(bools)
+            case 2 where !strings.isEmpty:
+                return "\(pick(strings)) \(pick(["==", "!="])) \(pick(["\"\"", "\"a\"", "\"b\""]))"
             default: return pick(["", "!"]) + "in(\(pick(states)))"
             }
         }

@@ -17,10 +17,10 @@ package final class PropertyWatch: @unchecked Sendable {
     }
 
     /// The compiled properties (`Program.properties`), by index.
-    let properties: FrozenTable<CompiledProperty>
-    let numbers: FrozenTable<Input>
-    let strings: FrozenTable<Input>
-    let states: FrozenTable<Input>
+    package let properties: FrozenTable<CompiledProperty>
+    package let numbers: FrozenTable<Input>
+    package let strings: FrozenTable<Input>
+    package let states: FrozenTable<Input>
     /// The properties that read any state: on a machine without statechart steps, the
     /// active leaf is the whole configuration, and a new leaf concerns all of them.
     let stateReaders: UInt64
@@ -81,26 +81,23 @@ package final class PropertyInputCache: @unchecked Sendable {
     /// By compiled property: its `X` at the last judgement.
     let lastX: UnsafeMutablePointer<Bool>
     /// The watched inputs' values at the last observation, in `PropertyWatch` order:
-    /// numbers by bit pattern (so a NaN equals itself), strings, and states' activity.
+    /// numbers by bit pattern (so a NaN equals itself), and states' activity. (Strings are
+    /// not kept: a step journals every string it stores, and that says which changed.)
     private let numbers: UnsafeMutablePointer<UInt64>
-    private let strings: UnsafeMutablePointer<String>
     private let states: UnsafeMutablePointer<Bool>
     /// The active leaf at the last observation, for a machine without statechart steps.
     private var leaf: Int32 = -1
     /// Whether there was an observation yet: the first one judges every property.
     private var observed = false
-    private let counts: (properties: Int, numbers: Int, strings: Int, states: Int)
+    private let counts: (properties: Int, numbers: Int, states: Int)
 
     package init(_ program: Program) {
         let watch = program.propertyWatch
-        counts = (max(1, program.properties.count), max(1, watch?.numbers.count ?? 0),
-                  max(1, watch?.strings.count ?? 0), max(1, watch?.states.count ?? 0))
+        counts = (max(1, program.properties.count), max(1, watch?.numbers.count ?? 0), max(1, watch?.states.count ?? 0))
         lastX = .allocate(capacity: counts.properties)
         lastX.initialize(repeating: false, count: counts.properties)
         numbers = .allocate(capacity: counts.numbers)
         numbers.initialize(repeating: 0, count: counts.numbers)
-        strings = .allocate(capacity: counts.strings)
-        strings.initialize(repeating: "", count: counts.strings)
         states = .allocate(capacity: counts.states)
         states.initialize(repeating: false, count: counts.states)
     }
@@ -108,20 +105,18 @@ package final class PropertyInputCache: @unchecked Sendable {
     deinit {
         lastX.deallocate()
         numbers.deallocate()
-        strings.deinitialize(count: counts.strings)
-        strings.deallocate()
         states.deallocate()
     }
 
     /// The properties some of whose inputs changed since the last observation (all of
-    /// them at the first); the inputs' values are stored as they are now.
+    /// them at the first); the inputs' values are stored as they are now. Called after
+    /// every step that left a stable configuration, so the string journal is that step's.
     @inline(__always)
     func changed(_ instance: Instance, _ watch: PropertyWatch) -> UInt64 {
         let registers = instance.registers
         guard observed else {
             observed = true
             for i in 0..<watch.numbers.count { numbers[i] = registers.numbers[Int(watch.numbers[i].id)].bitPattern }
-            for i in 0..<watch.strings.count { strings[i] = registers.strings[Int(watch.strings[i].id)] }
             for i in 0..<watch.states.count { states[i] = instance.isActive(Int(watch.states[i].id)) }
             leaf = Int32(truncatingIfNeeded: instance.state.index)
             return watch.all
@@ -132,10 +127,14 @@ package final class PropertyInputCache: @unchecked Sendable {
             let value = registers.numbers[Int(input.id)].bitPattern
             if numbers[i] != value { numbers[i] = value; changed |= input.readers }
         }
-        for i in 0..<watch.strings.count {
-            let input = watch.strings[i]
-            let value = registers.strings[Int(input.id)]
-            if strings[i] != value { strings[i] = value; changed |= input.readers }
+        // The string variables the last step stored (a store of the same value counts too:
+        // judging again is never wrong, only slower). Every step starts by emptying the journal.
+        if watch.strings.count > 0 {
+            let journal = registers.stringJournal
+            for k in 0..<journal.count {
+                let slot = journal[k].slot
+                for i in 0..<watch.strings.count where watch.strings[i].id == slot { changed |= watch.strings[i].readers }
+            }
         }
         if watch.stateReaders != 0 {
             if let chart = instance.chartRun {
