@@ -262,11 +262,22 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
             }
             return false
         }
+        // A block of one comparison (or `in(s)`) whose result is its value: see `Block.single`.
+        func single(_ block: CompiledProperty.Block) -> Instruction? {
+            let pc = Int(block.pc)
+            guard pc + 1 < generator.code.count, generator.code[pc + 1].op == .end else { return nil }
+            let i = generator.code[pc]
+            let decidable: [Opcode] = [.less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual, .isActive]
+            guard decidable.contains(i.op), Int32(bitPattern: i.ua) == block.register, generator.faults[pc] == nil else { return nil }
+            return i
+        }
         self.properties = properties.map { p in
             var compiled = p.property
             compiled.x.register = generator.relocated(p.x).index
             if let r = p.other { compiled.other?.register = generator.relocated(r).index }
             compiled.xCanFail = canFail(compiled.x)
+            compiled.x.single = single(compiled.x)
+            if let other = compiled.other { compiled.other?.single = single(other) }
             compiled.otherCanFail = compiled.other.map(canFail) ?? false
             return compiled
         }

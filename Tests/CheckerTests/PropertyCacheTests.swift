@@ -13,6 +13,7 @@ import TestSupport
         var compared = 0
         var broken = 0
         var readingStrings = 0
+        var singles = 0
         for seed in UInt64(0)..<40 {
             let isChart = seed >= 25
             var text: String
@@ -32,7 +33,7 @@ import TestSupport
             let program = Program(withProperties)
             if program.propertyWatch?.strings.count ?? 0 > 0 { readingStrings += 1 }
             for _ in 0..<20 {
-                let difference = Self.compare(program, rng: &rng, broken: &broken)
+                let difference = Self.compare(program, rng: &rng, broken: &broken, singles: &singles)
                 compared += 1
                 if let difference {
                     Issue.record("seed \(seed): \(difference)\n\(text)")
@@ -43,6 +44,7 @@ import TestSupport
         #expect(compared > 400)
         #expect(broken > 50, "the runs break properties, so the violations are compared too")
         #expect(readingStrings > 5, "properties read strings, whose changes the step's journal tells")
+        #expect(singles > 1_000, "one-instruction blocks are held against the interpreter")
     }
 
     /// A string that changes with nothing else: only the step's journal of string stores
@@ -76,7 +78,7 @@ import TestSupport
     }
 
     /// One random run watched by both monitors; the first difference, if any.
-    static func compare(_ program: Program, rng: inout SplitMix64, broken: inout Int) -> String? {
+    static func compare(_ program: Program, rng: inout SplitMix64, broken: inout Int, singles: inout Int) -> String? {
         var instance = Instance(program)
         guard case .started = instance.start().result else { return nil }
         var plain = PropertyMonitor(program)
@@ -86,6 +88,14 @@ import TestSupport
         var cachedFound: [PropertyViolation] = []
         var steps: [String] = []
         func observe(took event: Int32, at time: Double) -> String? {
+            // A one-instruction block is decided without the interpreter: the same value.
+            for p in program.properties {
+                for block in [p.x] + (p.other.map { [$0] } ?? []) where block.isSingle {
+                    singles += 1
+                    let quick = try? instance.holds(block), interpreted = try? instance.holds(block.interpreted)
+                    if quick != interpreted { return "a single-instruction block gave \(String(describing: quick)), the interpreter \(String(describing: interpreted))" }
+                }
+            }
             plain.observe(&instance, program, at: time, took: event, violations: &plainFound)
             cached.observe(&instance, program, at: time, took: event, cache: cache, violations: &cachedFound)
             guard plainFound == cachedFound, plain == cached else {

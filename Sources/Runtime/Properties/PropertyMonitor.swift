@@ -8,6 +8,20 @@ package struct CompiledProperty: Sendable {
     package struct Block: Sendable {
         package var pc: Int32
         package var register: Int32
+        /// The block's only instruction, when it is one comparison of two number registers or
+        /// an `in(s)`: `holds` decides it without entering the interpreter (what replay does
+        /// on every line for a property like `always originY <= 0`).
+        var single: Instruction?
+
+        /// Whether `holds` decides this block without the interpreter.
+        package var isSingle: Bool { single != nil }
+
+        /// The same block, always run by the interpreter: the reference `holds` is tested against.
+        package var interpreted: Block {
+            var block = self
+            block.single = nil
+            return block
+        }
     }
 
     package enum Kind: Sendable, Equatable {
@@ -304,6 +318,20 @@ extension Instance {
     /// Whether a property's expression holds in this configuration. Only temporaries are
     /// written, so the configuration and its variables stay as they are.
     package mutating func holds(_ block: CompiledProperty.Block) throws(ExpressionFault) -> Bool {
+        if let i = block.single {
+            let n = registers.numbers
+            let b = Int(i.ub), c = Int(i.uc)
+            switch i.op {
+            case .less: return n[b] < n[c]
+            case .lessEqual: return n[b] <= n[c]
+            case .greater: return n[b] > n[c]
+            case .greaterEqual: return n[b] >= n[c]
+            case .equal: return n[b] == n[c]
+            case .notEqual: return n[b] != n[c]
+            case .isActive: return isActive(b)
+            default: break
+            }
+        }
         makeUnique()
         _ = try execute(block.pc)
         return registers.numbers[Int(block.register)] != 0
