@@ -15,18 +15,11 @@ import TestSupport
         var readingStrings = 0
         var singles = 0
         for seed in UInt64(0)..<40 {
-            let isChart = seed >= 25
-            var text: String
-            if isChart {
-                var generator = ChartGenerator(seed: seed &* 4001 &+ 9)
-                text = generator.spec(name: "Chart\(seed)")
-            } else {
-                var generator = SpecGenerator(seed: seed &* 7727 &+ 5)
-                text = generator.spec(name: "Random\(seed)")
-            }
-            guard let machine = Statecraft.check(source: text, bounds: nil).machine else { continue }
-            var rng = SplitMix64(seed: seed &+ 77)
-            text = PropertySoundnessTests.withProperties(text, machine, rng: &rng)
+            guard let text = PropertySoundnessTests.randomSpec(seed, chart: seed >= 25,
+                                                               seeds: (chart: seed &* 4001 &+ 9, spec: seed &* 7727 &+ 5,
+                                                                       properties: seed &+ 77))
+            else { continue }
+            var rng = SplitMix64(seed: seed &+ 78)
             guard let withProperties = Statecraft.check(source: text, bounds: nil).machine, !withProperties.events.isEmpty else {
                 continue
             }

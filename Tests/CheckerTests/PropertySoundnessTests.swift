@@ -34,18 +34,9 @@ import TestSupport
         var tally = Tally()
         var problems: [String] = []
         for seed in 0..<UInt64(Self.specCount + Self.chartCount) {
-            let isChart = seed >= UInt64(Self.specCount)
-            var text: String
-            if isChart {
-                var generator = ChartGenerator(seed: seed &* 6007 &+ 3)
-                text = generator.spec(name: "Chart\(seed)")
-            } else {
-                var generator = SpecGenerator(seed: seed &* 7919 &+ 17)
-                text = generator.spec(name: "Random\(seed)")
-            }
-            guard let machine = Statecraft.check(source: text, bounds: nil).machine else { continue }
-            var rng = SplitMix64(seed: seed &+ 101)
-            text = Self.withProperties(text, machine, rng: &rng)
+            guard let text = Self.randomSpec(seed, chart: seed >= UInt64(Self.specCount),
+                                             seeds: (chart: seed &* 6007 &+ 3, spec: seed &* 7919 &+ 17, properties: seed &+ 101))
+            else { continue }
             let findings = Self.judge(text, seed: seed, tally: &tally)
             if !findings.isEmpty { problems.append("seed \(seed):\n  " + findings.joined(separator: "\n  ") + "\n" + text) }
         }
@@ -61,6 +52,22 @@ import TestSupport
 
     /// `text` with six random properties added before its closing brace, over its own states,
     /// events, variables and timer delays.
+    /// A random spec (`SpecGenerator`) or statechart (`ChartGenerator`) with random
+    /// properties added; nil when the generated machine does not resolve.
+    static func randomSpec(_ seed: UInt64, chart: Bool, seeds: (chart: UInt64, spec: UInt64, properties: UInt64)) -> String? {
+        var text: String
+        if chart {
+            var generator = ChartGenerator(seed: seeds.chart)
+            text = generator.spec(name: "Chart\(seed)")
+        } else {
+            var generator = SpecGenerator(seed: seeds.spec)
+            text = generator.spec(name: "Random\(seed)")
+        }
+        guard let machine = Statecraft.check(source: text, bounds: nil).machine else { return nil }
+        var rng = SplitMix64(seed: seeds.properties)
+        return withProperties(text, machine, rng: &rng)
+    }
+
     static func withProperties(_ text: String, _ machine: Machine, rng: inout SplitMix64) -> String {
         let states = machine.states.dropFirst().filter { !$0.isHistory }.map(\.name)
         let events = machine.events.map(\.name)
