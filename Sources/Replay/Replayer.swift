@@ -436,11 +436,14 @@ public struct Replayer {
 
     /// Moves what the monitor found into the case's report, and empties the buffer for reuse.
     private func recordViolations(_ run: Run, line: Int) {
+        let machine = program.machine
         for v in run.violations {
-            let property = program.machine.properties[v.property]
-            run.report.propertyViolations.append(PropertyViolationRecord(
-                property: property.name, index: v.property, specRange: property.range, line: line, time: v.time,
-                message: v.describe(property, in: run.instance.configuration, of: program.machine)))
+            let property = machine.properties[v.property]
+            let record = PropertyViolationRecord(
+                property: property.name, index: v.property, specRange: property.range,
+                specLine: machine.source.location(of: property.range.start).line, line: line, time: v.time,
+                message: v.describe(property, in: run.instance.configuration, of: machine))
+            run.report.propertyViolations.append(record)
         }
         run.violations.removeAll(keepingCapacity: true)
     }
