@@ -35,8 +35,10 @@ enum ReplayCommand {
             OptionSpec("--explain", .flag, """
                 Say why each ignored or rejected event was not taken (each
                 candidate transition's false sub-expression and the values it
-                read) and which step last changed what a failed expectation
-                names; in the text, json and jsonl formats
+                read), which step last changed what a failed expectation
+                names, and what broke each property (the step that started a
+                missed deadline, the values a 'never' or 'always' read); in the
+                text, json and jsonl formats
                 """),
             .choice("--format", Format.self, """
                 Output format (default: text); jsonl streams one JSON object
