@@ -50,8 +50,9 @@ enum ReplayCommand {
             OptionSpec("-o", .value("FILE"), "With --format html, write the page to FILE"),
         ],
         footer: """
-            EXIT STATUS: 0 every expectation held and nothing was rejected, 1 an expectation failed
-            or an event was rejected, 2 the spec or a log cannot be read (a malformed line).
+            EXIT STATUS: 0 every expectation held, nothing was rejected and no property was broken,
+            1 an expectation failed, an event was rejected or a property of the spec was broken,
+            2 the spec or a log cannot be read (a malformed line).
             """)
 
     static var help: String { spec.help }
