@@ -35,8 +35,10 @@ enum ReplayCommand {
             OptionSpec("--explain", .flag, """
                 Say why each ignored or rejected event was not taken (each
                 candidate transition's false sub-expression and the values it
-                read) and which step last changed what a failed expectation
-                names; in the text, json and jsonl formats
+                read), which step last changed what a failed expectation
+                names, and what broke each property (the step that started a
+                missed deadline, the values a 'never' or 'always' read); in the
+                text, json and jsonl formats
                 """),
             .choice("--format", Format.self, """
                 Output format (default: text); jsonl streams one JSON object
@@ -48,8 +50,9 @@ enum ReplayCommand {
             OptionSpec("-o", .value("FILE"), "With --format html, write the page to FILE"),
         ],
         footer: """
-            EXIT STATUS: 0 every expectation held and nothing was rejected, 1 an expectation failed
-            or an event was rejected, 2 the spec or a log cannot be read (a malformed line).
+            EXIT STATUS: 0 every expectation held, nothing was rejected and no property was broken,
+            1 an expectation failed, an event was rejected or a property of the spec was broken,
+            2 the spec or a log cannot be read (a malformed line).
             """)
 
     static var help: String { spec.help }

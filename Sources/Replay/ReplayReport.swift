@@ -287,12 +287,19 @@ public struct PropertyViolationRecord: Sendable, Equatable {
     public var property: String
     /// The property's index in `Machine.properties`.
     public var index: Int
-    /// Where the property is declared in the spec (the report turns it into a line).
+    /// Where the property is declared in the spec.
     public var specRange: SourceRange
+    /// The 1-based spec line `specRange` starts on: what every report names the property by.
+    public var specLine: Int
     /// The log line where the violation became certain.
     public var line: Int
     /// The case's time then.
     public var time: Double
     /// Why, in a sentence: the configuration, the trigger and its deadline, or the fault.
     public var message: String
+
+    /// `property 'quick' (spec line 14) violated: …`: the sentence every report gives it.
+    package var sentence: String {
+        "property '\(property)' (spec line \(specLine)) violated: \(message)"
+    }
 }

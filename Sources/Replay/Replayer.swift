@@ -429,6 +429,8 @@ public struct Replayer {
 
     /// Judges the run's stable configuration, left by line `line`'s step (or its timers).
     func observe(_ run: Run, took event: Int32, line: Int) {
+        // A response this step triggers remembers the line, for `--explain`.
+        run.monitor?.tag = line
         run.monitor?.observe(&run.instance, program, at: run.instance.now, took: event, cache: run.inputs,
                              violations: &run.violations)
         if !run.violations.isEmpty { recordViolations(run, line: line) }
@@ -436,11 +438,15 @@ public struct Replayer {
 
     /// Moves what the monitor found into the case's report, and empties the buffer for reuse.
     private func recordViolations(_ run: Run, line: Int) {
+        let machine = program.machine
         for v in run.violations {
-            let property = program.machine.properties[v.property]
-            run.report.propertyViolations.append(PropertyViolationRecord(
-                property: property.name, index: v.property, specRange: property.range, line: line, time: v.time,
-                message: v.describe(property, in: run.instance.configuration, of: program.machine)))
+            let property = machine.properties[v.property]
+            let record = PropertyViolationRecord(
+                property: property.name, index: v.property, specRange: property.range,
+                specLine: machine.source.location(of: property.range.start).line, line: line, time: v.time,
+                message: v.describe(property, in: run.instance.configuration, of: machine))
+            run.report.propertyViolations.append(record)
+            if options.explain { explain(v, record, in: run) }
         }
         run.violations.removeAll(keepingCapacity: true)
     }

@@ -127,8 +127,10 @@ extension String {
 }
 
 extension GitHubAnnotations {
-    /// A replay's findings: each failed expectation and rejected event at its line and
-    /// column of the log, a malformed line where replay stopped, a log that cannot be read.
+    /// A replay's findings: each broken property at the log line where it became certain,
+    /// titled with the property's name; each failed expectation and rejected event at its
+    /// line and column of the log; a malformed line where replay stopped; a log that cannot
+    /// be read.
     public static func replay(_ log: ReplayedLog, machine: Machine) -> String {
         switch log.outcome {
         case .unreadable(let message):
@@ -136,6 +138,11 @@ extension GitHubAnnotations {
         case .replayed(let report):
             var out = ""
             for c in report.cases {
+                // In the text report's order: the case's broken properties, then its findings.
+                for v in c.propertyViolations {
+                    out += Annotation(level: "error", file: log.path, line: v.line, title: v.property,
+                                      message: c.title + ": " + v.sentence).command
+                }
                 for f in c.findings {
                     var message = c.title + ": " + f.message
                     if let spec = f.specRange {

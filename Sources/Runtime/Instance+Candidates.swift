@@ -34,6 +34,32 @@ extension Instance {
         return result
     }
 
+    /// Why a property's expression `e` has `value` in this stable configuration, in the
+    /// words of a false guard (`--explain` of a broken `never` or `always`): the
+    /// sub-expressions that decide it, each with every variable, constant and `in(state)`
+    /// it read. A property reads no payload, so none is loaded.
+    package func culprits(ofProperty e: Expr, whichIs value: Bool) -> [Culprit] {
+        let machine = program.machine
+        let evaluator = propertyEvaluator()
+        return Self.culprits(of: e, whichIs: value, evaluator).map { d in
+            Culprit(range: d.expr.range, text: machine.text(d.expr.range), value: d.value,
+                    reads: Self.reads(of: d.expr, evaluator, machine))
+        }
+    }
+
+    /// Every name a property's expression `e` reads, with its value in this stable
+    /// configuration (for one that failed to evaluate, whose culprits cannot be worked out).
+    package func reads(ofProperty e: Expr) -> [Culprit.Read] {
+        Self.reads(of: e, propertyEvaluator(), program.machine)
+    }
+
+    private func propertyEvaluator() -> ReferenceEvaluator {
+        var evaluator = ReferenceEvaluator(machine: program.machine)
+        evaluator.variables = variables
+        evaluator.isActive = { [self] s in isActive(s) }
+        return evaluator
+    }
+
     /// The value of payload field `name` of `event`, as loaded in the registers.
     func payloadValue(_ event: EventID, field name: String) -> Value? {
         guard let index = program.machine[event].fieldIndex(name) else { return nil }

@@ -68,4 +68,77 @@ import TestSupport
         let text = try CLI.run(["replay"] + ReplayExplainTests.panel)
         #expect(!text.stdout.contains("why"))
     }
+
+    /// A broken property is explained in each format `--explain` writes: in the text after
+    /// the case's findings, as a note at the log line where it broke; in JSON as an
+    /// explanation of kind `property`; in JSON Lines as a line of its own before the report.
+    /// Here a deadline: the note names the line whose step started the wait.
+    @Test func aBrokenPropertyIsExplainedInEachFormat() throws {
+        let dir = try ReplayCommandTests.folder(["Refresh.machine": ReplayPropertyCommandTests.spec,
+                                                 "breaking.jsonl": ReplayPropertyCommandTests.breaking])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spec = dir.appendingPathComponent("Refresh.machine").path
+        let log = dir.appendingPathComponent("breaking.jsonl").path
+        let text = try CLI.run(["replay", "--explain", spec, log])
+        #expect(text.status == 1)
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.suffix(3) == [
+            "\(log):2: error: property 'quick' (spec line 14) violated: after the trigger at t=0, '!in(refreshing)' did not "
+                + "hold by the deadline t=1; the clock passed it at t=1.5",
+            "\(log):2: note: why property 'quick' (spec line 14) was violated: the step of line 1 triggered it at t=0; "
+                + "its deadline t=1 passed at line 2, t=1.5",
+            "replayed \(log): 1 case, 1 event (1 applied, 0 ignored, 0 rejected), 1 expectation (0 failed), 1 property violation",
+        ])
+        let explanation = #"{"kind": "property", "line": 2, "property": "quick", "specLine": 14, "time": 1.5, "#
+            + #""configuration": ["refreshing"], "reason": "deadline", "trigger": {"line": 1, "time": 0}, "deadline": 1}"#
+        let json = try CLI.run(["replay", "--explain", "--format", "json", spec, log])
+        #expect(json.status == 1)
+        #expect(json.stdout.contains(#""explanationCount": 1, "explanations": ["# + explanation + "]}"), "\(json.stdout)")
+        let jsonl = try CLI.run(["replay", "--explain", "--format", "jsonl", spec, log])
+        let objects = jsonl.stdout.split(separator: "\n")
+        #expect(objects.count == 2)
+        #expect(objects.first.map(String.init) == #"{"log": ""# + log + #"", "case": null, "explanation": "# + explanation + "}")
+        #expect(objects.last?.contains(#""explanationCount": 1}"#) == true)
+        for object in objects { #expect((try? JSONSerialization.jsonObject(with: Data(object.utf8))) != nil, "\(object)") }
+    }
+
+    /// `never` and `always`: the note is followed by each sub-expression that decided it, at
+    /// its place in the spec, with the values it read, as a false guard's are.
+    @Test func aBrokenAlwaysShowsWhatItRead() throws {
+        let spec = """
+            machine Counter {
+                var count: Number = 0
+                const limit = 2
+                event tap
+                initial state counting {
+                    on tap { count += 1 }
+                }
+                property small: always count < limit || in(done) while in(counting)
+                final state done
+            }
+
+            """
+        let dir = try ReplayCommandTests.folder(["Counter.machine": spec, "taps.jsonl": String(repeating: #"{"event": "tap"}"# + "\n", count: 3)])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("Counter.machine").path
+        let log = dir.appendingPathComponent("taps.jsonl").path
+        let r = try CLI.run(["replay", "--explain", path, log])
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.contains("note: why property") }, "\(r.stdout)")
+        #expect(Array(lines[start...]) == [
+            "\(log):2: note: why property 'small' (spec line 8) was violated: the values it read in counting",
+            "\(path):8:28: note: 'count < limit' is false: count = 2, limit = 2 (constant)",
+            "    property small: always count < limit || in(done) while in(counting)",
+            "                           ^~~~~~~~~~~~~",
+            "\(path):8:45: note: 'in(done)' is false: in(done) = false",
+            "    property small: always count < limit || in(done) while in(counting)",
+            "                                            ^~~~~~~~",
+            "\(path):8:60: note: 'in(counting)' is true: in(counting) = true",
+            "    property small: always count < limit || in(done) while in(counting)",
+            "                                                           ^~~~~~~~~~~~",
+            "replayed \(log): 1 case, 3 events (3 applied, 0 ignored, 0 rejected), 0 expectations (0 failed), 1 property violation",
+            "",
+        ], "\(r.stdout)")
+    }
 }

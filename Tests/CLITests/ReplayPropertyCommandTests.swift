@@ -62,6 +62,22 @@ import TestSupport
         #expect(document["passed"] as? Bool == false)
     }
 
+    /// `replay --help` says what the exit status of a broken property is, and it is that.
+    @Test func theHelpsExitStatusCountsABrokenProperty() throws {
+        let help = try CLI.run(["replay", "--help"])
+        let footer = try #require(help.stdout.components(separatedBy: "\n\n").first { $0.hasPrefix("EXIT STATUS:") })
+        let words = footer.replacingOccurrences(of: "\n", with: " ")
+        let one = try #require(words.range(of: " 1 ")), two = try #require(words.range(of: " 2 "))
+        #expect(words[..<one.lowerBound].contains("no property was broken"), "\(footer)")
+        #expect(words[one.upperBound..<two.lowerBound].contains("a property of the spec was broken"), "\(footer)")
+        let dir = try ReplayCommandTests.folder(["Refresh.machine": Self.spec, "breaking.jsonl": Self.breaking])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The log's only expectation holds and nothing is rejected: only the property fails it.
+        let broken = try CLI.run(["replay", dir.appendingPathComponent("Refresh.machine").path,
+                                  dir.appendingPathComponent("breaking.jsonl").path])
+        #expect(broken.status == 1 && broken.stdout.contains("1 expectation (0 failed), 1 property violation"), "\(broken.stdout)")
+    }
+
     @Test func summariesCountViolationsPerPropertyAndMergeAddsThem() throws {
         let dir = try ReplayCommandTests.folder(["Refresh.machine": Self.spec, "a.jsonl": Self.breaking,
                                                  "b.jsonl": Self.breaking, "c.jsonl": Self.keeping])

@@ -7,7 +7,8 @@ import TestSupport
 /// cache:)`); the plain `observe` judges every property in every configuration. On random
 /// specs and statecharts with random properties of every form, the two watch the same runs
 /// and must agree after every stable configuration: the same violations in the same order,
-/// and the same monitor state (pending responses, `only after` conditions seen).
+/// and the same monitor state (pending responses and the tags of their triggers, `only
+/// after` conditions seen).
 @Suite struct PropertyCacheTests {
     @Test func theCachedMonitorAgreesWithThePlainOneOnRandomRuns() throws {
         var compared = 0
@@ -89,6 +90,9 @@ import TestSupport
                     if quick != interpreted { return "a single-instruction block gave \(String(describing: quick)), the interpreter \(String(describing: interpreted))" }
                 }
             }
+            // Each step its own tag: the pending responses' tags are compared too.
+            plain.tag = steps.count
+            cached.tag = steps.count
             plain.observe(&instance, program, at: time, took: event, violations: &plainFound)
             cached.observe(&instance, program, at: time, took: event, cache: cache, violations: &cachedFound)
             guard plainFound == cachedFound, plain == cached else {

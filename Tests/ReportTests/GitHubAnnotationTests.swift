@@ -124,4 +124,98 @@ import TestSupport
         #expect(commands[3].properties["file"] == nil && commands[3].data.contains("missing.jsonl"))
         #expect(r.stdout.contains("replayed \(log.path): 2 cases"))
     }
+
+    /// A spec whose properties a log breaks in three cases, each in its own way: a state
+    /// (`never`, `always`), a precondition (`only after`) and a missed deadline.
+    static let door = """
+        machine Door {
+            var opens: Number = 0
+            event open
+            event close
+            event lock
+            event alarm
+            initial state closed {
+                on open -> opened { opens += 1 }
+                on alarm -> ringing
+            }
+            state opened {
+                on close -> closed
+                on lock -> lockedOpen
+            }
+            state lockedOpen
+            state ringing
+            property noLockOpen: never in(lockedOpen)
+            property fewOpens: always opens < 2
+            property quiet: in(ringing) only after in(opened)
+            property shuts: after open within 5s: in(closed)
+        }
+
+        """
+
+    /// `replay --format github` with broken properties: an `::error` per violation at the
+    /// log's line (no column: a violation is about the line, not a place in it), titled with
+    /// the property's name, its message the case and the report's sentence with the spec
+    /// line; a rejected event of the same case keeps its own annotation after them.
+    @Test func replayAnnotatesEachBrokenProperty() throws {
+        let dir = try ReportTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spec = dir.appendingPathComponent("Door.machine")
+        try Self.door.write(to: spec, atomically: true, encoding: .utf8)
+        let log = dir.appendingPathComponent("door, 2:00.jsonl")
+        try """
+            {"case": "a", "event": "open"}
+            {"case": "a", "time": 3, "event": "lock"}
+            {"case": "b", "event": "alarm"}
+            {"case": "a", "time": 9, "event": "close"}
+            {"case": "c", "event": "open"}
+            {"case": "c", "time": 1, "event": "close"}
+            {"case": "c", "time": 2, "event": "open"}
+            {"case": "c", "time": 2, "expect": "closed"}
+
+            """.write(to: log, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["replay", "--format", "github", spec.path, log.path])
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let commands = GitHubAnnotationTests.commands(r.stdout)
+        #expect(commands.count == lines.count - 1, "every line but the summary is one command: \(r.stdout)")
+        func error(_ line: Int, _ title: String, _ data: String) -> Command {
+            Command(name: "error", properties: ["file": log.path, "line": "\(line)", "title": title], data: data)
+        }
+        #expect(commands == [
+            error(2, "noLockOpen", "case \"a\": property 'noLockOpen' (spec line 17) violated: "
+                  + "'in(lockedOpen)' holds at t=3, in lockedOpen"),
+            error(4, "shuts", "case \"a\": property 'shuts' (spec line 20) violated: after the trigger at t=0, "
+                  + "'in(closed)' did not hold by the deadline t=5; the clock passed it at t=9"),
+            error(3, "quiet", "case \"b\": property 'quiet' (spec line 19) violated: 'in(ringing)' holds at t=0, "
+                  + "in ringing, and 'in(opened)' has not held before in this run"),
+            error(7, "fewOpens", "case \"c\": property 'fewOpens' (spec line 18) violated: 'opens < 2' is false at t=2, in opened"),
+            Command(name: "error", properties: ["file": log.path, "line": "8", "col": "36", "title": "expectation-failed"],
+                    data: "case \"c\": expected state 'closed', found 'opened'"),
+        ])
+        // The runner splits properties at `,` and `:`: the path's are escaped.
+        #expect(lines.first?.hasPrefix("::error file=\(dir.path.replacingOccurrences(of: ":", with: "%3A"))/door%2C 2%3A00.jsonl,line=2,title=noLockOpen::") == true,
+                "\(lines.first ?? "")")
+        #expect(lines.last == "replayed \(log.path): 3 cases, 7 events (6 applied, 1 ignored, 0 rejected), "
+                + "1 expectation (1 failed), 4 property violations")
+    }
+
+    /// A log that keeps every property is annotated as before: nothing about properties.
+    @Test func replayOfALogThatKeepsThePropertiesHasNoPropertyAnnotation() throws {
+        let dir = try ReportTesting.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let spec = dir.appendingPathComponent("Door.machine")
+        try Self.door.write(to: spec, atomically: true, encoding: .utf8)
+        let log = dir.appendingPathComponent("kept.jsonl")
+        try """
+            {"event": "open"}
+            {"time": 1, "event": "close"}
+            {"time": 2, "expect": "opened"}
+
+            """.write(to: log, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["replay", "--format", "github", spec.path, log.path])
+        #expect(r.status == 1)
+        #expect(r.stdout == "::error file=\(log.path),line=3,col=23,title=expectation-failed::lines without a case: "
+                + "expected state 'opened', found 'closed'\n"
+                + "replayed \(log.path): 1 case, 2 events (2 applied, 0 ignored, 0 rejected), 1 expectation (1 failed)\n")
+    }
 }

@@ -94,4 +94,44 @@ import Testing
         // 4 s after the second entry (in time), 4 s after the second tapPay (late).
         #expect(try run([(0, "tapPay"), (1, "failed"), (2, "tapPay")], until: 6.5) == ["settles@6.0"])
     }
+
+    /// A missed deadline hands back the caller's tag of the step that started the wait,
+    /// whichever path judged it (the plain one or the one that skips unchanged inputs); a
+    /// wait started after an answer has its own step's tag, not the first trigger's.
+    @Test func aMissedDeadlineNamesTheTagOfItsTrigger() throws {
+        let program = try program(source: Self.checkout)
+        let settles = try #require(program.machine.properties.firstIndex { $0.name == "settles" })
+        for cached in [false, true] {
+            var instance = Instance(program)
+            var monitor = PropertyMonitor(program)
+            let cache = PropertyInputCache(program)
+            var found: [PropertyViolation] = []
+            func observe(_ tag: Int, at time: Double, took event: Int32) {
+                monitor.tag = tag
+                if cached {
+                    monitor.observe(&instance, program, at: time, took: event, cache: cache, violations: &found)
+                } else {
+                    monitor.observe(&instance, program, at: time, took: event, violations: &found)
+                }
+            }
+            func send(_ event: String, tag: Int, at time: Double) throws {
+                monitor.advance(&instance, to: time, violations: &found)
+                let step = instance.send(event)
+                guard case .applied? = step?.result else { return }  // (replay judges only a step taken)
+                observe(tag, at: time, took: Int32(try #require(program.event(named: event)).index))
+            }
+            _ = instance.start()
+            observe(1, at: 0, took: -1)
+            // tapPay (tag 2) starts a wait that `failed` (tag 3) answers in errorBanner; tapPay
+            // again (tag 4) starts another, which paying's 4 s timer answers at 6, a second
+            // after its deadline: the clock passes it on the way to the line at 9.
+            try send("tapPay", tag: 2, at: 0)
+            try send("failed", tag: 3, at: 1)
+            try send("tapPay", tag: 4, at: 2)
+            try send("paid", tag: 5, at: 9)
+            let missed = found.filter { $0.property == settles }
+            #expect(missed.map(\.reason) == [.deadlinePassed(triggerTime: 2, deadline: 5, triggerTag: 4)], "cached: \(cached): \(found)")
+            #expect(missed.map(\.time) == [6])
+        }
+    }
 }

@@ -127,4 +127,98 @@ import TestSupport
         #expect(slow.cases.joined().contains("noLockOpen@2"))
         #expect(ReplayFastPathTests.fast(program, Array(log.utf8), strict: false) == slow)
     }
+
+    /// A lamp whose properties break in the ways `--explain` tells apart: `always … while G`
+    /// (the sub-expressions that decided `X` and `G`), a deadline a timer's step started,
+    /// and an expression that cannot be evaluated.
+    static let lamp = """
+        machine Lamp {
+            var level: Number = 0
+            var divisor: Number = 1
+            event dim
+            event bright
+            event zero
+            initial state off {
+                on bright -> lit { level = 3 }
+                on zero { divisor = 0 }
+            }
+            state lit {
+                on dim { level -= 1 }
+                after 1s -> warm
+            }
+            state warm {
+                on dim -> off { level = 0 }
+            }
+            property glows: always level > 1 || in(warm) while in(lit)
+            property finite: never 10 / divisor > 100
+            property cools: after entering warm within 2s: in(off)
+        }
+        """
+
+    static func explained(_ spec: String, _ log: String) throws -> [PropertyExplanation] {
+        let program = try program(source: spec)
+        var reader = EventLogReader(bytes: Array(log.utf8))
+        var replayer = Replayer(program: program, options: Replayer.Options(explain: true))
+        while let record = try reader.next() { try replayer.consume(record) }
+        return replayer.report.cases.flatMap { c in
+            (c.explanations ?? []).compactMap { e -> PropertyExplanation? in
+                if case .property(let p) = e { return p }
+                return nil
+            }
+        }
+    }
+
+    /// `'text' is value: reads` of each culprit, as the text report prints them.
+    static func words(_ culprits: [Culprit]) -> [String] {
+        culprits.map { "'\($0.text)' is \($0.value): " + $0.reads.map(\.description).joined(separator: ", ") }
+    }
+
+    @Test func explanationsSayWhatBrokeEachProperty() throws {
+        let found = try Self.explained(Self.door, """
+            {"case": "a", "event": "open"}
+            {"case": "a", "time": 3, "event": "lock"}
+            {"case": "b", "event": "alarm"}
+            {"case": "a", "time": 9, "event": "close"}
+            {"case": "c", "event": "open"}
+            {"case": "c", "time": 1, "event": "close"}
+            {"case": "c", "time": 2, "event": "open"}
+            """)
+        #expect(found.map { "\($0.property)@\($0.line) spec line \($0.specLine) t=\($0.time)" }
+                == ["noLockOpen@2 spec line 17 t=3.0", "shuts@4 spec line 20 t=9.0", "quiet@3 spec line 19 t=0.0",
+                    "fewOpens@7 spec line 18 t=2.0"])
+        guard found.count == 4 else { return }
+        #expect(found[0].configuration == ["lockedOpen"])
+        guard case .state(let lockOpen) = found[0].reason else { Issue.record("\(found[0])"); return }
+        #expect(Self.words(lockOpen) == ["'in(lockedOpen)' is true: in(lockedOpen) = true"])
+        // The wait started at the case's first line, at t=0.
+        #expect(found[1].reason == .deadline(triggerLine: 1, triggerTime: 0, deadline: 5))
+        guard case .precondition(let range, let text, let caseStart) = found[2].reason else { Issue.record("\(found[2])"); return }
+        #expect(text == "in(opened)" && caseStart == 3)
+        let machine = try program(source: Self.door).machine
+        #expect(machine.text(range) == "in(opened)")
+        guard case .state(let opens) = found[3].reason else { Issue.record("\(found[3])"); return }
+        #expect(Self.words(opens) == ["'opens < 2' is false: opens = 2"])
+    }
+
+    @Test func explanationsOfAWhileATimersTriggerAndAFault() throws {
+        let found = try Self.explained(Self.lamp, """
+            {"event": "bright"}
+            {"time": 0.5, "event": "dim"}
+            {"time": 0.6, "event": "dim"}
+            {"time": 2, "event": "zero"}
+            {"time": 5, "event": "dim"}
+            {"time": 6, "event": "zero"}
+            """)
+        #expect(found.map { "\($0.property)@\($0.line)" } == ["glows@3", "cools@5", "finite@6"])
+        guard found.count == 3 else { return }
+        // `||` is false by both operands; then `G`, which held.
+        guard case .state(let glows) = found[0].reason else { Issue.record("\(found[0])"); return }
+        #expect(Self.words(glows) == ["'level > 1' is false: level = 1", "'in(warm)' is false: in(warm) = false",
+                                       "'in(lit)' is true: in(lit) = true"])
+        // The timer that entered warm at t=1 fired at line 4, whose time (2) passed it.
+        #expect(found[1].reason == .deadline(triggerLine: 4, triggerTime: 1, deadline: 3))
+        #expect(found[1].configuration == ["warm"], "the clock passed the deadline before line 5's step")
+        guard case .fault(let reads) = found[2].reason else { Issue.record("\(found[2])"); return }
+        #expect(reads.map(\.description) == ["divisor = 0"])
+    }
 }

@@ -3,19 +3,22 @@ import StatecraftModel
 import StatecraftRuntime
 
 /// Why something in a replayed log did not go as the log had it (`replay --explain`): an
-/// event line that was ignored or rejected, or an expectation that failed. Data only; the
-/// report formats (text, JSON, JSON Lines) render it.
+/// event line that was ignored or rejected, an expectation that failed, or a property the
+/// case broke. Data only; the report formats (text, JSON, JSON Lines) render it.
 public enum Explanation: Sendable, Equatable {
     /// Why an event line was ignored or rejected.
     case event(EventExplanation)
     /// Where the subject of a failed expectation last changed.
     case expectation(ExpectationExplanation)
+    /// What broke a property.
+    case property(PropertyExplanation)
 
     /// The log line it explains.
     public var line: Int {
         switch self {
         case .event(let e): e.line
         case .expectation(let e): e.line
+        case .property(let e): e.line
         }
     }
 }
@@ -79,5 +82,39 @@ public struct ExpectationExplanation: Sendable, Equatable {
             self.event = event
             self.time = time
         }
+    }
+}
+
+/// What broke a property in a case: for a response, the step that started the wait and its
+/// deadline; for `X only after Y`, that `Y` had not held; for `never` and `always`, what
+/// their expressions read in the configuration that broke them.
+public struct PropertyExplanation: Sendable, Equatable {
+    /// The log line where the violation became certain (as in `PropertyViolationRecord`).
+    public var line: Int
+    /// The property's name.
+    public var property: String
+    /// The spec line the property is declared on.
+    public var specLine: Int
+    /// The case's time when the violation became certain.
+    public var time: Double
+    /// The active states when the violation was found, in document order.
+    public var configuration: [String]
+    /// What broke it.
+    public var reason: Reason
+
+    /// What broke a property, by its form.
+    public enum Reason: Sendable, Equatable {
+        /// `after … within D: X`: the step of log line `triggerLine` (nil when not known)
+        /// started the wait at `triggerTime`, and the clock passed `deadline` with `X` not
+        /// holding since.
+        case deadline(triggerLine: Int?, triggerTime: Double, deadline: Double)
+        /// `X only after Y`: `X` held, and `Y` (`condition`: its range and text in the spec)
+        /// had held in no stable configuration of the case since its first line, `caseStart`.
+        case precondition(condition: SourceRange, text: String, caseStart: Int)
+        /// `never X` / `always X` (with `while G`): the sub-expressions that decided `X`, then
+        /// those that decided `G`, each with the names it read (as a false guard's culprits).
+        case state([Culprit])
+        /// The property's expression failed: every name its expressions read, with its value.
+        case fault([Culprit.Read])
     }
 }

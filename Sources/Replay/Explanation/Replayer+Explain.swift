@@ -48,4 +48,38 @@ extension Replayer {
                 caseStart: run.report.firstLine)))
         }
     }
+
+    /// Records what broke a property (`--explain`), from `run` as it is right after the
+    /// violation was found: for `never`/`always`, in the stable configuration that broke it.
+    func explain(_ violation: PropertyViolation, _ record: PropertyViolationRecord, in run: Run) {
+        run.report.explanationCount += 1
+        guard (run.report.explanations?.count ?? 0) < Replayer.keptFailures else { return }
+        let machine = program.machine
+        let property = machine.properties[violation.property]
+        let reason: PropertyExplanation.Reason
+        switch (violation.reason, property.form) {
+        case (.deadlinePassed(let trigger, let deadline, let tag), _):
+            // The tag is the line `observe` gave the monitor; anything else is not a line.
+            reason = .deadline(triggerLine: tag > 0 ? tag : nil, triggerTime: trigger, deadline: deadline)
+        case (.beforePrecondition, .precedence(_, let y)):
+            reason = .precondition(condition: y.range, text: machine.text(y.range), caseStart: run.report.firstLine)
+        case (.stateBreaksIt, .never(let x, let g)):
+            reason = .state(run.instance.culprits(ofProperty: x, whichIs: true)
+                            + (g.map { run.instance.culprits(ofProperty: $0, whichIs: true) } ?? []))
+        case (.stateBreaksIt, .always(let x, let g)):
+            reason = .state(run.instance.culprits(ofProperty: x, whichIs: false)
+                            + (g.map { run.instance.culprits(ofProperty: $0, whichIs: true) } ?? []))
+        default:
+            // A fault (or a reason the monitor never pairs with this form): the values the
+            // property's expressions read, each name once.
+            var reads: [Culprit.Read] = []
+            for e in property.form.expressions {
+                for read in run.instance.reads(ofProperty: e) where !reads.contains(read) { reads.append(read) }
+            }
+            reason = .fault(reads)
+        }
+        run.report.explanations?.append(.property(PropertyExplanation(
+            line: record.line, property: record.property, specLine: record.specLine, time: record.time,
+            configuration: run.instance.configuration.names(in: machine), reason: reason)))
+    }
 }

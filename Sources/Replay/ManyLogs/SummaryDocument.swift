@@ -14,6 +14,10 @@ public struct SummaryDocument: Sendable, Equatable {
     public var states: [String]
     /// The counts the replays added up to.
     public var summary: ConformanceSummary
+    /// By property name: the spec line it is declared on, for the HTML page's violations.
+    /// Only a document made from the machine has them: the JSON summary, and so `merge`,
+    /// keep the counts alone, and a line not known is shown as such.
+    package var propertyLines: [String: Int] = [:]
 
     /// How a summary names a transition without the spec: its state, line and text.
     public struct TransitionName: Sendable, Equatable {
@@ -50,6 +54,7 @@ public struct SummaryDocument: Sendable, Equatable {
             return TransitionName(state: machine[t.source].name, line: line + 1, text: SummaryDocument.firstLine(text))
         }
         self.init(spec: spec, machine: machine.name, transitions: names, states: machine.states.map(\.name), summary: summary)
+        for p in machine.properties { propertyLines[p.name] = source.location(of: p.range.start).line }
     }
 
     /// Why two documents cannot be added, or nil: they must summarise one machine.

@@ -3,9 +3,9 @@ import StatecraftModel
 import StatecraftReplay
 import StatecraftRuntime
 
-/// `replay --explain`: why events were not taken and where expectations' subjects last
-/// changed, as text blocks (notes with carets under the spec's sub-expressions, as
-/// diagnostics print them) and as JSON objects.
+/// `replay --explain`: why events were not taken, where expectations' subjects last
+/// changed and what broke properties, as text blocks (notes with carets under the spec's
+/// sub-expressions, as diagnostics print them) and as JSON objects.
 public enum ReplayExplanations {
     // MARK: - Text
 
@@ -18,6 +18,7 @@ public enum ReplayExplanations {
             switch explanation {
             case .event(let e): out += text(e, path: path, machine: machine, renderer: renderer)
             case .expectation(let e): out += text(e, path: path)
+            case .property(let e): out += text(e, path: path, machine: machine, renderer: renderer)
             }
         }
         if c.explanationCount > explanations.count {
@@ -73,6 +74,32 @@ public enum ReplayExplanations {
         return out + " at line \(change.line), by '\(change.event)' at t=\(Value.number(change.time))\n"
     }
 
+    private static func text(_ e: PropertyExplanation, path: String, machine: Machine, renderer: DiagnosticRenderer) -> String {
+        let out = "\(path):\(e.line): note: why property '\(e.property)' (spec line \(e.specLine)) was violated: "
+        let configuration = e.configuration.isEmpty ? "no active state" : e.configuration.joined(separator: ", ")
+        switch e.reason {
+        case .deadline(let line, let trigger, let deadline):
+            let step = line.map { "the step of line \($0)" } ?? "a step"
+            return out + "\(step) triggered it at t=\(Value.number(trigger)); its deadline t=\(Value.number(deadline)) "
+                + "passed at line \(e.line), t=\(Value.number(e.time))\n"
+        case .precondition(_, let condition, let caseStart):
+            return out + "'\(condition)' held in no configuration of this case from its first line (\(caseStart)) "
+                + "up to line \(e.line)\n"
+        case .state(let culprits):
+            // As a false guard's culprits: each deciding sub-expression under a caret.
+            var text = out + "the values it read in \(configuration)\n"
+            for culprit in culprits {
+                var message = "'\(culprit.text)' is \(culprit.value)"
+                if !culprit.reads.isEmpty { message += ": " + culprit.reads.map(\.description).joined(separator: ", ") }
+                text += renderer.renderNote(message, at: culprit.range, in: machine.source)
+            }
+            return text
+        case .fault(let reads):
+            return out + "it could not be evaluated in \(configuration)"
+                + (reads.isEmpty ? "" : ", where it read " + reads.map(\.description).joined(separator: ", ")) + "\n"
+        }
+    }
+
     // MARK: - JSON
 
     /// One explanation as a JSON object; positions are 1-based lines and columns (of the log
@@ -93,7 +120,45 @@ public enum ReplayExplanations {
                 "lastChange": e.lastChange.map { .object(["line": .integer($0.line), "event": .string($0.event),
                                                           "time": .number($0.time)]) } ?? .null,
             ])
+        case .property(let e):
+            var o = JSONObject([
+                ("kind", "property"), ("line", .integer(e.line)), ("property", .string(e.property)),
+                ("specLine", .integer(e.specLine)), ("time", .number(e.time)),
+                ("configuration", .array(e.configuration.map { .string($0) })),
+            ])
+            switch e.reason {
+            case .deadline(let line, let trigger, let deadline):
+                o["reason"] = "deadline"
+                o["trigger"] = .object(["line": line.map { .integer($0) } ?? .null, "time": .number(trigger)])
+                o["deadline"] = .number(deadline)
+            case .precondition(let range, let text, let caseStart):
+                o["reason"] = "precondition"
+                var condition = JSONObject([("text", .string(text))])
+                for (key, value) in position(range, machine: machine) { condition[key] = value }
+                o["condition"] = .object(condition)
+                o["caseStart"] = .integer(caseStart)
+            case .state(let culprits):
+                o["reason"] = "state"
+                o["culprits"] = .array(culprits.map { culprit($0, machine: machine) })
+            case .fault(let reads):
+                o["reason"] = "fault"
+                o["reads"] = .array(reads.map(read))
+            }
+            return .object(o)
         }
+    }
+
+    /// A sub-expression that decided a guard or a property: its text, value, range in the
+    /// spec and the names it read.
+    private static func culprit(_ culprit: Culprit, machine: Machine) -> JSON {
+        var j = JSONObject([("text", .string(culprit.text)), ("value", .bool(culprit.value))])
+        for (key, value) in position(culprit.range, machine: machine) { j[key] = value }
+        j["reads"] = .array(culprit.reads.map(read))
+        return .object(j)
+    }
+
+    private static func read(_ read: Culprit.Read) -> JSON {
+        .object(["kind": .string(read.kind.rawValue), "name": .string(read.name), "value": read.value.jsonValue])
     }
 
     private static func candidate(_ c: EventExplanation.Candidate, machine: Machine) -> JSON {
@@ -109,14 +174,7 @@ public enum ReplayExplanations {
             o["fault"] = .object(f)
         case .isFalse(let culprits):
             o["guard"] = "false"
-            o["culprits"] = .array(culprits.map { culprit in
-                var j = JSONObject([("text", .string(culprit.text)), ("value", .bool(culprit.value))])
-                for (key, value) in position(culprit.range, machine: machine) { j[key] = value }
-                j["reads"] = .array(culprit.reads.map { read in
-                    .object(["kind": .string(read.kind.rawValue), "name": .string(read.name), "value": read.value.jsonValue])
-                })
-                return .object(j)
-            })
+            o["culprits"] = .array(culprits.map { culprit($0, machine: machine) })
         }
         return .object(o)
     }

@@ -127,7 +127,7 @@ public enum ReplayJSON {
         if !c.propertyViolations.isEmpty {
             o["propertyViolations"] = .array(c.propertyViolations.map { v in
                 .object(JSONObject([("property", .string(v.property)),
-                                    ("specLine", .integer(machine.source.location(of: v.specRange.start).line)),
+                                    ("specLine", .integer(v.specLine)),
                                     ("line", .integer(v.line)), ("time", .number(v.time)),
                                     ("message", .string(v.message))]))
             })

@@ -75,8 +75,7 @@ public enum ReplayJUnit {
                     cases += XMLEscaping.text(detail(f, log: log.path, machine: machine)) + "</failure>\n"
                 }
                 for v in c.propertyViolations {
-                    let specLine = machine.source.location(of: v.specRange.start).line
-                    let message = "property '\(v.property)' (spec line \(specLine)) violated: \(v.message)"
+                    let message = v.sentence
                     cases += "      <failure type=\"property\" message=\"\(XMLEscaping.attribute(message))\">"
                     cases += XMLEscaping.text("\(log.path):\(v.line): \(message)") + "</failure>\n"
                 }

@@ -3,9 +3,10 @@ import StatecraftDiagnostics
 import StatecraftRuntime
 
 /// `statecraft replay --format html`: the summary of many logs as one self-contained page
-/// (no script, no external asset): the figures, the machine's diagram coloured by how often
-/// each transition was taken (an SVG drawn by Graphviz, given here), the transitions, the
-/// time in each state with a histogram, and the events not taken.
+/// (no script, no external asset): the figures, the properties broken (only when some case
+/// broke one), the machine's diagram coloured by how often each transition was taken (an SVG
+/// drawn by Graphviz, given here), the transitions, the time in each state with a
+/// histogram, and the events not taken.
 public enum ReplaySummaryHTML {
     /// The page; `svg` is the diagram (nil when Graphviz is not installed: the page says so).
     /// `note`, when the diagram is not the whole chart, says so under it.
@@ -30,7 +31,7 @@ public enum ReplaySummaryHTML {
             .never td { color: #888; }
             .diagram svg { max-width: 100%; height: auto; }
             .note { color: #666; font-style: italic; }
-            </style>
+            \(s.propertyViolations.isEmpty ? "" : ".violated td { background: #fde7e9; }\n")</style>
             </head>
             <body>
             <h1>\(text(document.machine))</h1>
@@ -46,6 +47,16 @@ public enum ReplaySummaryHTML {
             ["Event fitness", ReplaySummaryText.percent(s.eventFitness, bare: true).trimmingLeadingSpace],
             ["Expectations", "\(s.expectations) checked, \(s.failedExpectations) failed"],
         ].map { row in row.map(text) }, header: false))
+        // Only where a case broke a property: a page of a spec without properties (or of
+        // logs that keep them) reads as it always did. Failures come before the figures of
+        // where the logs went, most often broken first.
+        if !s.propertyViolations.isEmpty {
+            let broken = s.propertyViolations.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+            html += section("properties", "Properties broken", table(["Cases", "Property", "Spec line"], broken.map { name, count in
+                ["\(count)", "<code>\(text(name))</code>", document.propertyLines[name].map { "\($0)" } ?? "–"]
+            }, numeric: [0, 2], rowClass: { _ in "violated" })
+                + "\n<p class=\"note\">A case counts once per property it broke; each log's report says at which line.</p>")
+        }
         let diagram = svg.map(inlineSVG) ?? "<p class=\"note\">No diagram: Graphviz's <code>dot</code> is not installed.</p>"
         html += section("diagram", "Transitions taken",
                         "<div class=\"diagram\">\(diagram)</div>\n<p class=\"note\">Thicker and redder: taken more often; dashed grey: never taken.</p>"

@@ -38,8 +38,7 @@ public enum ReplayText {
             out += "t=\(Value.number(c.time))\n"
             out += "  expectations  \(c.expectations) checked, \(c.failureCount) failed\n"
             for v in c.propertyViolations {
-                let specLine = machine.source.location(of: v.specRange.start).line
-                out += "\(path):\(v.line): error: property '\(v.property)' (spec line \(specLine)) violated: \(v.message)\n"
+                out += "\(path):\(v.line): error: \(v.sentence)\n"
             }
             for f in c.findings {
                 out += renderer.render(Diagnostic(f.id, f.message, at: f.range),

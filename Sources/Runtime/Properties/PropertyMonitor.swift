@@ -57,8 +57,10 @@ package struct PropertyViolation: Sendable, Equatable {
         /// `X only after Y`: `X` held, and `Y` had not held in this run.
         case beforePrecondition
         /// `after … within D`: the clock passed the deadline of the trigger at `triggerTime`
-        /// with no stable configuration satisfying `X` in between.
-        case deadlinePassed(triggerTime: Double, deadline: Double)
+        /// with no stable configuration satisfying `X` in between. `triggerTag` is the
+        /// caller's `PropertyMonitor.tag` when the trigger's step was observed (replay: its
+        /// log line), so a report can point at the step that started the wait.
+        case deadlinePassed(triggerTime: Double, deadline: Double, triggerTag: Int)
         /// The property's expression failed to evaluate in a stable configuration.
         case fault(ExpressionFault)
     }
@@ -87,6 +89,14 @@ package struct PropertyMonitor: Sendable, Hashable {
     /// (nil: none pending). Only the oldest matters: every trigger has the same `D`, so its
     /// deadline comes first, and a stable configuration satisfying `X` answers them all.
     package private(set) var pending: [Double?]
+    /// By compiled property: `tag` as it was when `pending` was set (meaningless while
+    /// `pending` is nil). Beside `pending` rather than in it, so the hot path's test of
+    /// `pending` stays what it was.
+    package private(set) var pendingTag: [Int]
+    /// The caller's name for the step it is about to observe, remembered by a response that
+    /// step triggers and handed back in `Reason.deadlinePassed`: replay sets the log line, the
+    /// search leaves -1. It decides nothing, and `writeKey` leaves it out.
+    package var tag = -1
     /// By compiled property: whether an `after entering s` response's state was active in
     /// the last stable configuration (entering is becoming active, not staying).
     private var wasActive: [Bool]
@@ -101,6 +111,7 @@ package struct PropertyMonitor: Sendable, Hashable {
         let count = program.properties.count
         seen = Array(repeating: false, count: count)
         pending = Array(repeating: nil, count: count)
+        pendingTag = Array(repeating: -1, count: count)
         wasActive = Array(repeating: false, count: count)
         violated = Array(repeating: false, count: count)
     }
@@ -149,7 +160,8 @@ package struct PropertyMonitor: Sendable, Hashable {
             violated[k] = true
             pending[k] = nil
             violations.append(PropertyViolation(property: p.property,
-                                                reason: .deadlinePassed(triggerTime: trigger, deadline: trigger + p.deadline),
+                                                reason: .deadlinePassed(triggerTime: trigger, deadline: trigger + p.deadline,
+                                                                        triggerTag: pendingTag[k]),
                                                 time: time))
         }
     }
@@ -198,6 +210,7 @@ package struct PropertyMonitor: Sendable, Hashable {
                 // false: the wait starts. (A state trigger is among the inputs: unchanged, it
                 // was not entered now.)
                 pending[k] = time
+                pendingTag[k] = tag
                 nextDue = min(nextDue, time + p.deadline)
             }
         }
@@ -284,6 +297,7 @@ package struct PropertyMonitor: Sendable, Hashable {
             }
         } else if triggered && pending[k] == nil {
             pending[k] = time
+            pendingTag[k] = tag
             nextDue = min(nextDue, time + p.deadline)
         }
     }

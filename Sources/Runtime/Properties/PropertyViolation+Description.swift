@@ -12,7 +12,7 @@ extension PropertyViolation {
         switch (reason, property.form) {
         case (.fault(let fault), _):
             return "the property cannot be evaluated \(at): \(fault.message) in '\(machine.text(fault.range))'"
-        case (.deadlinePassed(let trigger, let deadline), .response(_, _, let x)):
+        case (.deadlinePassed(let trigger, let deadline, _), .response(_, _, let x)):
             return "after the trigger at t=\(Value.number(trigger)), \(quoted(x)) did not hold by the deadline "
                 + "t=\(Value.number(deadline)); the clock passed it at t=\(Value.number(time))"
         case (.stateBreaksIt, .never(let x, let g)):

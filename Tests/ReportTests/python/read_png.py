@@ -2,7 +2,8 @@
 """Reads a PNG screenshot (8-bit RGB or RGBA, as Chromium writes them) with the standard
 library only, and prints what a person would see at a glance, as JSON: its size, how many
 distinct colours it has, and how many pixels are heat-map red (the most taken transitions
-of a replay report's diagram), dark (text) or bar blue (the histograms)."""
+of a replay report's diagram), dark (text), bar blue (the histograms) or the pale pink of
+the rows of broken properties."""
 import json
 import struct
 import sys
@@ -53,7 +54,7 @@ def pixels(path):
 
 def main():
     width, height, channels, rows = pixels(sys.argv[1])
-    colours, heat, dark, blue = set(), 0, 0, 0
+    colours, heat, dark, blue, violated = set(), 0, 0, 0, 0
     for line in rows:
         for x in range(0, width * channels, channels):
             r, g, b = line[x], line[x + 1], line[x + 2]
@@ -64,7 +65,9 @@ def main():
                 dark += 1
             if abs(r - 0x5b) < 20 and abs(g - 0x7f) < 20 and abs(b - 0xb9) < 20:
                 blue += 1
-    print(json.dumps({"width": width, "height": height, "colours": len(colours), "heat": heat, "dark": dark, "blue": blue}))
+            if abs(r - 0xfd) <= 2 and abs(g - 0xe7) <= 2 and abs(b - 0xe9) <= 2:
+                violated += 1
+    print(json.dumps({"width": width, "height": height, "colours": len(colours), "heat": heat, "dark": dark, "blue": blue, "violated": violated}))
 
 
 if __name__ == "__main__":
