@@ -127,30 +127,7 @@ import TestSupport
 
     /// A spec whose properties a log breaks in three cases, each in its own way: a state
     /// (`never`, `always`), a precondition (`only after`) and a missed deadline.
-    static let door = """
-        machine Door {
-            var opens: Number = 0
-            event open
-            event close
-            event lock
-            event alarm
-            initial state closed {
-                on open -> opened { opens += 1 }
-                on alarm -> ringing
-            }
-            state opened {
-                on close -> closed
-                on lock -> lockedOpen
-            }
-            state lockedOpen
-            state ringing
-            property noLockOpen: never in(lockedOpen)
-            property fewOpens: always opens < 2
-            property quiet: in(ringing) only after in(opened)
-            property shuts: after open within 5s: in(closed)
-        }
-
-        """
+    static let door = PropertySpecs.door
 
     /// `replay --format github` with broken properties: an `::error` per violation at the
     /// log's line (no column: a violation is about the line, not a place in it), titled with

@@ -7,29 +7,7 @@ import TestSupport
 /// "Monitoring in replay"): a violation fails the case and names the property, its line in
 /// the spec and the log line where it became certain; the fast path agrees with the plain one.
 @Suite struct ReplayPropertyTests {
-    static let door = """
-        machine Door {
-            var opens: Number = 0
-            event open
-            event close
-            event lock
-            event alarm
-            initial state closed {
-                on open -> opened { opens += 1 }
-                on alarm -> ringing
-            }
-            state opened {
-                on close -> closed
-                on lock -> lockedOpen
-            }
-            state lockedOpen
-            state ringing
-            property noLockOpen: never in(lockedOpen)
-            property fewOpens: always opens < 2
-            property quiet: in(ringing) only after in(opened)
-            property shuts: after open within 5s: in(closed)
-        }
-        """
+    static let door = PropertySpecs.door
 
     static func replayed(_ log: String) throws -> (Program, ReplayReport) {
         let program = try program(source: door)

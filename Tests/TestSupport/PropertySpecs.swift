@@ -1,0 +1,28 @@
+/// Specs with properties that more than one test target replays.
+package enum PropertySpecs {
+    /// A door whose logs break each kind of property in its own way: a state (`never`,
+    /// `always`), a precondition (`only after`) and a missed deadline (`after … within`).
+    package static let door = """
+        machine Door {
+            var opens: Number = 0
+            event open
+            event close
+            event lock
+            event alarm
+            initial state closed {
+                on open -> opened { opens += 1 }
+                on alarm -> ringing
+            }
+            state opened {
+                on close -> closed
+                on lock -> lockedOpen
+            }
+            state lockedOpen
+            state ringing
+            property noLockOpen: never in(lockedOpen)
+            property fewOpens: always opens < 2
+            property quiet: in(ringing) only after in(opened)
+            property shuts: after open within 5s: in(closed)
+        }
+        """
+}
