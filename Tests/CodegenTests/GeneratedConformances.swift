@@ -59,6 +59,7 @@ protocol GeneratedMachine: Sendable {
     var nextDeadline: Double? { get }
     mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome
     mutating func advance(to time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void)
+    mutating func fireNext(dueBy time: Double, firedAtOnce: inout Int, emit: (Output) -> Void) -> (outcome: Outcome, sentEvent: String?)?
     associatedtype Recorded: GeneratedRecorded where Recorded.Value == Value
     mutating func send(_ event: Event, at time: Double?, recordingTo record: (Recorded) -> Void) -> StepResult
     associatedtype SnapshotError: Error & CustomStringConvertible
