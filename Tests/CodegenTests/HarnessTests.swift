@@ -309,5 +309,12 @@ import TestSupport
         #expect(run.status == 2)
         #expect(run.stderr.contains("error: the harness declares a type 'Replay' of its own; name the machine's type otherwise with --type-name"),
                 "\(run.stderr)")
+        // Nor may its file be one of the harness's own.
+        for name in ["Properties", "LogLine"] {
+            let clash = try CLI.run(["swift", "Specs/Drawer.machine", "--type-name", name, "--harness", folder.path])
+            #expect(clash.status == 2)
+            #expect(clash.stderr.contains("error: the harness has a file '\(name).swift' of its own; name the machine's type otherwise with --type-name"),
+                    "\(clash.stderr)")
+        }
     }
 }

@@ -66,6 +66,12 @@ package enum HarnessWriter {
                 message: "the harness declares a type '\(typeName)' of its own; name the machine's type otherwise with --type-name",
                 range: machine.nameRange)
         }
+        // The type's file is named after it, beside the harness's own files.
+        if HarnessSources.all.contains(where: { $0.name == "\(typeName).swift" }) {
+            throw SwiftGenerator.Unsupported(
+                message: "the harness has a file '\(typeName).swift' of its own; name the machine's type otherwise with --type-name",
+                range: machine.nameRange)
+        }
         if standardTypeNames.contains(typeName) {
             throw SwiftGenerator.Unsupported(
                 message: "the harness uses the standard library's type '\(typeName)'; name the machine's type otherwise with --type-name",
