@@ -271,44 +271,58 @@ extension FlatMachineWriter {
                 out.line("return")
             out.close()
             out.line("var firedAtOnce = 0")
-            out.open("while !core.isFinished")
-                out.line("var found = false")
-                out.line("var slot = -1")
-                out.line("var deadline = 0.0")
-                out.line("var order = 0")
-                for k in timers.indices {
-                    out.line("if core.deadline\(k) <= time && (!found || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { found = true; slot = \(k); deadline = core.deadline\(k); order = core.armed\(k) }")
-                }
-                if sendsEvents {
-                    out.open("for (k, s) in core.sent.enumerated() where s.deadline <= time && (!found || s.deadline < deadline || (s.deadline == deadline && s.order < order))")
-                        out.line("found = true; slot = -1 - k; deadline = s.deadline; order = s.order")
-                    out.close()
-                }
-                out.line("guard found else { break }")
-                out.line("let instant = core.now")
-                out.line("if deadline > core.now { core.now = deadline }")
-                out.line("firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1")
-                if sendsEvents {
-                    out.open("if slot < 0")
-                        out.line("// A sent event is taken as an event from the log would be.")
-                        out.line("let sent = core.sent.remove(at: -1 - slot)")
-                        out.open("if firedAtOnce > 10_000")
-                            for k in timers.indices { out.line("core.deadline\(k) = .nan") }
-                            out.line("core.sent.removeAll()")
-                            out.line(report(".rejected(Failure(message: \"sent events were taken 10000 times at t=\\(Self.text(core.now)) without time passing; dropped the pending ones\", line: sent.line, column: sent.column))", "sent.event.name"))
-                            out.line("continue")
-                        out.close()
-                        out.line(report("send(sent.event, emit: emit)", "sent.event.name"))
-                        out.line("continue")
-                    out.close()
-                }
-                if !timers.isEmpty {
-                    out.line("let outcome = fireTimer(slot, firedAtOnce: firedAtOnce)")
-                    out.line("if !pending.isEmpty { deliver(emit) }")
-                    out.line(report("outcome", "nil"))
-                }
-            out.close()
+            out.line("while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { \(report("step.outcome", "step.sentEvent")) }")
             out.line("if time > core.now { core.now = time }")
+        out.close()
+        out.line()
+    }
+
+    /// `fireNext(dueBy:firedAtOnce:emit:)` of a statechart: the timer or sent event due first by
+    /// `time` (the earlier armed or sent first among equal deadlines) as its own macrostep.
+    mutating func chartFireNext() {
+        fireNextHeader()
+            if timers.isEmpty && !sendsEvents {
+                out.line("nil")
+                out.close()
+                out.line()
+                return
+            }
+            out.line("guard !core.isFinished else { return nil }")
+            out.line("var found = false")
+            out.line("var slot = -1")
+            out.line("var deadline = 0.0")
+            out.line("var order = 0")
+            for k in timers.indices {
+                out.line("if core.deadline\(k) <= time && (!found || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { found = true; slot = \(k); deadline = core.deadline\(k); order = core.armed\(k) }")
+            }
+            if sendsEvents {
+                out.open("for (k, s) in core.sent.enumerated() where s.deadline <= time && (!found || s.deadline < deadline || (s.deadline == deadline && s.order < order))")
+                    out.line("found = true; slot = -1 - k; deadline = s.deadline; order = s.order")
+                out.close()
+            }
+            out.line("guard found else { return nil }")
+            out.line("let instant = core.now")
+            out.line("if deadline > core.now { core.now = deadline }")
+            out.line("firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1")
+            if sendsEvents {
+                out.open("if slot < 0")
+                    out.line("// A sent event is taken as an event from the log would be.")
+                    out.line("let sent = core.sent.remove(at: -1 - slot)")
+                    out.open("if firedAtOnce > 10_000")
+                        for k in timers.indices { out.line("core.deadline\(k) = .nan") }
+                        out.line("core.sent.removeAll()")
+                        out.line("return (.rejected(Failure(message: \"sent events were taken 10000 times at t=\\(Self.text(core.now)) without time passing; dropped the pending ones\", line: sent.line, column: sent.column)), sent.event.name)")
+                    out.close()
+                    out.line("return (send(sent.event, emit: emit), sent.event.name)")
+                out.close()
+            }
+            if timers.isEmpty {
+                out.line("return nil  // (no timers: every step due is a sent event's)")
+            } else {
+                out.line("let outcome = fireTimer(slot, firedAtOnce: firedAtOnce)")
+                out.line("if !pending.isEmpty { deliver(emit) }")
+                out.line("return (outcome, nil)")
+            }
         out.close()
         out.line()
     }

@@ -363,21 +363,35 @@ extension FlatMachineWriter {
         out.line("@inline(never)")
         out.open("private mutating func fireTimer(dueBy time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void)")
             out.line("var firedAtOnce = 0")
-            out.open("while !core.isFinished")
-                out.line("var next = -1")
-                out.line("var deadline = Double.nan")
-                out.line("var order = 0")
-                for k in timers.indices {
-                    out.line("if core.deadline\(k) <= time && (next < 0 || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { next = \(k); deadline = core.deadline\(k); order = core.armed\(k) }")
-                }
-                out.line("guard next >= 0 else { break }")
-                out.line("let instant = core.now")
-                out.line("if deadline > core.now { core.now = deadline }")
-                out.line("firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1")
-                out.line("let outcome = fireTimer(next, firedAtOnce: firedAtOnce)")
-                out.line("if !pending.isEmpty { deliver(emit) }")
-                out.line("onStep(outcome)")
-            out.close()
+            out.line("while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { onStep(step.outcome) }")
+        out.close()
+        out.line()
+    }
+
+    /// `fireNext(dueBy:firedAtOnce:emit:)` of a flat machine: the timer due first by `time`
+    /// (the earlier armed first among equal deadlines) fires as its own step.
+    mutating func flatFireNext() {
+        fireNextHeader()
+            if timers.isEmpty {
+                out.line("nil")
+                out.close()
+                out.line()
+                return
+            }
+            out.line("guard !core.isFinished else { return nil }")
+            out.line("var next = -1")
+            out.line("var deadline = Double.nan")
+            out.line("var order = 0")
+            for k in timers.indices {
+                out.line("if core.deadline\(k) <= time && (next < 0 || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { next = \(k); deadline = core.deadline\(k); order = core.armed\(k) }")
+            }
+            out.line("guard next >= 0 else { return nil }")
+            out.line("let instant = core.now")
+            out.line("if deadline > core.now { core.now = deadline }")
+            out.line("firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1")
+            out.line("let outcome = fireTimer(next, firedAtOnce: firedAtOnce)")
+            out.line("if !pending.isEmpty { deliver(emit) }")
+            out.line("return (outcome, nil)")
         out.close()
         out.line()
     }
@@ -397,6 +411,7 @@ extension FlatMachineWriter {
             out.close()
             out.line()
         }
+        if isChart { chartFireNext() } else { flatFireNext() }
         out.doc("The variables in the spec's order, by name.")
         out.open("\(a)var variableValues: [(name: String, value: Value)]")
             if machine.variables.isEmpty {

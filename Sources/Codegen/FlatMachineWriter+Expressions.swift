@@ -99,10 +99,33 @@ extension FlatMachineWriter {
         }
     }
 
+    /// Where an expression's Swift stands, which decides how it names what lies outside it.
+    enum ExpressionPlace {
+        /// In the machine type's own file: its storage, the chart's bit set of active states,
+        /// and its private arithmetic helpers, whose failure names the spec position.
+        case machineType
+        /// In an extension of the type in another file of its module (the harness's property
+        /// checks): `in(s)` asks `isActive`, and arithmetic goes to `helpers`' functions of the
+        /// same names, whose failure names the spec text of the expression that failed.
+        case outside(helpers: String)
+    }
+
     /// The Swift of an expression, and whether evaluating it can throw. The code has no `try`
     /// of its own: one `try` before a whole expression covers every call in it, and Swift
     /// allows no `try` to the right of an operator.
-    func expression(_ e: Expr, fields: Set<String>) -> (String, Bool) {
+    func expression(_ e: Expr, fields: Set<String>, at place: ExpressionPlace = .machineType) -> (String, Bool) {
+        func expression(_ e: Expr, fields: Set<String>) -> (String, Bool) { self.expression(e, fields: fields, at: place) }
+        /// A helper call's last arguments: the failing expression's position, or its text.
+        func site(_ range: SourceRange) -> String {
+            switch place {
+            case .machineType: self.site(range)
+            case .outside: SwiftName.literal(machine.text(range))
+            }
+        }
+        let helpers = switch place {
+        case .machineType: "Self"
+        case .outside(let helpers): helpers
+        }
         switch e.kind {
         case .literal(let v): return (literal(v), false)
         case .pi: return ("Double.pi", false)
@@ -110,7 +133,13 @@ extension FlatMachineWriter {
         case .variable(let id): return ("core.\(SwiftName.quoted(machine[id].name))", false)
         case .field(let name): return fields.contains(name) ? (SwiftName.quoted(name), false) : (literal(e.type.zero), false)
         case .local(let slot): return ("local\(slot)", false)
-        case .inState(let s): return ("core.active.contains(\(s.index))", false)
+        case .inState(let s):
+            switch place {
+            case .machineType: return ("core.active.contains(\(s.index))", false)
+            // (A spec cannot name the machine itself, which has no case of `State`; it would be
+            // active in every stable configuration.)
+            case .outside: return (s == machine.root ? "true" : "isActive(.\(stateName(s)))", false)
+            }
         case .invalid: return (literal(e.type.zero), false)
         case .unary(.not, let x):
             let (c, t) = expression(x, fields: fields)
@@ -134,7 +163,7 @@ extension FlatMachineWriter {
                 if cannotFail(op, l, r) {
                     return (op == .remainder ? "(\(a)).truncatingRemainder(dividingBy: \(b))" : "(\(a) \(op.rawValue) \(b))", ta || tb)
                 }
-                return ("Self.\(arithmeticHelper(op))(\(a), \(b), compound: false, \(site(e.range)))", true)
+                return ("\(helpers).\(arithmeticHelper(op))(\(a), \(b), compound: false, \(site(e.range)))", true)
             }
         case .conditional(let c, let t, let f):
             let (cc, tc) = expression(c, fields: fields)
@@ -152,7 +181,7 @@ extension FlatMachineWriter {
             case .floor: return ("(\(list[0])).rounded(.down)", throwing)
             case .ceil: return ("(\(list[0])).rounded(.up)", throwing)
             case .round: return ("(\(list[0])).rounded(.toNearestOrAwayFromZero)", throwing)
-            case .sqrt: return ("Self.squareRoot(\(list[0]), \(site(e.range)))", true)
+            case .sqrt: return ("\(helpers).squareRoot(\(list[0]), \(site(e.range)))", true)
             case .atan2: return ("atan2(\(list[0]), \(list[1]))", throwing)
             }
         case .text(let x):

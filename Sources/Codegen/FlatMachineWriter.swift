@@ -64,7 +64,7 @@ struct FlatMachineWriter {
         "atomicStates", "compoundStates", "parallelStates", "lastDescendant", "isDescendant", "descendants", "sourceState", "targetState",
         "staticEntry", "microstepLimit", "regionsOf", "addDescendantStatesToEnter", "addAncestorStatesToEnter", "enterUncoveredRegions", "addAncestorsOfHistoryTargets", "finalChildren", "effectiveTargets", "historyDomain", "timerSites", "SnapshotError", "SnapshotJSON",
         "specFingerprint", "snapshotJSON", "Sent", "sent", "sendToSelf", "sentEntry", "firstSendSite", "statePath", "stateNumber", "isHistoryState", "parentNumber", "afterCount", "timerSlot",
-        "unrepresentableDeadline", "DeadlineRefusal", "deadlineHolds", "onEachStep",
+        "unrepresentableDeadline", "DeadlineRefusal", "deadlineHolds", "onEachStep", "fireNext",
     ]
 
     mutating func write() throws(SwiftGenerator.Unsupported) -> String {

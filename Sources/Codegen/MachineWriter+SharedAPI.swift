@@ -47,3 +47,21 @@ extension FlatMachineWriter {
         out.line()
     }
 }
+
+extension FlatMachineWriter {
+    /// The doc and signature of `fireNext(dueBy:firedAtOnce:emit:)`, the one step of `advance`
+    /// that both kinds of type write their own way (the body follows; the caller closes it).
+    /// `advance` itself loops over it: the two cannot drift apart.
+    mutating func fireNextHeader() {
+        out.doc("""
+            One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
+            first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
+            that event's name, or nil when nothing is due by `time` (the clock then stays where it is:
+            `advance(to:)` moves it). For tools that look at the machine between the steps of one
+            advance (a log harness watching properties). `firedAtOnce` counts the steps at one
+            instant, as `advance` does: 0 before the first call for a time.
+            """)
+        out.line("@inline(__always)")
+        out.open("\(access)mutating func fireNext(dueBy time: Double, firedAtOnce: inout Int, emit: (Output) -> Void) -> (outcome: Outcome, sentEvent: String?)?")
+    }
+}

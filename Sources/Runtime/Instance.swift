@@ -496,8 +496,9 @@ public struct Instance: Sendable {
         updateEarliestDeadline()
     }
 
-    /// Hands the step's outputs to `emit`, in order.
-    func deliverOutputs(_ emit: (OutputID, [Value]) -> Void) {
+    /// Hands the step's outputs to `emit`, in order (for a caller of `fireNextTimer`, as
+    /// `advance` does after each timer's step).
+    package func deliverOutputs(_ emit: (OutputID, [Value]) -> Void) {
         guard !registers.outputs.isEmpty else { return }
         for k in 0..<registers.outputs.count {
             let o = registers.outputs[k]

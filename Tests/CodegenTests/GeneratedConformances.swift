@@ -59,6 +59,7 @@ protocol GeneratedMachine: Sendable {
     var nextDeadline: Double? { get }
     mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome
     mutating func advance(to time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void)
+    mutating func fireNext(dueBy time: Double, firedAtOnce: inout Int, emit: (Output) -> Void) -> (outcome: Outcome, sentEvent: String?)?
     associatedtype Recorded: GeneratedRecorded where Recorded.Value == Value
     mutating func send(_ event: Event, at time: Double?, recordingTo record: (Recorded) -> Void) -> StepResult
     associatedtype SnapshotError: Error & CustomStringConvertible
@@ -123,6 +124,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/timer-fails.machine", Fixture_timer_fails.self),
     ("Tests/CheckerTests/Fixtures/send-fails.machine", Fixture_send_fails.self),
     ("Tests/CheckerTests/Fixtures/properties.machine", Fixture_properties.self),
+    ("Tests/CheckerTests/Fixtures/watched-properties.machine", Fixture_watched_properties.self),
 ]
 
 extension Drawer: GeneratedMachine {}
@@ -547,3 +549,12 @@ extension Fixture_properties.Output: GeneratedOutput {}
 extension Fixture_properties.Event: GeneratedEvent {}
 extension Fixture_properties.StepResult: GeneratedStepResult {}
 extension Fixture_properties.Recorded: GeneratedRecorded {}
+
+extension Fixture_watched_properties: GeneratedMachine {}
+extension Fixture_watched_properties.Value: GeneratedValue {}
+extension Fixture_watched_properties.Failure: GeneratedFailure {}
+extension Fixture_watched_properties.Outcome: GeneratedOutcome {}
+extension Fixture_watched_properties.Output: GeneratedOutput {}
+extension Fixture_watched_properties.Event: GeneratedEvent {}
+extension Fixture_watched_properties.StepResult: GeneratedStepResult {}
+extension Fixture_watched_properties.Recorded: GeneratedRecorded {}

@@ -19,6 +19,8 @@ import TestSupport
         var generated: M
         /// The latest moves (at most `Move.kept`), for the message of a difference.
         var history: [Move] = []
+        /// How many times both were advanced: every other time, one step at a time.
+        var advances = 0
 
         /// What was done to both sides, worded only for a failure's message.
         enum Move: CustomStringConvertible {
@@ -78,6 +80,8 @@ import TestSupport
         }
 
         mutating func advance(to time: Double) -> String? {
+            advances += 1
+            if advances % 2 == 0 { return advanceStepwise(to: time) }
             var expected: [(Step, [(OutputID, [Value])])] = []
             var pending: [(OutputID, [Value])] = []
             instance.advance(to: time, emit: { pending.append(($0, $1)) }, onStep: {
@@ -98,6 +102,39 @@ import TestSupport
                 if let difference = agree(step, outcome, out1, out2, "timer before \(time)") { return difference }
             }
             return compareState("advance(to: \(time))")
+        }
+
+        /// `advance(to:)` one timer's (or sent event's) step at a time: the runtime's
+        /// `fireNextTimer` and the generated type's `fireNext`, compared after every step (what a
+        /// tool that watches each step, the log harness, sees), then both clocks moved.
+        mutating func advanceStepwise(to time: Double) -> String? {
+            note(.advance(time))
+            var firedAtOnce = 0, firedAtOnceToo = 0
+            while true {
+                let step = instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce)
+                var expected: [(OutputID, [Value])] = []
+                if step != nil { instance.deliverOutputs { expected.append(($0, $1)) } }
+                var actual: [M.Output] = []
+                let mine = generated.fireNext(dueBy: time, firedAtOnce: &firedAtOnceToo, emit: { actual.append($0) })
+                switch (step, mine) {
+                case (nil, nil):
+                    instance.advance(to: time)
+                    generated.advance(to: time, emit: { _ in }, onStep: { _ in })
+                    return compareState("advance(to: \(time)), one step at a time")
+                case (let step?, let mine?):
+                    let sent = step.sent.map { program.machine[$0].name }
+                    if sent != mine.sentEvent {
+                        return "a step before \(time): the runtime took sent event \(sent ?? "none"), the generated type \(mine.sentEvent ?? "none")"
+                    }
+                    if let difference = agree(step, mine.outcome, expected, actual, "a step before \(time), one at a time") {
+                        return difference
+                    }
+                case (nil, _?):
+                    return "advance(to: \(time)), one step at a time: the generated type fires a step the runtime does not"
+                case (_?, nil):
+                    return "advance(to: \(time)), one step at a time: the runtime fires a step the generated type does not"
+                }
+            }
         }
 
         /// Snapshots both sides; nil when the documents are the same and each side restores from

@@ -9,7 +9,9 @@ import TestSupport
 ///
 /// The logs: each bundled spec's session log, and under `Logs/` hostile ones (malformed
 /// lines, unknown events, payloads of the wrong type, cut last lines, headers, failing
-/// expectations of every form, timers, faults, a machine that cannot start).
+/// expectations of every form, timers, faults, a machine that cannot start), and ones that
+/// break and keep properties of every form (`properties`, a flat machine, and
+/// `watched-properties`, a statechart with timers, a sent event and expressions that fail).
 ///
 /// One harness is built with `swift build` (the package builds as written); the others are
 /// compiled together by one `swiftc` call into one executable that takes the machine's type as
@@ -83,9 +85,11 @@ import TestSupport
             folder.appendingPathComponent("\(subject.typeName)/Sources/ReplayGenerated")
         }
         // The shared sources: every harness holds the same bytes.
-        let own: (Subject) -> Set<String> = { ["\($0.typeName).swift", "\($0.typeName)+Replay.swift", "main.swift"] }
+        let perMachine = { (subject: Subject) in ["\(subject.typeName).swift", "\(subject.typeName)+Replay.swift",
+                                                  "\(subject.typeName)+Properties.swift"] }
+        let own: (Subject) -> Set<String> = { Set(perMachine($0) + ["main.swift"]) }
         let shared = try fm.contentsOfDirectory(atPath: sources(built).path).filter { !own(built).contains($0) }.sorted()
-        #expect(shared.count == 5)
+        #expect(shared.count == 6)
         for subject in together {
             for name in shared {
                 #expect(fm.contents(atPath: sources(subject).appendingPathComponent(name).path)
@@ -94,7 +98,7 @@ import TestSupport
         }
         var files = shared.map { sources(built).appendingPathComponent($0).path }
         for subject in together {
-            files += ["\(subject.typeName).swift", "\(subject.typeName)+Replay.swift"].map { sources(subject).appendingPathComponent($0).path }
+            files += perMachine(subject).map { sources(subject).appendingPathComponent($0).path }
         }
         let main = folder.appendingPathComponent("main.swift")
         try (["#if canImport(Glibc)", "import Glibc", "#elseif canImport(Darwin)", "import Darwin", "#endif",
@@ -184,7 +188,8 @@ import TestSupport
     }
 
     /// The hostile logs are hostile: between them they stop at malformed lines, warn, fail
-    /// expectations, reject steps and fire timers (so the comparison above compares those).
+    /// expectations, reject steps, fire timers and break properties in every way replay words
+    /// (so the comparison above compares those).
     @Test func theLogsCoverWhatReplayReports() throws {
         var seen: Set<String> = []
         for subject in Self.subjects {
@@ -200,10 +205,22 @@ import TestSupport
                     if c["timersFired"]?.intValue ?? 0 > 0 { seen.insert("timer") }
                     if c["started"] == .bool(false) { seen.insert("start failure") }
                     if c["case"]?.stringValue != nil { seen.insert("case") }
+                    for v in c["propertyViolations"]?.arrayValue ?? [] {
+                        let message = v["message"]?.stringValue ?? ""
+                        let kind = message.contains("cannot be evaluated")
+                            ? (message.contains("'sqrt' of") ? "fault in a function" : "fault")
+                            : message.contains("did not hold by the deadline") ? "deadline"
+                            : message.contains("has not held before in this run") ? "only after"
+                            : message.contains("' is false at t=") ? "always"
+                            : message.contains("' holds at t=") ? "never" : message
+                        seen.insert("violated: \(kind)")
+                    }
                 }
             }
         }
-        #expect(seen == ["error", "warning", "failure", "rejection", "timer", "start failure", "case"])
+        #expect(seen == ["error", "warning", "failure", "rejection", "timer", "start failure", "case", "violated: never",
+                         "violated: always", "violated: deadline", "violated: only after", "violated: fault",
+                         "violated: fault in a function"])
     }
 
     /// The first path at which two documents differ (`logs[3].cases[0].rejections[1].column:
@@ -292,5 +309,12 @@ import TestSupport
         #expect(run.status == 2)
         #expect(run.stderr.contains("error: the harness declares a type 'Replay' of its own; name the machine's type otherwise with --type-name"),
                 "\(run.stderr)")
+        // Nor may its file be one of the harness's own.
+        for name in ["Properties", "LogLine"] {
+            let clash = try CLI.run(["swift", "Specs/Drawer.machine", "--type-name", name, "--harness", folder.path])
+            #expect(clash.status == 2)
+            #expect(clash.stderr.contains("error: the harness has a file '\(name).swift' of its own; name the machine's type otherwise with --type-name"),
+                    "\(clash.stderr)")
+        }
     }
 }

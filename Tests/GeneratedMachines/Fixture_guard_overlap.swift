@@ -254,6 +254,17 @@ public struct Fixture_guard_overlap: Sendable, Hashable {
         advance(to: time, emit: emit, onStep: { onEachStep($0, nil) })
     }
 
+    /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
+    /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
+    /// that event's name, or nil when nothing is due by `time` (the clock then stays where it is:
+    /// `advance(to:)` moves it). For tools that look at the machine between the steps of one
+    /// advance (a log harness watching properties). `firedAtOnce` counts the steps at one
+    /// instant, as `advance` does: 0 before the first call for a time.
+    @inline(__always)
+    public mutating func fireNext(dueBy time: Double, firedAtOnce: inout Int, emit: (Output) -> Void) -> (outcome: Outcome, sentEvent: String?)? {
+        nil
+    }
+
     /// The variables in the spec's order, by name.
     public var variableValues: [(name: String, value: Value)] {
         []

@@ -357,30 +357,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
             return
         }
         var firedAtOnce = 0
-        while !core.isFinished {
-            var found = false
-            var slot = -1
-            var deadline = 0.0
-            var order = 0
-            for (k, s) in core.sent.enumerated() where s.deadline <= time && (!found || s.deadline < deadline || (s.deadline == deadline && s.order < order)) {
-                found = true; slot = -1 - k; deadline = s.deadline; order = s.order
-            }
-            guard found else { break }
-            let instant = core.now
-            if deadline > core.now { core.now = deadline }
-            firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1
-            if slot < 0 {
-                // A sent event is taken as an event from the log would be.
-                let sent = core.sent.remove(at: -1 - slot)
-                if firedAtOnce > 10_000 {
-                    core.sent.removeAll()
-                    onEachStep(.rejected(Failure(message: "sent events were taken 10000 times at t=\(Self.text(core.now)) without time passing; dropped the pending ones", line: sent.line, column: sent.column)), sent.event.name)
-                    continue
-                }
-                onEachStep(send(sent.event, emit: emit), sent.event.name)
-                continue
-            }
-        }
+        while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { onEachStep(step.outcome, step.sentEvent) }
         if time > core.now { core.now = time }
     }
 
@@ -393,6 +370,38 @@ public struct Fixture_send_fails: Sendable, Hashable {
     public private(set) var unrepresentableDeadline: DeadlineRefusal?
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+
+    /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
+    /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
+    /// that event's name, or nil when nothing is due by `time` (the clock then stays where it is:
+    /// `advance(to:)` moves it). For tools that look at the machine between the steps of one
+    /// advance (a log harness watching properties). `firedAtOnce` counts the steps at one
+    /// instant, as `advance` does: 0 before the first call for a time.
+    @inline(__always)
+    public mutating func fireNext(dueBy time: Double, firedAtOnce: inout Int, emit: (Output) -> Void) -> (outcome: Outcome, sentEvent: String?)? {
+        guard !core.isFinished else { return nil }
+        var found = false
+        var slot = -1
+        var deadline = 0.0
+        var order = 0
+        for (k, s) in core.sent.enumerated() where s.deadline <= time && (!found || s.deadline < deadline || (s.deadline == deadline && s.order < order)) {
+            found = true; slot = -1 - k; deadline = s.deadline; order = s.order
+        }
+        guard found else { return nil }
+        let instant = core.now
+        if deadline > core.now { core.now = deadline }
+        firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1
+        if slot < 0 {
+            // A sent event is taken as an event from the log would be.
+            let sent = core.sent.remove(at: -1 - slot)
+            if firedAtOnce > 10_000 {
+                core.sent.removeAll()
+                return (.rejected(Failure(message: "sent events were taken 10000 times at t=\(Self.text(core.now)) without time passing; dropped the pending ones", line: sent.line, column: sent.column)), sent.event.name)
+            }
+            return (send(sent.event, emit: emit), sent.event.name)
+        }
+        return nil  // (no timers: every step due is a sent event's)
+    }
 
     /// The variables in the spec's order, by name.
     public var variableValues: [(name: String, value: Value)] {

@@ -242,20 +242,7 @@ public struct Fixture_timer_race: Sendable, Hashable {
     @inline(never)
     private mutating func fireTimer(dueBy time: Double, emit: (Output) -> Void, onStep: (Outcome) -> Void) {
         var firedAtOnce = 0
-        while !core.isFinished {
-            var next = -1
-            var deadline = Double.nan
-            var order = 0
-            if core.deadline0 <= time && (next < 0 || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { next = 0; deadline = core.deadline0; order = core.armed0 }
-            if core.deadline1 <= time && (next < 0 || core.deadline1 < deadline || (core.deadline1 == deadline && core.armed1 < order)) { next = 1; deadline = core.deadline1; order = core.armed1 }
-            guard next >= 0 else { break }
-            let instant = core.now
-            if deadline > core.now { core.now = deadline }
-            firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1
-            let outcome = fireTimer(next, firedAtOnce: firedAtOnce)
-            if !pending.isEmpty { deliver(emit) }
-            onStep(outcome)
-        }
+        while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { onStep(step.outcome) }
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
@@ -272,6 +259,29 @@ public struct Fixture_timer_race: Sendable, Hashable {
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
     public mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void) {
         advance(to: time, emit: emit, onStep: { onEachStep($0, nil) })
+    }
+
+    /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
+    /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
+    /// that event's name, or nil when nothing is due by `time` (the clock then stays where it is:
+    /// `advance(to:)` moves it). For tools that look at the machine between the steps of one
+    /// advance (a log harness watching properties). `firedAtOnce` counts the steps at one
+    /// instant, as `advance` does: 0 before the first call for a time.
+    @inline(__always)
+    public mutating func fireNext(dueBy time: Double, firedAtOnce: inout Int, emit: (Output) -> Void) -> (outcome: Outcome, sentEvent: String?)? {
+        guard !core.isFinished else { return nil }
+        var next = -1
+        var deadline = Double.nan
+        var order = 0
+        if core.deadline0 <= time && (next < 0 || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { next = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline1 <= time && (next < 0 || core.deadline1 < deadline || (core.deadline1 == deadline && core.armed1 < order)) { next = 1; deadline = core.deadline1; order = core.armed1 }
+        guard next >= 0 else { return nil }
+        let instant = core.now
+        if deadline > core.now { core.now = deadline }
+        firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1
+        let outcome = fireTimer(next, firedAtOnce: firedAtOnce)
+        if !pending.isEmpty { deliver(emit) }
+        return (outcome, nil)
     }
 
     /// The variables in the spec's order, by name.

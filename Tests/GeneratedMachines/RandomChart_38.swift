@@ -457,51 +457,7 @@ public struct RandomChart_38: Sendable, Hashable {
             return
         }
         var firedAtOnce = 0
-        while !core.isFinished {
-            var found = false
-            var slot = -1
-            var deadline = 0.0
-            var order = 0
-            if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
-            if core.deadline1 <= time && (!found || core.deadline1 < deadline || (core.deadline1 == deadline && core.armed1 < order)) { found = true; slot = 1; deadline = core.deadline1; order = core.armed1 }
-            if core.deadline2 <= time && (!found || core.deadline2 < deadline || (core.deadline2 == deadline && core.armed2 < order)) { found = true; slot = 2; deadline = core.deadline2; order = core.armed2 }
-            if core.deadline3 <= time && (!found || core.deadline3 < deadline || (core.deadline3 == deadline && core.armed3 < order)) { found = true; slot = 3; deadline = core.deadline3; order = core.armed3 }
-            if core.deadline4 <= time && (!found || core.deadline4 < deadline || (core.deadline4 == deadline && core.armed4 < order)) { found = true; slot = 4; deadline = core.deadline4; order = core.armed4 }
-            if core.deadline5 <= time && (!found || core.deadline5 < deadline || (core.deadline5 == deadline && core.armed5 < order)) { found = true; slot = 5; deadline = core.deadline5; order = core.armed5 }
-            if core.deadline6 <= time && (!found || core.deadline6 < deadline || (core.deadline6 == deadline && core.armed6 < order)) { found = true; slot = 6; deadline = core.deadline6; order = core.armed6 }
-            if core.deadline7 <= time && (!found || core.deadline7 < deadline || (core.deadline7 == deadline && core.armed7 < order)) { found = true; slot = 7; deadline = core.deadline7; order = core.armed7 }
-            if core.deadline8 <= time && (!found || core.deadline8 < deadline || (core.deadline8 == deadline && core.armed8 < order)) { found = true; slot = 8; deadline = core.deadline8; order = core.armed8 }
-            for (k, s) in core.sent.enumerated() where s.deadline <= time && (!found || s.deadline < deadline || (s.deadline == deadline && s.order < order)) {
-                found = true; slot = -1 - k; deadline = s.deadline; order = s.order
-            }
-            guard found else { break }
-            let instant = core.now
-            if deadline > core.now { core.now = deadline }
-            firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1
-            if slot < 0 {
-                // A sent event is taken as an event from the log would be.
-                let sent = core.sent.remove(at: -1 - slot)
-                if firedAtOnce > 10_000 {
-                    core.deadline0 = .nan
-                    core.deadline1 = .nan
-                    core.deadline2 = .nan
-                    core.deadline3 = .nan
-                    core.deadline4 = .nan
-                    core.deadline5 = .nan
-                    core.deadline6 = .nan
-                    core.deadline7 = .nan
-                    core.deadline8 = .nan
-                    core.sent.removeAll()
-                    onEachStep(.rejected(Failure(message: "sent events were taken 10000 times at t=\(Self.text(core.now)) without time passing; dropped the pending ones", line: sent.line, column: sent.column)), sent.event.name)
-                    continue
-                }
-                onEachStep(send(sent.event, emit: emit), sent.event.name)
-                continue
-            }
-            let outcome = fireTimer(slot, firedAtOnce: firedAtOnce)
-            if !pending.isEmpty { deliver(emit) }
-            onEachStep(outcome, nil)
-        }
+        while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { onEachStep(step.outcome, step.sentEvent) }
         if time > core.now { core.now = time }
     }
 
@@ -514,6 +470,58 @@ public struct RandomChart_38: Sendable, Hashable {
     public private(set) var unrepresentableDeadline: DeadlineRefusal?
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+
+    /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
+    /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
+    /// that event's name, or nil when nothing is due by `time` (the clock then stays where it is:
+    /// `advance(to:)` moves it). For tools that look at the machine between the steps of one
+    /// advance (a log harness watching properties). `firedAtOnce` counts the steps at one
+    /// instant, as `advance` does: 0 before the first call for a time.
+    @inline(__always)
+    public mutating func fireNext(dueBy time: Double, firedAtOnce: inout Int, emit: (Output) -> Void) -> (outcome: Outcome, sentEvent: String?)? {
+        guard !core.isFinished else { return nil }
+        var found = false
+        var slot = -1
+        var deadline = 0.0
+        var order = 0
+        if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline1 <= time && (!found || core.deadline1 < deadline || (core.deadline1 == deadline && core.armed1 < order)) { found = true; slot = 1; deadline = core.deadline1; order = core.armed1 }
+        if core.deadline2 <= time && (!found || core.deadline2 < deadline || (core.deadline2 == deadline && core.armed2 < order)) { found = true; slot = 2; deadline = core.deadline2; order = core.armed2 }
+        if core.deadline3 <= time && (!found || core.deadline3 < deadline || (core.deadline3 == deadline && core.armed3 < order)) { found = true; slot = 3; deadline = core.deadline3; order = core.armed3 }
+        if core.deadline4 <= time && (!found || core.deadline4 < deadline || (core.deadline4 == deadline && core.armed4 < order)) { found = true; slot = 4; deadline = core.deadline4; order = core.armed4 }
+        if core.deadline5 <= time && (!found || core.deadline5 < deadline || (core.deadline5 == deadline && core.armed5 < order)) { found = true; slot = 5; deadline = core.deadline5; order = core.armed5 }
+        if core.deadline6 <= time && (!found || core.deadline6 < deadline || (core.deadline6 == deadline && core.armed6 < order)) { found = true; slot = 6; deadline = core.deadline6; order = core.armed6 }
+        if core.deadline7 <= time && (!found || core.deadline7 < deadline || (core.deadline7 == deadline && core.armed7 < order)) { found = true; slot = 7; deadline = core.deadline7; order = core.armed7 }
+        if core.deadline8 <= time && (!found || core.deadline8 < deadline || (core.deadline8 == deadline && core.armed8 < order)) { found = true; slot = 8; deadline = core.deadline8; order = core.armed8 }
+        for (k, s) in core.sent.enumerated() where s.deadline <= time && (!found || s.deadline < deadline || (s.deadline == deadline && s.order < order)) {
+            found = true; slot = -1 - k; deadline = s.deadline; order = s.order
+        }
+        guard found else { return nil }
+        let instant = core.now
+        if deadline > core.now { core.now = deadline }
+        firedAtOnce = core.now == instant ? firedAtOnce + 1 : 1
+        if slot < 0 {
+            // A sent event is taken as an event from the log would be.
+            let sent = core.sent.remove(at: -1 - slot)
+            if firedAtOnce > 10_000 {
+                core.deadline0 = .nan
+                core.deadline1 = .nan
+                core.deadline2 = .nan
+                core.deadline3 = .nan
+                core.deadline4 = .nan
+                core.deadline5 = .nan
+                core.deadline6 = .nan
+                core.deadline7 = .nan
+                core.deadline8 = .nan
+                core.sent.removeAll()
+                return (.rejected(Failure(message: "sent events were taken 10000 times at t=\(Self.text(core.now)) without time passing; dropped the pending ones", line: sent.line, column: sent.column)), sent.event.name)
+            }
+            return (send(sent.event, emit: emit), sent.event.name)
+        }
+        let outcome = fireTimer(slot, firedAtOnce: firedAtOnce)
+        if !pending.isEmpty { deliver(emit) }
+        return (outcome, nil)
+    }
 
     /// The variables in the spec's order, by name.
     public var variableValues: [(name: String, value: Value)] {

@@ -108,16 +108,25 @@ extension HarnessSources {
             var startStep: (StepOutcome, [EmittedOutput]) { get }
             /// Sends the event named `name` with its fields in the spec's order.
             mutating func replaySend(name: String, fields: [LogValue], emit: (EmittedOutput) -> Void) -> StepOutcome
-            /// Fires every timer (and takes every sent event) due by `time`, each its own step, then
-            /// moves the clock there; `onStep` gets each step's outcome, its outputs, and the
-            /// name of the event the machine sent itself that the step took (nil for a timer).
-            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput], String?) -> Void)
+            /// Fires the timer (or takes the event the machine sent itself) due first by `time`, as
+            /// its own step: its outcome, its outputs, and the sent event's name (nil for a timer);
+            /// nil when nothing is due by `time`. `firedAtOnce` counts the steps at one instant (0
+            /// before the first for a time), as the machine's own `advance` does.
+            mutating func replayFireNext(dueBy time: Double, firedAtOnce: inout Int) -> (StepOutcome, [EmittedOutput], String?)?
+            /// Moves the clock to `time`, once nothing is due by then.
+            mutating func replayAdvance(to time: Double)
             var now: Double { get }
             var isFinished: Bool { get }
             var configurationNames: [String] { get }
             var variableList: [(name: String, value: LogValue)] { get }
             /// The first timer armed at a time too large for its deadline to mean its delay.
             var refusedDeadline: (time: Double, delay: Double)? { get }
+            /// The spec's properties a run can break (`Properties.swift`).
+            static var propertySchemas: [PropertySchema] { get }
+            /// Property `k`'s values in the machine's configuration: `X`, then `G` or `Y` (nil for a
+            /// form without one), each evaluated in that order, and whether the state an `after
+            /// entering` response waits for is active. An expression that fails throws.
+            func propertyValues(_ k: Int) throws(PropertyFault) -> (x: Bool, other: Bool?, inTrigger: Bool)
         }
 
         /// A failed expectation.
@@ -159,6 +168,10 @@ extension HarnessSources {
             var failureCount = 0
             var failures: [ExpectationFailure] = []
             var rejections: [Rejection] = []
+            var propertyViolations: [PropertyViolationRecord] = []
+
+            /// Whether every expectation held, nothing was rejected and no property was broken.
+            var passed: Bool { failureCount == 0 && rejected == 0 && propertyViolations.isEmpty }
         }
 
         /// Replays the records of one log through machines of type `M`.
@@ -170,6 +183,10 @@ extension HarnessSources {
                 /// The outputs since the previous expectation of this case, with their arguments.
                 var window: [EmittedOutput] = []
                 var windowOverflowed = false
+                /// The spec's properties watched on this run, and what it found at the last step
+                /// (recorded in the report at once).
+                var monitor = PropertyMonitor(count: M.propertySchemas.count)
+                var found: [PropertyMonitor.Found] = []
 
                 init(machine: M, report: CaseReport) {
                     self.machine = machine
@@ -178,6 +195,7 @@ extension HarnessSources {
             }
 
             let schema = M.schema
+            let properties = M.propertySchemas
             var runs: [Run] = []
             /// The run of each case, by its key's bytes (as replay tells cases apart: two spellings of
             /// one character are two cases).
@@ -188,10 +206,8 @@ extension HarnessSources {
             var cases: [CaseReport] {
                 runs.map { run in
                     var report = run.report
-                    let active = sortedConfiguration(run.machine)
-                    let atomic = Set(schema.states.filter(\.isAtomic).map(\.name))
-                    report.state = active.filter { atomic.contains($0) }.joined(separator: ", ")
-                    report.configuration = active
+                    report.state = atomicStates(run.machine)
+                    report.configuration = sortedConfiguration(run.machine)
                     report.finished = run.machine.isFinished
                     report.variables = run.machine.variableList
                     report.time = run.machine.now
@@ -204,6 +220,13 @@ extension HarnessSources {
                 let names = machine.configurationNames
                 let order = Dictionary(schema.states.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
                 return names.sorted { (order[$0] ?? Int.max) < (order[$1] ?? Int.max) }
+            }
+
+            /// The active atomic states in document order, as the report's `state` and a property
+            /// violation's message name them.
+            func atomicStates(_ machine: M) -> String {
+                let atomic = Set(schema.states.filter(\.isAtomic).map(\.name))
+                return sortedConfiguration(machine).filter { atomic.contains($0) }.joined(separator: ", ")
             }
 
             func error(_ record: LogRecord, at offset: Int, _ message: String) -> LogError {
@@ -276,6 +299,10 @@ extension HarnessSources {
                     run.report.startFailure = text
                     run.report.rejections.append(Rejection(line: line, column: 1, message: text, specLine: specLine,
                                                            specColumn: specColumn))
+                } else {
+                    // The start is the case's first stable configuration (a machine that could not
+                    // start has none).
+                    observe(run, took: nil, line: line)
                 }
                 runs.append(run)
                 let index = runs.count - 1
@@ -283,15 +310,22 @@ extension HarnessSources {
                 return index
             }
 
-            /// Fires the timers of `run` due by `time` (each a step reported at `line`), then moves
-            /// its clock there.
+            /// Fires the timers of `run` due by `time` one step at a time (each reported at `line`),
+            /// watching the properties between them, then moves its clock there.
             func fireTimers(_ run: Run, to time: Double, line: Int) {
-                run.machine.replayAdvance(to: time) { outcome, outputs, sent in
+                var firedAtOnce = 0
+                while let step = run.machine.replayFireNext(dueBy: time, firedAtOnce: &firedAtOnce) {
+                    let (outcome, outputs, sent) = step
                     collect(outputs, into: run)
+                    // A deadline passed before the step is certain at the step's time; the
+                    // configuration the step left is judged after it.
+                    clockMoves(run, to: run.machine.now, line: line)
                     switch outcome {
                     case .taken:
                         if sent != nil { run.report.sentTaken += 1 } else { run.report.timersFired += 1 }
+                        observe(run, took: sent, line: line)
                     case .rejected(let message, let specLine, let specColumn):
+                        // (A failed step was undone: it left no configuration to judge.)
                         run.report.rejected += 1
                         let text = sent.map { "step of sent event '\($0)' failed: \(message)" } ?? "timer step failed: \(message)"
                         if run.report.rejections.count < ReplayRules.keptFailures {
@@ -299,9 +333,42 @@ extension HarnessSources {
                                                                    specLine: specLine, specColumn: specColumn))
                         }
                     default:
-                        break
+                        // A sent event not taken: a stable configuration all the same, which took nothing.
+                        observe(run, took: nil, line: line)
                     }
                 }
+                // Timers first: one of them may have answered a response whose deadline `time` passes.
+                clockMoves(run, to: time, line: line)
+                run.machine.replayAdvance(to: time)
+            }
+
+            // MARK: - Properties
+
+            /// The case's clock moves to `time` (line `line`): responses whose deadline it passes break.
+            func clockMoves(_ run: Run, to time: Double, line: Int) {
+                run.monitor.clockMoves(to: time, properties, found: &run.found)
+                record(run, line: line)
+            }
+
+            /// Judges the run's stable configuration, left by line `line`'s step (or its timers), a
+            /// step that took the event named `event` (nil: none).
+            func observe(_ run: Run, took event: String?, line: Int) {
+                run.monitor.observe(run.machine, at: run.machine.now, took: event, found: &run.found)
+                record(run, line: line)
+            }
+
+            /// Moves what the monitor found into the case's report, worded in the configuration the
+            /// run is in.
+            func record(_ run: Run, line: Int) {
+                guard !run.found.isEmpty else { return }
+                let leaves = atomicStates(run.machine)
+                for f in run.found {
+                    let p = properties[f.property]
+                    run.report.propertyViolations.append(PropertyViolationRecord(
+                        property: p.name, specLine: p.specLine, line: line, time: f.time,
+                        message: PropertyMonitor.message(p, f.reason, time: f.time, leaves: leaves)))
+                }
+                run.found.removeAll()
             }
 
             func collect(_ outputs: [EmittedOutput], into run: Run) {
@@ -324,6 +391,8 @@ extension HarnessSources {
                 case .started, .taken:
                     run.report.applied += 1
                     collect(outputs, into: run)
+                    // (An event not taken changed nothing: its configuration was judged already.)
+                    observe(run, took: name, line: line)
                 case .ignored, .afterFinal:
                     run.report.ignored += 1
                 case .rejected(let message, let specLine, let specColumn):

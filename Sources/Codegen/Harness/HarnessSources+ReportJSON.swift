@@ -112,7 +112,7 @@ extension HarnessSources {
         extension CaseReport {
             /// The case as `replay --format json` writes it.
             var json: ReportJSON {
-                .object([
+                var members: [(String, ReportJSON)] = [
                     ("case", key.map { .string($0) } ?? .null), ("firstLine", .integer(firstLine)),
                     ("state", startFailure == nil ? .string(state) : .null),
                     ("configuration", .array(configuration.map { .string($0) })),
@@ -130,7 +130,19 @@ extension HarnessSources {
                         .object([("line", .integer(r.line)), ("column", .integer(r.column)), ("message", .string(r.message)),
                                  ("specLine", .integer(r.specLine)), ("specColumn", .integer(r.specColumn))])
                     })),
-                ])
+                ]
+                // Only where the case broke a property, as replay writes it.
+                if !propertyViolations.isEmpty { members.append(("propertyViolations", .array(propertyViolations.map(\.json)))) }
+                return .object(members)
+            }
+        }
+
+        extension PropertyViolationRecord {
+            /// A violation as `replay --format json` writes it (`ReplayJSON.caseReport`): the one place
+            /// the harness names its members.
+            var json: ReportJSON {
+                .object([("property", .string(property)), ("specLine", .integer(specLine)), ("line", .integer(line)),
+                         ("time", .number(time)), ("message", .string(message))])
             }
         }
 
@@ -138,8 +150,9 @@ extension HarnessSources {
         /// standard input for `-` or for none) and prints one JSON document, as `statecraft replay
         /// --format json SPEC LOG...` does.
         enum ReplayCommand {
-            /// Exit status: 0 every expectation held and nothing was rejected, 1 an expectation failed
-            /// or a step was rejected, 2 a log cannot be read (a malformed line).
+            /// Exit status: 0 every expectation held, nothing was rejected and no property was broken;
+            /// 1 an expectation failed, a step was rejected or a property was broken; 2 a log cannot
+            /// be read (a malformed line).
             static func run<M: ReplayMachine>(_ type: M.Type, arguments: [String]) -> Int32 {
                 let schema = M.schema
                 var status: Int32 = 0
@@ -175,7 +188,7 @@ extension HarnessSources {
                         failure = error
                     }
                     let cases = replay.cases
-                    let passed = failure == nil && cases.allSatisfy { $0.failureCount == 0 && $0.rejected == 0 }
+                    let passed = failure == nil && cases.allSatisfy(\.passed)
                     var warnings: [LogWarning] = []
                     if let mismatch = reader.headerMismatch(machine: schema.machine, fingerprint: schema.fingerprint) {
                         warnings.append(mismatch)

@@ -4,7 +4,7 @@
 /// so that the generator needs no resources; the harness tests build them.
 ///
 /// They follow `Sources/EventLog` (the format's rules and messages), `Sources/Replay` (cases,
-/// timers, expectations) and the JSON writer of `Sources/Diagnostics` (numbers, strings, the
+/// timers, expectations), `Sources/Runtime/Properties` (watching properties) and the JSON writer of `Sources/Diagnostics` (numbers, strings, the
 /// report's layout), written again for a package that depends on nothing.
 package enum HarnessSources {
     /// File name and text, in the order the package lists them.
@@ -13,6 +13,7 @@ package enum HarnessSources {
         ("LogLine+Record.swift", logLineRecord),
         ("LogReader.swift", logReader),
         ("Replay.swift", replay),
+        ("Properties.swift", properties),
         ("ReportJSON.swift", reportJSON),
     ]
 }

@@ -4,16 +4,20 @@ import StatecraftModel
 /// `statecraft swift SPEC --harness DIR`: a SwiftPM package that replays event logs through the
 /// generated type alone, to show that generated code and runtime agree on logs nobody has
 /// seen. Its executable, `replay-generated LOG...`, prints the JSON document `statecraft
-/// replay --format json SPEC LOG...` prints (same cases, fields, values and exit status).
+/// replay --format json SPEC LOG...` prints (same cases, fields, values, property violations
+/// and exit status).
 ///
 /// The package depends on nothing: besides the machine's type, it holds its own log reader,
-/// replay and report writer (`HarnessSources`), which follow the event-log format's rules and
-/// `replay`'s messages, and one file written per machine (`+Replay.swift`) that adapts the
-/// type's by-name API (`Event(name:fields:)`, `send(_:emit:)`, `advance(to:emit:onStep:)`,
-/// `configurationNames`, `variableValues`, `unrepresentableDeadline`, `Outcome`'s `name` and
-/// `failure`) and describes
-/// what a log may name in it (states, events and their fields, variables, outputs). The
-/// replay uses nothing else of the type, so it runs any type `statecraft swift` writes.
+/// replay, property monitor and report writer (`HarnessSources`), which follow the event-log
+/// format's rules and `replay`'s messages, and two files written per machine. `+Replay.swift`
+/// adapts the type's by-name API (`Event(name:fields:)`, `send(_:emit:)`,
+/// `fireNext(dueBy:firedAtOnce:emit:)`, `advance(to:)`, `configurationNames`, `variableValues`,
+/// `unrepresentableDeadline`, `Outcome`'s `name` and `failure`) and describes what a log may
+/// name in it (states, events and their fields, variables, outputs). `+Properties.swift`
+/// holds the spec's properties, their expressions written as the type's own (by
+/// `FlatMachineWriter.expression`), reading its variables, constants and `isActive`. The
+/// replay uses nothing else of the type, so it runs any type `statecraft swift` writes, and
+/// the type is the one `statecraft swift` writes without the harness.
 package enum HarnessWriter {
     /// A file of the package: its path inside DIR and its text.
     package struct File: Sendable, Equatable {
@@ -31,6 +35,7 @@ package enum HarnessWriter {
         "ParsedLine", "LogError", "LogWarning", "LogReader", "LogPaths", "JSONPrefix", "POSIX", "LogValue", "ValueType",
         "MachineSchema", "EmittedOutput", "StepOutcome", "ReplayMachine", "ExpectationFailure", "Rejection",
         "CaseReport", "Replay", "ReplayRules", "EditDistance", "ReportJSON", "ReplayCommand",
+        "PropertySchema", "PropertyFault", "PropertyArithmetic", "PropertyMonitor", "PropertyViolationRecord",
     ]
 
     /// The standard library's types the harness uses: a machine type of one of these names
@@ -44,8 +49,8 @@ package enum HarnessWriter {
     /// The members the adapter adds to the machine type: a variable or constant of one of
     /// these names would clash with them.
     static let adapterMemberNames: Set<String> = [
-        "schema", "startStep", "replaySend", "replayAdvance", "variableList", "replayOutcome", "replayOutput",
-        "replayValue", "machineValue", "refusedDeadline",
+        "schema", "startStep", "replaySend", "replayFireNext", "replayAdvance", "variableList", "replayOutcome",
+        "replayOutput", "replayValue", "machineValue", "refusedDeadline", "propertySchemas", "propertyValues",
     ]
 
     /// Every file of the harness for `machine`, in a fixed order: the manifest, the machine's
@@ -59,6 +64,12 @@ package enum HarnessWriter {
         if harnessTypeNames.contains(typeName) {
             throw SwiftGenerator.Unsupported(
                 message: "the harness declares a type '\(typeName)' of its own; name the machine's type otherwise with --type-name",
+                range: machine.nameRange)
+        }
+        // The type's file is named after it, beside the harness's own files.
+        if HarnessSources.all.contains(where: { $0.name == "\(typeName).swift" }) {
+            throw SwiftGenerator.Unsupported(
+                message: "the harness has a file '\(typeName).swift' of its own; name the machine's type otherwise with --type-name",
                 range: machine.nameRange)
         }
         if standardTypeNames.contains(typeName) {
@@ -80,6 +91,7 @@ package enum HarnessWriter {
             File(path: "\(target)/\(typeName).swift", contents: machineText),
             File(path: "\(target)/\(typeName)+Replay.swift",
                  contents: adapter(machine, typeName: typeName, specPath: specPath, fingerprint: options.fingerprint)),
+            File(path: "\(target)/\(typeName)+Properties.swift", contents: properties(machine, options: options, specPath: specPath)),
             File(path: "\(target)/main.swift", contents: main(typeName: typeName)),
         ]
         files += HarnessSources.all.map { File(path: "\(target)/\($0.name)", contents: $0.text) }
@@ -180,12 +192,15 @@ package enum HarnessWriter {
                 return Self.replayOutcome(send(event, emit: { emit(Self.replayOutput($0)) }))
             }
 
-            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput], String?) -> Void) {
-                var outputs: [Output] = []
-                advance(to: time, emit: { outputs.append($0) }, onEachStep: { outcome, sent in
-                    onStep(Self.replayOutcome(outcome), outputs.map(Self.replayOutput), sent)
-                    outputs.removeAll()
-                })
+            mutating func replayFireNext(dueBy time: Double, firedAtOnce: inout Int) -> (StepOutcome, [EmittedOutput], String?)? {
+                var outputs: [EmittedOutput] = []
+                guard let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: { outputs.append(Self.replayOutput($0)) })
+                else { return nil }
+                return (Self.replayOutcome(step.outcome), outputs, step.sentEvent)
+            }
+
+            mutating func replayAdvance(to time: Double) {
+                advance(to: time)
             }
 
             var variableList: [(name: String, value: LogValue)] {
@@ -245,8 +260,13 @@ package enum HarnessWriter {
                 return Self.replayOutcome(send(event, emit: { _ in }))
             }
 
-            mutating func replayAdvance(to time: Double, onStep: (StepOutcome, [EmittedOutput], String?) -> Void) {
-                advance(to: time, emit: { _ in }, onEachStep: { onStep(Self.replayOutcome($0), [], $1) })
+            mutating func replayFireNext(dueBy time: Double, firedAtOnce: inout Int) -> (StepOutcome, [EmittedOutput], String?)? {
+                guard let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: { _ in }) else { return nil }
+                return (Self.replayOutcome(step.outcome), [], step.sentEvent)
+            }
+
+            mutating func replayAdvance(to time: Double) {
+                advance(to: time)
             }
 
             var variableList: [(name: String, value: LogValue)] {
