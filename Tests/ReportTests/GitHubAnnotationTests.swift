@@ -139,17 +139,10 @@ import TestSupport
         let spec = dir.appendingPathComponent("Door.machine")
         try Self.door.write(to: spec, atomically: true, encoding: .utf8)
         let log = dir.appendingPathComponent("door, 2:00.jsonl")
-        try """
-            {"case": "a", "event": "open"}
-            {"case": "a", "time": 3, "event": "lock"}
-            {"case": "b", "event": "alarm"}
-            {"case": "a", "time": 9, "event": "close"}
-            {"case": "c", "event": "open"}
-            {"case": "c", "time": 1, "event": "close"}
-            {"case": "c", "time": 2, "event": "open"}
+        try (PropertySpecs.doorLog + "\n" + """
             {"case": "c", "time": 2, "expect": "closed"}
 
-            """.write(to: log, atomically: true, encoding: .utf8)
+            """).write(to: log, atomically: true, encoding: .utf8)
         let r = try CLI.run(["replay", "--format", "github", spec.path, log.path])
         #expect(r.status == 1)
         let lines = r.stdout.split(separator: "\n").map(String.init)

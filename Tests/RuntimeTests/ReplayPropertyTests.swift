@@ -92,15 +92,7 @@ import TestSupport
 
     @Test func theFastPathReportsTheSameViolations() throws {
         let program = try program(source: Self.door)
-        let log = """
-            {"case": "a", "event": "open"}
-            {"case": "a", "time": 3, "event": "lock"}
-            {"case": "b", "event": "alarm"}
-            {"case": "a", "time": 9, "event": "close"}
-            {"case": "c", "event": "open"}
-            {"case": "c", "time": 1, "event": "close"}
-            {"case": "c", "time": 2, "event": "open"}
-            """
+        let log = PropertySpecs.doorLog
         let slow = ReplayFastPathTests.slow(program, Array(log.utf8), strict: false)
         #expect(slow.cases.joined().contains("noLockOpen@2"))
         #expect(ReplayFastPathTests.fast(program, Array(log.utf8), strict: false) == slow)
@@ -152,15 +144,7 @@ import TestSupport
     }
 
     @Test func explanationsSayWhatBrokeEachProperty() throws {
-        let found = try Self.explained(Self.door, """
-            {"case": "a", "event": "open"}
-            {"case": "a", "time": 3, "event": "lock"}
-            {"case": "b", "event": "alarm"}
-            {"case": "a", "time": 9, "event": "close"}
-            {"case": "c", "event": "open"}
-            {"case": "c", "time": 1, "event": "close"}
-            {"case": "c", "time": 2, "event": "open"}
-            """)
+        let found = try Self.explained(Self.door, PropertySpecs.doorLog)
         #expect(found.map { "\($0.property)@\($0.line) spec line \($0.specLine) t=\($0.time)" }
                 == ["noLockOpen@2 spec line 17 t=3.0", "shuts@4 spec line 20 t=9.0", "quiet@3 spec line 19 t=0.0",
                     "fewOpens@7 spec line 18 t=2.0"])

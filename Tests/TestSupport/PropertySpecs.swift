@@ -25,4 +25,17 @@ package enum PropertySpecs {
             property shuts: after open within 5s: in(closed)
         }
         """
+
+    /// Three cases that break the door's properties: `a` locks it open (`noLockOpen`) and
+    /// closes it past its 5 s (`shuts`), `b` rings before it ever opened (`quiet`), `c` opens
+    /// it twice (`fewOpens`).
+    package static let doorLog = """
+        {"case": "a", "event": "open"}
+        {"case": "a", "time": 3, "event": "lock"}
+        {"case": "b", "event": "alarm"}
+        {"case": "a", "time": 9, "event": "close"}
+        {"case": "c", "event": "open"}
+        {"case": "c", "time": 1, "event": "close"}
+        {"case": "c", "time": 2, "event": "open"}
+        """
 }
