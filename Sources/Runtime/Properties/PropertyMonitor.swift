@@ -205,13 +205,11 @@ package struct PropertyMonitor: Sendable, Hashable {
             let p = watch.properties[k]
             if changed & (UInt64(1) << UInt64(k)) != 0 {
                 judgeChanged(k, p, &instance, program, at: time, took: event, cache: cache, violations: &violations)
-            } else if p.kind == .response, !cache.lastX[k], pending[k] == nil {
+            } else if p.kind == .response, !cache.lastX[k] {
                 // Only the event that triggers this response was taken, and its `X` is still
                 // false: the wait starts. (A state trigger is among the inputs: unchanged, it
                 // was not entered now.)
-                pending[k] = time
-                pendingTag[k] = tag
-                nextDue = min(nextDue, time + p.deadline)
+                startWait(k, p, at: time)
             }
         }
     }
@@ -271,12 +269,8 @@ package struct PropertyMonitor: Sendable, Hashable {
                 break
             }
         } catch {
-            if pending[k] != nil {
-                pending[k] = nil
-                violated[k] = true
-                recomputeNextDue(program)
-            }
             report(k, p, .fault(error), time, &violations)
+            endWait(k, program)
         }
     }
 
@@ -291,15 +285,26 @@ package struct PropertyMonitor: Sendable, Hashable {
             if wasActive[k] != active { wasActive[k] = active }
         }
         if x {
-            if pending[k] != nil {
-                pending[k] = nil
-                recomputeNextDue(program)
-            }
-        } else if triggered && pending[k] == nil {
-            pending[k] = time
-            pendingTag[k] = tag
-            nextDue = min(nextDue, time + p.deadline)
+            endWait(k, program)
+        } else if triggered {
+            startWait(k, p, at: time)
         }
+    }
+
+    /// A trigger of response `k` at `time`: its wait starts, unless an older one is pending
+    /// (whose deadline comes first).
+    private mutating func startWait(_ k: Int, _ p: CompiledProperty, at time: Double) {
+        guard pending[k] == nil else { return }
+        pending[k] = time
+        pendingTag[k] = tag
+        nextDue = min(nextDue, time + p.deadline)
+    }
+
+    /// Response `k` no longer waits: answered, or broken by a fault.
+    private mutating func endWait(_ k: Int, _ program: Program) {
+        guard pending[k] != nil else { return }
+        pending[k] = nil
+        recomputeNextDue(program)
     }
 
     /// Lets time pass on `instance` to `time` as replay does, watching it: the timers due

@@ -114,14 +114,9 @@ package final class PropertyInputCache: @unchecked Sendable {
     @inline(__always)
     func changed(_ instance: Instance, _ watch: PropertyWatch) -> UInt64 {
         let registers = instance.registers
-        guard observed else {
-            observed = true
-            for i in 0..<watch.numbers.count { numbers[i] = registers.numbers[Int(watch.numbers[i].id)].bitPattern }
-            for i in 0..<watch.states.count { states[i] = instance.isActive(Int(watch.states[i].id)) }
-            leaf = Int32(truncatingIfNeeded: instance.state.index)
-            return watch.all
-        }
-        var changed: UInt64 = 0
+        // The first observation judges every property; the loops below store the inputs.
+        var changed: UInt64 = observed ? 0 : watch.all
+        observed = true
         for i in 0..<watch.numbers.count {
             let input = watch.numbers[i]
             let value = registers.numbers[Int(input.id)].bitPattern
