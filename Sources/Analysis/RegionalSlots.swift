@@ -105,7 +105,7 @@ struct RegionalSlots {
                 }
             case .emit(_, let args, _):
                 for a in args where slots(a, events) == nil {
-                    if VariableRelevance.canFail(a) { read(a, events) } else { readInsideEmit(a, events) }
+                    if a.canFail { read(a, events) } else { readInsideEmit(a, events) }
                 }
             case .raise(let ev, let args, _), .send(let ev, let args, _, _):
                 for (k, a) in args.enumerated() { copy(a, into: .field(event: ev.index, index: k), events) }

@@ -92,20 +92,20 @@ struct VariableRelevance: Sendable {
                 if counters[v.index] { return }  // reads only itself, never fails
                 var read = reads(e, events)
                 if op != nil { read.insert(v.index) }
-                let fails = VariableRelevance.canFail(e) || (op.map { $0 != .add || e.type != .string } ?? false)
+                let fails = e.canFail || (op.map { $0 != .add || e.type != .string } ?? false)
                 if fails {
                     read.forEach { direct[$0] = true }
                 } else {
                     dependsOn[v.index].formUnion(read)
                 }
             case .emit(_, let args, _):
-                for a in args where VariableRelevance.canFail(a) { decides(a) }
+                for a in args where a.canFail { decides(a) }
             case .setLocal(_, let e, _):
                 decides(e)
             case .raise(let target, let args, _), .send(let target, let args, _, _):
                 // An argument becomes the sent event's field: it matters as much as that field.
                 for (k, a) in args.enumerated() {
-                    if VariableRelevance.canFail(a) || k >= machine[target].fields.count {
+                    if a.canFail || k >= machine[target].fields.count {
                         decides(a)
                     } else {
                         dependsOn[fieldStart[target.index] + k].formUnion(reads(a, events))
@@ -131,26 +131,6 @@ struct VariableRelevance: Sendable {
         }
         self.relevant = Array(relevant[0..<count])
         relevantFields = Array(relevant[count...])
-    }
-
-    /// Whether evaluating `e` can fail at run time: arithmetic on numbers (a result that is
-    /// not finite, a division by zero) or a built-in function. String concatenation,
-    /// comparisons, logic, interpolation and conditionals themselves cannot.
-    static func canFail(_ e: Expr) -> Bool {
-        var fails = false
-        e.visit { sub in
-            switch sub.kind {
-            case .binary(let op, _, _):
-                switch op {
-                case .add: if sub.type != .string { fails = true }
-                case .subtract, .multiply, .divide, .remainder: fails = true
-                default: break
-                }
-            case .call: fails = true
-            default: break
-            }
-        }
-        return fails
     }
 
     /// By variable index: whether it is a counter (see the type's comment).

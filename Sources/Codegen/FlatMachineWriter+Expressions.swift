@@ -148,6 +148,14 @@ extension FlatMachineWriter {
             let (c, t) = expression(x, fields: fields)
             return ("-\(c)", t)
         case .binary(let op, let l, let r):
+            // A left operand made of literals decides here, as it does at run time: Swift
+            // rejects `true ? true : x` for its unreachable `x` (warnings are errors in an app
+            // that builds that way). A constant right operand is no such case: the left one is
+            // still evaluated, and may fail.
+            if op == .and || op == .or, case .bool(let decided)? = l.folded(constants: []) {
+                if decided == (op == .or) { return (decided ? "true" : "false", false) }
+                return expression(r, fields: fields)
+            }
             let (a, ta) = expression(l, fields: fields)
             let (b, tb) = expression(r, fields: fields)
             switch op {
@@ -166,6 +174,7 @@ extension FlatMachineWriter {
                 return ("\(helpers).\(arithmeticHelper(op))(\(a), \(b), compound: false, \(site(e.range)))", true)
             }
         case .conditional(let c, let t, let f):
+            if case .bool(let decided)? = c.folded(constants: []) { return expression(decided ? t : f, fields: fields) }
             let (cc, tc) = expression(c, fields: fields)
             let (tt, tt2) = expression(t, fields: fields)
             let (ff, tf) = expression(f, fields: fields)

@@ -77,12 +77,14 @@ extension Expr {
             let a = l.folded(constants: constants)
             let b = r.folded(constants: constants)
             switch op {
+            // The left operand is evaluated first, so a constant right operand decides
+            // only when the left one cannot fail: `n / d > 1 || true` fails when d is 0.
             case .and:
-                if a == .bool(false) || b == .bool(false) { return .bool(false) }
+                if a == .bool(false) || (b == .bool(false) && !l.canFail) { return .bool(false) }
                 if case .bool(true)? = a, case .bool(true)? = b { return .bool(true) }
                 return nil
             case .or:
-                if a == .bool(true) || b == .bool(true) { return .bool(true) }
+                if a == .bool(true) || (b == .bool(true) && !l.canFail) { return .bool(true) }
                 if case .bool(false)? = a, case .bool(false)? = b { return .bool(false) }
                 return nil
             default:
@@ -102,6 +104,26 @@ extension Expr {
             }
             return Arithmetic.call(f, numbers).map(Value.number)
         }
+    }
+
+    /// Whether evaluating the expression can fail at run time: arithmetic on numbers (a
+    /// result that is not finite, a division by zero) or a built-in function. String
+    /// concatenation, comparisons, logic, interpolation and conditionals themselves cannot.
+    package var canFail: Bool {
+        var fails = false
+        visit { sub in
+            switch sub.kind {
+            case .binary(let op, _, _):
+                switch op {
+                case .add: if sub.type != .string { fails = true }
+                case .subtract, .multiply, .divide, .remainder: fails = true
+                default: break
+                }
+            case .call: fails = true
+            default: break
+            }
+        }
+        return fails
     }
 
     /// Applies a binary operator to two values of matching types; nil on a run-time error.

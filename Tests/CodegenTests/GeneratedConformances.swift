@@ -101,6 +101,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/player.machine", Fixture_player.self),
     ("Tests/CheckerTests/Fixtures/private-fields.machine", Fixture_private_fields.self),
     ("Tests/CheckerTests/Fixtures/run-time-faults.machine", Fixture_run_time_faults.self),
+    ("Tests/CheckerTests/Fixtures/short-circuit.machine", Fixture_short_circuit.self),
     ("Tests/CheckerTests/Fixtures/sole-child.machine", Fixture_sole_child.self),
     ("Tests/CheckerTests/Fixtures/start-fails.machine", Fixture_start_fails.self),
     ("Tests/CheckerTests/Fixtures/string-copied.machine", Fixture_string_copied.self),
@@ -342,6 +343,14 @@ extension Fixture_run_time_faults.Output: GeneratedOutput {}
 extension Fixture_run_time_faults.Event: GeneratedEvent {}
 extension Fixture_run_time_faults.StepResult: GeneratedStepResult {}
 extension Fixture_run_time_faults.Recorded: GeneratedRecorded {}
+extension Fixture_short_circuit: GeneratedMachine {}
+extension Fixture_short_circuit.Value: GeneratedValue {}
+extension Fixture_short_circuit.Failure: GeneratedFailure {}
+extension Fixture_short_circuit.Outcome: GeneratedOutcome {}
+extension Fixture_short_circuit.Output: GeneratedOutput {}
+extension Fixture_short_circuit.Event: GeneratedEvent {}
+extension Fixture_short_circuit.StepResult: GeneratedStepResult {}
+extension Fixture_short_circuit.Recorded: GeneratedRecorded {}
 
 extension Fixture_sole_child: GeneratedMachine {}
 extension Fixture_sole_child.Value: GeneratedValue {}

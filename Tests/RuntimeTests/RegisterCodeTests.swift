@@ -119,6 +119,21 @@ import TestSupport
         #expect(failedBoth > 10 && failedBoth < 200)
     }
 
+    /// `&&` and `||` read their left operand first, even when the right one is a constant
+    /// that decides the result: a left operand that fails fails the step, as the reference
+    /// evaluator and the generated code have it. A constant left operand still decides alone.
+    @Test func aConstantRightOperandDoesNotSkipAFailingLeftOne() throws {
+        let failing = ["(a / b > 1 || true) ? 1 : 2", "(a / b > 1 && false) ? 1 : 2", "(sqrt(a - 20) > 1 || true) ? 1 : 2"]
+        for e in failing {
+            #expect(try RegisterCodeTests.run(RegisterCodeTests.machine(e, ["a": "10", "b": "0"])) == nil, "\(e) with b = 0")
+            #expect(try RegisterCodeTests.run(RegisterCodeTests.machine(e, ["a": "30", "b": "2"])) != nil, "\(e) with b = 2")
+        }
+        let decidedByTheLeft = ["(true || a / b > 1) ? 1 : 2", "(false && a / b > 1) ? 1 : 2"]
+        for e in decidedByTheLeft {
+            #expect(try RegisterCodeTests.run(RegisterCodeTests.machine(e, ["a": "10", "b": "0"])) != nil, "\(e) with b = 0")
+        }
+    }
+
     /// An assignment computes straight into its variable: the expression may read that
     /// variable anywhere, and must still see its old value.
     @Test func anAssignmentThatReadsItsOwnVariableSeesTheOldValue() throws {
