@@ -419,8 +419,13 @@ public struct Replayer {
         run.instance.advance(to: time)
     }
 
+    // The methods called on every line are `mutating`, even where they only read: a
+    // non-mutating method that is not inlined, called from a mutating one, is handed a
+    // copy of the whole replayer (256 bytes, and a retain of each reference in it).
+
     /// The case's clock moves to `time` (line `line`): responses whose deadline it passes fail.
-    func clockMoves(_ run: Run, to time: Double, line: Int) {
+    @inline(__always)
+    mutating func clockMoves(_ run: Run, to time: Double, line: Int) {
         // (In place: copying the monitor out of the run, even to test it for nil, retains
         // and releases its arrays on every line.)
         run.monitor?.clockMoves(to: time, program, violations: &run.violations)
@@ -428,16 +433,18 @@ public struct Replayer {
     }
 
     /// Judges the run's stable configuration, left by line `line`'s step (or its timers).
-    func observe(_ run: Run, took event: Int32, line: Int) {
+    mutating func observe(_ run: Run, took event: Int32, line: Int) {
         // A response this step triggers remembers the line, for `--explain`.
         run.monitor?.tag = line
-        run.monitor?.observe(&run.instance, program, at: run.instance.now, took: event, cache: run.inputs,
+        // The time is read first: read while the instance is passed inout, it is read from a copy.
+        let now = run.instance.now
+        run.monitor?.observe(&run.instance, program, at: now, took: event, cache: run.inputs,
                              violations: &run.violations)
         if !run.violations.isEmpty { recordViolations(run, line: line) }
     }
 
     /// Moves what the monitor found into the case's report, and empties the buffer for reuse.
-    private func recordViolations(_ run: Run, line: Int) {
+    private mutating func recordViolations(_ run: Run, line: Int) {
         let machine = program.machine
         for v in run.violations {
             let property = machine.properties[v.property]
@@ -454,11 +461,11 @@ public struct Replayer {
     /// Counts the outputs of the step just taken, appends them to the case's window and
     /// keeps the first ones for the report.
     @inline(__always)
-    private func collectOutputs(_ run: Run) {
+    private mutating func collectOutputs(_ run: Run) {
         if run.instance.registers.hasOutputs { collectPendingOutputs(run) }
     }
 
-    private func collectPendingOutputs(_ run: Run) {
+    private mutating func collectPendingOutputs(_ run: Run) {
         let (outputs, arguments) = run.instance.registers.stepOutputs
         for k in 0..<outputs.count {
             let o = outputs[k]

@@ -298,11 +298,12 @@ struct CodeGenerator {
         case .binary(.and, let l, let r), .binary(.or, let l, let r):
             // The result is written before the right operand is read: a temporary, never
             // the destination.
+            // Each operand computes straight into it (its last instruction writes it).
             let result = temporary(.number)
-            move(expression(l), to: result)
+            _ = expression(l, into: result)
             let isAnd = if case .binary(.and, _, _) = e.kind { true } else { false }
             let skip = append(Instruction(isAnd ? .jumpIfFalse : .jumpIfTrue, 0, result.index))
-            move(expression(r), to: result)
+            _ = expression(r, into: result)
             patch(skip)
             return leaf(result)
         case .binary(let op, let l, let r):

@@ -262,22 +262,55 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
             }
             return false
         }
-        // A block of one comparison (or `in(s)`) whose result is its value: see `Block.single`.
-        func single(_ block: CompiledProperty.Block) -> Instruction? {
+        // A block that is one or two tests (see `QuickCondition`): `test; end`, or
+        // `test; jumpIfFalse/jumpIfTrue → end; test; end`, every test writing the block's
+        // result; or no code at all, its value being a Bool variable's register.
+        let leafStates = Set(leaves.map(\.id.index))
+        func quick(_ block: CompiledProperty.Block) -> CompiledProperty.QuickCondition? {
+            typealias Test = CompiledProperty.QuickTest
+            let code = generator.code, result = block.register
+            func instruction(_ at: Int) -> Instruction? {
+                at < code.count && generator.faults[at] == nil ? code[at] : nil
+            }
+            // The test that starts at `at`, and where the code goes on after it.
+            func test(_ at: Int) -> (Test, next: Int)? {
+                guard let i = instruction(at) else { return nil }
+                let comparisons: [Opcode: Test.Op] = [.less: .less, .lessEqual: .lessEqual, .greater: .greater,
+                                                      .greaterEqual: .greaterEqual, .equal: .equal, .notEqual: .notEqual,
+                                                      .equalStrings: .equalStrings, .notEqualStrings: .notEqualStrings]
+                if let op = comparisons[i.op], i.a == result { return (Test(op: op, b: i.b, c: i.c), at + 1) }
+                switch i.op {
+                case .isActive:
+                    let leaf = !isChart && leafStates.contains(Int(i.b))
+                    if i.a == result { return (Test(op: leaf ? .leaf : .active, b: i.b, c: 0), at + 1) }
+                    if let not = instruction(at + 1), not.op == .not, not.a == result, not.b == i.a {
+                        return (Test(op: leaf ? .notLeaf : .inactive, b: i.b, c: 0), at + 2)
+                    }
+                    return nil
+                case .not where i.a == result: return (Test(op: .falsy, b: i.b, c: 0), at + 1)
+                case .move where i.a == result: return (Test(op: .truthy, b: i.b, c: 0), at + 1)
+                default: return nil
+                }
+            }
             let pc = Int(block.pc)
-            guard pc + 1 < generator.code.count, generator.code[pc + 1].op == .end else { return nil }
-            let i = generator.code[pc]
-            let decidable: [Opcode] = [.less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual, .isActive]
-            guard decidable.contains(i.op), Int32(bitPattern: i.ua) == block.register, generator.faults[pc] == nil else { return nil }
-            return i
+            guard let start = instruction(pc) else { return nil }
+            if start.op == .end {
+                let value = Test(op: .truthy, b: result, c: 0)
+                return CompiledProperty.QuickCondition(first: value, second: value, join: .none)
+            }
+            guard let (first, next) = test(pc), let after = instruction(next) else { return nil }
+            if after.op == .end { return CompiledProperty.QuickCondition(first: first, second: first, join: .none) }
+            guard after.op == .jumpIfFalse || after.op == .jumpIfTrue, after.b == result,
+                  let (second, end) = test(next + 1), after.a == Int32(end), instruction(end)?.op == .end else { return nil }
+            return CompiledProperty.QuickCondition(first: first, second: second, join: after.op == .jumpIfFalse ? .and : .or)
         }
         self.properties = properties.map { p in
             var compiled = p.property
             compiled.x.register = generator.relocated(p.x).index
             if let r = p.other { compiled.other?.register = generator.relocated(r).index }
             compiled.xCanFail = canFail(compiled.x)
-            compiled.x.single = single(compiled.x)
-            if let other = compiled.other { compiled.other?.single = single(other) }
+            compiled.x.quick = quick(compiled.x)
+            if let other = compiled.other { compiled.other?.quick = quick(other) }
             compiled.otherCanFail = compiled.other.map(canFail) ?? false
             return compiled
         }

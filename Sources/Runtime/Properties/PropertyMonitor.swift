@@ -8,20 +8,109 @@ package struct CompiledProperty: Sendable {
     package struct Block: Sendable {
         package var pc: Int32
         package var register: Int32
-        /// The block's only instruction, when it is one comparison of two number registers or
-        /// an `in(s)`: `holds` decides it without entering the interpreter (what replay does
-        /// on every line for a property like `always originY <= 0`).
-        var single: Instruction?
+        /// The block as one or two tests, when that is all it is (see `QuickCondition`):
+        /// `holds` then decides it without entering the interpreter, which is what replay
+        /// does on every line for a property like `always 0 <= progress && progress <= 1`.
+        var quick: QuickCondition?
 
         /// Whether `holds` decides this block without the interpreter.
-        package var isSingle: Bool { single != nil }
+        package var isQuick: Bool { quick != nil }
 
         /// The same block, always run by the interpreter: the reference `holds` is tested against.
         package var interpreted: Block {
             var block = self
-            block.single = nil
+            block.quick = nil
             return block
         }
+    }
+
+    /// A condition made of one test, or two joined by `&&` or `||`, each test a comparison
+    /// of two numbers or two strings, an `in(s)` or a Bool, maybe negated; none can fail.
+    /// Most properties are written so (`originY <= 0`, `in(closed)`, `!in(refreshing)`,
+    /// `0 <= progress && progress <= 1`, `alpha == 0.7 && textColor == "black"`).
+    struct QuickCondition: Sendable {
+        var first: QuickTest
+        var second: QuickTest
+        /// Whether `second` is there, and what joins it.
+        var join: Join
+
+        enum Join: UInt8, Sendable { case none, and, or }
+
+        // (The instance is `inout` only so that it is read where it is: passed by value,
+        // it would be copied, a retain for each of its references, on every line.)
+        @inline(__always)
+        func holds(_ instance: inout Instance) -> Bool {
+            var tests = (first, second)
+            return withUnsafeMutablePointer(to: &tests) { pair in
+                pair.withMemoryRebound(to: QuickTest.self, capacity: 2) { QuickTest.holds($0, join, &instance) }
+            }
+        }
+    }
+
+    /// One test of a `QuickCondition`: 12 bytes, read in place on every replay line.
+    struct QuickTest: Sendable {
+        enum Op: UInt8, Sendable {
+            /// Numbers `b` and `c` compared.
+            case less, lessEqual, greater, greaterEqual, equal, notEqual
+            /// Strings `b` and `c` compared.
+            case equalStrings, notEqualStrings
+            /// `in(b)` / `!in(b)` in any machine.
+            case active, inactive
+            /// `in(b)` / `!in(b)` for a leaf `b` of a machine without statechart steps: its
+            /// active leaf is `b` (is not).
+            case leaf, notLeaf
+            /// The Bool in number register `b` / its negation.
+            case truthy, falsy
+        }
+        var op: Op
+        var b: Int32
+        var c: Int32
+
+        /// The condition of the test at `t`, and of the one after it as `join` says. The
+        /// tests are read in place: replay's hot loop hands out pointers into the watch's
+        /// table (a copy of the tests, packed into registers, cost more than the tests).
+        @inline(__always)
+        static func holds(_ t: UnsafeMutablePointer<QuickTest>, _ join: QuickCondition.Join, _ instance: inout Instance) -> Bool {
+            let a = holds(t, &instance)
+            switch join {
+            case .none: return a
+            case .and: return a && holds(t + 1, &instance)
+            case .or: return a || holds(t + 1, &instance)
+            }
+        }
+
+        @inline(__always)
+        static func holds(_ t: UnsafeMutablePointer<QuickTest>, _ instance: inout Instance) -> Bool {
+            let n = instance.registers.numbers
+            let b = Int(t.pointee.b), c = Int(t.pointee.c)
+            switch t.pointee.op {
+            case .less: return n[b] < n[c]
+            case .lessEqual: return n[b] <= n[c]
+            case .greater: return n[b] > n[c]
+            case .greaterEqual: return n[b] >= n[c]
+            case .equal: return n[b] == n[c]
+            case .notEqual: return n[b] != n[c]
+            case .equalStrings: return instance.registers.strings[b] == instance.registers.strings[c]
+            case .notEqualStrings: return instance.registers.strings[b] != instance.registers.strings[c]
+            case .active: return instance.isActive(b)
+            case .inactive: return !instance.isActive(b)
+            case .leaf: return instance.state.index == b
+            case .notLeaf: return instance.state.index != b
+            case .truthy: return n[b] != 0
+            case .falsy: return n[b] == 0
+            }
+        }
+    }
+
+    /// A `never X` or `always X [while G]` whose `X` and `G` are quick: what replay judges
+    /// inline. Its tests are in the watch's test table, from `PropertyWatch.firstTest(k)`:
+    /// `X`'s two, then `G`'s two.
+    struct QuickJudgement: Sendable {
+        var x: QuickCondition.Join
+        var g: QuickCondition.Join
+        var hasGuard: Bool
+        /// `X` breaks the property where it is this (true for `never`, false for `always`).
+        var breaksWhen: Bool
     }
 
     package enum Kind: Sendable, Equatable {
@@ -152,8 +241,14 @@ package struct PropertyMonitor: Sendable, Hashable {
 
     /// The clock moves to `time`, before any step at that time: every response whose
     /// deadline is strictly earlier is violated.
+    @inline(__always)
     package mutating func clockMoves(to time: Double, _ program: Program, violations: inout [PropertyViolation]) {
-        guard time > nextDue else { return }
+        if time > nextDue { deadlinesPass(at: time, program, &violations) }
+    }
+
+    /// `clockMoves` past the earliest deadline: the responses whose deadlines are passed break.
+    @inline(never)
+    private mutating func deadlinesPass(at time: Double, _ program: Program, _ violations: inout [PropertyViolation]) {
         defer { recomputeNextDue(program) }
         for (k, p) in program.properties.enumerated() where p.kind == .response && !violated[k] {
             guard let trigger = pending[k], time > trigger + p.deadline else { continue }
@@ -191,18 +286,65 @@ package struct PropertyMonitor: Sendable, Hashable {
     /// reference the tests compare this with.
     package mutating func observe(_ instance: inout Instance, _ program: Program, at time: Double, took event: Int32,
                                   cache: PropertyInputCache, violations: inout [PropertyViolation]) {
-        guard let watch = program.propertyWatch else {
+        guard let watch = cache.watch else {
             observe(&instance, program, at: time, took: event, violations: &violations)
             return
         }
-        let changed = cache.changed(instance, watch)
-        var due = changed
-        if event >= 0 && Int(event) < watch.triggeredBy.count { due |= watch.triggeredBy[Int(event)] }
+        // Borrowed, not loaded: loading the watch would retain and release it on every line.
+        let (changed, due, broken) = watch._withUnsafeGuaranteedRef { watch -> (UInt64, UInt64, UInt64) in
+            let changed = cache.changed(instance, watch)
+            var due = changed & ~watch.quickMask
+            if event >= 0 && Int(event) < watch.triggeredBy.count { due |= watch.triggeredBy[Int(event)] }
+            return (changed, due, quickBreaks(changed & watch.quickMask, watch, &instance))
+        }
+        guard broken != 0 || due != 0 else { return }
+        let found = violations.count
+        if broken != 0 { reportBroken(broken, program, at: time, &violations) }
+        if due != 0 { judge(due, changed: changed, &instance, program, at: time, took: event, cache: cache, violations: &violations) }
+        // In property order, as `observe` finds them.
+        if violations.count - found > 1 { violations[found...].sort { $0.property < $1.property } }
+    }
+
+    /// Of the quick properties in `candidates` (see `QuickJudgement`), those this
+    /// configuration breaks. Their conditions cannot fail, so `X` is read only where `G`
+    /// holds; nothing is written, so the loop keeps everything in registers.
+    @inline(__always)
+    private func quickBreaks(_ candidates: UInt64, _ watch: PropertyWatch, _ instance: inout Instance) -> UInt64 {
+        var quick = candidates, broken: UInt64 = 0
+        while quick != 0 {
+            let k = quick.trailingZeroBitCount
+            quick &= quick - 1
+            if violated[k] { continue }
+            let q = watch.quick[k], tests = watch.quickTests.base + 4 &* k
+            if q.hasGuard && !CompiledProperty.QuickTest.holds(tests + 2, q.g, &instance) { continue }
+            if CompiledProperty.QuickTest.holds(tests, q.x, &instance) == q.breaksWhen { broken |= UInt64(1) << UInt64(k) }
+        }
+        return broken
+    }
+
+    @inline(never)
+    private mutating func reportBroken(_ broken: UInt64, _ program: Program, at time: Double,
+                                       _ violations: inout [PropertyViolation]) {
+        var broken = broken
+        while broken != 0 {
+            let k = broken.trailingZeroBitCount
+            broken &= broken - 1
+            report(k, program.properties[k], .stateBreaksIt, time, &violations)
+        }
+    }
+
+    /// The properties in `due` that are not quick: those whose inputs changed (in
+    /// `changed`), and the responses the step's event triggers.
+    @inline(never)
+    private mutating func judge(_ due: UInt64, changed: UInt64, _ instance: inout Instance, _ program: Program,
+                                at time: Double, took event: Int32, cache: PropertyInputCache,
+                                violations: inout [PropertyViolation]) {
+        var due = due
         while due != 0 {
             let k = due.trailingZeroBitCount
             due &= due - 1
             guard !violated[k] else { continue }
-            let p = watch.properties[k]
+            let p = program.properties[k]
             if changed & (UInt64(1) << UInt64(k)) != 0 {
                 judgeChanged(k, p, &instance, program, at: time, took: event, cache: cache, violations: &violations)
             } else if p.kind == .response, !cache.lastX[k] {
@@ -337,20 +479,7 @@ extension Instance {
     /// Whether a property's expression holds in this configuration. Only temporaries are
     /// written, so the configuration and its variables stay as they are.
     package mutating func holds(_ block: CompiledProperty.Block) throws(ExpressionFault) -> Bool {
-        if let i = block.single {
-            let n = registers.numbers
-            let b = Int(i.ub), c = Int(i.uc)
-            switch i.op {
-            case .less: return n[b] < n[c]
-            case .lessEqual: return n[b] <= n[c]
-            case .greater: return n[b] > n[c]
-            case .greaterEqual: return n[b] >= n[c]
-            case .equal: return n[b] == n[c]
-            case .notEqual: return n[b] != n[c]
-            case .isActive: return isActive(b)
-            default: break
-            }
-        }
+        if let quick = block.quick { return quick.holds(&self) }
         makeUnique()
         _ = try execute(block.pc)
         return registers.numbers[Int(block.register)] != 0

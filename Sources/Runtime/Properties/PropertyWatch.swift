@@ -28,6 +28,14 @@ package final class PropertyWatch: @unchecked Sendable {
     let triggeredBy: FrozenTable<UInt64>
     /// Every watched property's bit.
     let all: UInt64
+    /// By property: its `QuickJudgement`, for the properties in `quickMask` (the others'
+    /// entries are unused).
+    let quick: FrozenTable<CompiledProperty.QuickJudgement>
+    /// Four per property, from `4 * k`: the two tests of its `X` then the two of its `G`
+    /// (unused entries repeat the first).
+    let quickTests: FrozenTable<CompiledProperty.QuickTest>
+    /// The `never`/`always` properties whose expressions are all quick conditions.
+    let quickMask: UInt64
 
     init?(_ properties: [CompiledProperty], reads: [(numbers: [Int32], strings: [Int32], states: [Int32])],
           eventCount: Int) {
@@ -51,6 +59,30 @@ package final class PropertyWatch: @unchecked Sendable {
             if !reads[k].states.isEmpty { stateReaders |= bit }
             if p.triggerEvent >= 0 && Int(p.triggerEvent) < eventCount { triggeredBy[Int(p.triggerEvent)] |= bit }
         }
+        var quick: [CompiledProperty.QuickJudgement] = []
+        var quickTests: [CompiledProperty.QuickTest] = []
+        var quickMask: UInt64 = 0
+        for (k, p) in properties.enumerated() {
+            var judgement = CompiledProperty.QuickJudgement(x: .none, g: .none, hasGuard: false, breaksWhen: p.kind == .never)
+            var tests = Array(repeating: CompiledProperty.QuickTest(op: .truthy, b: 0, c: 0), count: 4)
+            if p.kind == .never || p.kind == .always, let x = p.x.quick, p.other?.isQuick ?? true {
+                judgement.x = x.join
+                tests[0] = x.first
+                tests[1] = x.second
+                if let g = p.other?.quick {
+                    judgement.g = g.join
+                    judgement.hasGuard = true
+                    tests[2] = g.first
+                    tests[3] = g.second
+                }
+                quickMask |= UInt64(1) << UInt64(k)
+            }
+            quick.append(judgement)
+            quickTests += tests
+        }
+        self.quickTests = FrozenTable(quickTests)
+        self.quick = FrozenTable(quick)
+        self.quickMask = quickMask
         self.properties = FrozenTable(properties)
         self.numbers = FrozenTable(numbers)
         self.strings = FrozenTable(strings)
@@ -62,6 +94,8 @@ package final class PropertyWatch: @unchecked Sendable {
 
     deinit {
         properties.free()
+        quick.free()
+        quickTests.free()
         numbers.free()
         strings.free()
         states.free()
@@ -90,9 +124,13 @@ package final class PropertyInputCache: @unchecked Sendable {
     /// Whether there was an observation yet: the first one judges every property.
     private var observed = false
     private let counts: (properties: Int, numbers: Int, states: Int)
+    /// The program's watch, unretained (reading a strong reference retains and releases it
+    /// on every line): the program keeps it alive, and outlives every run's cache.
+    let watch: Unmanaged<PropertyWatch>?
 
     package init(_ program: Program) {
         let watch = program.propertyWatch
+        self.watch = watch.map { Unmanaged.passUnretained($0) }
         counts = (max(1, program.properties.count), max(1, watch?.numbers.count ?? 0), max(1, watch?.states.count ?? 0))
         lastX = .allocate(capacity: counts.properties)
         lastX.initialize(repeating: false, count: counts.properties)
