@@ -153,7 +153,7 @@ extension Importer {
         func visit(_ node: XMLNode) {
             if node.name == "transition" {
                 for token in (node["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
-                where token != "*" && (token.hasSuffix("*") || token.hasSuffix(".")) {
+                where token.hasSuffix(".*") || token.hasSuffix(".") {
                     stems.append(Self.descriptorStem(token))
                 }
             }
