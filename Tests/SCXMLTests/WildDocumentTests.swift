@@ -94,9 +94,9 @@ import TestSupport
             ("<datamodel><data id=\"n\" expr=\"1\"/></datamodel><state id=\"a\"/>", "<data ",
              "<data> in the null data model"),
             ("<state id=\"a\"><transition event=\"e\" cond=\"In(a) &amp;&amp; In(a)\"/></state>", "In(a) &amp;",
-             "the null data model's only condition is In(stateId)"),
+             "<transition cond=\"…\">: the null data model's only condition is In(stateId)"),
             ("<state id=\"a\"><onentry><log label=\"x\" expr=\"1\"/></onentry></state>", "1\"/>",
-             "the null data model (datamodel=\"null\") has no expressions but the condition In(stateId)"),
+             "<log expr=\"…\">: the null data model (datamodel=\"null\") has no expressions but the condition In(stateId)"),
         ] {
             let xml = Self.head + " datamodel=\"null\">\n  " + body + "\n</scxml>"
             let refused = Self.importing(xml)
@@ -131,7 +131,7 @@ import TestSupport
         let refused = Self.importing(evaluating)
         #expect(refused.text == nil)
         let error = try #require(refused.diagnostics.first)
-        #expect(error.message.contains("cond=\"…\": an expression to evaluate in datamodel=\"jexl\", which is not supported"),
+        #expect(error.message.contains("<transition cond=\"…\">: an expression to evaluate in datamodel=\"jexl\", which is not supported"),
                 "\(error.message)")
         #expect(Self.position(error, in: refused) == Self.position(of: "count gt", in: evaluating))
         let data = Self.head + " datamodel=\"jexl\"><datamodel>\n  <data id=\"count\"/></datamodel><state id=\"a\"/></scxml>"

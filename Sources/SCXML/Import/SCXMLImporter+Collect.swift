@@ -202,10 +202,9 @@ extension Importer {
                     let parsed: JSExpr
                     do { parsed = try JSParser.parse(text) } catch { throw fail(node, attribute: attribute, error) }
                     guard attribute == "cond", case .call(["In"], let args, _) = parsed, args.count == 1 else {
-                        throw fail(node, attribute: attribute, JSError(message: attribute == "cond"
+                        throw fail(node, wholeAttribute: attribute, attribute == "cond"
                             ? "the null data model's only condition is In(stateId)"
-                            : "the null data model (datamodel=\"null\") has no expressions but the condition In(stateId)",
-                            offset: 0))
+                            : "the null data model (datamodel=\"null\") has no expressions but the condition In(stateId)")
                     }
                     if case .string(let id, let at) = args[0] {
                         found.append(finding(.scxmlNonstandard, node, attribute: attribute, scalarOffset: at,
@@ -215,8 +214,7 @@ extension Importer {
                             """))
                     }
                 case .other(let name):
-                    throw fail(node, attribute: attribute,
-                               JSError(message: Self.otherDataModel(name, "an expression to evaluate"), offset: 0))
+                    throw fail(node, wholeAttribute: attribute, Self.otherDataModel(name, "an expression to evaluate"))
                 }
             }
             for child in node.children { try visit(child) }

@@ -206,6 +206,13 @@ struct Importer {
         return ImportFailure(.scxmlUnsupported, "\(attribute)=\"…\": \(error.message)", at: at, length: 1)
     }
 
+    /// A refusal of a whole attribute's value, naming its element (`<transition cond="…">: …`),
+    /// at the value's first character.
+    func fail(_ node: XMLNode, wholeAttribute attribute: String, _ message: String) -> ImportFailure {
+        let start = attributeValueOffset(node, attribute) ?? node.offset
+        return ImportFailure(.scxmlUnsupported, "<\(node.name) \(attribute)=\"…\">: \(message)", at: start, length: 1)
+    }
+
     /// Where the value of `attribute` of `node` starts in the file.
     func attributeValueOffset(_ node: XMLNode, _ attribute: String) -> Int? {
         attributePosition(node, attribute)?.value
