@@ -189,6 +189,14 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// `scxml-unsupported`: (import) an element, attribute or expression with no equivalent in the language,
     /// at its `<` or at the character of the expression; names the feature, exit 1.
     case scxmlUnsupported = "scxml-unsupported"
+    /// `scxml-nonstandard`: (import) a spelling SCXML does not define that editors and engines commonly
+    /// accept (`In(s)` without quotes, `cond=""`), read as they read it, at the attribute; the spec is
+    /// written.
+    case scxmlNonstandard = "scxml-nonstandard"
+    /// `scxml-inert`: (import) part of a document that has no effect, so the spec has nothing for it: a
+    /// `<cancel>` of an id no `<send>` has, a transition no event can take, the name of a data model in a
+    /// document that evaluates nothing.
+    case scxmlInert = "scxml-inert"
 
     /// Whether the diagnostic is about a spec (`statecraft check`) or an event log (`replay`).
     public var isAboutLogs: Bool {
@@ -201,7 +209,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// Whether the diagnostic is about an SCXML document being imported, not a spec.
     public var isAboutImport: Bool {
         switch self {
-        case .scxmlMalformed, .scxmlUnsupported: true
+        case .scxmlMalformed, .scxmlUnsupported, .scxmlNonstandard, .scxmlInert: true
         default: false
         }
     }
@@ -212,9 +220,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .deadEndState, .unusedEvent, .unusedVariable, .unusedOutput, .unusedConstant,
              .constantGuard, .unreachableTransition, .deadTransition, .overlappingGuards, .notReached,
              .runTimeFault, .timerLoop, .singleRegion, .neverCompletes, .historyAlwaysDefault, .unhandledRaise,
-             .crossRegionTransition, .logHeaderMismatch, .truncatedLogLine, .propertyNotDecided:
+             .crossRegionTransition, .logHeaderMismatch, .truncatedLogLine, .propertyNotDecided, .scxmlNonstandard:
             return .warning
-        case .tooManyErrors, .propertyProven:
+        case .tooManyErrors, .propertyProven, .scxmlInert:
             return .note
         default:
             return .error
@@ -293,6 +301,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .truncatedLogLine: "(replay) the log's last line stops in its middle (no line end, its object not closed), as when the app writing it was killed; it is skipped and the lines before it replayed"
         case .scxmlMalformed: "(import) the file is not well-formed XML, or its root is not `<scxml>`; at the parser's position, exit 1"
         case .scxmlUnsupported: "(import) an element, attribute or expression with no equivalent in the language, at its `<` or at the character of the expression; names the feature, exit 1"
+        case .scxmlNonstandard: "(import) a spelling SCXML does not define that editors and engines commonly accept (`In(s)` without quotes, `cond=\"\"`), read as they read it, at the attribute; the spec is written"
+        case .scxmlInert: "(import) part of a document that has no effect, so the spec has nothing for it: a `<cancel>` of an id no `<send>` has, a transition no event can take, the name of a data model in a document that evaluates nothing"
         }
     }
 
@@ -368,6 +378,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .truncatedLogLine: "`{\"time\": 2.5, \"event\": \"touchMo` at the end of the file"
         case .scxmlMalformed: "`<state id=\"a\"></scxml>`"
         case .scxmlUnsupported: "`<invoke>`, `cond=\"typeof x == 'y'\"`, `<send target=\"#_parent\">`"
+        case .scxmlNonstandard: "`cond=\"In(dim)\"`, `<transition event=\"tick\" cond=\"\" target=\"slow\"/>`"
+        case .scxmlInert: "`<cancel sendid=\"blink\"/>` where no `<send>` has `id=\"blink\"`; `datamodel=\"jexl\"` in a document with no `cond` or `expr`"
         }
     }
 }

@@ -6,13 +6,15 @@ enum ImportCommand {
     static let spec = CommandSpec(
         name: "import", positionals: "FILE.scxml", positionalsFirst: true,
         about: """
-            Translates an SCXML document (ECMAScript data model) into a spec: states, parallel
-            states, finals and history; transitions with events, conditions and targets; data,
-            assignments, <if>, <raise>, <send> to the machine itself (with a delay), <cancel>,
-            <log> as an output. An element or expression the language has no equivalent for is
-            an error naming it, with its line and column. The spec written always resolves
-            ('statecraft check' may still report what its analysis finds, such as a state
-            nothing enters).
+            Translates an SCXML document (ECMAScript or null data model) into a spec: states,
+            parallel states, finals and history; transitions with events, conditions and targets;
+            data, assignments, <if>, <raise>, <send> to the machine itself (with a delay),
+            <cancel>, <log> as an output. An element or expression the language has no
+            equivalent for is an error naming it, with its line and column. A spelling SCXML
+            does not define but engines accept (In(s) without quotes, cond="") is read as they
+            read it, with a warning; a part that does nothing gets a note. The spec written
+            always resolves ('statecraft check' may still report what its analysis finds, such
+            as a state nothing enters).
             """,
         options: [OptionSpec("-o", .value("FILE"), "Write the spec to FILE instead of standard output")],
         footer: "EXIT STATUS: 0 written, 1 the document cannot be translated, 2 it cannot be read.")
@@ -51,6 +53,9 @@ enum ImportCommand {
             console.err("error: the spec translated from '\(path)' does not check (a bug in statecraft import; please report it)\n")
             return ExitStatus.failure
         }
+        // Warnings and notes about the document, at their place in it: the spec is written
+        // all the same.
+        console.err(result.diagnostics.map { renderer.render($0, in: result.file) }.joined())
         if let output = parsed.values["-o"] {
             guard console.write(Data(text.utf8), toFile: output) else { return ExitStatus.usage }
         } else {

@@ -22,7 +22,7 @@ struct PublicSymbolCountTests {
         "Statecraft": 3,
         "StatecraftAnalysis": 92,
         "StatecraftCodegen": 12,
-        "StatecraftDiagnostics": 188,
+        "StatecraftDiagnostics": 190,
         "StatecraftEventLog": 94,
         "StatecraftExport": 19,
         "StatecraftFormat": 18,

@@ -57,6 +57,49 @@ import TestSupport
         }
     }
 
+    /// Documents of the kind people have rather than ones we export (`Golden/wild/`): the null
+    /// data model, another data model with nothing to evaluate, `In(s)` without quotes,
+    /// `cond=""`, Qt Creator's annotations, states without ids, a descriptor (`but.b.*`) that
+    /// only the outside world sends, a `<cancel>` of nothing. Each is imported, and its spec
+    /// replays the document's session as python-statemachine runs the document itself: the
+    /// same configurations and outputs after every event line, the same data at the end.
+    static let wildDocuments: [String] = ["lamp-null", "fan-ecmascript", "door-jexl"]
+
+    @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: CrossRunTests.wildDocuments)
+    func importedDocumentsRunAsTheDocumentDoes(_ name: String) throws {
+        let folder = SCXMLFixtures.golden.appendingPathComponent("wild")
+        let documentURL = folder.appendingPathComponent(name + ".scxml")
+        let logURL = folder.appendingPathComponent(name + ".session.jsonl")
+        let document = String(decoding: Repository.bytes(documentURL), as: UTF8.self)
+        let imported = SCXMLImporter.translate(SourceFile(path: name + ".scxml", text: document), machineName: "Imported",
+                                               sourceName: name + ".scxml")
+        let text = try #require(imported.text, "\(imported.diagnostics.map(\.message))")
+        let spec = try TemporaryFile(name: name + ".machine", contents: text)
+        defer { spec.remove() }
+        let machine = try #require(SCXMLFixtures.machine(spec.url), "the import of \(name) does not resolve:\n\(text)")
+        let names = ImportedNames(header: text, machine: machine)
+        // The session is in the document's event names, as the app that runs the document
+        // sends them; the spec takes them in its own.
+        let session = String(decoding: Repository.bytes(logURL), as: UTF8.self)
+        let log = try TemporaryFile(name: name + ".session.jsonl", contents: try names.logInSpecNames(session))
+        defer { log.remove() }
+        let (theirs, finals) = try Self.crossRun(document, log: logURL, machine)
+        let ours = try Self.replayConfigurations(machine, spec: spec.url, log: log.url)
+        #expect(!theirs.isEmpty)
+        for difference in try Self.variableDifferences(finals, machine, spec: spec.url, log: log.url) {
+            Issue.record("\(difference)")
+        }
+        #expect(theirs.map(\.line) == ours.map(\.line), "the two runs did not report the same event lines")
+        for (python, statecraft) in zip(theirs, ours) where python.line == statecraft.line {
+            let theirStates = python.configuration.map { $0.hasPrefix("__auto_") ? ImportedNames.withoutID : $0 }.sorted()
+            let ourStates = statecraft.configuration.map(names.documentState).sorted()
+            #expect(python.error == nil, "line \(python.line): python-statemachine raised \(python.error ?? "")")
+            #expect(theirStates == ourStates, "line \(python.line): python-statemachine \(theirStates), statecraft \(ourStates)")
+            #expect(python.outputs == statecraft.outputs,
+                    "line \(python.line): python-statemachine \(python.outputs), statecraft \(statecraft.outputs)")
+        }
+    }
+
     /// The comparison can fail: a document with one target changed parts ways with the spec
     /// at the line that takes that transition, one that counts wrong ends with another
     /// value, and one whose output has an argument differs at the line that emits it.
@@ -220,5 +263,62 @@ import TestSupport
             }
         }
         return steps
+    }
+}
+
+/// The names an import wrote differently, read from the list at the top of the spec
+/// (`//   state "a-b" is a_b`, `//   <state> without an id (line 9) is state1`): how a
+/// python-statemachine run and a replay of the spec name the same states and events.
+struct ImportedNames {
+    /// How a state the document left without an id is compared (python-statemachine names
+    /// them `__auto_…`, the import after their kind).
+    static let withoutID = "(no id)"
+    var states: [String: String] = [:]
+    /// SCXML name -> ours, for every event the spec declares.
+    var events: [String: String] = [:]
+
+    init(header: String, machine: Machine) {
+        var renamedEvents: [String: String] = [:]
+        for line in header.split(separator: "\n") where line.hasPrefix("//   ") {
+            let words = line.dropFirst(5)
+            guard let isRange = words.range(of: " is ", options: .backwards) else { continue }
+            let ours = String(words[isRange.upperBound...])
+            let what = words[..<isRange.lowerBound]
+            if what.hasPrefix("<"), what.contains("> without an id") {
+                states[ours] = Self.withoutID
+            } else if what.hasPrefix("state \""), what.hasSuffix("\"") {
+                states[ours] = String(what.dropFirst(7).dropLast())
+            } else if what.hasPrefix("event \""), what.hasSuffix("\"") {
+                renamedEvents[ours] = String(what.dropFirst(7).dropLast())
+            }
+        }
+        for event in machine.events { events[renamedEvents[event.name] ?? event.name] = event.name }
+    }
+
+    func documentState(_ ours: String) -> String { states[ours] ?? ours }
+
+    /// The session with each event as the spec names it: the event itself, or the longest
+    /// event it extends (`but.b.press` is `but.b`, which a descriptor `but.b.*` made an event
+    /// of the spec; every descriptor that matches the one matches the other, since a more
+    /// particular one would have declared its own event).
+    func logInSpecNames(_ session: String) throws -> String {
+        var lines: [String] = []
+        for line in session.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard var object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let event = object["event"] as? String else {
+                lines.append(String(line))
+                continue
+            }
+            let match = events.keys.filter { event == $0 || event.hasPrefix($0 + ".") }.max { $0.count < $1.count }
+            guard let key = match, let ours = events[key] else {
+                Issue.record("the spec has no event for \(event)")
+                lines.append(String(line))
+                continue
+            }
+            object["event"] = ours
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            lines.append(String(decoding: data, as: UTF8.self))
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -53,7 +53,8 @@ import TestSupport
          "2:40", "'<' compares Numbers"),
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\"><onentry><send event=\"e\" target=\"#_parent\"/></onentry></state></scxml>",
          "2:26", "<send target=\"#_parent\"> (another session or I/O processor) is not supported"),
-        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" datamodel=\"xpath\"/>", "1:1", "datamodel=\"xpath\" is not supported"),
+        ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" datamodel=\"xpath\">\n<state id=\"a\"><transition cond=\"$x &gt; 1\"/></state></scxml>",
+         "2:33", "<transition cond=\"…\">: an expression to evaluate in datamodel=\"xpath\", which is not supported"),
         ("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" xmlns:statecraft=\"urn:statecraft:spec\" statecraft:outputs=\"tapped(at: Number)\">\n"
             + "<state id=\"a\"><onentry>\n  <log label=\"tapped\"/></onentry></state></scxml>",
          "3:3", "<log label=\"tapped\"> gives 0 values; statecraft:outputs declares 1 (Number)"),

@@ -153,7 +153,13 @@ struct ExpressionTranslator {
     private mutating func translateCall(_ path: [String], _ args: [JSExpr], at: Int, _ scope: ExpressionScope) throws(JSError) -> Translated {
         let name = path.joined(separator: ".")
         if name == "In" {
-            guard args.count == 1, case .string(let id, _) = args[0] else {
+            let id: String
+            switch args.first {
+            case .string(let s, _)? where args.count == 1: id = s
+            case .path(let p, _)? where args.count == 1 && Self.isUnquotedStateID(p, scope): id = p[0]
+            case .path(let p, _)? where args.count == 1 && p.count == 1 && scope.variable(p[0]) == nil:
+                throw JSError(message: "In(\(p[0])): no state has that id", offset: at)
+            default:
                 throw JSError(message: "In() takes one state id as a string literal", offset: at)
             }
             guard let state = scope.state(id) else { throw JSError(message: "In('\(id)'): no state has that id", offset: at) }
@@ -179,6 +185,27 @@ struct ExpressionTranslator {
         // Math.round rounds halves up (-2.5 to -2); our round rounds them away from zero.
         if name == "Math.round" { return Translated(text: "floor(\(texts[0]) + 0.5)", precedence: Self.primary, type: .known(.number)) }
         return Translated(text: "\(f.ours)(\(texts.joined(separator: ", ")))", precedence: Self.primary, type: .known(.number))
+    }
+
+    /// `In(s)` without quotes, which editors write and engines accept: `s` is a state's id,
+    /// and not a `<data>` id (`In(v)` of a variable reads the state id it holds, at run time,
+    /// which has no equivalent here).
+    static func isUnquotedStateID(_ path: [String], _ scope: ExpressionScope) -> Bool {
+        path.count == 1 && scope.variable(path[0]) == nil && scope.state(path[0]) != nil
+    }
+
+    /// Every `In(s)` without quotes in `e`: the state id and its offset.
+    static func unquotedStateIDs(_ e: JSExpr, _ scope: ExpressionScope) -> [(id: String, at: Int)] {
+        switch e {
+        case .call(["In"], let args, _):
+            if args.count == 1, case .path(let p, let at) = args[0], isUnquotedStateID(p, scope) { return [(p[0], at)] }
+            return args.flatMap { unquotedStateIDs($0, scope) }
+        case .call(_, let args, _), .array(let args, _): return args.flatMap { unquotedStateIDs($0, scope) }
+        case .unary(_, let x, _): return unquotedStateIDs(x, scope)
+        case .binary(_, let x, let y, _): return unquotedStateIDs(x, scope) + unquotedStateIDs(y, scope)
+        case .conditional(let a, let b, let c): return [a, b, c].flatMap { unquotedStateIDs($0, scope) }
+        case .number, .string, .bool, .path: return []
+        }
     }
 
     // MARK: - Operators

@@ -55,6 +55,8 @@ extension Importer {
                     if sent.isEmpty {
                         // Nothing is ever sent with that id: cancelling it does nothing.
                         out.line("// <cancel sendid=\"\(sendid)\">: no <send> has that id")
+                        diagnostics.append(finding(.scxmlInert, a, attribute: "sendid",
+                                                   "<cancel sendid=\"\(sendid)\"> cancels nothing: no <send> has that id"))
                         continue
                     }
                     throw fail(a, "<cancel sendid=\"\(sendid)\">: that id is used by sends of several events")

@@ -7,10 +7,24 @@ extension Importer {
     // MARK: - Collecting names, data, events
 
     mutating func collect() throws(ImportFailure) {
+        dataModel = switch root["datamodel"]?.trimmingWhitespace {
+        case nil, "", "ecmascript": .ecmascript
+        case "null": .null
+        case let other?: .other(other)
+        }
+        try checkTopLevel()
+        // A state without an id gets one no state of the document has (SCXML's ids are
+        // unique, so `state1` may be taken by a state written later).
+        var given: Set<String> = []
+        func gatherIDs(_ node: XMLNode) {
+            if isState(node), let id = node["id"] { given.insert(id) }
+            node.children.forEach(gatherIDs)
+        }
+        gatherIDs(root)
         var generated = 0
         var depth = 0
         func visit(_ node: XMLNode) throws(ImportFailure) {
-            if node.namespace != nil, node.namespace != "", node.namespace != scxmlNamespace { return }
+            if !node.isSCXML { return }
             switch node.name {
             case "state", "parallel", "final", "history":
                 // Our parser reads states nested up to 64 levels with their bodies.
@@ -21,13 +35,19 @@ extension Importer {
                 if let given = node["id"] {
                     id = given
                 } else {
-                    generated += 1
+                    repeat { generated += 1 } while given.contains("state\(generated)")
                     id = "state\(generated)"
+                    generatedIDs.insert(id)
                 }
                 if stateByID[id] != nil { throw fail(node, "a second state with id \"\(id)\" (ids are unique in a document)") }
                 stateByID[id] = node
                 idOfNode[ObjectIdentifier(node)] = id
             case "data":
+                switch dataModel {
+                case .ecmascript: break
+                case .null: throw fail(node, "<data> in the null data model (datamodel=\"null\" has no data)")
+                case .other(let name): throw fail(node, Self.otherDataModel(name, "<data>"))
+                }
                 guard let id = node["id"] else { throw fail(node, "<data> without an id") }
                 if node["src"] != nil { throw fail(node, "<data src> (loading a value) is not supported") }
                 if !node.children.isEmpty || !node.text.trimmingWhitespace.isEmpty {
@@ -91,7 +111,116 @@ extension Importer {
             _ = stateNames.name(for: id)
             if canComplete(node) { completable.append(id) }
         }
+        declareDescriptorStems()
+        try checkExpressions()
+        if case .other(let name) = dataModel {
+            collectDiagnostics.append(finding(.scxmlInert, root, attribute: "datamodel", """
+                datamodel="\(name)" is not supported, but the document evaluates nothing (no condition, value, \
+                location or <data>), so it imports as a document of states and events
+                """))
+        }
         findTimers()
+    }
+
+    /// What may stand directly under `<scxml>`: states, `<datamodel>`, and `<initial>` (which
+    /// SCXML writes as an attribute there). Anything else would silently mean nothing, and a
+    /// `<transition>` there is a mistake the document's author should hear about.
+    func checkTopLevel() throws(ImportFailure) {
+        for child in root.children {
+            switch child.name {
+            case "state", "parallel", "final", "history", "datamodel", "initial": continue
+            case "transition":
+                throw fail(child, "<transition> directly under <scxml> is not SCXML (a transition belongs to a state)")
+            case "invoke": throw fail(child, "<invoke> (a child session) is not supported")
+            case "script": throw fail(child, "<script> is not supported")
+            default: throw fail(child, "<\(child.name)> directly under <scxml> is not SCXML")
+            }
+        }
+    }
+
+    /// The refusal of something to evaluate in a data model we do not have.
+    static func otherDataModel(_ name: String, _ what: String) -> String {
+        "\(what) in datamodel=\"\(name)\", which is not supported (a document in a data model other than ecmascript "
+            + "or null imports only when it has nothing to evaluate)"
+    }
+
+    /// A transition on `foo.*` (or `foo.`) where nothing in the document sends an event that
+    /// matches: such events come from outside, as a plain `foo` would, and `foo` itself is
+    /// one of them (SCXML's `foo.*` matches `foo`). So `foo` is declared, and the transition
+    /// is kept with it, rather than dropped because the document alone never raises it.
+    mutating func declareDescriptorStems() {
+        var stems: [String] = []
+        func visit(_ node: XMLNode) {
+            if node.name == "transition" {
+                for token in (node["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+                where token.hasSuffix(".*") || token.hasSuffix(".") {
+                    stems.append(Self.descriptorStem(token))
+                }
+            }
+            node.children.forEach(visit)
+        }
+        visit(root)
+        for stem in stems where !stem.isEmpty && stem != "done" && !stem.hasPrefix("done.") {
+            if !events.contains(where: { $0 == stem || $0.hasPrefix(stem + ".") }) { noteEvent(stem) }
+        }
+    }
+
+    /// Every expression of the document, before any is translated: what the data model
+    /// allows, and the spellings SCXML does not define that are read as engines read them.
+    /// - ECMAScript: `In(s)` without quotes, where `s` is a state and no `<data>`, is `In('s')`.
+    /// - null: the only expression is the condition `In(s)` (quotes tolerated, as above).
+    /// - another data model: nothing to evaluate at all.
+    /// - `cond=""` on a transition, in any of them: no condition.
+    mutating func checkExpressions() throws(ImportFailure) {
+        let expressionAttributes = ["cond", "expr", "location", "namelist", "delayexpr", "eventexpr", "targetexpr",
+                                    "typeexpr", "idlocation", "sendidexpr", "srcexpr", "array", "item", "index"]
+        let scope = scope(events: [])
+        var found: [Diagnostic] = []
+        func visit(_ node: XMLNode) throws(ImportFailure) {
+            for attribute in expressionAttributes {
+                guard let text = node[attribute] else { continue }
+                if attribute == "cond", text.trimmingWhitespace.isEmpty {
+                    guard node.name == "transition" else {
+                        throw fail(node, "<\(node.name) cond=\"\">: an empty condition (write one, or leave out the <\(node.name)>)")
+                    }
+                    found.append(finding(.scxmlNonstandard, node, attribute: "cond",
+                                         "cond=\"\" (an empty condition) is not SCXML; read as no condition, as engines read it"))
+                    continue
+                }
+                switch dataModel {
+                case .ecmascript:
+                    // A value that does not parse is refused where it is translated.
+                    guard let parsed = try? JSParser.parse(text) else { continue }
+                    for (id, at) in ExpressionTranslator.unquotedStateIDs(parsed, scope) {
+                        found.append(finding(.scxmlNonstandard, node, attribute: attribute, scalarOffset: at,
+                                             length: id.unicodeScalars.count, """
+                            In(\(id)) names a state without quotes, which the ECMAScript data model reads as a \
+                            variable; read as In('\(id)')
+                            """))
+                    }
+                case .null:
+                    let parsed: JSExpr
+                    do { parsed = try JSParser.parse(text) } catch { throw fail(node, attribute: attribute, error) }
+                    guard attribute == "cond", case .call(["In"], let args, _) = parsed, args.count == 1 else {
+                        throw fail(node, wholeAttribute: attribute, attribute == "cond"
+                            ? "the null data model's only condition is In(stateId)"
+                            : "the null data model (datamodel=\"null\") has no expressions but the condition In(stateId)")
+                    }
+                    if case .string(let id, let at) = args[0] {
+                        found.append(finding(.scxmlNonstandard, node, attribute: attribute, scalarOffset: at,
+                                             length: id.unicodeScalars.count + 2, """
+                            In('\(id)') quotes the state id, which the null data model writes without quotes; \
+                            read as In(\(id))
+                            """))
+                    }
+                case .other(let name):
+                    throw fail(node, wholeAttribute: attribute, Self.otherDataModel(name, "an expression to evaluate"))
+                }
+            }
+            for child in node.children { try visit(child) }
+        }
+        try visit(root)
+        collectDiagnostics += found
     }
 
     /// A state's timer, written the way SCXML writes one (and `statecraft scxml` exports

@@ -197,7 +197,12 @@ extension Importer {
             return list.filter { timers[$0] != nil }.map { .events([$0]) } + (others.isEmpty ? [] : [.events(others)])
         }
         if triggers.isEmpty {
+            // Only descriptors of what the document itself raises are left here (`done.state.x`
+            // of a state that does not exist, `*` in a document with no events): `foo.*` that
+            // nothing sends declared `foo` (`declareDescriptorStems`).
             out.line("// <transition event=\"\(t["event"] ?? "")\"> at line \(file.location(of: t.offset).line): no event of this document matches it")
+            diagnostics.append(finding(.scxmlInert, t, attribute: "event",
+                                       "<transition event=\"\(t["event"] ?? "")\"> is never taken: no event of this document matches it"))
             return
         }
         for trigger in triggers {
@@ -216,7 +221,8 @@ extension Importer {
                 }
             }
             let scope = scope(events: events)
-            if let cond = t["cond"] {
+            // `cond=""` is no condition (warned about in `checkExpressions`).
+            if let cond = t["cond"], !cond.trimmingWhitespace.isEmpty {
                 let parsed: JSExpr
                 do { parsed = try JSParser.parse(cond) } catch { throw fail(t, attribute: "cond", error) }
                 if case .done = trigger, mentionsEventData(parsed) {

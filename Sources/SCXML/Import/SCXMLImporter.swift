@@ -3,9 +3,12 @@ import StatecraftFormat
 import StatecraftSemantics
 import StatecraftSyntax
 
-// `statecraft import`: an SCXML document (ECMAScript data model) becomes a `.machine` in our
+// `statecraft import`: an SCXML document (ECMAScript data model, or the null data model, or
+// another data model when nothing in it needs evaluating) becomes a `.machine` in our
 // language, or is refused with one error at the element or expression that has no
-// equivalent, naming the feature.
+// equivalent, naming the feature. A spec written may come with warnings (a spelling SCXML
+// does not define, read as engines commonly read it) and notes (parts that do nothing), at
+// their place in the document.
 //
 // The translation is mechanical and keeps SCXML's meaning, since our statecharts follow
 // SCXML's algorithm:
@@ -27,7 +30,8 @@ import StatecraftSyntax
 public struct SCXMLImportResult: Sendable {
     /// The spec, when the document could be translated.
     public var text: String?
-    /// The error that stopped the translation, positioned in `file`.
+    /// Positioned in `file`: the one error that stopped the translation (then `text` is nil),
+    /// or the warnings and notes about a translation written, in document order.
     public var diagnostics: [Diagnostic]
     /// The SCXML document.
     public var file: SourceFile
@@ -52,7 +56,8 @@ public enum SCXMLImporter {
             // as it comes; the formatter keeps every token and comment.
             let text = SpecFormatter.format(source: written) ?? written
             try refuseWhatNeverSettles(text, root: root)
-            return SCXMLImportResult(text: text, diagnostics: [], file: file)
+            let found = (importer.collectDiagnostics + importer.diagnostics).sorted { $0.range.start < $1.range.start }
+            return SCXMLImportResult(text: text, diagnostics: found, file: file)
         } catch {
             return SCXMLImportResult(text: nil, diagnostics: [error.diagnostic], file: file)
         }
@@ -82,6 +87,17 @@ let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
 /// signatures (`loaded(itemDuration: Number); play`); on `<data>`, `kind` is `const`,
 /// `var` or `public var`. Other processors ignore them.
 public let statecraftSCXMLNamespace = "urn:statecraft:spec"
+
+/// The data model a document declares, which decides what its expressions may be.
+enum DataModel: Equatable {
+    /// ECMAScript (or no `datamodel`): expressions are translated where they mean the same.
+    case ecmascript
+    /// SCXML's null data model: no data, and `In(id)` as the only condition.
+    case null
+    /// Another one (`jexl`, `xpath`): the document imports only when it has nothing to
+    /// evaluate, since nothing here would evaluate it as that data model would.
+    case other(String)
+}
 
 /// A transition's trigger in our language.
 enum Trigger: Equatable {
@@ -131,6 +147,13 @@ struct Importer {
     var dataKinds: [String: String] = [:]
 
     var translator = ExpressionTranslator()
+    var dataModel = DataModel.ecmascript
+    /// Warnings and notes found while collecting (once per import), and while writing (each
+    /// pass starts afresh, so the last pass's are the ones reported).
+    var collectDiagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
+    /// The ids given to states without one (`state1`, …), which the header lists.
+    var generatedIDs: Set<String> = []
     static let maxStateDepth = 40
     static let maxBlockDepth = 60
     /// After the learning passes: output signatures are fixed (`freezeTypes`).
@@ -153,6 +176,29 @@ struct Importer {
         ImportFailure(.scxmlUnsupported, message, at: node.offset, length: node.name.utf8.count + 1)
     }
 
+    /// A warning or note at `node`'s `<`.
+    func finding(_ id: DiagnosticID, _ node: XMLNode, _ message: String) -> Diagnostic {
+        Diagnostic(id, message, at: SourceRange(node.offset, node.offset + node.name.utf8.count + 1))
+    }
+
+    /// A warning or note at attribute `attribute` of `node` (its name, through its closing
+    /// quote), or at the element when the attribute cannot be found.
+    func finding(_ id: DiagnosticID, _ node: XMLNode, attribute: String, _ message: String) -> Diagnostic {
+        guard let name = attributeNameOffset(node, attribute), let value = attributeValueOffset(node, attribute) else {
+            return finding(id, node, message)
+        }
+        let end = bytesInto(value: value, scalars: Int.max)
+        return Diagnostic(id, message, at: SourceRange(name, min(end + 1, file.bytes.count)))
+    }
+
+    /// A warning or note at the character `scalarOffset` into the value of `attribute`.
+    func finding(_ id: DiagnosticID, _ node: XMLNode, attribute: String, scalarOffset: Int, length: Int,
+                 _ message: String) -> Diagnostic {
+        let start = attributeValueOffset(node, attribute) ?? node.offset
+        let at = bytesInto(value: start, scalars: scalarOffset)
+        return Diagnostic(id, message, at: SourceRange(at, bytesInto(value: start, scalars: scalarOffset + length)))
+    }
+
     /// An error inside attribute `attribute` of `node`, `scalarOffset` scalars into its value.
     func fail(_ node: XMLNode, attribute: String, _ error: JSError) -> ImportFailure {
         let start = attributeValueOffset(node, attribute) ?? node.offset
@@ -160,8 +206,25 @@ struct Importer {
         return ImportFailure(.scxmlUnsupported, "\(attribute)=\"…\": \(error.message)", at: at, length: 1)
     }
 
+    /// A refusal of a whole attribute's value, naming its element (`<transition cond="…">: …`),
+    /// at the value's first character.
+    func fail(_ node: XMLNode, wholeAttribute attribute: String, _ message: String) -> ImportFailure {
+        let start = attributeValueOffset(node, attribute) ?? node.offset
+        return ImportFailure(.scxmlUnsupported, "<\(node.name) \(attribute)=\"…\">: \(message)", at: start, length: 1)
+    }
+
     /// Where the value of `attribute` of `node` starts in the file.
     func attributeValueOffset(_ node: XMLNode, _ attribute: String) -> Int? {
+        attributePosition(node, attribute)?.value
+    }
+
+    /// Where the name of `attribute` of `node` starts in the file.
+    func attributeNameOffset(_ node: XMLNode, _ attribute: String) -> Int? {
+        attributePosition(node, attribute)?.name
+    }
+
+    /// Where `attribute` of `node` is written: its name and its value (after the quote).
+    func attributePosition(_ node: XMLNode, _ attribute: String) -> (name: Int, value: Int)? {
         let bytes = file.bytes
         let name = Array(attribute.utf8)
         var i = node.offset
@@ -179,7 +242,7 @@ struct Importer {
                 if j < bytes.count, bytes[j] == UInt8(ascii: "=") {
                     j += 1
                     while j < bytes.count, bytes[j] == UInt8(ascii: " ") { j += 1 }
-                    if j < bytes.count, bytes[j] == UInt8(ascii: "\"") || bytes[j] == UInt8(ascii: "'") { return j + 1 }
+                    if j < bytes.count, bytes[j] == UInt8(ascii: "\"") || bytes[j] == UInt8(ascii: "'") { return (i, j + 1) }
                 }
             }
             i += 1
@@ -188,12 +251,14 @@ struct Importer {
     }
 
     /// The byte offset `scalars` decoded characters into an attribute value starting at
-    /// `start` (an entity such as `&lt;` is one character).
+    /// `start` (an entity such as `&lt;` is one character), or where the value ends. The
+    /// value ends at the quote that opened it (`cond="In('a')"` holds the other one).
     func bytesInto(value start: Int, scalars: Int) -> Int {
         let bytes = file.bytes
+        let quote = start > 0 && start <= bytes.count && bytes[start - 1] == UInt8(ascii: "'") ? UInt8(ascii: "'") : UInt8(ascii: "\"")
         var i = start
         var n = 0
-        while n < scalars, i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "'") {
+        while n < scalars, i < bytes.count, bytes[i] != quote {
             if bytes[i] == UInt8(ascii: "&") {
                 while i < bytes.count, bytes[i] != UInt8(ascii: ";") { i += 1 }
                 i += 1
@@ -245,10 +310,8 @@ struct Importer {
             throw ImportFailure(.scxmlMalformed, "<scxml> is not in the SCXML namespace (\(scxmlNamespace))", at: root.offset,
                                 length: 6)
         }
-        if let model = root["datamodel"], model != "ecmascript" {
-            throw fail(root, "datamodel=\"\(model)\" is not supported (the ECMAScript data model is)")
-        }
         if root["binding"] == "late" { throw fail(root, "binding=\"late\" is not supported (data is bound early)") }
+        diagnostics = []
         if !collected {
             try collect()
             collected = true
@@ -256,12 +319,25 @@ struct Importer {
         nameFields()
         var out = MachineText()
         out.line("// Imported from \(sourceName) by `statecraft import`.")
-        let changed = stateNames.changed.map { ("state", $0) } + eventNames.changed.filter { timers[$0.scxml] == nil }.map { ("event", $0) }
+        // States in document order: those renamed, and those the document left without an id
+        // (described by their element and line, so that each state of the spec can be found in the document).
+        var changed: [(String, (scxml: String, ours: String))] = []
+        for (id, node) in stateByID.sorted(by: { $0.value.offset < $1.value.offset }) {
+            let ours = stateNames.existingName(for: id)
+            if generatedIDs.contains(id) {
+                changed.append(("<\(node.name)> without an id (line \(file.location(of: node.offset).line))", ("", ours)))
+            } else if ours != id {
+                changed.append(("state", (id, ours)))
+            }
+        }
+        changed += eventNames.changed.filter { timers[$0.scxml] == nil }.map { ("event", $0) }
             + variableNames.changed.map { ("variable", $0) } + fieldNames.changed.map { ("field", $0) }
             + outputNames.changed.map { ("output", $0) }
         if !changed.isEmpty {
             out.line("// SCXML names written differently here:")
-            for (kind, c) in changed { out.line("//   \(kind) \"\(c.scxml)\" is \(c.ours)") }
+            for (kind, c) in changed {
+                out.line(c.scxml.isEmpty ? "//   \(kind) is \(c.ours)" : "//   \(kind) \"\(c.scxml)\" is \(c.ours)")
+            }
         }
         let name = NameTable().nameForMachine(root["name"] ?? machineName)
         out.open("machine \(name)")

@@ -8,6 +8,13 @@ import StatecraftDiagnostics
 // needs to look ahead (which events a document sends, which states have final children)
 // before it writes the first line. Each element keeps where its start tag begins, so an
 // error points at `<invoke` itself, not at the end of its tag where the parser stands.
+//
+// Elements of other namespaces (Qt Creator's `<qt:editorinfo>`, a tool's annotations) mean
+// nothing to an SCXML processor, wherever they stand: inside `<data>`, a transition, a
+// `<send>`. They are left out of the tree here, with everything inside them, so that no part
+// of the importer can mistake one for content. Attributes of other namespaces are kept (ours,
+// `statecraft:events`, are read), and every other part reads attributes by their unprefixed
+// names, so the others are never read.
 
 /// One element of an XML document: its local name, its attributes (by qualified name, as
 /// written), its child elements, its text, and the byte offset of its `<`.
@@ -55,6 +62,10 @@ package final class XMLNode {
 
     /// Child elements called `name`.
     package func children(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
+
+    /// Whether the element is SCXML's: in its namespace, or in none (documents that declare
+    /// no namespace are read as SCXML).
+    package var isSCXML: Bool { namespace == nil || namespace == "" || namespace == scxmlNamespace }
 }
 
 /// Why a document cannot be imported: one diagnostic, in the SCXML file.
@@ -158,7 +169,14 @@ enum XMLTree {
             pending = [:]
             node.prefixes = inScope
             scopes.append(inScope)
-            if let parent = stack.last { parent.append(node) } else if root == nil { root = node }
+            // A foreign element is read (its end must match) but hangs from no parent: it
+            // and its subtree are not part of the document's SCXML. The root is kept
+            // whatever its namespace, so that a document of another vocabulary is refused.
+            if let parent = stack.last {
+                if node.isSCXML { parent.append(node) }
+            } else if root == nil {
+                root = node
+            }
             stack.append(node)
         }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Runs an SCXML document written by `statecraft scxml` in python-statemachine (3.2) and
-replays a Statecraft session log against it.
+"""Runs an SCXML document (one written by `statecraft scxml`, or one `statecraft import`
+reads) in python-statemachine (3.2) and replays a Statecraft session log against it.
 
     python3 -m pip install python-statemachine==3.2.2
     python3 Tests/SCXMLTests/python/crossrun.py DOCUMENT.scxml LOG.jsonl
@@ -13,7 +13,7 @@ python-statemachine raised; then, for each case, the data model at the end:
 {"case": CASE, "variables": {id: value}}. Expectation lines are skipped (only their `time`
 is applied, which may fire timers).
 
-Two things are the harness's, not the document's, and are kept as small as possible:
+Three things are the harness's, not the document's, and are kept as small as possible:
 
 1. Expressions. python-statemachine 3.2 evaluates every `cond`/`expr` as Python whatever
    the document's `datamodel` says (its `normalize_cond` rewrites `===`, `!==`, `&&`,
@@ -23,12 +23,18 @@ Two things are the harness's, not the document's, and are kept as small as possi
    `=== !==` `&& ||` `?:`, calls, `[a, b]`) into Python with ECMAScript's meaning: `+` joins
    when either side is a string (numbers printed as ECMAScript prints them), `/` and `%` by
    zero give Infinity or NaN, `Math.*` behave as in ECMAScript (`Math.round` rounds halves up).
+   `In(s)` with a bare state id (the null data model's form, which editors also write in
+   ECMAScript documents) is `In('s')`.
 
 2. Time. The library runs a delayed `<send>` on the wall clock (its processing loop sleeps
    until it is due), so timers are taken off its queue: a send with a delay is kept here
    with its deadline in the log's virtual time, `<cancel>` drops it, and before each line
    every one due at or before the line's time is delivered, earliest first (ties in the
    order they were sent), the way `statecraft replay` fires timers.
+
+3. Other vocabularies. SCXML processors ignore elements of other namespaces (Qt Creator's
+   `<qt:editorinfo>`), and python-statemachine 3.2 refuses them inside executable content,
+   so they are removed before it reads the document.
 """
 import contextlib
 import heapq
@@ -245,6 +251,12 @@ class Translator:
 
     def postfix(self):
         result = self.primary()
+        if (result == "In" and self.tokens[self.i:self.i + 3] and len(self.tokens) >= self.i + 3
+                and self.tokens[self.i] == ("op", "(") and self.tokens[self.i + 1][0] == "name"
+                and self.tokens[self.i + 2] == ("op", ")")):
+            state = self.tokens[self.i + 1][1]
+            self.i += 3
+            return f"In({state!r})"
         while True:
             if self.peek() == ("op", "."):
                 self.take()
@@ -318,6 +330,25 @@ class ECMAScriptEvaluator:
 
     def ensure_external_src_allowed(self, descriptor):
         raise ValueError(f"{descriptor}: the exporter writes no external references")
+
+
+# --- 3. Other vocabularies ----------------------------------------------------------------
+
+SCXML_NAMESPACE = "http://www.w3.org/2005/07/scxml"
+
+
+def without_other_namespaces(document):
+    """The document with every element of another namespace (and what it holds) removed."""
+    ElementTree.register_namespace("", SCXML_NAMESPACE)
+    root = ElementTree.fromstring(document)
+
+    def foreign(element):
+        return element.tag.startswith("{") and not element.tag.startswith("{" + SCXML_NAMESPACE + "}")
+
+    for parent in root.iter():
+        for child in [c for c in parent if foreign(c)]:
+            parent.remove(child)
+    return ElementTree.tostring(root, encoding="unicode")
 
 
 # --- 2. Delayed sends on the log's clock -------------------------------------------------
@@ -397,7 +428,7 @@ class Run:
     def __init__(self, document):
         global _constructing
         interpreter = Interpreter(reader=SCXMLReader(), evaluator=ECMAScriptEvaluator())
-        definition = parse_scxml(document)
+        definition = parse_scxml(without_other_namespaces(document))
         interpreter.process_definition(definition, location=definition.name or "machine")
         interpreter.root_cls = next(iter(interpreter.scs.values()))
         self.clock = VirtualClock()
