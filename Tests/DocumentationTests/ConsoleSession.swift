@@ -35,13 +35,13 @@ struct ConsoleSession {
         }
     }
 
-    /// Commands shown but not run: slow ones (a build, the whole suite, CI) and ones that
-    /// change the machine (installers) or need the network.
+    /// Commands shown but not run: slow ones (a build, the whole suite, CI, a profiler) and
+    /// ones that change the machine (installers) or need the network.
     /// (Every `swift` command but `swift run statecraft` is one of them.)
     static let notRun = ["swift", "bash .ci/run", "bash .ci/sanitizers", "Tests/Fuzz/fuzz", "Tests/Sanitizers/test",
                          "Tests/DocumentationTests/build-docs",
                          "apt-get", "sudo", "brew", "python3 -m pip", "pip", "docc", "git", "open", "xcrun",
-                         "spark-submit"]
+                         "spark-submit", "valgrind"]
 
     static func isRun(_ command: String) -> Bool {
         // `NAME=value command` is judged by its command.
