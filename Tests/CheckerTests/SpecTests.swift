@@ -56,7 +56,7 @@ let interfaces: [Interface] = [
 @Suite struct SpecTests {
     @Test func theSpecsAreBundled() {
         #expect(Repository.specFiles().map(\.lastPathComponent) ==
-                ["Checkout.machine", "Drawer.machine", "MediaPlayer.machine", "PeekRating.machine",
+                ["CheckoutScreen.machine", "Drawer.machine", "MediaPlayer.machine", "PeekRating.machine",
                  "PullToRefresh.machine", "SwipeToDismiss.machine", "VibrantButton.machine"])
     }
 

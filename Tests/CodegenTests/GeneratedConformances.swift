@@ -77,7 +77,7 @@ protocol GeneratedRecorded: Sendable {
 /// Every generated golden, by the spec it comes from: a path under the repository, or a random
 /// chart's seed (`RandomCharts`). Random charts 5, 20 and 38 send themselves events.
 let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
-    ("Specs/Checkout.machine", Checkout.self),
+    ("Specs/CheckoutScreen.machine", CheckoutScreen.self),
     ("Specs/Drawer.machine", Drawer.self),
     ("Specs/MediaPlayer.machine", MediaPlayer.self),
     ("Specs/PeekRating.machine", PeekRating.self),
@@ -128,14 +128,14 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/watched-properties.machine", Fixture_watched_properties.self),
 ]
 
-extension Checkout: GeneratedMachine {}
-extension Checkout.Value: GeneratedValue {}
-extension Checkout.Failure: GeneratedFailure {}
-extension Checkout.Outcome: GeneratedOutcome {}
-extension Checkout.Output: GeneratedOutput {}
-extension Checkout.Event: GeneratedEvent {}
-extension Checkout.StepResult: GeneratedStepResult {}
-extension Checkout.Recorded: GeneratedRecorded {}
+extension CheckoutScreen: GeneratedMachine {}
+extension CheckoutScreen.Value: GeneratedValue {}
+extension CheckoutScreen.Failure: GeneratedFailure {}
+extension CheckoutScreen.Outcome: GeneratedOutcome {}
+extension CheckoutScreen.Output: GeneratedOutput {}
+extension CheckoutScreen.Event: GeneratedEvent {}
+extension CheckoutScreen.StepResult: GeneratedStepResult {}
+extension CheckoutScreen.Recorded: GeneratedRecorded {}
 
 extension Drawer: GeneratedMachine {}
 extension Drawer.Value: GeneratedValue {}
