@@ -18,7 +18,7 @@ struct LSPLatency {
 
     func run() -> Int32 {
         var cases: [(String, String)] = []
-        let names = ["Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"]
+        let names = ["CheckoutScreen", "Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"]
         for name in names {
             guard let text = Self.read("\(specs)/\(name).machine") else {
                 print("Error: cannot read \(specs)/\(name).machine")

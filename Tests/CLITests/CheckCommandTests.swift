@@ -9,14 +9,14 @@ import TestSupport
     @Test func bundledSpecsCheckClean() throws {
         let r = try CLI.run(["check", "Specs"])
         #expect(r.status == 0)
-        #expect(r.stdout == "checked 6 files: 0 errors, 0 warnings, 18 properties proven\n")
+        #expect(r.stdout == "checked 7 files: 0 errors, 0 warnings, 21 properties proven\n")
         #expect(r.stderr.isEmpty)
     }
 
     @Test func noPathMeansTheCurrentFolder() throws {
         let r = try CLI.run(["check"], in: Repository.specs)
         #expect(r.status == 0)
-        #expect(r.stdout.hasSuffix("checked 6 files: 0 errors, 0 warnings, 18 properties proven\n"))
+        #expect(r.stdout.hasSuffix("checked 7 files: 0 errors, 0 warnings, 21 properties proven\n"))
     }
 
     @Test func errorsExitOneWithCompilerStyleDiagnostics() throws {

@@ -7,7 +7,7 @@ import TestSupport
 /// and exit with the same status: every command, relative paths from another folder,
 /// standard input, files a command writes, and errors.
 @Suite struct InProcessParityTests {
-    static let machines = ["Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"]
+    static let machines = ["CheckoutScreen", "Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"]
 
     /// Each command once per bundled spec, in the formats whose writers differ.
     static let perSpec: [[String]] = machines.flatMap { m -> [[String]] in

@@ -29,7 +29,7 @@ import TestSupport
     @Test func theInteractionsArticleShowsEveryShippedLog() throws {
         let article = try String(contentsOf: Repository.root.appendingPathComponent(
             "Sources/Statecraft/Statecraft.docc/Interactions.md"), encoding: .utf8)
-        for m in ReplayCommandTests.machines + ["MediaPlayer"] {
+        for m in ReplayCommandTests.machines + ["MediaPlayer", "CheckoutScreen"] {
             #expect(article.contains("$ statecraft replay Specs/\(m).machine Specs/\(m).session.jsonl\n"), "\(m)")
         }
     }

@@ -185,7 +185,7 @@ import TestSupport
 
     /// The tree of witnesses gives what following each witness on its own gives: the same
     /// logs, names, texts, and the same targets left without a log and why.
-    @Test(arguments: TestGenerationTests.specs + ["MediaPlayer"], TestGeneration.Cover.allCases)
+    @Test(arguments: TestGenerationTests.specs + ["MediaPlayer", "CheckoutScreen"], TestGeneration.Cover.allCases)
     func theWitnessTreeMatchesTheReference(name: String, cover: TestGeneration.Cover) throws {
         let url = Repository.specs.appendingPathComponent(name + ".machine")
         let result = Statecraft.check(SourceFile(path: name, bytes: Repository.bytes(url)))

@@ -56,8 +56,8 @@ let interfaces: [Interface] = [
 @Suite struct SpecTests {
     @Test func theSpecsAreBundled() {
         #expect(Repository.specFiles().map(\.lastPathComponent) ==
-                ["Drawer.machine", "MediaPlayer.machine", "PeekRating.machine", "PullToRefresh.machine",
-                 "SwipeToDismiss.machine", "VibrantButton.machine"])
+                ["CheckoutScreen.machine", "Drawer.machine", "MediaPlayer.machine", "PeekRating.machine",
+                 "PullToRefresh.machine", "SwipeToDismiss.machine", "VibrantButton.machine"])
     }
 
     /// `statecraft check Specs` must be clean: no errors and no warnings; and each spec

@@ -77,6 +77,7 @@ protocol GeneratedRecorded: Sendable {
 /// Every generated golden, by the spec it comes from: a path under the repository, or a random
 /// chart's seed (`RandomCharts`). Random charts 5, 20 and 38 send themselves events.
 let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
+    ("Specs/CheckoutScreen.machine", CheckoutScreen.self),
     ("Specs/Drawer.machine", Drawer.self),
     ("Specs/MediaPlayer.machine", MediaPlayer.self),
     ("Specs/PeekRating.machine", PeekRating.self),
@@ -127,6 +128,15 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/properties.machine", Fixture_properties.self),
     ("Tests/CheckerTests/Fixtures/watched-properties.machine", Fixture_watched_properties.self),
 ]
+
+extension CheckoutScreen: GeneratedMachine {}
+extension CheckoutScreen.Value: GeneratedValue {}
+extension CheckoutScreen.Failure: GeneratedFailure {}
+extension CheckoutScreen.Outcome: GeneratedOutcome {}
+extension CheckoutScreen.Output: GeneratedOutput {}
+extension CheckoutScreen.Event: GeneratedEvent {}
+extension CheckoutScreen.StepResult: GeneratedStepResult {}
+extension CheckoutScreen.Recorded: GeneratedRecorded {}
 
 extension Drawer: GeneratedMachine {}
 extension Drawer.Value: GeneratedValue {}

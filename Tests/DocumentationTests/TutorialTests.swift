@@ -26,7 +26,7 @@ import TestSupport
     static let workflows = ["Tests/Workflows/specs.yml", ".github/workflows/ci.yml"]
 
     /// The pictures and the spec each is drawn from (`statecraft dot -T svg`).
-    static let drawings = ["pull-to-refresh.svg": "pull-05.machine"]
+    static let drawings = ["pull-to-refresh.svg": "pull-05.machine", "checkout.svg": "checkout-03.machine"]
 
     /// The kinds of resource this test knows how to test.
     static let testedExtensions: Set<String> = ["machine", "console", "jsonl", "swift", "yml", "svg"]
@@ -94,7 +94,7 @@ import TestSupport
         for name in referenced.sorted() where !files.contains(name) {
             Issue.record("a tutorial shows Tutorials/Resources/\(name), which does not exist")
         }
-        #expect(Self.tutorials.count == 4)
+        #expect(Self.tutorials.count == 5)
     }
 
     /// Code belongs in `@Code` files, which this suite tests; the prose has no fenced block.

@@ -11,7 +11,7 @@ import TestSupport
         return try Program(specText: String(contentsOf: url, encoding: .utf8), path: "Specs/\(name).machine")
     }
 
-    static let specs = ["Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"]
+    static let specs = ["CheckoutScreen", "Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"]
 
     /// Events sent to an `Instance` as an app sends them, recorded as they go; replaying the
     /// recording reaches the same configuration, variables and outputs, on the in-place

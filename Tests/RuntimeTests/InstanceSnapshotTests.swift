@@ -91,9 +91,9 @@ import TestSupport
         return (nil, withPending)
     }
 
-    static let bundled = ["Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"]
+    static let bundled = ["Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton", "CheckoutScreen"]
 
-    /// 10,000 snapshots in all: 600 per bundled spec, 100 per generated chart (parallel
+    /// 10,600 snapshots in all: 600 per bundled spec, 100 per generated chart (parallel
     /// regions, deep and shallow history, timers, raised and delayed sent events).
     @Test func restoredInstancesContinueAsTheOriginals() throws {
         var pending = 0

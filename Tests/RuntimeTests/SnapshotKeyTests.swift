@@ -62,7 +62,7 @@ import TestSupport
         return Set(keys).count
     }
 
-    @Test(arguments: ["Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"])
+    @Test(arguments: ["CheckoutScreen", "Drawer", "MediaPlayer", "PeekRating", "PullToRefresh", "SwipeToDismiss", "VibrantButton"])
     func bundledSpecs(_ name: String) throws {
         let program = try program(spec: name)
         let met = (0..<4 as Range<UInt64>).map { Self.agree(program, seed: $0) }

@@ -32,7 +32,7 @@ import TestSupport
     /// timers, sends, raised payloads, history, interpolation and rounding, and `initial ->`
     /// (deep targets in two regions, and through a history state).
     static let runs: [String] = ["Specs/VibrantButton", "Specs/MediaPlayer", "Specs/Drawer", "Specs/PeekRating",
-                                 "Specs/PullToRefresh", "Specs/SwipeToDismiss", "Tests/SCXMLTests/Golden/export",
+                                 "Specs/PullToRefresh", "Specs/SwipeToDismiss", "Specs/CheckoutScreen", "Tests/SCXMLTests/Golden/export",
                                  "Tests/SCXMLTests/Golden/initial-targets"]
 
     @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: CrossRunTests.runs)
