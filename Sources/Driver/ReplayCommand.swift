@@ -1,9 +1,10 @@
 import Foundation
 import Statecraft
 
-/// `statecraft replay SPEC [LOG|FOLDER ...] [--jobs N] [--summary] [--strict] [--trace] [--settle] [--explain] [--format text|json|jsonl|junit|github|html] [-o FILE]`
+/// `statecraft replay SPEC [LOG|FOLDER ...] [--jobs N] [--summary] [--strict] [--unknown-events error|ignore] [--trace] [--settle] [--explain] [--format text|json|jsonl|junit|github|html] [-o FILE]`
 enum ReplayCommand {
     enum Format: String, CaseIterable { case text, json, jsonl, junit, github, html }
+    enum UnknownEvents: String, CaseIterable { case error, ignore }
 
     static let spec = CommandSpec(
         name: "replay", positionals: "SPEC [LOG|FOLDER ...]", positionalsFirst: true,
@@ -27,6 +28,12 @@ enum ReplayCommand {
                 to others
                 """),
             OptionSpec("--strict", .flag, "Treat ignored events as rejected"),
+            .choice("--unknown-events", UnknownEvents.self, """
+                What an event the spec does not declare does: error (the
+                default: the log is malformed, exit 2, since a typo is worth
+                stopping for) or ignore (counted per name and reported, as an
+                SCXML engine ignores it; its time still moves the clock)
+                """),
             OptionSpec("--trace", .flag, "Also print one line per step (event, from -> to, outputs, changes)"),
             OptionSpec("--settle", .flag, """
                 After the last line, let time pass from timer to timer until
@@ -60,6 +67,7 @@ enum ReplayCommand {
     struct Options {
         var format = Format.text
         var strict = false
+        var ignoresUnknownEvents = false
         var trace = false
         var settle = false
         var explain = false
@@ -224,6 +232,7 @@ enum ReplayCommand {
         var replayer = Replayer.Options(strict: options.strict, trace: options.trace, settle: options.settle,
                                         explain: options.explain)
         replayer.summary = options.summary
+        replayer.ignoresUnknownEvents = options.ignoresUnknownEvents
         return replayer
     }
 
@@ -252,6 +261,7 @@ enum ReplayCommand {
     static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
         spec.parse(arguments).flatMap { parsed in
             parsed.choice("--format", default: Format.text).flatMap { format in
+            parsed.choice("--unknown-events", default: UnknownEvents.error).flatMap { unknownEvents in
                 // A JUnit report is one XML document: trace lines have no place in it.
                 if format == .junit && parsed.flags.contains("--trace") {
                     return .failure(UsageError("--trace cannot be used with --format junit"))
@@ -259,6 +269,7 @@ enum ReplayCommand {
                 var options = Options()
                 options.format = format
                 options.strict = parsed.flags.contains("--strict")
+                options.ignoresUnknownEvents = unknownEvents == .ignore
                 options.trace = parsed.flags.contains("--trace")
                 options.settle = parsed.flags.contains("--settle")
                 options.explain = parsed.flags.contains("--explain")
@@ -284,6 +295,7 @@ enum ReplayCommand {
                     options.jobs = n
                 }
                 return .success(options)
+            }
             }
         }
     }

@@ -71,6 +71,9 @@ public struct CaseReport: Sendable {
     public var ignored = 0
     /// Event lines (and timers) whose step failed, or that `--strict` refused.
     public var rejected = 0
+    /// With `Replayer.Options.ignoresUnknownEvents`: by name, how many lines sent an event
+    /// the spec does not declare (neither applied, ignored nor rejected: not the machine's).
+    public var unknownEvents: [String: Int] = [:]
     /// Timers that fired.
     public var timersFired = 0
     /// Events the machine sent itself (`send`) that fired a transition.

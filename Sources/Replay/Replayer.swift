@@ -34,6 +34,10 @@ public struct Replayer {
         /// Say why each ignored or rejected event was not taken and where the subject of each
         /// failed expectation last changed (`CaseReport.explanations`; costs time per step).
         public var explain = false
+        /// Count an event the spec does not declare (`CaseReport.unknownEvents`) and go on, as
+        /// an SCXML engine ignores it, instead of refusing the line. Its time still moves the
+        /// case's clock.
+        public var ignoresUnknownEvents = false
 
         /// Creates options.
         public init(strict: Bool = false, trace: Bool = false, settle: Bool = false, explain: Bool = false) {
@@ -221,7 +225,10 @@ public struct Replayer {
         records += 1
         // Check the line against the machine, and its time, before it can open a case.
         var resolved: (EventID, [Value])?
+        var unknown: String?
         switch record.body {
+        case .event(let name, _, _) where options.ignoresUnknownEvents && program.event(named: name) == nil:
+            unknown = name
         case .event(let name, let nameOffset, let payload):
             resolved = try resolve(event: name, at: nameOffset, payload: payload, record: record)
         case .expect(let expectation):
@@ -236,6 +243,8 @@ public struct Replayer {
             if let (event, values) = resolved {
                 runs[index].instance.loadPayload(event.index, values)
                 apply(event, runIndex: index, nameOffset: nameOffset, record, sink: sink)
+            } else if let unknown {
+                runs[index].report.unknownEvents[unknown, default: 0] += 1
             }
         case .expect(let expectation):
             check(expectation, runIndex: index, record: record)

@@ -30,6 +30,9 @@ public struct ConformanceSummary: Sendable, Equatable {
     public var failedExpectations = 0
     /// By property name: how many cases broke it (each case breaks a property at most once).
     public var propertyViolations: [String: Int] = [:]
+    /// By event name: the lines that sent an event the spec does not declare, counted and
+    /// ignored (`replay --unknown-events ignore`).
+    public var unknownEvents: [String: Int] = [:]
     /// By `TransitionID`: how many steps took it.
     public var transitionCounts: [Int]
     /// The events not taken, grouped by the states they arrived in (`Deviation.configuration`),
@@ -136,6 +139,7 @@ public struct ConformanceSummary: Sendable, Equatable {
                 cases += 1
                 if c.passed && c.startFailure == nil { fittingCases += 1 }
                 for v in c.propertyViolations { propertyViolations[v.property, default: 0] += 1 }
+                unknownEvents.merge(c.unknownEvents, uniquingKeysWith: +)
                 applied += c.applied
                 ignored += c.ignored
                 rejected += c.rejected
@@ -180,6 +184,7 @@ public struct ConformanceSummary: Sendable, Equatable {
         sum.expectations += b.expectations
         sum.failedExpectations += b.failedExpectations
         sum.propertyViolations.merge(b.propertyViolations, uniquingKeysWith: +)
+        sum.unknownEvents.merge(b.unknownEvents, uniquingKeysWith: +)
         sum.transitionCounts = zip(a.transitionCounts, b.transitionCounts).map(+)
         for (key, group) in b.deviations { sum.add(key, group) }
         sum.dwell = zip(a.dwell, b.dwell).map(+)

@@ -98,6 +98,10 @@ public enum ReplayJSON {
             ("configuration", .array(c.configuration.map { .string($0) })),
         ])
         if let settled = c.settled { o["settled"] = .string(settled.rawValue) }
+        // Only with `--unknown-events ignore`, where some line sent one.
+        if !c.unknownEvents.isEmpty {
+            o["unknownEvents"] = .object(JSONObject(c.unknownEvents.sorted { $0.key < $1.key }.map { ($0.key, JSON.integer($0.value)) }))
+        }
         let members: [(String, JSON)] = [
             ("finished", .bool(c.finished)), ("started", .bool(c.startFailure == nil)), ("time", .number(c.time)),
             ("variables", .object(JSONObject(c.variables.map { ($0.name, $0.value.jsonValue) }))),

@@ -45,6 +45,10 @@ public enum ReplaySummaryJSON {
             fields["propertyViolations"] = .object(JSONObject(s.propertyViolations.sorted { $0.key < $1.key }
                 .map { ($0.key, JSON.integer($0.value)) }))
         }
+        if !s.unknownEvents.isEmpty {
+            fields["unknownEvents"] = .object(JSONObject(s.unknownEvents.sorted { $0.key < $1.key }
+                .map { ($0.key, JSON.integer($0.value)) }))
+        }
         let summary: JSON = .object(fields)
         return JSON.object(["summary": summary]).rendered(.outline(levels: 3)) + "\n"
     }
@@ -117,6 +121,12 @@ public enum ReplaySummaryJSON {
                 for m in members {
                     guard let n = m.value.intValue, n >= 0 else { throw SummaryError("property '\(m.key)' has no violation count") }
                     summary.propertyViolations[m.key, default: 0] += n
+                }
+            }
+            if case .object(let members)? = s["unknownEvents"] {
+                for m in members {
+                    guard let n = m.value.intValue, n >= 0 else { throw SummaryError("unknown event '\(m.key)' has no count") }
+                    summary.unknownEvents[m.key, default: 0] += n
                 }
             }
             for (k, v) in (s["deviations"]?.arrayValue ?? []).enumerated() {

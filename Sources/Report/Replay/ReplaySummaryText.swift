@@ -16,6 +16,7 @@ public enum ReplaySummaryText {
         lines.append("  cases         \(summary.cases), fitting \(summary.fittingCases)" + percent(summary.fittingShare))
         lines.append("  events        \(summary.events): \(summary.applied) applied, \(summary.ignored) ignored, "
                      + "\(summary.rejected) rejected; event fitness" + percent(summary.eventFitness, bare: true))
+        if !summary.unknownEvents.isEmpty { lines.append("  unknown       " + ReplayText.unknownEvents(summary.unknownEvents)) }
         lines.append("  expectations  \(summary.expectations) checked, \(summary.failedExpectations) failed")
         if !summary.propertyViolations.isEmpty {
             lines.append("  properties    " + summary.propertyViolations.sorted { $0.key < $1.key }

@@ -36,6 +36,7 @@ public enum ReplayText {
             out += "\(count(c.timersFired, "timer")) fired; "
             if c.sentTaken > 0 { out += "\(count(c.sentTaken, "sent event")) taken; " }
             out += "t=\(Value.number(c.time))\n"
+            if !c.unknownEvents.isEmpty { out += "  unknown       " + Self.unknownEvents(c.unknownEvents) + "\n" }
             out += "  expectations  \(c.expectations) checked, \(c.failureCount) failed\n"
             for v in c.propertyViolations {
                 out += "\(path):\(v.line): error: \(v.sentence)\n"
@@ -74,6 +75,14 @@ public enum ReplayText {
         return DiagnosticRenderer().render(d, in: SourceFile(path: path, bytes: e.text, firstLine: e.line))
             + "\(path): note: replay stopped at line \(e.line); \(coveredBy) the lines "
             + (e.applied ? "up to and including it\n" : "before it\n")
+    }
+
+    /// `3 lines of events the spec does not declare, ignored: 'DIGIT.5' ×2, 'watch.reset' ×1`
+    /// (`replay --unknown-events ignore`), most frequent first.
+    static func unknownEvents(_ counts: [String: Int]) -> String {
+        let total = counts.values.reduce(0, +)
+        let names = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "'\($0.key)' ×\($0.value)" }
+        return "\(count(total, "line")) of events the spec does not declare, ignored: " + names.joined(separator: ", ")
     }
 
     /// `replayed LOG: 1 case, 18 events (16 applied, 2 ignored, 0 rejected), 13 expectations (0 failed)`
