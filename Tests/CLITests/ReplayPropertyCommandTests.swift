@@ -100,6 +100,11 @@ import TestSupport
         let mergedSummary = try #require(mergedJSON["summary"] as? [String: Any])
         #expect(mergedSummary["propertyViolations"] as? [String: Int] == ["quick": 2], "\(merged.stdout)\(merged.stderr)")
         #expect(mergedSummary["fittingCases"] as? Int == 1)
+        // Merged, a summary still says where each broken property is declared.
+        let line = try #require(whole["propertyLines"] as? [String: Int])["quick"]
+        #expect(line != nil && mergedSummary["propertyLines"] as? [String: Int] == ["quick": line ?? 0])
+        let text = try CLI.run(["merge", dir.appendingPathComponent("one.json").path, dir.appendingPathComponent("two.json").path])
+        #expect(text.stdout.contains("  properties    quick (line \(line ?? 0)) violated in 2 cases\n"), "\(text.stdout)")
     }
 }
 

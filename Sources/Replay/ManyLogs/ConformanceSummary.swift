@@ -30,6 +30,9 @@ public struct ConformanceSummary: Sendable, Equatable {
     public var failedExpectations = 0
     /// By property name: how many cases broke it (each case breaks a property at most once).
     public var propertyViolations: [String: Int] = [:]
+    /// By property name: the spec line it is declared on, for each property in
+    /// `propertyViolations` (so a merged summary still says where to look).
+    public var propertyLines: [String: Int] = [:]
     /// By event name: the lines that sent an event the spec does not declare, counted and
     /// ignored (`replay --unknown-events ignore`).
     public var unknownEvents: [String: Int] = [:]
@@ -138,7 +141,10 @@ public struct ConformanceSummary: Sendable, Equatable {
             for c in report.cases {
                 cases += 1
                 if c.passed && c.startFailure == nil { fittingCases += 1 }
-                for v in c.propertyViolations { propertyViolations[v.property, default: 0] += 1 }
+                for v in c.propertyViolations {
+                    propertyViolations[v.property, default: 0] += 1
+                    propertyLines[v.property] = v.specLine
+                }
                 unknownEvents.merge(c.unknownEvents, uniquingKeysWith: +)
                 applied += c.applied
                 ignored += c.ignored
@@ -184,6 +190,7 @@ public struct ConformanceSummary: Sendable, Equatable {
         sum.expectations += b.expectations
         sum.failedExpectations += b.failedExpectations
         sum.propertyViolations.merge(b.propertyViolations, uniquingKeysWith: +)
+        sum.propertyLines.merge(b.propertyLines) { a, _ in a }
         sum.unknownEvents.merge(b.unknownEvents, uniquingKeysWith: +)
         sum.transitionCounts = zip(a.transitionCounts, b.transitionCounts).map(+)
         for (key, group) in b.deviations { sum.add(key, group) }

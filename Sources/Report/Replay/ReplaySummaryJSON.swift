@@ -44,6 +44,8 @@ public enum ReplaySummaryJSON {
         if !s.propertyViolations.isEmpty {
             fields["propertyViolations"] = .object(JSONObject(s.propertyViolations.sorted { $0.key < $1.key }
                 .map { ($0.key, JSON.integer($0.value)) }))
+            fields["propertyLines"] = .object(JSONObject(s.propertyLines.sorted { $0.key < $1.key }
+                .map { ($0.key, JSON.integer($0.value)) }))
         }
         if !s.unknownEvents.isEmpty {
             fields["unknownEvents"] = .object(JSONObject(s.unknownEvents.sorted { $0.key < $1.key }
@@ -121,6 +123,12 @@ public enum ReplaySummaryJSON {
                 for m in members {
                     guard let n = m.value.intValue, n >= 0 else { throw SummaryError("property '\(m.key)' has no violation count") }
                     summary.propertyViolations[m.key, default: 0] += n
+                }
+            }
+            if case .object(let members)? = s["propertyLines"] {
+                for m in members {
+                    guard let n = m.value.intValue, n > 0 else { throw SummaryError("property '\(m.key)' has no spec line") }
+                    if summary.propertyLines[m.key] == nil { summary.propertyLines[m.key] = n }
                 }
             }
             if case .object(let members)? = s["unknownEvents"] {

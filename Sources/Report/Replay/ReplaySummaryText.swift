@@ -20,7 +20,10 @@ public enum ReplaySummaryText {
         lines.append("  expectations  \(summary.expectations) checked, \(summary.failedExpectations) failed")
         if !summary.propertyViolations.isEmpty {
             lines.append("  properties    " + summary.propertyViolations.sorted { $0.key < $1.key }
-                .map { "\($0.key) violated in \($0.value) case\($0.value == 1 ? "" : "s")" }.joined(separator: ", "))
+                .map { name, cases in
+                    let line = summary.propertyLines[name].map { " (line \($0))" } ?? ""
+                    return "\(name)\(line) violated in \(cases) case\(cases == 1 ? "" : "s")"
+                }.joined(separator: ", "))
         }
         let counts = summary.transitionCounts
         let all = document.transitions.indices
