@@ -29,7 +29,7 @@ struct PublicSymbolCountTests {
         "StatecraftIndex": 62,
         "StatecraftModel": 455,
         "StatecraftRecording": 74,
-        "StatecraftReplay": 351,
+        "StatecraftReplay": 355,
         "StatecraftReport": 126,
         "StatecraftRuntime": 157,
         "StatecraftSCXML": 12,
