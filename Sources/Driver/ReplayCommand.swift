@@ -23,9 +23,9 @@ enum ReplayCommand {
             OptionSpec("--summary", .flag, """
                 Print what the logs add up to instead of a report per log:
                 cases and fitting cases, event fitness, expectations, the
-                transitions taken (most first) and never taken, and the events
-                not taken; with --format json, a summary 'statecraft merge' adds
-                to others
+                properties broken, the transitions taken (most first) and never
+                taken, and the events not taken; with --format json, a summary
+                'statecraft merge' adds to others
                 """),
             OptionSpec("--strict", .flag, "Treat ignored events as rejected"),
             .choice("--unknown-events", UnknownEvents.self, """
