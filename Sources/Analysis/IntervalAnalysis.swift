@@ -209,9 +209,18 @@ struct IntervalAnalysis {
             evaluator.locals = []
             guard !evaluator.evaluate(g, env).canBeTrue else { continue }
             if g.folded(constants: machine.constantValues) != nil { continue }  // a constant guard is reported as such
+            // The reason is the first operand of a chain of `&&` that can never hold: the
+            // variables it reads, or the operand itself when it is constant (`x > 1 && false`).
+            func conjuncts(_ e: Expr) -> [Expr] {
+                if case .binary(.and, let l, let r) = e.kind { return conjuncts(l) + conjuncts(r) }
+                return [e]
+            }
+            let decisive = conjuncts(g).first { !evaluator.evaluate($0, env).canBeTrue } ?? g
             var read: [VariableID] = []
-            g.visit { if case .variable(let v) = $0.kind, !read.contains(v) { read.append(v) } }
-            let facts = read.map { "'\(machine[$0].name)' is \(env[$0.index]) there" }
+            decisive.visit { if case .variable(let v) = $0.kind, !read.contains(v) { read.append(v) } }
+            let facts = decisive.folded(constants: machine.constantValues) == .bool(false)
+                ? ["'\(machine.text(decisive.range))' is always false"]
+                : read.map { "'\(machine[$0].name)' is \(env[$0.index]) there" }
             let because = facts.isEmpty ? "" : ": " + facts.joined(separator: ", ")
             deadTransitions[t.id] = "its guard '\(machine.text(g.range))' can never hold in '\(machine[t.source].name)'\(because)"
         }
