@@ -152,6 +152,20 @@ import TestSupport
         ("state s { initial state a { done(q) -> s } }", ["unknown-state"]),
         ("state s { initial state a { always if true -> s } }", ["eventless-cycle"]),
         ("state s { initial state a { always if false -> s } }", []),
+        // A refusal must be certain (issue 35): a targetless `always` is taken forever only
+        // when nothing selected before it, or alongside it, may leave.
+        ("state s { initial state a { always -> top\n always } }", []),
+        ("state s { initial state a { always if in(top) -> top\n always } }", []),
+        ("state s { initial state a { always if false -> top\n always } }", ["eventless-cycle"]),
+        ("state s { always\n initial state a { always if in(top) -> top } }", []),
+        ("parallel state p { state r1 { always }\n state r2 { initial state b { always if in(top) -> top } } }", []),
+        ("parallel state p { state r1 { always }\n state r2 { initial state b { always if in(top) -> c }\n state c } }",
+         ["eventless-cycle"]),
+        ("parallel state p { always if in(top) -> top\n state r1 { always }\n state r2 }", []),
+        ("parallel state p { state r1 { initial state a { always -> b }\n state b { always -> a } }\n"
+            + " state r2 { initial state c { always if in(top) -> top } } }", []),
+        ("parallel state p { state r1 { initial state a { always -> b }\n state b { always -> a } }\n"
+            + " state r2 { initial state c { always if in(top) -> d }\n state d } }", ["eventless-cycle"]),
         ("state s { initial state a { on go { raise go } } }", []),
     ])
     func structureRules(body: String, expected: [String]) {

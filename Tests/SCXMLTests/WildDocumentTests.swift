@@ -345,6 +345,76 @@ import TestSupport
         #expect(Self.position(note, in: r) == "3:13")
     }
 
+    // MARK: - 5. Eventless loops that end
+
+    /// An eventless transition selected before a targetless one ends its loop: one with no
+    /// condition at once, a guarded one once its guard holds (SCION's targetless-transition
+    /// test). Both import, and run as SCXML runs them.
+    @Test func aTransitionBeforeATargetlessOneEndsItsLoop() throws {
+        let xml = Self.head + """
+             initial="idle">
+              <datamodel><data id="i" expr="0"/><data id="skipped" expr="0"/></datamodel>
+              <state id="idle"><transition event="go" target="counting"/><transition event="skip" target="skipping"/></state>
+              <state id="counting">
+                <transition cond="i == 100" target="done"/>
+                <transition><assign location="i" expr="i + 1"/></transition>
+              </state>
+              <state id="skipping">
+                <transition target="idle"/>
+                <transition><assign location="skipped" expr="skipped + 1"/></transition>
+              </state>
+              <final id="done"/>
+            </scxml>
+            """
+        let r = Self.importing(xml)
+        let text = try #require(r.text, "\(r.diagnostics.map(\.message))")
+        #expect(r.diagnostics.isEmpty, "\(r.diagnostics.map(\.message))")
+        #expect(text.contains("always if i == 100 -> done\n        always { i = i + 1 }"), "\(text)")
+        Self.expectChecks(text)
+        let log = """
+            {"time": 0, "event": "skip"}
+            {"time": 0, "expect": {"state": "idle", "vars": {"skipped": 0}}}
+            {"time": 1, "event": "go"}
+            {"time": 1, "expect": {"state": "done", "vars": {"i": 100}}}
+
+            """
+        let spec = try TemporaryFile(name: "counter.machine", contents: text)
+        defer { spec.remove() }
+        let run = try CLI.run(["replay", spec.url.path, "-"], input: log)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// A loop that no order of selection can leave is refused at the <transition> elements
+    /// involved, in the document (never at a line of the translation, which the user does
+    /// not see).
+    @Test func aCertainLoopIsRefusedAtItsElements() throws {
+        let targetless = Self.head + ">\n  <state id=\"a\">\n    <transition event=\"go\" target=\"a\"/>\n    <transition/>\n  </state>\n</scxml>"
+        let r = try CLI.run(["import", "-"], input: targetless)
+        #expect(r.status == 1 && r.stdout.isEmpty)
+        #expect(r.stderr.contains("<stdin>:4:5: error: the document never settles: this <transition> has no event, no cond and no "
+                                  + "target, and no eventless transition comes before it in \"a\", so it is taken forever [scxml-unsupported]"),
+                "\(r.stderr)")
+        #expect(!r.stderr.contains("translation"), "\(r.stderr)")
+
+        let loop = Self.head + """
+            >
+              <state id="ping"><transition target="pong"/></state>
+              <state id="pong">
+                <transition target="ping"/>
+              </state>
+            </scxml>
+            """
+        let looped = Self.importing(loop)
+        #expect(looped.text == nil)
+        let error = try #require(looped.diagnostics.first)
+        #expect(error.message == "the document never settles: eventless transitions with no cond loop forever: "
+                + "<transition target=\"pong\"> in \"ping\", then <transition target=\"ping\"> in \"pong\"")
+        #expect(Self.position(error, in: looped) == "2:20")
+        let note = try #require(error.notes.first)
+        #expect(note.message == "then <transition target=\"ping\"> in \"pong\" is taken here")
+        #expect(note.range.map { looped.file.location(of: $0.start).line } == 4)
+    }
+
     /// `statecraft import` prints warnings and notes on standard error, at their place in the
     /// SCXML file, and writes the spec all the same (exit 0).
     @Test func theCommandPrintsWarningsAndWritesTheSpec() throws {

@@ -206,6 +206,7 @@ extension Importer {
             return
         }
         for trigger in triggers {
+            writtenTransitions[stateNames.name(for: id(state)), default: []].append(t)
             var events: [String] = []
             var line = internalPrefix
             switch trigger {

@@ -55,7 +55,7 @@ public enum SCXMLImporter {
             // In the layout `statecraft fmt` gives, so an imported spec passes `fmt --check`
             // as it comes; the formatter keeps every token and comment.
             let text = SpecFormatter.format(source: written) ?? written
-            try refuseWhatNeverSettles(text, root: root)
+            try importer.refuseWhatNeverSettles(text)
             let found = (importer.collectDiagnostics + importer.diagnostics).sorted { $0.range.start < $1.range.start }
             return SCXMLImportResult(text: text, diagnostics: found, file: file)
         } catch {
@@ -64,18 +64,51 @@ public enum SCXMLImporter {
     }
 }
 
-/// A document whose eventless transitions are certain to be taken forever has no meaning
-/// (an SCXML interpreter would never finish a macrostep); our resolver finds such loops in
-/// the translation, and they are refused at the document, with what it found.
-private func refuseWhatNeverSettles(_ text: String, root: XMLNode) throws(ImportFailure) {
-    let file = SourceFile(path: "<import>", text: text)
-    let (syntax, syntaxDiagnostics) = Parser.parse(file)
-    guard !syntaxDiagnostics.hasErrors else { return }
-    let resolution = Resolver.resolve(syntax, in: file)
-    if let loop = resolution.diagnostics.diagnostics.first(where: { $0.id == .eventlessCycle }) {
-        let line = file.location(of: loop.range.start).line
-        throw ImportFailure(.scxmlUnsupported, "the document never settles: \(loop.message) (line \(line) of the translation)",
-                            at: root.offset, length: root.name.utf8.count + 1)
+extension Importer {
+    /// A document whose eventless transitions are certain to be taken forever has no meaning
+    /// (an SCXML interpreter would never finish a macrostep). The resolver's analysis finds
+    /// such loops in the translation (only loops that no order of selection can leave); the
+    /// document is refused at the <transition> elements involved, since the translation
+    /// is never shown.
+    func refuseWhatNeverSettles(_ text: String) throws(ImportFailure) {
+        let spec = SourceFile(path: "<import>", text: text)
+        let (syntax, syntaxDiagnostics) = Parser.parse(spec)
+        guard !syntaxDiagnostics.hasErrors, let machine = Resolver.resolve(syntax, in: spec).machine,
+              let loop = machine.certainEventlessLoops().first else { return }
+        // Each transition of the translation back to its element: a state's transitions
+        // are written in document order, one per trigger of each <transition>.
+        let elements = loop.map { id -> XMLNode? in
+            let t = machine[id]
+            guard let index = machine[t.source].transitions.firstIndex(of: id),
+                  let written = writtenTransitions[machine[t.source].name], index < written.count else { return nil }
+            return written[index]
+        }
+        func describe(_ node: XMLNode) -> String {
+            let target = node["target"].map { " target=\"\($0)\"" } ?? ""
+            return "<transition\(target)> in \"\(node.parent.map(id) ?? "")\""
+        }
+        guard let first = elements.first ?? nil else {
+            throw ImportFailure(.scxmlUnsupported, "the document never settles: its eventless transitions loop forever",
+                                at: root.offset, length: root.name.utf8.count + 1)
+        }
+        let message: String
+        if loop.count == 1 && machine[loop[0]].target == nil {
+            let state = first.parent.map(id) ?? ""
+            message = "the document never settles: this <transition> has no event, no cond and no target, and no eventless "
+                + "transition comes before it in \"\(state)\", so it is taken forever"
+        } else if loop.count == 1 {
+            message = "the document never settles: \(describe(first)) has no event and no cond, and the states it enters "
+                + "take it again, forever"
+        } else {
+            let steps = elements.compactMap { $0.map(describe) }
+            message = "the document never settles: eventless transitions with no cond loop forever: "
+                + steps.joined(separator: ", then ")
+        }
+        let notes = elements.dropFirst().compactMap { $0 }.map { node in
+            DiagnosticNote("then \(describe(node)) is taken here", at: SourceRange(node.offset, node.offset + node.name.utf8.count + 1))
+        }
+        throw ImportFailure(Diagnostic(.scxmlUnsupported, message,
+                                       at: SourceRange(first.offset, first.offset + first.name.utf8.count + 1), notes: notes))
     }
 }
 
@@ -164,6 +197,10 @@ struct Importer {
     var skipped: Set<ObjectIdentifier> = []
     var collected = false
     var outputSignature: [String: [ImportType]] = [:]
+    /// The <transition> element behind each transition written, by our name of its state,
+    /// in the order written (one per trigger): how a finding about the translation is
+    /// placed in the document.
+    var writtenTransitions: [String: [XMLNode]] = [:]
 
     init(file: SourceFile, root: XMLNode) {
         self.file = file
@@ -312,6 +349,7 @@ struct Importer {
         }
         if root["binding"] == "late" { throw fail(root, "binding=\"late\" is not supported (data is bound early)") }
         diagnostics = []
+        writtenTransitions = [:]
         if !collected {
             try collect()
             collected = true

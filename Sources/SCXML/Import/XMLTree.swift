@@ -76,6 +76,10 @@ public struct ImportFailure: Error {
     init(_ id: DiagnosticID, _ message: String, at offset: Int, length: Int = 0) {
         diagnostic = Diagnostic(id, message, at: SourceRange(offset, offset + length))
     }
+
+    init(_ diagnostic: Diagnostic) {
+        self.diagnostic = diagnostic
+    }
 }
 
 /// Reads a whole document into `XMLNode`s; a document that is not well-formed XML is an
