@@ -103,8 +103,8 @@ package struct CompiledProperty: Sendable {
     }
 
     /// A `never X` or `always X [while G]` whose `X` and `G` are quick: what replay judges
-    /// inline. Its tests are in the watch's test table, from `PropertyWatch.firstTest(k)`:
-    /// `X`'s two, then `G`'s two.
+    /// inline. Its tests are in the watch's test table (`PropertyWatch.quickTests`), from
+    /// `4 * k`: `X`'s two, then `G`'s two.
     struct QuickJudgement: Sendable {
         var x: QuickCondition.Join
         var g: QuickCondition.Join
