@@ -100,7 +100,7 @@ public enum ReplayJSON {
         if let settled = c.settled { o["settled"] = .string(settled.rawValue) }
         // Only with `--unknown-events ignore`, where some line sent one.
         if !c.unknownEvents.isEmpty {
-            o["unknownEvents"] = .object(JSONObject(c.unknownEvents.sorted { $0.key < $1.key }.map { ($0.key, JSON.integer($0.value)) }))
+            o["unknownEvents"] = ReplaySummaryJSON.byName(c.unknownEvents)
         }
         let members: [(String, JSON)] = [
             ("finished", .bool(c.finished)), ("started", .bool(c.startFailure == nil)), ("time", .number(c.time)),

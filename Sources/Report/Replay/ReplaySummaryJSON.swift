@@ -42,15 +42,10 @@ public enum ReplaySummaryJSON {
         ])
         // Only where a property failed, so a summary of a spec without properties is unchanged.
         if !s.propertyViolations.isEmpty {
-            fields["propertyViolations"] = .object(JSONObject(s.propertyViolations.sorted { $0.key < $1.key }
-                .map { ($0.key, JSON.integer($0.value)) }))
-            fields["propertyLines"] = .object(JSONObject(s.propertyLines.sorted { $0.key < $1.key }
-                .map { ($0.key, JSON.integer($0.value)) }))
+            fields["propertyViolations"] = Self.byName(s.propertyViolations)
+            fields["propertyLines"] = Self.byName(s.propertyLines)
         }
-        if !s.unknownEvents.isEmpty {
-            fields["unknownEvents"] = .object(JSONObject(s.unknownEvents.sorted { $0.key < $1.key }
-                .map { ($0.key, JSON.integer($0.value)) }))
-        }
+        if !s.unknownEvents.isEmpty { fields["unknownEvents"] = Self.byName(s.unknownEvents) }
         let summary: JSON = .object(fields)
         return JSON.object(["summary": summary]).rendered(.outline(levels: 3)) + "\n"
     }
@@ -119,23 +114,25 @@ public enum ReplaySummaryJSON {
             summary.rejected = try int("rejected")
             summary.expectations = try int("expectations")
             summary.failedExpectations = try int("failedExpectations")
-            if case .object(let members)? = s["propertyViolations"] {
+            // An object of names and whole numbers of at least `least`, each checked.
+            func byName(_ key: String, least: Int, _ problem: (String) -> String) throws(SummaryError) -> [(String, Int)] {
+                guard case .object(let members)? = s[key] else { return [] }
+                var pairs: [(String, Int)] = []
                 for m in members {
-                    guard let n = m.value.intValue, n >= 0 else { throw SummaryError("property '\(m.key)' has no violation count") }
-                    summary.propertyViolations[m.key, default: 0] += n
+                    guard let n = m.value.intValue, n >= least else { throw SummaryError(problem(m.key)) }
+                    pairs.append((m.key, n))
                 }
+                return pairs
             }
-            if case .object(let members)? = s["propertyLines"] {
-                for m in members {
-                    guard let n = m.value.intValue, n > 0 else { throw SummaryError("property '\(m.key)' has no spec line") }
-                    if summary.propertyLines[m.key] == nil { summary.propertyLines[m.key] = n }
-                }
+            for (name, n) in try byName("propertyViolations", least: 0, { "property '\($0)' has no violation count" }) {
+                summary.propertyViolations[name, default: 0] += n
             }
-            if case .object(let members)? = s["unknownEvents"] {
-                for m in members {
-                    guard let n = m.value.intValue, n >= 0 else { throw SummaryError("unknown event '\(m.key)' has no count") }
-                    summary.unknownEvents[m.key, default: 0] += n
-                }
+            for (name, line) in try byName("propertyLines", least: 1, { "property '\($0)' has no spec line" })
+            where summary.propertyLines[name] == nil {
+                summary.propertyLines[name] = line
+            }
+            for (name, n) in try byName("unknownEvents", least: 0, { "unknown event '\($0)' has no count" }) {
+                summary.unknownEvents[name, default: 0] += n
             }
             for (k, v) in (s["deviations"]?.arrayValue ?? []).enumerated() {
                 guard let kind = v["kind"]?.stringValue.flatMap(Deviation.Kind.init(rawValue:)),
@@ -164,5 +161,11 @@ public enum ReplaySummaryJSON {
         /// What is wrong with the file: not JSON, or a member missing or of the wrong type.
         public var message: String
         init(_ message: String) { self.message = message }
+    }
+
+    /// Counts or lines by name, as a JSON object in name order (the summary's and a case's
+    /// `propertyViolations`, `propertyLines`, `unknownEvents`).
+    static func byName(_ values: [String: Int]) -> JSON {
+        .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, JSON.integer($0.value)) }))
     }
 }
