@@ -52,12 +52,8 @@ extension Importer {
         // parallel state (the innermost state holding any two is a <parallel>).
         let nodes = ids.compactMap { stateByID[$0] }
         for (k, a) in nodes.enumerated() {
-            for b in nodes[(k + 1)...] {
-                var meet: XMLNode? = a.parent
-                while let m = meet, !Self.contains(m, b) { meet = m.parent }
-                if a === b || Self.contains(a, b) || Self.contains(b, a) || meet?.name != "parallel" {
-                    throw fail(node, "initial states \(id(a)) and \(id(b)) cannot be active together")
-                }
+            for b in nodes[(k + 1)...] where !Self.inDifferentRegions(a, b) {
+                throw fail(node, "initial states \(id(a)) and \(id(b)) cannot be active together")
             }
         }
         if ids.count == 1, let only = stateByID[ids[0]], only.parent === node, only.name != "history" {
@@ -70,9 +66,9 @@ extension Importer {
     /// element holding both is a `<parallel>` (they are in different regions of it).
     static func inDifferentRegions(_ a: XMLNode, _ b: XMLNode) -> Bool {
         if a === b || contains(a, b) || contains(b, a) { return false }
-        var up = a.parent
-        while let u = up, !contains(u, b) { up = u.parent }
-        return up?.name == "parallel"
+        var meet: XMLNode? = a.parent
+        while let m = meet, !Self.contains(m, b) { meet = m.parent }
+        return meet?.name == "parallel"
     }
 
     /// Whether `inner` lies inside `outer` (not `outer` itself).
