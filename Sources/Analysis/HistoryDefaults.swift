@@ -70,7 +70,7 @@ enum HistoryDefaults {
         guard !machine[h].isDeepHistory else { return nil }
         let defaults = machine.historyDefaultTargets(h)
         if machine.isParallel(parent) {
-            guard machine[h].historyDefault == nil else { return nil }
+            guard machine[h].historyDefaults.isEmpty else { return nil }
             return "a shallow history state of parallel state '\(name)' records its regions, which are entered at their "
                 + "initial states anyway; make it 'deep history' to restore where each region was"
         }

@@ -86,9 +86,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// states: it has nothing to remember.
     case misplacedHistory = "misplaced-history"
     /// `invalid-history-state`: a history state with a body (child states, `entry`, `exit`, transitions), a
-    /// modifier, or a history state as its default.
+    /// modifier, a history state as its default, or defaults that cannot be active together.
     case invalidHistoryState = "invalid-history-state"
-    /// `history-default-outside`: the default of `history state h -> c` is not inside `h`'s parent.
+    /// `history-default-outside`: a default of `history state h -> c` is not inside `h`'s parent.
     case historyDefaultOutside = "history-default-outside"
     /// `history-never-active`: `in(h)` of a history state, which is never active, so the test is always
     /// false (or a property's `after entering h`, which never starts).
@@ -266,8 +266,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .invalidInitialTarget: "an `initial ->` target outside its state, targets that cannot be active together, or `initial ->` in a state with no child to choose"
         case .singleRegion: "a parallel state with fewer than two regions (a compound state says the same)"
         case .misplacedHistory: "a history state at the top level of the machine, or in a state with no child states: it has nothing to remember"
-        case .invalidHistoryState: "a history state with a body (child states, `entry`, `exit`, transitions), a modifier, or a history state as its default"
-        case .historyDefaultOutside: "the default of `history state h -> c` is not inside `h`'s parent"
+        case .invalidHistoryState: "a history state with a body (child states, `entry`, `exit`, transitions), a modifier, a history state as its default, or defaults that cannot be active together (`-> a, b` names states in different regions of a parallel state)"
+        case .historyDefaultOutside: "a default of `history state h -> c` (or `-> a, b`) is not inside `h`'s parent"
         case .historyNeverActive: "`in(h)` of a history state, which is never active, so the test is always false (or a property's `after entering h`, which never starts)"
         case .neverCompletes: "`done` written in, or `done(x)` naming, a state that can never complete: an atomic state, a compound state with no final child, a parallel state with a region that cannot complete"
         case .eventlessCycle: "unguarded (or constant-true) eventless transitions that are certain to be taken again, so the step never settles: a targetless `always`, `always -> s` in `s`, or a chain that leads back; the message names the loop"

@@ -14,16 +14,17 @@ extension DOTDocument {
 
     /// Every transition as its own edge, in source order, so several transitions between
     /// the same pair of states stay separate and keep their own labels and overlay styles;
-    /// then the default of each history state that has one.
+    /// then the defaults of each history state that has them.
     mutating func writeTransitions() {
         for transition in machine.transitions where transition.source != machine.root
             && transition.target != machine.root {
             writeTransition(transition)
         }
         for state in machine.states where state.isHistory {
-            guard let target = state.historyDefault else { continue }
-            let clip = clipping(from: state.id, to: target)
-            line(nodeID(state.id) + " -> " + nodeID(target) + (clip.isEmpty ? "" : " [" + attributes(clip) + "]"))
+            for target in state.historyDefaults {
+                let clip = clipping(from: state.id, to: target)
+                line(nodeID(state.id) + " -> " + nodeID(target) + (clip.isEmpty ? "" : " [" + attributes(clip) + "]"))
+            }
         }
     }
 

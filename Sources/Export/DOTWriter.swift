@@ -63,7 +63,7 @@ struct DOTDocument {
             if machine.isCluster(head) { ends[head, default: []].append(Self.endID(t.id, .head)) }
         }
         for s in machine.states {
-            if let d = s.historyDefault { anchored.insert(d) }
+            anchored.formUnion(s.historyDefaults)
             if let initial = machine.defaultChild(s.id) { anchored.insert(initial) }
         }
         anchoredClusters = anchored.filter { machine.isCluster($0) }

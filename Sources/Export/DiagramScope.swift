@@ -71,7 +71,7 @@ extension Machine {
     /// arrow. (It keeps its kind, so coverage still counts it as the machine does.)
     private mutating func cut(_ s: StateID) {
         states[s.index].children = []
-        states[s.index].historyDefault = nil
+        states[s.index].historyDefaults = []
         states[s.index].initialChild = nil
         states[s.index].initialTargets = []
     }

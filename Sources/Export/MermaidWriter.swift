@@ -56,7 +56,7 @@ struct MermaidDocument {
                                 label: MermaidText.escaped(TransitionLabel(t, in: machine).singleLine)))
         }
         for s in machine.states where s.isHistory {
-            if let target = s.historyDefault { arrows.append(Arrow(source: s.id, target: target, label: nil)) }
+            for target in s.historyDefaults { arrows.append(Arrow(source: s.id, target: target, label: nil)) }
         }
         arrowsByBlock = Dictionary(grouping: arrows) { machine.innermostContainer([$0.source, $0.target]) }
     }

@@ -224,7 +224,7 @@ extension DocBuilder {
     }
 
     /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
-    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT ]`
+    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } ]`
     mutating func state(_ state: StateDecl) throws {
         for _ in state.modifiers {
             try anyToken()
@@ -234,11 +234,14 @@ extension DocBuilder {
         beginIndent()
         space()
         try token(.identifier)
-        if state.historyDefault != nil {
+        if !state.historyDefaults.isEmpty {
             space()
             try token(.arrow)
-            space()
-            try token(.identifier)
+            for index in state.historyDefaults.indices {
+                if index > 0 { try token(.comma) }
+                space()
+                try token(.identifier)
+            }
         }
         end()
         guard peekKind == .lBrace else { return }

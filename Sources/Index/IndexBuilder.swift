@@ -78,7 +78,7 @@ struct IndexBuilder {
         states.insert(s.name.name)
         let modifiers = s.modifiers.map(\.kind.rawValue)
         let signature = (modifiers + ["state", s.name.name]).joined(separator: " ")
-            + (s.historyDefault.map { " -> \($0.name)" } ?? "")
+            + (s.historyDefaults.isEmpty ? "" : " -> " + s.historyDefaults.map(\.name).joined(separator: ", "))
         var declaration = Declaration(symbol: Symbol(.state, s.name.name), nameRange: s.name.range, range: s.range,
                                       signature: signature, type: nil)
         declaration.parent = parent
@@ -134,7 +134,7 @@ struct IndexBuilder {
     }
 
     private mutating func resolveState(_ s: StateDecl) {
-        if let target = s.historyDefault { use(.state, target) }
+        for target in s.historyDefaults { use(.state, target) }
         for initial in s.initialTargets {
             for target in initial.targets { use(.state, target) }
         }

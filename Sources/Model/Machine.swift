@@ -140,8 +140,9 @@ public struct State: Sendable {
     /// of its parent (deep) or only the active child (shallow).
     public var isDeepHistory = false
     /// For a history state: what it enters when its parent was never exited (`history
-    /// state h -> c`); nil means the parent's default entry.
-    public var historyDefault: StateID?
+    /// state h -> c`, or `-> a, b` for states in several regions of a parallel state),
+    /// with the states on the way to them; empty means the parent's default entry.
+    public var historyDefaults: [StateID] = []
     /// Runs when the state is entered.
     public var entry: [Action] = []
     /// Runs when the state is left.

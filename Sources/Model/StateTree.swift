@@ -145,7 +145,8 @@ extension Machine {
     /// or else the parent's default entry (the initial child of a compound parent; every
     /// region of a parallel one).
     package func historyDefaultTargets(_ h: StateID) -> [StateID] {
-        if let d = self[h].historyDefault { return [d] }
+        let written = self[h].historyDefaults
+        if !written.isEmpty { return written }
         guard let parent = self[h].parent else { return [] }
         if isParallel(parent) { return childStates(parent) }
         // `initial -> h` through this very history state would lead back here.

@@ -4,12 +4,12 @@ import StatecraftSyntax
 
 // The shape rules of the state tree: which child a compound state starts in, what a
 // parallel state, a final state and a history state may hold. Run once every state has
-// an id, before any body is resolved, so that `initialChild` and `historyDefault` are set
+// an id, before any body is resolved, so that `initialChild` and `historyDefaults` are set
 // when transitions and `in(x)` are checked.
 
 extension Resolver {
     /// Checks every state's shape, in document order, and sets `initialChild` (compound
-    /// states, the root included) and `historyDefault` (history states).
+    /// states, the root included) and `historyDefaults` (history states).
     mutating func checkStateTree() {
         for index in machine.states.indices {
             let id = StateID(index)
@@ -115,7 +115,7 @@ extension Resolver {
         machine.states[parent.index].initialTargets = targets
         // The initial child is what a history state's default falls back to, so it is
         // never a history state itself: for `initial -> h`, the way to h's default.
-        let way = machine[first].isHistory ? machine[first].historyDefault : first
+        let way = machine[first].isHistory ? machine[first].historyDefaults.first : first
         machine.states[parent.index].initialChild = way.flatMap { w in machine.selfAndAncestors(w).first { machine[$0].parent == parent } }
             ?? machine.childStates(parent).first { !machine[$0].isHistory }
     }
@@ -146,7 +146,8 @@ extension Resolver {
     }
 
     /// A history state sits in a compound or parallel state, has no body and no other
-    /// modifier, and its default (if written) is a state inside its parent.
+    /// modifier, and its defaults (if written) are states inside its parent that can be
+    /// active together.
     private mutating func checkHistory(_ h: StateID) {
         guard let decl = stateDecls[h.index], let parent = machine[h].parent else { return }
         let name = decl.name.name
@@ -173,31 +174,48 @@ extension Resolver {
             report(.invalidHistoryState,
                    "history state '\(name)' cannot have \(what): it is never active, only a way back in", at: range)
         }
-        if let written = decl.historyDefault {
-            resolveHistoryDefault(h, written, parent: parent)
-        }
+        resolveHistoryDefaults(h, decl.historyDefaults, parent: parent)
     }
 
-    private mutating func resolveHistoryDefault(_ h: StateID, _ written: Identifier, parent: StateID) {
-        guard let target = stateIDs[written.name] else {
-            report(.unknownState, "unknown state '\(written.name)'", at: written.range,
-                   notes: suggestion(for: written.name, among: stateIDs.keys, at: written.range))
-            return
-        }
+    /// `history state h -> a, b`: each default is a state (not a history state) inside h's
+    /// parent, and they can be active together (any two meet in a parallel state, in
+    /// different regions), as SCXML's default transition of a history state may name one
+    /// state per region. Set only when every one is right; else the parent's default entry
+    /// stands in after the report.
+    private mutating func resolveHistoryDefaults(_ h: StateID, _ written: [Identifier], parent: StateID) {
         let name = machine[h].name
-        if machine[target].isHistory {
-            report(.invalidHistoryState,
-                   "the default of history state '\(name)' must be a state, but '\(written.name)' is a history state",
-                   at: written.range,
-                   notes: [DiagnosticNote("'\(written.name)' is declared here", at: machine[target].range)])
-        } else if !machine.isDescendant(target, of: parent) {
-            report(.historyDefaultOutside,
-                   "the default of history state '\(name)' must be inside '\(machine[parent].name)', "
-                   + "but '\(written.name)' is not", at: written.range,
-                   notes: [DiagnosticNote("'\(written.name)' is declared here", at: machine[target].range)])
-        } else {
-            machine.states[h.index].historyDefault = target
+        var targets: [StateID] = []
+        for w in written {
+            guard let target = stateIDs[w.name] else {
+                report(.unknownState, "unknown state '\(w.name)'", at: w.range,
+                       notes: suggestion(for: w.name, among: stateIDs.keys, at: w.range))
+                return
+            }
+            if machine[target].isHistory {
+                report(.invalidHistoryState,
+                       "the default of history state '\(name)' must be a state, but '\(w.name)' is a history state",
+                       at: w.range,
+                       notes: [DiagnosticNote("'\(w.name)' is declared here", at: machine[target].range)])
+                return
+            }
+            if !machine.isDescendant(target, of: parent) {
+                report(.historyDefaultOutside,
+                       "the default of history state '\(name)' must be inside '\(machine[parent].name)', "
+                       + "but '\(w.name)' is not", at: w.range,
+                       notes: [DiagnosticNote("'\(w.name)' is declared here", at: machine[target].range)])
+                return
+            }
+            for earlier in targets where earlier == target || machine.isDescendant(target, of: earlier)
+                || machine.isDescendant(earlier, of: target) || !machine.isParallel(machine.innermostContainer([target, earlier])) {
+                report(.invalidHistoryState,
+                       "the defaults of history state '\(name)' cannot be '\(machine[earlier].name)' and '\(w.name)': "
+                       + "they cannot be active together (only states in different regions of a parallel state can)",
+                       at: w.range)
+                return
+            }
+            targets.append(target)
         }
+        machine.states[h.index].historyDefaults = targets
     }
 
     /// Why state `x` can never complete, or nil when it can: a compound state completes

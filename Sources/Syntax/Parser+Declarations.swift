@@ -148,7 +148,7 @@ extension Parser {
     }
 
     /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
-    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT ]`
+    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } ]`
     ///
     /// A history state's body, if one is written, is read like any state's, so that the
     /// resolver can say what a history state may not have.
@@ -167,11 +167,13 @@ extension Parser {
                               children: [], range: SourceRange(start, previousEnd))
         if state.modifier(.history) != nil && token.kind == .arrow {
             advance()
-            guard let target = expectIdentifier("the history state's default state after '->'") else {
-                synchronize(to: Parser.stateMemberStarts.union(Parser.memberStarts))
-                return state
-            }
-            state.historyDefault = target
+            repeat {
+                guard let target = expectIdentifier("the history state's default state after '->'") else {
+                    synchronize(to: Parser.stateMemberStarts.union(Parser.memberStarts))
+                    return state
+                }
+                state.historyDefaults.append(target)
+            } while consume(.comma)
             state.range = SourceRange(start, previousEnd)
         }
         guard token.kind == .lBrace else { return state }

@@ -136,14 +136,15 @@ package struct StateModifier: Equatable, Sendable {
 }
 
 /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
-///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT ]`
+///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } ]`
 package struct StateDecl: Equatable, Sendable {
     /// The modifiers written before `state`, in source order.
     package var modifiers: [StateModifier]
     /// The state's name, unique among all the machine's states.
     package var name: Identifier
-    /// For a history state, the default written after `->` (`history state h -> c`).
-    package var historyDefault: Identifier?
+    /// For a history state, the defaults written after `->` (`history state h -> c`, or
+    /// `-> a, b` for states in several regions); empty when none is written.
+    package var historyDefaults: [Identifier] = []
     /// `entry` blocks, in order (normally at most one).
     package var entry: [EntryExitDecl]
     /// `exit` blocks, in order.

@@ -85,7 +85,7 @@ import TestSupport
         #expect(m[session].initialChild == nil)
         #expect(m[try #require(id("playback"))].initialChild == id("paused"))
         let history = try #require(id("resumePoint"))
-        #expect(m[history].isDeepHistory && m[history].historyDefault == nil && m[history].parent == ready)
+        #expect(m[history].isDeepHistory && m[history].historyDefaults.isEmpty && m[history].parent == ready)
         #expect(m.childStates(ready) == [session] && m.historyStates(ready) == [history])
 
         let completion = try #require(m.transitions.first { $0.source == session })
@@ -108,6 +108,41 @@ import TestSupport
         let interrupted = try #require(id("interrupted"))
         #expect(m[interrupted].transitions.map { m[$0].isInternal } == [false, true])
         #expect(m[interrupted].transitions.first.map { m[$0].target } == history)
+    }
+
+    /// `deep history state h -> a, b`: the defaults are kept in order, one per region; two
+    /// that cannot be active together are refused at the second, naming both.
+    @Test func historyDefaultsInSeveralRegions() throws {
+        let (machine, ids) = Self.resolve("""
+            machine M {
+                event go
+                initial parallel state p {
+                    state r1 { initial state a { on go -> b }\n state b }
+                    state r2 { initial state c { on go -> d }\n state d }
+                    deep history state h -> b, d
+                }
+            }
+            """)
+        #expect(ids == [])
+        let m = try #require(machine)
+        let h = try #require(m.states.first { $0.name == "h" })
+        #expect(h.historyDefaults.map { m[$0].name } == ["b", "d"])
+        #expect(m.historyDefaultTargets(h.id).map { m[$0].name } == ["b", "d"])
+
+        let file = SourceFile(path: "t.machine", text: """
+            machine M {
+                initial parallel state p {
+                    state r1 { initial state a\n state b }
+                    state r2
+                    deep history state h -> a, b
+                }
+            }
+            """)
+        let d = Resolver.resolve(Parser.parse(file).machine, in: file).diagnostics.diagnostics
+        #expect(d.map(\.id) == [.invalidHistoryState])
+        #expect(d.first?.message == "the defaults of history state 'h' cannot be 'a' and 'b': they cannot be active together "
+                + "(only states in different regions of a parallel state can)")
+        #expect(d.first.map { file.location(of: $0.range.start).column } == 36)
     }
 
     @Test func aDuplicateStateAtAnotherDepthIsReportedWithANote() {
@@ -143,6 +178,21 @@ import TestSupport
         ("state s { state only }", []),
         ("state s { state only\n history state h }", []),
         ("state s { initial state a\n history state h -> h }", ["invalid-history-state"]),
+        // Several defaults: one state per region of a parallel state (issue 35).
+        ("parallel state p { state r1 { initial state a\n state b }\n state r2 { initial state c\n state d }\n"
+            + " deep history state h -> b, d }", []),
+        ("state s { initial parallel state p { state r1 { initial state a\n state b }\n state r2 }\n"
+            + " history state h -> b, r2 }", []),
+        ("parallel state p { state r1 { initial state a\n state b }\n state r2\n deep history state h -> a, b }",
+         ["invalid-history-state"]),
+        ("parallel state p { state r1 { initial state a\n state b }\n state r2\n deep history state h -> b, b }",
+         ["invalid-history-state"]),
+        ("parallel state p { state r1 { initial state a\n state b }\n state r2\n deep history state h -> b, r1 }",
+         ["invalid-history-state"]),
+        ("parallel state p { state r1 { initial state a\n state b }\n state r2\n deep history state h -> b, top }",
+         ["history-default-outside"]),
+        ("parallel state p { state r1 { initial state a\n state b }\n state r2\n deep history state h -> b, nope }",
+         ["unknown-state"]),
         ("state s { initial state a }\n state t { initial state b\n history state h -> a }", ["history-default-outside"]),
         ("state s { initial state a\n history state h -> t }\n state t", ["history-default-outside"]),
         ("state s { initial state a { always if in(s) -> a } }", []),

@@ -94,6 +94,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/guard-equality.machine", Fixture_guard_equality.self),
     ("Tests/CheckerTests/Fixtures/guard-overlap.machine", Fixture_guard_overlap.self),
     ("Tests/CheckerTests/Fixtures/history-always-default.machine", Fixture_history_always_default.self),
+    ("Tests/CheckerTests/Fixtures/history-defaults.machine", Fixture_history_defaults.self),
     ("Tests/CheckerTests/Fixtures/history-entry.machine", Fixture_history_entry.self),
     ("Tests/CheckerTests/Fixtures/nested.machine", Fixture_nested.self),
     ("Tests/CheckerTests/Fixtures/not-reached-collapse.machine", Fixture_not_reached_collapse.self),
@@ -282,6 +283,14 @@ extension Fixture_history_always_default.Event: GeneratedEvent {}
 extension Fixture_history_always_default.StepResult: GeneratedStepResult {}
 extension Fixture_history_always_default.Recorded: GeneratedRecorded {}
 
+extension Fixture_history_defaults: GeneratedMachine {}
+extension Fixture_history_defaults.Value: GeneratedValue {}
+extension Fixture_history_defaults.Failure: GeneratedFailure {}
+extension Fixture_history_defaults.Outcome: GeneratedOutcome {}
+extension Fixture_history_defaults.Output: GeneratedOutput {}
+extension Fixture_history_defaults.Event: GeneratedEvent {}
+extension Fixture_history_defaults.StepResult: GeneratedStepResult {}
+extension Fixture_history_defaults.Recorded: GeneratedRecorded {}
 extension Fixture_history_entry: GeneratedMachine {}
 extension Fixture_history_entry.Value: GeneratedValue {}
 extension Fixture_history_entry.Failure: GeneratedFailure {}

@@ -43,7 +43,7 @@ import Testing
         }
         let arrows = lines.filter { $0.contains(" --> ") && !$0.hasPrefix("[*]") && !$0.hasSuffix("[*]") }
         // One arrow per transition with a target, and one per history state's default.
-        let defaults = machine.states.filter { $0.isHistory && $0.historyDefault != nil }.count
+        let defaults = machine.states.filter { $0.isHistory }.map(\.historyDefaults.count).reduce(0, +)
         #expect(arrows.count == machine.transitions.filter(\.hasTarget).count + defaults)
     }
 

@@ -415,6 +415,87 @@ import TestSupport
         #expect(note.range.map { looped.file.location(of: $0.start).line } == 4)
     }
 
+    // MARK: - 6. History defaults in several regions
+
+    /// A history state's default transition may name one state per region of a parallel
+    /// state: a deep history in the parallel state, and a shallow one above it. Both import
+    /// as `-> a, b`, run as SCXML defines (every target entered, each region's other
+    /// states by default), and export back as one transition with both targets.
+    @Test func historyDefaultsNameAStatePerRegion() throws {
+        let xml = Self.head + """
+             initial="closed">
+              <state id="closed">
+                <transition event="open" target="lastLayout"/>
+                <transition event="rewind" target="lastDesk"/>
+                <transition event="fresh" target="desk"/>
+              </state>
+              <parallel id="panels">
+                <transition event="close" target="closed"/>
+                <state id="toolbar"><state id="plain"><transition event="bold" target="strong"/></state>
+                  <state id="strong"><transition event="bold" target="plain"/></state></state>
+                <state id="checks"><state id="off"/><state id="spelling"><transition event="spell" target="off"/></state></state>
+                <history id="lastLayout" type="deep"><transition target="strong spelling"/></history>
+              </parallel>
+              <state id="desk">
+                <transition event="close" target="closed"/>
+                <state id="idle"><transition event="mix" target="mixing"/></state>
+                <parallel id="mixing">
+                  <state id="left"><state id="dry"/><state id="wet"><transition event="mix" target="dry"/></state></state>
+                  <state id="right"><state id="mono"/><state id="stereo"/></state>
+                </parallel>
+                <history id="lastDesk"><transition target="wet stereo"/></history>
+              </state>
+            </scxml>
+            """
+        let r = Self.importing(xml)
+        let text = try #require(r.text, "\(r.diagnostics.map(\.message))")
+        #expect(r.diagnostics.isEmpty, "\(r.diagnostics.map(\.message))")
+        #expect(text.contains("deep history state lastLayout -> strong, spelling"), "\(text)")
+        #expect(text.contains("history state lastDesk -> wet, stereo"), "\(text)")
+        Self.expectChecks(text)
+        let log = """
+            {"time": 0, "event": "open"}
+            {"time": 0, "expect": {"state": ["strong", "spelling"]}}
+            {"time": 1, "event": "close"}
+            {"time": 1, "event": "rewind"}
+            {"time": 1, "expect": {"state": ["wet", "stereo"]}}
+            {"time": 2, "event": "mix"}
+            {"time": 2, "event": "close"}
+            {"time": 2, "event": "rewind"}
+            {"time": 2, "expect": {"state": ["dry", "mono"]}}
+
+            """
+        let spec = try TemporaryFile(name: "studio.machine", contents: text)
+        defer { spec.remove() }
+        let run = try CLI.run(["replay", "--strict", spec.url.path, "-"], input: log)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let machine = try #require(SCXMLFixtures.machine(spec.url))
+        let exported = SCXMLWriter.document(for: machine, source: nil)
+        #expect(exported.contains("<history id=\"lastLayout\" type=\"deep\">\n      <transition target=\"strong spelling\"/>"),
+                "\(exported)")
+        #expect(exported.contains("<transition target=\"wet stereo\"/>"), "\(exported)")
+    }
+
+    /// Defaults that cannot be active together (two states of one region) are refused at the
+    /// default transition, naming both.
+    @Test func historyDefaultsInOneRegionAreRefused() throws {
+        let xml = Self.head + """
+            >
+              <parallel id="p">
+                <state id="r1"><state id="a"/><state id="b"/></state>
+                <state id="r2"/>
+                <history id="h" type="deep">
+                  <transition target="a b"/>
+                </history>
+              </parallel>
+            </scxml>
+            """
+        let r = try CLI.run(["import", "-"], input: xml)
+        #expect(r.status == 1 && r.stdout.isEmpty)
+        #expect(r.stderr.contains("<stdin>:6:7: error: the history default's targets \"a\" and \"b\" cannot be active together "
+                                  + "(only states in different regions of a <parallel> can) [scxml-unsupported]"), "\(r.stderr)")
+    }
+
     /// `statecraft import` prints warnings and notes on standard error, at their place in the
     /// SCXML file, and writes the spec all the same (exit 0).
     @Test func theCommandPrintsWarningsAndWritesTheSpec() throws {

@@ -97,7 +97,7 @@ private func state(_ name: String, in machine: MachineDecl?) -> StateDecl? {
         #expect(session.transitions.map(describe) == ["done(playback) -> idle {1}"])
         let history = try #require(state("resumePoint", in: machine))
         #expect(history.modifiers.map(\.kind) == [.deep, .history])
-        #expect(history.historyDefault == nil)
+        #expect(history.historyDefaults.isEmpty)
         let idle = try #require(state("idle", in: machine))
         #expect(idle.transitions.map(describe) == ["always if (volume == 0) -> interrupted", "on play -> ready {1}"])
         guard case .raise(let event, let arguments, _)? = idle.transitions[1].actions?.actions.first else {
@@ -116,6 +116,7 @@ private func state(_ name: String, in machine: MachineDecl?) -> StateDecl? {
                     state b { initial state c }
                     history state h
                     deep history state d -> c
+                    deep history state both -> a, c
                     history state withBody { entry { x = 1 } }
                 }
             }
@@ -124,9 +125,10 @@ private func state(_ name: String, in machine: MachineDecl?) -> StateDecl? {
         #expect(state("top", in: machine)?.modifiers.map(\.kind) == [.history])
         #expect(state("h", in: machine)?.modifiers.map(\.kind) == [.history])
         #expect(state("d", in: machine)?.modifiers.map(\.kind) == [.deep, .history])
-        #expect(state("d", in: machine)?.historyDefault?.name == "c")
+        #expect(state("d", in: machine)?.historyDefaults.map(\.name) == ["c"])
+        #expect(state("both", in: machine)?.historyDefaults.map(\.name) == ["a", "c"])
         #expect(state("withBody", in: machine)?.entry.count == 1)
-        #expect(state("s", in: machine)?.children.map(\.name.name) == ["a", "b", "h", "d", "withBody"])
+        #expect(state("s", in: machine)?.children.map(\.name.name) == ["a", "b", "h", "d", "both", "withBody"])
     }
 
     @Test func theContextualWordsRemainNames() throws {

@@ -196,13 +196,14 @@ struct SCXMLDocument {
         }
     }
 
-    /// A history state always has its default transition, as SCXML requires: the one
-    /// written after `->`, or else one target that means the language's default, the
-    /// parent's initial child (for a parallel parent its first region: entering one region
-    /// enters the others by default, in SCXML as here).
+    /// A history state always has its default transition, as SCXML requires: the targets
+    /// written after `->` (several: one per region, as SCXML's IDREFS), or else one target
+    /// that means the language's default, the parent's initial child (for a parallel parent
+    /// its first region: entering one region enters the others by default, in SCXML as here).
     private mutating func writeHistory(_ state: State) {
         open("history", [("id", state.name), ("type", state.isDeepHistory ? "deep" : "shallow")])
-        let target = machine.historyDefaultTargets(state.id).first.map { machine[$0].name }
+        let written = state.historyDefaults.map { machine[$0].name }.joined(separator: " ")
+        let target = written.isEmpty ? machine.historyDefaultTargets(state.id).first.map { machine[$0].name } : written
         empty("transition", [("target", target)])
         close("history")
     }

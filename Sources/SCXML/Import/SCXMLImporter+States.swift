@@ -52,18 +52,23 @@ extension Importer {
         // parallel state (the innermost state holding any two is a <parallel>).
         let nodes = ids.compactMap { stateByID[$0] }
         for (k, a) in nodes.enumerated() {
-            for b in nodes[(k + 1)...] {
-                var meet: XMLNode? = a.parent
-                while let m = meet, !Self.contains(m, b) { meet = m.parent }
-                if a === b || Self.contains(a, b) || Self.contains(b, a) || meet?.name != "parallel" {
-                    throw fail(node, "initial states \(id(a)) and \(id(b)) cannot be active together")
-                }
+            for b in nodes[(k + 1)...] where !Self.inDifferentRegions(a, b) {
+                throw fail(node, "initial states \(id(a)) and \(id(b)) cannot be active together")
             }
         }
         if ids.count == 1, let only = stateByID[ids[0]], only.parent === node, only.name != "history" {
             return (only, [])
         }
         return (nil, ids.map { stateNames.ours[$0] ?? $0 })
+    }
+
+    /// Whether two states can be active together: neither holds the other, and the innermost
+    /// element holding both is a `<parallel>` (they are in different regions of it).
+    static func inDifferentRegions(_ a: XMLNode, _ b: XMLNode) -> Bool {
+        if a === b || contains(a, b) || contains(b, a) { return false }
+        var meet: XMLNode? = a.parent
+        while let m = meet, !Self.contains(m, b) { meet = m.parent }
+        return meet?.name == "parallel"
     }
 
     /// Whether `inner` lies inside `outer` (not `outer` itself).
@@ -92,14 +97,24 @@ extension Importer {
                 if t.children.contains(where: { $0.namespace == scxmlNamespace || $0.namespace == nil }) {
                     throw fail(t, "actions on a history state's default transition are not supported")
                 }
-                let targets = (t["target"] ?? "").split(separator: " ").map(String.init)
-                guard targets.count == 1, let target = targets.first, let targetNode = stateByID[target] else {
-                    throw fail(t, "a history default must name one state")
+                // Several targets are one state per region of a parallel state (SCXML's
+                // IDREFS), as a deep history's default may name states in several regions.
+                let targets = (t["target"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+                    .map(String.init)
+                if targets.isEmpty { throw fail(t, "a history state's default transition must name a target") }
+                var nodes: [XMLNode] = []
+                for target in targets {
+                    guard let targetNode = stateByID[target] else { throw fail(t, "target \"\(target)\" does not exist") }
+                    guard let parent = node.parent, Self.contains(parent, targetNode), targetNode.name != "history" else {
+                        throw fail(t, "a history default must be a state inside the history's parent (\"\(target)\" is not)")
+                    }
+                    for earlier in nodes where !Self.inDifferentRegions(earlier, targetNode) {
+                        throw fail(t, "the history default's targets \"\(id(earlier))\" and \"\(target)\" cannot be active together "
+                                   + "(only states in different regions of a <parallel> can)")
+                    }
+                    nodes.append(targetNode)
                 }
-                guard let parent = node.parent, Self.contains(parent, targetNode), targetNode.name != "history" else {
-                    throw fail(t, "a history default must be a state inside the history's parent")
-                }
-                line += " -> \(stateNames.name(for: target))"
+                line += " -> " + targets.map { stateNames.name(for: $0) }.joined(separator: ", ")
             }
             out.line(line)
             return
