@@ -314,7 +314,15 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
             compiled.otherCanFail = compiled.other.map(canFail) ?? false
             return compiled
         }
-        propertyWatch = PropertyWatch(self.properties, reads: propertyReads, eventCount: machine.events.count)
+        propertyWatch = PropertyWatch(self.properties, reads: propertyReads, eventCount: machine.events.count,
+                                      flatStates: isChart ? 0 : machine.states.count) { leaf, s in
+            var state: Int? = leaf
+            while let at = state, at < machine.states.count {
+                if at == s { return true }
+                state = machine.states[at].parent?.index
+            }
+            return false
+        }
 
         var groups: [Int32] = [0]
         var flat: [CompiledTransition] = []

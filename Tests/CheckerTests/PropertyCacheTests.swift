@@ -71,6 +71,54 @@ import TestSupport
         #expect(found.map { "\(machine.properties[$0.property].name)@\($0.time)" } == ["notB@2.0", "onlyAB@3.0"])
     }
 
+    /// On a flat machine the active leaf decides each `in(s)`, so `observe(…, cache:)` leaves
+    /// out the quick properties a leaf makes harmless and skips the guards it makes true,
+    /// `in(parent)` of a nested state included. The shortcut must still see every break:
+    /// the same runs, judged by both monitors, agree, and the breaks inside and outside the
+    /// parent are found.
+    @Test func theActiveLeafDecidesInOfNestedStatesLikeThePlainMonitor() throws {
+        let machine = try #require(Statecraft.check(source: """
+            machine Nested {
+                var x: Number = 0
+                var held: Bool = false
+                event bump(by: Number)
+                event hold
+                event leave
+                event back
+                initial state ready {
+                    on leave -> away
+                    on hold { held = !held }
+                    initial state idle {
+                        on bump { x = x + by }
+                        on hold -> busy
+                    }
+                    state busy {
+                        on bump { x = x - by }
+                    }
+                }
+                state away {
+                    on bump { x = by }
+                    on back -> idle
+                }
+                property smallInReady: always x <= 2 && x >= -2 while in(ready)
+                property notHeldAway: never held && in(away)
+                property zeroInBusy: always x == 0 while !in(idle) && in(ready)
+                property awayIsAway: always in(away) while !in(ready)
+            }
+            """, bounds: nil).machine)
+        let program = Program(machine)
+        #expect(program.properties.allSatisfy { $0.x.isQuick && ($0.other?.isQuick ?? true) }, "all four are quick")
+        var rng = SplitMix64(seed: 7)
+        var broken = 0, singles = 0
+        for _ in 0..<300 {
+            if let difference = Self.compare(program, rng: &rng, broken: &broken, singles: &singles) {
+                Issue.record("\(difference)")
+                return
+            }
+        }
+        #expect(broken > 30, "the runs break the properties in and out of `ready`")
+    }
+
     /// One random run watched by both monitors; the first difference, if any.
     static func compare(_ program: Program, rng: inout SplitMix64, broken: inout Int, singles: inout Int) -> String? {
         var instance = Instance(program)

@@ -71,17 +71,25 @@ package struct CompiledProperty: Sendable {
         /// table (a copy of the tests, packed into registers, cost more than the tests).
         @inline(__always)
         static func holds(_ t: UnsafeMutablePointer<QuickTest>, _ join: QuickCondition.Join, _ instance: inout Instance) -> Bool {
-            let a = holds(t, &instance)
+            holds(t, join, instance.registers.numbers, leaf: instance.state.index, &instance)
+        }
+
+        /// `holds`, with the number registers and the active leaf (of a flat machine) read
+        /// once by the caller, for a loop over many conditions.
+        @inline(__always)
+        static func holds(_ t: UnsafeMutablePointer<QuickTest>, _ join: QuickCondition.Join,
+                          _ n: UnsafeMutablePointer<Double>, leaf: Int, _ instance: inout Instance) -> Bool {
+            let a = holds(t, n, leaf: leaf, &instance)
             switch join {
             case .none: return a
-            case .and: return a && holds(t + 1, &instance)
-            case .or: return a || holds(t + 1, &instance)
+            case .and: return a && holds(t + 1, n, leaf: leaf, &instance)
+            case .or: return a || holds(t + 1, n, leaf: leaf, &instance)
             }
         }
 
         @inline(__always)
-        static func holds(_ t: UnsafeMutablePointer<QuickTest>, _ instance: inout Instance) -> Bool {
-            let n = instance.registers.numbers
+        static func holds(_ t: UnsafeMutablePointer<QuickTest>, _ n: UnsafeMutablePointer<Double>, leaf: Int,
+                          _ instance: inout Instance) -> Bool {
             let b = Int(t.pointee.b), c = Int(t.pointee.c)
             switch t.pointee.op {
             case .less: return n[b] < n[c]
@@ -90,14 +98,25 @@ package struct CompiledProperty: Sendable {
             case .greaterEqual: return n[b] >= n[c]
             case .equal: return n[b] == n[c]
             case .notEqual: return n[b] != n[c]
+            case .leaf: return leaf == b
+            case .notLeaf: return leaf != b
+            case .truthy: return n[b] != 0
+            case .falsy: return n[b] == 0
+            case .equalStrings, .notEqualStrings, .active, .inactive: return holdsOutOfLine(t, &instance)
+            }
+        }
+
+        /// The tests that call out (string equality, a statechart's `in(s)`): kept out of
+        /// `holds` so that the numbers' and leaves' tests stay small enough to inline.
+        @inline(never)
+        static func holdsOutOfLine(_ t: UnsafeMutablePointer<QuickTest>, _ instance: inout Instance) -> Bool {
+            let b = Int(t.pointee.b), c = Int(t.pointee.c)
+            switch t.pointee.op {
             case .equalStrings: return instance.registers.strings[b] == instance.registers.strings[c]
             case .notEqualStrings: return instance.registers.strings[b] != instance.registers.strings[c]
             case .active: return instance.isActive(b)
             case .inactive: return !instance.isActive(b)
-            case .leaf: return instance.state.index == b
-            case .notLeaf: return instance.state.index != b
-            case .truthy: return n[b] != 0
-            case .falsy: return n[b] == 0
+            default: return false  // `holds` tests every other op itself.
             }
         }
     }
@@ -278,24 +297,34 @@ package struct PropertyMonitor: Sendable, Hashable {
         }
     }
 
-    /// `observe`, skipping the properties whose inputs hold the values they held at their
-    /// last judgement in this run (`cache` remembers them): those expressions have the same
-    /// values, so `never`, `always` and `only after` cannot break now if they did not then,
-    /// and a response takes its `X` from the cache. A replay line mostly changes one or two
-    /// variables, so most properties are not evaluated at all. `observe` is the plain
-    /// reference the tests compare this with.
+    /// `observe`, judging the quick properties inline (see `QuickJudgement`; on a flat
+    /// machine, those the active leaf leaves to judge) and skipping the others where their
+    /// inputs hold the values they held at their last judgement in this run (`cache`
+    /// remembers them): those expressions have the same values, so `never`, `always` and
+    /// `only after` cannot break now if they did not then, and a response takes its `X`
+    /// from the cache. A replay line mostly changes one or two variables, so most of those
+    /// are not evaluated at all. `observe` is the plain reference the tests compare this with.
     package mutating func observe(_ instance: inout Instance, _ program: Program, at time: Double, took event: Int32,
                                   cache: PropertyInputCache, violations: inout [PropertyViolation]) {
-        guard let watch = cache.watch else {
+        let changed: UInt64, due: UInt64, broken: UInt64
+        if let flat = cache.flat {
+            broken = quickBreaks(flat.quickIn[instance.state.index], flat.quick, flat.quickTests, &instance)
+            if flat.cached == 0 || flat.statesOnly && cache.leaf == Int32(truncatingIfNeeded: instance.state.index) {
+                (changed, due) = (0, 0)
+            } else {
+                (changed, due) = cache.watch.unsafelyUnwrapped._withUnsafeGuaranteedRef { watch in
+                    let changed = cache.changed(instance, watch)
+                    var due = changed
+                    if event >= 0 && Int(event) < watch.triggeredBy.count { due |= watch.triggeredBy[Int(event)] }
+                    return (changed, due)
+                }
+            }
+        } else if let watch = cache.watch {
+            // Borrowed, not loaded: loading the watch would retain and release it on every line.
+            (changed, due, broken) = watch._withUnsafeGuaranteedRef { chartWatch(&instance, took: event, cache: cache, $0) }
+        } else {
             observe(&instance, program, at: time, took: event, violations: &violations)
             return
-        }
-        // Borrowed, not loaded: loading the watch would retain and release it on every line.
-        let (changed, due, broken) = watch._withUnsafeGuaranteedRef { watch -> (UInt64, UInt64, UInt64) in
-            let changed = cache.changed(instance, watch)
-            var due = changed & ~watch.quickMask
-            if event >= 0 && Int(event) < watch.triggeredBy.count { due |= watch.triggeredBy[Int(event)] }
-            return (changed, due, quickBreaks(changed & watch.quickMask, watch, &instance))
         }
         guard broken != 0 || due != 0 else { return }
         let found = violations.count
@@ -305,19 +334,39 @@ package struct PropertyMonitor: Sendable, Hashable {
         if violations.count - found > 1 { violations[found...].sort { $0.property < $1.property } }
     }
 
-    /// Of the quick properties in `candidates` (see `QuickJudgement`), those this
-    /// configuration breaks. Their conditions cannot fail, so `X` is read only where `G`
-    /// holds; nothing is written, so the loop keeps everything in registers.
+    /// `observe`'s look at a statechart's configuration: there the quick properties too are
+    /// judged only where their inputs changed. Out of line, so the flat machines' path stays
+    /// small.
+    @inline(never)
+    private func chartWatch(_ instance: inout Instance, took event: Int32, cache: PropertyInputCache,
+                            _ watch: PropertyWatch) -> (changed: UInt64, due: UInt64, broken: UInt64) {
+        let changed = cache.changed(instance, watch), quick = changed & watch.quickMask
+        var due = changed & ~watch.quickMask
+        if event >= 0 && Int(event) < watch.triggeredBy.count { due |= watch.triggeredBy[Int(event)] }
+        return (changed, due, quickBreaks(.init(judged: quick, guardsTested: quick), watch.quick.base, watch.quickTests.base,
+                                          &instance))
+    }
+
+    /// Of the quick properties `candidates` judges (see `QuickJudgement`), those this
+    /// configuration breaks (including ones already reported, which `reportBroken` leaves
+    /// out). Their conditions cannot fail, so `X` is read only where `G` holds; nothing is
+    /// written, so the loop keeps everything in registers.
     @inline(__always)
-    private func quickBreaks(_ candidates: UInt64, _ watch: PropertyWatch, _ instance: inout Instance) -> UInt64 {
-        var quick = candidates, broken: UInt64 = 0
+    private func quickBreaks(_ candidates: PropertyWatch.QuickInLeaf,
+                             _ judgements: UnsafeMutablePointer<CompiledProperty.QuickJudgement>,
+                             _ quickTests: UnsafeMutablePointer<CompiledProperty.QuickTest>,
+                             _ instance: inout Instance) -> UInt64 {
+        var quick = candidates.judged, broken: UInt64 = 0
+        let n = instance.registers.numbers, leaf = instance.state.index
         while quick != 0 {
             let k = quick.trailingZeroBitCount
             quick &= quick - 1
-            if violated[k] { continue }
-            let q = watch.quick[k], tests = watch.quickTests.base + 4 &* k
-            if q.hasGuard && !CompiledProperty.QuickTest.holds(tests + 2, q.g, &instance) { continue }
-            if CompiledProperty.QuickTest.holds(tests, q.x, &instance) == q.breaksWhen { broken |= UInt64(1) << UInt64(k) }
+            let q = judgements[k], tests = quickTests + 4 &* k
+            if q.hasGuard && candidates.guardsTested & (UInt64(1) << UInt64(k)) != 0
+                && !CompiledProperty.QuickTest.holds(tests + 2, q.g, n, leaf: leaf, &instance) { continue }
+            if CompiledProperty.QuickTest.holds(tests, q.x, n, leaf: leaf, &instance) == q.breaksWhen {
+                broken |= UInt64(1) << UInt64(k)
+            }
         }
         return broken
     }
@@ -329,7 +378,7 @@ package struct PropertyMonitor: Sendable, Hashable {
         while broken != 0 {
             let k = broken.trailingZeroBitCount
             broken &= broken - 1
-            report(k, program.properties[k], .stateBreaksIt, time, &violations)
+            if !violated[k] { report(k, program.properties[k], .stateBreaksIt, time, &violations) }
         }
     }
 
