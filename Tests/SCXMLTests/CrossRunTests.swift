@@ -66,7 +66,7 @@ import TestSupport
     /// a targetless one's loop. Each is imported, and its spec replays the document's session
     /// as python-statemachine runs the document itself: the same configurations and outputs
     /// after every event line, the same data at the end.
-    static let wildDocuments: [String] = ["lamp-null", "fan-ecmascript", "door-jexl", "counter-eventless"]
+    static let wildDocuments: [String] = ["lamp-null", "fan-ecmascript", "door-jexl", "counter-eventless", "courier-content"]
 
     @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: CrossRunTests.wildDocuments)
     func importedDocumentsRunAsTheDocumentDoes(_ name: String) throws {

@@ -165,6 +165,11 @@ extension Importer {
         let known = stateByID
         s.state = { id in known[id] != nil ? (states.ours[id] ?? id) : nil }
         s.isHistory = { id in known[id]?.name == "history" }
+        s.eventName = events.count == 1 ? events[0] : nil
+        let named = sentFields
+        s.hasNamedFields = { !(named[$0] ?? []).isEmpty }
+        let content = contentEvents
+        s.hasContent = { content.contains($0) }
         return s
     }
 
