@@ -299,18 +299,31 @@ extension Importer {
             return try translateExpression(c, "expr", scope, into: &translator)
         }
         if !c.children.isEmpty { throw fail(c, "<content> holding XML is not supported (a payload is a number, string or boolean)") }
-        let text = c.text.trimmingWhitespace
-        if text.hasPrefix("{") || text.hasPrefix("[") {
+        guard let value = Self.inlineValue(c.text) else {
             throw fail(c, "<content> holding a JSON object or array is not supported (a payload is a number, string or boolean)")
         }
-        if text == "true" || text == "false" { return Translated(text: text, precedence: ExpressionTranslator.primary, type: .known(.bool)) }
-        if Self.isJSONNumber(text), let n = Double(text), n.isFinite {
-            return Translated(text: ExpressionTranslator.number(n), precedence: ExpressionTranslator.primary, type: .known(.number))
-        }
-        var string = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        if text.hasPrefix("\""), case .string(let s, _)? = try? JSParser.parse(text) { string = s }
-        return Translated(text: ExpressionTranslator.stringLiteral(string), precedence: ExpressionTranslator.primary,
-                          type: .known(.string), pieces: [.literal(string)])
+        let (type, text) = value
+        return Translated(text: text, precedence: ExpressionTranslator.primary, type: .known(type),
+                          pieces: type == .string ? [.literal(Self.inlineString(c.text))] : nil)
+    }
+
+    /// A value written as the text of `<content>` or `<data>`, as the ECMAScript data model
+    /// reads it, with our literal for it: a JSON number, `true` or `false`, a JSON string;
+    /// any other text is a string, its whitespace normalized (runs of it made one space, none
+    /// at the ends). Nil for a JSON object or array, which no typed value holds.
+    static func inlineValue(_ raw: String) -> (ImportType, String)? {
+        let text = raw.trimmingWhitespace
+        if text.hasPrefix("{") || text.hasPrefix("[") { return nil }
+        if text == "true" || text == "false" { return (.bool, text) }
+        if isJSONNumber(text), let n = Double(text), n.isFinite { return (.number, ExpressionTranslator.number(n)) }
+        return (.string, ExpressionTranslator.stringLiteral(inlineString(raw)))
+    }
+
+    /// The string an inline text that is not a number or boolean stands for.
+    static func inlineString(_ raw: String) -> String {
+        let text = raw.trimmingWhitespace
+        if text.hasPrefix("\""), case .string(let s, _)? = try? JSParser.parse(text) { return s }
+        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     /// JSON's number syntax: `-?(0|[1-9]digits)(.digits)?([eE][+-]?digits)?`.

@@ -50,10 +50,19 @@ extension Importer {
                 }
                 guard let id = node["id"] else { throw fail(node, "<data> without an id") }
                 if node["src"] != nil { throw fail(node, "<data src> (loading a value) is not supported") }
-                if !node.children.isEmpty || !node.text.trimmingWhitespace.isEmpty {
-                    throw fail(node, "<data> with inline content (a JSON or XML value) is not supported")
-                }
+                if !node.children.isEmpty { throw fail(node, "<data> holding XML is not supported (a value is a number, string or boolean)") }
                 if variables.contains(where: { $0.id == id }) { throw fail(node, "a second <data> with id \"\(id)\"") }
+                if !node.text.trimmingWhitespace.isEmpty {
+                    // Inline content: a JSON number, boolean or string, or text.
+                    if node["expr"] != nil { throw fail(node, "<data> with both expr and inline content") }
+                    guard let value = Self.inlineValue(node.text) else {
+                        throw fail(node, "<data> holding a JSON object or array is not supported (a value is a number, string or boolean)")
+                    }
+                    variables.append((id, value.0, value.1, node))
+                    if let kind = node.attribute("kind", namespace: statecraftSCXMLNamespace) { dataKinds[id] = kind }
+                    _ = variableNames.name(for: id)
+                    break
+                }
                 guard let expr = node["expr"] else {
                     variables.append((id, nil, nil, node))
                     if let kind = node.attribute("kind", namespace: statecraftSCXMLNamespace) { dataKinds[id] = kind }
