@@ -206,6 +206,30 @@ import TestSupport
             """)
     }
 
+    /// A state's timer written with a `delayexpr` that a `<data>` chooses is a choice of
+    /// sends that the exit cancels, not one `after` transition.
+    @Test func aTimerWithAChosenDelayIsAChoiceOfSends() throws {
+        let xml = Self.head + """
+             initial="waiting">
+              <datamodel><data id="pace" expr="'1s'"/></datamodel>
+              <state id="waiting">
+                <onentry><send event="tick" id="t" delayexpr="pace"/></onentry>
+                <onexit><cancel sendid="t"/></onexit>
+                <transition event="tick" target="waiting"><assign location="pace" expr="'2s'"/></transition>
+              </state>
+            </scxml>
+            """
+        let r = Self.importing(xml)
+        let text = try #require(r.text, "\(r.diagnostics.map(\.message))")
+        #expect(text.contains("if pace == \"1s\" { send tick after 1s } else if pace == \"2s\" { send tick after 2s }"), "\(text)")
+        #expect(text.contains("exit { cancel tick }"), "\(text)")
+        try Self.expectReplays(text, """
+            {"time": 1, "expect": {"vars": {"pace": "2s"}}}
+            {"time": 2.5, "expect": {"vars": {"pace": "2s"}}}
+
+            """)
+    }
+
     /// A value computed otherwise is refused: a `<data>` that is ever assigned something
     /// other than a string literal, or an expression that is not a name.
     @Test func otherComputedAttributesAreRefused() {

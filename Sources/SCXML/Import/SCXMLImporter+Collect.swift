@@ -267,6 +267,8 @@ extension Importer {
                 guard let e = send["event"], let id = send["id"], send["target"] == nil, send.children.isEmpty,
                       send["namelist"] == nil, sendsOfEvent[e] == 1, sendsWithID[id] == 1,
                       send["delay"] != nil || send["delayexpr"] != nil,
+                      // A delay chosen among a <data>'s values is a choice of sends, not one timer.
+                      send["delayexpr"].flatMap(literalStrings)?.variable == nil,
                       let cancels = cancelsOfID[id], cancels.count == 1, let cancel = cancels.first,
                       cancel.parent?.name == "onexit", cancel.parent?.parent === state else { continue }
                 let takers = transitions.filter { t in
