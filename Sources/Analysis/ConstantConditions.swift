@@ -29,6 +29,7 @@ enum ConstantConditions {
         for state in machine.states {
             checkConditions(state.entry)
             checkConditions(state.exit)
+            checkConditions(state.defaultEntryActions)
         }
         return findings
     }

@@ -45,6 +45,7 @@ enum ConstantFaults {
         for s in machine.states {
             scan(s.entry)
             scan(s.exit)
+            scan(s.defaultEntryActions)
         }
         return found
     }

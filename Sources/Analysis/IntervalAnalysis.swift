@@ -40,7 +40,11 @@ struct IntervalAnalysis {
         guard let initial = machine.initialState else { return }
         var vars = machine.variables.map { AbstractValue($0.initialValue) }
         evaluator.setPayload(of: .events([]))
-        for s in machine.initialEntrySet { evaluator.run(machine[s].entry, &vars) }
+        let start = machine.initialEntry
+        for s in start.states {
+            evaluator.run(machine[s].entry, &vars)
+            evaluator.run(start.defaults.actions(after: s, in: machine), &vars)
+        }
         var visits = Array(repeating: 0, count: machine.states.count)
         var worklist = [initial]
         environments[initial.index] = vars
@@ -125,6 +129,8 @@ struct IntervalAnalysis {
             for state in machine.states {
                 joinRun(state.entry)
                 joinRun(state.exit)
+                joinRun(state.initialActions)
+                joinRun(state.historyActions)
                 steps += 1
             }
             rounds += 1
@@ -180,8 +186,10 @@ struct IntervalAnalysis {
         if let failure = evaluator.run(t.actions, &vars) { return .fails(failure) }
         guard t.target != nil else { return .succeeds }
         evaluator.setPayload(of: .events([]))
-        for s in machine.entrySet([t.shape], historyValue: { _ in nil }) {
+        var defaults = DefaultEntries()
+        for s in machine.entrySet([t.shape], historyValue: { _ in nil }, defaults: &defaults) {
             if let failure = evaluator.run(machine[s].entry, &vars) { return .fails(failure) }
+            if let failure = evaluator.run(defaults.actions(after: s, in: machine), &vars) { return .fails(failure) }
             // Timers are armed after the entry actions; a delay that cannot be computed fails the step.
             for timer in machine[s].transitions {
                 if case .after(let delay) = machine[timer].trigger, evaluator.evaluate(delay, vars).isEmpty {
@@ -250,8 +258,10 @@ struct IntervalAnalysis {
         // Whichever descendant of `state` is active, its exit actions run too.
         let configuration = Set(path(machine, to: state) + (state.index...machine.lastDescendant(state).index).map(StateID.init))
         for s in machine.exitSet([t.shape], configuration: configuration, historyValue: { _ in nil }) { check(machine[s].exit) }
-        for s in machine.entrySet([t.shape], historyValue: { _ in nil }) {
+        var defaults = DefaultEntries()
+        for s in machine.entrySet([t.shape], historyValue: { _ in nil }, defaults: &defaults) {
             check(machine[s].entry)
+            check(defaults.actions(after: s, in: machine))
             for timer in machine[s].transitions {
                 if case .after(let d) = machine[timer].trigger { check(d) }
             }

@@ -263,7 +263,7 @@ struct PropertyProofs {
             raised.formUnion(r)
             if case .events(let events) = t.trigger { for e in events { raisedBy[e.index, default: []].formUnion(r) } }
         }
-        let fromStates = machine.states.reduce(into: Set<Int>()) { $0.formUnion(raises($1.entry + $1.exit)) }
+        let fromStates = machine.states.reduce(into: Set<Int>()) { $0.formUnion(raises($1.entry + $1.exit + $1.defaultEntryActions)) }
         raised.formUnion(fromStates)
         // A chain of raised events that can come back to one it started from.
         for start in raised {
@@ -374,8 +374,10 @@ struct PropertyProofs {
         evaluator.setPayload(of: t.trigger)
         if run(t.actions, optional: false) { return true }
         evaluator.setPayload(of: .events([]))
-        for e in machine.entrySet([t.shape], historyValue: { _ in nil }) {
+        var defaults = DefaultEntries()
+        for e in machine.entrySet([t.shape], historyValue: { _ in nil }, defaults: &defaults) {
             if run(machine[e].entry, optional: false) { return true }
+            if run(defaults.actions(after: e, in: machine), optional: false) { return true }
             for timer in machine[e].transitions {
                 if case .after(let d) = machine[timer].trigger, mayFail(d, vars, evaluator) { return true }
             }

@@ -75,7 +75,7 @@ enum TimerLoops {
             }
         }
         for t in machine.transitions { scan(t.actions) }
-        for s in machine.states { scan(s.entry + s.exit) }
+        for s in machine.states { scan(s.entry + s.exit + s.defaultEntryActions) }
         if raises { return true }
         return loop.contains { s in
             machine.coActiveStates(s).contains { other in

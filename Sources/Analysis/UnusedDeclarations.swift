@@ -27,6 +27,7 @@ enum UnusedDeclarations {
         for state in machine.states {
             scan(state.entry)
             scan(state.exit)
+            scan(state.defaultEntryActions)
         }
         for t in machine.transitions {
             switch t.trigger {

@@ -34,7 +34,8 @@ extension FlatMachineWriter {
             out.line("let before = core")
             out.line("beginStep()")
             out.open("do")
-                out.line("try enterStates(\(bits(machine.initialEntrySet)))")
+                let initial = machine.initialEntry
+                out.line("try enterStates(\(entryBits(initial.states, initial.defaults)))")
                 out.line("eventlessMayHold = true")
                 out.line("try completeMacrostep()")
                 out.line("return .started")
@@ -295,11 +296,50 @@ extension FlatMachineWriter {
         out.line()
         out.doc("Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its\ntimers, in document order.")
         out.open("private mutating func enterStates(_ states: Bits) throws(Failure)")
-            out.line("var entering = states")
+            if hasDefaultActions {
+                out.line("var entering = states & \(bits(machine.states.map(\.id)))")
+            } else {
+                out.line("var entering = states")
+            }
             out.open("while let s = entering.popFirst()")
                 out.line("core.active.insert(s)")
                 out.line("try enter(s)")
+                if hasDefaultActions { out.line("try enterByDefault(s, states)") }
             out.close()
+        out.close()
+        out.line()
+        if hasDefaultActions { defaultEntryFunction() }
+    }
+
+    /// The actions of the default entries marked in an entry set (above the state numbers),
+    /// right after the entry actions of the state they belong to: a compound state's
+    /// `initial -> a { … }`, then its history state's default actions.
+    mutating func defaultEntryFunction() {
+        let n = machine.states.count
+        out.doc("The actions of `s`'s default entry and of its history states' defaults, when `marks` (the\nentry set) holds them: after `s`'s entry actions, as SCXML's `enterStates` runs them.")
+        out.open("private mutating func enterByDefault(_ s: Int, _ marks: Bits) throws(Failure)")
+            out.line("switch s {")
+            for s in states where !s.isHistory {
+                let histories = machine.historyStates(s.id).filter { !machine[$0].historyActions.isEmpty }
+                guard !s.initialActions.isEmpty || !histories.isEmpty else { continue }
+                out.line("case \(s.id.index):  // \(s.name)")
+                out.indent()
+                if !s.initialActions.isEmpty {
+                    out.open("if marks.contains(\(n + s.id.index))")
+                        actions(s.initialActions, fields: [])
+                    out.close()
+                }
+                for h in histories {
+                    out.line("// The default of \(machine[h].name).")
+                    out.open("if marks.contains(\(n + h.index))")
+                        actions(machine[h].historyActions, fields: [])
+                    out.close()
+                }
+                out.dedent()
+            }
+            out.line("default:")
+            out.line("    break")
+            out.line("}")
         out.close()
         out.line()
     }

@@ -89,11 +89,12 @@ extension FlatMachineWriter {
             for t in live {
                 guard let to = t.target, !machine[to].isHistory else { continue }
                 var readsHistory = false
+                var defaults = DefaultEntries()
                 let entry = machine.entrySet([t.shape], historyValue: { _ in
                     readsHistory = true
                     return nil
-                })
-                if !readsHistory { out.line("case \(t.id.index): \(bits(entry))") }
+                }, defaults: &defaults)
+                if !readsHistory { out.line("case \(t.id.index): \(entryBits(entry, defaults))") }
             }
             out.line("default: nil")
             out.line("}")
@@ -152,6 +153,7 @@ extension FlatMachineWriter {
                         out.line("recorded = core.history\(k)")
                         out.line("while let x = recorded.popFirst() { addAncestorStatesToEnter(x, upTo: \(parent), &toEnter) }")
                     out.reopen("else")
+                        if !s.historyActions.isEmpty { out.line("toEnter.insert(\(machine.states.count + s.id.index))  // its default's actions run") }
                         let defaults = machine.historyDefaultTargets(s.id)
                         for d in defaults { out.line("addDescendantStatesToEnter(\(d.index), &toEnter)") }
                         for d in defaults { out.line("addAncestorStatesToEnter(\(d.index), upTo: \(parent), &toEnter)") }
@@ -166,6 +168,7 @@ extension FlatMachineWriter {
                         if let initial = machine.defaultChild(s.id) { out.line("addDescendantStatesToEnter(\(initial.index), &toEnter)") }
                     } else {
                         // `initial -> a, b`: SCXML's initial transition, with `s` as its domain.
+                        if !s.initialActions.isEmpty { out.line("toEnter.insert(\(machine.states.count + s.id.index))  // its actions run") }
                         for target in s.initialTargets { out.line("addDescendantStatesToEnter(\(target.index), &toEnter)") }
                         for target in s.initialTargets {
                             if machine[target].isHistory {

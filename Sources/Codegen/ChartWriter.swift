@@ -15,12 +15,31 @@ import StatecraftModel
 // restores it in one assignment.
 extension FlatMachineWriter {
     /// Words of 64 bits in a `Bits`.
-    var chartWords: Int { (machine.states.count + 63) / 64 }
+    var chartWords: Int { (machine.states.count * (hasDefaultActions ? 2 : 1) + 63) / 64 }
+
+    /// Whether a default entry has actions (`initial -> a { … }`, `history state h -> c { … }`).
+    /// Then an entry set also holds, above the state numbers, a mark for each default entry
+    /// whose actions run: number `states.count + s` for compound state or history state `s`.
+    var hasDefaultActions: Bool { machine.states.contains { !$0.initialActions.isEmpty || !$0.historyActions.isEmpty } }
 
     /// A `Bits` literal holding `states`.
-    func bits(_ states: [StateID]) -> String {
+    func bits(_ states: [StateID]) -> String { bits(numbers: states.map(\.index)) }
+
+    /// A `Bits` literal holding the entry set `states` with the marks of its default entries
+    /// that have actions.
+    func entryBits(_ states: [StateID], _ defaults: DefaultEntries) -> String {
+        var numbers = states.map(\.index)
+        if hasDefaultActions {
+            let n = machine.states.count
+            numbers += defaults.initial.filter { !machine[$0].initialActions.isEmpty }.map { n + $0.index }
+            numbers += defaults.history.values.filter { !machine[$0].historyActions.isEmpty }.map { n + $0.index }
+        }
+        return bits(numbers: numbers)
+    }
+
+    func bits(numbers: [Int]) -> String {
         var words = [UInt64](repeating: 0, count: chartWords)
-        for s in states { words[s.index >> 6] |= 1 << UInt64(s.index & 63) }
+        for s in numbers { words[s >> 6] |= 1 << UInt64(s & 63) }
         if words.allSatisfy({ $0 == 0 }) { return "Bits()" }
         return "Bits(" + words.map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: ", ") + ")"
     }

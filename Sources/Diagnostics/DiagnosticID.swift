@@ -263,7 +263,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .finalStateTransition: "a final state with transitions, or a top-level final state with an `exit` block (a nested final state is exited with its parent, so it may have one)"
         case .finalStateChildren: "a final state with child states (a final state is a leaf)"
         case .initialInParallel: "a region of a parallel state marked `initial`: every region is entered with it"
-        case .invalidInitialTarget: "an `initial ->` target outside its state, targets that cannot be active together, or `initial ->` in a state with no child to choose"
+        case .invalidInitialTarget: "an `initial ->` target outside its state, targets that cannot be active together, `initial ->` in a state with no child to choose, or actions on the machine's own (top-level) `initial ->`"
         case .singleRegion: "a parallel state with fewer than two regions (a compound state says the same)"
         case .misplacedHistory: "a history state at the top level of the machine, or in a state with no child states: it has nothing to remember"
         case .invalidHistoryState: "a history state with a body (child states, `entry`, `exit`, transitions), a modifier, a history state as its default, or defaults that cannot be active together (`-> a, b` names states in different regions of a parallel state)"

@@ -189,7 +189,7 @@ extension DocBuilder {
         }
     }
 
-    /// `initialTargets = "initial" "->" IDENT { "," IDENT }`
+    /// `initialTargets = "initial" "->" IDENT { "," IDENT } [ block ]`
     private mutating func initialTargets(_ decl: InitialTargetsDecl) throws {
         try token(.kwInitial)
         beginIndent()
@@ -204,6 +204,10 @@ extension DocBuilder {
             try token(.identifier)
         }
         end()
+        if let actions = decl.actions {
+            space()
+            try block(actions)
+        }
     }
 
     /// One member of a state's body, in source order (the tree keeps each kind apart).
@@ -224,7 +228,7 @@ extension DocBuilder {
     }
 
     /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
-    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } ]`
+    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } [ block ] ]`
     mutating func state(_ state: StateDecl) throws {
         for _ in state.modifiers {
             try anyToken()
@@ -244,6 +248,11 @@ extension DocBuilder {
             }
         }
         end()
+        if let actions = state.historyActions {
+            space()
+            try block(actions)
+            return
+        }
         guard peekKind == .lBrace else { return }
         var members: [StateMember] = state.entry.map(StateMember.entryExit) + state.exit.map(StateMember.entryExit)
         members += state.transitions.map(StateMember.transition) + state.children.map(StateMember.state)

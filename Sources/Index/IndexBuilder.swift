@@ -110,7 +110,9 @@ struct IndexBuilder {
         case .constant(let c): resolveExpr(c.value, Scope())
         case .variable(let v): resolveExpr(v.initialValue, Scope())
         case .state(let s): resolveState(s)
-        case .initialTargets(let t): for target in t.targets { use(.state, target) }
+        case .initialTargets(let t):
+            for target in t.targets { use(.state, target) }
+            if let actions = t.actions { resolveBlock(actions, Scope()) }
         case .event, .output: break
         case .property(let p): resolveProperty(p)
         }
@@ -137,7 +139,9 @@ struct IndexBuilder {
         for target in s.historyDefaults { use(.state, target) }
         for initial in s.initialTargets {
             for target in initial.targets { use(.state, target) }
+            if let actions = initial.actions { resolveBlock(actions, Scope()) }
         }
+        if let actions = s.historyActions { resolveBlock(actions, Scope()) }
         for block in s.entry + s.exit { resolveBlock(block.block, Scope()) }
         for t in s.transitions { resolveTransition(t, in: s) }
         for child in s.children { resolveState(child) }

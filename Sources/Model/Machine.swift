@@ -143,6 +143,17 @@ public struct State: Sendable {
     /// state h -> c`, or `-> a, b` for states in several regions of a parallel state),
     /// with the states on the way to them; empty means the parent's default entry.
     public var historyDefaults: [StateID] = []
+    /// For a compound state with `initial -> a { … }`: runs when the state is entered by
+    /// default (not through a deeper target or its history), after its entry actions and
+    /// before its children's (the content of SCXML's `<initial>` transition).
+    package var initialActions: [Action] = []
+    /// For a history state with `history state h -> c { … }`: runs when its default is
+    /// taken (its parent was never exited), after the entry actions of its parent (the
+    /// content of SCXML's default history transition).
+    package var historyActions: [Action] = []
+    /// `initialActions` and `historyActions`: what a default entry of this state may run,
+    /// for the analyses that look at every action wherever it runs.
+    package var defaultEntryActions: [Action] { initialActions + historyActions }
     /// Runs when the state is entered.
     public var entry: [Action] = []
     /// Runs when the state is left.

@@ -184,13 +184,20 @@ extension Machine {
     /// entered without a more specific target enter their initial child; parallel states
     /// every region; history states what they recorded or their default.
     package func entrySet(_ transitions: [TransitionShape], historyValue: (StateID) -> [StateID]?) -> [StateID] {
+        var defaults = DefaultEntries()
+        return entrySet(transitions, historyValue: historyValue, defaults: &defaults)
+    }
+
+    /// The entry set, and in `defaults` the default entries it takes (whose actions run).
+    package func entrySet(_ transitions: [TransitionShape], historyValue: (StateID) -> [StateID]?,
+                          defaults: inout DefaultEntries) -> [StateID] {
         var toEnter = Set<StateID>()
         for t in transitions {
             guard let target = t.target else { continue }
-            addDescendantStatesToEnter(target, &toEnter, historyValue)
+            addDescendantStatesToEnter(target, &toEnter, historyValue, &defaults)
             guard let ancestor = transitionDomain(t, historyValue: historyValue) else { continue }
             for s in effectiveTargetStates(t, historyValue: historyValue) {
-                addAncestorStatesToEnter(s, upTo: ancestor, &toEnter, historyValue)
+                addAncestorStatesToEnter(s, upTo: ancestor, &toEnter, historyValue, &defaults)
             }
         }
         return toEnter.sorted()
@@ -198,61 +205,72 @@ extension Machine {
 
     /// The states entered when the machine starts: the root's initial child with its
     /// defaults (SCXML enters the document's initial transition with the root as domain).
-    package var initialEntrySet: [StateID] {
+    package var initialEntrySet: [StateID] { initialEntry.states }
+
+    /// The start's entry set, with the default entries it takes.
+    package var initialEntry: (states: [StateID], defaults: DefaultEntries) {
         var toEnter = Set<StateID>()
-        addDefaultEntry(of: root, &toEnter, { _ in nil })
+        var defaults = DefaultEntries()
+        addDefaultEntry(of: root, &toEnter, { _ in nil }, &defaults)
         toEnter.remove(root)
-        return toEnter.sorted()
+        defaults.initial.remove(root)
+        return (toEnter.sorted(), defaults)
     }
 
     /// What entering compound state `s` without a more specific target enters below it:
     /// its `initial ->` targets with the states on the way to them (SCXML's initial
     /// transition), or else its initial child.
-    private func addDefaultEntry(of s: StateID, _ toEnter: inout Set<StateID>, _ historyValue: (StateID) -> [StateID]?) {
+    private func addDefaultEntry(of s: StateID, _ toEnter: inout Set<StateID>, _ historyValue: (StateID) -> [StateID]?,
+                                 _ defaults: inout DefaultEntries) {
         let targets = self[s].initialTargets
         if targets.isEmpty {
             guard let initial = defaultChild(s) else { return }
-            addDescendantStatesToEnter(initial, &toEnter, historyValue)
-            addAncestorStatesToEnter(initial, upTo: s, &toEnter, historyValue)
+            addDescendantStatesToEnter(initial, &toEnter, historyValue, &defaults)
+            addAncestorStatesToEnter(initial, upTo: s, &toEnter, historyValue, &defaults)
             return
         }
-        for t in targets { addDescendantStatesToEnter(t, &toEnter, historyValue) }
+        defaults.initial.insert(s)
+        for t in targets { addDescendantStatesToEnter(t, &toEnter, historyValue, &defaults) }
         for t in targets {
-            for e in effectiveTargets(of: t, historyValue: historyValue) { addAncestorStatesToEnter(e, upTo: s, &toEnter, historyValue) }
+            for e in effectiveTargets(of: t, historyValue: historyValue) {
+                addAncestorStatesToEnter(e, upTo: s, &toEnter, historyValue, &defaults)
+            }
         }
     }
 
     private func addDescendantStatesToEnter(_ s: StateID, _ toEnter: inout Set<StateID>,
-                                            _ historyValue: (StateID) -> [StateID]?) {
+                                            _ historyValue: (StateID) -> [StateID]?, _ defaults: inout DefaultEntries) {
         if self[s].isHistory {
             let parent = self[s].parent ?? root
-            let targets = historyValue(s) ?? historyDefaultTargets(s)
-            for t in targets { addDescendantStatesToEnter(t, &toEnter, historyValue) }
-            for t in targets { addAncestorStatesToEnter(t, upTo: parent, &toEnter, historyValue) }
+            let recorded = historyValue(s)
+            if recorded == nil { defaults.history[parent] = s }
+            let targets = recorded ?? historyDefaultTargets(s)
+            for t in targets { addDescendantStatesToEnter(t, &toEnter, historyValue, &defaults) }
+            for t in targets { addAncestorStatesToEnter(t, upTo: parent, &toEnter, historyValue, &defaults) }
             return
         }
         toEnter.insert(s)
         if isCompound(s) {
-            addDefaultEntry(of: s, &toEnter, historyValue)
+            addDefaultEntry(of: s, &toEnter, historyValue, &defaults)
         } else if isParallel(s) {
-            enterUncoveredRegions(of: s, &toEnter, historyValue)
+            enterUncoveredRegions(of: s, &toEnter, historyValue, &defaults)
         }
     }
 
     private func addAncestorStatesToEnter(_ s: StateID, upTo ancestor: StateID, _ toEnter: inout Set<StateID>,
-                                          _ historyValue: (StateID) -> [StateID]?) {
+                                          _ historyValue: (StateID) -> [StateID]?, _ defaults: inout DefaultEntries) {
         for anc in properAncestors(s, upTo: ancestor) {
             toEnter.insert(anc)
-            if isParallel(anc) { enterUncoveredRegions(of: anc, &toEnter, historyValue) }
+            if isParallel(anc) { enterUncoveredRegions(of: anc, &toEnter, historyValue, &defaults) }
         }
     }
 
     /// The regions of parallel state `p` that nothing entered so far lies in get their
     /// default entry.
     private func enterUncoveredRegions(of p: StateID, _ toEnter: inout Set<StateID>,
-                                       _ historyValue: (StateID) -> [StateID]?) {
+                                       _ historyValue: (StateID) -> [StateID]?, _ defaults: inout DefaultEntries) {
         for child in childStates(p) where !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
-            addDescendantStatesToEnter(child, &toEnter, historyValue)
+            addDescendantStatesToEnter(child, &toEnter, historyValue, &defaults)
         }
     }
 
@@ -308,5 +326,27 @@ public struct AncestorChain: Sequence, IteratorProtocol {
         guard let s = upcoming, s != limit else { return nil }
         upcoming = states[s.index].parent
         return s
+    }
+}
+
+/// The default entries an entry set takes (SCXML's `statesForDefaultEntry` and
+/// `defaultHistoryContent`), whose actions run right after the entry actions of the state
+/// they belong to: `initial -> a { … }` of a compound state entered by default, and
+/// `history state h -> c { … }` of a history state whose default is taken (run after
+/// its parent's entry actions).
+package struct DefaultEntries: Equatable, Sendable {
+    /// Compound states entered by default through their `initial ->`.
+    package var initial: Set<StateID> = []
+    /// For a parent state: its history state whose default was taken.
+    package var history: [StateID: StateID] = [:]
+
+    package init() {}
+
+    /// The actions to run right after `s`'s entry actions, in order.
+    package func actions(after s: StateID, in machine: Machine) -> [Action] {
+        var result: [Action] = []
+        if initial.contains(s) { result += machine[s].initialActions }
+        if let h = history[s] { result += machine[h].historyActions }
+        return result
     }
 }

@@ -48,6 +48,12 @@ extension Resolver {
                        + "'\(machine[parent].name)' starts", at: modifier.range,
                        notes: [DiagnosticNote("'initial ->' is here", at: targets.keywordRange)])
             }
+            if parent == machine.root, let actions = targets.actions {
+                // The machine is entered once, at the start, by no transition SCXML could
+                // hold content on (its `initial` is an attribute).
+                report(.invalidInitialTarget, "the machine's 'initial ->' cannot have actions; write them in the entry actions "
+                       + "of the state it starts in", at: actions.range)
+            }
             resolveInitialTargets(targets, of: parent)
             if machine.states[parent.index].initialChild == nil { machine.states[parent.index].initialChild = children.first }
             return

@@ -3,15 +3,24 @@ import StatecraftModel
 import StatecraftSyntax
 
 extension Resolver {
-    /// Resolves a state's entry and exit actions and its transitions.
-    /// A history state's body was reported (`checkStateTree`) and is not resolved: it is
-    /// never active, so nothing in it could run.
+    /// Resolves a state's entry and exit actions, the actions of its default entry
+    /// (`initial -> a { … }`) and its transitions; for a history state, the actions of its
+    /// default (`history state h -> c { … }`). A history state's body was reported
+    /// (`checkStateTree`) and is not resolved: it is never active, so nothing in it could run.
+    /// None of these blocks runs on one particular event, so none has a payload in scope.
     mutating func resolveStateBody(_ id: StateID) {
-        guard let s = stateDecls[id.index], !machine[id].isHistory else { return }
+        guard let s = stateDecls[id.index] else { return }
         var slots = 0
         let plain = Scope(kind: .behaviour)
+        if machine[id].isHistory {
+            if let block = s.historyActions { machine.states[id.index].historyActions = resolveBlock(block, plain, slots: &slots) }
+            return
+        }
         machine.states[id.index].entry = s.entry.flatMap { resolveBlock($0.block, plain, slots: &slots) }
         machine.states[id.index].exit = s.exit.flatMap { resolveBlock($0.block, plain, slots: &slots) }
+        if let block = s.initialTargets.first?.actions {
+            machine.states[id.index].initialActions = resolveBlock(block, plain, slots: &slots)
+        }
         // A nested final state is exited with its parent; only a top-level one ends the run.
         if machine.states[id.index].isFinal, machine[id].parent == machine.root, let exit = s.exit.first {
             report(.finalStateTransition, "final state '\(s.name.name)' is never left, so it cannot have exit actions",

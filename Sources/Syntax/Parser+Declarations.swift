@@ -148,7 +148,7 @@ extension Parser {
     }
 
     /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
-    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } ]`
+    ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } [ block ] ]`
     ///
     /// A history state's body, if one is written, is read like any state's, so that the
     /// resolver can say what a history state may not have.
@@ -174,7 +174,11 @@ extension Parser {
                 }
                 state.historyDefaults.append(target)
             } while consume(.comma)
+            // After the defaults, a block is the default transition's actions (a history
+            // state has no body of its own).
+            if token.kind == .lBrace { state.historyActions = parseBlock() }
             state.range = SourceRange(start, previousEnd)
+            if state.historyActions != nil { return state }
         }
         guard token.kind == .lBrace else { return state }
         nesting += 1
@@ -196,7 +200,7 @@ extension Parser {
         return state
     }
 
-    /// `initialTargets = "initial" "->" IDENT { "," IDENT }`
+    /// `initialTargets = "initial" "->" IDENT { "," IDENT } [ block ]`
     mutating func parseInitialTargets() -> InitialTargetsDecl? {
         let keyword = token.range
         advance()
@@ -209,7 +213,8 @@ extension Parser {
             }
             targets.append(name)
         } while consume(.comma)
-        return InitialTargetsDecl(keywordRange: keyword, targets: targets)
+        let actions = token.kind == .lBrace ? parseBlock() : nil
+        return InitialTargetsDecl(keywordRange: keyword, targets: targets, actions: actions)
     }
 
     /// The modifier the current token is, if any: a keyword, or `history` before `state` or

@@ -47,14 +47,18 @@ package enum MemberDecl: Equatable, Sendable {
     case property(PropertyDecl)
 }
 
-/// `initialTargets = "initial" "->" IDENT { "," IDENT }`: the states a compound state (or
-/// the machine) enters by default, at any depth, in place of an `initial` child (SCXML's
-/// `initial="a b"` and `<initial>` transition).
+/// `initialTargets = "initial" "->" IDENT { "," IDENT } [ block ]`: the states a compound
+/// state (or the machine) enters by default, at any depth, in place of an `initial` child
+/// (SCXML's `initial="a b"` and `<initial>` transition), and the actions of that default
+/// entry (SCXML's content of the `<initial>` transition).
 package struct InitialTargetsDecl: Equatable, Sendable {
     /// The `initial` keyword.
     package var keywordRange: SourceRange
     /// The state names after `->`, in the order written (resolved later; unknown ones are errors then).
     package var targets: [Identifier]
+    /// The actions run when the state is entered by default, after its entry actions and
+    /// before its children's; nil when none is written.
+    package var actions: BlockSyntax? = nil
 }
 
 /// `type = "Number" | "Bool" | "String"` (any identifier parses; semantics checks it).
@@ -136,7 +140,7 @@ package struct StateModifier: Equatable, Sendable {
 }
 
 /// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
-///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } ]`
+///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } [ block ] ]`
 package struct StateDecl: Equatable, Sendable {
     /// The modifiers written before `state`, in source order.
     package var modifiers: [StateModifier]
@@ -145,6 +149,10 @@ package struct StateDecl: Equatable, Sendable {
     /// For a history state, the defaults written after `->` (`history state h -> c`, or
     /// `-> a, b` for states in several regions); empty when none is written.
     package var historyDefaults: [Identifier] = []
+    /// For a history state, the block after its defaults (`history state h -> c { … }`): the
+    /// actions run when the default is taken (nothing recorded yet), after the entry actions
+    /// of the history's parent. Nil when none is written.
+    package var historyActions: BlockSyntax? = nil
     /// `entry` blocks, in order (normally at most one).
     package var entry: [EntryExitDecl]
     /// `exit` blocks, in order.

@@ -217,10 +217,20 @@ import TestSupport
         ("parallel state p { state r1 { initial state a { always -> b }\n state b { always -> a } }\n"
             + " state r2 { initial state c { always if in(top) -> d }\n state d } }", ["eventless-cycle"]),
         ("state s { initial state a { on go { raise go } } }", []),
+        // Actions on a default entry (issue 35): a state's `initial ->` and a history default
+        // may have them, and they see no payload; the machine's own `initial ->` may not.
+        ("state s { initial -> a { raise go }\n state a\n history state h -> a { raise go } }", []),
+        ("state s { initial -> a { x = 1 }\n state a }", ["unknown-name"]),
     ])
     func structureRules(body: String, expected: [String]) {
         let (_, ids) = Self.resolve("machine M {\n event go\n initial state top\n \(body)\n}")
         #expect(ids == expected, "\(body)")
+    }
+
+    /// The machine's own `initial ->` is taken once, at the start, and has no actions.
+    @Test func theMachinesInitialTargetsTakeNoActions() {
+        let (_, ids) = Self.resolve("machine M {\n event go\n initial -> a { raise go }\n state a { on go -> a }\n}")
+        #expect(ids == ["invalid-initial-target"])
     }
 
     /// A sole child is where its parent starts, marked or not, the machine's own included

@@ -128,6 +128,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/send-fails.machine", Fixture_send_fails.self),
     ("Tests/CheckerTests/Fixtures/properties.machine", Fixture_properties.self),
     ("Tests/CheckerTests/Fixtures/watched-properties.machine", Fixture_watched_properties.self),
+    ("Tests/CheckerTests/Fixtures/default-entry-actions.machine", Fixture_default_entry_actions.self),
 ]
 
 extension CheckoutScreen: GeneratedMachine {}
@@ -586,3 +587,12 @@ extension Fixture_watched_properties.Output: GeneratedOutput {}
 extension Fixture_watched_properties.Event: GeneratedEvent {}
 extension Fixture_watched_properties.StepResult: GeneratedStepResult {}
 extension Fixture_watched_properties.Recorded: GeneratedRecorded {}
+
+extension Fixture_default_entry_actions: GeneratedMachine {}
+extension Fixture_default_entry_actions.Value: GeneratedValue {}
+extension Fixture_default_entry_actions.Failure: GeneratedFailure {}
+extension Fixture_default_entry_actions.Outcome: GeneratedOutcome {}
+extension Fixture_default_entry_actions.Output: GeneratedOutput {}
+extension Fixture_default_entry_actions.Event: GeneratedEvent {}
+extension Fixture_default_entry_actions.StepResult: GeneratedStepResult {}
+extension Fixture_default_entry_actions.Recorded: GeneratedRecorded {}

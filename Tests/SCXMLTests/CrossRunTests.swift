@@ -63,10 +63,12 @@ import TestSupport
     /// data model, another data model with nothing to evaluate, `In(s)` without quotes,
     /// `cond=""`, Qt Creator's annotations, states without ids, a descriptor (`but.b.*`) that
     /// only the outside world sends, a `<cancel>` of nothing, eventless transitions that end
-    /// a targetless one's loop. Each is imported, and its spec replays the document's session
-    /// as python-statemachine runs the document itself: the same configurations and outputs
-    /// after every event line, the same data at the end.
-    static let wildDocuments: [String] = ["lamp-null", "fan-ecmascript", "door-jexl", "counter-eventless"]
+    /// a targetless one's loop, `<content>` and attributes computed from known strings, and
+    /// the content of `<initial>` and history default transitions. Each is imported, and its
+    /// spec replays the document's session as python-statemachine runs the document itself:
+    /// the same configurations and outputs after every event line, the same data at the end.
+    static let wildDocuments: [String] = ["lamp-null", "fan-ecmascript", "door-jexl", "counter-eventless", "courier-content",
+                                          "tour-defaults"]
 
     @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: CrossRunTests.wildDocuments)
     func importedDocumentsRunAsTheDocumentDoes(_ name: String) throws {

@@ -131,6 +131,31 @@ private func state(_ name: String, in machine: MachineDecl?) -> StateDecl? {
         #expect(state("s", in: machine)?.children.map(\.name.name) == ["a", "b", "h", "d", "both", "withBody"])
     }
 
+    /// `initial -> a { … }` and `history state h -> c { … }`: the block after the targets is
+    /// the default entry's actions; a history state without a default still reads a body
+    /// (which the resolver refuses), so the block needs the `->`.
+    @Test func defaultEntriesCarryActions() throws {
+        let (machine, diagnostics) = parse("""
+            machine M {
+                state s {
+                    initial -> a { x = 1; emit shown }
+                    state a
+                    history state h -> a { raise back }
+                    history state plain -> a
+                    history state withBody { entry { x = 1 } }
+                }
+            }
+            """)
+        #expect(diagnostics.map(\.message) == [])
+        #expect(state("s", in: machine)?.initialTargets.first?.actions?.actions.count == 2)
+        #expect(state("h", in: machine)?.historyActions?.actions.count == 1)
+        #expect(state("h", in: machine)?.historyDefaults.map(\.name) == ["a"])
+        #expect(state("plain", in: machine)?.historyActions == nil)
+        #expect(state("withBody", in: machine)?.historyActions == nil)
+        #expect(state("withBody", in: machine)?.entry.count == 1)
+        #expect(state("s", in: machine)?.children.map(\.name.name) == ["a", "h", "plain", "withBody"])
+    }
+
     @Test func theContextualWordsRemainNames() throws {
         let (machine, diagnostics) = parse("""
             machine M {

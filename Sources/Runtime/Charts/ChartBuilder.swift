@@ -35,6 +35,10 @@ struct ChartBuilder {
     var isDeep: [Bool] = []
     var entryPC: [Int32] = []
     var exitPC: [Int32] = []
+    var initialPC: [Int32] = []
+    var historyPC: [Int32] = []
+    var startDefaultInitial: [Int32] = []
+    var startDefaultHistory: [Int32] = []
     var hasTimers: [Bool] = []
     var eventActions: [Int32] = []
     var hasCandidates: [Bool] = []
@@ -92,6 +96,8 @@ struct ChartBuilder {
         isDeep = machine.states.map(\.isDeepHistory)
         entryPC = machine.states.map { g.journalledBlock($0.entry, fields: []) }
         exitPC = machine.states.map { g.journalledBlock($0.exit, fields: []) }
+        initialPC = machine.states.map { g.journalledBlock($0.initialActions, fields: []) }
+        historyPC = machine.states.map { g.journalledBlock($0.historyActions, fields: []) }
         hasTimers = Array(repeating: false, count: n)
         for t in machine.transitions { if case .after = t.trigger { hasTimers[t.source.index] = true } }
 
@@ -158,11 +164,15 @@ struct ChartBuilder {
             // A default entry may pass through a history state (`initial -> h`): then what
             // it enters depends on what was recorded, and is worked out when it is taken.
             var readsHistory = false
+            var defaults = DefaultEntries()
             let entry = machine.entrySet([t.shape], historyValue: { _ in
                 readsHistory = true
                 return nil
-            })
-            if readsHistory {
+            }, defaults: &defaults)
+            // A default entry with actions is marked while the entry set is worked out.
+            let hasDefaultActions = defaults.initial.contains { !machine[$0].initialActions.isEmpty }
+                || defaults.history.values.contains { !machine[$0].historyActions.isEmpty }
+            if readsHistory || hasDefaultActions {
                 entryStart.append(-1)
                 entryEnd.append(-1)
                 continue
@@ -171,6 +181,11 @@ struct ChartBuilder {
             entryLists += entry.map { Int32($0.index) }
             entryEnd.append(Int32(entryLists.count))
         }
-        startEntry = machine.initialEntrySet.map { Int32($0.index) }
+        let start = machine.initialEntry
+        startEntry = start.states.map { Int32($0.index) }
+        startDefaultInitial = start.defaults.initial.filter { !machine[$0].initialActions.isEmpty }.map { Int32($0.index) }
+        for (parent, h) in start.defaults.history where !machine[h].historyActions.isEmpty {
+            startDefaultHistory += [Int32(parent.index), Int32(h.index)]
+        }
     }
 }

@@ -53,6 +53,14 @@ package final class ChartProgram: @unchecked Sendable {  // immutable; its table
     /// Entry and exit blocks, -1 for none.
     let entryPC: FrozenTable<Int32>
     let exitPC: FrozenTable<Int32>
+    /// The actions of a compound state's default entry (`initial -> a { … }`) and of a
+    /// history state's default (`history state h -> c { … }`), -1 for none.
+    let initialPC: FrozenTable<Int32>
+    let historyPC: FrozenTable<Int32>
+    /// The default entries with actions that the start takes: states, and (parent, history)
+    /// pairs.
+    let startDefaultInitial: [Int32]
+    let startDefaultHistory: [Int32]
     /// Whether a state arms timers when entered.
     let hasTimers: FrozenTable<Bool>
 
@@ -128,6 +136,10 @@ package final class ChartProgram: @unchecked Sendable {  // immutable; its table
         isDeep = FrozenTable(b.isDeep)
         entryPC = FrozenTable(b.entryPC)
         exitPC = FrozenTable(b.exitPC)
+        initialPC = FrozenTable(b.initialPC)
+        historyPC = FrozenTable(b.historyPC)
+        startDefaultInitial = b.startDefaultInitial
+        startDefaultHistory = b.startDefaultHistory
         hasTimers = FrozenTable(b.hasTimers)
         eventActions = FrozenTable(b.eventActions)
         hasCandidates = FrozenTable(b.hasCandidates)
@@ -160,7 +172,7 @@ package final class ChartProgram: @unchecked Sendable {  // immutable; its table
         for table in [kind.free, parent.free, last.free, initialChild.free, initialTargetStart.free, initialTargets.free,
                       childStart.free, children.free,
                       historyStart.free, histories.free, historySlot.free, defaultStart.free, historyDefaults.free,
-                      isDeep.free, entryPC.free, exitPC.free, hasTimers.free, eventActions.free, hasCandidates.free,
+                      isDeep.free, entryPC.free, exitPC.free, initialPC.free, historyPC.free, hasTimers.free, eventActions.free, hasCandidates.free,
                       eventlessStart.free, eventless.free, hasEventlessChain.free, eventlessReads.free, completionStart.free, completion.free, completionOf.free,
                       timerCandidates.free, source.free, target.free, isInternal.free, staticDomain.free, entryStart.free, entryEnd.free,
                       entryLists.free, isLeaf.free] as [() -> Void] {

@@ -43,6 +43,14 @@ final class ChartRun: @unchecked Sendable {  // only ever mutated while uniquely
     @exclusivity(unchecked) var merged: IntList
     /// Marks of states in `entering`, while an entry set is computed.
     @exclusivity(unchecked) var marked: RawList<Bool>
+    /// The default entries with actions of the entry set (SCXML's `statesForDefaultEntry`
+    /// and `defaultHistoryContent`): whether a compound state's `initial -> … { }` runs
+    /// after its entry actions, and the history state whose default actions run after a
+    /// parent's (-1: none). `defaultsMarked` counts the marks not yet taken, so that a
+    /// step that failed halfway leaves none behind.
+    @exclusivity(unchecked) var defaultInitial: RawList<Bool>
+    @exclusivity(unchecked) var defaultHistory: IntList
+    @exclusivity(unchecked) var defaultsMarked = 0
     /// Whether the last microstep may have enabled an eventless transition (it changed the
     /// configuration, or wrote a variable an `always` guard reads).
     @exclusivity(unchecked) var eventlessMayHold = false
@@ -62,6 +70,8 @@ final class ChartRun: @unchecked Sendable {  // only ever mutated while uniquely
         let n = chart.stateCount
         active = RawList(repeating: false, count: n)
         marked = RawList(repeating: false, count: n)
+        defaultInitial = RawList(repeating: false, count: n)
+        defaultHistory = IntList(repeating: -1, count: n)
         list = IntList(capacity: n)
         leaves = IntList(capacity: n)
         history = IntList(repeating: 0, count: chart.historyStoreSize)
@@ -84,6 +94,9 @@ final class ChartRun: @unchecked Sendable {  // only ever mutated while uniquely
     private init(copying other: ChartRun) {
         active = other.active.copy()
         marked = other.marked.copy()
+        defaultInitial = other.defaultInitial.copy()
+        defaultHistory = other.defaultHistory.copy()
+        defaultsMarked = other.defaultsMarked
         list = other.list.copy()
         leaves = other.leaves.copy()
         log = other.log
@@ -108,12 +121,21 @@ final class ChartRun: @unchecked Sendable {  // only ever mutated while uniquely
 
     deinit {
         for list in [list, leaves, history, historyCount, queue, queueStart, enabled, enabledActions, domains, exits, entering,
-                     merged, savedList, savedLeaves, savedHistory, savedHistoryCount] {
+                     merged, savedList, savedLeaves, savedHistory, savedHistoryCount, defaultHistory] {
             list.free()
         }
         active.free()
         marked.free()
+        defaultInitial.free()
         queueNumbers.free()
+    }
+
+    /// Takes back the marks of default entries a failed step left (see `defaultsMarked`).
+    func clearDefaultEntries() {
+        guard defaultsMarked > 0 else { return }
+        for k in 0..<defaultInitial.count { defaultInitial[k] = false }
+        for k in 0..<defaultHistory.count { defaultHistory[k] = -1 }
+        defaultsMarked = 0
     }
 
     /// A copy with the same configuration, history and queue.

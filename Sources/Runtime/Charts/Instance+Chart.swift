@@ -61,6 +61,15 @@ extension Instance {
         run.saveList()
         run.entering.removeAll()
         for s in chart.startEntry { run.entering.append(s) }
+        run.clearDefaultEntries()
+        for s in chart.startDefaultInitial {
+            run.defaultInitial[Int(s)] = true
+            run.defaultsMarked += 1
+        }
+        for k in stride(from: 0, to: chart.startDefaultHistory.count, by: 2) {
+            run.defaultHistory[Int(chart.startDefaultHistory[k])] = chart.startDefaultHistory[k + 1]
+            run.defaultsMarked += 1
+        }
         if let log = run.log {
             log.removeAll()
             run.enabled.removeAll()

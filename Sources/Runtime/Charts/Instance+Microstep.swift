@@ -139,6 +139,7 @@ extension Instance {
     /// static entry set when it has one, else computed with the history as it is now.
     private func computeEntrySet(_ chart: ChartProgram, _ run: ChartRun) {
         run.entering.removeAll()
+        run.clearDefaultEntries()
         if run.enabled.count == 1 {
             let t = Int(run.enabled[0])
             let start = chart.entryStart[t]
@@ -184,6 +185,10 @@ extension Instance {
         case .history:
             let parent = chart.parent[Int(s)]
             let targets = effectiveTargets(ofHistory: Int(s), chart, run)
+            if !targets.recorded && chart.historyPC[Int(s)] >= 0 && run.defaultHistory[Int(parent)] < 0 {
+                run.defaultHistory[Int(parent)] = s
+                run.defaultsMarked += 1
+            }
             for j in 0..<targets.count { addDescendantStatesToEnter(targets.state(j, chart, run), chart, run) }
             for j in 0..<targets.count { addAncestorStatesToEnter(targets.state(j, chart, run), upTo: parent, chart, run) }
         case .compound:
@@ -196,6 +201,10 @@ extension Instance {
                 return
             }
             // `initial -> a, b`: SCXML's initial transition, with `s` as its domain.
+            if chart.initialPC[Int(s)] >= 0 && !run.defaultInitial[Int(s)] {
+                run.defaultInitial[Int(s)] = true
+                run.defaultsMarked += 1
+            }
             for k in first..<end { addDescendantStatesToEnter(chart.initialTargets[k], chart, run) }
             for k in first..<end {
                 let target = chart.initialTargets[k]
@@ -247,6 +256,7 @@ extension Instance {
             let s = Int(run.entering[k])
             run.active[s] = true
             if chart.entryPC[s] >= 0 { _ = try execute(chart.entryPC[s]) }
+            if run.defaultsMarked > 0 { try runDefaultEntries(of: s, chart, run) }
             if chart.hasTimers[s] { try armTimers(of: s) }
             guard chart.kind[s] == .final else { continue }
             let parent = chart.parent[s]
@@ -263,6 +273,22 @@ extension Instance {
             }
         }
         mergeEntered(run)
+    }
+
+    /// The actions of `s`'s default entry and of its history state's default, when the
+    /// entry set took them (after `s`'s entry actions, as SCXML's `enterStates` runs them).
+    private mutating func runDefaultEntries(of s: Int, _ chart: ChartProgram, _ run: ChartRun) throws(ExpressionFault) {
+        if run.defaultInitial[s] {
+            run.defaultInitial[s] = false
+            run.defaultsMarked -= 1
+            _ = try execute(chart.initialPC[s])
+        }
+        let h = Int(run.defaultHistory[s])
+        if h >= 0 {
+            run.defaultHistory[s] = -1
+            run.defaultsMarked -= 1
+            _ = try execute(chart.historyPC[h])
+        }
     }
 
     /// Appendix D `isInFinalState`.

@@ -91,7 +91,8 @@ package struct ReferenceStepper {
     /// Enters the initial configuration and runs to a stable one (the Semantics article, "Starting").
     package mutating func start() -> Step {
         let step = apply(firstMicrostep: { s throws(ExpressionFault) in
-            try s.enterStates(s.machine.initialEntrySet)
+            let initial = s.machine.initialEntry
+            try s.enterStates(initial.states, defaults: initial.defaults)
             return .started
         })
         // A machine that cannot enter its initial configuration takes no events (as replay
@@ -305,7 +306,9 @@ package struct ReferenceStepper {
         // After the exits: a transition to a history state of a state it exits enters
         // what that exit just recorded.
         let recorded = history
-        try enterStates(machine.entrySet(transitions.map { machine[$0].shape }, historyValue: { recorded[$0] }))
+        var defaults = DefaultEntries()
+        let entering = machine.entrySet(transitions.map { machine[$0].shape }, historyValue: { recorded[$0] }, defaults: &defaults)
+        try enterStates(entering, defaults: defaults)
     }
 
     /// Appendix D `exitStates`: history is recorded for every exited state first, then
@@ -324,10 +327,13 @@ package struct ReferenceStepper {
     /// Appendix D `enterStates` over the entry set: each state is added, its entry actions run, its timers armed; a final state completes its parent
     /// (and a parallel grandparent whose regions are all complete), or ends the run at the
     /// top level.
-    private mutating func enterStates(_ entering: [StateID]) throws(ExpressionFault) {
+    /// The actions of a default entry (`initial -> a { … }`, a history state's default) run
+    /// right after the entry actions of the state they belong to.
+    private mutating func enterStates(_ entering: [StateID], defaults: DefaultEntries) throws(ExpressionFault) {
         for s in entering {
             configuration.insert(s)
             try run(machine[s].entry)
+            try run(defaults.actions(after: s, in: machine))
             try armTimers(of: s)
             guard machine[s].isFinal else { continue }
             if machine[s].parent == machine.root {

@@ -33,7 +33,7 @@ struct SCXMLDocument {
         self.machine = machine
         self.source = source
         var lists: [[Action]] = []
-        for s in machine.states { lists += [s.entry, s.exit] }
+        for s in machine.states { lists += [s.entry, s.exit, s.initialActions, s.historyActions] }
         for t in machine.transitions { lists.append(t.actions) }
         var all: [Action] = []
         for list in lists { for a in list { a.visit { all.append($0) } } }
@@ -153,10 +153,18 @@ struct SCXMLDocument {
         open(element, attributes)
         writeEntryAndExit(s)
         // `initial -> h` through a history state: SCXML's `initial` attribute names states
-        // only, its <initial> element's transition may target a history state.
-        if state.initialTargets.contains(where: { machine[$0].isHistory }) {
+        // only, its <initial> element's transition may target a history state. The actions
+        // of `initial -> a { … }` are that transition's content.
+        if state.initialTargets.contains(where: { machine[$0].isHistory }) || !state.initialActions.isEmpty {
             open("initial", [])
-            empty("transition", [("target", state.initialTargets.map { machine[$0].name }.joined(separator: " "))])
+            let target = ("target", state.initialTargets.map { machine[$0].name }.joined(separator: " ") as String?)
+            if state.initialActions.isEmpty {
+                empty("transition", [target])
+            } else {
+                open("transition", [target])
+                writeActions(state.initialActions, ECMAScript(machine: machine, locals: locals(state.initialActions)))
+                close("transition")
+            }
             close("initial")
         }
         for t in state.transitions { writeTransition(machine[t]) }
@@ -169,7 +177,7 @@ struct SCXMLDocument {
     private func initialAttribute(_ s: StateID) -> String? {
         let state = machine[s]
         if state.initialTargets.isEmpty { return state.initialChild.map { machine[$0].name } }
-        if state.initialTargets.contains(where: { machine[$0].isHistory }) { return nil }
+        if state.initialTargets.contains(where: { machine[$0].isHistory }) || !state.initialActions.isEmpty { return nil }
         return state.initialTargets.map { machine[$0].name }.joined(separator: " ")
     }
 
@@ -204,7 +212,13 @@ struct SCXMLDocument {
         open("history", [("id", state.name), ("type", state.isDeepHistory ? "deep" : "shallow")])
         let written = state.historyDefaults.map { machine[$0].name }.joined(separator: " ")
         let target = written.isEmpty ? machine.historyDefaultTargets(state.id).first.map { machine[$0].name } : written
-        empty("transition", [("target", target)])
+        if state.historyActions.isEmpty {
+            empty("transition", [("target", target)])
+        } else {
+            open("transition", [("target", target)])
+            writeActions(state.historyActions, ECMAScript(machine: machine, locals: locals(state.historyActions)))
+            close("transition")
+        }
         close("history")
     }
 

@@ -30,6 +30,12 @@ struct ExpressionScope {
     /// transition with events) and our field name.
     var events: [String] = []
     var fieldName: (String) -> String = { $0 }
+    /// The event's name (`_event.name`) when the transition is taken on one event only.
+    var eventName: String?
+    /// Whether an event's sends give it named fields (`<param>`, `namelist`), or one
+    /// unnamed value (`<content>`): `_event.data` is read as a whole only for the second.
+    var hasNamedFields: (String) -> Bool = { _ in false }
+    var hasContent: (String) -> Bool = { _ in false }
     /// A state id named in `In('s')`: our state name.
     var state: (String) -> String? = { _ in nil }
     var isHistory: (String) -> Bool = { _ in false }
@@ -122,6 +128,24 @@ struct ExpressionTranslator {
             return Translated(text: v.name, precedence: Self.primary, type: type)
         }
         if path == ["Math", "PI"] { return Translated(text: "pi", precedence: Self.primary, type: .known(.number)) }
+        if path == ["_event", "name"] {
+            // The events a transition lists are the ones it can be taken on: with one, the
+            // name is known where the transition is written.
+            guard let name = scope.eventName else {
+                throw JSError(message: "'_event.name' has an equivalent only in a transition taken on one event (here it may be several, or none)", offset: at)
+            }
+            return Translated(text: Self.stringLiteral(name), precedence: Self.primary, type: .known(.string), pieces: [.literal(name)])
+        }
+        if path == ["_event", "data"] {
+            // The one value a `<send>` gives with `<content>`: payload field `data`.
+            guard !scope.events.isEmpty else {
+                throw JSError(message: "'_event.data' outside a transition taken on an event", offset: at)
+            }
+            if let e = scope.events.first(where: scope.hasNamedFields) {
+                throw JSError(message: "'_event.data' as a whole: event '\(e)' carries named fields (<param> or namelist); read one as _event.data.name", offset: at)
+            }
+            return readField(Self.contentField, scope)
+        }
         if path.first == "_event" {
             guard path.count == 3, path[1] == "data" else {
                 throw JSError(message: "'\(path.joined(separator: "."))' (the current event's metadata) has no equivalent here", offset: at)
@@ -129,13 +153,10 @@ struct ExpressionTranslator {
             guard !scope.events.isEmpty else {
                 throw JSError(message: "'_event.data' outside a transition taken on an event", offset: at)
             }
-            let keys = scope.events.map { FieldKey(event: $0, field: path[2]) }
-            for key in keys where !(fieldsRead[key.event] ?? []).contains(key.field) {
-                fieldsRead[key.event, default: []].append(key.field)
+            if let e = scope.events.first(where: scope.hasContent) {
+                throw JSError(message: "'\(path.joined(separator: "."))': event '\(e)' is sent with <content> (one value, read as _event.data), not named fields", offset: at)
             }
-            let type: TypeInfo = keys.compactMap { fields[$0] }.first.map { .known($0) } ?? .unknown(keys)
-            if case .known(let t) = type { for k in keys where fields[k] == nil { fields[k] = t } }
-            return Translated(text: scope.fieldName(path[2]), precedence: Self.primary, type: type)
+            return readField(path[2], scope)
         }
         let name = path.joined(separator: ".")
         if ["_sessionid", "_name", "_ioprocessors", "_x"].contains(path[0]) {
@@ -148,6 +169,20 @@ struct ExpressionTranslator {
             throw JSError(message: "'\(name)': members of a value have no equivalent here", offset: at)
         }
         throw JSError(message: "'\(name)' is not a <data> id of this document", offset: at)
+    }
+
+    /// The payload field under which a `<send>`'s `<content>` travels.
+    static let contentField = "data"
+
+    /// Payload field `field` of the scope's events, its type known or learnt later.
+    private mutating func readField(_ field: String, _ scope: ExpressionScope) -> Translated {
+        let keys = scope.events.map { FieldKey(event: $0, field: field) }
+        for key in keys where !(fieldsRead[key.event] ?? []).contains(key.field) {
+            fieldsRead[key.event, default: []].append(key.field)
+        }
+        let type: TypeInfo = keys.compactMap { fields[$0] }.first.map { .known($0) } ?? .unknown(keys)
+        if case .known(let t) = type { for k in keys where fields[k] == nil { fields[k] = t } }
+        return Translated(text: scope.fieldName(field), precedence: Self.primary, type: type)
     }
 
     private mutating func translateCall(_ path: [String], _ args: [JSExpr], at: Int, _ scope: ExpressionScope) throws(JSError) -> Translated {

@@ -48,7 +48,10 @@ extension Importer {
             case "send":
                 try writeSend(a, scope: scope, into: &out)
             case "cancel":
-                if a["sendidexpr"] != nil { throw fail(a, "<cancel sendidexpr> (a send id computed at run time) is not supported") }
+                if let expr = a["sendidexpr"] {
+                    try writeComputedCancel(a, expr, into: &out)
+                    continue
+                }
                 guard let sendid = a["sendid"] else { throw fail(a, "<cancel> without a sendid") }
                 let sent = sendIDs[sendid] ?? []
                 guard sent.count == 1, let e = sent.first else {
@@ -142,8 +145,84 @@ extension Importer {
         }
     }
 
+    /// `<cancel sendidexpr>` whose id is one of a few written in the document: a choice
+    /// among the cancels of those ids (an id no `<send>` has cancels nothing).
+    mutating func writeComputedCancel(_ a: XMLNode, _ expr: String, into out: inout MachineText) throws(ImportFailure) {
+        guard let found = literalStrings(expr) else {
+            throw fail(a, wholeAttribute: "sendidexpr", "a send id computed at run time is supported only from a string literal, "
+                       + "or a <data> whose value and every <assign> to it are string literals")
+        }
+        var branches: [(condition: String?, line: String)] = []
+        for id in found.values {
+            let sent = sendIDs[id] ?? []
+            if sent.count > 1 { throw fail(a, "<cancel sendidexpr=\"…\">: id \"\(id)\" is used by sends of several events") }
+            guard let e = sent.first else { continue }
+            branches.append((found.variable.map { "\(variableNames.name(for: $0)) == \(ExpressionTranslator.stringLiteral(id))" },
+                             "cancel \(eventNames.name(for: e))"))
+        }
+        if branches.isEmpty {
+            out.line("// <cancel sendidexpr=\"\(expr)\">: no <send> has any id it can hold")
+            return
+        }
+        writeChoice(branches, into: &out)
+    }
+
+    /// Lines each taken under its condition (at most one holds), or the one line with none.
+    func writeChoice(_ branches: [(condition: String?, line: String)], into out: inout MachineText) {
+        if branches.count == 1, branches[0].condition == nil {
+            out.line(branches[0].line)
+            return
+        }
+        for (k, branch) in branches.enumerated() {
+            let head = (k == 0 ? "if " : "} else if ") + (branch.condition ?? "true") + " {"
+            if k == 0 { out.line(head) } else { out.replaceLastCloseWith(head) }
+            out.indent()
+            out.line(branch.line)
+            out.dedent()
+            out.line("}")
+        }
+    }
+
+    /// A `<send>`: its event and delay may each be one of a few strings the document writes
+    /// (`eventexpr`, `delayexpr` from such a `<data>`), one line per combination.
     mutating func writeSend(_ a: XMLNode, scope: ExpressionScope, into out: inout MachineText) throws(ImportFailure) {
-        guard let e = a["event"] else { throw fail(a, "<send> without an event") }
+        let (eventVariable, sent) = try sentEvents(a)
+        let delays = try delayChoices(a, scope: scope)
+        var branches: [(condition: String?, line: String)] = []
+        for e in sent {
+            let line = try sendLine(a, event: e, scope: scope)
+            for (delayCondition, delay) in delays {
+                var conditions: [String] = []
+                if let v = eventVariable { conditions.append("\(variableNames.name(for: v)) == \(ExpressionTranslator.stringLiteral(e))") }
+                if let c = delayCondition { conditions.append(c) }
+                if delay != nil, a["target"] == "#_internal" { throw fail(a, "a delayed send to #_internal is not supported") }
+                branches.append((conditions.isEmpty ? nil : conditions.joined(separator: " && "), line + (delay.map { " after " + $0 } ?? "")))
+            }
+        }
+        writeChoice(branches, into: &out)
+    }
+
+    /// The delays a `<send>` may have: one (nil for none), or, for a `delayexpr` naming a
+    /// `<data>` that only ever holds durations written as string literals, each with the
+    /// condition that chooses it.
+    mutating func delayChoices(_ send: XMLNode, scope: ExpressionScope) throws(ImportFailure) -> [(condition: String?, delay: String?)] {
+        if send.attribute("after", namespace: statecraftSCXMLNamespace) == nil, let expr = send["delayexpr"],
+           case .path? = try? JSParser.parse(expr), let found = literalStrings(expr) {
+            var choices: [(condition: String?, delay: String?)] = []
+            for value in found.values {
+                guard let seconds = Self.duration(value) else {
+                    throw fail(send, attribute: "delayexpr", JSError(message: "'\(value)', a value it can hold, is not a duration such as 1s or 500ms", offset: 0))
+                }
+                choices.append((found.variable.map { "\(variableNames.name(for: $0)) == \(ExpressionTranslator.stringLiteral(value))" },
+                                seconds > 0 ? Self.durationLiteral(seconds) : nil))
+            }
+            return choices
+        }
+        return [(nil, try delayText(send, scope: scope))]
+    }
+
+    /// `send e(…)` (or `raise` for `#_internal`) with the fields `e` carries.
+    mutating func sendLine(_ a: XMLNode, event e: String, scope: ExpressionScope) throws(ImportFailure) -> String {
         let fields = sentFields[e] ?? []
         // Every field the event carries must be given by this send (an absent one would be
         // undefined in ECMAScript).
@@ -180,21 +259,93 @@ extension Importer {
             if case .known(let t) = variableType(v) { translator.fields[FieldKey(event: e, field: n)] = t }
             given[n] = variableNames.name(for: n)
         }
+        if let c = a.children("content").first {
+            let value = try contentValue(c, scope: scope)
+            let key = FieldKey(event: e, field: ExpressionTranslator.contentField)
+            switch value.type {
+            case .known(let t):
+                if let known = translator.fields[key], known != t {
+                    throw fail(c, "<content> of event \"\(e)\" is a \(t.rawValue) here and a \(known.rawValue) elsewhere")
+                }
+                translator.fields[key] = t
+            case .unknown(let keys):
+                if let t = translator.fields[key] { translator.learn(keys, t) }
+            }
+            given[ExpressionTranslator.contentField] = value.text
+        }
         let all = fieldsOf(e)
         var args: [String] = []
         for f in all {
             guard let value = given[f] else {
+                if f == ExpressionTranslator.contentField, contentEvents.contains(e) {
+                    throw fail(a, "<send event=\"\(e)\"> without <content>, which another send of it carries (undefined in ECMAScript)")
+                }
                 throw fail(a, "<send event=\"\(e)\"> without \"\(f)\", which \(fields.contains(f) ? "another send of it carries" : "its transitions read") (undefined in ECMAScript)")
             }
             args.append(value)
         }
         var line = (a["target"] == "#_internal" ? "raise " : "send ") + eventNames.name(for: e)
         if !args.isEmpty { line += "(" + args.joined(separator: ", ") + ")" }
-        if let delay = try delayText(a, scope: scope) {
-            if a["target"] == "#_internal" { throw fail(a, "a delayed send to #_internal is not supported") }
-            line += " after " + delay
+        return line
+    }
+
+    /// The value of a `<content>`: its `expr`, or its text read as the ECMAScript data model
+    /// reads it: a JSON number, `true` or `false`, or a JSON string; any other text is a
+    /// string, its whitespace normalized (runs of it made one space, none at the ends).
+    /// JSON objects and arrays, and XML, have no equivalent in a typed payload.
+    mutating func contentValue(_ c: XMLNode, scope: ExpressionScope) throws(ImportFailure) -> Translated {
+        if c["expr"] != nil {
+            if !c.children.isEmpty || !c.text.trimmingWhitespace.isEmpty { throw fail(c, "<content> with both expr and a value") }
+            return try translateExpression(c, "expr", scope, into: &translator)
         }
-        out.line(line)
+        if !c.children.isEmpty { throw fail(c, "<content> holding XML is not supported (a payload is a number, string or boolean)") }
+        guard let value = Self.inlineValue(c.text) else {
+            throw fail(c, "<content> holding a JSON object or array is not supported (a payload is a number, string or boolean)")
+        }
+        let (type, text) = value
+        return Translated(text: text, precedence: ExpressionTranslator.primary, type: .known(type),
+                          pieces: type == .string ? [.literal(Self.inlineString(c.text))] : nil)
+    }
+
+    /// A value written as the text of `<content>` or `<data>`, as the ECMAScript data model
+    /// reads it, with our literal for it: a JSON number, `true` or `false`, a JSON string;
+    /// any other text is a string, its whitespace normalized (runs of it made one space, none
+    /// at the ends). Nil for a JSON object or array, which no typed value holds.
+    static func inlineValue(_ raw: String) -> (ImportType, String)? {
+        let text = raw.trimmingWhitespace
+        if text.hasPrefix("{") || text.hasPrefix("[") { return nil }
+        if text == "true" || text == "false" { return (.bool, text) }
+        if isJSONNumber(text), let n = Double(text), n.isFinite { return (.number, ExpressionTranslator.number(n)) }
+        return (.string, ExpressionTranslator.stringLiteral(inlineString(raw)))
+    }
+
+    /// The string an inline text that is not a number or boolean stands for.
+    static func inlineString(_ raw: String) -> String {
+        let text = raw.trimmingWhitespace
+        if text.hasPrefix("\""), case .string(let s, _)? = try? JSParser.parse(text) { return s }
+        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// JSON's number syntax: `-?(0|[1-9]digits)(.digits)?([eE][+-]?digits)?`.
+    static func isJSONNumber(_ text: String) -> Bool {
+        var s = Substring(text)
+        func digits() -> Int {
+            let n = s.prefix(while: { ("0"..."9").contains($0) }).count
+            s = s.dropFirst(n)
+            return n
+        }
+        if s.first == "-" { s = s.dropFirst() }
+        if s.first == "0" { s = s.dropFirst() } else if digits() == 0 { return false }
+        if s.first == "." {
+            s = s.dropFirst()
+            if digits() == 0 { return false }
+        }
+        if s.first == "e" || s.first == "E" {
+            s = s.dropFirst()
+            if s.first == "+" || s.first == "-" { s = s.dropFirst() }
+            if digits() == 0 { return false }
+        }
+        return s.isEmpty
     }
 
     mutating func writeIf(_ a: XMLNode, scope: ExpressionScope, into out: inout MachineText) throws(ImportFailure) {

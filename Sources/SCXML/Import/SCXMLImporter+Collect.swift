@@ -50,10 +50,19 @@ extension Importer {
                 }
                 guard let id = node["id"] else { throw fail(node, "<data> without an id") }
                 if node["src"] != nil { throw fail(node, "<data src> (loading a value) is not supported") }
-                if !node.children.isEmpty || !node.text.trimmingWhitespace.isEmpty {
-                    throw fail(node, "<data> with inline content (a JSON or XML value) is not supported")
-                }
+                if !node.children.isEmpty { throw fail(node, "<data> holding XML is not supported (a value is a number, string or boolean)") }
                 if variables.contains(where: { $0.id == id }) { throw fail(node, "a second <data> with id \"\(id)\"") }
+                if !node.text.trimmingWhitespace.isEmpty {
+                    // Inline content: a JSON number, boolean or string, or text.
+                    if node["expr"] != nil { throw fail(node, "<data> with both expr and inline content") }
+                    guard let value = Self.inlineValue(node.text) else {
+                        throw fail(node, "<data> holding a JSON object or array is not supported (a value is a number, string or boolean)")
+                    }
+                    variables.append((id, value.0, value.1, node))
+                    if let kind = node.attribute("kind", namespace: statecraftSCXMLNamespace) { dataKinds[id] = kind }
+                    _ = variableNames.name(for: id)
+                    break
+                }
                 guard let expr = node["expr"] else {
                     variables.append((id, nil, nil, node))
                     if let kind = node.attribute("kind", namespace: statecraftSCXMLNamespace) { dataKinds[id] = kind }
@@ -85,7 +94,8 @@ extension Importer {
                 guard let e = node["event"] else { throw fail(node, "<raise> without an event") }
                 noteEvent(e)
             case "send":
-                try collectSend(node)
+                // The values an eventexpr may take are known once every <data> is read.
+                if node["eventexpr"] != nil { computedSends.append(node) } else { try collectSend(node) }
             case "transition":
                 for token in (node["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) {
                     // `foo.*` matches events called foo.something; only a plain name is one.
@@ -106,7 +116,9 @@ extension Importer {
             if isState { depth -= 1 }
         }
         try readInterface()
+        var computedSends: [XMLNode] = []
         for child in root.children { try visit(child) }
+        for send in computedSends { try collectSend(send) }
         for (id, node) in stateByID.sorted(by: { $0.value.offset < $1.value.offset }) {
             _ = stateNames.name(for: id)
             if canComplete(node) { completable.append(id) }
@@ -235,12 +247,14 @@ extension Importer {
         func visit(_ node: XMLNode) {
             switch node.name {
             case "send":
-                if let e = node["event"] { sendsOfEvent[e, default: 0] += 1 }
+                for e in (try? sentEvents(node).events) ?? [] { sendsOfEvent[e, default: 0] += 1 }
                 if let id = node["id"] { sendsWithID[id, default: 0] += 1 }
             case "raise":
                 if let e = node["event"] { sendsOfEvent[e, default: 0] += 1 }
             case "cancel":
                 if let id = node["sendid"] { cancelsOfID[id, default: []].append(node) }
+                // A cancel whose id is chosen at run time may cancel any of its ids.
+                for id in node["sendidexpr"].flatMap(literalStrings)?.values ?? [] { cancelsOfID[id, default: []].append(node) }
             case "transition":
                 transitions.append(node)
             default: break
@@ -253,6 +267,8 @@ extension Importer {
                 guard let e = send["event"], let id = send["id"], send["target"] == nil, send.children.isEmpty,
                       send["namelist"] == nil, sendsOfEvent[e] == 1, sendsWithID[id] == 1,
                       send["delay"] != nil || send["delayexpr"] != nil,
+                      // A delay chosen among a <data>'s values is a choice of sends, not one timer.
+                      send["delayexpr"].flatMap(literalStrings)?.variable == nil,
                       let cancels = cancelsOfID[id], cancels.count == 1, let cancel = cancels.first,
                       cancel.parent?.name == "onexit", cancel.parent?.parent === state else { continue }
                 let takers = transitions.filter { t in
@@ -376,9 +392,58 @@ extension Importer {
         }
     }
 
+    /// The strings an expression can hold, when every one is written in the document: a
+    /// string literal, or a `<data>` whose value and every `<assign>` to it are string
+    /// literals. Nil for anything computed otherwise. An attribute computed at run time
+    /// from such a value (`eventexpr`, `delayexpr`, `sendidexpr`) is then one of a few
+    /// known ones, and is written as a choice among them.
+    func literalStrings(_ text: String) -> (variable: String?, values: [String])? {
+        guard let parsed = try? JSParser.parse(text) else { return nil }
+        switch parsed {
+        case .string(let s, _):
+            return (nil, [s])
+        case .path(let path, _) where path.count == 1:
+            guard let v = variables.first(where: { $0.id == path[0] }), let initial = v.node["expr"],
+                  case .string(let first, _)? = try? JSParser.parse(initial) else { return nil }
+            var values = [first]
+            var onlyLiterals = true
+            func visit(_ node: XMLNode) {
+                if node.name == "assign", node["location"]?.trimmingWhitespace == path[0] {
+                    if node.children.isEmpty, let expr = node["expr"], case .string(let s, _)? = try? JSParser.parse(expr) {
+                        if !values.contains(s) { values.append(s) }
+                    } else {
+                        onlyLiterals = false
+                    }
+                }
+                node.children.forEach(visit)
+            }
+            visit(root)
+            // A variable that only ever holds one value needs no choice.
+            return onlyLiterals ? (values.count == 1 ? nil : path[0], values) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The events a `<send>` may send: its `event`, or each value its `eventexpr` may take.
+    func sentEvents(_ node: XMLNode) throws(ImportFailure) -> (variable: String?, events: [String]) {
+        guard let expr = node["eventexpr"] else {
+            guard let e = node["event"] else { throw fail(node, "<send> without an event") }
+            return (nil, [e])
+        }
+        if node["event"] != nil { throw fail(node, "<send> with both event and eventexpr") }
+        guard let found = literalStrings(expr) else {
+            throw fail(node, wholeAttribute: "eventexpr", "an event name computed at run time is supported only from a string "
+                       + "literal, or a <data> whose value and every <assign> to it are string literals")
+        }
+        for v in found.values where v.isEmpty || v.contains(where: { $0 == " " || $0 == "*" }) || v.hasPrefix("done.") {
+            throw fail(node, wholeAttribute: "eventexpr", "'\(v)' is not an event name this document can send")
+        }
+        return (found.variable, found.values)
+    }
+
     mutating func collectSend(_ node: XMLNode) throws(ImportFailure) {
-        if node["eventexpr"] != nil { throw fail(node, "<send eventexpr> (an event name computed at run time) is not supported") }
-        guard let e = node["event"] else { throw fail(node, "<send> without an event") }
+        let sent = try sentEvents(node).events
         if let target = node["target"], target != "#_internal" {
             throw fail(node, "<send target=\"\(target)\"> (another session or I/O processor) is not supported; a send to the machine itself has no target")
         }
@@ -388,18 +453,29 @@ extension Importer {
         }
         if node["typeexpr"] != nil { throw fail(node, "<send typeexpr> is not supported") }
         if node["idlocation"] != nil { throw fail(node, "<send idlocation> (a send id stored in a variable) is not supported") }
-        if !node.children("content").isEmpty { throw fail(node, "<send> with <content> (an unnamed payload) is not supported") }
-        noteEvent(e)
-        if let id = node["id"] { sendIDs[id, default: []].insert(e) }
+        let content = node.children("content")
+        if content.count > 1 { throw fail(content[1], "a <send> with several <content>s") }
+        if let c = content.first, !node.children("param").isEmpty || node["namelist"] != nil {
+            throw fail(c, "<content> with <param> or namelist in one <send> (SCXML allows one or the other)")
+        }
         var names: [String] = []
         for p in node.children("param") {
             guard let name = p["name"] else { throw fail(p, "<param> without a name") }
             names.append(name)
         }
         for n in (node["namelist"] ?? "").split(separator: " ").map(String.init) { names.append(n) }
-        var fields = sentFields[e] ?? []
-        for n in names where !fields.contains(n) { fields.append(n) }
-        sentFields[e] = fields
+        for e in sent {
+            noteEvent(e)
+            if let id = node["id"] { sendIDs[id, default: []].insert(e) }
+            if !content.isEmpty { contentEvents.insert(e) }
+            var fields = sentFields[e] ?? []
+            for n in names where !fields.contains(n) { fields.append(n) }
+            sentFields[e] = fields
+            if contentEvents.contains(e), !fields.isEmpty {
+                throw fail(node, "event \"\(e)\" is sent with <content> here or elsewhere and with named fields (<param> or namelist) "
+                           + "elsewhere or here: one event carries one or the other")
+            }
+        }
     }
 
     /// The event name a descriptor stands for (`foo.*` and `foo.` match like `foo`).
@@ -415,6 +491,9 @@ extension Importer {
     func fieldsOf(_ event: String) -> [String] {
         var fields = declaredEvents[event]?.map(\.name) ?? []
         for f in sentFields[event] ?? [] where !fields.contains(f) { fields.append(f) }
+        if contentEvents.contains(event), !fields.contains(ExpressionTranslator.contentField) {
+            fields.append(ExpressionTranslator.contentField)
+        }
         for f in translator.fieldsRead[event] ?? [] where !fields.contains(f) { fields.append(f) }
         return fields
     }

@@ -28,10 +28,12 @@ extension Importer {
     /// How `node` is entered by default: the child its `initial` attribute or <initial>
     /// element names, marked `initial`; or, when that names states deeper down, several
     /// states, or a history state, those states as `initial -> a, b`; else the first child.
-    func initialEntry(of node: XMLNode) throws(ImportFailure) -> (child: XMLNode?, targets: [String]) {
+    /// The actions of an <initial> transition come with its targets, as `initial -> a { … }`.
+    func initialEntry(of node: XMLNode) throws(ImportFailure) -> (child: XMLNode?, targets: [String], actions: [XMLNode]) {
         let children = stateChildren(of: node).filter { $0.name != "history" }
-        if node.name == "parallel" { return (nil, []) }
+        if node.name == "parallel" { return (nil, [], []) }
         var targetIDs: [String]?
+        var actions: [XMLNode] = []
         if let attribute = node["initial"] {
             targetIDs = attribute.split(separator: " ").map(String.init)
         }
@@ -39,10 +41,14 @@ extension Importer {
             if node["initial"] != nil { throw fail(element, "both an initial attribute and an <initial> element") }
             let transitions = element.children("transition")
             guard transitions.count == 1, let t = transitions.first else { throw fail(element, "<initial> needs exactly one <transition>") }
-            if !t.children.isEmpty { throw fail(t.children[0], "actions on an initial transition are not supported") }
+            actions = t.children
+            if let first = actions.first, node === root {
+                throw fail(first, "actions on the document's initial transition are not supported (write them in the "
+                           + "<onentry> of the state it enters)")
+            }
             targetIDs = (t["target"] ?? "").split(separator: " ").map(String.init)
         }
-        guard let ids = targetIDs else { return (children.first, []) }
+        guard let ids = targetIDs else { return (children.first, [], []) }
         guard !ids.isEmpty else { throw fail(node, "an initial transition without a target") }
         for target in ids {
             guard let targetNode = stateByID[target] else { throw fail(node, "initial state \"\(target)\" does not exist") }
@@ -56,10 +62,10 @@ extension Importer {
                 throw fail(node, "initial states \(id(a)) and \(id(b)) cannot be active together")
             }
         }
-        if ids.count == 1, let only = stateByID[ids[0]], only.parent === node, only.name != "history" {
-            return (only, [])
+        if ids.count == 1, let only = stateByID[ids[0]], only.parent === node, only.name != "history", actions.isEmpty {
+            return (only, [], [])
         }
-        return (nil, ids.map { stateNames.ours[$0] ?? $0 })
+        return (nil, ids.map { stateNames.ours[$0] ?? $0 }, actions)
     }
 
     /// Whether two states can be active together: neither holds the other, and the innermost
@@ -93,10 +99,9 @@ extension Importer {
             var line = (deep ? "deep " : "") + "history state \(name)"
             let transitions = node.children("transition")
             if transitions.count > 1 { throw fail(node, "a history state with several default transitions") }
+            var actions: [XMLNode] = []
             if let t = transitions.first {
-                if t.children.contains(where: { $0.namespace == scxmlNamespace || $0.namespace == nil }) {
-                    throw fail(t, "actions on a history state's default transition are not supported")
-                }
+                actions = t.children
                 // Several targets are one state per region of a parallel state (SCXML's
                 // IDREFS), as a deep history's default may name states in several regions.
                 let targets = (t["target"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
@@ -116,7 +121,11 @@ extension Importer {
                 }
                 line += " -> " + targets.map { stateNames.name(for: $0) }.joined(separator: ", ")
             }
-            out.line(line)
+            if actions.isEmpty {
+                out.line(line)
+            } else {
+                try writeBlock(line, actions, scope: scope(events: []), into: &out)
+            }
             return
         }
         for child in node.children where child.namespace == nil || child.namespace == "" || child.namespace == scxmlNamespace {
@@ -147,7 +156,10 @@ extension Importer {
         if !entry.isEmpty { try writeBlock("entry", entry, scope: scope(events: []), into: &out) }
         if !exit.isEmpty { try writeBlock("exit", exit, scope: scope(events: []), into: &out) }
         let initial = try initialEntry(of: node)
-        if !initial.targets.isEmpty { out.line("initial -> " + initial.targets.joined(separator: ", ")) }
+        if !initial.targets.isEmpty {
+            let line = "initial -> " + initial.targets.joined(separator: ", ")
+            if initial.actions.isEmpty { out.line(line) } else { try writeBlock(line, initial.actions, scope: scope(events: []), into: &out) }
+        }
         for t in transitions { try writeTransition(t, in: node, into: &out) }
         for child in children { try writeState(child, initial: child === initial.child, into: &out) }
         out.close()
@@ -165,6 +177,11 @@ extension Importer {
         let known = stateByID
         s.state = { id in known[id] != nil ? (states.ours[id] ?? id) : nil }
         s.isHistory = { id in known[id]?.name == "history" }
+        s.eventName = events.count == 1 ? events[0] : nil
+        let named = sentFields
+        s.hasNamedFields = { !(named[$0] ?? []).isEmpty }
+        let content = contentEvents
+        s.hasContent = { content.contains($0) }
         return s
     }
 

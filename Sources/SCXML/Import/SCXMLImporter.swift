@@ -160,6 +160,8 @@ struct Importer {
     var events: [String] = []
     /// Fields of each event (SCXML event name -> field names in order) that its sends carry.
     var sentFields: [String: [String]] = [:]
+    /// Events sent with `<content>`: one unnamed value, payload field `data`.
+    var contentEvents: Set<String> = []
     /// `<send id>` -> the event it sends (for `<cancel sendid>`).
     var sendIDs: [String: Set<String>] = [:]
     /// Variables: SCXML id -> type and initial value, in document order.
