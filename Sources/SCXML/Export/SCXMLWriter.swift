@@ -99,7 +99,7 @@ struct SCXMLDocument {
             ("xmlns", "http://www.w3.org/2005/07/scxml"), ("xmlns:statecraft", statecraftSCXMLNamespace),
             ("version", "1.0"), ("datamodel", "ecmascript"),
             ("name", machine.name), ("initial", initialAttribute(machine.root)),
-            ("statecraft:events", signatures(machine.events.map { ($0.name, $0.fields) })),
+            ("statecraft:events", signatures(machine.events.map { (eventSignatureName($0), $0.fields) })),
             ("statecraft:outputs", signatures(machine.outputs.map { ($0.name, $0.fields) })),
         ]
         open("scxml", attributes)
@@ -222,10 +222,24 @@ struct SCXMLDocument {
         close("transition")
     }
 
+    /// An event's name in the document: its external name when the spec gives one (`as
+    /// "watch.reset"`, `as "DIGIT.*"` without the `.*`, since SCXML's transitions match the
+    /// extensions of every name), so that an engine running the document sends and logs the
+    /// names the spec was written for.
+    private func scxmlName(_ e: EventID) -> String { machine[e].externalName?.name ?? machine[e].name }
+
+    /// An event's name in `statecraft:events`: its name in the document, with `.*` when the
+    /// spec's external name has it, so that importing the document declares the event with
+    /// the same `as` (and none for an event the spec gave none), where a document from
+    /// elsewhere gets `.*` for every event its transitions name.
+    private func eventSignatureName(_ e: Event) -> String {
+        scxmlName(e.id) + (e.externalName?.acceptsExtensions == true ? ".*" : "")
+    }
+
     /// The `event` attribute: nil for an eventless transition.
     private func event(of t: Transition) -> String? {
         switch t.trigger {
-        case .events(let ids): return ids.map { machine[$0].name }.joined(separator: " ")
+        case .events(let ids): return ids.map(scxmlName).joined(separator: " ")
         case .after:
             let index = SCXMLNames.timers(of: t.source, in: machine).first { $0.transition.id == t.id }?.index ?? 0
             return SCXMLNames.timer(machine[t.source].name, index)
@@ -273,12 +287,12 @@ struct SCXMLDocument {
             }
             empty("log", [("label", machine[o].name), ("expr", expr)])
         case .raise(let e, let args, _):
-            guard !args.isEmpty else { return empty("raise", [("event", machine[e].name)]) }
+            guard !args.isEmpty else { return empty("raise", [("event", scxmlName(e))]) }
             // SCXML's <raise> carries no data; a send to the internal queue does.
-            writeSend(e, args, [("event", machine[e].name), ("target", "#_internal")], js)
+            writeSend(e, args, [("event", scxmlName(e)), ("target", "#_internal")], js)
         case .send(let e, let args, let delay, let range):
             let id = sendIDAt[range.start] ?? SCXMLNames.send(machine[e].name)
-            let attributes = [("event", machine[e].name), ("id", id)] + (delay.map { delayAttributes($0, js) } ?? [])
+            let attributes = [("event", scxmlName(e)), ("id", id)] + (delay.map { delayAttributes($0, js) } ?? [])
             writeSend(e, args, attributes, js)
         case .cancel(let e, _):
             for id in sendIDs[e] ?? [SCXMLNames.send(machine[e].name)] { empty("cancel", [("sendid", id)]) }

@@ -39,6 +39,12 @@ struct NameTable {
         return candidate
     }
 
+    /// Whether `name` is one of our identifiers already, and not a keyword.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first), !keywords.contains(name) else { return false }
+        return name.unicodeScalars.allSatisfy { c in c == "_" || (c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c))) }
+    }
+
     /// The identifier `name` has, or would be given, without adding it to the table.
     func existingName(for name: String) -> String {
         if let known = ours[name] { return known }

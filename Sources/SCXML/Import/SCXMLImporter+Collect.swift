@@ -112,6 +112,7 @@ extension Importer {
             if canComplete(node) { completable.append(id) }
         }
         declareDescriptorStems()
+        nameEvents()
         try checkExpressions()
         if case .other(let name) = dataModel {
             collectDiagnostics.append(finding(.scxmlInert, root, attribute: "datamodel", """
@@ -144,25 +145,45 @@ extension Importer {
             + "or null imports only when it has nothing to evaluate)"
     }
 
-    /// A transition on `foo.*` (or `foo.`) where nothing in the document sends an event that
-    /// matches: such events come from outside, as a plain `foo` would, and `foo` itself is
-    /// one of them (SCXML's `foo.*` matches `foo`). So `foo` is declared, and the transition
-    /// is kept with it, rather than dropped because the document alone never raises it.
+    /// A transition on `foo.*` (or `foo.`): the events it takes may come from outside, as a
+    /// plain `foo` would, and `foo` itself is one of them (SCXML's `foo.*` matches `foo`). So
+    /// `foo` is declared, even when the document raises `foo.bar` itself (an engine is sent
+    /// `foo.baz` as well), and the transition is kept with it rather than dropped because the
+    /// document alone never raises it. Every event a descriptor names this way, or plainly,
+    /// takes its extensions in a log (`extensibleEvents`).
     mutating func declareDescriptorStems() {
         var stems: [String] = []
+        var named: [String] = []
         func visit(_ node: XMLNode) {
             if node.name == "transition" {
-                for token in (node["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
-                where token.hasSuffix(".*") || token.hasSuffix(".") {
-                    stems.append(Self.descriptorStem(token))
+                for token in (node["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) {
+                    let stem = Self.descriptorStem(token)
+                    named.append(stem)
+                    if token.hasSuffix(".*") || token.hasSuffix(".") { stems.append(stem) }
                 }
             }
             node.children.forEach(visit)
         }
         visit(root)
         for stem in stems where !stem.isEmpty && stem != "done" && !stem.hasPrefix("done.") {
-            if !events.contains(where: { $0 == stem || $0.hasPrefix(stem + ".") }) { noteEvent(stem) }
+            noteEvent(stem)
         }
+        // A document `statecraft scxml` wrote says which events took extensions in its spec.
+        if root.attribute("events", namespace: statecraftSCXMLNamespace) != nil {
+            extensibleEvents = declaredExtensible
+        } else {
+            extensibleEvents = Set(named).intersection(events)
+        }
+    }
+
+    /// Gives every event its identifier once all are known: first those whose SCXML name is
+    /// one already, so that `a.b` (written `a_b_2`) never takes the identifier of an event
+    /// called `a_b`, whose external name would then be another event's name.
+    mutating func nameEvents() {
+        var table = NameTable()
+        for e in events where NameTable.isIdentifier(e) { _ = table.name(for: e) }
+        for e in events { _ = table.name(for: e) }
+        eventNames = table
     }
 
     /// Every expression of the document, before any is translated: what the data model
@@ -324,7 +345,10 @@ extension Importer {
                 throw fail(root, "statecraft:\(attribute)=\"…\" is not a list of signatures such as 'tap; moved(x: Number)'")
             }
             var seen: Set<String> = []
-            for (name, fields) in signatures {
+            for (written, fields) in signatures {
+                // `DIGIT.*` in `statecraft:events`: the spec declared the event `as "DIGIT.*"`.
+                let extensible = isEvent && written.hasSuffix(".*")
+                let name = extensible ? String(written.dropLast(2)) : written
                 // A second declaration of a name, or of a field, would be a second declaration
                 // in the spec: refused here, where the document says it.
                 guard seen.insert(name).inserted else {
@@ -335,6 +359,7 @@ extension Importer {
                     throw fail(root, "statecraft:\(attribute)=\"…\" declares field '\(f.name)' of '\(name)' twice")
                 }
                 if isEvent {
+                    if extensible { declaredExtensible.insert(name) }
                     declaredEvents[name] = fields
                     noteEvent(name)
                     for f in fields { translator.fields[FieldKey(event: name, field: f.name)] = f.type }
