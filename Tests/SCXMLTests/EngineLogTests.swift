@@ -107,4 +107,54 @@ import TestSupport
         #expect(replay.stdout.contains("line 1, t=0: a_b_2: s -> t") && replay.stdout.contains("line 2, t=0: a_b: t -> s"),
                 "\(replay.stdout)")
     }
+
+    /// A spec's events declared under other names go out under those names, and come back
+    /// with the spec's own (`statecraft:event-names`) and the same `as`, so the same log
+    /// replays against both alike. `zero` (`as "DIGIT.0"`) goes out as `zero`: under
+    /// `DIGIT.0`, the document's transition on `DIGIT` would take it too.
+    @Test func aSpecsOwnEventNamesComeBack() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = "Tests/CheckerTests/Fixtures/external-names.machine"
+        let scxml = folder.appendingPathComponent("names.scxml").path
+        let back = folder.appendingPathComponent("names.machine").path
+        #expect(try CLI.run(["scxml", original, "-o", scxml]).status == 0)
+        let xml = try String(contentsOfFile: scxml, encoding: .utf8)
+        #expect(xml.contains("statecraft:event-names=\"watch.start = start; watch.reset = reset; watch.lap = lap\""),
+                "\(xml)")
+        #expect(xml.contains("<transition event=\"watch.lap\">") && xml.contains("<transition event=\"DIGIT\">"), "\(xml)")
+        let imported = try CLI.run(["import", scxml, "-o", back])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        func events(_ path: String) throws -> [String] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+                .filter { $0.hasPrefix("    event ") }.map(String.init)
+        }
+        let declared = try events(Repository.root.appendingPathComponent(original).path)
+        #expect(try events(back) == declared.map { $0 == "    event zero as \"DIGIT.0\"" ? "    event zero" : $0 })
+        // The log with `zero` under its own name, the one the import has.
+        let log = folder.appendingPathComponent("engine.jsonl").path
+        let text = try String(contentsOf: Repository.root.appendingPathComponent("Tests/CodegenTests/Logs/external-names/engine.jsonl"),
+                              encoding: .utf8)
+        try text.replacingOccurrences(of: "\"DIGIT.0\"}", with: "\"zero\"}").write(toFile: log, atomically: true, encoding: .utf8)
+        let first = try CLI.run(["replay", "--format", "json", original, log])
+        let second = try CLI.run(["replay", "--format", "json", back, log])
+        #expect(first.status == 0 && second.status == 0, "\(second.stdout)")
+        #expect(try RoundTripTests.outcome(first.stdout, variables: nil) == RoundTripTests.outcome(second.stdout, variables: nil))
+    }
+
+    /// `statecraft:event-names` that does not pair an event of the document with a free
+    /// identifier is refused at `<scxml>`.
+    @Test func eventNamesThatDoNotFitAreRefused() {
+        for names in ["go = 1st", "stop = go", "nothing = x", "go"] {
+            let xml = """
+                <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:statecraft="urn:statecraft:spec" version="1.0" \
+                statecraft:event-names="\(names)">
+                  <state id="s"><transition event="go" target="s"/><transition event="stop" target="s"/></state>
+                </scxml>
+                """
+            let r = ImportTests.importing(xml)
+            #expect(r.text == nil && r.diagnostics.first?.message.hasPrefix("statecraft:event-names=\"…\" gives '\(names)'") == true,
+                    "\(names): \(r.diagnostics.map(\.message))")
+        }
+    }
 }

@@ -26,6 +26,8 @@ struct SCXMLDocument {
     private let sendIDs: [EventID: [String]]
     /// The send id of each `send` action, by the source position of the action.
     private let sendIDAt: [Int: String]
+    /// Each event's name in the document (see `documentNames`).
+    private let documentName: [String]
     private(set) var text = ""
     private var depth = 0
 
@@ -39,6 +41,33 @@ struct SCXMLDocument {
         for list in lists { for a in list { a.visit { all.append($0) } } }
         letItems = Self.letItems(machine, all)
         (sendIDs, sendIDAt) = Self.sendIDs(machine, all)
+        documentName = Self.documentNames(machine)
+    }
+
+    /// Each event's name in the document: its external name when the spec gives one, so that
+    /// an engine running the document sends and logs the names the spec was written for; else
+    /// its own. An SCXML transition on `DIGIT` also takes `DIGIT.0`, where the spec's `on key`
+    /// (`as "DIGIT.*"`) does not take `zero` (`as "DIGIT.0"`): an event whose external name
+    /// extends the name of an event some transition lists without it keeps its own name
+    /// instead, so every transition takes the events it took in the spec, and no others.
+    private static func documentNames(_ machine: Machine) -> [String] {
+        var names = machine.events.map { $0.externalName?.name ?? $0.name }
+        var changed = true
+        while changed {
+            changed = false
+            for t in machine.transitions {
+                guard case .events(let listed) = t.trigger else { continue }
+                for e in listed {
+                    let prefix = names[e.index] + "."
+                    for f in machine.events where !listed.contains(f.id) && names[f.id.index].hasPrefix(prefix)
+                        && names[f.id.index] != f.name {
+                        names[f.id.index] = f.name
+                        changed = true
+                    }
+                }
+            }
+        }
+        return names
     }
 
     /// A data item per `let` name (see `SCXMLNames`), in the order first written.
@@ -101,6 +130,8 @@ struct SCXMLDocument {
             ("name", machine.name), ("initial", initialAttribute(machine.root)),
             ("statecraft:events", signatures(machine.events.map { (eventSignatureName($0), $0.fields) })),
             ("statecraft:outputs", signatures(machine.outputs.map { ($0.name, $0.fields) })),
+            // The spec's own names of the events it declared under another (`watch.reset = reset`).
+            ("statecraft:event-names", eventNames()),
         ]
         open("scxml", attributes)
         writeDatamodel()
@@ -222,18 +253,26 @@ struct SCXMLDocument {
         close("transition")
     }
 
-    /// An event's name in the document: its external name when the spec gives one (`as
-    /// "watch.reset"`, `as "DIGIT.*"` without the `.*`, since SCXML's transitions match the
-    /// extensions of every name), so that an engine running the document sends and logs the
-    /// names the spec was written for.
-    private func scxmlName(_ e: EventID) -> String { machine[e].externalName?.name ?? machine[e].name }
+    /// An event's name in the document (`documentNames`): `as "DIGIT.*"` without the `.*`,
+    /// since SCXML's transitions match the extensions of every name.
+    private func scxmlName(_ e: EventID) -> String { documentName[e.index] }
 
     /// An event's name in `statecraft:events`: its name in the document, with `.*` when the
     /// spec's external name has it, so that importing the document declares the event with
     /// the same `as` (and none for an event the spec gave none), where a document from
     /// elsewhere gets `.*` for every event its transitions name.
     private func eventSignatureName(_ e: Event) -> String {
-        scxmlName(e.id) + (e.externalName?.acceptsExtensions == true ? ".*" : "")
+        guard let external = e.externalName, scxmlName(e.id) == external.name else { return scxmlName(e.id) }
+        return external.name + (external.acceptsExtensions ? ".*" : "")
+    }
+
+    /// `statecraft:event-names`: each event whose external name is not its own, as
+    /// `external = declared`; nil when there is none.
+    private func eventNames() -> String? {
+        let pairs = machine.events.compactMap { e in
+            scxmlName(e.id) == e.name ? nil : "\(scxmlName(e.id)) = \(e.name)"
+        }
+        return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
     }
 
     /// The `event` attribute: nil for an eventless transition.

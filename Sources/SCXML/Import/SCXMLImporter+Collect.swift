@@ -112,7 +112,7 @@ extension Importer {
             if canComplete(node) { completable.append(id) }
         }
         declareDescriptorStems()
-        nameEvents()
+        try nameEvents()
         try checkExpressions()
         if case .other(let name) = dataModel {
             collectDiagnostics.append(finding(.scxmlInert, root, attribute: "datamodel", """
@@ -179,8 +179,21 @@ extension Importer {
     /// Gives every event its identifier once all are known: first those whose SCXML name is
     /// one already, so that `a.b` (written `a_b_2`) never takes the identifier of an event
     /// called `a_b`, whose external name would then be another event's name.
-    mutating func nameEvents() {
+    /// The names a spec gave its events come first (`statecraft:event-names`, which
+    /// `statecraft scxml` writes for the events declared `as` another name).
+    mutating func nameEvents() throws(ImportFailure) {
         var table = NameTable()
+        if let text = root.attribute("event-names", namespace: statecraftSCXMLNamespace) {
+            for pair in text.split(separator: ";").map({ String($0).trimmingWhitespace }) where !pair.isEmpty {
+                let parts = pair.split(separator: "=", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace }
+                // The identifier may not be the SCXML name of another event, which keeps it.
+                guard parts.count == 2, events.contains(parts[0]), parts[1] == parts[0] || !events.contains(parts[1]),
+                      table.assign(parts[0], parts[1]) else {
+                    throw fail(root, "statecraft:event-names=\"…\" gives '\(pair)', not an event of the document '=' "
+                               + "an identifier no other event has, such as 'watch.reset = reset'")
+                }
+            }
+        }
         for e in events where NameTable.isIdentifier(e) { _ = table.name(for: e) }
         for e in events { _ = table.name(for: e) }
         eventNames = table
