@@ -29,6 +29,12 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     // Names.
     /// `duplicate-declaration`: a name declared twice in one namespace; a note shows the first.
     case duplicateDeclaration = "duplicate-declaration"
+    /// `invalid-external-name`: the string after an event's `as` is not an event name (dot-separated
+    /// words, optionally ending in `.*`).
+    case invalidExternalName = "invalid-external-name"
+    /// `external-name-clash`: two events answer to one name in logs (an external name that is another
+    /// event's name or external name).
+    case externalNameClash = "external-name-clash"
     /// `unknown-state`: a transition, `done(x)`, `in(x)` or a history default names a state that does not
     /// exist.
     case unknownState = "unknown-state"
@@ -244,6 +250,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .nestingTooDeep: "expressions, blocks or states nested more than 64 levels (or an expression tree deeper than 256)"
         case .tooManyErrors: "the checker stopped after 50 errors in one file"
         case .duplicateDeclaration: "a name declared twice in one namespace; a note shows the first"
+        case .invalidExternalName: "the string after an event's `as` is not an event name (dot-separated words, optionally ending in `.*`)"
+        case .externalNameClash: "two events answer to one name in logs (an external name that is another event's name or external name); a note shows the other"
         case .unknownState: "a transition, `done(x)`, `in(x)` or a history default names a state that does not exist"
         case .unknownEvent: "a transition or `raise` names an undeclared event"
         case .unknownOutput: "`emit` names an undeclared output"
@@ -321,6 +329,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .nestingTooDeep: "10,000 `(`"
         case .tooManyErrors: "60 broken lines"
         case .duplicateDeclaration: "two `state idle`, `event tap(x: Number, x: Number)`, `var pi`"
+        case .invalidExternalName: "`event reset as \"watch reset\"`, `event any as \"*\"`"
+        case .externalNameClash: "`event reset as \"stop\"` beside `event stop`"
         case .unknownState: "`on tap -> runing` (did you mean 'running'?)"
         case .unknownEvent: "`on tapp -> idle`, `raise tock`"
         case .unknownOutput: "`emit don`"

@@ -65,6 +65,13 @@ extension DocBuilder {
             end()
         case .event(let decl):
             try signature(.kwEvent, fields: decl.fields)
+            if decl.externalName != nil {
+                // `as` and its string stay on the signature's line, where the parser reads them.
+                space()
+                try token(.identifier)  // `as`
+                space()
+                try token(.string)
+            }
         case .output(let decl):
             try signature(.kwOutput, fields: decl.fields)
         case .state(let state):

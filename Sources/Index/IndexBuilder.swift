@@ -48,7 +48,8 @@ struct IndexBuilder {
         case .event(let e):
             events.insert(e.name.name)
             eventFields[e.name.name, default: []] += e.fields.map(\.name.name)
-            add(Symbol(.event, e.name.name), e.name, range: e.name.range, signature: "event " + e.name.name + fieldList(e.fields))
+            add(Symbol(.event, e.name.name), e.name, range: e.name.range, signature: "event " + e.name.name + fieldList(e.fields)
+                    + (e.externalName.map { " as " + Self.quoted($0.text) } ?? ""))
             for field in e.fields { declareField(field, owner: e.name.name, kind: .eventField) }
         case .output(let o):
             outputs.insert(o.name.name)
@@ -264,5 +265,20 @@ struct IndexBuilder {
         }
         guard known else { return }
         occurrences.append(Occurrence(symbol: Symbol(kind, name.name), range: name.range, isDeclaration: false))
+    }
+}
+
+extension IndexBuilder {
+    /// `text` as a string literal of the language (an event's external name in its signature).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for c in text.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
     }
 }

@@ -209,17 +209,83 @@ public struct Event: Sendable {
     public var fields: [Field]
     /// Where the event's name is declared.
     public var range: SourceRange
+    /// The name another system gives the event (`event watch_reset as "watch.reset"`), which
+    /// event logs may use instead of ``name``; nil when the spec gives none.
+    public var externalName: ExternalName?
 
     /// Creates an event.
-    public init(id: EventID, name: String, fields: [Field], range: SourceRange) {
+    public init(id: EventID, name: String, fields: [Field], range: SourceRange, externalName: ExternalName? = nil) {
         self.id = id
         self.name = name
         self.fields = fields
         self.range = range
+        self.externalName = externalName
     }
 
     /// The slot of a payload field by name.
     public func fieldIndex(_ name: String) -> Int? { fields.firstIndex { $0.name == name } }
+}
+
+/// The name an outside system uses for an event (`as "watch.reset"`), and whether it also
+/// stands for the SCXML extensions of that name (`as "DIGIT.*"`: `DIGIT.5` and `DIGIT.5.x` too,
+/// when no event of the machine answers to a longer prefix of them).
+public struct ExternalName: Sendable, Equatable {
+    /// The name without `.*`: `watch.reset`, `DIGIT`.
+    public var name: String
+    /// Whether the name was written with `.*`: the event also answers to `name.` followed by
+    /// anything, as an SCXML transition on `name` takes those events.
+    public var acceptsExtensions: Bool
+    /// Where the string after `as` is written.
+    package var range: SourceRange
+
+    /// Creates an external name.
+    package init(name: String, acceptsExtensions: Bool, range: SourceRange) {
+        self.name = name
+        self.acceptsExtensions = acceptsExtensions
+        self.range = range
+    }
+
+    /// The name as the spec writes it: `watch.reset`, `DIGIT.*`.
+    public var spelling: String { acceptsExtensions ? name + ".*" : name }
+
+    /// The external name a string after `as` spells, or why it is not one: SCXML's event
+    /// names, dot-separated tokens (`watch.reset`), optionally ending in `.*`.
+    package static func parse(_ text: String, range: SourceRange) -> Result<ExternalName, ExternalNameProblem> {
+        var name = Substring(text)
+        let extensible = name.hasSuffix(".*")
+        if extensible { name = name.dropLast(2) }
+        if name.isEmpty { return .failure(.empty) }
+        for scalar in name.unicodeScalars {
+            if scalar == "*" { return .failure(.wildcard) }
+            if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar == "\"" { return .failure(.space) }
+        }
+        if name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            return .failure(.emptyToken)
+        }
+        return .success(ExternalName(name: String(name), acceptsExtensions: extensible, range: range))
+    }
+}
+
+/// Why a string after `as` is not an event name other systems can use.
+package enum ExternalNameProblem: Error, Sendable, Equatable {
+    /// `""` or `".*"`.
+    case empty
+    /// A `*` other than the `.*` that ends the name (`"*"`, `"tap*"`, `"a.*.b"`).
+    case wildcard
+    /// A space, control character or quote, which SCXML's event attribute cannot hold.
+    case space
+    /// A `.` at either end or two together (`".tap"`, `"a..b"`).
+    case emptyToken
+
+    /// What is wrong, for the diagnostic.
+    package var reason: String {
+        switch self {
+        case .empty: "it is empty"
+        case .wildcard: "'*' may only end it, as '.*'"
+        case .space: "it holds a space, a control character or a quote"
+        case .emptyToken: "a '.' starts or ends it, or two follow each other"
+        }
+    }
 }
 
 /// An output the machine emits.

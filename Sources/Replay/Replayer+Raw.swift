@@ -6,7 +6,16 @@ import StatecraftRuntime
 /// payload in. A class, so the replayer holds it with one reference and never copies its
 /// tables; the staging buffers are scratch space for one line at a time.
 final class RawLookup {
+    /// Every name a log may give an event exactly (`Machine.logNames`): declared names first,
+    /// so name `k < eventCount` is event `k`, then external names, whose events
+    /// `externalEvents[k - eventCount]` gives.
     let events: ByteNameTable
+    private let eventCount: Int
+    private let externalEvents: FrozenTable<Int>
+    /// The external names written with `.*` (`Machine.extensionStems`), looked up only for a
+    /// name no event has, one prefix at a time, longest first; their events in `stemEvents`.
+    private let stems: ByteNameTable
+    private let stemEvents: FrozenTable<Int>
     let fields: [ByteNameTable]
     /// The payload of the line being applied, by field slot: numbers and bools (0 or 1)
     /// here, strings in `stagedStrings`. Room for the widest event.
@@ -33,7 +42,13 @@ final class RawLookup {
     init(_ program: Program) {
         self.program = program
         let machine = program.machine
-        events = ByteNameTable(machine.events.map(\.name))
+        let logNames = machine.logNames
+        events = ByteNameTable(logNames.map(\.name))
+        eventCount = machine.events.count
+        externalEvents = FrozenTable(logNames.dropFirst(machine.events.count).map(\.event.index))
+        let extensionStems = machine.extensionStems
+        stems = ByteNameTable(extensionStems.map(\.name))
+        stemEvents = FrozenTable(extensionStems.map(\.event.index))
         fields = machine.events.map { ByteNameTable($0.fields.map(\.name)) }
         width = max(1, machine.events.map(\.fields.count).max() ?? 0)
         stagedNumbers = .allocate(capacity: width)
@@ -55,6 +70,8 @@ final class RawLookup {
         nameStart.free()
         eventNames.free()
         eventNameStart.free()
+        externalEvents.free()
+        stemEvents.free()
     }
 
     /// The line's event, with its payload staged by field slot; nil if the event is unknown
@@ -64,9 +81,10 @@ final class RawLookup {
         if lastEvent >= 0 && RawLookup.spells(eventNames, eventNameStart, lastEvent, line.name, line) {
             event = lastEvent
         } else {
-            guard let found = events.index(of: line.name, in: line) else { return nil }
-            event = found
-            lastEvent = found
+            guard let found = events.index(of: line.name, in: line) ?? extensionEvent(line) else { return nil }
+            event = found < eventCount ? found : externalEvents[found - eventCount]
+            // Only a declared name is remembered: the comparison above is with event names.
+            if found < eventCount { lastEvent = found }
         }
         let base = Int(program.payloadStart[event])
         let fields = line.fields
@@ -92,6 +110,22 @@ final class RawLookup {
             position += 1
         }
         return event
+    }
+
+    /// For a name no event has: the event whose `.*` external name is the longest prefix of
+    /// it ending before a `.`, as an index into `events`' numbering (an event's own index);
+    /// nil when none is. Walks the name's bytes in place.
+    private func extensionEvent(_ line: RawEventLine) -> Int? {
+        guard stems.count > 0 else { return nil }
+        let name = line.slice(line.name)
+        var end = name.count
+        while end > 0 {
+            end -= 1
+            if name[end] == UInt8(ascii: "."), let k = stems.index(of: UnsafeBufferPointer(rebasing: name[0..<end])) {
+                return stemEvents[k]
+            }
+        }
+        return nil
     }
 
     /// Names' UTF-8 back to back, and where each starts: name `k` is

@@ -227,7 +227,7 @@ public struct Replayer {
         var resolved: (EventID, [Value])?
         var unknown: String?
         switch record.body {
-        case .event(let name, _, _) where options.ignoresUnknownEvents && program.event(named: name) == nil:
+        case .event(let name, _, _) where options.ignoresUnknownEvents && program.event(loggedAs: name) == nil:
             unknown = name
         case .event(let name, let nameOffset, let payload):
             resolved = try resolve(event: name, at: nameOffset, payload: payload, record: record)
@@ -505,30 +505,33 @@ public struct Replayer {
     private func resolve(event name: String, at offset: Int, payload: [JSONMember],
                          record: LogRecord) throws(LogError) -> (EventID, [Value]) {
         let machine = program.machine
-        guard let id = program.event(named: name) else {
+        guard let id = program.event(loggedAs: name) else {
             var message = "unknown event '\(name)'"
-            if let close = EditDistance.closest(to: name, among: machine.events.map(\.name)) { message += "; did you mean '\(close)'?" }
+            if let close = EditDistance.closest(to: name, among: machine.logNames.map(\.name)) { message += "; did you mean '\(close)'?" }
             throw error(record, at: offset, message)
         }
         let event = machine[id]
+        // Messages name the event as the spec declares it, and the log's name beside it when
+        // the log calls it otherwise (`event 'DIGIT' (logged as 'DIGIT.5')`).
+        let called = name == event.name ? "event '\(name)'" : "event '\(event.name)' (logged as '\(name)')"
         var values = Array(repeating: Value.number(0), count: event.fields.count)
         var seen = Array(repeating: false, count: event.fields.count)
         for member in payload {
             guard let slot = event.fieldIndex(member.key) else {
                 let declared = event.fields.isEmpty ? "it has no payload"
                     : "its fields are " + event.fields.map { "'\($0.name)'" }.joined(separator: ", ")
-                throw error(record, at: member.keyOffset, "event '\(name)' has no field '\(member.key)'; \(declared)")
+                throw error(record, at: member.keyOffset, "\(called) has no field '\(member.key)'; \(declared)")
             }
             let field = event.fields[slot]
             guard let value = Replayer.value(member.value, as: field.type) else {
                 throw error(record, at: member.valueOffset,
-                            "field '\(field.name)' of event '\(name)' must be \(article(field.type)), found \(describe(member.value))")
+                            "field '\(field.name)' of \(called) must be \(article(field.type)), found \(describe(member.value))")
             }
             values[slot] = value
             seen[slot] = true
         }
         if let missing = seen.firstIndex(of: false) {
-            throw error(record, at: offset, "event '\(name)' is missing its field '\(event.fields[missing].name)'")
+            throw error(record, at: offset, "\(called) is missing its field '\(event.fields[missing].name)'")
         }
         return (id, values)
     }

@@ -70,6 +70,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let sendRanges: [SourceRange]
     /// Event ids by name, for callers that send events by name.
     let eventIDs: [String: EventID]
+    /// Event ids by the names logs may use (declared, external, SCXML extensions).
+    let logNameTable: LogNameTable
 
     /// All code: steps, guards, delays, one block after another.
     let code: FrozenTable<Instruction>
@@ -381,6 +383,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         fieldTypes = FrozenTable(machine.events.flatMap { $0.fields.map(\.type) })
 
         eventIDs = Dictionary(machine.events.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+        logNameTable = LogNameTable(machine)
         parents = FrozenTable(machine.states.map { Int32($0.parent?.index ?? -1) })
     }
 
@@ -457,6 +460,11 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
 
     /// Looks an event up by name.
     public func event(named name: String) -> EventID? { eventIDs[name] }
+
+    /// Looks up the event a log line's name stands for: its declared name, its external name
+    /// (`as "watch.reset"`), or an SCXML extension of an external name written with `.*`
+    /// (`DIGIT.5` for `as "DIGIT.*"`, the longest such prefix winning).
+    public func event(loggedAs name: String) -> EventID? { logNameTable.event(name) }
 
     /// An event by name and its payload by field name, as the id and the values in field
     /// order; nil if the event is unknown or the payload does not match its fields (names,

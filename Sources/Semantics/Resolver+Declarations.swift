@@ -32,7 +32,9 @@ extension Resolver {
                 eventIDs[e.name.name] = id
                 let (fields, untyped) = resolveFields(e.fields)
                 for name in untyped { untypedEventFields.insert(UntypedField(owner: id.index, name: name)) }
-                machine.events.append(Event(id: id, name: e.name.name, fields: fields, range: e.name.range))
+                let external = e.externalName.flatMap { resolveExternalName($0) }
+                machine.events.append(Event(id: id, name: e.name.name, fields: fields, range: e.name.range,
+                                            externalName: external))
             case .output(let o):
                 if let earlier = outputIDs[o.name.name] {
                     duplicate(o.name, kind: "output", earlier: machine.outputs[earlier.index].range)
@@ -50,6 +52,41 @@ extension Resolver {
             case .property(let p):
                 propertyDecls.append(p)
             }
+        }
+        checkExternalNames()
+    }
+
+    /// The external name after `as`, or nil (reported) when the string is not an event name.
+    private mutating func resolveExternalName(_ syntax: ExternalNameSyntax) -> ExternalName? {
+        switch ExternalName.parse(syntax.text, range: syntax.range) {
+        case .success(let name):
+            return name
+        case .failure(let problem):
+            report(.invalidExternalName, "\"\(syntax.text)\" is not an event name other systems can use: \(problem.reason); "
+                   + "write dot-separated words such as \"watch.reset\", optionally ending in '.*'", at: syntax.range)
+            return nil
+        }
+    }
+
+    /// A log line names one event: no two events answer to the same name, whether it is an
+    /// external name (with or without `.*`) or a declared one. An event may repeat its own
+    /// name (`event DIGIT as "DIGIT.*"`).
+    private mutating func checkExternalNames() {
+        var owner: [String: (event: Int, range: SourceRange, external: Bool)] = [:]
+        for event in machine.events { owner[event.name] = (event.id.index, event.range, false) }
+        for event in machine.events {
+            guard let external = event.externalName else { continue }
+            if let earlier = owner[external.name], earlier.event != event.id.index {
+                let other = machine.events[earlier.event].name
+                let what = earlier.external ? "the external name of event '\(other)'" : "the name of event '\(other)'"
+                report(.externalNameClash,
+                       "event '\(event.name)' cannot be called \"\(external.name)\" in logs: that is already \(what)",
+                       at: external.range,
+                       notes: [DiagnosticNote(earlier.external ? "'\(other)' is called \"\(external.name)\" here"
+                                                               : "'\(other)' is declared here", at: earlier.range)])
+                continue
+            }
+            if owner[external.name] == nil { owner[external.name] = (event.id.index, external.range, true) }
         }
     }
 

@@ -60,7 +60,8 @@ extension Parser {
         case .kwVar, .kwPublic: return parseVar().map(MemberDecl.variable)
         case .kwEvent:
             advance()
-            return parseSignature(of: "event").map { MemberDecl.event(EventDecl(name: $0.0, fields: $0.1)) }
+            guard let (name, fields) = parseSignature(of: "event") else { return nil }
+            return .event(EventDecl(name: name, fields: fields, externalName: parseExternalName()))
         case .kwOutput:
             advance()
             return parseSignature(of: "output").map { MemberDecl.output(OutputDecl(name: $0.0, fields: $0.1)) }
@@ -140,6 +141,27 @@ extension Parser {
         }
         guard expect(.rParen, "',' or ')'") != nil else { return recoverMember() }
         return (name, fields)
+    }
+
+    /// `[ "as" STRING ]` after an event's signature, on the same line: `as` is a word only
+    /// there, so an event, state or variable may still be called `as`.
+    mutating func parseExternalName() -> ExternalNameSyntax? {
+        guard isWord(token, "as") && !token.startsLine else { return nil }
+        let asRange = token.range
+        advance()
+        guard token.kind == .string && !token.startsLine else {
+            if token.kind == .stringHead && !token.startsLine {
+                syntaxError("the name after 'as' is written out in full: a string without interpolation", at: token.range)
+            } else {
+                error(expected: "the event's name in other systems after 'as', a string such as \"watch.reset\"")
+            }
+            synchronize(to: Parser.memberStarts)
+            return nil
+        }
+        let range = token.range
+        let text = Lexer.stringValue(file.bytes[range.start..<range.end])
+        advance()
+        return ExternalNameSyntax(text: text, asRange: asRange, range: range)
     }
 
     private mutating func recoverMember<T>() -> T? {

@@ -101,12 +101,26 @@ package struct FieldDecl: Equatable, Sendable {
     package var privateMark: SourceRange? = nil
 }
 
-/// `event = "event" IDENT [ "(" fields ")" ]`
+/// `event = "event" IDENT [ "(" fields ")" ] [ "as" STRING ]`
 package struct EventDecl: Equatable, Sendable {
     /// The event's name, as transitions and event logs refer to it.
     package var name: Identifier
     /// The payload fields in parentheses, in order; empty when the event has none.
     package var fields: [FieldDecl]
+    /// The name an outside system gives the event, after `as` (`as "watch.reset"`,
+    /// `as "DIGIT.*"`), or nil.
+    package var externalName: ExternalNameSyntax? = nil
+}
+
+/// `"as" STRING` after an event's signature: the name another system (an SCXML engine, its
+/// logs) uses for the event, exactly as written in the string; the resolver checks it.
+package struct ExternalNameSyntax: Equatable, Sendable {
+    /// The string's value (escapes decoded).
+    package var text: String
+    /// Where `as` is written.
+    package var asRange: SourceRange
+    /// Where the string literal is written, quotes included.
+    package var range: SourceRange
 }
 
 /// `output = "output" IDENT [ "(" fields ")" ]`

@@ -90,6 +90,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/depth-frontier.machine", Fixture_depth_frontier.self),
     ("Tests/CheckerTests/Fixtures/eventless.machine", Fixture_eventless.self),
     ("Tests/CheckerTests/Fixtures/exhaustive-proof.machine", Fixture_exhaustive_proof.self),
+    ("Tests/CheckerTests/Fixtures/external-names.machine", Fixture_external_names.self),
     ("Tests/CheckerTests/Fixtures/guard-clamp.machine", Fixture_guard_clamp.self),
     ("Tests/CheckerTests/Fixtures/guard-equality.machine", Fixture_guard_equality.self),
     ("Tests/CheckerTests/Fixtures/guard-overlap.machine", Fixture_guard_overlap.self),
@@ -247,6 +248,14 @@ extension Fixture_exhaustive_proof.Output: GeneratedOutput {}
 extension Fixture_exhaustive_proof.Event: GeneratedEvent {}
 extension Fixture_exhaustive_proof.StepResult: GeneratedStepResult {}
 extension Fixture_exhaustive_proof.Recorded: GeneratedRecorded {}
+extension Fixture_external_names: GeneratedMachine {}
+extension Fixture_external_names.Value: GeneratedValue {}
+extension Fixture_external_names.Failure: GeneratedFailure {}
+extension Fixture_external_names.Outcome: GeneratedOutcome {}
+extension Fixture_external_names.Output: GeneratedOutput {}
+extension Fixture_external_names.Event: GeneratedEvent {}
+extension Fixture_external_names.StepResult: GeneratedStepResult {}
+extension Fixture_external_names.Recorded: GeneratedRecorded {}
 
 extension Fixture_guard_clamp: GeneratedMachine {}
 extension Fixture_guard_clamp.Value: GeneratedValue {}

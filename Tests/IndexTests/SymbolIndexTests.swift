@@ -40,6 +40,20 @@ import TestSupport
         #expect(state.signature == "state pressing")
     }
 
+    /// An event's signature, as hover shows it, ends with the name other systems give it.
+    @Test func anEventsSignatureShowsItsExternalName() throws {
+        let file = SourceFile(path: "t.machine", text: """
+            machine M {
+                event key(value: Number) as "DIGIT.*"
+                event quote as "say.\\"hi\\""
+                initial state s { on key, quote -> s }
+            }
+            """)
+        let index = SymbolIndex(file)
+        #expect(index.declaration(of: Symbol(.event, "key"))?.signature == "event key(value: Number) as \"DIGIT.*\"")
+        #expect(index.declaration(of: Symbol(.event, "quote"))?.signature == "event quote as \"say.\\\"hi\\\"\"")
+    }
+
     @Test func aVariableHasItsDeclarationAndEveryUse() {
         let file = Self.spec("PeekRating")
         let index = SymbolIndex(file)

@@ -333,4 +333,32 @@ import TestSupport
         #expect(ReplayFastPathTests.fast(program, bytes, strict: false) == slow)
         #expect((slow.error?.line).map { $0 > 15_000 } ?? (ending == 0))
     }
+
+    /// Events under the names another system gives them (`as "watch.reset"`) and the SCXML
+    /// extensions of a `.*` name (`DIGIT.7` for `as "DIGIT.*"`, the longest match winning):
+    /// the in-place path finds the event the full-record path finds, for each of the
+    /// fixture's logs, with what the logs expect.
+    @Test func externalNamesAndExtensionsGiveTheSameReport() throws {
+        let fixture = Repository.root.appendingPathComponent("Tests/CheckerTests/Fixtures/external-names.machine")
+        let program = try program(source: String(decoding: Repository.bytes(fixture), as: UTF8.self))
+        let name = { (log: String) in program.event(loggedAs: log).map { program.machine[$0].name } }
+        #expect(name("DIGIT") == "DIGIT" && name("DIGIT.7") == "DIGIT" && name("DIGIT.0.1") == "DIGIT")
+        #expect(name("DIGIT.0") == "zero" && name("zero") == "zero")
+        #expect(name("watch.lap") == "lap" && name("watch.lap.3.b") == "lap" && name("watch.reset") == "reset")
+        #expect(name("watch.reset.now") == nil && name("DIGIT7") == nil && name("watch") == nil)
+        let folder = Repository.root.appendingPathComponent("Tests/CodegenTests/Logs/external-names")
+        for log in ["engine", "misnamed", "extension-payload"] {
+            let bytes = Repository.bytes(folder.appendingPathComponent(log + ".jsonl"))
+            for strict in [false, true] {
+                let slow = ReplayFastPathTests.slow(program, bytes, strict: strict)
+                #expect(ReplayFastPathTests.fast(program, bytes, strict: strict) == slow, "\(log)")
+            }
+        }
+        let engine = ReplayFastPathTests.slow(program, Repository.bytes(folder.appendingPathComponent("engine.jsonl")), strict: false)
+        #expect(engine.error == nil)
+        #expect(engine.cases.first?.contains("a=10 i=1 r=0 t=0 e=4 f=0") == true, "\(engine.cases)")
+        let payload = ReplayFastPathTests.slow(program, Repository.bytes(folder.appendingPathComponent("extension-payload.jsonl")),
+                                               strict: false)
+        #expect(payload.error?.message == "event 'DIGIT' (logged as 'DIGIT.9') has no field 'digit'; its fields are 'value'")
+    }
 }

@@ -191,6 +191,52 @@ private func expression(_ text: String) -> String {
         #expect(parse(states).1.map(\.id) == [.nestingTooDeep])
     }
 
+    /// `event e(...) as "name"`: the name other systems give the event, as written (escapes
+    /// decoded), on the signature's line; `as` stays an ordinary name everywhere else.
+    @Test func anEventCarriesItsExternalName() throws {
+        let text = """
+            machine M {
+                event reset as "watch.reset"
+                event digit(value: Number) as "DIGIT.*"
+                event quoted as "a\\\"b"
+                event as
+                event plain
+                initial state as
+            }
+            """
+        let (machine, diagnostics) = parse(text)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        let events = (machine?.members ?? []).compactMap { member -> EventDecl? in
+            if case .event(let e) = member { e } else { nil }
+        }
+        #expect(events.map(\.name.name) == ["reset", "digit", "quoted", "as", "plain"])
+        #expect(events.map { $0.externalName?.text } == ["watch.reset", "DIGIT.*", "a\"b", nil, nil])
+        let file = SourceFile(path: "t.machine", text: text)
+        let reset = try #require(events.first?.externalName)
+        #expect(file.location(of: reset.asRange.start) == SourceLocation(line: 2, column: 17))
+        #expect(file.location(of: reset.range.start) == SourceLocation(line: 2, column: 20))
+        #expect(reset.range.end - reset.range.start == "\"watch.reset\"".utf8.count)
+    }
+
+    @Test(arguments: [
+        ("machine M {\n event e as\n initial state s\n}", 2, 12,
+         "expected the event's name in other systems after 'as', a string such as \"watch.reset\", found 'initial'"),
+        ("machine M {\n event e as 3\n initial state s\n}", 2, 13,
+         "expected the event's name in other systems after 'as', a string such as \"watch.reset\", found number 3"),
+        ("machine M {\n event e as \"a\\(1)\"\n initial state s\n}", 2, 13,
+         "the name after 'as' is written out in full: a string without interpolation"),
+        ("machine M {\n event e\n as \"e\"\n initial state s\n}", 3, 2,
+         "expected a declaration ('const', 'var', 'public var', 'event', 'output', 'state' or 'property'), found identifier 'as'"),
+    ])
+    func aMissingOrWrittenOutExternalNameIsReported(text: String, line: Int, column: Int, message: String) {
+        let file = SourceFile(path: "t.machine", text: text)
+        let (_, bag) = Parser.parse(file)
+        let d = bag.diagnostics.first
+        #expect(d?.id == .expectedToken)
+        #expect(d.map { file.location(of: $0.range.start) } == SourceLocation(line: line, column: column))
+        #expect(d?.message == message)
+    }
+
     @Test func nestingWithinTheLimitIsFine() {
         let expr = String(repeating: "(", count: 50) + "1" + String(repeating: ")", count: 50)
         #expect(parse("machine M { const c = \(expr) }").1.isEmpty)

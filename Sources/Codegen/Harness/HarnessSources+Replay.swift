@@ -60,6 +60,11 @@ extension HarnessSources {
             struct Event: Sendable {
                 var name: String
                 var fields: [Field]
+                /// The name other systems use (`as "watch.reset"` in the spec), without `.*`.
+                var externalName: String? = nil
+                /// Whether the external name was written with `.*`: the event also answers to
+                /// the name's SCXML extensions (`DIGIT.5` for `DIGIT.*`).
+                var acceptsExtensions = false
             }
             struct Output: Sendable {
                 var name: String
@@ -82,6 +87,21 @@ extension HarnessSources {
             var states: [State]
             var events: [Event]
             var variables: [Field]
+            /// The names a log may give the events exactly: declared names, then external names.
+            var eventsByLogName: [String: Int] {
+                var table: [String: Int] = [:]
+                for (k, e) in events.enumerated() { table[e.name] = k }
+                for (k, e) in events.enumerated() { if let x = e.externalName, table[x] == nil { table[x] = k } }
+                return table
+            }
+            /// The external names written with `.*`, which also stand for their extensions.
+            var eventsByStem: [String: Int] {
+                var table: [String: Int] = [:]
+                for (k, e) in events.enumerated() where e.acceptsExtensions { if let x = e.externalName { table[x] = k } }
+                return table
+            }
+            /// Every name a log may give an event exactly, for "did you mean".
+            var logNames: [String] { events.map(\.name) + events.compactMap { $0.externalName == $0.name ? nil : $0.externalName } }
             var outputs: [Output]
         }
 
@@ -195,6 +215,8 @@ extension HarnessSources {
             }
 
             let schema = M.schema
+            let eventsByLogName = M.schema.eventsByLogName
+            let eventsByStem = M.schema.eventsByStem
             let properties = M.propertySchemas
             var runs: [Run] = []
             /// The run of each case, by its key's bytes (as replay tells cases apart: two spellings of
@@ -238,9 +260,10 @@ extension HarnessSources {
             /// time, then sends its event or compares its expectation.
             mutating func consume(_ record: LogRecord) throws(LogError) {
                 var resolved: [LogValue]?
+                var declaredName = ""
                 switch record.body {
                 case .event(let name, let nameOffset, let payload):
-                    resolved = try resolve(event: name, at: nameOffset, payload: payload, record: record)
+                    (declaredName, resolved) = try resolve(event: name, at: nameOffset, payload: payload, record: record)
                 case .expect(let expectation):
                     try validate(expectation, record: record)
                 }
@@ -259,8 +282,8 @@ extension HarnessSources {
                 let run = runs[index]
                 fireTimers(run, to: time, line: record.line)
                 switch record.body {
-                case .event(let name, let nameOffset, _):
-                    apply(name, resolved ?? [], to: run, column: record.column(ofByte: nameOffset), line: record.line)
+                case .event(_, let nameOffset, _):
+                    apply(declaredName, resolved ?? [], to: run, column: record.column(ofByte: nameOffset), line: record.line)
                 case .expect(let expectation):
                     check(expectation, run: run, record: record)
                 }
@@ -407,32 +430,47 @@ extension HarnessSources {
 
             // MARK: - Lines against the machine
 
-            func resolve(event name: String, at offset: Int, payload: [LogMember], record: LogRecord) throws(LogError) -> [LogValue] {
-                guard let event = schema.events.first(where: { $0.name == name }) else {
+            /// The event a log's name stands for, as the spec declares it: its declared or external
+            /// name, else the longest external name written with `.*` that is a prefix of it at a `.`.
+            func event(loggedAs name: String) -> MachineSchema.Event? {
+                if let k = eventsByLogName[name] { return schema.events[k] }
+                var prefix = Substring(name)
+                while let dot = prefix.lastIndex(of: ".") {
+                    prefix = prefix[..<dot]
+                    if let k = eventsByStem[String(prefix)] { return schema.events[k] }
+                }
+                return nil
+            }
+
+            /// The event's declared name and its payload in field order.
+            func resolve(event name: String, at offset: Int, payload: [LogMember], record: LogRecord) throws(LogError) -> (String, [LogValue]) {
+                guard let event = event(loggedAs: name) else {
                     var message = "unknown event '\(name)'"
-                    if let close = EditDistance.closest(to: name, among: schema.events.map(\.name)) { message += "; did you mean '\(close)'?" }
+                    if let close = EditDistance.closest(to: name, among: schema.logNames) { message += "; did you mean '\(close)'?" }
                     throw error(record, at: offset, message)
                 }
+                // Named as the spec declares it, with the log's name beside it when it differs.
+                let called = name == event.name ? "event '\(name)'" : "event '\(event.name)' (logged as '\(name)')"
                 var values = Array(repeating: LogValue.number(0), count: event.fields.count)
                 var seen = Array(repeating: false, count: event.fields.count)
                 for member in payload {
                     guard let slot = event.fields.firstIndex(where: { $0.name == member.key }) else {
                         let declared = event.fields.isEmpty ? "it has no payload"
                             : "its fields are " + event.fields.map { "'\($0.name)'" }.joined(separator: ", ")
-                        throw error(record, at: member.keyOffset, "event '\(name)' has no field '\(member.key)'; \(declared)")
+                        throw error(record, at: member.keyOffset, "\(called) has no field '\(member.key)'; \(declared)")
                     }
                     let field = event.fields[slot]
                     guard let value = field.type.value(member.value) else {
                         throw error(record, at: member.valueOffset,
-                                    "field '\(field.name)' of event '\(name)' must be \(field.type.article), found \(ReplayRules.describe(member.value))")
+                                    "field '\(field.name)' of \(called) must be \(field.type.article), found \(ReplayRules.describe(member.value))")
                     }
                     values[slot] = value
                     seen[slot] = true
                 }
                 if let missing = seen.firstIndex(of: false) {
-                    throw error(record, at: offset, "event '\(name)' is missing its field '\(event.fields[missing].name)'")
+                    throw error(record, at: offset, "\(called) is missing its field '\(event.fields[missing].name)'")
                 }
-                return values
+                return (event.name, values)
             }
 
             /// Refuses an expectation that names a state, variable or output the machine does not

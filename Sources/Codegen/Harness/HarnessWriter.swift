@@ -163,7 +163,12 @@ package enum HarnessWriter {
         out.line("],")
         out.line("events: [")
         out.indent()
-        for e in machine.events { out.line(".init(name: \(literal(e.name)), fields: \(fields(e.fields))),") }
+        for e in machine.events {
+            let external = e.externalName.map {
+                ", externalName: \(literal($0.name))" + ($0.acceptsExtensions ? ", acceptsExtensions: true" : "")
+            } ?? ""
+            out.line(".init(name: \(literal(e.name)), fields: \(fields(e.fields))\(external)),")
+        }
         out.dedent()
         out.line("],")
         out.line("variables: [")

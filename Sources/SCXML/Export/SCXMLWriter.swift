@@ -26,6 +26,8 @@ struct SCXMLDocument {
     private let sendIDs: [EventID: [String]]
     /// The send id of each `send` action, by the source position of the action.
     private let sendIDAt: [Int: String]
+    /// Each event's name in the document (see `documentNames`).
+    private let documentName: [String]
     private(set) var text = ""
     private var depth = 0
 
@@ -39,6 +41,33 @@ struct SCXMLDocument {
         for list in lists { for a in list { a.visit { all.append($0) } } }
         letItems = Self.letItems(machine, all)
         (sendIDs, sendIDAt) = Self.sendIDs(machine, all)
+        documentName = Self.documentNames(machine)
+    }
+
+    /// Each event's name in the document: its external name when the spec gives one, so that
+    /// an engine running the document sends and logs the names the spec was written for; else
+    /// its own. An SCXML transition on `DIGIT` also takes `DIGIT.0`, where the spec's `on key`
+    /// (`as "DIGIT.*"`) does not take `zero` (`as "DIGIT.0"`): an event whose external name
+    /// extends the name of an event some transition lists without it keeps its own name
+    /// instead, so every transition takes the events it took in the spec, and no others.
+    private static func documentNames(_ machine: Machine) -> [String] {
+        var names = machine.events.map { $0.externalName?.name ?? $0.name }
+        var changed = true
+        while changed {
+            changed = false
+            for t in machine.transitions {
+                guard case .events(let listed) = t.trigger else { continue }
+                for e in listed {
+                    let prefix = names[e.index] + "."
+                    for f in machine.events where !listed.contains(f.id) && names[f.id.index].hasPrefix(prefix)
+                        && names[f.id.index] != f.name {
+                        names[f.id.index] = f.name
+                        changed = true
+                    }
+                }
+            }
+        }
+        return names
     }
 
     /// A data item per `let` name (see `SCXMLNames`), in the order first written.
@@ -99,8 +128,10 @@ struct SCXMLDocument {
             ("xmlns", "http://www.w3.org/2005/07/scxml"), ("xmlns:statecraft", statecraftSCXMLNamespace),
             ("version", "1.0"), ("datamodel", "ecmascript"),
             ("name", machine.name), ("initial", initialAttribute(machine.root)),
-            ("statecraft:events", signatures(machine.events.map { ($0.name, $0.fields) })),
+            ("statecraft:events", signatures(machine.events.map { (eventSignatureName($0), $0.fields) })),
             ("statecraft:outputs", signatures(machine.outputs.map { ($0.name, $0.fields) })),
+            // The spec's own names of the events it declared under another (`watch.reset = reset`).
+            ("statecraft:event-names", eventNames()),
         ]
         open("scxml", attributes)
         writeDatamodel()
@@ -236,10 +267,32 @@ struct SCXMLDocument {
         close("transition")
     }
 
+    /// An event's name in the document (`documentNames`): `as "DIGIT.*"` without the `.*`,
+    /// since SCXML's transitions match the extensions of every name.
+    private func scxmlName(_ e: EventID) -> String { documentName[e.index] }
+
+    /// An event's name in `statecraft:events`: its name in the document, with `.*` when the
+    /// spec's external name has it, so that importing the document declares the event with
+    /// the same `as` (and none for an event the spec gave none), where a document from
+    /// elsewhere gets `.*` for every event its transitions name.
+    private func eventSignatureName(_ e: Event) -> String {
+        guard let external = e.externalName, scxmlName(e.id) == external.name else { return scxmlName(e.id) }
+        return external.name + (external.acceptsExtensions ? ".*" : "")
+    }
+
+    /// `statecraft:event-names`: each event whose external name is not its own, as
+    /// `external = declared`; nil when there is none.
+    private func eventNames() -> String? {
+        let pairs = machine.events.compactMap { e in
+            scxmlName(e.id) == e.name ? nil : "\(scxmlName(e.id)) = \(e.name)"
+        }
+        return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
+    }
+
     /// The `event` attribute: nil for an eventless transition.
     private func event(of t: Transition) -> String? {
         switch t.trigger {
-        case .events(let ids): return ids.map { machine[$0].name }.joined(separator: " ")
+        case .events(let ids): return ids.map(scxmlName).joined(separator: " ")
         case .after:
             let index = SCXMLNames.timers(of: t.source, in: machine).first { $0.transition.id == t.id }?.index ?? 0
             return SCXMLNames.timer(machine[t.source].name, index)
@@ -287,12 +340,12 @@ struct SCXMLDocument {
             }
             empty("log", [("label", machine[o].name), ("expr", expr)])
         case .raise(let e, let args, _):
-            guard !args.isEmpty else { return empty("raise", [("event", machine[e].name)]) }
+            guard !args.isEmpty else { return empty("raise", [("event", scxmlName(e))]) }
             // SCXML's <raise> carries no data; a send to the internal queue does.
-            writeSend(e, args, [("event", machine[e].name), ("target", "#_internal")], js)
+            writeSend(e, args, [("event", scxmlName(e)), ("target", "#_internal")], js)
         case .send(let e, let args, let delay, let range):
             let id = sendIDAt[range.start] ?? SCXMLNames.send(machine[e].name)
-            let attributes = [("event", machine[e].name), ("id", id)] + (delay.map { delayAttributes($0, js) } ?? [])
+            let attributes = [("event", scxmlName(e)), ("id", id)] + (delay.map { delayAttributes($0, js) } ?? [])
             writeSend(e, args, attributes, js)
         case .cancel(let e, _):
             for id in sendIDs[e] ?? [SCXMLNames.send(machine[e].name)] { empty("cancel", [("sendid", id)]) }

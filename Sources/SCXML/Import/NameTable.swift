@@ -39,6 +39,22 @@ struct NameTable {
         return candidate
     }
 
+    /// Gives `name` the identifier `identifier` (a spec's own name for it, which
+    /// `statecraft:event-names` carries); false when `identifier` is not one or is taken.
+    mutating func assign(_ name: String, _ identifier: String) -> Bool {
+        guard ours[name] == nil, Self.isIdentifier(identifier), !taken.contains(identifier) else { return false }
+        taken.insert(identifier)
+        ours[name] = identifier
+        if identifier != name { changed.append((name, identifier)) }
+        return true
+    }
+
+    /// Whether `name` is one of our identifiers already, and not a keyword.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first), !keywords.contains(name) else { return false }
+        return name.unicodeScalars.allSatisfy { c in c == "_" || (c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c))) }
+    }
+
     /// The identifier `name` has, or would be given, without adding it to the table.
     func existingName(for name: String) -> String {
         if let known = ours[name] { return known }

@@ -124,6 +124,7 @@ extension Importer {
             if canComplete(node) { completable.append(id) }
         }
         declareDescriptorStems()
+        try nameEvents()
         try checkExpressions()
         if case .other(let name) = dataModel {
             collectDiagnostics.append(finding(.scxmlInert, root, attribute: "datamodel", """
@@ -156,25 +157,58 @@ extension Importer {
             + "or null imports only when it has nothing to evaluate)"
     }
 
-    /// A transition on `foo.*` (or `foo.`) where nothing in the document sends an event that
-    /// matches: such events come from outside, as a plain `foo` would, and `foo` itself is
-    /// one of them (SCXML's `foo.*` matches `foo`). So `foo` is declared, and the transition
-    /// is kept with it, rather than dropped because the document alone never raises it.
+    /// A transition on `foo.*` (or `foo.`): the events it takes may come from outside, as a
+    /// plain `foo` would, and `foo` itself is one of them (SCXML's `foo.*` matches `foo`). So
+    /// `foo` is declared, even when the document raises `foo.bar` itself (an engine is sent
+    /// `foo.baz` as well), and the transition is kept with it rather than dropped because the
+    /// document alone never raises it. Every event a descriptor names this way, or plainly,
+    /// takes its extensions in a log (`extensibleEvents`).
     mutating func declareDescriptorStems() {
         var stems: [String] = []
+        var named: [String] = []
         func visit(_ node: XMLNode) {
             if node.name == "transition" {
-                for token in (node["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
-                where token.hasSuffix(".*") || token.hasSuffix(".") {
-                    stems.append(Self.descriptorStem(token))
+                for token in (node["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init) {
+                    let stem = Self.descriptorStem(token)
+                    named.append(stem)
+                    if token.hasSuffix(".*") || token.hasSuffix(".") { stems.append(stem) }
                 }
             }
             node.children.forEach(visit)
         }
         visit(root)
         for stem in stems where !stem.isEmpty && stem != "done" && !stem.hasPrefix("done.") {
-            if !events.contains(where: { $0 == stem || $0.hasPrefix(stem + ".") }) { noteEvent(stem) }
+            noteEvent(stem)
         }
+        // A document `statecraft scxml` wrote says which events took extensions in its spec.
+        if root.attribute("events", namespace: statecraftSCXMLNamespace) != nil {
+            extensibleEvents = declaredExtensible
+        } else {
+            extensibleEvents = Set(named).intersection(events)
+        }
+    }
+
+    /// Gives every event its identifier once all are known: first those whose SCXML name is
+    /// one already, so that `a.b` (written `a_b_2`) never takes the identifier of an event
+    /// called `a_b`, whose external name would then be another event's name.
+    /// The names a spec gave its events come first (`statecraft:event-names`, which
+    /// `statecraft scxml` writes for the events declared `as` another name).
+    mutating func nameEvents() throws(ImportFailure) {
+        var table = NameTable()
+        if let text = root.attribute("event-names", namespace: statecraftSCXMLNamespace) {
+            for pair in text.split(separator: ";").map({ String($0).trimmingWhitespace }) where !pair.isEmpty {
+                let parts = pair.split(separator: "=", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace }
+                // The identifier may not be the SCXML name of another event, which keeps it.
+                guard parts.count == 2, events.contains(parts[0]), parts[1] == parts[0] || !events.contains(parts[1]),
+                      table.assign(parts[0], parts[1]) else {
+                    throw fail(root, "statecraft:event-names=\"…\" gives '\(pair)', not an event of the document '=' "
+                               + "an identifier no other event has, such as 'watch.reset = reset'")
+                }
+            }
+        }
+        for e in events where NameTable.isIdentifier(e) { _ = table.name(for: e) }
+        for e in events { _ = table.name(for: e) }
+        eventNames = table
     }
 
     /// Every expression of the document, before any is translated: what the data model
@@ -340,7 +374,10 @@ extension Importer {
                 throw fail(root, "statecraft:\(attribute)=\"…\" is not a list of signatures such as 'tap; moved(x: Number)'")
             }
             var seen: Set<String> = []
-            for (name, fields) in signatures {
+            for (written, fields) in signatures {
+                // `DIGIT.*` in `statecraft:events`: the spec declared the event `as "DIGIT.*"`.
+                let extensible = isEvent && written.hasSuffix(".*")
+                let name = extensible ? String(written.dropLast(2)) : written
                 // A second declaration of a name, or of a field, would be a second declaration
                 // in the spec: refused here, where the document says it.
                 guard seen.insert(name).inserted else {
@@ -351,6 +388,7 @@ extension Importer {
                     throw fail(root, "statecraft:\(attribute)=\"…\" declares field '\(f.name)' of '\(name)' twice")
                 }
                 if isEvent {
+                    if extensible { declaredExtensible.insert(name) }
                     declaredEvents[name] = fields
                     noteEvent(name)
                     for f in fields { translator.fields[FieldKey(event: name, field: f.name)] = f.type }

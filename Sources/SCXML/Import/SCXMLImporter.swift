@@ -1,5 +1,6 @@
 import StatecraftDiagnostics
 import StatecraftFormat
+import StatecraftModel
 import StatecraftSemantics
 import StatecraftSyntax
 
@@ -117,8 +118,10 @@ let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
 /// Our own attributes in an SCXML document, which SCXML allows from other namespaces: what
 /// a spec declares that SCXML cannot say, so that a spec exported by `statecraft scxml`
 /// imports back with the same interface. On `<scxml>`, `events` and `outputs` list
-/// signatures (`loaded(itemDuration: Number); play`); on `<data>`, `kind` is `const`,
-/// `var` or `public var`. Other processors ignore them.
+/// signatures (`loaded(itemDuration: Number); play`), an event by its name in the document,
+/// with `.*` when the spec declared it `as "name.*"` (and then only those events take
+/// extensions in logs); on `<data>`, `kind` is `const`, `var` or `public var`. Other
+/// processors ignore them.
 public let statecraftSCXMLNamespace = "urn:statecraft:spec"
 
 /// The data model a document declares, which decides what its expressions may be.
@@ -158,6 +161,12 @@ struct Importer {
     var idOfNode: [ObjectIdentifier: String] = [:]
     /// Every event the document names, in the order first named (SCXML names).
     var events: [String] = []
+    /// The events a transition's descriptor names (`tap`, `tap.*`, `tap.`): an engine running
+    /// the document takes their extensions (`tap.x`) with those transitions, so they are
+    /// declared with `as "tap.*"` and a log of the engine replays unchanged.
+    var extensibleEvents: Set<String> = []
+    /// The events `statecraft:events` lists with `.*` (see `readInterface`).
+    var declaredExtensible: Set<String> = []
     /// Fields of each event (SCXML event name -> field names in order) that its sends carry.
     var sentFields: [String: [String]] = [:]
     /// Events sent with `<content>`: one unnamed value, payload field `data`.
@@ -397,7 +406,8 @@ struct Importer {
         for e in events where timers[e] == nil {
             let fields = fieldsOf(e)
             let list = fields.map { "\(fieldName($0)): \(fieldType(e, $0).rawValue)" }
-            out.line("event \(eventNames.name(for: e))" + (list.isEmpty ? "" : "(\(list.joined(separator: ", ")))"))
+            out.line("event \(eventNames.name(for: e))" + (list.isEmpty ? "" : "(\(list.joined(separator: ", ")))")
+                     + externalName(e))
         }
         for label in outputOrder {
             let types = frozen ? (outputSignature[label] ?? []) : []
@@ -420,6 +430,23 @@ struct Importer {
         }
         out.close()
         return out.text
+    }
+}
+
+extension Importer {
+    /// ` as "watch.reset"` for an event whose name changed, ` as "tap.*"` (or
+    /// ` as "watch.reset.*"`) for one a transition names, so that replay takes the names an
+    /// engine running the document logs; nothing for one that kept its name and that no
+    /// transition names, or whose name is not one logs can use (the spec still says which
+    /// SCXML name it is, in the comment at its top).
+    func externalName(_ e: String) -> String {
+        let ours = eventNames.existingName(for: e)
+        let extensible = extensibleEvents.contains(e)
+        guard ours != e || extensible else { return "" }
+        // An event named `bar.*` (which `<raise>` may send, though no engine's transition
+        // matches it as a name) has no external name: it would stand for `bar`'s extensions.
+        guard case .success(let name) = ExternalName.parse(e, range: .point(0)), !name.acceptsExtensions else { return "" }
+        return " as " + ExpressionTranslator.stringLiteral(extensible ? e + ".*" : e)
     }
 }
 
