@@ -318,12 +318,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         }
         propertyWatch = PropertyWatch(self.properties, reads: propertyReads, eventCount: machine.events.count,
                                       flatStates: isChart ? 0 : machine.states.count) { leaf, s in
-            var state: Int? = leaf
-            while let at = state, at < machine.states.count {
-                if at == s { return true }
-                state = machine.states[at].parent?.index
-            }
-            return false
+            leaf == s || machine.isDescendant(machine.states[leaf].id, of: machine.states[s].id)
         }
 
         var groups: [Int32] = [0]

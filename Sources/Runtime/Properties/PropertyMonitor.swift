@@ -314,9 +314,7 @@ package struct PropertyMonitor: Sendable, Hashable {
             } else {
                 (changed, due) = cache.watch.unsafelyUnwrapped._withUnsafeGuaranteedRef { watch in
                     let changed = cache.changed(instance, watch)
-                    var due = changed
-                    if event >= 0 && Int(event) < watch.triggeredBy.count { due |= watch.triggeredBy[Int(event)] }
-                    return (changed, due)
+                    return (changed, watch.due(changed, took: event))
                 }
             }
         } else if let watch = cache.watch {
@@ -341,9 +339,7 @@ package struct PropertyMonitor: Sendable, Hashable {
     private func chartWatch(_ instance: inout Instance, took event: Int32, cache: PropertyInputCache,
                             _ watch: PropertyWatch) -> (changed: UInt64, due: UInt64, broken: UInt64) {
         let changed = cache.changed(instance, watch), quick = changed & watch.quickMask
-        var due = changed & ~watch.quickMask
-        if event >= 0 && Int(event) < watch.triggeredBy.count { due |= watch.triggeredBy[Int(event)] }
-        return (changed, due, quickBreaks(.init(judged: quick, guardsTested: quick), watch.quick.base, watch.quickTests.base,
+        return (changed, watch.due(changed & ~watch.quickMask, took: event), quickBreaks(.init(judged: quick, guardsTested: quick), watch.quick.base, watch.quickTests.base,
                                           &instance))
     }
 

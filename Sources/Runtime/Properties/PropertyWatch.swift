@@ -34,6 +34,9 @@ package final class PropertyWatch: @unchecked Sendable {
     let readersOfState: FrozenTable<UInt64>
     /// By event: the responses that event triggers.
     let triggeredBy: FrozenTable<UInt64>
+    /// Whether the cached properties read states only, and no event triggers one: then
+    /// their inputs changed only where a flat machine's leaf did.
+    let statesOnly: Bool
     /// The watched properties the inputs above are gathered for, judged only where their
     /// inputs changed: all of them on a statechart, those that are not quick on a flat machine.
     let cached: UInt64
@@ -142,8 +145,16 @@ package final class PropertyWatch: @unchecked Sendable {
         self.strings = FrozenTable(strings)
         self.states = FrozenTable(states)
         self.triggeredBy = FrozenTable(triggeredBy)
+        statesOnly = numbers.isEmpty && strings.isEmpty && !triggeredBy.contains { $0 != 0 }
         self.stateReaders = stateReaders
         self.cached = cached
+    }
+
+    /// The properties whose inputs are in `changed`, and the responses `event` (-1: none)
+    /// triggers: those `observe` judges beyond the quick ones.
+    @inline(__always)
+    func due(_ changed: UInt64, took event: Int32) -> UInt64 {
+        event >= 0 && Int(event) < triggeredBy.count ? changed | triggeredBy[Int(event)] : changed
     }
 
     /// A quick condition's value where `test` decides each of its tests that are about
@@ -197,7 +208,7 @@ package final class PropertyInputCache: @unchecked Sendable {
     /// on every line): the program keeps it alive, and outlives every run's cache.
     let watch: Unmanaged<PropertyWatch>?
     /// On a flat machine, the watch's tables of its quick properties (`quickIn`, `quick`,
-    /// `quickTests`) and its `cached` mask, copied here so the line's common path reads
+    /// `quickTests`), its `cached` mask and `statesOnly`, copied here so the line's common path reads
     /// them without reaching for the watch.
     let flat: FlatTables?
 
@@ -206,8 +217,6 @@ package final class PropertyInputCache: @unchecked Sendable {
         let quick: UnsafeMutablePointer<CompiledProperty.QuickJudgement>
         let quickTests: UnsafeMutablePointer<CompiledProperty.QuickTest>
         let cached: UInt64
-        /// Whether the cached properties read states only, and no event triggers one: then
-        /// their inputs changed only where the leaf did.
         let statesOnly: Bool
     }
 
@@ -217,8 +226,7 @@ package final class PropertyInputCache: @unchecked Sendable {
         flat = watch.flatMap { w in
             w.quickIn.count == 0 ? nil
                 : FlatTables(quickIn: w.quickIn.base, quick: w.quick.base, quickTests: w.quickTests.base, cached: w.cached,
-                             statesOnly: w.numbers.count == 0 && w.strings.count == 0
-                                && !(0..<w.triggeredBy.count).contains { w.triggeredBy[$0] != 0 })
+                             statesOnly: w.statesOnly)
         }
         counts = (max(1, program.properties.count), max(1, watch?.numbers.count ?? 0), max(1, watch?.states.count ?? 0))
         lastX = .allocate(capacity: counts.properties)
