@@ -1,12 +1,12 @@
 import Statecraft
-/// Writes deterministic, realistic event logs for the five machines in `Specs/`: JSON Lines
-/// with a `time` on every line and no expectation lines.
+/// Writes deterministic, realistic event logs for the machines in `Specs/`: JSON Lines with a
+/// `time` on every line and no expectation lines.
 ///
 /// The same machine, count and seed always give the same bytes. Numbers are written with at
 /// most three decimals, like real touch and scroll data.
 struct LogGenerator {
     /// The machines the generator knows.
-    static let machines = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss", "MediaPlayer"]
+    static let machines = ["Drawer", "VibrantButton", "PullToRefresh", "PeekRating", "SwipeToDismiss", "CheckoutScreen", "MediaPlayer"]
 
     private var random: SplitMix64
     private var ms = 0
@@ -26,6 +26,12 @@ struct LogGenerator {
         case "PullToRefresh": while !generator.done { generator.pullGesture() }
         case "PeekRating": while !generator.done { generator.peek() }
         case "SwipeToDismiss": while !generator.done { generator.swipe() }
+        case "CheckoutScreen":
+            var visit = 0
+            while !generator.done {
+                visit += 1
+                generator.checkout(visit)
+            }
         case "MediaPlayer":
             generator.line("loaded", ["itemDuration": "600"], after: 300)
             generator.line("prerolled", after: 120)
@@ -209,5 +215,50 @@ struct LogGenerator {
         }
         line("panEnded", ["vx": String(int(-900...900)), "vy": String(int(-900...900))], after: 16, caseKey: caseKey)
         if chance(60) { line("snapped", after: int(200...600), caseKey: caseKey) }
+    }
+
+    /// Failure messages a payment service gives; "" is a failure without one.
+    private static let failureMessages = [
+        "Your card was declined.", "Your card has expired.", "Your card has insufficient funds.",
+        "Your card's security code is incorrect.", "",
+    ]
+
+    /// One visit to the checkout screen, a case of its own (the receipt ends a run, and the
+    /// next order opens a new screen): the user reads the order and taps Pay (now and then a
+    /// second tap lands on the spinner, ignored); the service answers that the payment went
+    /// through (most attempts) or that it failed, with a message or without; or it never
+    /// answers, and the screen's 10 s timer gives up, fired by the next line (the service's
+    /// late refusal, which the screen no longer waits for, the user closing the banner, or the
+    /// user's retry). After a failure the user closes the banner or not, then retries or
+    /// leaves.
+    mutating func checkout(_ visit: Int) {
+        let caseKey = "visit " + String(visit)
+        ms += int(30_000...300_000)  // browsing between orders
+        var delay = int(2_000...40_000)  // reading the order before the first tap
+        for _ in 0..<4 {
+            line("tapPay", after: delay, caseKey: caseKey)
+            if chance(5) { line("tapPay", after: int(150...600), caseKey: caseKey) }
+            let answer = int(0...99)
+            if answer < 80 {
+                line("paid", after: int(600...4_000), caseKey: caseKey)
+                return
+            }
+            delay = int(2_000...15_000)  // reading the banner before a retry
+            if answer < 95 {
+                let message = LogGenerator.failureMessages[int(0...LogGenerator.failureMessages.count - 1)]
+                line("failed", ["message": "\"" + message + "\""], after: int(600...4_000), caseKey: caseKey)
+                if chance(50) { line("closeBanner", after: int(1_000...6_000), caseKey: caseKey) }
+            } else {
+                let late = int(10_500...25_000)
+                switch int(0...2) {
+                case 0: line("failed", ["message": "\"The request timed out.\""], after: late, caseKey: caseKey)
+                case 1: line("closeBanner", after: late, caseKey: caseKey)
+                default:
+                    delay = late  // the retry is the line that fires the timer
+                    continue
+                }
+            }
+            if chance(20) { return }  // leaves without paying
+        }
     }
 }
