@@ -125,7 +125,9 @@ let package = Package(
             path: "Sources/Benchmarks",
             // python: the CPython baseline; Machines/*.machine: the specs (links to Specs/)
             // that `swift package generate-machines` turns into Machines/*.swift.
-            exclude: ["python", "Machines/Drawer.machine", "Machines/PullToRefresh.machine"]),
+            exclude: ["python", "Machines/CheckoutScreen.machine", "Machines/Drawer.machine", "Machines/MediaPlayer.machine",
+                      "Machines/PeekRating.machine", "Machines/PullToRefresh.machine", "Machines/SwipeToDismiss.machine",
+                      "Machines/VibrantButton.machine"]),
         // Helpers shared by the test targets: repository paths, golden files, running the CLI
         // (in process through the driver, or as the built executable).
         .target(name: "TestSupport", dependencies: ["StatecraftAnalysis", "StatecraftDriver"], path: "Tests/TestSupport"),
