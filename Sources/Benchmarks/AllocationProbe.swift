@@ -57,27 +57,24 @@ struct AllocationProbe {
                 let prefix = "\(log).first-\(count)"
                 guard System.run(["head", "-n", String(count), log], stdout: prefix)?.status == 0 else { return 1 }
                 _ = try Stages.replay(prefix, program: program, concurrently: stage == "replay2")
-            case "step", "tape", "hand":
+            case "step", "tape":
                 guard case .success(var decoded) = DecodedLog.decode(path: log, program: program) else { return 1 }
                 if stage == "step" {
                     for _ in 0..<max(1, repeats) { _ = decoded.step(program, count: count) }
-                } else if stage == "tape" {
+                } else {
                     decoded.events.removeSubrange(min(count, decoded.events.count)...)
                     let tapes = decoded.tapes(program)
                     for _ in 0..<max(1, repeats) { _ = DecodedLog.run(tapes, program) }
-                } else if machine == "PullToRefresh", let events = decoded.handEvents(names: HandPullToRefresh.events, program: program) {
-                    for _ in 0..<max(1, repeats) {
-                        var m = HandPullToRefresh()
-                        events.withUnsafeBufferPointer { m.run(UnsafeBufferPointer(rebasing: $0[0..<min(count, $0.count)])) }
-                        if m.refreshes < 0 { print(m.refreshes) }
-                    }
-                } else if let events = decoded.handEvents(names: HandDrawer.events, program: program) {
-                    for _ in 0..<max(1, repeats) {
-                        var m = HandDrawer()
-                        events.withUnsafeBufferPointer { m.run(UnsafeBufferPointer(rebasing: $0[0..<min(count, $0.count)])) }
-                        if m.originY.isNaN { print(m.originY) }
-                    }
                 }
+            case "hand":
+                // The hand-written twin (`run`'s baseline) over the first N or 2N events; its
+                // events are decoded from the whole log in both runs.
+                guard case .success(var decoded) = DecodedLog.decode(path: log, program: program) else { return 1 }
+                decoded.stepLimit = count
+                guard let hand = RunCommand.handBaseline(machine, decoded, program) else { return 2 }
+                var sum = 0
+                for _ in 0..<max(1, repeats) { sum &+= hand.run() }
+                if sum < 0 { print(sum) }
             case "generated":
                 // The type `statecraft swift` writes (Machines/*.swift): the typed events of the
                 // whole log are built in both runs, so the difference is what the first N or 2N

@@ -148,7 +148,7 @@ struct RunCommand {
         case .failure(let e): return .failure(e)
         }
         let tapes = decoded.tapes(program)
-        let hand = handBaseline(machine, decoded, program)
+        let hand = RunCommand.handBaseline(machine, decoded, program)
         let swift = GeneratedRun.make(machine, decoded, program)
         var send: [Double] = [], tape: [Double] = [], baseline: [Double] = [], generated: [Double] = []
         for _ in 0..<max(1, runs) {
@@ -177,48 +177,125 @@ struct RunCommand {
         return .success(())
     }
 
-    /// The hand-written baseline for `machine`, if it has one: a run over the whole log
-    /// (returning something that depends on it), and whether the last run ended where the
-    /// interpreter does.
-    private func handBaseline(_ machine: String, _ decoded: DecodedLog, _ program: Program)
+    /// The hand-written baseline for `machine`, if it has one: a run over the log (its first
+    /// `stepLimit` events, for the allocation probe), returning something that depends on it,
+    /// and whether the last run ended where the interpreter does: the same states and every
+    /// variable equal, in each of the log's cases.
+    static func handBaseline(_ machine: String, _ decoded: DecodedLog, _ program: Program)
         -> (run: () -> Int, check: () -> String)? {
-        let final = decoded.step(program).first
-        let finalState = final.map { program.machine[$0.state].name } ?? ""
-        func number(_ name: String) -> Double? {
-            if case .number(let n)? = final?.value(of: name) { return n }
-            return nil
-        }
+        // (Worked out when checked, not ahead: the allocation probe runs `run` alone.)
+        var finals: FinalStates { FinalStates(decoded, program) }
+        let limit = decoded.stepLimit
         switch machine {
         case "Drawer":
             guard let events = decoded.handEvents(names: HandDrawer.events, program: program) else { return nil }
             let last = Box(HandDrawer())
             let run = {
                 var m = HandDrawer()
-                events.withUnsafeBufferPointer { m.run($0) }
+                events.withPrefix(limit) { m.run($0) }
                 last.value = m
                 return m.state == .open ? 1 : 0
             }
             return (run, {
-                let same = last.value.stateName == finalState && last.value.originY == number("originY")
-                return same ? "same end state" : "DIFFERS: \(last.value.stateName)"
+                let m = last.value
+                return finals.verdict(1) { _ in
+                    (m.configurationNames, [("directionTop", .bool(m.directionTop)), ("originY", .number(m.originY)),
+                                     ("startTouchY", .number(m.startTouchY)), ("startOriginY", .number(m.startOriginY))])
+                }
             })
         case "PullToRefresh":
             guard let events = decoded.handEvents(names: HandPullToRefresh.events, program: program) else { return nil }
             let last = Box(HandPullToRefresh())
             let run = {
                 var m = HandPullToRefresh()
-                events.withUnsafeBufferPointer { m.run($0) }
+                events.withPrefix(limit) { m.run($0) }
                 last.value = m
                 return m.refreshes
             }
             return (run, {
                 let m = last.value
-                let same = m.stateName == finalState && m.insetTop == number("insetTop") && m.progress == number("progress")
-                return (same ? "same end state" : "DIFFERS: \(m.stateName)") + ", \(m.timersFired) timers"
+                return finals.verdict(1) { _ in
+                    (m.configurationNames, [("progress", .number(m.progress)), ("insetTop", .number(m.insetTop))])
+                } + ", \(m.timersFired) timers"
+            })
+        case "VibrantButton":
+            guard decoded.runCount <= 1, let events = decoded.handEvents(program: program, HandVibrantButton.event) else { return nil }
+            let last = Box(HandVibrantButton())
+            let run = {
+                var m = HandVibrantButton()
+                events.withPrefix(limit) { m.run($0) }
+                last.value = m
+                return m.taps
+            }
+            return (run, {
+                let m = last.value
+                return finals.verdict(1) { _ in
+                    (m.configurationNames, [("alpha", .number(m.alpha)), ("textColor", .string(m.textColor))])
+                } + ", \(m.taps) taps"
+            })
+        case "PeekRating":
+            guard decoded.runCount <= 1, let events = decoded.handEvents(program: program, HandPeekRating.event) else { return nil }
+            let last = Box(HandPeekRating())
+            let run = {
+                var m = HandPeekRating()
+                events.withPrefix(limit) { m.run($0) }
+                last.value = m
+                return m.ratings
+            }
+            return (run, {
+                let m = last.value
+                return finals.verdict(1) { _ in
+                    (m.configurationNames,
+                     [("scrollEnabled", .bool(m.scrollEnabled)), ("previewProgress", .number(m.previewProgress)),
+                      ("highlighted", .string(m.highlighted)), ("rating", .string(m.rating)),
+                      ("cellMinX", .number(m.cellMinX)), ("cellMaxX", .number(m.cellMaxX)), ("cellMinY", .number(m.cellMinY)),
+                      ("cellMidY", .number(m.cellMidY)), ("cellMaxY", .number(m.cellMaxY))])
+                } + ", \(m.ratings) ratings"
+            })
+        case "SwipeToDismiss":
+            guard let events = decoded.handEvents(program: program, HandSwipeToDismiss.event) else { return nil }
+            let count = max(1, decoded.runCount)
+            let last = Box([HandSwipeToDismiss]())
+            let run = {
+                var views = Array(repeating: HandSwipeToDismiss(), count: count)
+                views.withUnsafeMutableBufferPointer { v in events.withPrefix(limit) { HandSwipeToDismiss.run(v, $0) } }
+                last.value = views
+                return views.count
+            }
+            return (run, {
+                let views = last.value
+                return finals.verdict(views.count) { k in
+                    (views[k].configurationNames, [("anchorX", .number(views[k].anchorX)), ("anchorY", .number(views[k].anchorY))])
+                }
+            })
+        case "CheckoutScreen":
+            guard let events = decoded.handEvents(program: program, HandCheckoutScreen.event) else { return nil }
+            let count = max(1, decoded.runCount)
+            let last = Box([HandCheckoutScreen]())
+            let run = {
+                var visits = Array(repeating: HandCheckoutScreen(), count: count)
+                visits.withUnsafeMutableBufferPointer { v in events.withPrefix(limit) { HandCheckoutScreen.run(v, $0) } }
+                last.value = visits
+                return visits.count
+            }
+            return (run, {
+                let visits = last.value
+                let verdict = finals.verdict(visits.count) { k in
+                    (visits[k].configurationNames, [("errorMessage", .string(visits[k].errorMessage))])
+                }
+                let paid = visits.count { $0.button == .receipt }
+                return verdict + ", \(paid) paid, \(visits.reduce(0) { $0 + $1.timersFired }) timers"
             })
         default:
             return nil
         }
+    }
+}
+
+extension Array {
+    /// The first `count` elements (all when nil) as a buffer.
+    func withPrefix<R>(_ count: Int?, _ body: (UnsafeBufferPointer<Element>) -> R) -> R {
+        withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[..<Swift.min(count ?? all.count, all.count)])) }
     }
 }
 

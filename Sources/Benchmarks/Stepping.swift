@@ -14,8 +14,8 @@ struct DecodedLog {
 
     var events: [Event] = []
     var runCount = 0
-    /// How many of the events the generated machines step (all when nil): the allocation
-    /// probe builds the typed events of the whole log, and steps N or 2N of them.
+    /// How many of the events the generated and hand-written machines step (all when nil):
+    /// the allocation probe builds their events from the whole log, and steps N or 2N of them.
     var stepLimit: Int?
 
     /// Reads the log with the public reader and resolves names and fields the way the
@@ -98,24 +98,65 @@ struct DecodedLog {
     }
 
     /// The events as `HandEvent`s for a hand-written machine whose event codes follow
-    /// `names`; nil when the log has cases (the hand-written machines have one run).
+    /// `names`; nil when the log has cases (these hand-written machines have one run).
     func handEvents(names: [String], program: Program) -> [HandEvent]? {
         guard runCount <= 1 else { return nil }
-        let codes = program.machine.events.map { event in UInt8(names.firstIndex(of: event.name) ?? 255) }
-        var time = 0.0
-        return events.map { e in
-            time = e.time ?? time
+        return handEvents(program: program) { line in
             var number = 0.0
             var flag = false
-            for value in e.payload {
+            for value in line.payload {
                 switch value {
                 case .number(let n): number = n
                 case .bool(let b): flag = b
                 case .string: break
                 }
             }
-            return HandEvent(code: codes[e.id.index], number: number, flag: flag, time: time)
+            return HandEvent(code: UInt8(names.firstIndex(of: line.name) ?? 255), number: number, flag: flag, time: line.time)
         }
+    }
+
+    /// The events as a hand-written machine's own event type, made by `make` from each line
+    /// (here, before any clock starts: the run itself only reads them); nil if `make` refuses
+    /// a line. A line without a time happens at its case's latest time, as in replay.
+    func handEvents<E>(program: Program, _ make: (HandLine) -> E?) -> [E]? {
+        var times = Array(repeating: 0.0, count: max(1, runCount))
+        var made: [E] = []
+        made.reserveCapacity(events.count)
+        for e in events {
+            times[e.run] = e.time ?? times[e.run]
+            let event = program.machine[e.id]
+            guard let m = make(HandLine(name: event.name, run: e.run, time: times[e.run], payload: e.payload,
+                                        fields: event.fields)) else { return nil }
+            made.append(m)
+        }
+        return made
+    }
+}
+
+/// One log line, for making a hand-written machine's event: the event's name, its case (an
+/// index into the runs), its time, and its payload, read by field name.
+struct HandLine {
+    var name: String
+    var run: Int
+    var time: Double
+    var payload: [Value]
+    var fields: [Field]
+
+    private func value(_ field: String) -> Value? { fields.firstIndex { $0.name == field }.map { payload[$0] } }
+
+    func number(_ field: String) -> Double {
+        if case .number(let n)? = value(field) { return n }
+        return .nan
+    }
+
+    func flag(_ field: String) -> Bool {
+        if case .bool(let b)? = value(field) { return b }
+        return false
+    }
+
+    func string(_ field: String) -> String {
+        if case .string(let s)? = value(field) { return s }
+        return ""
     }
 }
 
@@ -125,5 +166,45 @@ struct BenchError: Error {
 
     init(_ message: String) {
         self.message = message
+    }
+}
+
+/// The interpreter's end of each run of a log (`DecodedLog.step`), which a hand-written or
+/// generated machine's end must equal: the active states' names, outermost first, and every
+/// variable of the spec, by name (numbers exactly: the same operations give the same bits).
+struct FinalStates {
+    let program: Program
+    let instances: [Instance]
+
+    init(_ decoded: DecodedLog, _ program: Program) {
+        self.program = program
+        instances = decoded.step(program)
+    }
+
+    /// Nil when run `k` ended with these states and variables (`variables` must name every
+    /// variable of the spec); otherwise what differs, for the table.
+    func difference(_ k: Int, names: [String], variables: [(name: String, value: Value)]) -> String? {
+        guard k < instances.count else { return "no run \(k)" }
+        let instance = instances[k]
+        let expected = instance.activeStates.map { program.machine[$0].name }
+        let which = instances.count > 1 ? "case \(k + 1): " : ""
+        if names != expected { return which + "\(names.joined(separator: ",")), not \(expected.joined(separator: ","))" }
+        let declared = Set(program.machine.variables.map(\.name))
+        if Set(variables.map(\.name)) != declared { return which + "variables \(variables.map(\.name)), not \(declared.sorted())" }
+        for (name, value) in variables where instance.value(of: name) != value {
+            return which + "\(name) = \(value), not \(instance.value(of: name).map { "\($0)" } ?? "nil")"
+        }
+        return nil
+    }
+
+    /// "same end state" (with the number of runs when the log has cases), or "DIFFERS: …"
+    /// for the first run that differs; `end(k)` gives a machine's end of run `k`.
+    func verdict(_ runs: Int, _ end: (Int) -> (names: [String], variables: [(name: String, value: Value)])) -> String {
+        guard runs == instances.count else { return "DIFFERS: \(runs) runs, not \(instances.count)" }
+        for k in 0..<runs {
+            let (names, variables) = end(k)
+            if let difference = difference(k, names: names, variables: variables) { return "DIFFERS: " + difference }
+        }
+        return "same end state" + (runs > 1 ? " (\(runs) cases)" : "")
     }
 }

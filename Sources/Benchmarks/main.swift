@@ -10,7 +10,9 @@
 //         Writes a deterministic log (same bytes every time for a seed): a `time` on every line, no
 //         expectation lines. Machines: Drawer, VibrantButton, PullToRefresh (its refreshes
 //         run into the 2 s timer), PeekRating, SwipeToDismiss (four interleaved cases),
-//         MediaPlayer (the statechart: regions, history, eventless and raised events, timer).
+//         CheckoutScreen (a case per visit to the screen; payments refused, and timed out by
+//         its 10 s timer), MediaPlayer (the statechart: regions, history, eventless and raised
+//         events, timer).
 //
 //     .build/release/statecraft-bench run [--events 1000000] [--runs 5] [--machine Drawer ...]
 //                                         [--dir /tmp/statecraft-bench] [--python] [--no-cli] [--stepping]
@@ -20,11 +22,14 @@
 //         the second thread reading, as the CLI does for files), the
 //         `statecraft replay` process (plain and --trace --format jsonl; peak RSS is the
 //         child's own, from wait4), Instance.send over the log decoded ahead of time, the same
-//         events stepped from an EventTape with Instance.run, and the
-//         hand-written Swift `switch` (Drawer, PullToRefresh). The last three are timed in
-//         rounds, one of each per round, and their ratio to the hand-written machine is the
-//         median of the rounds' ratios (a change in the VM's speed hits all three alike).
-//         --stepping prints only those three rows. In-process peak RSS is this process's
+//         events stepped from an EventTape with Instance.run, the hand-written Swift `switch`
+//         (every machine but MediaPlayer: HandWritten.swift) and the generated Swift
+//         (Machines/*.swift, every machine), one machine per case in a log with cases. The last
+//         four are timed in rounds, one of each per round, and their ratio to the hand-written
+//         machine (for MediaPlayer, the generated machine's to the runtime's) is the median of
+//         the rounds' ratios (a change in the VM's speed hits them all alike); the hand-written
+//         and generated rows say whether they end, in every case, in the interpreter's states
+//         with its variables ("DIFFERS" when not). --stepping prints only those four rows. In-process peak RSS is this process's
 //         high-water mark after the stage (getrusage), so it only grows down the table.
 //         --python also runs python/transitions_baseline.py (needs `pip install transitions`)
 //         and, for MediaPlayer, python/statemachine_baseline.py (python-statemachine 3.2 through
@@ -33,13 +38,15 @@
 //
 //     .build/release/statecraft-bench allocs [--machine Drawer] [--count 5000]
 //         Heap allocations per event for each stage, counted by Valgrind memcheck ("total heap
-//         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind. `generated` is
-//         the type `statecraft swift` writes (Drawer, PullToRefresh), sent typed events.
+//         usage") over N and 2N events: (allocs(2N) - allocs(N)) / N. Needs valgrind. `hand` is the
+//         hand-written twin, `generated` the type `statecraft swift` writes, sent typed events
+//         (each machine that has one; in a log with cases, one machine per case).
 //
 //     .build/release/statecraft-bench probe --stage next|raw|replay|replay2|step|tape|hand|generated|record --machine M --log FILE --count N [--repeat R]
 //         One stage over the first N events, nothing printed: what `allocs` runs under Valgrind
-//         (replay2: replay with the second thread reading). --repeat steps (step, tape, hand) R
-//         times over the decoded events, for a profiler: `perf record` then sees the stepping.
+//         (replay2: replay with the second thread reading). --repeat steps (step, tape, hand,
+//         generated) R times over the decoded events, for a profiler: `perf record` then sees the
+//         stepping.
 //
 //     .build/release/statecraft-bench read-raw --log FILE [--runs 5] [--machine Drawer [--specs Specs]]
 //         Only the newline scan and EventLogReader.nextRaw() over FILE (median of the runs, ns
