@@ -57,7 +57,7 @@ extension FlatMachineWriter {
         out.line()
         out.doc("After a failed step: nothing of it stays (no output, no queued event).")
         out.open("private mutating func endStep()")
-            out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
+            out.line("if !pending.isEmpty { pending.removeAll() }")
             out.line("if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }")
             out.line("chosen.removeAll()")
         out.close()
@@ -379,7 +379,7 @@ extension FlatMachineWriter {
     mutating func chartTimerFunction() {
         out.doc("Fires timer `slot` as a macrostep of its own (time has moved to its deadline). The timer is\ndisarmed first, so a step that fails leaves it disarmed.")
         out.open("private mutating func fireTimer(_ slot: Int, firedAtOnce: Int) -> Outcome")
-            out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
+            out.line("if !pending.isEmpty { pending.removeAll() }")
             out.open("if firedAtOnce > 10_000")
                 for k in timers.indices { out.line("core.deadline\(k) = .nan") }
                 if sendsEvents { out.line("core.sent.removeAll()") }

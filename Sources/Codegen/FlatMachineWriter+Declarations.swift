@@ -271,7 +271,7 @@ extension FlatMachineWriter {
         out.close()
         out.line()
         out.line("private(set) var core = Core()")
-        out.line("private var pending: [Output] = []")
+        out.line("private var pending = OutputQueue()")
         out.doc("What starting did: `.started`, or `.rejected` when an entry action failed (the machine\nthen takes no events).")
         out.line("\(access)private(set) var start = StepResult(outcome: .started, outputs: [])")
         out.line()
@@ -293,8 +293,8 @@ extension FlatMachineWriter {
         out.doc("Enters the initial state, running its entry actions (`start` says what that did).")
         out.open("\(a)init()")
             out.line("let outcome = startMachine()")
-            out.line("start = StepResult(outcome: outcome, outputs: pending)")
-            out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
+            out.line("start = StepResult(outcome: outcome, outputs: pending.all)")
+            out.line("if !pending.isEmpty { pending.removeAll() }")
         out.close()
         out.line()
         out.doc("The active state: the innermost one (the initial one if starting failed).")
@@ -333,13 +333,18 @@ extension FlatMachineWriter {
             // A spec without outputs never fills `pending`, and `take` hands it on only after a
             // transition that can emit: a step that does little else does not look at it.
             let emits = !machine.outputs.isEmpty
-            out.line("if core.isFinished { return .afterFinal }")
+            // Without a top-level final state, a finished machine is one whose start failed
+            // (or a snapshot of one): it has no active state, so `take` finds no transition,
+            // and whether it finished is asked only then, off the path of a taken event.
+            let finishedTakesNothing = !hasTopLevelFinal
+            if !finishedTakesNothing { out.line("if core.isFinished { return .afterFinal }") }
             out.open("do")
-                out.line("guard let taken = try take(event\(emits ? ", emit" : "")) else { return .ignored }")
+                let notTaken = finishedTakesNothing ? "core.isFinished ? .afterFinal : .ignored" : ".ignored"
+                out.line("guard let taken = try take(event\(emits ? ", emit" : "")) else { return \(notTaken) }")
                 out.line("return .taken(transition: taken)")
             out.reopen("catch")
                 out.line("// (The transition that failed has put back what it changed.)")
-                if emits { out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }") }
+                if emits { out.line("if !pending.isEmpty { pending.removeAll() }") }
                 out.line("return .rejected(error)")
             out.close()
         out.close()
@@ -353,9 +358,10 @@ extension FlatMachineWriter {
                 out.line()
                 return
             }
-            // Most calls find no timer due: that test is inline, the firing out of line.
+            // Most calls find no timer due: that test is inline (and comes first), the firing
+            // out of line.
             let due = timers.indices.map { "core.deadline\($0) <= time" }.joined(separator: " || ")
-            out.line("if !core.isFinished && (\(due)) { fireTimer(dueBy: time, emit: emit, onStep: onStep) }")
+            out.line("if (\(due)) && !core.isFinished { fireTimer(dueBy: time, emit: emit, onStep: onStep) }")
             out.line("if time > core.now { core.now = time }")
         out.close()
         out.line()

@@ -163,6 +163,11 @@ extension FlatMachineWriter {
             // whose autoclosure would not take a typed throw.
             case .and: return ("(\(a) ? \(b) : false)", ta || tb)
             case .or: return ("(\(a) ? true : \(b))", ta || tb)
+            // Against the empty string, `isEmpty`: a length test, where `==` is Unicode's
+            // comparison (a call, and for emoji its slow path). Nothing else equals "".
+            case .equal where isEmptyString(l) || isEmptyString(r), .notEqual where isEmptyString(l) || isEmptyString(r):
+                let other = isEmptyString(r) ? a : b
+                return ("(\(op == .equal ? "" : "!")\(other).isEmpty)", ta || tb)
             case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual:
                 return ("(\(a) \(op.rawValue) \(b))", ta || tb)
             case .add where l.type == .string:
@@ -248,6 +253,11 @@ extension FlatMachineWriter {
     /// Whether `e`'s value is always finite: constants, and what is computed from them and
     /// from arithmetic (whose result is checked, or finite as `cannotFail` shows). A payload
     /// field, a variable or a local may hold any number.
+    /// Whether `e` is the empty string, written out.
+    func isEmptyString(_ e: Expr) -> Bool {
+        if case .string("")? = e.folded(constants: []) { true } else { false }
+    }
+
     func isFinite(_ e: Expr) -> Bool {
         switch e.kind {
         case .literal, .constant, .pi:
@@ -272,14 +282,51 @@ extension FlatMachineWriter {
     // MARK: - Helpers in the generated type
 
     mutating func helpers() {
-        out.doc("Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step\nsucceeds: a failing step emits nothing. Out of line: most steps emit nothing.)")
-        out.line("@inline(never)")
-        out.open("private mutating func deliver(_ emit: (Output) -> Void)")
-        out.line("for output in pending { emit(output) }")
-        out.line("pending.removeAll(keepingCapacity: true)")
-        out.close()
-        out.line()
+        if machine.outputs.isEmpty {
+            // (`Output` has no case: code that handles one would never be executed, a warning.)
+            out.doc("Hands the step's outputs to `emit`: this machine has none.")
+            out.line("private mutating func deliver(_ emit: (Output) -> Void) {}")
+            out.line()
+            out.doc("The outputs of the step under way: this machine has none, so it stays empty.")
+            out.open("private struct OutputQueue: Sendable, Hashable")
+                out.line("var isEmpty: Bool { true }")
+                out.line("var all: [Output] { [] }")
+                out.line("mutating func append(_ output: Output) {}")
+                out.line("mutating func removeAll() {}")
+            out.close()
+            out.line()
+        } else {
+            out.doc("Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step\nsucceeds: a failing step emits nothing. Out of line: most steps emit nothing.)")
+            out.line("@inline(never)")
+            out.open("private mutating func deliver(_ emit: (Output) -> Void)")
+                out.line("if let first = pending.first { emit(first) }")
+                out.line("for output in pending.rest { emit(output) }")
+                out.line("pending.removeAll()")
+            out.close()
+            out.line()
+            // Most steps emit one output or none: a slot of its own makes that a store and a
+            // test, where an array's append and empty cost a uniqueness check and a call each.
+            out.doc("The outputs of the step under way, in order: the first in a slot of its own (most steps\nemit one at most), the others after it.")
+            out.open("private struct OutputQueue: Sendable, Hashable")
+                out.line("var first: Output?")
+                out.line("var rest: [Output] = []")
+                out.line("var isEmpty: Bool { first == nil }")
+                out.line("var all: [Output] { first.map { [$0] + rest } ?? [] }")
+                out.line("@inline(__always)")
+                out.open("mutating func append(_ output: Output)")
+                    out.line("if first == nil { first = output } else { rest.append(output) }")
+                out.close()
+                out.line("@inline(__always)")
+                out.open("mutating func removeAll()")
+                    out.line("first = nil")
+                    out.line("if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }")
+                out.close()
+            out.close()
+            out.line()
+        }
         out.line("// MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails")
+        out.line("// (`abs(result) <= greatestFiniteMagnitude` is `isFinite` in two instructions, not six:")
+        out.line("// NaN compares false.)")
         out.line()
         let ops: [(String, String, String)] = [("add", "+", "a + b"), ("subtract", "-", "a - b"), ("multiply", "*", "a * b"),
                                                ("divide", "/", "a / b"), ("remainder", "%", "a.truncatingRemainder(dividingBy: b)")]
@@ -287,7 +334,7 @@ extension FlatMachineWriter {
             out.line("@inline(__always)")
             out.open("private static func \(name)(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double")
                 out.line("let result = \(formula)")
-                out.line("if result.isFinite { return result }")
+                out.line("if Swift.abs(result) <= .greatestFiniteMagnitude { return result }")
                 out.line("throw Failure.arithmetic(a, \(SwiftName.literal(symbol)), b, compound: compound, line, column)")
             out.close()
             out.line()

@@ -48,7 +48,7 @@ extension FlatMachineWriter {
                 out.reopen("catch")
                     out.line("core = before")
                     out.line("core.isFinished = true")
-                    out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
+                    out.line("if !pending.isEmpty { pending.removeAll() }")
                     out.line("return .rejected(error)")
                 out.close()
             }
@@ -307,7 +307,7 @@ extension FlatMachineWriter {
         }
         out.doc("Fires timer `slot` as a step of its own (time has moved to its deadline).")
         out.open("private mutating func fireTimer(_ slot: Int, firedAtOnce: Int) -> Outcome")
-            out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
+            out.line("if !pending.isEmpty { pending.removeAll() }")
             out.open("if firedAtOnce > 10_000")
                 for k in timers.indices { out.line("core.deadline\(k) = .nan") }
                 out.line("let (line, column) = Self.timerSites[slot]")
@@ -339,7 +339,7 @@ extension FlatMachineWriter {
             if mayFail {
                 out.reopen("catch")
                     out.line("core = before")
-                    out.line("if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }")
+                    out.line("if !pending.isEmpty { pending.removeAll() }")
                     out.line("return .rejected(error)")
                 out.close()
             }

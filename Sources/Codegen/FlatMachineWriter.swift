@@ -27,6 +27,10 @@ struct FlatMachineWriter {
     let sendsEvents: Bool
     var out = SwiftWriter()
 
+    /// Whether entering a state can end the run (a final state at the top level). Without one,
+    /// a flat machine finishes only when its start fails.
+    var hasTopLevelFinal: Bool { machine[machine.root].children.contains { machine[$0].isFinal } }
+
     init(_ machine: Machine, _ options: SwiftGenerator.Options) {
         self.machine = machine
         self.options = options
@@ -64,7 +68,7 @@ struct FlatMachineWriter {
         "atomicStates", "compoundStates", "parallelStates", "lastDescendant", "isDescendant", "descendants", "sourceState", "targetState",
         "staticEntry", "microstepLimit", "regionsOf", "addDescendantStatesToEnter", "addAncestorStatesToEnter", "enterUncoveredRegions", "addAncestorsOfHistoryTargets", "finalChildren", "effectiveTargets", "historyDomain", "timerSites", "SnapshotError", "SnapshotJSON",
         "specFingerprint", "snapshotJSON", "Sent", "sent", "sendToSelf", "sentEntry", "firstSendSite", "statePath", "stateNumber", "isHistoryState", "parentNumber", "afterCount", "timerSlot",
-        "unrepresentableDeadline", "DeadlineRefusal", "deadlineHolds", "onEachStep", "fireNext",
+        "unrepresentableDeadline", "DeadlineRefusal", "deadlineHolds", "onEachStep", "fireNext", "OutputQueue",
     ]
 
     mutating func write() throws(SwiftGenerator.Unsupported) -> String {

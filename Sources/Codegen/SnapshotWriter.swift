@@ -172,6 +172,13 @@ extension FlatMachineWriter {
                         out.line("problems.append(\"configuration: not one state of this flat machine and its ancestors\")")
                     out.close()
                 out.close()
+                // Finished means a final state at the top level is active, or nothing is (a start
+                // that failed): `send` counts on it (the runtime refuses the same snapshots).
+                let finals = machine[machine.root].children.filter { machine[$0].isFinal }.map { String($0.index) }
+                let noFinal = finals.isEmpty ? "" : " && !configuration.contains(where: [\(finals.joined(separator: ", "))].contains)"
+                out.open("if finished && !configuration.isEmpty\(noFinal)")
+                    out.line("problems.append(\"field 'finished' is true, but no final state at the top level is active\")")
+                out.close()
             } else {
                 out.line("_ = problemsBefore")
             }

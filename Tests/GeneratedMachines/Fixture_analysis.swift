@@ -192,7 +192,7 @@ public struct Fixture_analysis: Sendable, Hashable {
     }
 
     private(set) var core = Core()
-    private var pending: [Output] = []
+    private var pending = OutputQueue()
     /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
     /// then takes no events).
     public private(set) var start = StepResult(outcome: .started, outputs: [])
@@ -200,8 +200,8 @@ public struct Fixture_analysis: Sendable, Hashable {
     /// Enters the initial state, running its entry actions (`start` says what that did).
     public init() {
         let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending)
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        start = StepResult(outcome: outcome, outputs: pending.all)
+        if !pending.isEmpty { pending.removeAll() }
     }
 
     /// The active state: the innermost one (the initial one if starting failed).
@@ -260,13 +260,12 @@ public struct Fixture_analysis: Sendable, Hashable {
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
     @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
-        if core.isFinished { return .afterFinal }
         do {
-            guard let taken = try take(event, emit) else { return .ignored }
+            guard let taken = try take(event, emit) else { return core.isFinished ? .afterFinal : .ignored }
             return .taken(transition: taken)
         } catch {
             // (The transition that failed has put back what it changed.)
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+            if !pending.isEmpty { pending.removeAll() }
             return .rejected(error)
         }
     }
@@ -275,7 +274,7 @@ public struct Fixture_analysis: Sendable, Hashable {
     /// `emit` gets its outputs, `onStep` its outcome.
     @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
-        if !core.isFinished && (core.deadline0 <= time) { fireTimer(dueBy: time, emit: emit, onStep: onStep) }
+        if (core.deadline0 <= time) && !core.isFinished { fireTimer(dueBy: time, emit: emit, onStep: onStep) }
         if time > core.now { core.now = time }
     }
 
@@ -510,7 +509,7 @@ public struct Fixture_analysis: Sendable, Hashable {
 
     /// Fires timer `slot` as a step of its own (time has moved to its deadline).
     private mutating func fireTimer(_ slot: Int, firedAtOnce: Int) -> Outcome {
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        if !pending.isEmpty { pending.removeAll() }
         if firedAtOnce > 10_000 {
             core.deadline0 = .nan
             let (line, column) = Self.timerSites[slot]
@@ -657,6 +656,9 @@ public struct Fixture_analysis: Sendable, Hashable {
             if chain != configuration || [].contains(deepest) {
                 problems.append("configuration: not one state of this flat machine and its ancestors")
             }
+        }
+        if finished && !configuration.isEmpty {
+            problems.append("field 'finished' is true, but no final state at the top level is active")
         }
         let history: [(h: Int, states: [Int])] = []
         if case .object(let members)? = field("history") {
@@ -1006,44 +1008,65 @@ public struct Fixture_analysis: Sendable, Hashable {
     /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
-        for output in pending { emit(output) }
-        pending.removeAll(keepingCapacity: true)
+        if let first = pending.first { emit(first) }
+        for output in pending.rest { emit(output) }
+        pending.removeAll()
+    }
+
+    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
+    /// emit one at most), the others after it.
+    private struct OutputQueue: Sendable, Hashable {
+        var first: Output?
+        var rest: [Output] = []
+        var isEmpty: Bool { first == nil }
+        var all: [Output] { first.map { [$0] + rest } ?? [] }
+        @inline(__always)
+        mutating func append(_ output: Output) {
+            if first == nil { first = output } else { rest.append(output) }
+        }
+        @inline(__always)
+        mutating func removeAll() {
+            first = nil
+            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
+        }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
+    // (`abs(result) <= greatestFiniteMagnitude` is `isFinite` in two instructions, not six:
+    // NaN compares false.)
 
     @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 

@@ -267,7 +267,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
 
     private(set) var core = Core()
     /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending: [Output] = []
+    private var pending = OutputQueue()
     private var internalQueue: [Internal] = []
     private var chosen = Chosen()
     private var microstepCount = 0
@@ -281,8 +281,8 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     /// and raised events until it is stable (`start` says what that did).
     public init() {
         let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending)
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        start = StepResult(outcome: outcome, outputs: pending.all)
+        if !pending.isEmpty { pending.removeAll() }
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -418,7 +418,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
 
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
         chosen.removeAll()
     }
@@ -1310,44 +1310,65 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
-        for output in pending { emit(output) }
-        pending.removeAll(keepingCapacity: true)
+        if let first = pending.first { emit(first) }
+        for output in pending.rest { emit(output) }
+        pending.removeAll()
+    }
+
+    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
+    /// emit one at most), the others after it.
+    private struct OutputQueue: Sendable, Hashable {
+        var first: Output?
+        var rest: [Output] = []
+        var isEmpty: Bool { first == nil }
+        var all: [Output] { first.map { [$0] + rest } ?? [] }
+        @inline(__always)
+        mutating func append(_ output: Output) {
+            if first == nil { first = output } else { rest.append(output) }
+        }
+        @inline(__always)
+        mutating func removeAll() {
+            first = nil
+            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
+        }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
+    // (`abs(result) <= greatestFiniteMagnitude` is `isFinite` in two instructions, not six:
+    // NaN compares false.)
 
     @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 

@@ -157,7 +157,7 @@ public struct Fixture_sole_child: Sendable, Hashable {
     }
 
     private(set) var core = Core()
-    private var pending: [Output] = []
+    private var pending = OutputQueue()
     /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
     /// then takes no events).
     public private(set) var start = StepResult(outcome: .started, outputs: [])
@@ -165,8 +165,8 @@ public struct Fixture_sole_child: Sendable, Hashable {
     /// Enters the initial state, running its entry actions (`start` says what that did).
     public init() {
         let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending)
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        start = StepResult(outcome: outcome, outputs: pending.all)
+        if !pending.isEmpty { pending.removeAll() }
     }
 
     /// The active state: the innermost one (the initial one if starting failed).
@@ -218,9 +218,8 @@ public struct Fixture_sole_child: Sendable, Hashable {
     /// Sends `event` now, handing its outputs to `emit` in order (nothing is allocated).
     @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
-        if core.isFinished { return .afterFinal }
         do {
-            guard let taken = try take(event) else { return .ignored }
+            guard let taken = try take(event) else { return core.isFinished ? .afterFinal : .ignored }
             return .taken(transition: taken)
         } catch {
             // (The transition that failed has put back what it changed.)
@@ -436,6 +435,9 @@ public struct Fixture_sole_child: Sendable, Hashable {
             if chain != configuration || [1, 2].contains(deepest) {
                 problems.append("configuration: not one state of this flat machine and its ancestors")
             }
+        }
+        if finished && !configuration.isEmpty {
+            problems.append("field 'finished' is true, but no final state at the top level is active")
         }
         let history: [(h: Int, states: [Int])] = []
         if case .object(let members)? = field("history") {
@@ -757,48 +759,53 @@ public struct Fixture_sole_child: Sendable, Hashable {
             }
         }
     }
-    /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
-    @inline(never)
-    private mutating func deliver(_ emit: (Output) -> Void) {
-        for output in pending { emit(output) }
-        pending.removeAll(keepingCapacity: true)
+    /// Hands the step's outputs to `emit`: this machine has none.
+    private mutating func deliver(_ emit: (Output) -> Void) {}
+
+    /// The outputs of the step under way: this machine has none, so it stays empty.
+    private struct OutputQueue: Sendable, Hashable {
+        var isEmpty: Bool { true }
+        var all: [Output] { [] }
+        mutating func append(_ output: Output) {}
+        mutating func removeAll() {}
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
+    // (`abs(result) <= greatestFiniteMagnitude` is `isFinite` in two instructions, not six:
+    // NaN compares false.)
 
     @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 

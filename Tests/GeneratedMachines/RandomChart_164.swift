@@ -330,7 +330,7 @@ public struct RandomChart_164: Sendable, Hashable {
 
     private(set) var core = Core()
     /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending: [Output] = []
+    private var pending = OutputQueue()
     private var internalQueue: [Internal] = []
     private var chosen = Chosen()
     private var microstepCount = 0
@@ -344,8 +344,8 @@ public struct RandomChart_164: Sendable, Hashable {
     /// and raised events until it is stable (`start` says what that did).
     public init() {
         let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending)
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        start = StepResult(outcome: outcome, outputs: pending.all)
+        if !pending.isEmpty { pending.removeAll() }
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -517,7 +517,7 @@ public struct RandomChart_164: Sendable, Hashable {
 
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
         chosen.removeAll()
     }
@@ -571,10 +571,10 @@ public struct RandomChart_164: Sendable, Hashable {
             }
             if core.active.contains(4) /* s3 */ {
                 // line 25: on go in s3 -> h18
-                if (core.trail != "") {
+                if (!core.trail.isEmpty) {
                     addEnabled(4)
                 // line 26: on go in s3 -> s6
-                } else if (core.trail != "") {
+                } else if (!core.trail.isEmpty) {
                     addEnabled(5)
                 // line 15: on go in s0 -> h8
                 } else if (core.a < 3) {
@@ -626,7 +626,7 @@ public struct RandomChart_164: Sendable, Hashable {
             }
             if core.active.contains(17) /* s16 */ {
                 // line 75: on go in s16 -> s19
-                if (core.trail != "") {
+                if (!core.trail.isEmpty) {
                     addEnabled(26)
                 }
             }
@@ -667,10 +667,10 @@ public struct RandomChart_164: Sendable, Hashable {
             }
             if core.active.contains(17) /* s16 */ {
                 // line 74: on back in s16 -> s21
-                if (core.trail != "") {
+                if (!core.trail.isEmpty) {
                     addEnabled(25)
                 // line 68: on back in s14 -> s13
-                } else if (core.trail != "") {
+                } else if (!core.trail.isEmpty) {
                     addEnabled(22)
                 // line 69: on back in s14 -> s9
                 } else if (core.a > 1) {
@@ -682,7 +682,7 @@ public struct RandomChart_164: Sendable, Hashable {
                 if core.active.contains(24) {
                     addEnabled(27)
                 // line 68: on back in s14 -> s13
-                } else if (core.trail != "") {
+                } else if (!core.trail.isEmpty) {
                     addEnabled(22)
                 // line 69: on back in s14 -> s9
                 } else if (core.a > 1) {
@@ -694,7 +694,7 @@ public struct RandomChart_164: Sendable, Hashable {
                 if core.flag {
                     addEnabled(31)
                 // line 68: on back in s14 -> s13
-                } else if (core.trail != "") {
+                } else if (!core.trail.isEmpty) {
                     addEnabled(22)
                 // line 69: on back in s14 -> s9
                 } else if (core.a > 1) {
@@ -703,7 +703,7 @@ public struct RandomChart_164: Sendable, Hashable {
             }
             if !(core.active & Bits(0x1C00000)).isEmpty /* s21, s22, s23 */ {
                 // line 68: on back in s14 -> s13
-                if (core.trail != "") {
+                if (!core.trail.isEmpty) {
                     addEnabled(22)
                 // line 69: on back in s14 -> s9
                 } else if (core.a > 1) {
@@ -894,7 +894,7 @@ public struct RandomChart_164: Sendable, Hashable {
     /// Fires timer `slot` as a macrostep of its own (time has moved to its deadline). The timer is
     /// disarmed first, so a step that fails leaves it disarmed.
     private mutating func fireTimer(_ slot: Int, firedAtOnce: Int) -> Outcome {
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        if !pending.isEmpty { pending.removeAll() }
         if firedAtOnce > 10_000 {
             core.deadline0 = .nan
             core.deadline1 = .nan
@@ -928,10 +928,10 @@ public struct RandomChart_164: Sendable, Hashable {
             case 2:
                 chosen.append(7)
             case 3:
-                guard (core.trail != "") else { return .ignored }
+                guard (!core.trail.isEmpty) else { return .ignored }
                 chosen.append(10)
             case 4:
-                guard (core.trail != "") else { return .ignored }
+                guard (!core.trail.isEmpty) else { return .ignored }
                 chosen.append(11)
             case 5:
                 guard (core.b != 0) else { return .ignored }
@@ -2194,44 +2194,65 @@ public struct RandomChart_164: Sendable, Hashable {
     /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
-        for output in pending { emit(output) }
-        pending.removeAll(keepingCapacity: true)
+        if let first = pending.first { emit(first) }
+        for output in pending.rest { emit(output) }
+        pending.removeAll()
+    }
+
+    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
+    /// emit one at most), the others after it.
+    private struct OutputQueue: Sendable, Hashable {
+        var first: Output?
+        var rest: [Output] = []
+        var isEmpty: Bool { first == nil }
+        var all: [Output] { first.map { [$0] + rest } ?? [] }
+        @inline(__always)
+        mutating func append(_ output: Output) {
+            if first == nil { first = output } else { rest.append(output) }
+        }
+        @inline(__always)
+        mutating func removeAll() {
+            first = nil
+            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
+        }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
+    // (`abs(result) <= greatestFiniteMagnitude` is `isFinite` in two instructions, not six:
+    // NaN compares false.)
 
     @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 

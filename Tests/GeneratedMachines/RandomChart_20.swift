@@ -344,7 +344,7 @@ public struct RandomChart_20: Sendable, Hashable {
 
     private(set) var core = Core()
     /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending: [Output] = []
+    private var pending = OutputQueue()
     private var internalQueue: [Internal] = []
     private var chosen = Chosen()
     private var microstepCount = 0
@@ -358,8 +358,8 @@ public struct RandomChart_20: Sendable, Hashable {
     /// and raised events until it is stable (`start` says what that did).
     public init() {
         let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending)
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        start = StepResult(outcome: outcome, outputs: pending.all)
+        if !pending.isEmpty { pending.removeAll() }
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -550,7 +550,7 @@ public struct RandomChart_20: Sendable, Hashable {
 
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
         chosen.removeAll()
     }
@@ -564,7 +564,7 @@ public struct RandomChart_20: Sendable, Hashable {
         case .tick:
             if core.active.contains(6) /* s5 */ {
                 // line 40: on tick, move in s5 -> s9
-                if (core.trail != "") {
+                if (!core.trail.isEmpty) {
                     addEnabled(13)
                 // line 34: on tick, move in s4 -> s12
                 } else if !core.active.contains(9) {
@@ -589,7 +589,7 @@ public struct RandomChart_20: Sendable, Hashable {
                 if (core.a > 1) {
                     addEnabled(5)
                 // line 25: on go in s2 -> h14
-                } else if (core.trail != "") {
+                } else if (!core.trail.isEmpty) {
                     addEnabled(6)
                 }
             }
@@ -630,7 +630,7 @@ public struct RandomChart_20: Sendable, Hashable {
         case .back:
             if !(core.active & Bits(0x1D8)).isEmpty /* s2, s3, s5, s6, s7 */ {
                 // line 15: on back in s0
-                if (core.trail != "") {
+                if (!core.trail.isEmpty) {
                     addEnabled(1)
                 }
             }
@@ -645,7 +645,7 @@ public struct RandomChart_20: Sendable, Hashable {
                 } else if !core.active.contains(9) {
                     addEnabled(17)
                 // line 15: on back in s0
-                } else if (core.trail != "") {
+                } else if (!core.trail.isEmpty) {
                     addEnabled(1)
                 }
             }
@@ -654,7 +654,7 @@ public struct RandomChart_20: Sendable, Hashable {
                 if !core.active.contains(9) {
                     addEnabled(17)
                 // line 15: on back in s0
-                } else if (core.trail != "") {
+                } else if (!core.trail.isEmpty) {
                     addEnabled(1)
                 }
             }
@@ -681,7 +681,7 @@ public struct RandomChart_20: Sendable, Hashable {
             }
             if core.active.contains(6) /* s5 */ {
                 // line 40: on tick, move in s5 -> s9
-                if (core.trail != "") {
+                if (!core.trail.isEmpty) {
                     addEnabled(13)
                 // line 34: on tick, move in s4 -> s12
                 } else if !core.active.contains(9) {
@@ -930,7 +930,7 @@ public struct RandomChart_20: Sendable, Hashable {
     /// Fires timer `slot` as a macrostep of its own (time has moved to its deadline). The timer is
     /// disarmed first, so a step that fails leaves it disarmed.
     private mutating func fireTimer(_ slot: Int, firedAtOnce: Int) -> Outcome {
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        if !pending.isEmpty { pending.removeAll() }
         if firedAtOnce > 10_000 {
             core.deadline0 = .nan
             core.deadline1 = .nan
@@ -957,7 +957,7 @@ public struct RandomChart_20: Sendable, Hashable {
             chosen.removeAll()
             switch slot {
             case 0:
-                guard (core.trail != "") else { return .ignored }
+                guard (!core.trail.isEmpty) else { return .ignored }
                 chosen.append(4)
             case 1:
                 chosen.append(7)
@@ -2342,44 +2342,65 @@ public struct RandomChart_20: Sendable, Hashable {
     /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
-        for output in pending { emit(output) }
-        pending.removeAll(keepingCapacity: true)
+        if let first = pending.first { emit(first) }
+        for output in pending.rest { emit(output) }
+        pending.removeAll()
+    }
+
+    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
+    /// emit one at most), the others after it.
+    private struct OutputQueue: Sendable, Hashable {
+        var first: Output?
+        var rest: [Output] = []
+        var isEmpty: Bool { first == nil }
+        var all: [Output] { first.map { [$0] + rest } ?? [] }
+        @inline(__always)
+        mutating func append(_ output: Output) {
+            if first == nil { first = output } else { rest.append(output) }
+        }
+        @inline(__always)
+        mutating func removeAll() {
+            first = nil
+            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
+        }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
+    // (`abs(result) <= greatestFiniteMagnitude` is `isFinite` in two instructions, not six:
+    // NaN compares false.)
 
     @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 

@@ -203,7 +203,7 @@ struct SwipeToDismiss: Sendable, Hashable {
     }
 
     private(set) var core = Core()
-    private var pending: [Output] = []
+    private var pending = OutputQueue()
     /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
     /// then takes no events).
     private(set) var start = StepResult(outcome: .started, outputs: [])
@@ -211,8 +211,8 @@ struct SwipeToDismiss: Sendable, Hashable {
     /// Enters the initial state, running its entry actions (`start` says what that did).
     init() {
         let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending)
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        start = StepResult(outcome: outcome, outputs: pending.all)
+        if !pending.isEmpty { pending.removeAll() }
     }
 
     /// The active state: the innermost one (the initial one if starting failed).
@@ -273,7 +273,7 @@ struct SwipeToDismiss: Sendable, Hashable {
             return .taken(transition: taken)
         } catch {
             // (The transition that failed has put back what it changed.)
-            if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+            if !pending.isEmpty { pending.removeAll() }
             return .rejected(error)
         }
     }
@@ -579,6 +579,9 @@ struct SwipeToDismiss: Sendable, Hashable {
             if chain != configuration || [1].contains(deepest) {
                 problems.append("configuration: not one state of this flat machine and its ancestors")
             }
+        }
+        if finished && !configuration.isEmpty && !configuration.contains(where: [6].contains) {
+            problems.append("field 'finished' is true, but no final state at the top level is active")
         }
         let history: [(h: Int, states: [Int])] = []
         if case .object(let members)? = field("history") {
@@ -922,44 +925,65 @@ struct SwipeToDismiss: Sendable, Hashable {
     /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
-        for output in pending { emit(output) }
-        pending.removeAll(keepingCapacity: true)
+        if let first = pending.first { emit(first) }
+        for output in pending.rest { emit(output) }
+        pending.removeAll()
+    }
+
+    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
+    /// emit one at most), the others after it.
+    private struct OutputQueue: Sendable, Hashable {
+        var first: Output?
+        var rest: [Output] = []
+        var isEmpty: Bool { first == nil }
+        var all: [Output] { first.map { [$0] + rest } ?? [] }
+        @inline(__always)
+        mutating func append(_ output: Output) {
+            if first == nil { first = output } else { rest.append(output) }
+        }
+        @inline(__always)
+        mutating func removeAll() {
+            first = nil
+            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
+        }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
+    // (`abs(result) <= greatestFiniteMagnitude` is `isFinite` in two instructions, not six:
+    // NaN compares false.)
 
     @inline(__always)
     private static func add(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a + b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "+", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func subtract(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a - b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "-", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func multiply(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a * b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "*", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func divide(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a / b
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "/", b, compound: compound, line, column)
     }
 
     @inline(__always)
     private static func remainder(_ a: Double, _ b: Double, compound: Bool, _ line: Int, _ column: Int) throws(Failure) -> Double {
         let result = a.truncatingRemainder(dividingBy: b)
-        if result.isFinite { return result }
+        if Swift.abs(result) <= .greatestFiniteMagnitude { return result }
         throw Failure.arithmetic(a, "%", b, compound: compound, line, column)
     }
 

@@ -199,6 +199,12 @@ extension Instance {
                 problems.append("configuration: not one state of this flat machine and its ancestors")
             }
         }
+        // A flat machine finishes by entering a final state at the top level, or by a start
+        // that failed (then nothing is active): the generated types count on it.
+        if program.chart == nil, finished, !configuration.isEmpty,
+           !configuration.contains(where: { machine.states[$0].isFinal && machine.states[$0].parent == machine.root }) {
+            problems.append("field 'finished' is true, but no final state at the top level is active")
+        }
 
         // History: history state -> the states it recorded.
         var history: [(h: Int, states: [Int])] = []
