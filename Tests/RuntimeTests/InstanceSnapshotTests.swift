@@ -208,6 +208,42 @@ import TestSupport
         }
     }
 
+    /// A flat machine finishes by entering a final state at the top level (or when its start
+    /// fails, and then nothing is active), and the generated types count on it: a snapshot that
+    /// says finished anywhere else is refused, and one that finished in a final state restores
+    /// finished.
+    @Test func finishedOutsideAFinalStateIsRefused() throws {
+        let program = try program(source: """
+            machine Door {
+                event open
+                event lock
+                initial state closed {
+                    on open -> opened
+                    on lock -> locked
+                }
+                state opened {}
+                final state locked
+            }
+            """)
+        var instance = Instance(program)
+        _ = instance.start()
+        let closed = instance.snapshotJSON()
+        #expect(closed.contains("\"finished\": false"))
+        do {
+            _ = try Instance(restoring: closed.replacingOccurrences(of: "\"finished\": false", with: "\"finished\": true"),
+                             program: program)
+            Issue.record("restored a machine finished in 'closed'")
+        } catch {
+            #expect(error.problems == ["field 'finished' is true, but no final state at the top level is active"])
+        }
+        _ = instance.send(try #require(program.event(named: "lock")), payload: [])
+        #expect(instance.isFinished)
+        var restored = try Instance(restoring: instance.snapshotJSON(), program: program)
+        #expect(restored.isFinished)
+        let after = restored.send(try #require(program.event(named: "open")), payload: [])
+        if case .afterFinal = after.result {} else { Issue.record("the restored machine took 'open': \(after.result)") }
+    }
+
     @Test func anotherVersionIsRefused() throws {
         let program = try program(source: Self.spec)
         do {
