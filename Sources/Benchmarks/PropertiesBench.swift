@@ -9,7 +9,7 @@ import Statecraft
 struct PropertiesBench {
     var events = 2_000_000
     var runs = 9
-    var machines = LogGenerator.machines
+    var machines = LogGenerator.measuredByDefault
     var specs = "Specs"
     var directory = "/tmp/statecraft-bench"
 

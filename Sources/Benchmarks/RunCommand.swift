@@ -6,7 +6,7 @@ import Statecraft
 struct RunCommand {
     var events = 1_000_000
     var runs = 5
-    var machines = LogGenerator.machines
+    var machines = LogGenerator.measuredByDefault
     var specs = "Specs"
     var directory = "/tmp/statecraft-bench"
     var python = false

@@ -16,7 +16,8 @@
 //
 //     .build/release/statecraft-bench run [--events 1000000] [--runs 5] [--machine Drawer ...]
 //                                         [--dir /tmp/statecraft-bench] [--python] [--no-cli] [--stepping]
-//         For each machine, generates (or reuses) DIR/<Machine>-<events>.jsonl and prints the
+//         For each machine (by default every one but CheckoutScreen, whose runtime rows take
+//         minutes at this size), generates (or reuses) DIR/<Machine>-<events>.jsonl and prints the
 //         median of the runs for: a raw newline count (read(2) + memchr), EventLogReader.next(),
 //         EventLogReader.nextRaw(), replay in process (Replayer.replay, on one thread and with
 //         the second thread reading, as the CLI does for files), the
@@ -80,7 +81,7 @@
 //         Writes that generated chart, to time the real binary on it: statecraft paths FILE.
 //
 //     .build/release/statecraft-bench properties [--events 2000000] [--runs 9] [--machine PullToRefresh ...] [--dir DIR]
-//         What watching properties costs replay: each bundled machine with properties replays its
+//         What watching properties costs replay: each bundled machine with properties (but CheckoutScreen, unless named) replays its
 //         generated log in process with its properties and with them cut out, on one thread and
 //         on two (the CLI's reader thread), back to back in each of K rounds; the cost is the
 //         median of the rounds' ratios.
