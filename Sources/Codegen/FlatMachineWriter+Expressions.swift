@@ -250,14 +250,14 @@ extension FlatMachineWriter {
         }
     }
 
-    /// Whether `e`'s value is always finite: constants, and what is computed from them and
-    /// from arithmetic (whose result is checked, or finite as `cannotFail` shows). A payload
-    /// field, a variable or a local may hold any number.
     /// Whether `e` is the empty string, written out.
     func isEmptyString(_ e: Expr) -> Bool {
         if case .string("")? = e.folded(constants: []) { true } else { false }
     }
 
+    /// Whether `e`'s value is always finite: constants, and what is computed from them and
+    /// from arithmetic (whose result is checked, or finite as `cannotFail` shows). A payload
+    /// field, a variable or a local may hold any number.
     func isFinite(_ e: Expr) -> Bool {
         switch e.kind {
         case .literal, .constant, .pi:
