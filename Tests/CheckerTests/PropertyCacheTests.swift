@@ -119,6 +119,51 @@ import TestSupport
         #expect(broken > 30, "the runs break the properties in and out of `ready`")
     }
 
+    /// The same nested machine with properties that are not quick (arithmetic), so the input
+    /// cache decides when they are judged: leaving or entering a leaf changes `in(s)` of every
+    /// state around it, not only of the leaf (`never in(ready) && x + 1 > 3` breaks when `back`
+    /// re-enters `ready` from `away`, where `bump` set `x`).
+    @Test func theInputCacheSeesInOfNestedStatesChange() throws {
+        let machine = try #require(Statecraft.check(source: """
+            machine Nested {
+                var x: Number = 0
+                var held: Bool = false
+                event bump(by: Number)
+                event hold
+                event leave
+                event back
+                initial state ready {
+                    on leave -> away
+                    on hold { held = !held }
+                    initial state idle {
+                        on bump { x = x + by }
+                        on hold -> busy
+                    }
+                    state busy {
+                        on bump { x = x - by }
+                    }
+                }
+                state away {
+                    on bump { x = by }
+                    on back -> idle
+                }
+                property smallInReady: never in(ready) && x + 1 > 3
+                property heldAway: always held || x * 2 < 4 while !in(ready)
+            }
+            """, bounds: nil).machine)
+        let program = Program(machine)
+        #expect(program.properties.allSatisfy { !$0.x.isQuick }, "neither is quick")
+        var rng = SplitMix64(seed: 11)
+        var broken = 0, singles = 0
+        for _ in 0..<300 {
+            if let difference = Self.compare(program, rng: &rng, broken: &broken, singles: &singles) {
+                Issue.record("\(difference)")
+                return
+            }
+        }
+        #expect(broken > 30, "the runs break the properties in and out of `ready`")
+    }
+
     /// One random run watched by both monitors; the first difference, if any.
     static func compare(_ program: Program, rng: inout SplitMix64, broken: inout Int, singles: inout Int) -> String? {
         var instance = Instance(program)

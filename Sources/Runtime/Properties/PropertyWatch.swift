@@ -29,8 +29,9 @@ package final class PropertyWatch: @unchecked Sendable {
     /// The properties that read any state (on a flat machine, the first leaf concerns all
     /// of them).
     let stateReaders: UInt64
-    /// On a flat machine, by state: the properties that read it (`in(s)` changes only where
-    /// `s` is the leaf left or the leaf entered). Empty for a statechart.
+    /// On a flat machine, by state: the properties that read `in(s)` of it or of a state it
+    /// lies in (a new leaf changes only those of the leaf left and the leaf entered). Empty
+    /// for a statechart.
     let readersOfState: FrozenTable<UInt64>
     /// By event: the responses that event triggers.
     let triggeredBy: FrozenTable<UInt64>
@@ -133,8 +134,12 @@ package final class PropertyWatch: @unchecked Sendable {
             if !reads[k].states.isEmpty { stateReaders |= bit }
             if p.triggerEvent >= 0 && Int(p.triggerEvent) < eventCount { triggeredBy[Int(p.triggerEvent)] |= bit }
         }
+        // By leaf: the readers of `in(s)` for every `s` the leaf lies in, itself and its
+        // ancestors, since leaving or entering the leaf may change each of those.
         var readersOfState = Array(repeating: UInt64(0), count: flatStates)
-        for input in states where Int(input.id) < flatStates { readersOfState[Int(input.id)] |= input.readers }
+        for input in states where Int(input.id) < flatStates {
+            for leaf in 0..<flatStates where within(leaf, Int(input.id)) { readersOfState[leaf] |= input.readers }
+        }
         self.readersOfState = FrozenTable(readersOfState)
         self.quickIn = FrozenTable(quickIn)
         self.quickTests = FrozenTable(quickTests)
