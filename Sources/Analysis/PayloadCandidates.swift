@@ -72,7 +72,7 @@ struct PayloadCandidates {
             if case .after(let d) = t.trigger { collect(d) }
             for a in t.actions { a.visitExpressions(collect) }
         }
-        for s in machine.states { for a in s.entry + s.exit + s.defaultEntryActions { a.visitExpressions(collect) } }
+        for s in machine.states { for a in s.allActions { a.visitExpressions(collect) } }
         for c in machine.constants { collect(c.definition) }
         for v in machine.variables { collect(v.initializer) }
         // Small magnitudes first: they are the likeliest to matter, and the cut keeps the search small.

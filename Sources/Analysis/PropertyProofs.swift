@@ -263,7 +263,7 @@ struct PropertyProofs {
             raised.formUnion(r)
             if case .events(let events) = t.trigger { for e in events { raisedBy[e.index, default: []].formUnion(r) } }
         }
-        let fromStates = machine.states.reduce(into: Set<Int>()) { $0.formUnion(raises($1.entry + $1.exit + $1.defaultEntryActions)) }
+        let fromStates = machine.states.reduce(into: Set<Int>()) { $0.formUnion(raises($1.allActions)) }
         raised.formUnion(fromStates)
         // A chain of raised events that can come back to one it started from.
         for start in raised {

@@ -126,7 +126,7 @@ struct RegionalSlots {
             if case .after(let d) = t.trigger { read(d, []) }
             for a in t.actions { visit(a, events) }
         }
-        for s in machine.states { for a in s.entry + s.exit + s.defaultEntryActions { visit(a, []) } }
+        for s in machine.states { for a in s.allActions { visit(a, []) } }
 
         var classBroken: Set<Slot> = []
         var classConstants: [Slot: Set<Value>] = [:]

@@ -75,7 +75,7 @@ enum TimerLoops {
             }
         }
         for t in machine.transitions { scan(t.actions) }
-        for s in machine.states { scan(s.entry + s.exit + s.defaultEntryActions) }
+        for s in machine.states { scan(s.allActions) }
         if raises { return true }
         return loop.contains { s in
             machine.coActiveStates(s).contains { other in

@@ -97,7 +97,7 @@ struct Settling {
         self.takers = takers.mapValues { $0.sorted { $0.source < $1.source } }
         var raised = Set<EventID>()
         for state in machine.states {
-            for r in UnhandledRaises.raisedEvents(state.entry + state.exit + state.defaultEntryActions) { raised.insert(r.event) }
+            for r in UnhandledRaises.raisedEvents(state.allActions) { raised.insert(r.event) }
         }
         for t in machine.transitions {
             for r in UnhandledRaises.raisedEvents(t.actions) { raised.insert(r.event) }

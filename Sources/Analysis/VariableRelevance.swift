@@ -74,7 +74,7 @@ struct VariableRelevance: Sendable {
         // dependsOn[n]: the nodes whose values flow into n through copies that cannot fail.
         var dependsOn = Array(repeating: Set<Int>(), count: nodes)
         var actions: [([Action], [Int])] = []
-        for s in machine.states { actions.append((s.entry + s.exit + s.defaultEntryActions, [])) }
+        for s in machine.states { actions.append((s.allActions, [])) }
         for t in machine.transitions {
             var events: [Int] = []
             if case .events(let list) = t.trigger { events = list.map(\.index) }

@@ -28,7 +28,7 @@ extension FlatMachineWriter {
             if case .after(let d) = t.trigger { look(d) }
             for a in t.actions { a.visitExpressions(look) }
         }
-        for s in machine.states { for a in s.entry + s.exit { a.visitExpressions(look) } }
+        for s in machine.states { for a in s.allActions { a.visitExpressions(look) } }
         return found
     }
 

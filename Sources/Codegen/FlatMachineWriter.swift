@@ -39,7 +39,7 @@ struct FlatMachineWriter {
         timers = machine.transitions.filter { if case .after = $0.trigger { true } else { false } }
         var sites: [(EventID, SourceRange)] = []
         var cancels = false
-        for action in machine.transitions.flatMap(\.actions) + machine.states.flatMap({ $0.entry + $0.exit }) {
+        for action in machine.transitions.flatMap(\.actions) + machine.states.flatMap(\.allActions) {
             action.visit { a in
                 switch a {
                 case .send(let e, _, _, let range): sites.append((e, range))

@@ -151,9 +151,12 @@ public struct State: Sendable {
     /// taken (its parent was never exited), after the entry actions of its parent (the
     /// content of SCXML's default history transition).
     package var historyActions: [Action] = []
-    /// `initialActions` and `historyActions`: what a default entry of this state may run,
-    /// for the analyses that look at every action wherever it runs.
+    /// `initialActions` and `historyActions`: what a default entry of this state may run.
     package var defaultEntryActions: [Action] { initialActions + historyActions }
+    /// Every action the state holds, wherever it runs (entry, exit, default entries): for
+    /// whatever looks at all of a machine's actions (analyses, what the generated Swift needs),
+    /// so that none of them misses a place actions are written.
+    package var allActions: [Action] { entry + exit + initialActions + historyActions }
     /// Runs when the state is entered.
     public var entry: [Action] = []
     /// Runs when the state is left.

@@ -429,7 +429,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     private static func entryExitSlots(_ machine: Machine) -> Int {
         var slots = 0
         for state in machine.states {
-            for action in state.entry + state.exit + state.initialActions + state.historyActions {
+            for action in state.allActions {
                 action.visit { if case .setLocal(let slot, _, _) = $0 { slots = max(slots, slot + 1) } }
             }
         }

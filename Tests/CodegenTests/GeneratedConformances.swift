@@ -130,6 +130,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/properties.machine", Fixture_properties.self),
     ("Tests/CheckerTests/Fixtures/watched-properties.machine", Fixture_watched_properties.self),
     ("Tests/CheckerTests/Fixtures/default-entry-actions.machine", Fixture_default_entry_actions.self),
+    ("Tests/CheckerTests/Fixtures/default-entry-sends.machine", Fixture_default_entry_sends.self),
 ]
 
 extension CheckoutScreen: GeneratedMachine {}
@@ -605,3 +606,11 @@ extension Fixture_default_entry_actions.Output: GeneratedOutput {}
 extension Fixture_default_entry_actions.Event: GeneratedEvent {}
 extension Fixture_default_entry_actions.StepResult: GeneratedStepResult {}
 extension Fixture_default_entry_actions.Recorded: GeneratedRecorded {}
+extension Fixture_default_entry_sends: GeneratedMachine {}
+extension Fixture_default_entry_sends.Value: GeneratedValue {}
+extension Fixture_default_entry_sends.Failure: GeneratedFailure {}
+extension Fixture_default_entry_sends.Outcome: GeneratedOutcome {}
+extension Fixture_default_entry_sends.Output: GeneratedOutput {}
+extension Fixture_default_entry_sends.Event: GeneratedEvent {}
+extension Fixture_default_entry_sends.StepResult: GeneratedStepResult {}
+extension Fixture_default_entry_sends.Recorded: GeneratedRecorded {}
