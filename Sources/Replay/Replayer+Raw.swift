@@ -83,7 +83,8 @@ final class RawLookup {
         } else {
             guard let found = events.index(of: line.name, in: line) ?? extensionEvent(line) else { return nil }
             event = found < eventCount ? found : externalEvents[found - eventCount]
-            // Only a declared name is remembered: the comparison above is with event names.
+            // An external name is not remembered: the comparison above is with declared
+            // names. (An extension's event is, and the next line's comparison then misses.)
             if found < eventCount { lastEvent = found }
         }
         let base = Int(program.payloadStart[event])

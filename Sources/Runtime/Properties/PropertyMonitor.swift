@@ -339,8 +339,8 @@ package struct PropertyMonitor: Sendable, Hashable {
     private func chartWatch(_ instance: inout Instance, took event: Int32, cache: PropertyInputCache,
                             _ watch: PropertyWatch) -> (changed: UInt64, due: UInt64, broken: UInt64) {
         let changed = cache.changed(instance, watch), quick = changed & watch.quickMask
-        return (changed, watch.due(changed & ~watch.quickMask, took: event), quickBreaks(.init(judged: quick, guardsTested: quick), watch.quick.base, watch.quickTests.base,
-                                          &instance))
+        let broken = quickBreaks(.init(judged: quick, guardsTested: quick), watch.quick.base, watch.quickTests.base, &instance)
+        return (changed, watch.due(changed & ~watch.quickMask, took: event), broken)
     }
 
     /// Of the quick properties `candidates` judges (see `QuickJudgement`), those this
