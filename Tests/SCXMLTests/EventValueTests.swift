@@ -162,7 +162,7 @@ import TestSupport
         #expect(several.at == "3:31")
         let entry = Self.refusal(Self.head + ">\n<datamodel><data id=\"n\" expr=\"''\"/></datamodel><state id=\"a\"><onentry>\n"
                                  + "<assign location=\"n\" expr=\"_event.type\"/></onentry></state></scxml>")
-        #expect(entry.message == "expr=\"…\": '_event.type' (the current event's metadata) has no equivalent here")
+        #expect(entry.message == "expr=\"…\": '_event.type' has an equivalent only in a transition taken on an event (here there is none)")
     }
 
     /// `eventexpr`, `delayexpr` and `sendidexpr` that read a `<data>` holding only strings

@@ -1,7 +1,7 @@
 // The ECMAScript that SCXML documents write in `cond`, `expr` and `delayexpr`, as far as it
 // maps onto our expressions: literals, data names, `_event.data.f`, `In('s')`, arithmetic,
-// comparisons, `&&`, `||`, `!`, `?:` and the `Math` functions we have. Anything else (objects,
-// `typeof`, `undefined`, assignments inside expressions, other calls) is refused with the
+// comparisons, `&&`, `||`, `!`, `?:`, `typeof` and the `Math` functions we have. Anything else
+// (objects, `undefined`, assignments inside expressions, other calls) is refused with the
 // column where it starts, since our typed language has no meaning for it.
 
 /// An ECMAScript expression, as parsed.
@@ -190,7 +190,14 @@ struct JSParser {
 
     private mutating func unary() throws(JSError) -> JSExpr {
         let at = peekOffset
-        if case .punct(let p) = peek, p == "!" || p == "-" || p == "+" {
+        // `typeof x` is read as ECMAScript reads it; the translator gives it a meaning only
+        // where the answer is known from the document (`_event`'s fields).
+        let prefix: String? = switch peek {
+        case .punct(let p) where p == "!" || p == "-" || p == "+": p
+        case .name("typeof"): "typeof"
+        default: nil
+        }
+        if let p = prefix {
             index += 1
             depth += 1
             defer { depth -= 1 }
@@ -202,7 +209,7 @@ struct JSParser {
         if case .punct(let p) = peek, p == "++" || p == "--" || p == "~" {
             throw JSError(message: "'\(p)' has no equivalent here (an expression cannot change a variable)", offset: at)
         }
-        if case .name(let n) = peek, ["typeof", "void", "delete", "new", "instanceof", "function", "this"].contains(n) {
+        if case .name(let n) = peek, ["void", "delete", "new", "instanceof", "function", "this"].contains(n) {
             throw JSError(message: "'\(n)' has no equivalent here", offset: at)
         }
         return try postfix()

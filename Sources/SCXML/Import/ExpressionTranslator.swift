@@ -32,6 +32,9 @@ struct ExpressionScope {
     var fieldName: (String) -> String = { $0 }
     /// The event's name (`_event.name`) when the transition is taken on one event only.
     var eventName: String?
+    /// In a transition taken on events: where each may come from, for `_event`'s other
+    /// fields (`EventMetadata.swift`); nil elsewhere.
+    var origins: EventOrigins?
     /// Whether an event's sends give it named fields (`<param>`, `namelist`), or one
     /// unnamed value (`<content>`): `_event.data` is read as a whole only for the second.
     var hasNamedFields: (String) -> Bool = { _ in false }
@@ -86,6 +89,8 @@ struct ExpressionTranslator {
         case .call(let path, let args, let at):
             return try translateCall(path, args, at: at, scope)
         case .unary(let op, let operand, let at):
+            // `typeof` asks whether its operand is defined, which reading it would refuse.
+            if op == "typeof" { return try translateTypeOf(operand, at: at, scope) }
             let x = try translate(operand, scope)
             switch op {
             case "!":
@@ -145,6 +150,9 @@ struct ExpressionTranslator {
                 throw JSError(message: "'_event.data' as a whole: event '\(e)' carries named fields (<param> or namelist); read one as _event.data.name", offset: at)
             }
             return readField(Self.contentField, scope)
+        }
+        if path.count == 2, path[0] == "_event", let field = EventField(rawValue: path[1]) {
+            return try translateMetadata(field, at: at, scope)
         }
         if path.first == "_event" {
             guard path.count == 3, path[1] == "data" else {

@@ -93,6 +93,7 @@ extension Importer {
             case "raise":
                 guard let e = node["event"] else { throw fail(node, "<raise> without an event") }
                 noteEvent(e)
+                noteSource(e, .raised(sendID: nil))
             case "send":
                 // The values an eventexpr may take are known once every <data> is read.
                 if node["eventexpr"] != nil { computedSends.append(node) } else { try collectSend(node) }
@@ -430,6 +431,10 @@ extension Importer {
         }
     }
 
+    mutating func noteSource(_ event: String, _ source: EventSource) {
+        if !(eventSources[event] ?? []).contains(source) { eventSources[event, default: []].append(source) }
+    }
+
     /// The strings an expression can hold, when every one is written in the document: a
     /// string literal, or a `<data>` whose value and every `<assign>` to it are string
     /// literals. Nil for anything computed otherwise. An attribute computed at run time
@@ -504,6 +509,7 @@ extension Importer {
         for n in (node["namelist"] ?? "").split(separator: " ").map(String.init) { names.append(n) }
         for e in sent {
             noteEvent(e)
+            noteSource(e, node["target"] == "#_internal" ? .raised(sendID: node["id"]) : .sent(sendID: node["id"]))
             if let id = node["id"] { sendIDs[id, default: []].insert(e) }
             if !content.isEmpty { contentEvents.insert(e) }
             var fields = sentFields[e] ?? []

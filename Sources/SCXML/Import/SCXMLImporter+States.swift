@@ -237,15 +237,21 @@ extension Importer {
                                        "<transition event=\"\(t["event"] ?? "")\"> is never taken: no event of this document matches it"))
             return
         }
+        let anyEvent = (t["event"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).contains("*")
         for trigger in triggers {
             writtenTransitions[stateNames.name(for: id(state)), default: []].append(t)
             var events: [String] = []
+            // The events the transition is taken on, as `_event.name` and its metadata see them.
+            var taken: [String] = []
             var line = internalPrefix
             switch trigger {
             case .always: line += "always"
-            case .done(let s): line += s == id(state) ? "done" : "done(\(stateNames.name(for: s)))"
+            case .done(let s):
+                line += s == id(state) ? "done" : "done(\(stateNames.name(for: s)))"
+                taken = ["done.state." + s]
             case .events(let list):
                 events = list
+                taken = list
                 if list.count == 1, let send = timers[list[0]] {
                     events = []
                     line += "after " + (try delayText(send, scope: scope(events: [])) ?? "0s")
@@ -253,12 +259,23 @@ extension Importer {
                     line += "on " + list.map { eventNames.name(for: $0) }.joined(separator: ", ")
                 }
             }
-            let scope = scope(events: events)
+            var scope = scope(events: events)
+            if !taken.isEmpty {
+                scope.eventName = taken.count == 1 ? taken[0] : nil
+                var origins = EventOrigins()
+                if case .done = trigger {
+                    origins.sources = taken.map { ($0, .platform) }
+                } else {
+                    origins.anyEvent = anyEvent
+                    for e in taken { origins.sources += (eventSources[e] ?? [.unraised(e)]).map { (e, $0) } }
+                }
+                scope.origins = origins
+            }
             // `cond=""` is no condition (warned about in `checkExpressions`).
             if let cond = t["cond"], !cond.trimmingWhitespace.isEmpty {
                 let parsed: JSExpr
                 do { parsed = try JSParser.parse(cond) } catch { throw fail(t, attribute: "cond", error) }
-                if case .done = trigger, mentionsEventData(parsed) {
+                if case .done = trigger, readsEventData(parsed) {
                     throw fail(t, attribute: "cond", JSError(message: "data on a done event (<donedata>) is not supported", offset: 0))
                 }
                 do { line += " if " + (try translator.condition(parsed, scope)) } catch { throw fail(t, attribute: "cond", error) }
@@ -273,13 +290,14 @@ extension Importer {
         }
     }
 
-    func mentionsEventData(_ e: JSExpr) -> Bool {
+    /// Whether `e` reads `_event.data` (a done event's would come from <donedata>).
+    func readsEventData(_ e: JSExpr) -> Bool {
         switch e {
-        case .path(let p, _): p.first == "_event"
-        case .call(_, let args, _), .array(let args, _): args.contains(where: mentionsEventData)
-        case .unary(_, let x, _): mentionsEventData(x)
-        case .binary(_, let x, let y, _): mentionsEventData(x) || mentionsEventData(y)
-        case .conditional(let a, let b, let c): mentionsEventData(a) || mentionsEventData(b) || mentionsEventData(c)
+        case .path(let p, _): p.count >= 2 && p[0] == "_event" && p[1] == "data"
+        case .call(_, let args, _), .array(let args, _): args.contains(where: readsEventData)
+        case .unary(_, let x, _): readsEventData(x)
+        case .binary(_, let x, let y, _): readsEventData(x) || readsEventData(y)
+        case .conditional(let a, let b, let c): readsEventData(a) || readsEventData(b) || readsEventData(c)
         case .number, .string, .bool: false
         }
     }

@@ -23,9 +23,13 @@ import StatecraftSyntax
 // - <raise>, <send> (to itself, with or without delay), <cancel>, <assign>, <if>, <log>
 //   become `raise`, `send`, `cancel`, assignments, `if` and `emit` of an output per label;
 // - `_event.data.f` is payload field `f`; ECMAScript expressions are translated where they
-//   mean the same in our typed language (`ExpressionTranslator`).
-// Everything else (<invoke>, <script>, <foreach>, other I/O processors, `_event.name`,
-// untyped values) is refused: a machine that silently did something else would be worse.
+//   mean the same in our typed language (`ExpressionTranslator`);
+// - `_event.name`, `_event.type`, `sendid`, `origintype` and `typeof` of `_event`'s fields
+//   are written as their values where the document fixes them for every event a transition
+//   is taken on (`EventMetadata.swift`).
+// Everything else (<invoke>, <script>, <foreach>, other I/O processors, metadata the
+// document does not fix, untyped values) is refused: a machine that silently did something
+// else would be worse.
 
 /// The result of importing one SCXML document.
 public struct SCXMLImportResult: Sendable {
@@ -173,6 +177,8 @@ struct Importer {
     var contentEvents: Set<String> = []
     /// `<send id>` -> the event it sends (for `<cancel sendid>`).
     var sendIDs: [String: Set<String>] = [:]
+    /// Where each event the document raises or sends comes from (`_event.type`, `sendid`, …).
+    var eventSources: [String: [EventSource]] = [:]
     /// Variables: SCXML id -> type and initial value, in document order.
     /// A `<data>` without a value has no type of its own: it takes the type of what is
     /// assigned to it (`dataKey`), and starts at that type's zero.
