@@ -278,7 +278,7 @@ extension FlatMachineWriter {
         let sends = sendsEvents
         let report = { (outcome: String, sent: String) in sends ? "onEachStep(\(outcome), \(sent))" : "onStep(\(outcome))" }
             if timers.isEmpty && !sendsEvents {
-                out.line("if time > core.now { core.now = time }")
+                out.line(Self.moveClock)
                 out.close()
                 out.line()
                 return
@@ -286,12 +286,12 @@ extension FlatMachineWriter {
             out.line("// Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).")
             let due = timers.indices.map { "core.deadline\($0) <= time" } + (sendsEvents ? ["!core.sent.isEmpty"] : [])
             out.open("guard \(due.joined(separator: " || ")) else")
-                out.line("if time > core.now { core.now = time }")
+                out.line(Self.moveClock)
                 out.line("return")
             out.close()
             out.line("var firedAtOnce = 0")
             out.line("while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { \(report("step.outcome", "step.sentEvent")) }")
-            out.line("if time > core.now { core.now = time }")
+            out.line(Self.moveClock)
         out.close()
         out.line()
     }

@@ -353,7 +353,7 @@ extension FlatMachineWriter {
         out.line("@inline(__always)")
         out.open("\(a)mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in })")
             if timers.isEmpty {
-                out.line("if time > core.now { core.now = time }")
+                out.line(Self.moveClock)
                 out.close()
                 out.line()
                 return
@@ -362,7 +362,7 @@ extension FlatMachineWriter {
             // out of line.
             let due = timers.indices.map { "core.deadline\($0) <= time" }.joined(separator: " || ")
             out.line("if (\(due)) && !core.isFinished { fireTimer(dueBy: time, emit: emit, onStep: onStep) }")
-            out.line("if time > core.now { core.now = time }")
+            out.line(Self.moveClock)
         out.close()
         out.line()
         out.doc("Fires every timer due by `time`, in deadline order (the earlier armed first among equal\ndeadlines), each its own step.")

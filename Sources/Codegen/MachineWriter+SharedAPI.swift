@@ -4,6 +4,11 @@ import StatecraftModel
 // The members every generated type has in the same words, flat or chart: the next deadline,
 // `send(_:at:)` (advance, then send, collecting what happened) and its recording form.
 extension FlatMachineWriter {
+    /// The clock's move at the end of `advance(to:)`: never back, and a NaN time leaves it where
+    /// it is. Written as a select rather than an `if`, so the compiler makes it one `maxsd` and a
+    /// store instead of a compare and a branch on every event (a ±0 tie keeps `now`, as `if` did).
+    static let moveClock = "core.now = time > core.now ? time : core.now"
+
     mutating func timeAndRecordingAPI() {
         let a = access
         out.doc("The earliest deadline of an armed timer, or nil.")

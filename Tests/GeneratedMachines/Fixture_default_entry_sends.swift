@@ -343,12 +343,12 @@ public struct Fixture_default_entry_sends: Sendable, Hashable {
     public mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void) {
         // Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).
         guard !core.sent.isEmpty else {
-            if time > core.now { core.now = time }
+            core.now = time > core.now ? time : core.now
             return
         }
         var firedAtOnce = 0
         while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { onEachStep(step.outcome, step.sentEvent) }
-        if time > core.now { core.now = time }
+        core.now = time > core.now ? time : core.now
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)

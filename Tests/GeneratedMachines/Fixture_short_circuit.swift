@@ -250,7 +250,7 @@ public struct Fixture_short_circuit: Sendable, Hashable {
     /// `emit` gets its outputs, `onStep` its outcome.
     @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
-        if time > core.now { core.now = time }
+        core.now = time > core.now ? time : core.now
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)

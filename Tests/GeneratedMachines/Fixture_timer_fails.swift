@@ -239,7 +239,7 @@ public struct Fixture_timer_fails: Sendable, Hashable {
     @inline(__always)
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         if (core.deadline0 <= time) && !core.isFinished { fireTimer(dueBy: time, emit: emit, onStep: onStep) }
-        if time > core.now { core.now = time }
+        core.now = time > core.now ? time : core.now
     }
 
     /// Fires every timer due by `time`, in deadline order (the earlier armed first among equal

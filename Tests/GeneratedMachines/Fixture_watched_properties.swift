@@ -417,12 +417,12 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     public mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void) {
         // Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).
         guard core.deadline0 <= time || core.deadline1 <= time || !core.sent.isEmpty else {
-            if time > core.now { core.now = time }
+            core.now = time > core.now ? time : core.now
             return
         }
         var firedAtOnce = 0
         while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { onEachStep(step.outcome, step.sentEvent) }
-        if time > core.now { core.now = time }
+        core.now = time > core.now ? time : core.now
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)

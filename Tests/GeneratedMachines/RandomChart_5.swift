@@ -454,12 +454,12 @@ public struct RandomChart_5: Sendable, Hashable {
     public mutating func advance(to time: Double, emit: (Output) -> Void, onEachStep: (Outcome, _ sentEvent: String?) -> Void) {
         // Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).
         guard core.deadline0 <= time || core.deadline1 <= time || core.deadline2 <= time || core.deadline3 <= time || core.deadline4 <= time || core.deadline5 <= time || core.deadline6 <= time || core.deadline7 <= time || core.deadline8 <= time || core.deadline9 <= time || core.deadline10 <= time || !core.sent.isEmpty else {
-            if time > core.now { core.now = time }
+            core.now = time > core.now ? time : core.now
             return
         }
         var firedAtOnce = 0
         while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { onEachStep(step.outcome, step.sentEvent) }
-        if time > core.now { core.now = time }
+        core.now = time > core.now ? time : core.now
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)

@@ -533,12 +533,12 @@ public struct WideChart: Sendable, Hashable {
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
         // Most calls find nothing due: one comparison per timer (NaN, not armed, compares false).
         guard core.deadline0 <= time else {
-            if time > core.now { core.now = time }
+            core.now = time > core.now ? time : core.now
             return
         }
         var firedAtOnce = 0
         while let step = fireNext(dueBy: time, firedAtOnce: &firedAtOnce, emit: emit) { onStep(step.outcome) }
-        if time > core.now { core.now = time }
+        core.now = time > core.now ? time : core.now
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
