@@ -159,7 +159,7 @@ struct RunCommand {
         }
         func ratio(_ times: [Double]) -> String {
             guard !baseline.isEmpty else { return "" }
-            return Table.fixed(median(zip(times, baseline).map { $0 / $1 }), 1) + "× hand"
+            return Table.fixed(median(zip(times, baseline).map { $0 / $1 }), 2) + "× hand"
         }
         let count = decoded.events.count
         add("Instance.send (pre-decoded)", median(send), count, ratio(send))
