@@ -64,11 +64,12 @@ import TestSupport
     /// `cond=""`, Qt Creator's annotations, states without ids, a descriptor (`but.b.*`) that
     /// only the outside world sends, a `<cancel>` of nothing, eventless transitions that end
     /// a targetless one's loop, `<content>` and attributes computed from known strings, and
-    /// the content of `<initial>` and history default transitions. Each is imported, and its
+    /// the content of `<initial>` and history default transitions, and `_event`'s metadata
+    /// (`type`, `sendid`, `origintype`, `typeof` of a field an event lacks). Each is imported, and its
     /// spec replays the document's session as python-statemachine runs the document itself:
     /// the same configurations and outputs after every event line, the same data at the end.
     static let wildDocuments: [String] = ["lamp-null", "fan-ecmascript", "door-jexl", "counter-eventless", "courier-content",
-                                          "tour-defaults"]
+                                          "tour-defaults", "relay-metadata"]
 
     @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: CrossRunTests.wildDocuments)
     func importedDocumentsRunAsTheDocumentDoes(_ name: String) throws {

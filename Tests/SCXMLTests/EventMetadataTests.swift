@@ -24,7 +24,7 @@ import TestSupport
 
     /// An event raised is internal, one the document sends itself is external with its
     /// send's id and the SCXML processor as origin type, a timer carries its send's id, a
-    /// completion is the platform's, one from the app is external, and an `error` event
+    /// completion is internal, one from the app is external, and an `error` event
     /// from outside is the platform's. Each value is a string literal in the spec, and the
     /// run takes every transition whose condition tests them.
     @Test func theValuesTheDocumentFixesAreWrittenAndRun() throws {
@@ -72,13 +72,13 @@ import TestSupport
         #expect(text.contains("on pong if \"undefined\" == \"undefined\" && \"undefined\" == \"undefined\""), "\(text)")
         #expect(text.contains("ids = \"p1\""), "\(text)")
         #expect(text.contains("after 1s -> closing { ids = \"\\(ids) t1\" }"), "\(text)")
-        #expect(text.contains("done -> idle { kinds = \"\\(kinds) platform done.state.closing\" }"), "\(text)")
+        #expect(text.contains("done -> idle { kinds = \"\\(kinds) internal done.state.closing\" }"), "\(text)")
         let spec = try TemporaryFile(name: "doc.machine", contents: text)
         defer { spec.remove() }
         let run = try CLI.run(["replay", "--strict", spec.url.path, "-"], input: """
             {"time": 0, "event": "go"}
             {"time": 0, "expect": {"state": "busy", "vars": {"kinds": "external internal external external", "ids": "p1"}}}
-            {"time": 1, "expect": {"state": "idle", "vars": {"kinds": "external internal external external platform done.state.closing", "ids": "p1 t1"}}}
+            {"time": 1, "expect": {"state": "idle", "vars": {"kinds": "external internal external external internal done.state.closing", "ids": "p1 t1"}}}
             {"time": 2, "event": "error.disk"}
             {"time": 2, "expect": {"vars": {"failure": "platform"}}}
 

@@ -3,7 +3,9 @@
 //
 // Our events carry no metadata, but the document says where each of its events comes from:
 // a `<raise>` (or `<send target="#_internal">`) makes an internal event, a `<send>` to the
-// session itself an external one with the send's `id`, a completion is the platform's, and
+// session itself an external one with the send's `id`, a completion an internal one (it is
+// put on the internal queue as a `<raise>` is; SCXML's "platform" is for the platform's
+// errors, and python-statemachine and uSCXML give a completion "internal" too), and
 // an event the document names but never raises or sends comes from the app. In a transition
 // taken on events, a field whose value is the same for every event it may be taken on is
 // written as that value, a string literal; `typeof` of a field as `"undefined"` or
@@ -24,7 +26,9 @@ enum EventSource: Equatable {
     /// Nothing in the document raises or sends it: the app sends it (external), or, for an
     /// `error` event, the platform raises it.
     case outside
-    /// The platform: a completion (`done.state.x`), or an `error.*` nothing else raises.
+    /// A completion (`done.state.x`): internal, with no id and no origin.
+    case completion
+    /// The platform: an `error.*` nothing else raises.
     case platform
 
     /// The source of an event the document never raises or sends: SCXML's platform names
@@ -41,6 +45,7 @@ enum EventSource: Equatable {
         case .sent(nil): "'\(event)' sent by a <send> without an id"
         case .sent(let id?): "'\(event)' sent by <send id=\"\(id)\">"
         case .outside: "'\(event)', which comes from outside the document (nothing in it raises or sends '\(event)')"
+        case .completion: "'\(event)', the completion of a state"
         case .platform: "'\(event)', which the platform raises"
         }
     }
@@ -75,14 +80,15 @@ enum EventField: String {
         switch (self, source) {
         // We have no <invoke>, so no event comes from an invoked session.
         case (.invokeid, _): .undefined
-        case (.type, .raised): .string("internal")
+        case (.type, .raised), (.type, .completion): .string("internal")
         case (.type, .sent), (.type, .outside): .string("external")
         case (.type, .platform): .string("platform")
         case (.sendid, .raised(let id)), (.sendid, .sent(let id)): id.map { .string($0) } ?? .undefined
         // A platform error that a failed <send> causes carries its id; the import refuses
         // such sends, so the platform's events here have none.
-        case (.sendid, .platform): .undefined
-        case (.origin, .raised), (.origin, .platform), (.origintype, .raised), (.origintype, .platform): .undefined
+        case (.sendid, .platform), (.sendid, .completion): .undefined
+        case (.origin, .raised), (.origin, .platform), (.origin, .completion),
+             (.origintype, .raised), (.origintype, .platform), (.origintype, .completion): .undefined
         case (.origin, .sent): .ownSession
         case (.origintype, .sent): .string(Self.scxmlProcessor)
         case (.sendid, .outside), (.origin, .outside), (.origintype, .outside): .unknown

@@ -264,7 +264,7 @@ extension Importer {
                 scope.eventName = taken.count == 1 ? taken[0] : nil
                 var origins = EventOrigins()
                 if case .done = trigger {
-                    origins.sources = taken.map { ($0, .platform) }
+                    origins.sources = taken.map { ($0, .completion) }
                 } else {
                     origins.anyEvent = anyEvent
                     for e in taken { origins.sources += (eventSources[e] ?? [.unraised(e)]).map { (e, $0) } }

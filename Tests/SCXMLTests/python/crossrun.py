@@ -19,7 +19,7 @@ Three things are the harness's, not the document's, and are kept as small as pos
    the document's `datamodel` says (its `normalize_cond` rewrites `===`, `!==`, `&&`,
    `||`, `true`, `false` in guards only, textually, inside string literals too). The
    documents are ECMAScript, so `ecmascript_to_python` below translates the subset the
-   exporter writes (literals, names, `_event.data.f`, `! -` `* / %` `+ -` `< <= > >=`
+   exporter writes (literals, names, `_event.data.f`, `! - typeof` `* / %` `+ -` `< <= > >=`
    `=== !==` `&& ||` `?:`, calls, `[a, b]`) into Python with ECMAScript's meaning: `+` joins
    when either side is a string (numbers printed as ECMAScript prints them), `/` and `%` by
    zero give Infinity or NaN, `Math.*` behave as in ECMAScript (`Math.round` rounds halves up).
@@ -128,7 +128,20 @@ class JSMath:
     atan2 = staticmethod(math.atan2)
 
 
-HELPERS = {"__js_add": js_add, "__js_div": js_div, "__js_mod": js_mod, "Math": JSMath,
+def js_typeof(value):
+    """ECMAScript's `typeof` of what python-statemachine holds: a field SCXML leaves blank
+    (`_event.sendid` of a raised event, `origin` of an internal one) is "" or None there,
+    where an ECMAScript data model has it undefined."""
+    if value is None or value == "":
+        return "undefined"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "string" if isinstance(value, str) else "object"
+
+
+HELPERS = {"__js_add": js_add, "__js_div": js_div, "__js_mod": js_mod, "__js_typeof": js_typeof, "Math": JSMath,
            "NaN": math.nan, "Infinity": math.inf, "undefined": None}
 
 PUNCTUATION = ["===", "!==", "&&", "||", "<=", ">=", "<", ">", "!", "+", "-", "*", "/", "%",
@@ -241,6 +254,9 @@ class Translator:
         return left
 
     def unary(self):
+        if self.peek() == ("name", "typeof"):
+            self.take()
+            return f"__js_typeof({self.unary()})"
         if self.peek() == ("op", "!"):
             self.take()
             return f"(not {self.unary()})"
