@@ -74,6 +74,7 @@ struct PayloadCandidates {
         }
         for s in machine.states { for a in s.allActions { a.visitExpressions(collect) } }
         for c in machine.constants { collect(c.definition) }
+        for p in machine.properties { p.form.expressions.forEach(collect) }
         for v in machine.variables { collect(v.initializer) }
         // Small magnitudes first: they are the likeliest to matter, and the cut keeps the search small.
         let sorted = numbers.sorted { (abs($0), $0) < (abs($1), $1) }

@@ -2,7 +2,8 @@ import StatecraftModel
 
 /// Payload fields that are decided by regions **across steps**: a field copied, as it is,
 /// into variables and into the payloads of sent or raised events, where every copy is only
-/// ever compared with constants (or copied on again, or emitted). The debounce pattern is
+/// ever compared with constants (or copied on again, or emitted), in the machine and in its
+/// properties. The debounce pattern is
 /// the common case: `on typed { send validate(length) after 300ms }` and
 /// `on validate { valid = length >= 3 }`.
 ///
@@ -127,6 +128,9 @@ struct RegionalSlots {
             for a in t.actions { visit(a, events) }
         }
         for s in machine.states { for a in s.allActions { visit(a, []) } }
+        // A property is decided by the values it compares too: `never trail == "b"` needs a
+        // value of `trail`'s class equal to "b", as a guard would.
+        for p in machine.properties { for e in p.form.expressions { read(e, []) } }
 
         var classBroken: Set<Slot> = []
         var classConstants: [Slot: Set<Value>] = [:]

@@ -221,4 +221,28 @@ import TestSupport
         let again = try Self.verdicts(source.replacingOccurrences(of: "on done -> idle", with: "on done -> refreshing"))
         if case .proven? = again["ends"] { Issue.record("re-entering refreshing restarts its timer") }
     }
+
+    /// A payload copied into a variable that only a property compares: the property's
+    /// constants are regions of the payload too. (The search once tried one string for
+    /// `text`, as nothing in the machine compares it, and called both properties proven.)
+    @Test func aPropertysConstantsAreTriedAsPayloads() throws {
+        let v = try Self.verdicts("""
+            machine Notes {
+                public var trail: String = ""
+                event note(text: String)
+                initial state open {
+                    on note { trail = text }
+                    on close -> closed
+                }
+                event close
+                final state closed
+                property neverB: never trail == "b"
+                property answered: after note within 500ms: trail != "b"
+            }
+            """)
+        let witness = Self.counterexample(v["neverB"])?.witness ?? []
+        #expect(witness.contains { if case .event(_, let payload, _) = $0 { payload == [.string("b")] } else { false } },
+                "\(String(describing: v["neverB"]))")
+        #expect(Self.counterexample(v["answered"]) != nil, "\(String(describing: v["answered"]))")
+    }
 }
