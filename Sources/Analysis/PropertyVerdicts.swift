@@ -15,9 +15,11 @@ import StatecraftRuntime
 ///   this form (a log is one run, not the runs it could have had), so its counterexample
 ///   is the log that leads into the trap.
 /// - Where the search samples payloads (a field that feeds arithmetic has too many values
-///   to try), the interval analysis may still prove a property; a bounded response is
-///   proven only that way, as the search sends events only at the times its runs reach
-///   and a response depends on when the environment acts between timers.
+///   to try), the interval analysis may still prove a property. A bounded response is not
+///   proven by the search alone, which sends events only at the times its runs reach while
+///   a response depends on when the environment acts between timers: the interval
+///   analysis's timer rule proves it, or, after a complete search, `ResponseSearch`'s
+///   argument that holds whenever the environment acts.
 enum PropertyVerdicts {
     /// By property index: the interval analysis's proof of it, if it has one
     /// (`PropertyProofs` on `intervals`, the machine's analysis). Worked out before the
@@ -48,6 +50,11 @@ enum PropertyVerdicts {
             if let reason = proofs[k], !complete || property.form.isResponse { return .proven(reason) }
             switch property.form {
             case .response:
+                if complete, let compiled = explorer.program.properties.first(where: { $0.property == k }),
+                   let reason = ResponseSearch(program: explorer.program, payloads: PayloadCandidates(machine))
+                       .proof(of: compiled, nodes: explorer.nodes) {
+                    return .proven(reason)
+                }
                 let why = complete ? [] : ExplorationReport.limitReasons(report)
                 return .notDecided((why + ["a bounded response depends on when the environment acts between timers, "
                     + "and the search sends events only at the times its runs reach"]).joined(separator: "; ")

@@ -61,6 +61,10 @@ package struct SnapshotStrings: Sendable {
 }
 
 extension Program {
+    /// The `after` transition of timer `k`, an index in `timers` as
+    /// `Instance.armedDeadlines` gives it.
+    package func timerTransition(_ k: Int32) -> TransitionID { timers[Int(k)].transition }
+
     /// Whether the program steps as a statechart (SCXML macrosteps over a configuration):
     /// the machine uses parallel or history states, completion, eventless transitions,
     /// `raise`, `in(x)` or internal transitions.
@@ -77,6 +81,14 @@ extension Instance {
             let slot = Int(chart.historySlot[h])
             return (0..<Int(run.historyCount[h])).map { StateID(Int(run.history[slot + $0])) }
         }
+    }
+
+    /// Everything armed to come due: each `after` timer (its state, and its index in
+    /// `Program.timers`) and each pending sent event (state and timer -1), with its absolute
+    /// deadline, as `advance(to:)` compares it with the clock, and the number it was armed
+    /// with (a timer armed again, even for the same deadline, gets a new one).
+    package var armedDeadlines: [(deadline: Double, state: Int32, timer: Int32, armed: Int)] {
+        pending.elements.map { ($0.deadline, $0.state, $0.event < 0 ? $0.timer : -1, $0.sequence) }
     }
 
     /// The instance as exploration tells instances apart.

@@ -222,6 +222,60 @@ import TestSupport
         if case .proven? = again["ends"] { Issue.record("re-entering refreshing restarts its timer") }
     }
 
+    /// The contract's own example, `after tapPay within 10s: in(receipt) || in(errorBanner)`,
+    /// on a checkout whose banner shows through an eventless transition after the payment
+    /// fails or times out: every step that takes `tapPay` leaves the machine waiting on the
+    /// payment's timer, where each event answers at once or keeps it waiting, and the timer's
+    /// step answers. Proven on the search's configurations, and refused where an event can
+    /// re-arm the timer, where a second timer is armed beside it, or where the timer comes
+    /// due later than the deadline.
+    @Test func aResponseIsProvenWhereTheMachineWaitsOnOneTimer() throws {
+        let source = """
+            machine Pay {
+                public var message: String = ""
+                event tapPay
+                event paid
+                event failed(reason: String)
+                event retry
+                parallel state screen {
+                    state button {
+                        initial state reviewing { on tapPay -> paying { message = "" } }
+                        state paying {
+                            on paid -> receipt
+                            on failed if reason != "" -> reviewing { message = reason }
+                            on failed -> reviewing { message = "failed" }
+                            after 10s -> reviewing { message = "timed out" }
+                        }
+                        state receipt
+                    }
+                    state banner {
+                        initial state hidden { always if message != "" -> shown }
+                        state shown { always if message == "" -> hidden }
+                    }
+                }
+                property settles: after tapPay within 10s: in(receipt) || in(shown)
+            }
+            """
+        let v = try Self.verdicts(source)
+        guard case .proven(let reason)? = v["settles"] else {
+            Issue.record("expected a proof: \(String(describing: v["settles"]))")
+            return
+        }
+        #expect(reason.contains("the 'after' timer of 'paying' (line 14)"), "\(reason)")
+        // Within 9 s: the timer comes due too late, and the search finds the run.
+        let late = try Self.verdicts(source.replacingOccurrences(of: "within 10s", with: "within 9s"))
+        #expect(Self.counterexample(late["settles"]) != nil, "\(String(describing: late["settles"]))")
+        // An event that enters paying again re-arms its timer: the environment can put the
+        // answer off for ever, so no proof (the search, sending events only at the times its
+        // runs reach, finds no counterexample either).
+        let rearmed = try Self.verdicts(source.replacingOccurrences(of: "on paid -> receipt", with: "on paid -> receipt\n on retry -> paying"))
+        if case .proven? = rearmed["settles"] { Issue.record("retry re-arms the timer: \(String(describing: rearmed["settles"]))") }
+        // A second timer beside the first: the rule does not reason about which fires first.
+        let twoTimers = try Self.verdicts(source.replacingOccurrences(of: "state receipt", with: "state receipt\n after 1s { message = message }")
+            .replacingOccurrences(of: "on paid -> receipt", with: "on paid -> receipt\n after 5s { message = message }"))
+        if case .proven? = twoTimers["settles"] { Issue.record("two timers armed: \(String(describing: twoTimers["settles"]))") }
+    }
+
     /// A payload copied into a variable that only a property compares: the property's
     /// constants are regions of the payload too. (The search once tried one string for
     /// `text`, as nothing in the machine compares it, and called both properties proven.)
