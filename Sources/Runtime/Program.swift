@@ -126,6 +126,47 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// once here (it lexes the whole spec), not per snapshot.
     package let specFingerprint: SpecFingerprint
 
+    /// By transition: the number and string variables a straight-line step that fires it may
+    /// write, read off the code of `blocks` (the step blocks). Code only jumps forward, so
+    /// whatever runs before a `fire` lies between its block's start and it; a block ends at a
+    /// `fire` or `end` that no earlier jump passes. Everything from the block's start counts
+    /// (a candidate tried before and not taken writes nothing, so this is more than the step
+    /// writes, never less), which is what judging a property again only where it might have
+    /// changed needs.
+    static func variablesWritten(by code: [Instruction], blocks: [Int32], variableCount: Int32,
+                                 transitionCount: Int) -> [(numbers: [Int32], strings: [Int32])] {
+        var written = Array(repeating: (numbers: [Int32](), strings: [Int32]()), count: transitionCount)
+        for start in Set(blocks) where start >= 0 {
+            var numbers: [Int32] = [], strings: [Int32] = []
+            var reach = Int(start)  // the furthest instruction a jump seen so far lands on
+            var pc = Int(start)
+            scan: while pc < code.count {
+                let i = code[pc]
+                switch i.op {
+                case .jump, .jumpIfFalse, .jumpIfTrue, .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater,
+                     .jumpUnlessGreaterEqual, .jumpUnlessEqual, .jumpUnlessNotEqual:
+                    reach = max(reach, Int(i.a))
+                case .storeString, .moveString, .concatenate, .textOfNumber, .textOfBool:
+                    if i.a >= 0 && i.a < variableCount && !strings.contains(i.a) { strings.append(i.a) }
+                case .fire:
+                    if i.a >= 0 && Int(i.a) < transitionCount {
+                        for v in numbers where !written[Int(i.a)].numbers.contains(v) { written[Int(i.a)].numbers.append(v) }
+                        for v in strings where !written[Int(i.a)].strings.contains(v) { written[Int(i.a)].strings.append(v) }
+                    }
+                    if reach <= pc { break scan }
+                case .end:
+                    if reach <= pc { break scan }
+                default:
+                    if CodeGenerator.writesNumberRegister(i.op) && i.a >= 0 && i.a < variableCount && !numbers.contains(i.a) {
+                        numbers.append(i.a)
+                    }
+                }
+                pc += 1
+            }
+        }
+        return written
+    }
+
     /// Compiles a machine that checked without errors.
     public init(_ machine: Machine) {
         self.machine = machine
@@ -316,7 +357,13 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
             compiled.otherCanFail = compiled.other.map(canFail) ?? false
             return compiled
         }
+        // On straight-line blocks, what each transition's step may write (a statechart's step
+        // runs blocks of its own, which journal every number variable they write).
+        let written = isChart ? [] : Program.variablesWritten(by: generator.code, blocks: dispatch + timerDispatch + [startPC],
+                                                              variableCount: Int32(machine.variables.count),
+                                                              transitionCount: machine.transitions.count)
         propertyWatch = PropertyWatch(self.properties, reads: propertyReads, eventCount: machine.events.count,
+                                      variableCount: machine.variables.count, written: written,
                                       flatStates: isChart ? 0 : machine.states.count) { leaf, s in
             leaf == s || machine.isDescendant(machine.states[leaf].id, of: machine.states[s].id)
         }
