@@ -168,7 +168,7 @@ import TestSupport
 
     /// On a flat machine the cached monitor judges a property again only after a step whose
     /// code may write what it reads, found in the code when the program is compiled: the
-    /// writes in exit and entry actions, in an `if` of an action, in a timer's step, of a
+    /// writes in exit and entry actions, in both branches of an `if`, in a timer's step, of a
     /// string, in a candidate tried after another, and the `in(s)` of the states around a new
     /// leaf must all count, and a step
     /// that writes nothing a property reads (`tick`) must not hide a change made before it.
@@ -190,7 +190,7 @@ import TestSupport
                         on go -> b
                         on name { if to != "" { label = to } }
                         on grow if by > 4 -> b
-                        on grow { if by > 1 { x = x + by } }
+                        on grow { if by > 1 { x = x + by } else { y = y + 1 } }
                     }
                     state b {
                         entry { y = 0 }
