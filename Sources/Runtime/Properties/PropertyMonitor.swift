@@ -307,27 +307,27 @@ package struct PropertyMonitor: Sendable, Hashable {
     /// machine, only those the active leaf leaves to judge. `fired` is the transition the
     /// step fired (-1: the start, or not known: everything is judged on a flat machine).
     /// `observe` is the plain reference the tests compare this with.
-    @inline(__always)
     package mutating func observe(_ instance: inout Instance, _ program: Program, at time: Double, took event: Int32,
                                   fired: Int32, cache: PropertyInputCache, violations: inout [PropertyViolation]) {
-        let changed: UInt64, due: UInt64
-        if let flat = cache.flat {
-            (changed, due) = cache.flatDue(flat, leaf: Int32(truncatingIfNeeded: instance.state.index), fired: fired,
-                                           took: event)
-            // The common line: nothing a property reads changed.
-            if due == 0 { return }
-        } else if let watch = cache.watch {
-            // Borrowed, not loaded: loading the watch would retain and release it on every line.
-            (changed, due) = watch._withUnsafeGuaranteedRef { watch in
-                let changed = cache.chartChanged(instance, watch)
-                return (changed, watch.due(changed, took: event))
-            }
-            if due == 0 { return }
-        } else {
-            observe(&instance, program, at: time, took: event, violations: &violations)
+        guard let flat = cache.flat else {
+            chartObserve(&instance, program, at: time, took: event, cache: cache, violations: &violations)
             return
         }
-        judgeDue(due, changed: changed, &instance, program, at: time, took: event, cache: cache, violations: &violations)
+        // The common line of a flat machine, kept small (few values live across it, so few
+        // registers to save): nothing a property reads changed, or only what quick
+        // properties read and none breaks.
+        let leaf = instance.state.index
+        let (changed, due) = cache.flatDue(flat, leaf: Int32(truncatingIfNeeded: leaf), fired: fired, took: event)
+        if due == 0 { return }
+        let quick = due & flat.quickMask
+        let inLeaf = flat.quickIn[leaf]
+        let judged = quick & inLeaf.judged
+        let broken = judged == 0 ? 0
+            : quickBreaks(.init(judged: judged, guardsTested: inLeaf.guardsTested), flat.quick, flat.quickTests, &instance)
+        let rest = due & ~flat.quickMask
+        if broken == 0 && rest == 0 { return }
+        report(broken: broken, judge: rest, changed: changed, &instance, program, at: time, took: event, cache: cache,
+               violations: &violations)
     }
 
     /// `observe(…, cache:)` without the step's transition: on a flat machine, every property
@@ -337,26 +337,37 @@ package struct PropertyMonitor: Sendable, Hashable {
         observe(&instance, program, at: time, took: event, fired: -1, cache: cache, violations: &violations)
     }
 
-    /// The properties in `due`: the quick ones judged inline, the others by `judge`.
+    /// `observe(…, cache:)` on a statechart (or without a watch).
     @inline(never)
-    private mutating func judgeDue(_ due: UInt64, changed: UInt64, _ instance: inout Instance, _ program: Program,
-                                   at time: Double, took event: Int32, cache: PropertyInputCache,
-                                   violations: inout [PropertyViolation]) {
-        let (quickMask, judgements, tests) = cache.watch.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-            ($0.quickMask, $0.quick.base, $0.quickTests.base)
+    private mutating func chartObserve(_ instance: inout Instance, _ program: Program, at time: Double, took event: Int32,
+                                       cache: PropertyInputCache, violations: inout [PropertyViolation]) {
+        guard let watch = cache.watch else {
+            observe(&instance, program, at: time, took: event, violations: &violations)
+            return
         }
-        var candidates = PropertyWatch.QuickInLeaf(judged: due & quickMask, guardsTested: due & quickMask)
-        if let flat = cache.flat {
-            let inLeaf = flat.quickIn[instance.state.index]
-            candidates = .init(judged: candidates.judged & inLeaf.judged, guardsTested: inLeaf.guardsTested)
+        // Borrowed, not loaded: loading the watch would retain and release it on every line.
+        let (changed, due, quickMask, judgements, tests) = watch._withUnsafeGuaranteedRef { watch in
+            let changed = cache.chartChanged(instance, watch)
+            return (changed, watch.due(changed, took: event), watch.quickMask, watch.quick.base, watch.quickTests.base)
         }
-        let broken = candidates.judged == 0 ? 0 : quickBreaks(candidates, judgements, tests, &instance)
+        if due == 0 { return }
+        let quick = due & quickMask
+        let broken = quick == 0 ? 0 : quickBreaks(.init(judged: quick, guardsTested: quick), judgements, tests, &instance)
         let rest = due & ~quickMask
-        guard broken != 0 || rest != 0 else { return }
+        if broken == 0 && rest == 0 { return }
+        report(broken: broken, judge: rest, changed: changed, &instance, program, at: time, took: event, cache: cache,
+               violations: &violations)
+    }
+
+    /// Reports the quick properties in `broken`, and judges the others in `judge` (see
+    /// `judge(_:changed:…)`), keeping the violations in property order as `observe` finds them.
+    @inline(never)
+    private mutating func report(broken: UInt64, judge rest: UInt64, changed: UInt64, _ instance: inout Instance,
+                                 _ program: Program, at time: Double, took event: Int32, cache: PropertyInputCache,
+                                 violations: inout [PropertyViolation]) {
         let found = violations.count
         if broken != 0 { reportBroken(broken, program, at: time, &violations) }
         if rest != 0 { judge(rest, changed: changed, &instance, program, at: time, took: event, cache: cache, violations: &violations) }
-        // In property order, as `observe` finds them.
         if violations.count - found > 1 { violations[found...].sort { $0.property < $1.property } }
     }
 

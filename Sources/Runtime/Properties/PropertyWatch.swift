@@ -234,8 +234,8 @@ package final class PropertyInputCache: @unchecked Sendable {
     /// on every line): the program keeps it alive, and outlives every run's cache.
     let watch: Unmanaged<PropertyWatch>?
     /// On a flat machine, the watch's tables the line's common path reads (`firedReaders`,
-    /// `readersOfState`, `triggeredBy`, `quickIn`), copied here so that path reads them
-    /// without reaching for the watch.
+    /// `readersOfState`, `triggeredBy`, the quick properties'), copied here so that path
+    /// reads them without reaching for the watch.
     let flat: FlatTables?
 
     struct FlatTables {
@@ -245,6 +245,9 @@ package final class PropertyInputCache: @unchecked Sendable {
         let triggeredBy: UnsafeMutablePointer<UInt64>
         let eventCount: Int
         let quickIn: UnsafeMutablePointer<PropertyWatch.QuickInLeaf>
+        let quick: UnsafeMutablePointer<CompiledProperty.QuickJudgement>
+        let quickTests: UnsafeMutablePointer<CompiledProperty.QuickTest>
+        let quickMask: UInt64
         let watched: UInt64
     }
 
@@ -255,7 +258,8 @@ package final class PropertyInputCache: @unchecked Sendable {
             w.quickIn.count == 0 ? nil
                 : FlatTables(firedReaders: w.firedReaders.base, transitionCount: w.firedReaders.count,
                              readersOfState: w.readersOfState.base, triggeredBy: w.triggeredBy.base,
-                             eventCount: w.triggeredBy.count, quickIn: w.quickIn.base, watched: w.watched)
+                             eventCount: w.triggeredBy.count, quickIn: w.quickIn.base, quick: w.quick.base,
+                             quickTests: w.quickTests.base, quickMask: w.quickMask, watched: w.watched)
         }
         counts = (max(1, program.properties.count), max(1, watch?.states.count ?? 0))
         lastX = .allocate(capacity: counts.properties)
