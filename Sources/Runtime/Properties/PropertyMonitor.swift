@@ -346,11 +346,12 @@ package struct PropertyMonitor: Sendable, Hashable {
             return
         }
         // Borrowed, not loaded: loading the watch would retain and release it on every line.
-        let (changed, due, quickMask, judgements, tests) = watch._withUnsafeGuaranteedRef { watch in
+        let (changed, due) = watch._withUnsafeGuaranteedRef { watch in
             let changed = cache.chartChanged(instance, watch)
-            return (changed, watch.due(changed, took: event), watch.quickMask, watch.quick.base, watch.quickTests.base)
+            return (changed, watch.due(changed, took: event))
         }
         if due == 0 { return }
+        let (quickMask, judgements, tests) = watch._withUnsafeGuaranteedRef { ($0.quickMask, $0.quick.base, $0.quickTests.base) }
         let quick = due & quickMask
         let broken = quick == 0 ? 0 : quickBreaks(.init(judged: quick, guardsTested: quick), judgements, tests, &instance)
         let rest = due & ~quickMask
