@@ -322,7 +322,7 @@ public struct Replayer {
         if watchesProperties {
             run.monitor = PropertyMonitor(program)
             // A machine that could not start has no stable configuration to judge.
-            if case .started = start.result { observe(run, took: -1, line: source.lineNumber) }
+            if case .started = start.result { observe(run, took: -1, fired: -1, line: source.lineNumber) }
         }
         if options.trace {
             run.numbersBefore = Array(UnsafeBufferPointer(start: instance.registers.numbers, count: program.variableTypes.count))
@@ -388,9 +388,12 @@ public struct Replayer {
             var failed = false
             if case .failed = step.result { failed = true }
             if watchesProperties, !failed {
-                var took: Int32 = -1
-                if case .applied = step.result, let sent = step.sent { took = Int32(truncatingIfNeeded: sent.index) }
-                observe(run, took: took, line: source.lineNumber)
+                var took: Int32 = -1, fired: Int32 = -1
+                if case .applied(let t) = step.result {
+                    fired = Int32(truncatingIfNeeded: t.index)
+                    if let sent = step.sent { took = Int32(truncatingIfNeeded: sent.index) }
+                }
+                observe(run, took: took, fired: fired, line: source.lineNumber)
             }
             var result = StepVerdict.applied
             var message: String?
@@ -441,13 +444,14 @@ public struct Replayer {
         if !run.violations.isEmpty { recordViolations(run, line: line) }
     }
 
-    /// Judges the run's stable configuration, left by line `line`'s step (or its timers).
-    mutating func observe(_ run: Run, took event: Int32, line: Int) {
+    /// Judges the run's stable configuration, left by line `line`'s step (or its timers),
+    /// which took `event` and fired transition `fired` (-1: none, or the start).
+    mutating func observe(_ run: Run, took event: Int32, fired: Int32, line: Int) {
         // A response this step triggers remembers the line, for `--explain`.
         run.monitor?.tag = line
         // The time is read first: read while the instance is passed inout, it is read from a copy.
         let now = run.instance.now
-        run.monitor?.observe(&run.instance, program, at: now, took: event, cache: run.inputs,
+        run.monitor?.observe(&run.instance, program, at: now, took: event, fired: fired, cache: run.inputs,
                              violations: &run.violations)
         if !run.violations.isEmpty { recordViolations(run, line: line) }
     }
@@ -596,7 +600,7 @@ public struct Replayer {
         }
         // An ignored event changes nothing, so its configuration was judged already.
         if watchesProperties && result == .applied {
-            observe(run, took: result == .applied ? Int32(truncatingIfNeeded: event.index) : -1, line: source.lineNumber)
+            observe(run, took: Int32(truncatingIfNeeded: event.index), fired: step.transition, line: source.lineNumber)
         }
         if options.summary && result != .applied {
             noteDeviation(event, result == .rejected ? .rejected : .ignored, in: run, line: source.lineNumber)

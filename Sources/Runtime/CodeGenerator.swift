@@ -129,7 +129,7 @@ struct CodeGenerator {
             if faults[pc] != nil || i.op == .fail || i.op == .armTimers {
                 for v in written where !toSave.contains(v) { toSave.append(v) }
             }
-            if writesNumberRegister(i.op) && i.a >= 0 && i.a < variableCount && !written.contains(i.a) {
+            if Self.writesNumberRegister(i.op) && i.a >= 0 && i.a < variableCount && !written.contains(i.a) {
                 written.append(i.a)
             }
         }
@@ -147,7 +147,7 @@ struct CodeGenerator {
         forgetGuard()
         inline(actions)
         var written: [Int32] = []
-        for k in start.code..<code.count where writesNumberRegister(code[k].op) {
+        for k in start.code..<code.count where Self.writesNumberRegister(code[k].op) {
             let v = code[k].a
             if v >= 0 && v < variableCount && !written.contains(v) { written.append(v) }
         }
@@ -162,7 +162,7 @@ struct CodeGenerator {
     }
 
     /// Whether `op` writes number register `a`.
-    private func writesNumberRegister(_ op: Opcode) -> Bool {
+    static func writesNumberRegister(_ op: Opcode) -> Bool {
         switch op {
         case .move, .add, .subtract, .multiply, .divide, .remainder, .negate, .not,
              .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual,

@@ -126,6 +126,67 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     /// once here (it lexes the whole spec), not per snapshot.
     package let specFingerprint: SpecFingerprint
 
+    /// By transition: the number and string variables a straight-line step that fires it may
+    /// write, read off the code of `blocks` (the step blocks). Code only jumps forward, so
+    /// one pass over a block, in code order, carries to each instruction what the paths
+    /// reaching it wrote (through the instruction before it, unless that one jumps, fires or
+    /// ends, and through each jump to it); a `fire` records that for its transition. A block
+    /// ends where no path goes on. A candidate tried before the one that fires and not taken
+    /// writes nothing, so the writes of its actions do not count; an `if` of an action counts
+    /// both ways. What a judgement needs: no write the step can make is missed.
+    static func variablesWritten(by code: [Instruction], blocks: [Int32], variableCount: Int32,
+                                 transitionCount: Int) -> [(numbers: [Int32], strings: [Int32])] {
+        var written = Array(repeating: (numbers: Set<Int32>(), strings: Set<Int32>()), count: transitionCount)
+        typealias Writes = (numbers: Set<Int32>, strings: Set<Int32>)
+        func merge(_ a: Writes?, _ b: Writes) -> Writes {
+            guard let a else { return b }
+            return (a.numbers.union(b.numbers), a.strings.union(b.strings))
+        }
+        for start in Set(blocks) where start >= 0 {
+            // What the paths reaching an instruction wrote: `current` through the one before
+            // it (nil: none falls through), `jumps` by target for those that jump ahead.
+            var current: Writes? = ([], [])
+            var jumps: [Int: Writes] = [:]
+            var pc = Int(start)
+            while pc < code.count {
+                if let arriving = jumps.removeValue(forKey: pc) { current = merge(current, arriving) }
+                guard var writes = current else {
+                    if jumps.isEmpty { break }  // no path goes on: the block ended
+                    pc += 1
+                    continue
+                }
+                let i = code[pc]
+                switch i.op {
+                case .jump:
+                    jumps[Int(i.a)] = merge(jumps[Int(i.a)], writes)
+                    current = nil
+                case .jumpIfFalse, .jumpIfTrue, .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater,
+                     .jumpUnlessGreaterEqual, .jumpUnlessEqual, .jumpUnlessNotEqual:
+                    jumps[Int(i.a)] = merge(jumps[Int(i.a)], writes)
+                case .storeString, .moveString, .concatenate, .textOfNumber, .textOfBool:
+                    if i.a >= 0 && i.a < variableCount { writes.strings.insert(i.a) }
+                    current = writes
+                case .fire:
+                    if i.a >= 0 && Int(i.a) < transitionCount {
+                        written[Int(i.a)].numbers.formUnion(writes.numbers)
+                        written[Int(i.a)].strings.formUnion(writes.strings)
+                    }
+                    current = nil
+                case .end:
+                    current = nil
+                default:
+                    if CodeGenerator.writesNumberRegister(i.op) && i.a >= 0 && i.a < variableCount {
+                        writes.numbers.insert(i.a)
+                        current = writes
+                    }
+                }
+                if current == nil && jumps.isEmpty { break }
+                pc += 1
+            }
+        }
+        return written.map { (numbers: $0.numbers.sorted(), strings: $0.strings.sorted()) }
+    }
+
     /// Compiles a machine that checked without errors.
     public init(_ machine: Machine) {
         self.machine = machine
@@ -316,7 +377,15 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
             compiled.otherCanFail = compiled.other.map(canFail) ?? false
             return compiled
         }
+        // On straight-line blocks, what each transition's step may write (a statechart's step
+        // runs blocks of its own, which journal every number variable they write). The start
+        // block is left out: its `fire` names transition 0, which it is not, and the monitor
+        // judges every property at the start anyway.
+        let written = isChart ? [] : Program.variablesWritten(by: generator.code, blocks: dispatch + timerDispatch,
+                                                              variableCount: Int32(machine.variables.count),
+                                                              transitionCount: machine.transitions.count)
         propertyWatch = PropertyWatch(self.properties, reads: propertyReads, eventCount: machine.events.count,
+                                      variableCount: machine.variables.count, written: written,
                                       flatStates: isChart ? 0 : machine.states.count) { leaf, s in
             leaf == s || machine.isDescendant(machine.states[leaf].id, of: machine.states[s].id)
         }

@@ -41,8 +41,8 @@ import TestSupport
         #expect(singles > 1_000, "one-instruction blocks are held against the interpreter")
     }
 
-    /// A string that changes with nothing else: only the step's journal of string stores
-    /// tells the cached monitor that `mode` moved.
+    /// A string that changes with nothing else: the store in the step's code tells the
+    /// cached monitor that `mode` may have moved.
     @Test func aStringThatAloneChangesIsJudgedAgain() throws {
         let machine = try #require(Statecraft.check(source: """
             machine Mode {
@@ -65,8 +65,10 @@ import TestSupport
         let set = try #require(program.event(named: "set"))
         for (time, value) in [(1.0, "a"), (2.0, "b"), (3.0, "c")] {
             instance.advance(to: time)
-            _ = instance.send(set, payload: [.string(value)])
-            monitor.observe(&instance, program, at: time, took: Int32(set.index), cache: cache, violations: &found)
+            let step = instance.send(set, payload: [.string(value)])
+            guard case .applied(let fired) = step.result else { Issue.record("set was not taken"); return }
+            monitor.observe(&instance, program, at: time, took: Int32(set.index), fired: Int32(fired.index), cache: cache,
+                            violations: &found)
         }
         #expect(found.map { "\(machine.properties[$0.property].name)@\($0.time)" } == ["notB@2.0", "onlyAB@3.0"])
     }
@@ -164,6 +166,56 @@ import TestSupport
         #expect(broken > 30, "the runs break the properties in and out of `ready`")
     }
 
+    /// On a flat machine the cached monitor judges a property again only after a step whose
+    /// code may write what it reads, found in the code when the program is compiled: the
+    /// writes in exit and entry actions, in both branches of an `if`, in a timer's step, of a
+    /// string, in a candidate tried after another, and the `in(s)` of the states around a new
+    /// leaf must all count, and a step
+    /// that writes nothing a property reads (`tick`) must not hide a change made before it.
+    @Test func theWritesOfEachTransitionDecideWhichPropertiesAreJudgedAgain() throws {
+        let machine = try #require(Statecraft.check(source: """
+            machine Writes {
+                var x: Number = 0
+                var y: Number = 0
+                var label: String = "a"
+                event go
+                event back
+                event tick
+                event name(to: String)
+                event grow(by: Number)
+                initial state outer {
+                    on tick { y = y + 1 }
+                    initial state a {
+                        exit { x = x + 1 }
+                        on go -> b
+                        on name { if to != "" { label = to } }
+                        on grow if by > 4 -> b
+                        on grow { if by > 1 { x = x + by } else { y = y + 1 } }
+                    }
+                    state b {
+                        entry { y = 0 }
+                        after 1s -> a { x = 0 }
+                        on back -> a
+                    }
+                }
+                property small: always x <= 2
+                property named: never label == "b"
+                property yInB: always y <= 1 while in(b)
+                property slow: never x * 3 > 9 && in(a)
+            }
+            """, bounds: nil).machine)
+        let program = Program(machine)
+        var rng = SplitMix64(seed: 21)
+        var broken = 0, singles = 0
+        for _ in 0..<400 {
+            if let difference = Self.compare(program, rng: &rng, broken: &broken, singles: &singles) {
+                Issue.record("\(difference)")
+                return
+            }
+        }
+        #expect(broken > 100, "the runs break every property")
+    }
+
     /// One random run watched by both monitors; the first difference, if any.
     static func compare(_ program: Program, rng: inout SplitMix64, broken: inout Int, singles: inout Int) -> String? {
         var instance = Instance(program)
@@ -174,7 +226,7 @@ import TestSupport
         var plainFound: [PropertyViolation] = []
         var cachedFound: [PropertyViolation] = []
         var steps: [String] = []
-        func observe(took event: Int32, at time: Double) -> String? {
+        func observe(took event: Int32, fired: Int32, at time: Double) -> String? {
             // A one-instruction block is decided without the interpreter: the same value.
             for p in program.properties {
                 for block in [p.x] + (p.other.map { [$0] } ?? []) where block.isQuick {
@@ -187,7 +239,7 @@ import TestSupport
             plain.tag = steps.count
             cached.tag = steps.count
             plain.observe(&instance, program, at: time, took: event, violations: &plainFound)
-            cached.observe(&instance, program, at: time, took: event, cache: cache, violations: &cachedFound)
+            cached.observe(&instance, program, at: time, took: event, fired: fired, cache: cache, violations: &cachedFound)
             guard plainFound == cachedFound, plain == cached else {
                 return "after \(steps.joined(separator: ", ")): plain \(plainFound), cached \(cachedFound)"
             }
@@ -208,15 +260,16 @@ import TestSupport
                 if let d = clock(to: step.time) { return d }
                 if case .failed = step.result { continue }
                 let took: Int32 = if case .applied = step.result, let sent = step.sent { Int32(sent.index) } else { -1 }
+                let firedTransition: Int32 = if case .applied(let t) = step.result { Int32(t.index) } else { -1 }
                 steps.append("timer at \(step.time)")
-                if let d = observe(took: took, at: step.time) { return d }
+                if let d = observe(took: took, fired: firedTransition, at: step.time) { return d }
             }
             guard fired < 1_000 else { return nil }  // the run stops here
             if let d = clock(to: time) { return d }
             instance.advance(to: time)
             return nil
         }
-        if let d = observe(took: -1, at: 0) { return d }
+        if let d = observe(took: -1, fired: -1, at: 0) { return d }
         var now = 0.0
         let events = program.machine.events
         for _ in 0..<40 {
@@ -235,7 +288,9 @@ import TestSupport
                 if fault.isLoop { break }
                 continue
             }
-            if case .applied = step.result, let d = observe(took: Int32(event.id.index), at: now) { return d }
+            if case .applied(let t) = step.result, let d = observe(took: Int32(event.id.index), fired: Int32(t.index), at: now) {
+                return d
+            }
             if instance.isFinished && rng.next() % 3 == 0 { break }
         }
         broken += plainFound.count

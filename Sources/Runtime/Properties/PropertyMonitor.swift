@@ -297,50 +297,79 @@ package struct PropertyMonitor: Sendable, Hashable {
         }
     }
 
-    /// `observe`, judging the quick properties inline (see `QuickJudgement`; on a flat
-    /// machine, those the active leaf leaves to judge) and skipping the others where their
-    /// inputs hold the values they held at their last judgement in this run (`cache`
-    /// remembers them): those expressions have the same values, so `never`, `always` and
-    /// `only after` cannot break now if they did not then, and a response takes its `X`
-    /// from the cache. A replay line mostly changes one or two variables, so most of those
-    /// are not evaluated at all. `observe` is the plain reference the tests compare this with.
+    /// `observe`, judging only the properties whose inputs may have changed since the last
+    /// stable configuration (`PropertyWatch` says how that is found without reading the
+    /// values), and the responses the step's event triggers. The others hold the values they
+    /// held then, so `never`, `always` and `only after` cannot break now if they did not
+    /// then, and a response takes its `X` from the cache. A replay line mostly changes one or
+    /// two variables, and many change none a property reads, so most properties are not
+    /// judged at all. Quick properties (see `QuickJudgement`) are judged inline; on a flat
+    /// machine, only those the active leaf leaves to judge. `fired` is the transition the
+    /// step fired (-1: the start, or not known: everything is judged on a flat machine).
+    /// `observe` is the plain reference the tests compare this with.
+    package mutating func observe(_ instance: inout Instance, _ program: Program, at time: Double, took event: Int32,
+                                  fired: Int32, cache: PropertyInputCache, violations: inout [PropertyViolation]) {
+        guard let flat = cache.flat else {
+            chartObserve(&instance, program, at: time, took: event, cache: cache, violations: &violations)
+            return
+        }
+        // The common line of a flat machine, kept small (few values live across it, so few
+        // registers to save): nothing a property reads changed, or only what quick
+        // properties read and none breaks.
+        let leaf = instance.state.index
+        let (changed, due) = cache.flatDue(flat, leaf: Int32(truncatingIfNeeded: leaf), fired: fired, took: event)
+        if due == 0 { return }
+        let quick = due & flat.quickMask
+        let inLeaf = flat.quickIn[leaf]
+        let judged = quick & inLeaf.judged
+        let broken = judged == 0 ? 0
+            : quickBreaks(.init(judged: judged, guardsTested: inLeaf.guardsTested), flat.quick, flat.quickTests, &instance)
+        let rest = due & ~flat.quickMask
+        if broken == 0 && rest == 0 { return }
+        report(broken: broken, judge: rest, changed: changed, &instance, program, at: time, took: event, cache: cache,
+               violations: &violations)
+    }
+
+    /// `observe(…, cache:)` without the step's transition: on a flat machine, every property
+    /// is judged (what the step wrote is not known).
     package mutating func observe(_ instance: inout Instance, _ program: Program, at time: Double, took event: Int32,
                                   cache: PropertyInputCache, violations: inout [PropertyViolation]) {
-        let changed: UInt64, due: UInt64, broken: UInt64
-        if let flat = cache.flat {
-            broken = quickBreaks(flat.quickIn[instance.state.index], flat.quick, flat.quickTests, &instance)
-            if flat.cached == 0 || flat.statesOnly && cache.leaf == Int32(truncatingIfNeeded: instance.state.index) {
-                (changed, due) = (0, 0)
-            } else {
-                (changed, due) = cache.watch.unsafelyUnwrapped._withUnsafeGuaranteedRef { watch in
-                    let changed = cache.changed(instance, watch)
-                    return (changed, watch.due(changed, took: event))
-                }
-            }
-        } else if let watch = cache.watch {
-            // Borrowed, not loaded: loading the watch would retain and release it on every line.
-            (changed, due, broken) = watch._withUnsafeGuaranteedRef { chartWatch(&instance, took: event, cache: cache, $0) }
-        } else {
+        observe(&instance, program, at: time, took: event, fired: -1, cache: cache, violations: &violations)
+    }
+
+    /// `observe(…, cache:)` on a statechart (or without a watch).
+    @inline(never)
+    private mutating func chartObserve(_ instance: inout Instance, _ program: Program, at time: Double, took event: Int32,
+                                       cache: PropertyInputCache, violations: inout [PropertyViolation]) {
+        guard let watch = cache.watch else {
             observe(&instance, program, at: time, took: event, violations: &violations)
             return
         }
-        guard broken != 0 || due != 0 else { return }
-        let found = violations.count
-        if broken != 0 { reportBroken(broken, program, at: time, &violations) }
-        if due != 0 { judge(due, changed: changed, &instance, program, at: time, took: event, cache: cache, violations: &violations) }
-        // In property order, as `observe` finds them.
-        if violations.count - found > 1 { violations[found...].sort { $0.property < $1.property } }
+        // Borrowed, not loaded: loading the watch would retain and release it on every line.
+        let (changed, due) = watch._withUnsafeGuaranteedRef { watch in
+            let changed = cache.chartChanged(instance, watch)
+            return (changed, watch.due(changed, took: event))
+        }
+        if due == 0 { return }
+        let (quickMask, judgements, tests) = watch._withUnsafeGuaranteedRef { ($0.quickMask, $0.quick.base, $0.quickTests.base) }
+        let quick = due & quickMask
+        let broken = quick == 0 ? 0 : quickBreaks(.init(judged: quick, guardsTested: quick), judgements, tests, &instance)
+        let rest = due & ~quickMask
+        if broken == 0 && rest == 0 { return }
+        report(broken: broken, judge: rest, changed: changed, &instance, program, at: time, took: event, cache: cache,
+               violations: &violations)
     }
 
-    /// `observe`'s look at a statechart's configuration: there the quick properties too are
-    /// judged only where their inputs changed. Out of line, so the flat machines' path stays
-    /// small.
+    /// Reports the quick properties in `broken`, and judges the others in `judge` (see
+    /// `judge(_:changed:…)`), keeping the violations in property order as `observe` finds them.
     @inline(never)
-    private func chartWatch(_ instance: inout Instance, took event: Int32, cache: PropertyInputCache,
-                            _ watch: PropertyWatch) -> (changed: UInt64, due: UInt64, broken: UInt64) {
-        let changed = cache.changed(instance, watch), quick = changed & watch.quickMask
-        let broken = quickBreaks(.init(judged: quick, guardsTested: quick), watch.quick.base, watch.quickTests.base, &instance)
-        return (changed, watch.due(changed & ~watch.quickMask, took: event), broken)
+    private mutating func report(broken: UInt64, judge rest: UInt64, changed: UInt64, _ instance: inout Instance,
+                                 _ program: Program, at time: Double, took event: Int32, cache: PropertyInputCache,
+                                 violations: inout [PropertyViolation]) {
+        let found = violations.count
+        if broken != 0 { reportBroken(broken, program, at: time, &violations) }
+        if rest != 0 { judge(rest, changed: changed, &instance, program, at: time, took: event, cache: cache, violations: &violations) }
+        if violations.count - found > 1 { violations[found...].sort { $0.property < $1.property } }
     }
 
     /// Of the quick properties `candidates` judges (see `QuickJudgement`), those this

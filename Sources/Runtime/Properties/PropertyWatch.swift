@@ -1,21 +1,25 @@
-/// What a program's properties read, gathered across them so that one pass over a stable
-/// configuration tells which properties could have changed their values: each number
-/// variable, string variable and state that some property reads (`in(...)`, or a response's
-/// triggering state), once, with the mask of the properties that read it. Constants never
-/// change, and a property reads nothing else, so a property none of whose inputs changed
-/// has the values it had at its last judgement. `always reachable` is left out: no run
-/// breaks it, so the monitor never judges it.
+/// What a program's properties read, gathered across them so that a stable configuration
+/// tells cheaply which properties could have changed their values since the last one: a
+/// property none of whose inputs changed has the values it had then, so `never`, `always`
+/// and `only after` cannot break now if they did not then. Constants never change, and a
+/// property reads nothing else. `always reachable` is left out: no run breaks it, so the
+/// monitor never judges it.
 ///
-/// On a flat machine, quick properties (`quickMask`) are left out of the inputs too:
-/// judging one there is a couple of compares on registers, no dearer than finding out
-/// whether its inputs changed, so replay judges them in every stable configuration (where
-/// the active leaf leaves them to judge, `quickIn`) and the input pass covers only the others.
+/// What a step may have changed is found without looking at the values:
+/// - on a flat machine (straight-line step blocks), the variables the code that fires the
+///   step's transition may write (`firedReaders`, read off the code when the program is
+///   compiled) and, where the active leaf changed, the `in(s)` of the states around the leaf
+///   left and the leaf entered (`readersOfState`);
+/// - on a statechart, the variables in the step's journals (each of its blocks saves every
+///   number variable it writes, and every string store is journalled) and the watched states
+///   whose activity changed (`states`).
+/// Either way it costs a table look-up or two where a step changes nothing a property reads.
 ///
 /// `replay` consults it on every line, so it is a class over frozen tables: reading it
 /// retains nothing. Masks are 64 bits: a program with more properties has no watch (nil),
 /// and its monitor judges every property in every configuration.
 package final class PropertyWatch: @unchecked Sendable {
-    /// A register or a state index, and the mask of the (not quick) properties that read it.
+    /// A register or a state index, and the mask of the properties that read it.
     package struct Input: Sendable {
         package var id: Int32
         package var readers: UInt64
@@ -26,6 +30,12 @@ package final class PropertyWatch: @unchecked Sendable {
     package let numbers: FrozenTable<Input>
     package let strings: FrozenTable<Input>
     package let states: FrozenTable<Input>
+    /// By variable index: the properties that read it as a number / as a string.
+    let numberReaders: FrozenTable<UInt64>
+    let stringReaders: FrozenTable<UInt64>
+    /// On a flat machine, by transition: the properties that read a variable the step firing
+    /// it may write. Empty for a statechart.
+    let firedReaders: FrozenTable<UInt64>
     /// The properties that read any state (on a flat machine, the first leaf concerns all
     /// of them).
     let stateReaders: UInt64
@@ -35,12 +45,8 @@ package final class PropertyWatch: @unchecked Sendable {
     let readersOfState: FrozenTable<UInt64>
     /// By event: the responses that event triggers.
     let triggeredBy: FrozenTable<UInt64>
-    /// Whether the cached properties read states only, and no event triggers one: then
-    /// their inputs changed only where a flat machine's leaf did.
-    let statesOnly: Bool
-    /// The watched properties the inputs above are gathered for, judged only where their
-    /// inputs changed: all of them on a statechart, those that are not quick on a flat machine.
-    let cached: UInt64
+    /// The watched properties: all but `always reachable`.
+    let watched: UInt64
     /// By property: its `QuickJudgement`, for the properties in `quickMask` (the others'
     /// entries are unused).
     let quick: FrozenTable<CompiledProperty.QuickJudgement>
@@ -62,8 +68,11 @@ package final class PropertyWatch: @unchecked Sendable {
         var guardsTested: UInt64
     }
 
+    /// `written`: by transition, the variables a flat machine's step firing it may write
+    /// (`Program.variablesWritten`); empty for a statechart.
     init?(_ properties: [CompiledProperty], reads: [(numbers: [Int32], strings: [Int32], states: [Int32])],
-          eventCount: Int, flatStates: Int, within: (_ leaf: Int, _ state: Int) -> Bool) {
+          eventCount: Int, variableCount: Int, written: [(numbers: [Int32], strings: [Int32])], flatStates: Int,
+          within: (_ leaf: Int, _ state: Int) -> Bool) {
         guard properties.count <= 64 else { return nil }
         var quick: [CompiledProperty.QuickJudgement] = []
         var quickTests: [CompiledProperty.QuickTest] = []
@@ -114,13 +123,12 @@ package final class PropertyWatch: @unchecked Sendable {
         }
         var numbers: [Input] = [], strings: [Input] = [], states: [Input] = []
         var triggeredBy = Array(repeating: UInt64(0), count: eventCount)
-        var stateReaders: UInt64 = 0, cached: UInt64 = 0
-        // On a statechart a quick property's `in(s)` is a look-up of its own, and its inputs
-        // are gathered like the others'.
-        let uncached = flatStates > 0 ? quickMask : 0
-        for (k, p) in properties.enumerated() where p.kind != .reachable && uncached & (UInt64(1) << UInt64(k)) == 0 {
+        var numberReaders = Array(repeating: UInt64(0), count: variableCount)
+        var stringReaders = Array(repeating: UInt64(0), count: variableCount)
+        var stateReaders: UInt64 = 0, watched: UInt64 = 0
+        for (k, p) in properties.enumerated() where p.kind != .reachable {
             let bit = UInt64(1) << UInt64(k)
-            cached |= bit
+            watched |= bit
             func add(_ list: inout [Input], _ id: Int32) {
                 if let at = list.firstIndex(where: { $0.id == id }) {
                     list[at].readers |= bit
@@ -128,11 +136,21 @@ package final class PropertyWatch: @unchecked Sendable {
                     list.append(Input(id: id, readers: bit))
                 }
             }
-            for r in reads[k].numbers { add(&numbers, r) }
-            for r in reads[k].strings { add(&strings, r) }
+            for r in reads[k].numbers {
+                add(&numbers, r)
+                if Int(r) < variableCount { numberReaders[Int(r)] |= bit }
+            }
+            for r in reads[k].strings {
+                add(&strings, r)
+                if Int(r) < variableCount { stringReaders[Int(r)] |= bit }
+            }
             for s in reads[k].states { add(&states, s) }
             if !reads[k].states.isEmpty { stateReaders |= bit }
             if p.triggerEvent >= 0 && Int(p.triggerEvent) < eventCount { triggeredBy[Int(p.triggerEvent)] |= bit }
+        }
+        let firedReaders = written.map { w in
+            w.numbers.reduce(UInt64(0)) { $0 | (Int($1) < variableCount ? numberReaders[Int($1)] : 0) }
+                | w.strings.reduce(UInt64(0)) { $0 | (Int($1) < variableCount ? stringReaders[Int($1)] : 0) }
         }
         // By leaf: the readers of `in(s)` for every `s` the leaf lies in, itself and its
         // ancestors, since leaving or entering the leaf may change each of those.
@@ -149,10 +167,12 @@ package final class PropertyWatch: @unchecked Sendable {
         self.numbers = FrozenTable(numbers)
         self.strings = FrozenTable(strings)
         self.states = FrozenTable(states)
+        self.numberReaders = FrozenTable(numberReaders)
+        self.stringReaders = FrozenTable(stringReaders)
+        self.firedReaders = FrozenTable(firedReaders)
         self.triggeredBy = FrozenTable(triggeredBy)
-        statesOnly = numbers.isEmpty && strings.isEmpty && !triggeredBy.contains { $0 != 0 }
         self.stateReaders = stateReaders
-        self.cached = cached
+        self.watched = watched
     }
 
     /// The properties whose inputs are in `changed`, and the responses `event` (-1: none)
@@ -184,45 +204,51 @@ package final class PropertyWatch: @unchecked Sendable {
         numbers.free()
         strings.free()
         states.free()
+        numberReaders.free()
+        stringReaders.free()
+        firedReaders.free()
         triggeredBy.free()
     }
 }
 
-/// What a run's properties read at their last judgement (the inputs of `PropertyWatch`),
-/// and each property's `X` then: what lets `PropertyMonitor.observe(…, cache:)` judge only
-/// the properties whose inputs changed. A replay keeps one per case beside its monitor. (It
-/// is not part of the monitor: the search tells runs apart by their monitors, and what a
-/// run last read is no part of that.)
+/// What a run's stable configurations were at the last observation, as far as the watch
+/// needs it, and each property's `X` at its last judgement: what lets
+/// `PropertyMonitor.observe(…, cache:)` judge only the properties whose inputs changed. A
+/// replay keeps one per case beside its monitor. (It is not part of the monitor: the search
+/// tells runs apart by their monitors, and what a run last read is no part of that.)
 ///
 /// A class over raw storage, read on every line of a replay: arrays would check their
 /// buffer's uniqueness on every write. One run uses it at a time.
 package final class PropertyInputCache: @unchecked Sendable {
     /// By compiled property: its `X` at the last judgement.
     let lastX: UnsafeMutablePointer<Bool>
-    /// The watched inputs' values at the last observation, in `PropertyWatch` order:
-    /// numbers by bit pattern (so a NaN equals itself), and states' activity. (Strings are
-    /// not kept: a step journals every string it stores, and that says which changed.)
-    private let numbers: UnsafeMutablePointer<UInt64>
+    /// On a statechart, the watched states' activity at the last observation, in
+    /// `PropertyWatch.states` order.
     private let states: UnsafeMutablePointer<Bool>
     /// The active leaf at the last observation, for a machine without statechart steps.
     private(set) var leaf: Int32 = -1
     /// Whether there was an observation yet: the first one judges every property.
-    private var observed = false
-    private let counts: (properties: Int, numbers: Int, states: Int)
+    private(set) var observed = false
+    private let counts: (properties: Int, states: Int)
     /// The program's watch, unretained (reading a strong reference retains and releases it
     /// on every line): the program keeps it alive, and outlives every run's cache.
     let watch: Unmanaged<PropertyWatch>?
-    /// On a flat machine, the watch's tables of its quick properties (`quickIn`, `quick`,
-    /// `quickTests`), its `cached` mask and `statesOnly`, copied here so the line's common path reads
-    /// them without reaching for the watch.
+    /// On a flat machine, the watch's tables the line's common path reads (`firedReaders`,
+    /// `readersOfState`, `triggeredBy`, the quick properties'), copied here so that path
+    /// reads them without reaching for the watch.
     let flat: FlatTables?
 
     struct FlatTables {
+        let firedReaders: UnsafeMutablePointer<UInt64>
+        let transitionCount: Int
+        let readersOfState: UnsafeMutablePointer<UInt64>
+        let triggeredBy: UnsafeMutablePointer<UInt64>
+        let eventCount: Int
         let quickIn: UnsafeMutablePointer<PropertyWatch.QuickInLeaf>
         let quick: UnsafeMutablePointer<CompiledProperty.QuickJudgement>
         let quickTests: UnsafeMutablePointer<CompiledProperty.QuickTest>
-        let cached: UInt64
-        let statesOnly: Bool
+        let quickMask: UInt64
+        let watched: UInt64
     }
 
     package init(_ program: Program) {
@@ -230,61 +256,75 @@ package final class PropertyInputCache: @unchecked Sendable {
         self.watch = watch.map { Unmanaged.passUnretained($0) }
         flat = watch.flatMap { w in
             w.quickIn.count == 0 ? nil
-                : FlatTables(quickIn: w.quickIn.base, quick: w.quick.base, quickTests: w.quickTests.base, cached: w.cached,
-                             statesOnly: w.statesOnly)
+                : FlatTables(firedReaders: w.firedReaders.base, transitionCount: w.firedReaders.count,
+                             readersOfState: w.readersOfState.base, triggeredBy: w.triggeredBy.base,
+                             eventCount: w.triggeredBy.count, quickIn: w.quickIn.base, quick: w.quick.base,
+                             quickTests: w.quickTests.base, quickMask: w.quickMask, watched: w.watched)
         }
-        counts = (max(1, program.properties.count), max(1, watch?.numbers.count ?? 0), max(1, watch?.states.count ?? 0))
+        counts = (max(1, program.properties.count), max(1, watch?.states.count ?? 0))
         lastX = .allocate(capacity: counts.properties)
         lastX.initialize(repeating: false, count: counts.properties)
-        numbers = .allocate(capacity: counts.numbers)
-        numbers.initialize(repeating: 0, count: counts.numbers)
         states = .allocate(capacity: counts.states)
         states.initialize(repeating: false, count: counts.states)
     }
 
     deinit {
         lastX.deallocate()
-        numbers.deallocate()
         states.deallocate()
     }
 
-    /// The properties some of whose inputs changed since the last observation (all of
-    /// them at the first); the inputs' values are stored as they are now. Called after
-    /// every step that left a stable configuration, so the string journal is that step's.
+    /// On a flat machine, the properties to judge in the stable configuration a step that
+    /// fired transition `fired` (-1: not known) and took event `event` left: those reading a
+    /// variable the step may have written, those reading `in(s)` of a state around the leaf
+    /// left or entered, the responses the event triggers; every property at the first
+    /// observation. Remembers the leaf.
     @inline(__always)
-    func changed(_ instance: Instance, _ watch: PropertyWatch) -> UInt64 {
-        let registers = instance.registers
-        // The first observation judges every property; the loops below store the inputs.
-        var changed: UInt64 = observed ? 0 : watch.cached
-        observed = true
-        for i in 0..<watch.numbers.count {
-            let input = watch.numbers[i]
-            let value = registers.numbers[Int(input.id)].bitPattern
-            if numbers[i] != value { numbers[i] = value; changed |= input.readers }
+    func flatDue(_ flat: FlatTables, leaf now: Int32, fired: Int32, took event: Int32) -> (changed: UInt64, due: UInt64) {
+        var changed: UInt64
+        if !observed || fired < 0 || Int(fired) >= flat.transitionCount {
+            // The first observation, or a step whose writes are not known: judge everything.
+            changed = flat.watched
+            observed = true
+        } else {
+            changed = flat.firedReaders[Int(fired)]
         }
-        // The string variables the last step stored (a store of the same value counts too:
-        // judging again is never wrong, only slower). Every step starts by emptying the journal.
+        if leaf != now {
+            if leaf >= 0 { changed |= flat.readersOfState[Int(leaf)] | flat.readersOfState[Int(now)] }
+            leaf = now
+        }
+        let due = event >= 0 && Int(event) < flat.eventCount ? changed | flat.triggeredBy[Int(event)] : changed
+        return (changed, due)
+    }
+
+    /// On a statechart, the properties some of whose inputs changed since the last
+    /// observation (all of them at the first): the number variables the step saved in its
+    /// journal (every block of a statechart saves each number variable it writes), the string
+    /// variables it stored, the watched states whose activity changed (stored as they are
+    /// now). Called after every step that left a stable configuration, so the journals are
+    /// that step's.
+    @inline(__always)
+    func chartChanged(_ instance: Instance, _ watch: PropertyWatch) -> UInt64 {
+        let registers = instance.registers
+        var changed: UInt64 = observed ? 0 : watch.watched
+        observed = true
+        // (A store of the same value counts too: judging again is never wrong, only slower.)
+        let numberReaders = watch.numberReaders
+        for k in 0..<registers.journalCount {
+            let slot = Int(registers.journal[k].slot)
+            if slot < numberReaders.count { changed |= numberReaders[slot] }
+        }
         if watch.strings.count > 0 {
-            let journal = registers.stringJournal
+            let journal = registers.stringJournal, stringReaders = watch.stringReaders
             for k in 0..<journal.count {
-                let slot = journal[k].slot
-                for i in 0..<watch.strings.count where watch.strings[i].id == slot { changed |= watch.strings[i].readers }
+                let slot = Int(journal[k].slot)
+                if slot < stringReaders.count { changed |= stringReaders[slot] }
             }
         }
-        if watch.stateReaders != 0 {
-            if let chart = instance.chartRun {
-                for i in 0..<watch.states.count {
-                    let input = watch.states[i]
-                    let active = chart.active[Int(input.id)]
-                    if states[i] != active { states[i] = active; changed |= input.readers }
-                }
-            } else {
-                let now = Int32(truncatingIfNeeded: instance.state.index)
-                if leaf != now {
-                    changed |= leaf < 0 || watch.readersOfState.count == 0 ? watch.stateReaders
-                        : watch.readersOfState[Int(leaf)] | watch.readersOfState[Int(now)]
-                    leaf = now
-                }
+        if watch.stateReaders != 0, let chart = instance.chartRun {
+            for i in 0..<watch.states.count {
+                let input = watch.states[i]
+                let active = chart.active[Int(input.id)]
+                if states[i] != active { states[i] = active; changed |= input.readers }
             }
         }
         return changed
