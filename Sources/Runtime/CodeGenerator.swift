@@ -161,6 +161,22 @@ struct CodeGenerator {
         return pc
     }
 
+    /// Whether `op` writes string register `a`. (Exhaustive, as `writesNumberRegister` is: the
+    /// property watch trusts these two to name every write a step can make.)
+    static func writesStringRegister(_ op: Opcode) -> Bool {
+        switch op {
+        case .moveString, .concatenate, .textOfNumber, .textOfBool, .storeString:
+            true
+        case .move, .add, .subtract, .multiply, .divide, .remainder, .negate, .not,
+             .less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual,
+             .min, .max, .clamp, .select, .atan2, .abs, .sqrt, .floor, .ceil, .round, .equalStrings, .notEqualStrings,
+             .isActive, .jump, .jumpIfFalse, .jumpIfTrue, .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater,
+             .jumpUnlessGreaterEqual, .jumpUnlessEqual, .jumpUnlessNotEqual, .emit, .raise, .send, .cancel, .fail, .save,
+             .cancelTimers, .armTimers, .fire, .end:
+            false
+        }
+    }
+
     /// Whether `op` writes number register `a`.
     static func writesNumberRegister(_ op: Opcode) -> Bool {
         switch op {

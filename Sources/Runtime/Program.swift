@@ -163,7 +163,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
                 case .jumpIfFalse, .jumpIfTrue, .jumpUnlessLess, .jumpUnlessLessEqual, .jumpUnlessGreater,
                      .jumpUnlessGreaterEqual, .jumpUnlessEqual, .jumpUnlessNotEqual:
                     jumps[Int(i.a)] = merge(jumps[Int(i.a)], writes)
-                case .storeString, .moveString, .concatenate, .textOfNumber, .textOfBool:
+                case _ where CodeGenerator.writesStringRegister(i.op):
                     if i.a >= 0 && i.a < variableCount { writes.strings.insert(i.a) }
                     current = writes
                 case .fire:
