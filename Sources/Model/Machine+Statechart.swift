@@ -12,6 +12,9 @@ extension Machine {
         for s in states {
             let name = s.id == root ? "machine '\(self.name)'" : "state '\(s.name)'"
             if s.kind == .parallel { return ("parallel state '\(s.name)'", s.range) }
+            // Its values are computed when it is entered, whether or not a `done` reads them
+            // (a failing one fails the step): the completion is a real queued event.
+            if let field = s.doneData.first { return ("the values of final state '\(s.name)'", field.range) }
             if s.kind == .history { return ("history state '\(s.name)'", s.range) }
             if !s.initialTargets.isEmpty { return ("'initial ->' in \(name)", s.id == root ? nameRange : s.range) }
         }
