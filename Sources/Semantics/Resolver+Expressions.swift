@@ -110,15 +110,21 @@ extension Resolver {
                 report(.propertyReadsPayload,
                        "a property reads no event payload: '\(name)' is a field of event '\(event.name)'", at: range,
                        notes: [DiagnosticNote("'\(name)' is declared here", at: field.range)])
-            } else if let x = scope.completion, let f = finalStateGiving(name) {
+            } else if let x = scope.completion, finalStateGiving(name) != nil || !machine.completionFields(x).isEmpty {
+                // A name no declaration has, in a `done` whose completion carries values or
+                // where some final state gives that name: a completion field, misread.
                 let why = machine.isParallel(x)
                     ? "'\(machine[x].name)' is a parallel state, and a parallel state's completion carries no data"
                     : machine.completionFields(x).isEmpty
                         ? "no final state of '\(machine[x].name)' gives values"
                         : "its final states give \(machine.completionFields(x).map { "'\($0.name)'" }.joined(separator: ", "))"
+                var notes = notes
+                if let f = finalStateGiving(name) {
+                    notes.append(DiagnosticNote("'\(name)' is given by final state '\(machine[f].name)'",
+                                                at: machine[f].doneData.first { $0.name == name }?.range))
+                }
                 report(.doneFieldNotCarried, "the completion of '\(machine[x].name)' carries no field '\(name)': \(why)",
-                       at: range, notes: [DiagnosticNote("'\(name)' is given by final state '\(machine[f].name)'",
-                                                         at: machine[f].doneData.first { $0.name == name }?.range)])
+                       at: range, notes: notes)
             } else if BuiltinFunction(rawValue: name) != nil {
                 report(.unknownName, "'\(name)' is a function; call it with arguments, as in '\(name)(…)'", at: range)
             } else {
