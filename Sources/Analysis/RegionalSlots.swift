@@ -127,6 +127,9 @@ struct RegionalSlots {
             for a in t.actions { visit(a, events) }
         }
         for s in machine.states { for a in s.allActions { visit(a, []) } }
+        // A final state's values become completion fields, which `done` transitions read in
+        // any way: what a value reads is used, not only compared or copied.
+        for s in machine.states { for field in s.doneData { read(field.value, []) } }
 
         var classBroken: Set<Slot> = []
         var classConstants: [Slot: Set<Value>] = [:]

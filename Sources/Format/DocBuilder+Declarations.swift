@@ -245,7 +245,6 @@ extension DocBuilder {
         beginIndent()
         space()
         try token(.identifier)
-        if let data = state.doneData { try doneData(data) }
         if !state.historyDefaults.isEmpty {
             space()
             try token(.arrow)
@@ -256,6 +255,8 @@ extension DocBuilder {
             }
         }
         end()
+        // A history state has no values (the parser reads none after its name).
+        if let data = state.doneData { try doneData(data) }
         if let actions = state.historyActions {
             space()
             try block(actions)
