@@ -161,7 +161,7 @@ public struct State: Sendable {
     /// carries (`final state f(code: 200)`, SCXML's `<donedata>`), each evaluated when the
     /// state is entered, after its entry actions; a `done` transition reads them by name, as
     /// payload fields. Empty when none are written.
-    public var doneData: [DoneField] = []
+    package var doneData: [DoneField] = []
     /// Runs when the state is entered.
     public var entry: [Action] = []
     /// Runs when the state is left.
@@ -188,16 +188,16 @@ public struct State: Sendable {
 
 /// One value a final state gives its parent's completion: `code: 200` in
 /// `final state settled(code: 200)`.
-public struct DoneField: Sendable, Equatable {
+package struct DoneField: Sendable, Equatable {
     /// The field's name, as a `done` transition's guard and actions read it.
-    public var name: String
+    package var name: String
     /// The value, typed; its type is the field's.
-    public var value: Expr
+    package var value: Expr
     /// Where the field's name is written.
-    public var range: SourceRange
+    package var range: SourceRange
 
     /// Creates a field.
-    public init(name: String, value: Expr, range: SourceRange) {
+    package init(name: String, value: Expr, range: SourceRange) {
         self.name = name
         self.value = value
         self.range = range

@@ -303,7 +303,7 @@ extension Machine {
     /// the values its final children give (the resolver holds every final child of one state
     /// to the same names and types, so the first one's stand for all). None for a parallel
     /// state, whose completion carries no data, nor for a state with no final child.
-    public func completionFields(_ s: StateID) -> [Field] {
+    package func completionFields(_ s: StateID) -> [Field] {
         guard isCompound(s), let f = childStates(s).first(where: { self[$0].isFinal }) else { return [] }
         return self[f].doneData.map { Field(name: $0.name, type: $0.value.type, range: $0.range) }
     }
