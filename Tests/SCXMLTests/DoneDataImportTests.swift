@@ -117,7 +117,7 @@ import TestSupport
         let imported = try CLI.run(["import", "-"], input: exported.stdout)
         #expect(imported.status == 0, "\(imported.stderr)")
         for line in ["final state settled(ok: true, total: paid * 2, note: \"paid \\(paid)\")",
-                     "final state boxed(share: 1 / paid)",
+                     "final state boxed(share: 1 / paid, labelled: in(printed))",
                      "done if ok -> shipping { approved = ok; receipt = note; emit charged(total) }",
                      "done(packing) if share > 0.5 -> shipping"] {
             #expect(imported.stdout.contains(line), "\(line)\n\(imported.stdout)")

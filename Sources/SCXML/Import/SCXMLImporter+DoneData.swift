@@ -113,7 +113,7 @@ extension Importer {
             case .known(let t):
                 if let known = translator.fields[fieldKey], known != t {
                     throw fail(node, "\"\(name)\" of the done event of \"\(id(parent))\" is a \(t.rawValue) here and a "
-                               + "\(known.rawValue) in another <final>")
+                               + "\(known.rawValue) in another <final> of it")
                 }
                 translator.fields[fieldKey] = t
             case .unknown(let keys):

@@ -276,6 +276,11 @@ extension Importer {
             if case .done(let s) = trigger, let shape = try completionShape(s) {
                 completionData = (Self.completionKey(s), shape)
                 events = [Self.completionKey(s)]
+                // The fields' types come from the values (the <final>s are written after the
+                // transitions of their parent): learnt first, so that a read does not guess.
+                if let node = stateByID[s] {
+                    for f in stateChildren(of: node) where f.name == "final" { _ = try doneDataText(f) }
+                }
             }
             var scope = scope(events: events)
             if let data = completionData {
