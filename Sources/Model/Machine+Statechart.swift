@@ -3,8 +3,8 @@ import StatecraftDiagnostics
 extension Machine {
     /// The first construct that needs the full statechart algorithm (SCXML's microsteps over a
     /// configuration) rather than one active leaf and its ancestors: a parallel or history
-    /// state, `initial ->`, a `done` or `always` transition, an internal one, `raise`, or
-    /// `in(...)`; with what it is and where. Nil for a machine whose steps move one leaf.
+    /// state, `initial ->`, the values of a final state, a `done` or `always` transition, an
+    /// internal one, `raise`, or `in(...)`; with what it is and where. Nil for a machine whose steps move one leaf.
     ///
     /// The one answer to "is this a statechart?": the runtime compiles a machine that has one
     /// for its chart path, and `statecraft swift` refuses it (it writes flat machines only).
