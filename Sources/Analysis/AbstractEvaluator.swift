@@ -27,6 +27,10 @@ struct AbstractEvaluator {
     /// The payload of a transition's events: each field may be any value of its type.
     mutating func setPayload(of trigger: Trigger) {
         fields = [:]
+        // A completion's fields (a final state's values) are taken as any value of their type.
+        if case .done(let x) = trigger {
+            for f in machine.completionFields(x) { fields[f.name] = .any(f.type) }
+        }
         guard case .events(let events) = trigger else { return }
         for e in events {
             for f in machine[e].fields { fields[f.name] = .any(f.type) }

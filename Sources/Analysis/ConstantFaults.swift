@@ -46,6 +46,7 @@ enum ConstantFaults {
             scan(s.entry)
             scan(s.exit)
             scan(s.defaultEntryActions)
+            for field in s.doneData { scan(field.value) }
         }
         return found
     }

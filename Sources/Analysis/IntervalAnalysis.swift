@@ -190,6 +190,10 @@ struct IntervalAnalysis {
         for s in machine.entrySet([t.shape], historyValue: { _ in nil }, defaults: &defaults) {
             if let failure = evaluator.run(machine[s].entry, &vars) { return .fails(failure) }
             if let failure = evaluator.run(defaults.actions(after: s, in: machine), &vars) { return .fails(failure) }
+            // A final state's values are computed as it is entered; one that cannot be fails the step.
+            for field in machine[s].doneData where evaluator.evaluate(field.value, vars).isEmpty {
+                return .fails(evaluator.failingPart(field.value, vars) ?? field.value)
+            }
             // Timers are armed after the entry actions; a delay that cannot be computed fails the step.
             for timer in machine[s].transitions {
                 if case .after(let delay) = machine[timer].trigger, evaluator.evaluate(delay, vars).isEmpty {
@@ -235,7 +239,8 @@ struct IntervalAnalysis {
     }
 
     /// Whether any expression the step of `t` runs (its actions, the exit actions of the
-    /// states it leaves, the entry actions and timer delays of those it enters) could fail.
+    /// states it leaves, the entry actions, final states' values and timer delays of those
+    /// it enters) could fail.
     /// Only arithmetic and function calls fail, and only on values that are not constant.
     static func stepCanFail(_ t: Transition, from state: StateID, _ machine: Machine) -> Bool {
         let constants = machine.constantValues
@@ -261,6 +266,7 @@ struct IntervalAnalysis {
         var defaults = DefaultEntries()
         for s in machine.entrySet([t.shape], historyValue: { _ in nil }, defaults: &defaults) {
             check(machine[s].entry)
+            for field in machine[s].doneData { check(field.value) }
             check(defaults.actions(after: s, in: machine))
             for timer in machine[s].transitions {
                 if case .after(let d) = machine[timer].trigger { check(d) }

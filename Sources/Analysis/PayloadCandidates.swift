@@ -72,7 +72,10 @@ struct PayloadCandidates {
             if case .after(let d) = t.trigger { collect(d) }
             for a in t.actions { a.visitExpressions(collect) }
         }
-        for s in machine.states { for a in s.allActions { a.visitExpressions(collect) } }
+        for s in machine.states {
+            for a in s.allActions { a.visitExpressions(collect) }
+            for field in s.doneData { collect(field.value) }
+        }
         for c in machine.constants { collect(c.definition) }
         for p in machine.properties { p.form.expressions.forEach(collect) }
         for v in machine.variables { collect(v.initializer) }

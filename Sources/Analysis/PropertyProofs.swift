@@ -377,6 +377,8 @@ struct PropertyProofs {
         var defaults = DefaultEntries()
         for e in machine.entrySet([t.shape], historyValue: { _ in nil }, defaults: &defaults) {
             if run(machine[e].entry, optional: false) { return true }
+            // A final state's values are computed as it is entered.
+            if machine[e].doneData.contains(where: { mayFail($0.value, vars, evaluator) }) { return true }
             if run(defaults.actions(after: e, in: machine), optional: false) { return true }
             for timer in machine[e].transitions {
                 if case .after(let d) = machine[timer].trigger, mayFail(d, vars, evaluator) { return true }

@@ -131,6 +131,9 @@ struct RegionalSlots {
         // A property is decided by the values it compares too: `never trail == "b"` needs a
         // value of `trail`'s class equal to "b", as a guard would.
         for p in machine.properties { for e in p.form.expressions { read(e, []) } }
+        // A final state's values become completion fields, which `done` transitions read in
+        // any way: what a value reads is used, not only compared or copied.
+        for s in machine.states { for field in s.doneData { read(field.value, []) } }
 
         var classBroken: Set<Slot> = []
         var classConstants: [Slot: Set<Value>] = [:]

@@ -28,6 +28,7 @@ enum UnusedDeclarations {
             scan(state.entry)
             scan(state.exit)
             scan(state.defaultEntryActions)
+            for field in state.doneData { field.value.visit(noteReads) }
         }
         for t in machine.transitions {
             switch t.trigger {

@@ -84,6 +84,10 @@ struct VariableRelevance: Sendable {
         }
         // A property decides its verdict on what it reads, in every stable configuration.
         for p in machine.properties { for e in p.form.expressions { reads(e, []).forEach { direct[$0] = true } } }
+        // A final state's values become its parent's completion fields, which `done` guards and
+        // actions read: what they read is relevant (conservatively, as a `raise` argument
+        // that can fail is).
+        for s in machine.states { for field in s.doneData { reads(field.value, []).forEach { direct[$0] = true } } }
         let counters = VariableRelevance.counters(machine, actions.flatMap { $0.0 }, constants: constants)
         func visit(_ action: Action, _ events: [Int]) {
             func decides(_ e: Expr) { reads(e, events).forEach { direct[$0] = true } }

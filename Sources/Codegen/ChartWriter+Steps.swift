@@ -173,6 +173,37 @@ extension FlatMachineWriter {
         out.line()
     }
 
+    /// The compound states whose completion carries values (`final state f(code: 200)`):
+    /// each has an `Internal` case of its own, typed, and slots its `done` transitions read.
+    var completionsWithData: [StateID] {
+        machine.states.filter { $0.id != machine.root && !machine.completionFields($0.id).isEmpty }.map(\.id)
+    }
+
+    /// Where the `k`th value of `x`'s completion is kept while a `done(x)` is selected and taken.
+    func completionSlot(_ x: StateID, _ k: Int) -> String { "completion\(x.index)_\(k)" }
+
+    /// `let name = slot` for each field of `x`'s completion that `used` names.
+    mutating func bindCompletionFields(of x: StateID, _ used: Set<String>) {
+        for (k, f) in machine.completionFields(x).enumerated() where used.contains(f.name) {
+            out.line("let \(SwiftName.quoted(f.name)) = \(completionSlot(x, k))")
+        }
+    }
+
+    /// The completion fields of `x` that `exprs` read.
+    func completionFieldsRead(of x: StateID, in transitions: [Transition], actions: Bool) -> Set<String> {
+        var used = Set<String>()
+        let names = Set(machine.completionFields(x).map(\.name))
+        for t in transitions {
+            let note: (Expr) -> Void = { $0.visit { if case .field(let name) = $0.kind, names.contains(name) { used.insert(name) } } }
+            if actions {
+                for a in t.actions { a.visitExpressions(note) }
+            } else {
+                t.guardExpr.map(note)
+            }
+        }
+        return used
+    }
+
     mutating func selectCompletionFunction() {
         out.doc("`selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).")
         out.open("private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool")
@@ -191,7 +222,9 @@ extension FlatMachineWriter {
                         return list.isEmpty ? nil : (leaf.id, list)
                     }
                     if chains.isEmpty { out.line("break") }
-                    selectChains(chains, fields: [])
+                    let used = completionFieldsRead(of: x, in: chains.flatMap(\.1), actions: false)
+                    if !chains.isEmpty { bindCompletionFields(of: x, used) }
+                    selectChains(chains, fields: used)
                     out.dedent()
                 }
                 out.line("default:")
@@ -367,6 +400,12 @@ extension FlatMachineWriter {
                     out.line("    event = e")
                     out.line("case .done(let x):")
                     out.line("    found = try selectCompletion(of: x)")
+                    for x in completionsWithData {
+                        let count = machine.completionFields(x).count
+                        out.line("case .done\(x.index)(\((0..<count).map { "let v\($0)" }.joined(separator: ", "))):")
+                        for k in 0..<count { out.line("    \(completionSlot(x, k)) = v\(k)") }
+                        out.line("    found = try selectCompletion(of: \(x.index))")
+                    }
                     out.line("}")
                 out.close()
                 out.line("if found { try microstep(event) }")
@@ -511,7 +550,12 @@ extension FlatMachineWriter {
         }
         out.doc("Line \(line(t.range)): \(describe(t)).")
         out.open("private mutating func \(chartFunctionName(t, nil))() throws(Failure)")
-        actions(t.actions, fields: [])
+        var fields = Set<String>()
+        if case .done(let x) = t.trigger {
+            fields = completionFieldsRead(of: x, in: [t], actions: true)
+            bindCompletionFields(of: x, fields)
+        }
+        actions(t.actions, fields: fields)
         out.close()
         out.line()
     }
@@ -541,6 +585,17 @@ extension FlatMachineWriter {
                         out.line("core.isFinished = true")
                         for k in timers.indices { out.line("core.deadline\(k) = .nan") }
                         if sendsEvents { out.line("core.sent.removeAll()") }
+                    } else if !s.doneData.isEmpty {
+                        // The completion's values, computed after the entry actions.
+                        for (k, field) in s.doneData.enumerated() {
+                            let (code, throwing) = expression(field.value, fields: [])
+                            out.line("let value\(k): \(Self.swiftType(field.value.type)) = \(throwing ? "try " : "")\(code)")
+                        }
+                        let arguments = s.doneData.enumerated().map { "\(SwiftName.quoted($1.name)): value\($0)" }
+                        out.line("internalQueue.append(.done\(parent.index)(\(arguments.joined(separator: ", "))))")
+                        if let grandparent = machine[parent].parent, machine.isParallel(grandparent) {
+                            out.line("if isInFinalState(\(grandparent.index)) { internalQueue.append(.done(\(grandparent.index))) }")
+                        }
                     } else {
                         out.line("internalQueue.append(.done(\(parent.index)))")
                         if let grandparent = machine[parent].parent, machine.isParallel(grandparent) {

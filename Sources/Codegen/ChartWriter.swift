@@ -58,10 +58,17 @@ extension FlatMachineWriter {
         }
         bitsType()
         chosenType()
-        out.doc("An event on the internal queue: a raised event, or a state's completion (`done`).")
+        if completionsWithData.isEmpty {
+            out.doc("An event on the internal queue: a raised event, or a state's completion (`done`).")
+        } else {
+            out.doc("An event on the internal queue: a raised event, or a state's completion (`done`), with the\nvalues its final state gave when it has some (`doneN`, N the state).")
+        }
         out.open("enum Internal: Sendable, Hashable")
             out.line("case event(Event)")
             out.line("case done(Int)")
+            for x in completionsWithData {
+                out.line("case done\(x.index)(\(fieldList(machine.completionFields(x))))  // \(machine[x].name)")
+            }
         out.close()
         out.line()
         if sendsEvents {
@@ -109,6 +116,12 @@ extension FlatMachineWriter {
         out.line("/// A step's working lists, empty between steps (kept to reuse their storage).")
         out.line("private var pending = OutputQueue()")
         out.line("private var internalQueue: [Internal] = []")
+        for x in completionsWithData {
+            out.line("/// The values of the completion of `\(machine[x].name)` being taken (what its `done` transitions read).")
+            for (k, f) in machine.completionFields(x).enumerated() {
+                out.line("private var \(completionSlot(x, k)): \(Self.swiftType(f.type)) = \(literal(f.type.zero))  // \(f.name)")
+            }
+        }
         out.line("private var chosen = Chosen()")
         out.line("private var microstepCount = 0")
         out.line("/// Whether an `always` transition may have become enabled since selection last looked.")

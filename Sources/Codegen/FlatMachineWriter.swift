@@ -104,6 +104,15 @@ struct FlatMachineWriter {
             throw SwiftGenerator.Unsupported(
                 message: "constant '\(c.name)' has the name of a member of the generated type; rename it", range: c.range)
         }
+        // A `done` reads a completion field as a local of that name, which would hide the
+        // member (or the slot the value is kept in, `completionN_K`).
+        for s in machine.states {
+            for field in s.doneData where Self.memberNames.contains(field.name) || field.name.hasPrefix("completion") {
+                throw SwiftGenerator.Unsupported(
+                    message: "field '\(field.name)' of final state '\(s.name)' has the name of a member of the generated type; rename it",
+                    range: field.range)
+            }
+        }
     }
 
     // MARK: - Names and places

@@ -102,6 +102,15 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// `never-completes`: `done` written in, or `done(x)` naming, a state that can never complete: an atomic
     /// state, a compound state with no final child, a parallel state with a region that cannot complete.
     case neverCompletes = "never-completes"
+    /// `done-data-misplaced`: values written after the name of a state that is not a final state nested in a
+    /// compound state: a top-level final state ends the run, so nothing reads its values.
+    case doneDataMisplaced = "done-data-misplaced"
+    /// `done-data-mismatch`: the final children of one compound state carry different values (names, order or
+    /// types): a `done` reads the same fields whichever final child was entered.
+    case doneDataMismatch = "done-data-mismatch"
+    /// `done-field-not-carried`: a `done` or `done(x)` transition reads a field that the completion it takes
+    /// does not carry (a parallel state's completion carries none).
+    case doneFieldNotCarried = "done-field-not-carried"
     /// `eventless-cycle`: unguarded (or constant-true) eventless transitions that are certain to be taken
     /// again, so the step never settles: a targetless `always`, `always -> s` in `s`, or a chain that leads
     /// back; the message names the loop.
@@ -278,6 +287,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .historyDefaultOutside: "a default of `history state h -> c` (or `-> a, b`) is not inside `h`'s parent"
         case .historyNeverActive: "`in(h)` of a history state, which is never active, so the test is always false (or a property's `after entering h`, which never starts)"
         case .neverCompletes: "`done` written in, or `done(x)` naming, a state that can never complete: an atomic state, a compound state with no final child, a parallel state with a region that cannot complete"
+        case .doneDataMisplaced: "values written after the name of a state that is not a final state nested in a compound state: a top-level final state ends the run, so nothing reads its values"
+        case .doneDataMismatch: "the final children of one compound state carry different values (names, order or types): a `done` reads the same fields whichever final child was entered"
+        case .doneFieldNotCarried: "a `done` or `done(x)` transition reads a field that the completion it takes does not carry (a parallel state's completion carries none)"
         case .eventlessCycle: "unguarded (or constant-true) eventless transitions that are certain to be taken again, so the step never settles: a targetless `always`, `always -> s` in `s`, or a chain that leads back; the message names the loop"
         case .propertyReadsPayload: "a property's expression names an event's payload field; a property is about the machine at rest, which holds no payload"
         case .invalidDeadline: "the deadline of `after … within D` is negative (or not a finite number)"
@@ -357,6 +369,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .historyDefaultOutside: "`history state h -> elsewhere`"
         case .historyNeverActive: "`on go if in(resumePoint)`"
         case .neverCompletes: "`done -> idle` in `state leaf { on go -> b }`"
+        case .doneDataMisplaced: "`final state finished(code: 200)` at the top level of the machine"
+        case .doneDataMismatch: "`final state paid(total: 5)` and `final state refused(reason: \"card\")` in one state"
+        case .doneFieldNotCarried: "`done(checkout) if total > 0 -> receipt` where no final state of `checkout` gives `total`"
         case .eventlessCycle: "`state a { always -> b }` and `state b { always -> a }`"
         case .propertyReadsPayload: "`property calm: never offsetY > 100` where `offsetY` is a field of `event scroll(offsetY: Number)`"
         case .invalidDeadline: "`property settles: after tapPay within -2s: in(receipt)`"

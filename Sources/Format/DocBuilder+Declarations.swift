@@ -255,6 +255,8 @@ extension DocBuilder {
             }
         }
         end()
+        // A history state has no values (the parser reads none after its name).
+        if let data = state.doneData { try doneData(data) }
         if let actions = state.historyActions {
             space()
             try block(actions)
@@ -277,6 +279,32 @@ extension DocBuilder {
             case .initialTargets(let decl): try builder.initialTargets(decl)
             }
         }
+    }
+
+    /// `doneData = "(" [ IDENT ":" expr { "," IDENT ":" expr } ] ")"` after a final state's
+    /// name: on the name's line when it fits, else one field to a line, as an argument list.
+    private mutating func doneData(_ data: DoneDataSyntax) throws {
+        beginGroup()
+        try token(.lParen)
+        if !data.fields.isEmpty {
+            beginIndent()
+            softline()
+            for (index, field) in data.fields.enumerated() {
+                if index > 0 {
+                    try token(.comma)
+                    line()
+                }
+                try token(.identifier)
+                try token(.colon)
+                space()
+                try expression(field.value)
+            }
+            if peekKind == .comma { try skip(.comma) }
+            end()
+            softline()
+        }
+        try token(.rParen)
+        end()
     }
 
     /// `transition = [ "internal" ] trigger [ "if" expr ] [ "->" IDENT ] [ block ]`

@@ -18,6 +18,8 @@ struct IndexBuilder {
     var eventFields: [String: [String]] = [:]
     var events: Set<String> = []
     var outputs: Set<String> = []
+    /// The fields each state's completion carries (its final children's values), by state name.
+    var completionFields: [String: [String]] = [:]
 
     init(file: SourceFile) {
         self.file = file
@@ -85,6 +87,16 @@ struct IndexBuilder {
         declaration.parent = parent
         declarations.append(declaration)
         occurrences.append(Occurrence(symbol: declaration.symbol, range: s.name.range, isDeclaration: true))
+        // Every final child declares the fields of its parent's completion; a rename renames
+        // them together, with the `done` transitions that read them.
+        if let data = s.doneData, let parent {
+            for field in data.fields {
+                if !(completionFields[parent]?.contains(field.name.name) ?? false) { completionFields[parent, default: []].append(field.name.name) }
+                add(Symbol(.completionField, field.name.name, owner: parent), field.name,
+                    range: SourceRange(field.name.range.start, field.value.range.end),
+                    signature: "\(field.name.name): \(text(field.value.range)) (a field of the completion of \(parent), given by final state \(s.name.name))")
+            }
+        }
         for child in s.children { declareState(child, parent: s.name.name) }
     }
 
@@ -134,6 +146,8 @@ struct IndexBuilder {
         var events: [String] = []
         /// `let` values in scope, innermost last.
         var locals: [(name: String, symbol: Symbol)] = []
+        /// In a `done` / `done(x)` transition: the state whose completion's fields are in scope.
+        var completion: String? = nil
     }
 
     private mutating func resolveState(_ s: StateDecl) {
@@ -143,6 +157,7 @@ struct IndexBuilder {
             if let actions = initial.actions { resolveBlock(actions, Scope()) }
         }
         if let actions = s.historyActions { resolveBlock(actions, Scope()) }
+        for field in s.doneData?.fields ?? [] { resolveExpr(field.value, Scope()) }
         for block in s.entry + s.exit { resolveBlock(block.block, Scope()) }
         for t in s.transitions { resolveTransition(t, in: s) }
         for child in s.children { resolveState(child) }
@@ -161,6 +176,7 @@ struct IndexBuilder {
             trigger = "after " + text(delay.range)
         case .done(let name):
             if let name { use(.state, name) }
+            scope.completion = name?.name ?? state.name.name
             trigger = name.map { "done(\($0.name))" } ?? "done"
         case .always:
             trigger = "always"
@@ -248,6 +264,10 @@ struct IndexBuilder {
             for owner in owners {
                 occurrences.append(Occurrence(symbol: Symbol(.eventField, name, owner: owner), range: range, isDeclaration: false))
             }
+            return
+        }
+        if let owner = scope.completion, completionFields[owner]?.contains(name) ?? false {
+            occurrences.append(Occurrence(symbol: Symbol(.completionField, name, owner: owner), range: range, isDeclaration: false))
             return
         }
         if let symbol = values[name] {

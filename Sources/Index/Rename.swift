@@ -68,12 +68,13 @@ extension SymbolIndex {
         case .output: declared([.output])
         // Payload fields and `let` values may not take a variable's or constant's name, so
         // they all share one namespace (conservatively: a `let` anywhere counts).
-        case .variable, .constant: declared([.variable, .constant, .eventField, .local])
+        case .variable, .constant: declared([.variable, .constant, .eventField, .completionField, .local])
         case .eventField:
             linkedSymbols(symbol).lazy.compactMap { declared([.eventField], owner: $0.owner) }.first
                 ?? declared([.variable, .constant, .local])
         case .outputField: declared([.outputField], owner: symbol.owner)
-        case .local: declared([.variable, .constant, .local, .eventField])
+        case .completionField: declared([.completionField], owner: symbol.owner) ?? declared([.variable, .constant, .local])
+        case .local: declared([.variable, .constant, .local, .eventField, .completionField])
         case .property: declared([.property])
         }
         return others.map(clash)

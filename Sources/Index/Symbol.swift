@@ -24,6 +24,9 @@ public struct Symbol: Hashable, Sendable {
         case eventField = "event field"
         /// A payload field of an output.
         case outputField = "output field"
+        /// A value a final state gives its parent's completion (`final state f(code: 200)`),
+        /// read by `done` transitions; its owner is the parent, every final child declares it.
+        case completionField = "completion field"
         /// A value declared with `let` in an action block.
         case local = "let value"
         /// A `property`: its name is unique among the machine's properties.
@@ -34,7 +37,8 @@ public struct Symbol: Hashable, Sendable {
     public var kind: Kind
     /// The name as written.
     public var name: String
-    /// The event or output a field belongs to; the declaration's offset for a `let` value.
+    /// The event or output a field belongs to (the completing state for a completion
+    /// field); the declaration's offset for a `let` value.
     public var owner: String?
 
     /// Creates a symbol.

@@ -111,6 +111,16 @@ enum Completion {
                 items.append(Item(label: field.symbol.name, kind: itemKind(.eventField), detail: field.signature))
             }
         }
+        // In a `done` / `done(x)` transition: the fields of the completion it takes.
+        if let transition {
+            let trigger = transition.trigger.hasPrefix("internal ") ? String(transition.trigger.dropFirst(9)) : transition.trigger
+            let completing: String? = trigger == "done" ? transition.source
+                : trigger.hasPrefix("done(") && trigger.hasSuffix(")") ? String(trigger.dropFirst(5).dropLast()) : nil
+            for field in index.declarations where field.symbol.kind == .completionField && field.symbol.owner == completing
+                && completing != nil && seen.insert(field.symbol.name).inserted {
+                items.append(Item(label: field.symbol.name, kind: itemKind(.completionField), detail: field.signature))
+            }
+        }
         if let transition {
             for local in index.declarations where local.symbol.kind == .local && transition.range.start <= local.nameRange.start
                 && local.range.end < offset && seen.insert(local.symbol.name).inserted {
@@ -128,7 +138,7 @@ enum Completion {
         case .output: 3       // Function
         case .variable, .local: 6  // Variable
         case .constant: 21    // Constant
-        case .eventField, .outputField: 5  // Field
+        case .eventField, .outputField, .completionField: 5  // Field
         case .property: 10    // Property
         }
     }

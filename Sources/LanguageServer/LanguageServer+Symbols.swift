@@ -33,7 +33,7 @@ extension LanguageServer {
         let top = declarations.filter { d in
             switch d.symbol.kind {
             case .state: d.parent == nil
-            case .eventField, .outputField, .local: false
+            case .eventField, .outputField, .completionField, .local: false
             default: true
             }
         }
@@ -48,7 +48,7 @@ extension LanguageServer {
         case .output: 12            // Function
         case .variable, .local: 13  // Variable
         case .constant: 14          // Constant
-        case .eventField, .outputField: 8  // Field
+        case .eventField, .outputField, .completionField: 8  // Field
         case .property: 7           // Property
         }
     }

@@ -66,7 +66,7 @@ enum SemanticTokens {
                 case .output: return (4, declaration)
                 case .variable, .local: return (5, declaration)
                 case .constant: return (5, declaration | 2)
-                case .eventField, .outputField: return (6, declaration)
+                case .eventField, .outputField, .completionField: return (6, declaration)
                 case .property: return (6, declaration | 2)
                 }
             }

@@ -157,6 +157,11 @@ public struct State: Sendable {
     /// whatever looks at all of a machine's actions (analyses, what the generated Swift needs),
     /// so that none of them misses a place actions are written.
     package var allActions: [Action] { entry + exit + initialActions + historyActions }
+    /// For a final state nested in a compound state: the values the parent's completion
+    /// carries (`final state f(code: 200)`, SCXML's `<donedata>`), each evaluated when the
+    /// state is entered, after its entry actions; a `done` transition reads them by name, as
+    /// payload fields. Empty when none are written.
+    package var doneData: [DoneField] = []
     /// Runs when the state is entered.
     public var entry: [Action] = []
     /// Runs when the state is left.
@@ -179,6 +184,24 @@ public struct State: Sendable {
     public var isFinal: Bool { kind == .final }
     /// Whether this is a history pseudo-state.
     public var isHistory: Bool { kind == .history }
+}
+
+/// One value a final state gives its parent's completion: `code: 200` in
+/// `final state settled(code: 200)`.
+package struct DoneField: Sendable, Equatable {
+    /// The field's name, as a `done` transition's guard and actions read it.
+    package var name: String
+    /// The value, typed; its type is the field's.
+    package var value: Expr
+    /// Where the field's name is written.
+    package var range: SourceRange
+
+    /// Creates a field.
+    package init(name: String, value: Expr, range: SourceRange) {
+        self.name = name
+        self.value = value
+        self.range = range
+    }
 }
 
 /// A typed field of an event payload or output argument list.

@@ -299,6 +299,15 @@ extension Machine {
         return false
     }
 
+    /// The fields the completion of `s` carries (`done(s)` reads them by name, in this order):
+    /// the values its final children give (the resolver holds every final child of one state
+    /// to the same names and types, so the first one's stand for all). None for a parallel
+    /// state, whose completion carries no data, nor for a state with no final child.
+    package func completionFields(_ s: StateID) -> [Field] {
+        guard isCompound(s), let f = childStates(s).first(where: { self[$0].isFinal }) else { return [] }
+        return self[f].doneData.map { Field(name: $0.name, type: $0.value.type, range: $0.range) }
+    }
+
     /// The states whose completion entering final state `f` announces, in the order SCXML
     /// queues them (`enterStates`): its parent, then the grandparent when that is a
     /// parallel state all of whose regions are now complete. Empty for a top-level final

@@ -193,7 +193,9 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         specFingerprint = SpecFingerprint(file: machine.source)
         eventCount = machine.events.count
         stateCount = machine.states.count
-        let payloadSlots = machine.events.map(\.fields.count).max() ?? 0
+        // A completion's fields (`final state f(code: 200)`) are read from the payload registers too.
+        let payloadSlots = max(machine.events.map(\.fields.count).max() ?? 0,
+                               machine.states.map { machine.completionFields($0.id).count }.max() ?? 0)
         let localSlots = max(machine.transitions.map(\.localCount).max() ?? 0, Program.entryExitSlots(machine))
         var generator = CodeGenerator(machine: machine, payloadSlots: payloadSlots, localSlots: localSlots)
         let steps = StepCompiler(machine: machine)

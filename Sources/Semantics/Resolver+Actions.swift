@@ -139,6 +139,12 @@ extension Resolver {
                    at: target.range)
             return nil
         }
+        if let x = scope.completion, machine.completionFields(x).contains(where: { $0.name == target.name }) {
+            report(.assignToPayload,
+                   "cannot assign to '\(target.name)': it is a field of the completion of '\(machine[x].name)'",
+                   at: target.range)
+            return nil
+        }
         switch values[target.name] {
         case .variable(let id):
             return id
@@ -162,6 +168,9 @@ extension Resolver {
                 return ("a payload field of event '\(machine.events[event.index].name)'",
                         machine.events[event.index].fields[i].range)
             }
+        }
+        if let x = scope.completion, let field = machine.completionFields(x).first(where: { $0.name == name }) {
+            return ("a field of the completion of '\(machine[x].name)'", field.range)
         }
         switch values[name] {
         case .variable(let id): return ("a variable", machine.variables[id.index].range)

@@ -75,6 +75,12 @@ extension Resolver {
         if case .behaviour = scope.kind, let field = payloadField(name, range, scope) {
             return field
         }
+        if case .behaviour = scope.kind, let x = scope.completion,
+           let field = machine.completionFields(x).first(where: { $0.name == name }) {
+            // A value that did not resolve was reported where it is written.
+            if completionFieldIsUntyped(x, name) { return invalid(range) }
+            return Expr(.field(name), type: field.type, range: range)
+        }
         switch values[name] {
         case .pi:
             return Expr(.pi, type: .number, range: range)
@@ -98,11 +104,27 @@ extension Resolver {
         case nil:
             var candidates = Array(values.keys) + scope.locals.map(\.name)
             for event in scope.events { candidates += machine.events[event.index].fields.map(\.name) }
+            if let x = scope.completion { candidates += machine.completionFields(x).map(\.name) }
             let notes = suggestion(for: name, among: candidates, at: range)
             if case .property = scope.kind, let (event, field) = payloadFieldNamed(name) {
                 report(.propertyReadsPayload,
                        "a property reads no event payload: '\(name)' is a field of event '\(event.name)'", at: range,
                        notes: [DiagnosticNote("'\(name)' is declared here", at: field.range)])
+            } else if let x = scope.completion, finalStateGiving(name) != nil || !machine.completionFields(x).isEmpty {
+                // A name no declaration has, in a `done` whose completion carries values or
+                // where some final state gives that name: a completion field, misread.
+                let why = machine.isParallel(x)
+                    ? "'\(machine[x].name)' is a parallel state, and a parallel state's completion carries no data"
+                    : machine.completionFields(x).isEmpty
+                        ? "no final state of '\(machine[x].name)' gives values"
+                        : "its final states give \(machine.completionFields(x).map { "'\($0.name)'" }.joined(separator: ", "))"
+                var notes = notes
+                if let f = finalStateGiving(name) {
+                    notes.append(DiagnosticNote("'\(name)' is given by final state '\(machine[f].name)'",
+                                                at: machine[f].doneData.first { $0.name == name }?.range))
+                }
+                report(.doneFieldNotCarried, "the completion of '\(machine[x].name)' carries no field '\(name)': \(why)",
+                       at: range, notes: notes)
             } else if BuiltinFunction(rawValue: name) != nil {
                 report(.unknownName, "'\(name)' is a function; call it with arguments, as in '\(name)(…)'", at: range)
             } else {
@@ -110,6 +132,17 @@ extension Resolver {
             }
             return invalid(range)
         }
+    }
+
+    /// The first final state (in document order) that gives a field called `name`.
+    private func finalStateGiving(_ name: String) -> StateID? {
+        machine.states.first { $0.doneData.contains { $0.name == name } }?.id
+    }
+
+    /// Whether the value of field `name` of `x`'s completion did not resolve (reported there).
+    private func completionFieldIsUntyped(_ x: StateID, _ name: String) -> Bool {
+        guard let f = machine.childStates(x).first(where: { machine[$0].isFinal }) else { return false }
+        return machine[f].doneData.first { $0.name == name }?.value.isInvalid ?? false
     }
 
     /// The first event (in declaration order) with a payload field called `name`, and that field.

@@ -32,6 +32,96 @@ extension Resolver {
         }
     }
 
+    /// Resolves the values of every final state (`final state f(code: 200)`) and checks
+    /// where they are written and that a state's final children agree on them. Done before
+    /// any transition, so that a `done` anywhere in the machine sees its completion's fields.
+    /// A value reads no payload: it is computed on entering the final state, on no event.
+    mutating func resolveDoneData() {
+        for index in 1..<max(1, machine.states.count) {
+            guard let s = stateDecls[index], let data = s.doneData else { continue }
+            let id = StateID(index)
+            if !machine[id].isFinal {
+                report(.doneDataMisplaced,
+                       "only a final state carries values (its parent's completion does); '\(s.name.name)' is not final",
+                       at: data.range)
+                continue
+            }
+            if machine[id].parent == machine.root {
+                report(.doneDataMisplaced,
+                       "a top-level final state ends the run; nothing reads the values of '\(s.name.name)'",
+                       at: data.range,
+                       notes: [DiagnosticNote("'\(s.name.name)' is declared final here", at: s.modifier(.final)?.range)])
+                continue
+            }
+            var fields: [DoneField] = []
+            for field in data.fields {
+                if let first = fields.first(where: { $0.name == field.name.name }) {
+                    report(.duplicateDeclaration, "field '\(field.name.name)' is given twice in final state '\(s.name.name)'",
+                           at: field.name.range, notes: [DiagnosticNote("first given here", at: first.range)])
+                    continue
+                }
+                if let symbol = values[field.name.name] {
+                    let (kind, range): (String, SourceRange?) = switch symbol {
+                    case .pi: ("the built-in constant", nil)
+                    case .constant(let c): ("constant", machine.constants[c.index].range)
+                    case .variable(let v): ("variable", machine.variables[v.index].range)
+                    }
+                    report(.shadowedName,
+                           "field '\(field.name.name)' of final state '\(s.name.name)' has the name of \(kind) '\(field.name.name)'",
+                           at: field.name.range,
+                           notes: range.map { [DiagnosticNote("'\(field.name.name)' is declared here", at: $0)] } ?? [])
+                }
+                let value = resolveExpr(field.value, Scope(kind: .behaviour))
+                fields.append(DoneField(name: field.name.name, value: value, range: field.name.range))
+            }
+            machine.states[index].doneData = fields
+        }
+        checkDoneDataAgreement()
+    }
+
+    /// The final children of each compound state carry the same fields, in the same order,
+    /// with the same types, or none of them carries any: a `done` reads one layout.
+    private mutating func checkDoneDataAgreement() {
+        for parent in machine.states where parent.kind == .compound && parent.id != machine.root {
+            let finals = machine.childStates(parent.id).filter { machine[$0].isFinal }
+            guard let first = finals.first else { continue }
+            let expected = machine[first].doneData
+            for f in finals.dropFirst() {
+                let given = machine[f].doneData
+                guard let problem = doneDataDifference(expected, given) else { continue }
+                let at = problem.field?.range ?? stateDecls[f.index]?.doneData?.range ?? machine[f].range
+                report(.doneDataMismatch,
+                       "final state '\(machine[f].name)' \(problem.message), but '\(machine[first].name)' (the first final child of '\(parent.name)') \(problem.expected)",
+                       at: at,
+                       notes: [DiagnosticNote("'\(machine[first].name)' is declared here", at: machine[first].range)])
+                break
+            }
+        }
+    }
+
+    /// How `given` differs from `expected`, if it does, at the first field that differs.
+    private func doneDataDifference(_ expected: [DoneField], _ given: [DoneField])
+        -> (field: DoneField?, message: String, expected: String)? {
+        func type(_ f: DoneField) -> String? { f.value.isInvalid ? nil : f.value.type.rawValue }
+        for k in 0..<max(expected.count, given.count) {
+            guard k < given.count else {
+                return (nil, given.isEmpty ? "carries no values" : "does not give field '\(expected[k].name)'",
+                        "gives '\(expected[k].name)'")
+            }
+            guard k < expected.count else {
+                return (given[k], "gives field '\(given[k].name)'",
+                        expected.isEmpty ? "carries no values" : "does not")
+            }
+            if given[k].name != expected[k].name {
+                return (given[k], "gives field '\(given[k].name)' in position \(k + 1)", "gives '\(expected[k].name)' there")
+            }
+            if let a = type(expected[k]), let b = type(given[k]), a != b {
+                return (given[k], "gives field '\(given[k].name)' as '\(b)'", "gives it as '\(a)'")
+            }
+        }
+        return nil
+    }
+
     private mutating func resolveTransition(_ t: TransitionDecl, from source: StateID, decl: StateDecl) {
         var broken = false
         var scope = Scope(kind: .behaviour)
@@ -102,6 +192,7 @@ extension Resolver {
             if !machine[source].isFinal, let problem = completionProblem(source) {
                 report(.neverCompletes, "'done' is never taken: \(problem)", at: t.keywordRange)
             }
+            scope.completion = source
             return .done(source)
         case .done(let name?):
             guard let id = stateIDs[name.name] else {
@@ -114,6 +205,7 @@ extension Resolver {
                 report(.neverCompletes, "'done(\(name.name))' is never taken: \(problem)", at: name.range,
                        notes: [DiagnosticNote("'\(name.name)' is declared here", at: machine[id].range)])
             }
+            scope.completion = id
             return .done(id)
         case .always:
             return .always

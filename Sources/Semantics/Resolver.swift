@@ -67,6 +67,7 @@ package struct Resolver {
         resolveConstants()
         resolveVariables()
         checkStateTree()
+        resolveDoneData()
         for index in 1..<max(1, machine.states.count) {
             resolveStateBody(StateID(index))
         }

@@ -27,5 +27,8 @@ struct Scope {
     var kind: Kind
     /// The events whose payload is in scope (empty for entry/exit actions and timers).
     var events: [EventID] = []
+    /// In a `done` / `done(x)` transition: the state whose completion it takes, whose
+    /// fields (`Machine.completionFields`) are in scope like payload fields.
+    var completion: StateID? = nil
     var locals: [Local] = []
 }

@@ -187,6 +187,14 @@ extension Parser {
         }
         var state = StateDecl(modifiers: modifiers, name: name, entry: [], exit: [], transitions: [],
                               children: [], range: SourceRange(start, previousEnd))
+        if token.kind == .lParen && !token.startsLine && state.modifier(.history) == nil {
+            guard let data = parseDoneData() else {
+                synchronize(to: Parser.stateMemberStarts.union(Parser.memberStarts))
+                return state
+            }
+            state.doneData = data
+            state.range = SourceRange(start, previousEnd)
+        }
         if state.modifier(.history) != nil && token.kind == .arrow {
             advance()
             repeat {
@@ -220,6 +228,21 @@ extension Parser {
         expectClosingBrace("'}' at the end of state '\(name.name)'", opening: opening)
         state.range = SourceRange(start, previousEnd)
         return state
+    }
+
+    /// `doneData = "(" [ IDENT ":" expr { "," IDENT ":" expr } ] ")"`; nil after a reported error.
+    private mutating func parseDoneData() -> DoneDataSyntax? {
+        let start = token.range.start
+        advance()
+        var fields: [DoneDataSyntax.Field] = []
+        while token.kind != .rParen && token.kind != .endOfFile {
+            guard let name = expectIdentifier("a field name (as in 'final state done(code: 200)')"),
+                  expect(.colon, "':' and the field's value after '\(name.name.prefix(40))'") != nil else { return nil }
+            fields.append(DoneDataSyntax.Field(name: name, value: parseExpr()))
+            if !consume(.comma) { break }
+        }
+        guard expect(.rParen, "',' or ')' in the final state's values") != nil else { return nil }
+        return DoneDataSyntax(fields: fields, range: SourceRange(start, previousEnd))
     }
 
     /// `initialTargets = "initial" "->" IDENT { "," IDENT } [ block ]`

@@ -153,13 +153,18 @@ package struct StateModifier: Equatable, Sendable {
     package var range: SourceRange
 }
 
-/// `state = { "initial" | "final" | "parallel" } "state" IDENT [ "{" { stateMember } "}" ]
+/// `state = { "initial" | "final" | "parallel" } "state" IDENT [ doneData ] [ "{" { stateMember } "}" ]
 ///        | [ "deep" ] "history" "state" IDENT [ "->" IDENT { "," IDENT } [ block ] ]`
 package struct StateDecl: Equatable, Sendable {
     /// The modifiers written before `state`, in source order.
     package var modifiers: [StateModifier]
     /// The state's name, unique among all the machine's states.
     package var name: Identifier
+    /// `final state f(code: 200, count: n)`: the values the completion of `f`'s parent
+    /// carries (SCXML's `<donedata>`), in the order written; nil when no list is written.
+    /// Parsed after any state's name so that the resolver can say only a nested final state
+    /// carries values.
+    package var doneData: DoneDataSyntax? = nil
     /// For a history state, the defaults written after `->` (`history state h -> c`, or
     /// `-> a, b` for states in several regions); empty when none is written.
     package var historyDefaults: [Identifier] = []
@@ -185,6 +190,21 @@ package struct StateDecl: Equatable, Sendable {
     package func modifier(_ kind: StateModifier.Kind) -> StateModifier? {
         modifiers.first { $0.kind == kind }
     }
+}
+
+/// `doneData = "(" [ IDENT ":" expr { "," IDENT ":" expr } ] ")"`
+package struct DoneDataSyntax: Equatable, Sendable {
+    /// One labelled value: the field's name and the expression computing it.
+    package struct Field: Equatable, Sendable {
+        /// The field's name, as a `done` transition reads it.
+        package var name: Identifier
+        /// The value, evaluated when the final state is entered (after its entry actions).
+        package var value: ExprSyntax
+    }
+    /// The fields in the order written.
+    package var fields: [Field]
+    /// The parentheses and what is between them.
+    package var range: SourceRange
 }
 
 /// `"entry" block` or `"exit" block`

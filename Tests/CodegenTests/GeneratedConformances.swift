@@ -131,6 +131,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/watched-properties.machine", Fixture_watched_properties.self),
     ("Tests/CheckerTests/Fixtures/default-entry-actions.machine", Fixture_default_entry_actions.self),
     ("Tests/CheckerTests/Fixtures/default-entry-sends.machine", Fixture_default_entry_sends.self),
+    ("Tests/CheckerTests/Fixtures/done-data.machine", Fixture_done_data.self),
 ]
 
 extension CheckoutScreen: GeneratedMachine {}
@@ -614,3 +615,11 @@ extension Fixture_default_entry_sends.Output: GeneratedOutput {}
 extension Fixture_default_entry_sends.Event: GeneratedEvent {}
 extension Fixture_default_entry_sends.StepResult: GeneratedStepResult {}
 extension Fixture_default_entry_sends.Recorded: GeneratedRecorded {}
+extension Fixture_done_data: GeneratedMachine {}
+extension Fixture_done_data.Value: GeneratedValue {}
+extension Fixture_done_data.Failure: GeneratedFailure {}
+extension Fixture_done_data.Outcome: GeneratedOutcome {}
+extension Fixture_done_data.Output: GeneratedOutput {}
+extension Fixture_done_data.Event: GeneratedEvent {}
+extension Fixture_done_data.StepResult: GeneratedStepResult {}
+extension Fixture_done_data.Recorded: GeneratedRecorded {}

@@ -46,6 +46,13 @@ struct ChartBuilder {
     var hasEventlessChain: [Bool] = []
     var eventlessReads: [Bool] = []
     var completionStart: [Int32] = [0], completion: [Pending] = [], completionOf: [Int32] = []
+    /// The values each final state gives its parent's completion (`final state f(code: 200)`):
+    /// a block per value and the register holding it once the block has run,
+    /// `doneValuePC/doneValueRegister[doneValueStart[s] ..< doneValueStart[s + 1]]`.
+    var doneValueStart: [Int32] = [0], doneValuePC: [Int32] = [], doneValueRegister: [Register] = []
+    /// Where a `done(x)` transition reads the fields of `x`'s completion (its payload
+    /// registers, in field order): `completionRegisters[completionPayloadStart[x] ..< …]`.
+    var completionPayloadStart: [Int32] = [0], completionRegisters: [Register] = []
     var timers: [Pending] = []
     var source: [Int32] = []
     var target: [Int32] = []
@@ -113,11 +120,30 @@ struct ChartBuilder {
                     machine.selfAndAncestors(s.id).contains { !groups[$0.index * eventCount + e].isEmpty }
             }
         }
+        // A `done(x)` transition reads `x`'s completion fields as an event transition reads
+        // its payload: from the payload registers, where the completion's values are loaded
+        // when it is taken off the internal queue.
         func pending(_ t: Transition) -> Pending {
+            var fields: [String] = []
+            if case .done(let x) = t.trigger { fields = machine.completionFields(x).map(\.name) }
+            g.fields = fields
             let guardBlock = t.guardExpr.map { g.block($0) }
             return Pending(transition: Int32(t.id.index), guardPC: guardBlock?.pc ?? -1,
                            guardRegister: guardBlock?.result ?? Register(file: .number, index: 0),
-                           actionsPC: g.journalledBlock(t.actions, fields: []))
+                           actionsPC: g.journalledBlock(t.actions, fields: fields))
+        }
+        for s in machine.states {
+            g.fields = []
+            for field in s.doneData {
+                let b = g.block(field.value)
+                doneValuePC.append(b.pc)
+                doneValueRegister.append(b.result)
+            }
+            doneValueStart.append(Int32(doneValuePC.count))
+            for (k, field) in machine.completionFields(s.id).enumerated() {
+                completionRegisters.append(Register(file: field.type == .string ? .string : .number, index: g.payloadBase + Int32(k)))
+            }
+            completionPayloadStart.append(Int32(completionRegisters.count))
         }
         for s in machine.states {
             for id in s.transitions {

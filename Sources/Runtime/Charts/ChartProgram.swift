@@ -85,6 +85,16 @@ package final class ChartProgram: @unchecked Sendable {  // immutable; its table
     let completionStart: FrozenTable<Int32>
     let completion: FrozenTable<Candidate>
     let completionOf: FrozenTable<Int32>
+    /// The values final state `s` gives its parent's completion, computed as it is entered:
+    /// run `doneValuePC[k]`, then the value is in `doneValueRegister[k]`, for `k` in
+    /// `doneValueStart[s] ..< doneValueStart[s + 1]` (field order).
+    let doneValueStart: FrozenTable<Int32>
+    let doneValuePC: FrozenTable<Int32>
+    let doneValueRegister: FrozenTable<Register>
+    /// The payload registers a `done(x)` transition reads `x`'s completion fields from:
+    /// `completionRegisters[completionPayloadStart[x] ..< completionPayloadStart[x + 1]]`.
+    let completionPayloadStart: FrozenTable<Int32>
+    let completionRegisters: FrozenTable<Register>
     /// Timer `k` (an index of `Program.timers`) as a candidate.
     let timerCandidates: FrozenTable<Candidate>
 
@@ -150,6 +160,11 @@ package final class ChartProgram: @unchecked Sendable {  // immutable; its table
         completionStart = FrozenTable(b.completionStart)
         completion = relocated(b.completion)
         completionOf = FrozenTable(b.completionOf)
+        doneValueStart = FrozenTable(b.doneValueStart)
+        doneValuePC = FrozenTable(b.doneValuePC)
+        doneValueRegister = FrozenTable(b.doneValueRegister.map(relocate))
+        completionPayloadStart = FrozenTable(b.completionPayloadStart)
+        completionRegisters = FrozenTable(b.completionRegisters)
         timerCandidates = relocated(b.timers)
         source = FrozenTable(b.source)
         target = FrozenTable(b.target)
@@ -174,6 +189,7 @@ package final class ChartProgram: @unchecked Sendable {  // immutable; its table
                       historyStart.free, histories.free, historySlot.free, defaultStart.free, historyDefaults.free,
                       isDeep.free, entryPC.free, exitPC.free, initialPC.free, historyPC.free, hasTimers.free, eventActions.free, hasCandidates.free,
                       eventlessStart.free, eventless.free, hasEventlessChain.free, eventlessReads.free, completionStart.free, completion.free, completionOf.free,
+                      doneValueStart.free, doneValuePC.free, doneValueRegister.free, completionPayloadStart.free, completionRegisters.free,
                       timerCandidates.free, source.free, target.free, isInternal.free, staticDomain.free, entryStart.free, entryEnd.free,
                       entryLists.free, isLeaf.free] as [() -> Void] {
             table()

@@ -41,14 +41,19 @@ extension Instance {
         run.queue.append(program.raiseEvents[site])
         run.queueStart.append(Int32(run.queueNumbers.count))
         for k in Int(program.raiseStart[site])..<Int(program.raiseStart[site + 1]) {
-            let r = program.raiseArguments[k]
-            if r.file == .number {
-                run.queueNumbers.append(registers.numbers[Int(r.index)])
-            } else {
-                // A string field's slot holds where the string is in `queueStrings`.
-                run.queueNumbers.append(Double(run.queueStrings.count))
-                run.queueStrings.append(registers.strings[Int(r.index)])
-            }
+            queueValue(program.raiseArguments[k], run)
+        }
+    }
+
+    /// Appends the value in register `r` to the payload of the event last queued.
+    @inline(__always)
+    func queueValue(_ r: Register, _ run: ChartRun) {
+        if r.file == .number {
+            run.queueNumbers.append(registers.numbers[Int(r.index)])
+        } else {
+            // A string field's slot holds where the string is in `queueStrings`.
+            run.queueNumbers.append(Double(run.queueStrings.count))
+            run.queueStrings.append(registers.strings[Int(r.index)])
         }
     }
 
@@ -175,6 +180,7 @@ extension Instance {
                     found = try selectTransitions(event: Int(item), chart, run)
                     (kind, subject) = (.raised, item)
                 } else {
+                    loadCompletionPayload(Int(-1 - item), at: payload, chart, run)
                     found = try selectCompletionTransitions(of: -1 - item, chart, run)
                     (kind, subject) = (.completion, -1 - item)
                 }
@@ -193,6 +199,21 @@ extension Instance {
         let first = Int(program.payloadStart[event])
         for k in first..<Int(program.payloadStart[event + 1]) {
             let r = program.payloadRegisters[k]
+            let slot = run.queueNumbers[start + k - first]
+            if r.file == .number {
+                registers.numbers[Int(r.index)] = slot
+            } else {
+                registers.strings[Int(r.index)] = run.queueStrings[Int(slot)]
+            }
+        }
+    }
+
+    /// Writes the values a completion carries (its final state's, see `ChartProgram.doneValueStart`)
+    /// into the payload registers its `done` transitions read.
+    private mutating func loadCompletionPayload(_ x: Int, at start: Int, _ chart: ChartProgram, _ run: ChartRun) {
+        let first = Int(chart.completionPayloadStart[x])
+        for k in first..<Int(chart.completionPayloadStart[x + 1]) {
+            let r = chart.completionRegisters[k]
             let slot = run.queueNumbers[start + k - first]
             if r.file == .number {
                 registers.numbers[Int(r.index)] = slot

@@ -266,6 +266,12 @@ extension Instance {
             }
             run.queue.append(-1 - parent)
             run.queueStart.append(Int32(run.queueNumbers.count))
+            // The completion's values, computed now (after the entry actions), as SCXML
+            // evaluates <donedata> when it generates the done event; a failure fails the step.
+            for k in Int(chart.doneValueStart[s])..<Int(chart.doneValueStart[s + 1]) {
+                _ = try execute(chart.doneValuePC[k])
+                queueValue(chart.doneValueRegister[k], run)
+            }
             let grandparent = chart.parent[Int(parent)]
             if grandparent >= 0 && chart.kind[Int(grandparent)] == .parallel && isInFinalState(grandparent, chart, run) {
                 run.queue.append(-1 - grandparent)

@@ -13,7 +13,8 @@ package struct ReferenceStepper {
     /// An event on the internal queue: a raised event with its payload, or a completion.
     enum InternalEvent {
         case raised(EventID, [Value])
-        case done(StateID)
+        /// The completion of a state, with the values its final state gave (by field name).
+        case done(StateID, [String: Value])
     }
 
     /// An armed `after` timer, or (with `sent`) an event the machine sent itself: both come
@@ -220,8 +221,8 @@ package struct ReferenceStepper {
                 case .raised(let event, let payload):
                     setPayload(event, payload)
                     enabled = try selectTransitions { t in t.events.contains(event) }
-                case .done(let state):
-                    evaluator.payload = [:]
+                case .done(let state, let fields):
+                    evaluator.payload = fields
                     enabled = try selectTransitions { t in t.trigger == .done(state) }
                 }
             }
@@ -341,7 +342,14 @@ package struct ReferenceStepper {
                 timers.removeAll()
             } else {
                 for done in machine.completions(enteringFinal: s, configuration: configuration) {
-                    internalQueue.append(.done(done))
+                    // The parent's completion carries the final state's values, computed
+                    // now (after its entry actions); a parallel state's carries none.
+                    var fields: [String: Value] = [:]
+                    if done == machine[s].parent {
+                        evaluator.isActive = { [configuration] s in configuration.contains(s) }
+                        for field in machine[s].doneData { fields[field.name] = try evaluator.evaluate(field.value) }
+                    }
+                    internalQueue.append(.done(done, fields))
                 }
             }
         }

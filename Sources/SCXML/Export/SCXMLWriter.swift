@@ -167,9 +167,17 @@ struct SCXMLDocument {
             return
         case .final:
             let attributes: [(String, String?)] = [("id", state.name)]
-            guard !state.entry.isEmpty || !state.exit.isEmpty else { return empty("final", attributes) }
+            guard !state.entry.isEmpty || !state.exit.isEmpty || !state.doneData.isEmpty else { return empty("final", attributes) }
             open("final", attributes)
             writeEntryAndExit(s)
+            // The values the parent's completion carries, which its `done` transitions read
+            // as `_event.data.name`.
+            if !state.doneData.isEmpty {
+                open("donedata", [])
+                let js = ECMAScript(machine: machine)
+                for field in state.doneData { empty("param", [("name", field.name), ("expr", js.text(field.value))]) }
+                close("donedata")
+            }
             close("final")
             return
         case .atomic, .compound, .parallel:

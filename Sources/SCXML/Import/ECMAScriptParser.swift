@@ -225,14 +225,27 @@ struct JSParser {
         case .name(let n):
             index += 1
             var path = [n]
-            while take(".") {
-                guard case .name(let member) = peek else {
-                    throw JSError(message: "expected a member name after '.', found \(describe(peek))", offset: peekOffset)
+            while true {
+                if take(".") {
+                    guard case .name(let member) = peek else {
+                        throw JSError(message: "expected a member name after '.', found \(describe(peek))", offset: peekOffset)
+                    }
+                    index += 1
+                    path.append(member)
+                    continue
+                }
+                // `x['name']` is `x.name` in ECMAScript (`_event.data['Var1']`); any other
+                // index (a number, a variable) picks an element, which no typed value has.
+                guard case .punct("[") = peek else { break }
+                let bracket = peekOffset
+                index += 1
+                guard case .string(let member) = peek else {
+                    throw JSError(message: "indexing ('[') has no equivalent here", offset: bracket)
                 }
                 index += 1
+                try expect("]")
                 path.append(member)
             }
-            if case .punct("[") = peek { throw JSError(message: "indexing ('[') has no equivalent here", offset: peekOffset) }
             if take("(") {
                 var args: [JSExpr] = []
                 if !take(")") {

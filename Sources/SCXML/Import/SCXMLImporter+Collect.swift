@@ -549,6 +549,7 @@ extension Importer {
         var table = NameTable()
         for id in variables.map(\.id) { table.reserve(variableNames.name(for: id)) }
         for e in events { for f in fieldsOf(e) { _ = table.name(for: f) } }
+        for f in doneFieldNames() { _ = table.name(for: f) }
         fieldNames = table
     }
 

@@ -136,23 +136,34 @@ extension Importer {
             switch child.name {
             case "state", "parallel", "final", "history", "onentry", "onexit", "transition", "initial", "datamodel": break
             case "invoke": throw fail(child, "<invoke> (a child session) is not supported")
-            case "donedata": throw fail(child, "<donedata> (data on a done event) is not supported")
+            case "donedata":
+                if node.name != "final" { throw fail(child, "<donedata> inside <\(node.name)> (only a <final> has it)") }
             default: throw fail(child, "<\(child.name)> is not supported inside <\(node.name)>")
             }
         }
         var keywords = initial ? "initial " : ""
         if node.name == "final" { keywords += "final " }
         if node.name == "parallel" { keywords += "parallel " }
+        var header = "\(keywords)state \(name)"
+        if node.name == "final", let data = node.children("donedata").first {
+            if node.parent === root {
+                // The data would go to a session that invoked this one; a run here has none.
+                diagnostics.append(finding(.scxmlInert, data, "<donedata> of a top-level <final> is never read: it is returned to "
+                                           + "an invoking session, and nothing invokes this one"))
+            } else {
+                header += try doneDataText(node)
+            }
+        }
         let children = stateChildren(of: node)
         let entry = node.children("onentry").flatMap(\.children)
         let exit = node.children("onexit").flatMap(\.children)
         let transitions = node.children("transition")
         if children.isEmpty && entry.isEmpty && exit.isEmpty && transitions.isEmpty {
-            out.line("\(keywords)state \(name)")
+            out.line(header)
             return
         }
         try checkDepth(out, node)
-        out.open("\(keywords)state \(name)")
+        out.open(header)
         if !entry.isEmpty { try writeBlock("entry", entry, scope: scope(events: []), into: &out) }
         if !exit.isEmpty { try writeBlock("exit", exit, scope: scope(events: []), into: &out) }
         let initial = try initialEntry(of: node)
@@ -259,7 +270,24 @@ extension Importer {
                     line += "on " + list.map { eventNames.name(for: $0) }.joined(separator: ", ")
                 }
             }
+            // A done event's data (<donedata>) is read as a payload: under the completion's
+            // key, with the final states' fields.
+            var completionData: (key: String, shape: DoneShape)?
+            if case .done(let s) = trigger, let shape = try completionShape(s) {
+                completionData = (Self.completionKey(s), shape)
+                events = [Self.completionKey(s)]
+                // The fields' types come from the values (the <final>s are written after the
+                // transitions of their parent): learnt first, so that a read does not guess.
+                if let node = stateByID[s] {
+                    for f in stateChildren(of: node) where f.name == "final" { _ = try doneDataText(f) }
+                }
+            }
             var scope = scope(events: events)
+            if let data = completionData {
+                scope.hasContent = { $0 == data.key && data.shape == .content }
+                scope.hasNamedFields = { $0 == data.key && data.shape != .content }
+            }
+            let readBefore = translator.fieldsRead[completionData?.key ?? ""] ?? []
             if !taken.isEmpty {
                 scope.eventName = taken.count == 1 ? taken[0] : nil
                 var origins = EventOrigins()
@@ -275,8 +303,11 @@ extension Importer {
             if let cond = t["cond"], !cond.trimmingWhitespace.isEmpty {
                 let parsed: JSExpr
                 do { parsed = try JSParser.parse(cond) } catch { throw fail(t, attribute: "cond", error) }
-                if case .done = trigger, readsEventData(parsed) {
-                    throw fail(t, attribute: "cond", JSError(message: "data on a done event (<donedata>) is not supported", offset: 0))
+                if case .done(let s) = trigger, completionData == nil, readsEventData(parsed) {
+                    let why = stateByID[s]?.name == "parallel"
+                        ? "the done event of a <parallel> carries no data"
+                        : "no <final> of \"\(s)\" has <donedata>"
+                    throw fail(t, attribute: "cond", JSError(message: "_event.data of done.state.\(s) is undefined: \(why)", offset: 0))
                 }
                 do { line += " if " + (try translator.condition(parsed, scope)) } catch { throw fail(t, attribute: "cond", error) }
             }
@@ -286,6 +317,14 @@ extension Importer {
                 out.line(line)
             } else {
                 try writeBlock(line, actions, scope: scope, into: &out)
+            }
+            // `_event.data.x` of a done event whose <donedata> gives no `x` is undefined.
+            if let data = completionData {
+                let read = (translator.fieldsRead[data.key] ?? []).filter { !readBefore.contains($0) && !data.shape.fields.contains($0) }
+                if let missing = read.first {
+                    throw fail(t, "_event.data.\(missing) of \(data.key) is undefined: the <donedata> of its <final> states gives "
+                               + data.shape.fields.map { "\"\($0)\"" }.joined(separator: ", "))
+                }
             }
         }
     }
