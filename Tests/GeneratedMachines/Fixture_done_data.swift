@@ -381,7 +381,7 @@ public struct Fixture_done_data: Sendable, Hashable {
     /// due by then in deadline order, each its own macrostep: `emit` gets its outputs, `onStep` its
     /// outcome.
     public mutating func advance(to time: Double, emit: (Output) -> Void = { _ in }, onStep: (Outcome) -> Void = { _ in }) {
-        if time > core.now { core.now = time }
+        core.now = time > core.now ? time : core.now
     }
 
     // MARK: - By name, for tools (a log harness, a recorder, a differential test)
