@@ -208,7 +208,7 @@ struct CodeGenerator {
             switch action {
             case .assign(let variable, _, let e, _): overwrote(Register(file: file(e.type), index: Int32(variable.index)))
             case .setLocal(let slot, let e, _): overwrote(Register(file: file(e.type), index: localBase + Int32(slot)))
-            case .emit, .ifAction, .raise, .send, .cancel: break
+            case .emit, .ifAction, .raise, .send, .sendNamed, .cancel: break
             }
         }
         switch action {
@@ -245,7 +245,12 @@ struct CodeGenerator {
         case .send(let event, let args, let delay, let range):
             let arguments = args.map { expression($0) }
             let delayRegister = delay.map { expression($0) }
-            sends.append(SendSite(event: event, arguments: arguments, delay: delayRegister, range: range))
+            sends.append(SendSite(event: event, name: nil, arguments: arguments, delay: delayRegister, range: range))
+            append(Instruction(.send, Int32(sends.count - 1)))
+        case .sendNamed(let name, let delay, let range):
+            let nameRegister = expression(name)
+            let delayRegister = delay.map { expression($0) }
+            sends.append(SendSite(event: EventID(0), name: nameRegister, arguments: [], delay: delayRegister, range: range))
             append(Instruction(.send, Int32(sends.count - 1)))
         case .cancel(let event, _):
             append(Instruction(.cancel, Int32(event.index)))
