@@ -634,6 +634,7 @@ struct CodeGenerator {
         for e in sends.indices {
             for k in sends[e].arguments.indices { sends[e].arguments[k].index = relocate(sends[e].arguments[k].index) }
             if let d = sends[e].delay { sends[e].delay = Register(file: d.file, index: relocate(d.index)) }
+            if let n = sends[e].name { sends[e].name = Register(file: n.file, index: relocate(n.index)) }
         }
         return Int(constantBase + Int32(pool.count) + maxTemporaries)
     }
