@@ -131,6 +131,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/watched-properties.machine", Fixture_watched_properties.self),
     ("Tests/CheckerTests/Fixtures/default-entry-actions.machine", Fixture_default_entry_actions.self),
     ("Tests/CheckerTests/Fixtures/default-entry-sends.machine", Fixture_default_entry_sends.self),
+    ("Tests/CheckerTests/Fixtures/send-by-name.machine", Fixture_send_by_name.self),
 ]
 
 extension CheckoutScreen: GeneratedMachine {}
@@ -614,3 +615,11 @@ extension Fixture_default_entry_sends.Output: GeneratedOutput {}
 extension Fixture_default_entry_sends.Event: GeneratedEvent {}
 extension Fixture_default_entry_sends.StepResult: GeneratedStepResult {}
 extension Fixture_default_entry_sends.Recorded: GeneratedRecorded {}
+extension Fixture_send_by_name: GeneratedMachine {}
+extension Fixture_send_by_name.Value: GeneratedValue {}
+extension Fixture_send_by_name.Failure: GeneratedFailure {}
+extension Fixture_send_by_name.Outcome: GeneratedOutcome {}
+extension Fixture_send_by_name.Output: GeneratedOutput {}
+extension Fixture_send_by_name.Event: GeneratedEvent {}
+extension Fixture_send_by_name.StepResult: GeneratedStepResult {}
+extension Fixture_send_by_name.Recorded: GeneratedRecorded {}
