@@ -446,7 +446,7 @@ public indirect enum Action: Sendable, Equatable {
     /// states are active then.
     case send(EventID, [Expr], delay: Expr?, range: SourceRange)
     /// `send "\(name)"`, `send "name" after d`: a send of the event whose name is the string's
-    /// value when the action runs, looked up as an event log's name is (``LogNameTable``). It
+    /// value when the action runs, looked up as an event log's name is (`LogNameTable`). It
     /// is then exactly `send thatEvent [after d]`; a string that names no event, or one that
     /// names an event with payload fields (a send by name carries no arguments), fails the step.
     /// The expression is a `String`.

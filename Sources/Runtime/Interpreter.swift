@@ -104,7 +104,7 @@ public struct FaultText: Sendable, Equatable, CustomStringConvertible {
     private var isCut = false
 
     /// The first 32 bytes of `text` (fewer, to end on a whole character).
-    public init(_ text: String) {
+    package init(_ text: String) {
         var kept = 0
         for c in text.unicodeScalars {
             let size = UTF8.width(c)
