@@ -294,12 +294,15 @@ struct AbstractEvaluator {
                 for a in args where evaluate(a, vars).isEmpty { return failingPart(a, vars) ?? a }
             case .send(_, let args, let delay, _):
                 for a in args + (delay.map { [$0] } ?? []) where evaluate(a, vars).isEmpty { return failingPart(a, vars) ?? a }
-            case .sendNamed(let name, let delay, _):
+            case .sendNamed(let name, let delay, let range):
                 let value = evaluate(name, vars)
                 if value.isEmpty { return failingPart(name, vars) ?? name }
                 if let delay, evaluate(delay, vars).isEmpty { return failingPart(delay, vars) ?? delay }
                 // Every string it can be is known, and none names an event it can send.
-                if case .string(let names?) = value, !names.contains(where: sendsByName) { return name }
+                // (Reported at the whole `send`, which is what fails.)
+                if case .string(let names?) = value, !names.contains(where: sendsByName) {
+                    return Expr(name.kind, type: name.type, range: range)
+                }
             case .cancel:
                 break
             case .setLocal(let slot, let e, _):

@@ -119,6 +119,47 @@ import TestSupport
         #expect(Self.number(restored, "digits") == 1)
     }
 
+    /// In a statechart: regions, an entry action and a completion send by name; the compiled
+    /// code and the reference interpreter agree step by step.
+    @Test func theReferenceStepperAgreesOnAStatechart() throws {
+        let source = """
+            machine Chart {
+                event tick
+                event tock as "clock.tock.*"
+                event pick(name: String)
+                event go
+                var kind: String = "tick"
+                var ticks: Number = 0
+                var tocks: Number = 0
+                initial parallel state both {
+                    state left {
+                        initial state a {
+                            entry { send "\\(kind)" }
+                            on go -> b
+                        }
+                        state b {
+                            on pick { kind = name }
+                            on tick -> done1 { ticks += 1 }
+                        }
+                        final state done1
+                    }
+                    state right {
+                        initial state c {
+                            on tick { send "clock.tock.\\(ticks)" after 0.5s }
+                            on tock { tocks += 1; send "\\(kind)" }
+                        }
+                    }
+                    done(left) -> both { send "go" }
+                }
+            }
+            """
+        let differential = Differential(try program(source: source).machine)
+        for seed in 0..<20 as Range<UInt64> {
+            let problem = differential.compare(seed: seed, steps: 300)
+            #expect(problem == nil, "seed \(seed): \(problem ?? "")")
+        }
+    }
+
     /// The compiled code and the reference interpreter agree on the fixture, failures included.
     @Test func theReferenceStepperAgrees() throws {
         let url = Repository.root.appendingPathComponent("Tests/CheckerTests/Fixtures/send-by-name.machine")
