@@ -126,8 +126,9 @@ struct CodeGenerator {
         for pc in mark.code..<code.count {
             let i = code[pc]
             // An instruction that fails does so before it writes its destination.
-            // A send by name fails when its string names no event it can send.
-            if faults[pc] != nil || i.op == .fail || i.op == .armTimers || (i.op == .send && sends[Int(i.a)].name != nil) {
+            // A send fails when 100 sent events wait already, and a send by name when its
+            // string names no event it can send.
+            if faults[pc] != nil || i.op == .fail || i.op == .armTimers || i.op == .send {
                 for v in written where !toSave.contains(v) { toSave.append(v) }
             }
             if writesNumberRegister(i.op) && i.a >= 0 && i.a < variableCount && !written.contains(i.a) {

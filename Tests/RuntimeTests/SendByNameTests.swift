@@ -119,6 +119,31 @@ import TestSupport
         #expect(Self.number(restored, "digits") == 1)
     }
 
+    /// Any `send` is a point where the step may fail (the 101st pending one too), so the
+    /// assignments before it are undone with the step.
+    @Test func aSendOverTheLimitUndoesTheStep() throws {
+        var instance = Instance(try program(source: """
+            machine P {
+                event go
+                event e
+                var n: Number = 0
+                initial state s {
+                    on go { n += 1; send e after 10s }
+                    on e {}
+                }
+            }
+            """))
+        _ = instance.start()
+        for _ in 0..<100 { _ = instance.send("go") }
+        let last = instance.send("go")
+        guard case .failed(let fault)? = last?.result else {
+            Issue.record("the 101st send was not refused")
+            return
+        }
+        #expect(fault.message == "100 sent events are pending already; this 'send' would add one more")
+        #expect(Self.number(instance, "n") == 100)
+    }
+
     /// In a statechart: regions, an entry action and a completion send by name; the compiled
     /// code and the reference interpreter agree step by step.
     @Test func theReferenceStepperAgreesOnAStatechart() throws {
