@@ -438,7 +438,7 @@ extension FlatMachineWriter {
         out.line()
     }
 
-    /// `send "\\(kind)"`: the event a log line named `name` stands for (`Machine.logNames`,
+    /// `send "\(kind)"`: the event a log line named `name` stands for (`Machine.logNames`,
     /// then the longest `as "x.*"` stem before a `.`), failing as the runtime does when there
     /// is none or it has payload fields. The count is checked first, as the runtime does.
     mutating func namedSendFunction() {

@@ -23,7 +23,7 @@ struct FlatMachineWriter {
     let isChart: Bool
     /// Each `send` action: the event it sends and where it is written.
     let sendSites: [(EventID, SourceRange)]
-    /// Where each send by name (`send "\\(kind)"`) is written, in the order of `sendSites`.
+    /// Where each send by name (`send "\(kind)"`) is written, in the order of `sendSites`.
     let namedSendSites: [SourceRange]
     /// Whether the machine sends itself events (it has a `send` or a `cancel`).
     let sendsEvents: Bool

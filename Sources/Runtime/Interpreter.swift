@@ -35,7 +35,7 @@ public struct ExpressionFault: Error, Sendable, Equatable {
         /// A `send` found this many sent events pending already (a machine whose sends
         /// multiply); the range is the `send`.
         case tooManySent(limit: Int)
-        /// A send by name (`send "\\(kind)"`) computed a string that names no event of the
+        /// A send by name (`send "\(kind)"`) computed a string that names no event of the
         /// machine; the range is the `send`.
         case unknownEventName(FaultText)
         /// A send by name computed the name of an event with payload fields, which a send

@@ -374,7 +374,7 @@ struct SCXMLDocument {
         close("if")
     }
 
-    /// `send "\\(kind)"`: `<send eventexpr="…">`. The runtime looks the string up as a log's
+    /// `send "\(kind)"`: `<send eventexpr="…">`. The runtime looks the string up as a log's
     /// name, so a declared name stands for its event too; where an event's name in the
     /// document is not its declared name (`event watch_reset as "watch.reset"`), the
     /// expression maps the one to the other (`k === 'watch_reset' ? 'watch.reset' : k`). No

@@ -212,7 +212,7 @@ extension Importer {
     }
 
     /// `<send eventexpr>` computed otherwise than from strings the document writes:
-    /// `send "\\(expr)"`, which sends the event whose name the string has when it runs (a
+    /// `send "\(expr)"`, which sends the event whose name the string has when it runs (a
     /// name no event has, or an event with fields, fails the step; in SCXML such an event
     /// would be sent and taken by no transition).
     mutating func writeSendByName(_ a: XMLNode, scope: ExpressionScope, into out: inout MachineText) throws(ImportFailure) {

@@ -484,7 +484,7 @@ extension Importer {
             return (nil, [e])
         }
         if node["event"] != nil { throw fail(node, "<send> with both event and eventexpr") }
-        // Computed otherwise: a send by name (`send "\\(…)"`), whose event is known only
+        // Computed otherwise: a send by name (`send "\(…)"`), whose event is known only
         // when it runs.
         guard let found = literalStrings(expr) else { return (nil, []) }
         for v in found.values where v.isEmpty || v.contains(where: { $0 == " " || $0 == "*" }) || v.hasPrefix("done.") {
