@@ -19,9 +19,18 @@ struct AbstractEvaluator {
     /// either). Unset, `in(s)` is always either.
     var inState: ((StateID) -> Bool?)?
 
+    /// The names a send by name looks events up by.
+    let logNames: LogNameTable
+
     init(machine: Machine) {
         self.machine = machine
         self.constants = machine.constantValues
+        logNames = LogNameTable(machine)
+    }
+
+    /// Whether a send by name of `name` gets through: it names an event without fields.
+    func sendsByName(_ name: String) -> Bool {
+        logNames.event(name).map { machine[$0].fields.isEmpty } ?? false
     }
 
     /// The payload of a transition's events: each field may be any value of its type.
@@ -289,6 +298,15 @@ struct AbstractEvaluator {
                 for a in args where evaluate(a, vars).isEmpty { return failingPart(a, vars) ?? a }
             case .send(_, let args, let delay, _):
                 for a in args + (delay.map { [$0] } ?? []) where evaluate(a, vars).isEmpty { return failingPart(a, vars) ?? a }
+            case .sendNamed(let name, let delay, let range):
+                let value = evaluate(name, vars)
+                if value.isEmpty { return failingPart(name, vars) ?? name }
+                if let delay, evaluate(delay, vars).isEmpty { return failingPart(delay, vars) ?? delay }
+                // Every string it can be is known, and none names an event it can send.
+                // (Reported at the whole `send`, which is what fails.)
+                if case .string(let names?) = value, !names.contains(where: sendsByName) {
+                    return Expr(name.kind, type: name.type, range: range)
+                }
             case .cancel:
                 break
             case .setLocal(let slot, let e, _):

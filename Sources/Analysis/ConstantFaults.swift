@@ -27,6 +27,9 @@ enum ConstantFaults {
                 case .send(_, let args, let delay, _):
                     args.forEach(scan)
                     delay.map(scan)
+                case .sendNamed(let name, let delay, _):
+                    scan(name)
+                    delay.map(scan)
                 case .cancel: break
                 case .ifAction(let c, let then, let otherwise, _):
                     scan(c)

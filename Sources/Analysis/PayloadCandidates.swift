@@ -79,6 +79,13 @@ struct PayloadCandidates {
         for c in machine.constants { collect(c.definition) }
         for p in machine.properties { p.form.expressions.forEach(collect) }
         for v in machine.variables { collect(v.initializer) }
+        // A send by name sends the event its string names: the names events answer to are
+        // the strings that decide what it does.
+        var sendsByName = false
+        for a in machine.transitions.flatMap(\.actions) + machine.states.flatMap(\.allActions) {
+            a.visit { if case .sendNamed = $0 { sendsByName = true } }
+        }
+        if sendsByName { for (name, _) in machine.logNames { strings.insert(name) } }
         // Small magnitudes first: they are the likeliest to matter, and the cut keeps the search small.
         let sorted = numbers.sorted { (abs($0), $0) < (abs($1), $1) }
         general = Array(sorted.prefix(PayloadCandidates.maxGeneral))

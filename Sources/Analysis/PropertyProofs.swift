@@ -401,6 +401,12 @@ struct PropertyProofs {
                 if args.contains(where: { mayFail($0, vars, evaluator) }) { return true }
             case .send(_, let args, let delay, _):
                 if (args + (delay.map { [$0] } ?? [])).contains(where: { mayFail($0, vars, evaluator) }) { return true }
+            case .sendNamed(let name, let delay, _):
+                if mayFail(name, vars, evaluator) || delay.map({ mayFail($0, vars, evaluator) }) == true { return true }
+                // It fails unless every string it can be names an event it can send.
+                guard case .string(let names?) = evaluator.evaluate(name, vars), names.allSatisfy(evaluator.sendsByName) else {
+                    return true
+                }
             case .cancel:
                 break
             case .ifAction(let c, let then, let otherwise, _):

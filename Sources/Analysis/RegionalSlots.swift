@@ -111,6 +111,10 @@ struct RegionalSlots {
             case .raise(let ev, let args, _), .send(let ev, let args, _, _):
                 for (k, a) in args.enumerated() { copy(a, into: .field(event: ev.index, index: k), events) }
                 if case .send(_, _, let delay?, _) = action { read(delay, events) }
+            case .sendNamed(let name, let delay, _):
+                // The name decides which event is sent, or whether the step fails.
+                read(name, events)
+                delay.map { read($0, events) }
             case .setLocal(_, let e, _):
                 read(e, events)
             case .cancel:

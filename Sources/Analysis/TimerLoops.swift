@@ -68,7 +68,7 @@ enum TimerLoops {
             for a in actions {
                 a.visit {
                     switch $0 {
-                    case .raise, .send: raises = true
+                    case .raise, .send, .sendNamed: raises = true
                     default: break
                     }
                 }

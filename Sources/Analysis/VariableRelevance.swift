@@ -116,6 +116,10 @@ struct VariableRelevance: Sendable {
                     }
                 }
                 if case .send(_, _, let delay?, _) = action { decides(delay) }
+            case .sendNamed(let name, let delay, _):
+                // The name decides which event is sent, or whether the step fails.
+                decides(name)
+                delay.map(decides)
             case .cancel:
                 break
             case .ifAction(let c, let then, let otherwise, _):

@@ -23,6 +23,7 @@ extension FlatMachineWriter {
         completeMacrostepFunction()
         if !timers.isEmpty { chartTimerFunction() }
         if sendsEvents { sendFunction() }
+        if !namedSendSites.isEmpty { namedSendFunction() }
         actionDispatch()
         for t in machine.transitions { chartTransitionFunction(t) }
         chartEntryAndExit()
@@ -472,6 +473,61 @@ extension FlatMachineWriter {
             out.line("if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }")
             out.line("core.sequence += 1")
             out.line("core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))")
+        out.close()
+        out.line()
+    }
+
+    /// `send "\(kind)"`: the event a log line named `name` stands for (`Machine.logNames`,
+    /// then the longest `as "x.*"` stem before a `.`), failing as the runtime does when there
+    /// is none or it has payload fields. The count is checked first, as the runtime does.
+    mutating func namedSendFunction() {
+        var exact: [(String, Event)] = []
+        for (name, e) in machine.logNames where !exact.contains(where: { $0.0 == name }) { exact.append((name, machine[e])) }
+        var stems: [(String, Event)] = []
+        for (name, e) in machine.extensionStems where !stems.contains(where: { $0.0 == name }) { stems.append((name, machine[e])) }
+        func found(_ e: Event) -> String {
+            e.fields.isEmpty ? "event = .\(SwiftName.quoted(e.name))"
+                : "throw Failure(message: \"send by name: event '\\(Self.faultText(name))' has fields, and a send by name carries none\", line: line, column: column)"
+        }
+        out.doc("Queues the event a log line named `name` would stand for (a send by name), as `sendToSelf(_:delay:line:column:)`.")
+        out.open("private mutating func sendToSelf(named name: String, delay: Double, line: Int, column: Int) throws(Failure)")
+            out.open("if core.sent.count >= 100")
+                out.line("throw Failure(message: \"100 sent events are pending already; this 'send' would add one more\", line: line, column: column)")
+            out.close()
+            out.line("let event: Event")
+            out.line("switch name {")
+            for (name, e) in exact { out.line("case \(SwiftName.literal(name)): \(found(e))") }
+            out.line("default:")
+            out.indent()
+            if !stems.isEmpty {
+                out.line("// The longest prefix that ends before a `.` and is an `as \"x.*\"` name.")
+                out.line("var prefix = Substring(name)")
+                out.open("while let dot = prefix.lastIndex(of: \".\")")
+                    out.line("prefix = prefix[..<dot]")
+                    out.line("switch prefix {")
+                    for (name, e) in stems {
+                        let send = "return try sendToSelf(.\(SwiftName.quoted(e.name)), delay: delay, line: line, column: column)"
+                        out.line("case \(SwiftName.literal(name)): " + (e.fields.isEmpty ? send : found(e)))
+                    }
+                    out.line("default: continue")
+                    out.line("}")
+                out.close()
+            }
+            out.line("throw Failure(message: \"send by name: '\\(Self.faultText(name))' is not an event of this machine\", line: line, column: column)")
+            out.dedent()
+            out.line("}")
+            out.line("try sendToSelf(event, delay: delay, line: line, column: column)")
+        out.close()
+        out.line()
+        out.doc("A computed name as a failure shows it: its first 32 bytes of UTF-8 (fewer, to end on a whole\ncharacter), then `…` if that is not all of it.")
+        out.open("private static func faultText(_ name: String) -> String")
+            out.line("var kept = 0")
+            out.open("for c in name.unicodeScalars")
+                out.line("let size = UTF8.width(c)")
+                out.line("if kept + size > 32 { return String(decoding: name.utf8.prefix(kept), as: UTF8.self) + \"…\" }")
+                out.line("kept += size")
+            out.close()
+            out.line("return name")
         out.close()
         out.line()
     }

@@ -76,6 +76,13 @@ extension FlatMachineWriter {
                 let after = delay.map { expression($0, fields: fields).0 } ?? "0"
                 let at = machine.source.location(of: range.start)
                 out.line("try sendToSelf(\(value), delay: \(after), line: \(at.line), column: \(at.column))")
+            case .sendNamed(let name, let delay, let range):
+                // The name, then the delay, are evaluated now; `sendToSelf(named:)` looks the
+                // event up as the runtime does.
+                let value = expression(name, fields: fields).0
+                let after = delay.map { expression($0, fields: fields).0 } ?? "0"
+                let at = machine.source.location(of: range.start)
+                out.line("try sendToSelf(named: \(value), delay: \(after), line: \(at.line), column: \(at.column))")
             case .cancel(let e, _):
                 out.line("core.sent.removeAll { if case .\(SwiftName.quoted(machine[e].name)) = $0.event { true } else { false } }")
             }

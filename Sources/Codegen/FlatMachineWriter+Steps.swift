@@ -482,8 +482,8 @@ extension FlatMachineWriter {
                 actionEffects(otherwise, &b)
                 effects = StepEffects(mayFail: a.mayFail || b.mayFail, failsAfterChange: a.failsAfterChange || b.failsAfterChange,
                                       changed: a.changed || b.changed, emits: a.emits || b.emits)
-            case .raise, .send, .cancel:
-                break  // refused by checkSupported
+            case .raise, .send, .sendNamed, .cancel:
+                break  // only in a statechart (`isChart`), whose steps do not use these effects
             }
         }
     }

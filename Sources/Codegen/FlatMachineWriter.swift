@@ -23,6 +23,8 @@ struct FlatMachineWriter {
     let isChart: Bool
     /// Each `send` action: the event it sends and where it is written.
     let sendSites: [(EventID, SourceRange)]
+    /// Where each send by name (`send "\(kind)"`) is written, in the order of `sendSites`.
+    let namedSendSites: [SourceRange]
     /// Whether the machine sends itself events (it has a `send` or a `cancel`).
     let sendsEvents: Bool
     var out = SwiftWriter()
@@ -38,18 +40,21 @@ struct FlatMachineWriter {
         access = options.isPublic ? "public " : ""
         timers = machine.transitions.filter { if case .after = $0.trigger { true } else { false } }
         var sites: [(EventID, SourceRange)] = []
+        var named: [SourceRange] = []
         var cancels = false
         for action in machine.transitions.flatMap(\.actions) + machine.states.flatMap(\.allActions) {
             action.visit { a in
                 switch a {
                 case .send(let e, _, _, let range): sites.append((e, range))
+                case .sendNamed(_, _, let range): named.append(range)
                 case .cancel: cancels = true
                 default: break
                 }
             }
         }
         sendSites = sites
-        sendsEvents = !sites.isEmpty || cancels
+        namedSendSites = named
+        sendsEvents = !sites.isEmpty || !named.isEmpty || cancels
         // A machine that sends itself events keeps them in a queue beside its timers: the
         // chart step has one (a flat machine is a statechart with one active leaf).
         isChart = machine.firstStatechartConstruct != nil || sendsEvents

@@ -253,6 +253,10 @@ extension FlatMachineWriter {
                         out.line("let events: Set<String> = [\(machine.events.map { SwiftName.literal($0.name) }.joined(separator: ", "))]")
                         var sentNames: [String] = []
                         for (e, _) in sendSites where !sentNames.contains(machine[e].name) { sentNames.append(machine[e].name) }
+                        // A send by name may have sent any event without fields.
+                        if !namedSendSites.isEmpty {
+                            for e in machine.events where e.fields.isEmpty && !sentNames.contains(e.name) { sentNames.append(e.name) }
+                        }
                         if !sendsEvents {
                             out.line("problems.append(events.contains(name) ? \"\\(context): the spec no longer sends event '\\(name)'\" : \"\\(context): no event '\\(name)' in the spec\")")
                         } else {
@@ -421,6 +425,14 @@ extension FlatMachineWriter {
                 for (e, range) in sendSites where seen.insert(e).inserted {
                     let at = machine.source.location(of: range.start)
                     out.line("case \(SwiftName.literal(machine[e].name)): (\(at.line), \(at.column))")
+                }
+                // An event no `send` names: the first send by name, for those it may send.
+                if let first = namedSendSites.first {
+                    let at = machine.source.location(of: first.start)
+                    let others = machine.events.filter { e in e.fields.isEmpty && !seen.contains(e.id) }
+                    if !others.isEmpty {
+                        out.line("case \(others.map { SwiftName.literal($0.name) }.joined(separator: ", ")): (\(at.line), \(at.column))")
+                    }
                 }
                 out.line("default: (0, 0)")
                 out.line("}")

@@ -38,7 +38,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     /// `unknown-state`: a transition, `done(x)`, `in(x)` or a history default names a state that does not
     /// exist.
     case unknownState = "unknown-state"
-    /// `unknown-event`: a transition or `raise` names an undeclared event.
+    /// `unknown-event`: a transition, `raise` or `send` names an undeclared event, or a
+    /// `send "name"` names none.
     case unknownEvent = "unknown-event"
     /// `unknown-output`: `emit` names an undeclared output.
     case unknownOutput = "unknown-output"
@@ -62,7 +63,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
     case assignToConstant = "assign-to-constant"
     /// `assign-to-payload`: an assignment to a payload field or a `let` value.
     case assignToPayload = "assign-to-payload"
-    /// `argument-count`: a function, output or raised event given the wrong number of arguments.
+    /// `argument-count`: a function, output or raised event given the wrong number of arguments,
+    /// or a `send "name"` of an event with fields.
     case argumentCount = "argument-count"
     /// `non-constant-value`: a constant or initial value that reads a variable, or cannot be computed.
     case nonConstantValue = "non-constant-value"
@@ -262,7 +264,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .invalidExternalName: "the string after an event's `as` is not an event name (dot-separated words, optionally ending in `.*`)"
         case .externalNameClash: "two events answer to one name in logs (an external name that is another event's name or external name); a note shows the other"
         case .unknownState: "a transition, `done(x)`, `in(x)` or a history default names a state that does not exist"
-        case .unknownEvent: "a transition or `raise` names an undeclared event"
+        case .unknownEvent: "a transition, `raise` or `send` names an undeclared event, or a `send \"name\"` names none"
         case .unknownOutput: "`emit` names an undeclared output"
         case .unknownName: "a name that is not a constant, variable, payload field or `let` value"
         case .unknownFunction: "a call of a function that is not built in"
@@ -272,7 +274,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable {
         case .typeMismatch: "an operand, guard, condition, initial value, assignment, argument or delay of the wrong type"
         case .assignToConstant: "an assignment to a constant or `pi`"
         case .assignToPayload: "an assignment to a payload field or a `let` value"
-        case .argumentCount: "a function, output or raised event given the wrong number of arguments"
+        case .argumentCount: "a function, output or raised event given the wrong number of arguments, or a `send \"name\"` of an event with fields"
         case .nonConstantValue: "a constant or initial value that reads a variable, or cannot be computed"
         case .useBeforeDeclaration: "a constant used above its own declaration (constants are computed top to bottom)"
         case .noInitialState: "no state is marked `initial` among several: at the top level of the machine, or among the children of a compound state (a sole child needs no mark)"

@@ -57,6 +57,9 @@ struct TransitionLabel {
             case .send(let id, let arguments, let delay, _):
                 result.append("send " + call(eventName(id, in: machine), arguments, in: machine)
                               + (delay.map { " after " + sourceText($0.range, in: machine) } ?? ""))
+            case .sendNamed(let name, let delay, _):
+                result.append("send " + sourceText(name.range, in: machine)
+                              + (delay.map { " after " + sourceText($0.range, in: machine) } ?? ""))
             case .cancel(let id, _):
                 result.append("cancel " + eventName(id, in: machine))
             case .ifAction(let condition, let then, let otherwise, _):

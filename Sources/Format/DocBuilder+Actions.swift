@@ -63,6 +63,18 @@ extension DocBuilder {
                 try expression(delay)
                 end()
             }
+        case .sendNamed(let name, let delay, _):
+            try token(.identifier)
+            space()
+            try expression(name)
+            if let delay {
+                beginIndent()
+                space()
+                try token(.kwAfter)
+                space()
+                try expression(delay)
+                end()
+            }
         case .cancel:
             try token(.identifier)
             space()

@@ -210,6 +210,11 @@ struct IndexBuilder {
             use(.event, event)
             for argument in arguments { resolveExpr(argument, scope) }
             if let delay { resolveExpr(delay, scope) }
+        case .sendNamed(let name, let delay, _):
+            // The event is known only when the action runs; no occurrence of it here (a
+            // rename must not rewrite a string).
+            resolveExpr(name, scope)
+            if let delay { resolveExpr(delay, scope) }
         case .cancel(let event, _):
             use(.event, event)
         case .letValue(let name, let value, _):

@@ -468,6 +468,12 @@ public indirect enum Action: Sendable, Equatable {
     /// there; with `after d` (seconds), it is put there once `d` has passed, whatever
     /// states are active then.
     case send(EventID, [Expr], delay: Expr?, range: SourceRange)
+    /// `send "\(name)"`, `send "name" after d`: a send of the event whose name is the string's
+    /// value when the action runs, looked up as an event log's name is (`LogNameTable`). It
+    /// is then exactly `send thatEvent [after d]`; a string that names no event, or one that
+    /// names an event with payload fields (a send by name carries no arguments), fails the step.
+    /// The expression is a `String`.
+    case sendNamed(Expr, delay: Expr?, range: SourceRange)
     /// `cancel e` drops every delayed `send` of `e` that has not been delivered yet.
     case cancel(EventID, range: SourceRange)
     /// `if condition { then } else { otherwise }`: runs one of two action lists.
@@ -481,6 +487,9 @@ public indirect enum Action: Sendable, Equatable {
             for a in args { a.visit(body) }
         case .send(_, let args, let delay, _):
             for a in args { a.visit(body) }
+            delay?.visit(body)
+        case .sendNamed(let name, let delay, _):
+            name.visit(body)
             delay?.visit(body)
         case .cancel: break
         case .ifAction(let c, let then, let otherwise, _):

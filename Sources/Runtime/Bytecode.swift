@@ -150,8 +150,11 @@ struct RaiseSite: Sendable {
 
 /// A `send`: the event, the register of each argument in field order, the delay's
 /// register (nil: no delay), and where it is written (for a send loop's report).
+/// For a send by name (`send "\(kind)"`), `name` is the string register holding the
+/// computed name and `event` is unused.
 struct SendSite: Sendable {
     var event: EventID
+    var name: Register?
     var arguments: [Register]
     var delay: Register?
     var range: SourceRange

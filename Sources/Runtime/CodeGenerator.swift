@@ -126,7 +126,9 @@ struct CodeGenerator {
         for pc in mark.code..<code.count {
             let i = code[pc]
             // An instruction that fails does so before it writes its destination.
-            if faults[pc] != nil || i.op == .fail || i.op == .armTimers {
+            // A send fails when 100 sent events wait already, and a send by name when its
+            // string names no event it can send.
+            if faults[pc] != nil || i.op == .fail || i.op == .armTimers || i.op == .send {
                 for v in written where !toSave.contains(v) { toSave.append(v) }
             }
             if Self.writesNumberRegister(i.op) && i.a >= 0 && i.a < variableCount && !written.contains(i.a) {
@@ -224,7 +226,7 @@ struct CodeGenerator {
             switch action {
             case .assign(let variable, _, let e, _): overwrote(Register(file: file(e.type), index: Int32(variable.index)))
             case .setLocal(let slot, let e, _): overwrote(Register(file: file(e.type), index: localBase + Int32(slot)))
-            case .emit, .ifAction, .raise, .send, .cancel: break
+            case .emit, .ifAction, .raise, .send, .sendNamed, .cancel: break
             }
         }
         switch action {
@@ -261,7 +263,12 @@ struct CodeGenerator {
         case .send(let event, let args, let delay, let range):
             let arguments = args.map { expression($0) }
             let delayRegister = delay.map { expression($0) }
-            sends.append(SendSite(event: event, arguments: arguments, delay: delayRegister, range: range))
+            sends.append(SendSite(event: event, name: nil, arguments: arguments, delay: delayRegister, range: range))
+            append(Instruction(.send, Int32(sends.count - 1)))
+        case .sendNamed(let name, let delay, let range):
+            let nameRegister = expression(name)
+            let delayRegister = delay.map { expression($0) }
+            sends.append(SendSite(event: EventID(0), name: nameRegister, arguments: [], delay: delayRegister, range: range))
             append(Instruction(.send, Int32(sends.count - 1)))
         case .cancel(let event, _):
             append(Instruction(.cancel, Int32(event.index)))
@@ -645,6 +652,7 @@ struct CodeGenerator {
         for e in sends.indices {
             for k in sends[e].arguments.indices { sends[e].arguments[k].index = relocate(sends[e].arguments[k].index) }
             if let d = sends[e].delay { sends[e].delay = Register(file: d.file, index: relocate(d.index)) }
+            if let n = sends[e].name { sends[e].name = Register(file: n.file, index: relocate(n.index)) }
         }
         return Int(constantBase + Int32(pool.count) + maxTemporaries)
     }

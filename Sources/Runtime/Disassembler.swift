@@ -129,6 +129,9 @@ extension Program {
                 return register(Int(r.index), string: r.file == .string, fields: fields)
             }
             let delay = sendDelays[site] >= 0 ? " after \(n(sendDelays[site]))" : ""
+            if sendEvents[site] < 0 {
+                return "send named \(register(Int(sendNames[site]), string: true, fields: fields))" + delay
+            }
             return "send \(machine.events[Int(sendEvents[site])].name)(\(args.joined(separator: ", ")))" + delay
         case .cancel: return "cancel \(machine.events[Int(i.a)].name)"
         case .isActive: return "isActive \(n(i.a)), \(machine.states[Int(i.b)].name)"

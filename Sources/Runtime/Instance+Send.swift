@@ -25,7 +25,8 @@ extension Instance {
         guard waiting < Instance.pendingSentLimit else {
             throw ExpressionFault(.tooManySent(limit: Instance.pendingSentLimit), range: program.sendRanges[site])
         }
-        let event = program.sendEvents[site]
+        var event = program.sendEvents[site]
+        if event < 0 { event = try namedEvent(site: site) }
         let delayRegister = program.sendDelays[site]
         let delay = delayRegister >= 0 ? Swift.max(0, registers.numbers[Int(delayRegister)]) : 0
         let payload = Int32(truncatingIfNeeded: sentNumbers.count)
@@ -45,6 +46,19 @@ extension Instance {
         pending.append(PendingTimer(deadline: now + delay, sequence: sequence, state: -1,
                                     timer: Int32(truncatingIfNeeded: site), event: event, payload: payload))
         updateEarliestDeadline()
+    }
+
+    /// The event send-by-name site `site` names now: the one a log line with the computed
+    /// string would stand for; a fault when there is none, or when it has payload fields.
+    private func namedEvent(site: Int) throws(ExpressionFault) -> Int32 {
+        let name = registers.strings[Int(program.sendNames[site])]
+        guard let id = program.logNameTable.event(name) else {
+            throw ExpressionFault(.unknownEventName(FaultText(name)), range: program.sendRanges[site])
+        }
+        guard program.payloadStart[id.index] == program.payloadStart[id.index + 1] else {
+            throw ExpressionFault(.eventNameHasFields(FaultText(name)), range: program.sendRanges[site])
+        }
+        return Int32(id.index)
     }
 
     /// `cancel e`: drops every pending sent event `event`.

@@ -35,6 +35,12 @@ public struct ExpressionFault: Error, Sendable, Equatable {
         /// A `send` found this many sent events pending already (a machine whose sends
         /// multiply); the range is the `send`.
         case tooManySent(limit: Int)
+        /// A send by name (`send "\(kind)"`) computed a string that names no event of the
+        /// machine; the range is the `send`.
+        case unknownEventName(FaultText)
+        /// A send by name computed the name of an event with payload fields, which a send
+        /// by name cannot fill; the range is the `send`.
+        case eventNameHasFields(FaultText)
         /// One step took more than this many microsteps (an eventless or `raise` loop that
         /// never settles); the range is the transition taken last.
         case microstepLimit(limit: Int)
@@ -75,11 +81,54 @@ public struct ExpressionFault: Error, Sendable, Equatable {
             "sent events were taken \(limit) times at t=\(Value.number(time)) without time passing; dropped the pending ones"
         case .tooManySent(let limit):
             "\(limit) sent events are pending already; this 'send' would add one more"
+        case .unknownEventName(let name):
+            "send by name: '\(name)' is not an event of this machine"
+        case .eventNameHasFields(let name):
+            "send by name: event '\(name)' has fields, and a send by name carries none"
         case .microstepLimit(let limit):
             "more than \(limit) microsteps without settling (an 'always' or 'raise' loop); stopped the step"
         case .internalError(let pc):
             "internal error at instruction \(pc)"
         }
+    }
+}
+
+/// A short text held inline, without storage of its own: the name a send by name computed,
+/// kept in an `ExpressionFault` so that a fault stays a plain value (no reference to count)
+/// however it is copied. Up to 32 bytes of UTF-8 are kept; a longer text is cut at a
+/// character boundary and shows with `…`.
+public struct FaultText: Sendable, Equatable, CustomStringConvertible {
+    static let capacity = 32
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var count: UInt8 = 0
+    private var isCut = false
+
+    /// The first 32 bytes of `text` (fewer, to end on a whole character).
+    package init(_ text: String) {
+        var kept = 0
+        for c in text.unicodeScalars {
+            let size = UTF8.width(c)
+            if kept + size > Self.capacity {
+                isCut = true
+                break
+            }
+            kept += size
+        }
+        count = UInt8(kept)
+        withUnsafeMutableBytes(of: &words) { buffer in
+            for (k, byte) in text.utf8.prefix(kept).enumerated() { buffer[k] = byte }
+        }
+    }
+
+    public var description: String {
+        let text = withUnsafeBytes(of: words) { buffer in
+            String(decoding: buffer.prefix(Int(count)), as: UTF8.self)
+        }
+        return isCut ? text + "…" : text
+    }
+
+    public static func == (a: FaultText, b: FaultText) -> Bool {
+        a.count == b.count && a.isCut == b.isCut && a.words == b.words
     }
 }
 

@@ -61,8 +61,10 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
     let raiseArguments: FrozenTable<Register>
     /// Send site `r` puts `sendEvents[r]` on the external queue with the arguments in
     /// `sendArguments[sendStart[r] ..< sendStart[r + 1]]`, after the delay in number
-    /// register `sendDelays[r]` (-1: none).
+    /// register `sendDelays[r]` (-1: none). A send by name has -1 in `sendEvents` and the
+    /// string register of the computed name in `sendNames` (-1 for every other send).
     let sendEvents: FrozenTable<Int32>
+    let sendNames: FrozenTable<Int32>
     let sendStart: FrozenTable<Int32>
     let sendArguments: FrozenTable<Register>
     let sendDelays: FrozenTable<Int32>
@@ -308,7 +310,8 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         raiseStart = FrozenTable(raised.start)
         raiseArguments = FrozenTable(raised.arguments)
         let sent = Program.flattened(generator.sends.map(\.arguments))
-        sendEvents = FrozenTable(generator.sends.map { Int32($0.event.index) })
+        sendEvents = FrozenTable(generator.sends.map { $0.name == nil ? Int32($0.event.index) : -1 })
+        sendNames = FrozenTable(generator.sends.map { $0.name?.index ?? -1 })
         sendStart = FrozenTable(sent.start)
         sendArguments = FrozenTable(sent.arguments)
         sendDelays = FrozenTable(generator.sends.map { $0.delay?.index ?? -1 })
@@ -469,6 +472,7 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         raiseStart.free()
         raiseArguments.free()
         sendEvents.free()
+        sendNames.free()
         sendStart.free()
         sendArguments.free()
         sendDelays.free()

@@ -70,6 +70,29 @@ extension Resolver {
             }
             guard let (id, arguments) = resolveEventArguments(name, argumentSyntax, scope, statementRange: range) else { return nil }
             return .send(id, arguments, delay: delay, range: range)
+        case .sendNamed(let nameSyntax, let delaySyntax, let range):
+            var delay: Expr?
+            if let delaySyntax {
+                let expr = resolveExpr(delaySyntax, scope)
+                if !expr.isInvalid && expr.type != .number {
+                    report(.typeMismatch, "a delay must be a 'Number' of seconds, found '\(expr.type.rawValue)'",
+                           at: delaySyntax.range)
+                    return nil
+                }
+                delay = expr
+            }
+            let name = resolveExpr(nameSyntax, scope)
+            if name.isInvalid { return nil }
+            // The parser only takes a string literal here, and interpolation turns any value
+            // into text; kept for a model built another way.
+            guard name.type == .string else {
+                report(.typeMismatch, "the event of a send by name must be a 'String', found '\(name.type.rawValue)'",
+                       at: nameSyntax.range)
+                return nil
+            }
+            // A plain literal is known now: it must name an event a send by name can send.
+            if case .literal(.string(let text)) = name.kind, !namedSendFits(text, at: nameSyntax.range) { return nil }
+            return .sendNamed(name, delay: delay, range: range)
         case .cancel(let name, let range):
             guard let id = knownEvent(name) else { return nil }
             return .cancel(id, range: range)
@@ -114,6 +137,24 @@ extension Resolver {
                            }),
                            statementRange: range) else { return nil }
         return (id, arguments)
+    }
+
+    /// Whether `send "text"` sends an event: `text` is a name a log may give an event
+    /// (its name, its external name, or an extension of an `as "x.*"` name) and that event
+    /// has no payload fields; false after reporting why not.
+    private mutating func namedSendFits(_ text: String, at range: SourceRange) -> Bool {
+        guard let id = LogNameTable(machine).event(text) else {
+            report(.unknownEvent, "send \"\(text)\": '\(text)' is not an event of this machine", at: range,
+                   notes: suggestion(for: text, among: machine.logNames.map(\.name), at: range))
+            return false
+        }
+        let event = machine.events[id.index]
+        guard event.fields.isEmpty else {
+            report(.argumentCount, "send \"\(text)\": event '\(event.name)' has fields, and a send by name carries none",
+                   at: range, notes: [DiagnosticNote("'\(event.name)' is declared here", at: event.range)])
+            return false
+        }
+        return true
     }
 
     /// The declared event `name`, or nil after reporting it unknown.

@@ -31,15 +31,25 @@ extension Parser {
 
     /// `action = assignment | emit | raise | send | cancel | let | if`
     /// `raise = "raise" IDENT [ "(" [ expr { "," expr } ] ")" ]`
-    /// `send = "send" IDENT [ "(" [ expr { "," expr } ] ")" ] [ "after" expr ]`
+    /// `send = "send" ( IDENT [ "(" [ expr { "," expr } ] ")" ] | STRING ) [ "after" expr ]`
     /// `cancel = "cancel" IDENT`
     ///
     /// `raise`, `send` and `cancel` are keywords only when an event name follows them on
     /// the same line, so a variable may still be called `raise` (`raise = 1`). A reserved
-    /// word there counts as a name, to be reported as one (`raise after`).
+    /// word there counts as a name, to be reported as one (`raise after`). `send` followed by
+    /// a string literal on the same line sends the event that string names when it runs.
     mutating func parseAction() -> ActionSyntax? {
         let start = token.range.start
         switch token.kind {
+        case .identifier where isWord(token, "send") && stringFollows():
+            advance()
+            let name = parsePrimary()
+            var delay: ExprSyntax?
+            if token.kind == .kwAfter && !token.startsLine {
+                advance()
+                delay = parseExpr()
+            }
+            return .sendNamed(name: name, delay: delay, range: SourceRange(start, previousEnd))
         case .identifier where isWord(token, "raise") && eventNameFollows():
             advance()
             guard let event = expectIdentifier("event name after 'raise'") else { return recoverAction() }
@@ -152,6 +162,12 @@ extension Parser {
         }
         guard expect(.rParen, "',' or ')' in the argument list") != nil else { return nil }
         return arguments
+    }
+
+    /// Whether a string literal (plain or interpolated) follows on the same line.
+    private mutating func stringFollows() -> Bool {
+        let next = peek()
+        return (next.kind == .string || next.kind == .stringHead) && !next.startsLine
     }
 
     /// Whether the next token, on the same line, stands where an event name would: a name,

@@ -280,6 +280,9 @@ package indirect enum ActionSyntax: Equatable, Sendable {
     case raise(event: Identifier, arguments: [ExprSyntax], range: SourceRange)
     /// `send = "send" IDENT [ "(" args ")" ] [ "after" expr ]`
     case send(event: Identifier, arguments: [ExprSyntax], delay: ExprSyntax?, range: SourceRange)
+    /// `send = "send" STRING [ "after" expr ]`: the event is the one whose name the string
+    /// (which may be interpolated) has when the action runs.
+    case sendNamed(name: ExprSyntax, delay: ExprSyntax?, range: SourceRange)
     /// `cancel = "cancel" IDENT`
     case cancel(event: Identifier, range: SourceRange)
     /// `let = "let" IDENT "=" expr`

@@ -132,6 +132,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/default-entry-actions.machine", Fixture_default_entry_actions.self),
     ("Tests/CheckerTests/Fixtures/default-entry-sends.machine", Fixture_default_entry_sends.self),
     ("Tests/CheckerTests/Fixtures/done-data.machine", Fixture_done_data.self),
+    ("Tests/CheckerTests/Fixtures/send-by-name.machine", Fixture_send_by_name.self),
 ]
 
 extension CheckoutScreen: GeneratedMachine {}
@@ -623,3 +624,11 @@ extension Fixture_done_data.Output: GeneratedOutput {}
 extension Fixture_done_data.Event: GeneratedEvent {}
 extension Fixture_done_data.StepResult: GeneratedStepResult {}
 extension Fixture_done_data.Recorded: GeneratedRecorded {}
+extension Fixture_send_by_name: GeneratedMachine {}
+extension Fixture_send_by_name.Value: GeneratedValue {}
+extension Fixture_send_by_name.Failure: GeneratedFailure {}
+extension Fixture_send_by_name.Outcome: GeneratedOutcome {}
+extension Fixture_send_by_name.Output: GeneratedOutput {}
+extension Fixture_send_by_name.Event: GeneratedEvent {}
+extension Fixture_send_by_name.StepResult: GeneratedStepResult {}
+extension Fixture_send_by_name.Recorded: GeneratedRecorded {}

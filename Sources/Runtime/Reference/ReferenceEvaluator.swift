@@ -39,8 +39,12 @@ struct ReferenceEvaluator {
     var pendingSent: [EventID] = []
     static let pendingSentLimit = 100
 
+    /// The names a send by name looks events up by (those of a log).
+    let logNames: LogNameTable
+
     init(machine: Machine) {
         self.machine = machine
+        logNames = LogNameTable(machine)
         constants = machine.constantValues
         variables = machine.variables.map(\.initialValue)
     }
@@ -158,6 +162,21 @@ struct ReferenceEvaluator {
                 }
                 pendingSent.append(event)
                 sendEffects.append(.send(event, values, delay: seconds, range: range))
+            case .sendNamed(let name, let delay, let range):
+                guard case .string(let text) = try evaluate(name) else { break }
+                var seconds: Double?
+                if let delay, case .number(let d) = try evaluate(delay) { seconds = d }
+                guard pendingSent.count < Self.pendingSentLimit else {
+                    throw ExpressionFault(.tooManySent(limit: Self.pendingSentLimit), range: range)
+                }
+                guard let event = logNames.event(text) else {
+                    throw ExpressionFault(.unknownEventName(FaultText(text)), range: range)
+                }
+                guard machine.events[event.index].fields.isEmpty else {
+                    throw ExpressionFault(.eventNameHasFields(FaultText(text)), range: range)
+                }
+                pendingSent.append(event)
+                sendEffects.append(.send(event, [], delay: seconds, range: range))
             case .cancel(let event, _):
                 pendingSent.removeAll { $0 == event }
                 sendEffects.append(.cancel(event))

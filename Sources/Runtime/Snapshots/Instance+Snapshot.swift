@@ -263,7 +263,10 @@ extension Instance {
                         problems.append("\(context): no event '\(name)' in the spec")
                         continue
                     }
-                    guard let site = (0..<program.sendEvents.count).first(where: { program.sendEvents[$0] == Int32(e) }) else {
+                    // A send by name may have sent any event without fields.
+                    let sites = 0..<program.sendEvents.count
+                    guard let site = sites.first(where: { program.sendEvents[$0] == Int32(e) })
+                        ?? (machine.events[e].fields.isEmpty ? sites.first(where: { program.sendEvents[$0] < 0 }) : nil) else {
                         problems.append("\(context): the spec no longer sends event '\(name)'")
                         continue
                     }

@@ -355,6 +355,8 @@ struct SCXMLDocument {
             let id = sendIDAt[range.start] ?? SCXMLNames.send(machine[e].name)
             let attributes = [("event", scxmlName(e)), ("id", id)] + (delay.map { delayAttributes($0, js) } ?? [])
             writeSend(e, args, attributes, js)
+        case .sendNamed(let name, let delay, _):
+            writeNamedSend(name, delay, js)
         case .cancel(let e, _):
             for id in sendIDs[e] ?? [SCXMLNames.send(machine[e].name)] { empty("cancel", [("sendid", id)]) }
         case .ifAction(let condition, let then, let otherwise, _):
@@ -378,6 +380,24 @@ struct SCXMLDocument {
             writeActions(rest, js)
         }
         close("if")
+    }
+
+    /// `send "\(kind)"`: `<send eventexpr="…">`. The runtime looks the string up as a log's
+    /// name, so a declared name stands for its event too; where an event's name in the
+    /// document is not its declared name (`event watch_reset as "watch.reset"`), the
+    /// expression maps the one to the other (`k === 'watch_reset' ? 'watch.reset' : k`). No
+    /// `id`: which event it sends is known only when it runs, so a `cancel` (written per
+    /// event, by send id) does not reach it.
+    private mutating func writeNamedSend(_ name: Expr, _ delay: Expr?, _ js: ECMAScript) {
+        let renamed = machine.events.filter { $0.fields.isEmpty && scxmlName($0.id) != $0.name }
+        var expr = js.text(name, atLeast: .conditional)
+        if !renamed.isEmpty {
+            let value = js.text(name, atLeast: .equality)
+            expr = renamed.reversed().reduce(expr) { rest, e in
+                value + " === " + ECMAScript.string(e.name) + " ? " + ECMAScript.string(scxmlName(e.id)) + " : " + rest
+            }
+        }
+        empty("send", [("eventexpr", expr)] + (delay.map { delayAttributes($0, js) } ?? []))
     }
 
     /// `<send>` with a `<param>` per argument, named by the event's fields.

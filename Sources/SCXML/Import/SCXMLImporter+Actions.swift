@@ -53,6 +53,10 @@ extension Importer {
                     continue
                 }
                 guard let sendid = a["sendid"] else { throw fail(a, "<cancel> without a sendid") }
+                if computedSendIDs.contains(sendid) {
+                    throw fail(a, attribute: "sendid", JSError(message: "cancels a <send> whose event is computed at run time, "
+                               + "which has no translation (`cancel` names an event)", offset: 0))
+                }
                 let sent = sendIDs[sendid] ?? []
                 guard sent.count == 1, let e = sent.first else {
                     if sent.isEmpty {
@@ -154,6 +158,10 @@ extension Importer {
         }
         var branches: [(condition: String?, line: String)] = []
         for id in found.values {
+            if computedSendIDs.contains(id) {
+                throw fail(a, wholeAttribute: "sendidexpr", "id \"\(id)\" is that of a <send> whose event is computed at run time, "
+                           + "which has no translation (`cancel` names an event)")
+            }
             let sent = sendIDs[id] ?? []
             if sent.count > 1 { throw fail(a, "<cancel sendidexpr=\"…\">: id \"\(id)\" is used by sends of several events") }
             guard let e = sent.first else { continue }
@@ -186,6 +194,7 @@ extension Importer {
     /// A `<send>`: its event and delay may each be one of a few strings the document writes
     /// (`eventexpr`, `delayexpr` from such a `<data>`), one line per combination.
     mutating func writeSend(_ a: XMLNode, scope: ExpressionScope, into out: inout MachineText) throws(ImportFailure) {
+        if sendsByName(a) { return try writeSendByName(a, scope: scope, into: &out) }
         let (eventVariable, sent) = try sentEvents(a)
         let delays = try delayChoices(a, scope: scope)
         var branches: [(condition: String?, line: String)] = []
@@ -200,6 +209,23 @@ extension Importer {
             }
         }
         writeChoice(branches, into: &out)
+    }
+
+    /// `<send eventexpr>` computed otherwise than from strings the document writes:
+    /// `send "\(expr)"`, which sends the event whose name the string has when it runs (a
+    /// name no event has, or an event with fields, fails the step; in SCXML such an event
+    /// would be sent and taken by no transition).
+    mutating func writeSendByName(_ a: XMLNode, scope: ExpressionScope, into out: inout MachineText) throws(ImportFailure) {
+        var name = try translateExpression(a, "eventexpr", scope, into: &translator)
+        // A value nothing else types (an app event's field) is a name: a String.
+        if case .unknown(let keys) = name.type {
+            translator.learn(keys, .string)
+            name.type = .known(.string)
+        }
+        // Built from strings and concatenation, it is one string literal already.
+        let literal = name.pieces != nil && name.text.hasPrefix("\"") ? name.text : "\"\\(" + name.text + ")\""
+        let delays = try delayChoices(a, scope: scope)
+        writeChoice(delays.map { ($0.condition, "send " + literal + ($0.delay.map { " after " + $0 } ?? "")) }, into: &out)
     }
 
     /// The delays a `<send>` may have: one (nil for none), or, for a `delayexpr` naming a

@@ -125,6 +125,11 @@ extension Importer {
             if canComplete(node) { completable.append(id) }
         }
         declareDescriptorStems()
+        if sendsByName {
+            // A send by name may send any event: each may also come from it (its `id` is
+            // not known, so none is noted).
+            for e in events { noteSource(e, .sent(sendID: nil)) }
+        }
         try nameEvents()
         try checkExpressions()
         if case .other(let name) = dataModel {
@@ -279,10 +284,13 @@ extension Importer {
         var sendsWithID: [String: Int] = [:]
         var cancelsOfID: [String: [XMLNode]] = [:]
         var transitions: [XMLNode] = []
+        var byName = false
         func visit(_ node: XMLNode) {
             switch node.name {
             case "send":
                 for e in (try? sentEvents(node).events) ?? [] { sendsOfEvent[e, default: 0] += 1 }
+                // A send by name may send the timer's event too.
+                if sendsByName(node) { byName = true }
                 if let id = node["id"] { sendsWithID[id, default: 0] += 1 }
             case "raise":
                 if let e = node["event"] { sendsOfEvent[e, default: 0] += 1 }
@@ -297,6 +305,7 @@ extension Importer {
             node.children.forEach(visit)
         }
         root.children.forEach(visit)
+        if byName { return }
         for state in stateByID.values.sorted(by: { $0.offset < $1.offset }) {
             for send in state.children("onentry").flatMap(\.children) where send.name == "send" {
                 guard let e = send["event"], let id = send["id"], send["target"] == nil, send.children.isEmpty,
@@ -475,18 +484,40 @@ extension Importer {
             return (nil, [e])
         }
         if node["event"] != nil { throw fail(node, "<send> with both event and eventexpr") }
-        guard let found = literalStrings(expr) else {
-            throw fail(node, wholeAttribute: "eventexpr", "an event name computed at run time is supported only from a string "
-                       + "literal, or a <data> whose value and every <assign> to it are string literals")
-        }
+        // Computed otherwise: a send by name (`send "\(…)"`), whose event is known only
+        // when it runs.
+        guard let found = literalStrings(expr) else { return (nil, []) }
         for v in found.values where v.isEmpty || v.contains(where: { $0 == " " || $0 == "*" }) || v.hasPrefix("done.") {
             throw fail(node, wholeAttribute: "eventexpr", "'\(v)' is not an event name this document can send")
         }
         return (found.variable, found.values)
     }
 
+    /// Whether `<send>` computes its event otherwise than as a choice among strings the
+    /// document writes: a send by name.
+    func sendsByName(_ node: XMLNode) -> Bool {
+        guard let expr = node["eventexpr"] else { return false }
+        return literalStrings(expr) == nil
+    }
+
     mutating func collectSend(_ node: XMLNode) throws(ImportFailure) {
         let sent = try sentEvents(node).events
+        if sendsByName(node) {
+            // A send by name carries no data and goes on the external queue.
+            if node["target"] == "#_internal" {
+                throw fail(node, "<send eventexpr target=\"#_internal\"> whose event is computed at run time is not supported "
+                           + "(only a send to the external queue can name its event at run time)")
+            }
+            if let extra = node.children("param").first ?? node.children("content").first {
+                throw fail(extra, "a <send> whose eventexpr is computed at run time carries no data "
+                           + "(the event it names is known only then, and so are its fields)")
+            }
+            if node["namelist"] != nil {
+                throw fail(node, "a <send> whose eventexpr is computed at run time carries no data (namelist)")
+            }
+            sendsByName = true
+            if let id = node["id"] { computedSendIDs.insert(id) }
+        }
         if let target = node["target"], target != "#_internal" {
             throw fail(node, "<send target=\"\(target)\"> (another session or I/O processor) is not supported; a send to the machine itself has no target")
         }

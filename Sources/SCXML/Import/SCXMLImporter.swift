@@ -177,6 +177,12 @@ struct Importer {
     var contentEvents: Set<String> = []
     /// `<send id>` -> the event it sends (for `<cancel sendid>`).
     var sendIDs: [String: Set<String>] = [:]
+    /// The ids of `<send eventexpr>`s whose event is known only when they run (a send by
+    /// name): a `<cancel>` of one has no translation.
+    var computedSendIDs: Set<String> = []
+    /// Whether some `<send eventexpr>` sends an event known only when it runs: it may send
+    /// any event, which then also comes from it.
+    var sendsByName = false
     /// Where each event the document raises or sends comes from (`_event.type`, `sendid`, …).
     var eventSources: [String: [EventSource]] = [:]
     /// Variables: SCXML id -> type and initial value, in document order.
