@@ -30,6 +30,28 @@ import TestSupport
         return (d.message, "\(at.line):\(at.column)")
     }
 
+    /// A field of an event from the app, copied into a `<data>` whose value is a string,
+    /// is a String field: the copy says so. (It was taken for a Number, and the translation
+    /// did not check.)
+    @Test func aFieldCopiedIntoAStringIsAString() throws {
+        let xml = Self.head + """
+             initial="idle">
+              <datamodel><data id="next" expr="''"/></datamodel>
+              <state id="idle">
+                <transition event="start" target="busy"><assign location="next" expr="_event.data.then"/></transition>
+              </state>
+              <state id="busy"/>
+            </scxml>
+            """
+        let text = try #require(Self.importing(xml).text)
+        #expect(text.contains("event start(then: String)"), "\(text)")
+        try Self.expectReplays(text, """
+            {"time": 0, "event": "start", "then": "courier"}
+            {"time": 0, "expect": {"state": "busy", "vars": {"next": "courier"}}}
+
+            """)
+    }
+
     /// `<content>` text is read as the ECMAScript data model reads it: a JSON number, a
     /// boolean, a JSON string, and other text as a string with its whitespace normalized;
     /// `<content expr>` is an expression. It travels as the event's field `data`.

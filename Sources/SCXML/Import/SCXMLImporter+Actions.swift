@@ -79,7 +79,10 @@ extension Importer {
                 }
                 let value = try translateExpression(a, "expr", scope, into: &translator)
                 switch (variableType(variable), value.type) {
-                case (.known(let t), _): try check(value, is: t, a, "expr", "\(location) is a \(t.rawValue)")
+                case (.known(let t), .unknown(let keys)):
+                    // A field copied into a typed variable takes its type (`next = _event.data.then`).
+                    translator.learn(keys, t)
+                case (.known(let t), .known): try check(value, is: t, a, "expr", "\(location) is a \(t.rawValue)")
                 case (.unknown(let keys), .known(let t)): for k in keys { translator.fields[k] = t }
                 case (.unknown, .unknown): break
                 }
