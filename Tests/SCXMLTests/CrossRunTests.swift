@@ -65,11 +65,12 @@ import TestSupport
     /// only the outside world sends, a `<cancel>` of nothing, eventless transitions that end
     /// a targetless one's loop, `<content>` and attributes computed from known strings, and
     /// the content of `<initial>` and history default transitions, and `_event`'s metadata
-    /// (`type`, `sendid`, `origintype`, `typeof` of a field an event lacks). Each is imported, and its
+    /// (`type`, `sendid`, `origintype`, `typeof` of a field an event lacks), `<donedata>` read in
+    /// the done transition, and a `<send eventexpr>` named at run time. Each is imported, and its
     /// spec replays the document's session as python-statemachine runs the document itself:
     /// the same configurations and outputs after every event line, the same data at the end.
     static let wildDocuments: [String] = ["lamp-null", "fan-ecmascript", "door-jexl", "counter-eventless", "courier-content",
-                                          "tour-defaults", "relay-metadata"]
+                                          "tour-defaults", "relay-metadata", "parcel-done"]
 
     @Test(.enabled(if: CrossRunTests.isAvailable, CrossRunTests.skipReason), arguments: CrossRunTests.wildDocuments)
     func importedDocumentsRunAsTheDocumentDoes(_ name: String) throws {
