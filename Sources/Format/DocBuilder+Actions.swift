@@ -55,26 +55,12 @@ extension DocBuilder {
         case .send(_, let arguments, let delay, _):
             try token(.identifier)
             try call(arguments)
-            if let delay {
-                beginIndent()
-                space()
-                try token(.kwAfter)
-                space()
-                try expression(delay)
-                end()
-            }
+            try sendDelay(delay)
         case .sendNamed(let name, let delay, _):
             try token(.identifier)
             space()
             try expression(name)
-            if let delay {
-                beginIndent()
-                space()
-                try token(.kwAfter)
-                space()
-                try expression(delay)
-                end()
-            }
+            try sendDelay(delay)
         case .cancel:
             try token(.identifier)
             space()
@@ -106,6 +92,17 @@ extension DocBuilder {
                 try block(otherwise)
             }
         }
+    }
+
+    /// A send's ` after d`, if written, indented where it breaks.
+    private mutating func sendDelay(_ delay: ExprSyntax?) throws {
+        guard let delay else { return }
+        beginIndent()
+        space()
+        try token(.kwAfter)
+        space()
+        try expression(delay)
+        end()
     }
 
     /// The event or output name after `emit`, `raise` or `send`, then its arguments if written.

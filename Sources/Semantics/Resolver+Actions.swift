@@ -58,29 +58,11 @@ extension Resolver {
             guard let (id, arguments) = resolveEventArguments(name, argumentSyntax, scope, statementRange: range) else { return nil }
             return .raise(id, arguments, range: range)
         case .send(let name, let argumentSyntax, let delaySyntax, let range):
-            var delay: Expr?
-            if let delaySyntax {
-                let expr = resolveExpr(delaySyntax, scope)
-                if !expr.isInvalid && expr.type != .number {
-                    report(.typeMismatch, "a delay must be a 'Number' of seconds, found '\(expr.type.rawValue)'",
-                           at: delaySyntax.range)
-                    return nil
-                }
-                delay = expr
-            }
+            guard let delay = resolveSendDelay(delaySyntax, scope) else { return nil }
             guard let (id, arguments) = resolveEventArguments(name, argumentSyntax, scope, statementRange: range) else { return nil }
             return .send(id, arguments, delay: delay, range: range)
         case .sendNamed(let nameSyntax, let delaySyntax, let range):
-            var delay: Expr?
-            if let delaySyntax {
-                let expr = resolveExpr(delaySyntax, scope)
-                if !expr.isInvalid && expr.type != .number {
-                    report(.typeMismatch, "a delay must be a 'Number' of seconds, found '\(expr.type.rawValue)'",
-                           at: delaySyntax.range)
-                    return nil
-                }
-                delay = expr
-            }
+            guard let delay = resolveSendDelay(delaySyntax, scope) else { return nil }
             let name = resolveExpr(nameSyntax, scope)
             if name.isInvalid { return nil }
             // The parser only takes a string literal here, and interpolation turns any value
@@ -137,6 +119,18 @@ extension Resolver {
                            }),
                            statementRange: range) else { return nil }
         return (id, arguments)
+    }
+
+    /// A send's `after d`, which must be a Number of seconds: `.some(nil)` without one, nil
+    /// after reporting one of another type.
+    private mutating func resolveSendDelay(_ syntax: ExprSyntax?, _ scope: Scope) -> Expr?? {
+        guard let syntax else { return .some(nil) }
+        let expr = resolveExpr(syntax, scope)
+        if !expr.isInvalid && expr.type != .number {
+            report(.typeMismatch, "a delay must be a 'Number' of seconds, found '\(expr.type.rawValue)'", at: syntax.range)
+            return nil
+        }
+        return .some(expr)
     }
 
     /// Whether `send "text"` sends an event: `text` is a name a log may give an event
