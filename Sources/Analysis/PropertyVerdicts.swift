@@ -38,7 +38,10 @@ enum PropertyVerdicts {
 
     static func verdicts(_ machine: Machine, _ explorer: Explorer, _ report: ExplorationReport,
                          complete: Bool, proofs: [String?]) -> [ExplorationReport.PropertyVerdict] {
-        machine.properties.indices.map { k -> ExplorationReport.PropertyVerdict in
+        // One set of payload candidates for every response the search may prove.
+        let responses = complete && machine.properties.contains { $0.form.isResponse }
+            ? ResponseSearch(program: explorer.program, payloads: PayloadCandidates(machine)) : nil
+        return machine.properties.indices.map { k -> ExplorationReport.PropertyVerdict in
             let property = machine.properties[k]
             if let witness = explorer.violations[k] {
                 return .violated(counterexample(property, witness, explorer))
@@ -50,9 +53,8 @@ enum PropertyVerdicts {
             if let reason = proofs[k], !complete || property.form.isResponse { return .proven(reason) }
             switch property.form {
             case .response:
-                if complete, let compiled = explorer.program.properties.first(where: { $0.property == k }),
-                   let reason = ResponseSearch(program: explorer.program, payloads: PayloadCandidates(machine))
-                       .proof(of: compiled, nodes: explorer.nodes) {
+                if let responses, let compiled = explorer.program.properties.first(where: { $0.property == k }),
+                   let reason = responses.proof(of: compiled, nodes: explorer.nodes) {
                     return .proven(reason)
                 }
                 let why = complete ? [] : ExplorationReport.limitReasons(report)
