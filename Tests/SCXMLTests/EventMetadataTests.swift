@@ -9,26 +9,14 @@ import TestSupport
 /// document does not fix a value, or it is one our language has none for, the import is
 /// refused at the character of the expression, saying why.
 @Suite struct EventMetadataTests {
-    static let head = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" datamodel=\"ecmascript\""
-
-    static func importing(_ xml: String) -> SCXMLImportResult {
-        SCXMLImporter.translate(SourceFile(path: "doc.scxml", text: xml), machineName: "Doc", sourceName: "doc.scxml")
-    }
-
-    static func refusal(_ xml: String) -> (message: String, at: String) {
-        let r = importing(xml)
-        guard r.text == nil, let d = r.diagnostics.first else { return ("imported", "") }
-        let at = r.file.location(of: d.range.start)
-        return (d.message, "\(at.line):\(at.column)")
-    }
-
+    // (The document head, import and refusal helpers are `EventValueTests`'.)
     /// An event raised is internal, one the document sends itself is external with its
     /// send's id and the SCXML processor as origin type, a timer carries its send's id, a
     /// completion is internal, one from the app is external, and an `error` event
     /// from outside is the platform's. Each value is a string literal in the spec, and the
     /// run takes every transition whose condition tests them.
     @Test func theValuesTheDocumentFixesAreWrittenAndRun() throws {
-        let xml = Self.head + """
+        let xml = EventValueTests.head + """
              initial="idle">
               <datamodel>
                 <data id="kinds" expr="''"/><data id="ids" expr="''"/><data id="failure" expr="''"/>
@@ -65,7 +53,7 @@ import TestSupport
               </state>
             </scxml>
             """
-        let r = Self.importing(xml)
+        let r = EventValueTests.importing(xml)
         let text = try #require(r.text, "\(r.diagnostics.map(\.message))")
         #expect(text.contains("on go -> busy { kinds = \"external\" }"), "\(text)")
         #expect(text.contains("on error_disk { failure = \"platform\" }"), "\(text)")
@@ -90,7 +78,7 @@ import TestSupport
     /// `invokeid` (nothing is invoked) is known there; several sends of one event with
     /// different ids agree on `typeof _event.sendid`.
     @Test func whatEveryEventAgreesOnIsKnown() throws {
-        let xml = Self.head + """
+        let xml = EventValueTests.head + """
              initial="a">
               <state id="a">
                 <onentry><send event="b" id="x"/><send event="b" id="y"/></onentry>
@@ -101,7 +89,7 @@ import TestSupport
               </state>
             </scxml>
             """
-        let r = Self.importing(xml)
+        let r = EventValueTests.importing(xml)
         let text = try #require(r.text, "\(r.diagnostics.map(\.message))")
         #expect(text.contains("on b if \"string\" == \"string\" -> c"), "\(text)")
         #expect(text.contains("on b if \"undefined\" == \"undefined\" -> a"), "\(text)")
@@ -146,7 +134,7 @@ import TestSupport
             + "_event.origin, _event.origintype, _event.invokeid, _event.type, _event.name)"),
     ])
     func whatTheDocumentDoesNotFixIsRefused(body: String, at: String, message: String) {
-        let r = Self.refusal(Self.head + ">\n" + body + "</scxml>")
+        let r = EventValueTests.refusal(EventValueTests.head + ">\n" + body + "</scxml>")
         #expect(r.message == message)
         #expect(r.at == at, "\(r.message)")
     }

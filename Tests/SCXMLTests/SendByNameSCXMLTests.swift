@@ -7,19 +7,7 @@ import TestSupport
 /// ways: the import of an `eventexpr` read from `_event.data` or built by concatenation, and the
 /// export of a send by name as `eventexpr`, which imports back to a machine that runs the same.
 @Suite struct SendByNameSCXMLTests {
-    static let head = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" datamodel=\"ecmascript\""
-
-    static func importing(_ xml: String) -> SCXMLImportResult {
-        SCXMLImporter.translate(SourceFile(path: "doc.scxml", text: xml), machineName: "Doc", sourceName: "doc.scxml")
-    }
-
-    static func refusal(_ xml: String) -> (message: String, at: String) {
-        let r = importing(xml)
-        guard r.text == nil, let d = r.diagnostics.first else { return ("imported", "") }
-        let at = r.file.location(of: d.range.start)
-        return (d.message, "\(at.line):\(at.column)")
-    }
-
+    // (The document head, import and refusal helpers are `EventValueTests`'.)
     static func replay(_ text: String, _ log: String) throws -> (status: Int32, output: String) {
         let spec = try TemporaryFile(name: "doc.machine", contents: text)
         defer { spec.remove() }
@@ -28,7 +16,7 @@ import TestSupport
     }
 
     @Test func anEventNameFromTheEventsDataOrAConcatenationIsASendByName() throws {
-        let xml = Self.head + """
+        let xml = EventValueTests.head + """
              initial="idle">
               <datamodel><data id="prefix" expr="'order'"/></datamodel>
               <state id="idle">
@@ -42,7 +30,7 @@ import TestSupport
               <final id="done"/>
             </scxml>
             """
-        let r = Self.importing(xml)
+        let r = EventValueTests.importing(xml)
         let text = try #require(r.text, "\(r.diagnostics.map(\.message))")
         #expect(text.contains("event go(which: String)"), "\(text)")
         #expect(text.contains("on go -> waiting { send \"\\(which)\" }"), "\(text)")
@@ -73,16 +61,16 @@ import TestSupport
     /// What a send by name cannot say is refused, at the element: data it would carry, the
     /// internal queue, a `<cancel>` of its id.
     @Test func whatASendByNameCannotSayIsRefused() {
-        let param = Self.refusal(Self.head + ">\n<state id=\"s\"><transition event=\"go\">\n"
+        let param = EventValueTests.refusal(EventValueTests.head + ">\n<state id=\"s\"><transition event=\"go\">\n"
                                  + "<send eventexpr=\"_event.data.k\">\n<param name=\"n\" expr=\"1\"/></send></transition></state></scxml>")
         #expect(param.message == "a <send> whose eventexpr is computed at run time carries no data "
                 + "(the event it names is known only then, and so are its fields)")
         #expect(param.at == "4:1")
-        let internalQueue = Self.refusal(Self.head + ">\n<state id=\"s\"><transition event=\"go\">\n"
+        let internalQueue = EventValueTests.refusal(EventValueTests.head + ">\n<state id=\"s\"><transition event=\"go\">\n"
                                          + "<send eventexpr=\"_event.data.k\" target=\"#_internal\"/></transition></state></scxml>")
         #expect(internalQueue.message.contains("whose event is computed at run time is not supported"), "\(internalQueue.message)")
         #expect(internalQueue.at == "3:1")
-        let cancel = Self.refusal(Self.head + ">\n<state id=\"s\"><transition event=\"go\">\n"
+        let cancel = EventValueTests.refusal(EventValueTests.head + ">\n<state id=\"s\"><transition event=\"go\">\n"
                                   + "<send id=\"x\" eventexpr=\"_event.data.k\" delay=\"1s\"/></transition>\n"
                                   + "<transition event=\"stop\"><cancel sendid=\"x\"/></transition></state></scxml>")
         #expect(cancel.message.contains("cancels a <send> whose event is computed at run time"), "\(cancel.message)")
