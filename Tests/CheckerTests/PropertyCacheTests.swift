@@ -14,6 +14,7 @@ import TestSupport
         var compared = 0
         var broken = 0
         var readingStrings = 0
+        var quickResponses = 0
         var singles = 0
         for seed in UInt64(0)..<40 {
             guard let text = PropertySoundnessTests.randomSpec(seed, chart: seed >= 25,
@@ -26,6 +27,7 @@ import TestSupport
             }
             let program = Program(withProperties)
             if program.propertyWatch?.strings.count ?? 0 > 0 { readingStrings += 1 }
+            if program.properties.contains(where: { $0.kind == .response && $0.x.isQuick }) { quickResponses += 1 }
             for _ in 0..<20 {
                 let difference = Self.compare(program, rng: &rng, broken: &broken, singles: &singles)
                 compared += 1
@@ -38,6 +40,7 @@ import TestSupport
         #expect(compared > 400)
         #expect(broken > 50, "the runs break properties, so the violations are compared too")
         #expect(readingStrings > 5, "properties read strings, whose changes the step's journal tells")
+        #expect(quickResponses > 5, "responses whose X is quick are judged without the interpreter")
         #expect(singles > 1_000, "one-instruction blocks are held against the interpreter")
     }
 

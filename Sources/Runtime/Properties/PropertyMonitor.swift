@@ -234,11 +234,12 @@ package struct PropertyMonitor: Sendable, Hashable {
         nextDue < .infinity ? nextDue : nil
     }
 
-    /// Works `nextDue` out again after a pending response was answered or broken.
+    /// Works `nextDue` out again after a pending response was answered or broken. (Only the
+    /// deadline of each pending response is read: a whole `CompiledProperty` is not copied.)
     private mutating func recomputeNextDue(_ program: Program) {
         var earliest = Double.infinity
-        for (k, p) in program.properties.enumerated() where !violated[k] {
-            if let t = pending[k] { earliest = min(earliest, t + p.deadline) }
+        for k in pending.indices where !violated[k] {
+            if let t = pending[k] { earliest = min(earliest, t + program.properties[k].deadline) }
         }
         nextDue = earliest
     }
@@ -450,7 +451,16 @@ package struct PropertyMonitor: Sendable, Hashable {
             return
         case .precedence:
             if seen[k] && !p.xCanFail && !p.otherCanFail { return }
-        case .response, .reachable:
+        case .response:
+            // A quick `X` (`!in(refreshing)`) cannot fail and needs no interpreter: what
+            // `judge` does for a response, without its general machinery.
+            if let x = p.x.quick {
+                let holds = x.holds(&instance)
+                cache.lastX[k] = holds
+                respond(k, p, instance, program, at: time, took: event, x: holds)
+                return
+            }
+        case .reachable:
             break
         }
         judge(k, p, &instance, program, at: time, took: event, violations: &violations, remember: &cache.lastX[k])
@@ -492,6 +502,7 @@ package struct PropertyMonitor: Sendable, Hashable {
 
     /// A response in a stable configuration where its `X` is `x`: a trigger starts the
     /// wait (the oldest pending one counts), and `X` answers every pending trigger.
+    @inline(__always)
     private mutating func respond(_ k: Int, _ p: CompiledProperty, _ instance: Instance, _ program: Program,
                                   at time: Double, took event: Int32, x: Bool) {
         var triggered = p.triggerEvent >= 0 && p.triggerEvent == event
