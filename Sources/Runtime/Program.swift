@@ -389,11 +389,24 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         let written = isChart ? [] : Program.variablesWritten(by: generator.code, blocks: dispatch + timerDispatch,
                                                               variableCount: Int32(machine.variables.count),
                                                               transitionCount: machine.transitions.count)
+        var numbers = Array(repeating: 0.0, count: registerCount)
+        var strings = Array(repeating: "", count: registerCount)
+        for (i, v) in machine.variables.enumerated() { Program.put(v.initialValue, at: i, &numbers, &strings) }
+        for (i, v) in generator.pool.enumerated() { Program.put(v, at: Int(generator.constantBase) + i, &numbers, &strings) }
+        let constants = Int(generator.constantBase) ..< Int(generator.constantBase) + generator.pool.count
+        let ranges = isChart || self.properties.isEmpty ? []
+            : Program.stepRanges(code: generator.code, blocks: dispatch + timerDispatch, variableCount: machine.variables.count,
+                                 transitionCount: machine.transitions.count, constants: constants, initialNumbers: numbers)
         propertyWatch = PropertyWatch(self.properties, reads: propertyReads, eventCount: machine.events.count,
                                       variableCount: machine.variables.count, written: written,
-                                      flatStates: isChart ? 0 : machine.states.count) { leaf, s in
-            leaf == s || machine.isDescendant(machine.states[leaf].id, of: machine.states[s].id)
-        }
+                                      flatStates: isChart ? 0 : machine.states.count,
+                                      within: { leaf, s in
+                                          leaf == s || machine.isDescendant(machine.states[leaf].id, of: machine.states[s].id)
+                                      },
+                                      rangeAfter: { t, r in
+                                          if Int(r) >= 0 && Int(r) < machine.variables.count, let v = ranges[t][Int(r)] { return v }
+                                          return constants.contains(Int(r)) ? .exactly(numbers[Int(r)]) : .any
+                                      })
 
         var groups: [Int32] = [0]
         var flat: [CompiledTransition] = []
@@ -421,10 +434,6 @@ public final class Program: @unchecked Sendable {  // immutable; its tables are 
         self.emitStart = FrozenTable(emitStart)
         self.emitArguments = FrozenTable(emitArguments)
 
-        var numbers = Array(repeating: 0.0, count: registerCount)
-        var strings = Array(repeating: "", count: registerCount)
-        for (i, v) in machine.variables.enumerated() { Program.put(v.initialValue, at: i, &numbers, &strings) }
-        for (i, v) in generator.pool.enumerated() { Program.put(v, at: Int(generator.constantBase) + i, &numbers, &strings) }
         initialNumbers = numbers
         initialStrings = strings
         var payloadStart: [Int32] = [0]

@@ -15,6 +15,7 @@ import TestSupport
         var broken = 0
         var readingStrings = 0
         var quickResponses = 0
+        var settling = 0
         var singles = 0
         for seed in UInt64(0)..<40 {
             guard let text = PropertySoundnessTests.randomSpec(seed, chart: seed >= 25,
@@ -28,6 +29,7 @@ import TestSupport
             let program = Program(withProperties)
             if program.propertyWatch?.strings.count ?? 0 > 0 { readingStrings += 1 }
             if program.properties.contains(where: { $0.kind == .response && $0.x.isQuick }) { quickResponses += 1 }
+            if let w = program.propertyWatch, (0..<w.settledBy.count).contains(where: { w.settledBy[$0] != 0 }) { settling += 1 }
             for _ in 0..<20 {
                 let difference = Self.compare(program, rng: &rng, broken: &broken, singles: &singles)
                 compared += 1
@@ -41,6 +43,7 @@ import TestSupport
         #expect(broken > 50, "the runs break properties, so the violations are compared too")
         #expect(readingStrings > 5, "properties read strings, whose changes the step's journal tells")
         #expect(quickResponses > 5, "responses whose X is quick are judged without the interpreter")
+        #expect(settling >= 2, "steps settle properties (more in stepRangesHoldOnRandomAssignments)")
         #expect(singles > 1_000, "one-instruction blocks are held against the interpreter")
     }
 
@@ -217,6 +220,166 @@ import TestSupport
             }
         }
         #expect(broken > 100, "the runs break every property")
+    }
+
+    /// A step whose writes settle a quick property (`p = min(max(v / 100, 0), 1)` under
+    /// `always p >= 0 && p <= 1`) leaves it unjudged, whatever the payload; a step through
+    /// which NaN or an unbounded value can reach what the property reads does not. NaN and
+    /// the infinities are sent too, as the library's API can send them: `max(0, v)` is 0 for
+    /// a NaN `v`, but `max(v, 0)` and `min(max(v, 0), 1)` are NaN (a division that is not
+    /// finite fails the step instead), and the cached monitor must agree with the plain one
+    /// on every step.
+    @Test func aStepWhoseWritesSettleAPropertyLeavesItUnjudged() throws {
+        let machine = try #require(Statecraft.check(source: """
+            machine Settle {
+                var p: Number = 0
+                var q: Number = 0
+                event clamped(v: Number)
+                event clampedNaN(v: Number)
+                event raw(v: Number)
+                event floored(v: Number)
+                event nanIn(v: Number)
+                event scaled(v: Number)
+                event half
+                initial state s {
+                    on clamped { p = min(max(v / 100, 0), 1) }
+                    on clampedNaN { p = min(max(v, 0), 1) }
+                    on raw { p = v }
+                    on floored { q = max(0, v) }
+                    on nanIn { q = max(v, 0) }
+                    on scaled { if v > 0 { p = v / 1000 } else { p = 0.5 } }
+                    on half { p = 0.5 }
+                }
+                property inRange: always p >= 0 && p <= 1
+                property nonNegative: never q < 0 || q != q
+            }
+            """, bounds: nil).machine)
+        let program = Program(machine)
+        let watch = try #require(program.propertyWatch)
+        func bit(_ name: String) -> UInt64 {
+            let k = program.properties.firstIndex { machine.properties[$0.property].name == name } ?? 63
+            return UInt64(1) << UInt64(k)
+        }
+        func settled(_ event: String) -> UInt64 {
+            guard let t = machine.transitions.firstIndex(where: {
+                if case .events(let ids) = $0.trigger { ids.map { machine[$0].name } == [event] } else { false }
+            }) else { return 0 }
+            return watch.settledBy[t]
+        }
+        #expect(settled("clamped") == bit("inRange"))
+        #expect(settled("half") == bit("inRange"))
+        #expect(settled("floored") == bit("nonNegative"))
+        #expect(settled("raw") == 0)
+        #expect(settled("clampedNaN") == 0, "a NaN payload passes through min and max")
+        #expect(settled("nanIn") == 0, "a NaN payload makes q NaN, which breaks the property")
+        #expect(settled("scaled") == 0, "v / 1000 is any finite number")
+
+        var instance = Instance(program)
+        _ = instance.start()
+        var plain = PropertyMonitor(program), cached = PropertyMonitor(program)
+        let cache = PropertyInputCache(program)
+        var plainFound: [PropertyViolation] = [], cachedFound: [PropertyViolation] = []
+        plain.observe(&instance, program, at: 0, took: -1, violations: &plainFound)
+        cached.observe(&instance, program, at: 0, took: -1, fired: -1, cache: cache, violations: &cachedFound)
+        let values: [Double] = [.nan, .infinity, -.infinity, -5, 0, 0.5, 1, 5, 2000]
+        var steps: [String] = []
+        for _ in 0..<3 {
+            for event in machine.events {
+                for v in event.fields.isEmpty ? [0] : values {
+                    let step = instance.send(event.id, payload: event.fields.isEmpty ? [] : [.number(v)])
+                    guard case .applied(let t) = step.result else { continue }
+                    steps.append("\(event.name)(\(v))")
+                    let took = Int32(event.id.index)
+                    plain.observe(&instance, program, at: 0, took: took, violations: &plainFound)
+                    cached.observe(&instance, program, at: 0, took: took, fired: Int32(t.index), cache: cache, violations: &cachedFound)
+                    #expect(plainFound == cachedFound && plain == cached, "after \(steps.joined(separator: ", "))")
+                    if plainFound != cachedFound || plain != cached { return }
+                }
+            }
+            // Each property is reported once per run: a fresh pair of monitors for the next round.
+            plain = PropertyMonitor(program)
+            cached = PropertyMonitor(program)
+            plainFound = []
+            cachedFound = []
+        }
+    }
+
+    /// Random assignments of `min`, `max`, arithmetic, `abs` and `floor` over a payload,
+    /// the variables and constants, under random bounds on the variables: wherever the
+    /// step ranges say a step settles a property, the plain monitor, judging every
+    /// property after every step, must find it unbroken. Payloads include NaN, the
+    /// infinities and values far out of every bound.
+    @Test func stepRangesHoldOnRandomAssignments() throws {
+        var rng = SplitMix64(seed: 2026)
+        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+        func expr(_ depth: Int) -> String {
+            let leaves = ["v", "x", "y", "0", "1", "-2", "0.5", "100"]
+            guard depth > 0, rng.next() % 4 != 0 else { return pick(leaves) }
+            let a = expr(depth - 1), b = expr(depth - 1)
+            return pick(["min(\(a), \(b))", "max(\(a), \(b))", "(\(a) + \(b))", "(\(a) - \(b))", "(\(a) / 4)",
+                         "-(\(a))", "abs(\(a))", "floor(\(a))", "(\(a) * 2)", "min(max(\(a), 0), 1)",
+                         "min(max(\(a) / 4, -1), 1)", "min(max(\(a) - 1, 0), 2)"])
+        }
+        let bounds = ["x >= 0", "x <= 1", "x >= 0 && x <= 1", "y > -3", "y == y", "x != 100", "y <= 100 || y >= 1000",
+                      "x < 2.5", "y >= -1.5", "x > -2 && y <= 3", "y != 0.75"]
+        var settled = 0, programs = 0
+        for _ in 0..<80 {
+            var actions: [String] = []
+            for e in 0..<4 {
+                let v = pick(["x", "y"])
+                actions.append(rng.next() % 3 == 0
+                    ? "on e\(e) { if v > 0 { \(v) = \(expr(3)) } else { \(v) = \(expr(2)) } }"
+                    : "on e\(e) { \(v) = \(expr(3)) }")
+            }
+            let properties = (0..<3).map { k in
+                rng.next() % 2 == 0 ? "property p\(k): always \(pick(bounds))" : "property p\(k): never !(\(pick(bounds)))"
+            }
+            let text = """
+                machine R {
+                    var x: Number = 0
+                    var y: Number = 0
+                \((0..<4).map { "    event e\($0)(v: Number)" }.joined(separator: "\n"))
+                    initial state s {
+                \(actions.map { "        " + $0 }.joined(separator: "\n"))
+                    }
+                \(properties.map { "    " + $0 }.joined(separator: "\n"))
+                }
+                """
+            guard let machine = Statecraft.check(source: text, bounds: nil).machine else { continue }
+            let program = Program(machine)
+            guard let watch = program.propertyWatch else { continue }
+            programs += 1
+            var instance = Instance(program)
+            _ = instance.start()
+            var plain = PropertyMonitor(program), cached = PropertyMonitor(program)
+            let cache = PropertyInputCache(program)
+            var plainFound: [PropertyViolation] = [], cachedFound: [PropertyViolation] = []
+            plain.observe(&instance, program, at: 0, took: -1, violations: &plainFound)
+            cached.observe(&instance, program, at: 0, took: -1, fired: -1, cache: cache, violations: &cachedFound)
+            let values: [Double] = [.nan, .infinity, -.infinity, -1e300, -5, -0.5, 0, 0.25, 1, 3, 100, 1e300]
+            for step in 0..<60 {
+                let e = Int(rng.next() % 4)
+                let event = machine.events[e]
+                let before = plainFound.count
+                let result = instance.send(event.id, payload: [.number(pick(values))]).result
+                guard case .applied(let t) = result else { continue }
+                plain.observe(&instance, program, at: Double(step), took: Int32(e), violations: &plainFound)
+                cached.observe(&instance, program, at: Double(step), took: Int32(e), fired: Int32(t.index), cache: cache,
+                               violations: &cachedFound)
+                let settles = watch.settledBy[t.index]
+                settled += settles.nonzeroBitCount
+                for v in plainFound[before...] {
+                    let k = program.properties.firstIndex { $0.property == v.property } ?? 63
+                    #expect(settles & (UInt64(1) << UInt64(k)) == 0, "a step said to settle \(machine.properties[v.property].name) broke it\n\(text)")
+                }
+                if plainFound != cachedFound {
+                    Issue.record("the monitors differ after step \(step)\n\(text)")
+                    return
+                }
+            }
+        }
+        #expect(programs > 60)
+        #expect(settled > 200, "steps settle properties")
     }
 
     /// One random run watched by both monitors; the first difference, if any.

@@ -59,6 +59,11 @@ package final class PropertyWatch: @unchecked Sendable {
     /// On a flat machine, by active leaf: the quick properties judged there, and those of
     /// them whose `G` is tested. Empty for a statechart.
     let quickIn: FrozenTable<QuickInLeaf>
+    /// On a flat machine, by transition: the quick properties the step firing it settles,
+    /// whatever the payload and the values before, because of what it writes
+    /// (`Program.stepRanges`): `always 0 <= progress && progress <= 1` after `progress =
+    /// min(max(v, 0), 1)`. They are not judged after that step. Empty for a statechart.
+    package let settledBy: FrozenTable<UInt64>
 
     /// What a flat machine's active leaf leaves of the quick properties: the leaf decides
     /// each `in(s)`, so `always x > 0 while in(open)` is not judged in `closed` and its `G` is
@@ -70,9 +75,12 @@ package final class PropertyWatch: @unchecked Sendable {
 
     /// `written`: by transition, the variables a flat machine's step firing it may write
     /// (`Program.variablesWritten`); empty for a statechart.
+    /// `rangeAfter`: on a flat machine, the range of a number register after a step firing
+    /// a transition (`Program.stepRanges`; constants exactly, the rest unknown).
     init?(_ properties: [CompiledProperty], reads: [(numbers: [Int32], strings: [Int32], states: [Int32])],
           eventCount: Int, variableCount: Int, written: [(numbers: [Int32], strings: [Int32])], flatStates: Int,
-          within: (_ leaf: Int, _ state: Int) -> Bool) {
+          within: (_ leaf: Int, _ state: Int) -> Bool,
+          rangeAfter: (_ transition: Int, _ register: Int32) -> ValueRange) {
         guard properties.count <= 64 else { return nil }
         var quick: [CompiledProperty.QuickJudgement] = []
         var quickTests: [CompiledProperty.QuickTest] = []
@@ -121,6 +129,22 @@ package final class PropertyWatch: @unchecked Sendable {
                 if g == true { quickIn[leaf].guardsTested &= ~bit }
             }
         }
+        // A quick property is settled by a step when the ranges of what it reads after the
+        // step decide it: `X` true for `always`, false for `never` (whatever `G`).
+        let settledBy = written.indices.map { t in
+            var settled: UInt64 = 0, mask = quickMask
+            while mask != 0 {
+                let k = mask.trailingZeroBitCount
+                mask &= mask - 1
+                let q = quick[k]
+                func test(_ u: CompiledProperty.QuickTest) -> Bool? {
+                    ValueRange.compare(u.op, rangeAfter(t, u.b), rangeAfter(t, u.c), same: u.b == u.c)
+                }
+                let x = Self.combine(test(quickTests[4 * k]), q.x, test(quickTests[4 * k + 1]))
+                if x == !q.breaksWhen { settled |= UInt64(1) << UInt64(k) }
+            }
+            return settled
+        }
         var numbers: [Input] = [], strings: [Input] = [], states: [Input] = []
         var triggeredBy = Array(repeating: UInt64(0), count: eventCount)
         var numberReaders = Array(repeating: UInt64(0), count: variableCount)
@@ -160,6 +184,7 @@ package final class PropertyWatch: @unchecked Sendable {
         }
         self.readersOfState = FrozenTable(readersOfState)
         self.quickIn = FrozenTable(quickIn)
+        self.settledBy = FrozenTable(settledBy)
         self.quickTests = FrozenTable(quickTests)
         self.quick = FrozenTable(quick)
         self.quickMask = quickMask
@@ -187,7 +212,11 @@ package final class PropertyWatch: @unchecked Sendable {
     private static func value(of first: CompiledProperty.QuickTest, _ join: CompiledProperty.QuickCondition.Join,
                               _ second: CompiledProperty.QuickTest,
                               test: (CompiledProperty.QuickTest.Op, Int) -> Bool?) -> Bool? {
-        let a = test(first.op, Int(first.b)), b = test(second.op, Int(second.b))
+        combine(test(first.op, Int(first.b)), join, test(second.op, Int(second.b)))
+    }
+
+    /// Two tests' values (nil: not known) joined as `join` says.
+    private static func combine(_ a: Bool?, _ join: CompiledProperty.QuickCondition.Join, _ b: Bool?) -> Bool? {
         switch join {
         case .none: return a
         case .and: return a == false || b == false ? false : a == true ? b : nil
@@ -198,6 +227,7 @@ package final class PropertyWatch: @unchecked Sendable {
     deinit {
         properties.free()
         quickIn.free()
+        settledBy.free()
         readersOfState.free()
         quick.free()
         quickTests.free()
@@ -240,6 +270,7 @@ package final class PropertyInputCache: @unchecked Sendable {
 
     struct FlatTables {
         let firedReaders: UnsafeMutablePointer<UInt64>
+        let settledBy: UnsafeMutablePointer<UInt64>
         let transitionCount: Int
         let readersOfState: UnsafeMutablePointer<UInt64>
         let triggeredBy: UnsafeMutablePointer<UInt64>
@@ -256,7 +287,7 @@ package final class PropertyInputCache: @unchecked Sendable {
         self.watch = watch.map { Unmanaged.passUnretained($0) }
         flat = watch.flatMap { w in
             w.quickIn.count == 0 ? nil
-                : FlatTables(firedReaders: w.firedReaders.base, transitionCount: w.firedReaders.count,
+                : FlatTables(firedReaders: w.firedReaders.base, settledBy: w.settledBy.base, transitionCount: w.firedReaders.count,
                              readersOfState: w.readersOfState.base, triggeredBy: w.triggeredBy.base,
                              eventCount: w.triggeredBy.count, quickIn: w.quickIn.base, quick: w.quick.base,
                              quickTests: w.quickTests.base, quickMask: w.quickMask, watched: w.watched)
@@ -277,23 +308,25 @@ package final class PropertyInputCache: @unchecked Sendable {
     /// fired transition `fired` (-1: not known) and took event `event` left: those reading a
     /// variable the step may have written, those reading `in(s)` of a state around the leaf
     /// left or entered, the responses the event triggers; every property at the first
-    /// observation. Remembers the leaf.
+    /// observation. Leaves out the quick properties the step settles. Remembers the leaf.
     @inline(__always)
     func flatDue(_ flat: FlatTables, leaf now: Int32, fired: Int32, took event: Int32) -> (changed: UInt64, due: UInt64) {
         var changed: UInt64
+        var settled: UInt64 = 0
         if !observed || fired < 0 || Int(fired) >= flat.transitionCount {
             // The first observation, or a step whose writes are not known: judge everything.
             changed = flat.watched
             observed = true
         } else {
             changed = flat.firedReaders[Int(fired)]
+            settled = flat.settledBy[Int(fired)]
         }
         if leaf != now {
             if leaf >= 0 { changed |= flat.readersOfState[Int(leaf)] | flat.readersOfState[Int(now)] }
             leaf = now
         }
         let due = event >= 0 && Int(event) < flat.eventCount ? changed | flat.triggeredBy[Int(event)] : changed
-        return (changed, due)
+        return (changed, due & ~settled)
     }
 
     /// On a statechart, the properties some of whose inputs changed since the last
