@@ -42,27 +42,30 @@ package enum Counterexamples {
 
     /// Where replay sees the last step of `witness` happen in its log. The log is the start's
     /// expectation (line 1), then for each step its event line (events only) and an
-    /// expectation line, which for a wait carries the time waited to. Timers due at the
-    /// time the clock already stands at fire right after the line that put it there (the
-    /// start's line, or an event's), so a wait that moves no time belongs to that line.
+    /// expectation line, which for a wait carries the time waited to. Replay fires the
+    /// timers due by a line's time before it applies the line, so what a step leaves due at
+    /// the instant the clock stands at (a timer of no delay, armed by the step) fires at the
+    /// next line: for the start, line 1; for an event, its expectation line; for a wait,
+    /// its own line, which fires everything due by its time, this included. A wait that
+    /// moves no time belongs to that line.
     static func violationLine(_ witness: [WitnessStep]) -> Int {
         var line = 1
-        var clockLine = 1  // the line that last moved the clock or stepped
+        var instantLine = 1  // the line at which what is due at the clock's instant fires
         var clock = 0.0
         var violation = 1
         for step in witness {
             switch step {
             case .event(_, _, let time):
                 clock = time
-                clockLine = line + 1
-                violation = clockLine
+                violation = line + 1
+                instantLine = line + 2
                 line += 2
             case .wait(let until):
-                violation = until <= clock ? clockLine : line + 1
                 if until > clock {
                     clock = until
-                    clockLine = line + 1
+                    instantLine = line + 1
                 }
+                violation = instantLine
                 line += 1
             }
         }

@@ -208,8 +208,8 @@ import TestSupport
             }
             let took: Int32 = if case .applied = step.result { Int32(event.index) } else { -1 }
             monitor.observe(&instance, at: time, took: took, violations: &found)
-            // Timers due at this very time fire right after the step, as replay fires them.
-            move(to: time)
+            // A timer the step arms with no delay fires at the next step's `move`, as replay
+            // fires it before the next line, at this same time.
         }
     }
 
@@ -241,6 +241,8 @@ import TestSupport
                 case .wait(let until): run.move(to: until)
                 }
             }
+            // What the last step left due at its instant fires, as at the end of a log.
+            run.move(to: run.instance.now)
             var now = run.instance.now
             for _ in 0..<20 {
                 if (try? run.instance.holds(x)) == true { return true }

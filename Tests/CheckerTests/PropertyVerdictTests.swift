@@ -122,6 +122,35 @@ import TestSupport
         #expect(settles.lines[3].hasPrefix("{\"time\": 4, \"expect\""))
     }
 
+    /// A timer of no delay that an event's step arms fires before the next line, at the
+    /// same time: the counterexample's wait of no time belongs to the event's expectation
+    /// line, which is where replay fires the timer and sees the property break.
+    @Test func aTimerOfNoDelayBreaksThePropertyAtTheLineAfterItsEvent() throws {
+        let source = """
+            machine Blink {
+                var shown: Number = 0
+                event tap
+                initial state idle {
+                    on tap -> flash
+                }
+                state flash {
+                    after 0s -> idle { shown += 1 }
+                }
+                property once: never shown > 0
+            }
+            """
+        let result = Statecraft.check(source: source)
+        let machine = try #require(result.machine)
+        let exploration = try #require(result.exploration)
+        let log = try #require(Counterexamples.logs(machine, exploration).first)
+        var reader = EventLogReader(bytes: Array(log.text.utf8))
+        var replayer = Replayer(program: Program(machine))
+        while let record = try reader.next() { try replayer.consume(record) }
+        let violation = try #require(replayer.report.cases.first?.propertyViolations.first)
+        #expect(violation.line == log.violationLine, "\(log.text)")
+        #expect(log.violationLine == 3, "the tap is line 2, its expectation line 3: \(log.text)")
+    }
+
     @Test func theIntervalAnalysisProvesWhatTheSearchSamples() throws {
         // Every slide's payload feeds arithmetic: the search samples it and proves nothing.
         let v = try Self.verdicts("""
