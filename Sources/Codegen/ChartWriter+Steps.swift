@@ -36,7 +36,7 @@ extension FlatMachineWriter {
             out.line("beginStep()")
             out.open("do")
                 let initial = machine.initialEntry
-                out.line("try enterStates(\(entryBits(initial.states, initial.defaults)))")
+                entryLines(initial.states, initial.defaults)
                 out.line("eventlessMayHold = true")
                 out.line("try completeMacrostep()")
                 out.line("return .started")
@@ -59,7 +59,7 @@ extension FlatMachineWriter {
         out.doc("After a failed step: nothing of it stays (no output, no queued event).")
         out.open("private mutating func endStep()")
             out.line("if !pending.isEmpty { pending.removeAll() }")
-            out.line("if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }")
+            if usesInternalQueue { out.line("if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }") }
             out.line("chosen.removeAll()")
         out.close()
         out.line()
@@ -158,6 +158,17 @@ extension FlatMachineWriter {
     }
 
     var hasAlways: Bool { machine.transitions.contains { $0.trigger == .always && !$0.isBroken } }
+
+    /// Whether anything is ever put on the internal queue: a `raise`, or a final state below
+    /// the top level (its parent's completion). Without either the machine keeps no queue.
+    var usesInternalQueue: Bool {
+        if states.contains(where: { $0.isFinal && $0.parent != machine.root }) { return true }
+        var raises = false
+        let note: (Action) -> Void = { if case .raise = $0 { raises = true } }
+        for t in machine.transitions { for a in t.actions { a.visit(note) } }
+        for s in machine.states { for a in s.allActions { a.visit(note) } }
+        return raises
+    }
 
     mutating func selectEventlessFunction() {
         guard hasAlways else { return }
@@ -299,18 +310,8 @@ extension FlatMachineWriter {
         out.open("private mutating func microstep(_ event: Event?) throws(Failure)")
             out.line("microstepCount += 1")
             out.line("if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }")
-            out.line("// A lone targetless transition (the usual way to update a variable) exits and enters nothing.")
-            out.open("if chosen.count == 1 && Self.targetState(chosen[0]) < 0")
-                out.line("try runActions(chosen[0], event)")
-                let waking = wakingTransitions
-                if hasAlways && !waking.isEmpty {
-                    out.line("switch chosen[0] {")
-                    out.line("case \(waking.map { String($0.id.index) }.joined(separator: ", ")): eventlessMayHold = true")
-                    out.line("default: break")
-                    out.line("}")
-                }
-                out.line("return")
-            out.close()
+            out.line("// Most microsteps take one transition, whose exits and entries are known ahead.")
+            out.line("if chosen.count == 1, try takeAlone(chosen[0], event) { return }")
             out.line("eventlessMayHold = true")
             out.line("var exits = Bits()")
             out.open("for k in 0..<chosen.count")
@@ -328,6 +329,7 @@ extension FlatMachineWriter {
             out.line("try enterStates(entrySet())")
         out.close()
         out.line()
+        takeAloneFunction()
         out.doc("Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its\ntimers, in document order.")
         out.open("private mutating func enterStates(_ states: Bits) throws(Failure)")
             if hasDefaultActions {
@@ -381,6 +383,21 @@ extension FlatMachineWriter {
     mutating func completeMacrostepFunction() {
         out.doc("Eventless transitions, then internal events one at a time, until neither applies or the run\nhas ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion\nthat nothing takes is dropped.")
         out.open("private mutating func completeMacrostep() throws(Failure)")
+            guard usesInternalQueue else {
+                // Nothing is ever queued: only eventless transitions can follow.
+                if hasAlways {
+                    out.open("while eventlessMayHold && !core.isFinished")
+                        out.line("eventlessMayHold = false")
+                        out.line("guard try selectEventless() else { break }")
+                        out.line("try microstep(nil)")
+                    out.close()
+                } else {
+                    out.line("// (No eventless transition, and nothing is ever queued.)")
+                }
+                out.close()
+                out.line()
+                return
+            }
             out.line("var head = 0")
             out.open("while !core.isFinished")
                 out.line("var found = false")
@@ -619,6 +636,7 @@ extension FlatMachineWriter {
     mutating func chartEntryAndExit() {
         let timerSlots = Dictionary(uniqueKeysWithValues: timers.enumerated().map { ($0.element.id, $0.offset) })
         out.doc("State `s` has just become active: its entry actions run, its timers are armed; a final state\nqueues its parent's completion (and a parallel grandparent's once every region is complete),\nor at the top level ends the run.")
+        out.line("@inline(__always)")
         out.open("private mutating func enter(_ s: Int) throws(Failure)")
             out.line("switch s {")
             for s in states where !s.isHistory {
@@ -667,6 +685,7 @@ extension FlatMachineWriter {
         out.close()
         out.line()
         out.doc("State `s` is being exited (a child before its parent): its exit actions run, its timers\nare cancelled.")
+        out.line("@inline(__always)")
         out.open("private mutating func exit(_ s: Int) throws(Failure)")
             out.line("switch s {")
             for s in states where !s.isHistory {

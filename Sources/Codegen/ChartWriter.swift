@@ -58,19 +58,21 @@ extension FlatMachineWriter {
         }
         bitsType()
         chosenType()
-        if completionsWithData.isEmpty {
-            out.doc("An event on the internal queue: a raised event, or a state's completion (`done`).")
-        } else {
-            out.doc("An event on the internal queue: a raised event, or a state's completion (`done`), with the\nvalues its final state gave when it has some (`doneN`, N the state).")
-        }
-        out.open("enum Internal: Sendable, Hashable")
-            out.line("case event(Event)")
-            out.line("case done(Int)")
-            for x in completionsWithData {
-                out.line("case done\(x.index)(\(fieldList(machine.completionFields(x))))  // \(machine[x].name)")
+        if usesInternalQueue {
+            if completionsWithData.isEmpty {
+                out.doc("An event on the internal queue: a raised event, or a state's completion (`done`).")
+            } else {
+                out.doc("An event on the internal queue: a raised event, or a state's completion (`done`), with the\nvalues its final state gave when it has some (`doneN`, N the state).")
             }
-        out.close()
-        out.line()
+            out.open("enum Internal: Sendable, Hashable")
+                out.line("case event(Event)")
+                out.line("case done(Int)")
+                for x in completionsWithData {
+                    out.line("case done\(x.index)(\(fieldList(machine.completionFields(x))))  // \(machine[x].name)")
+                }
+            out.close()
+            out.line()
+        }
         if sendsEvents {
             out.doc("An event the machine sent itself (`send`), waiting to be taken at its deadline.")
             out.open("struct Sent: Sendable, Hashable")
@@ -115,7 +117,7 @@ extension FlatMachineWriter {
         out.line("private(set) var core = Core()")
         out.line("/// A step's working lists, empty between steps (kept to reuse their storage).")
         out.line("private var pending = OutputQueue()")
-        out.line("private var internalQueue: [Internal] = []")
+        if usesInternalQueue { out.line("private var internalQueue: [Internal] = []") }
         for x in completionsWithData {
             out.line("/// The values of the completion of `\(machine[x].name)` being taken (what its `done` transitions read).")
             for (k, f) in machine.completionFields(x).enumerated() {
@@ -126,8 +128,8 @@ extension FlatMachineWriter {
         out.line("private var microstepCount = 0")
         out.line("/// Whether an `always` transition may have become enabled since selection last looked.")
         out.line("private var eventlessMayHold = false")
-        out.doc("What starting did: `.started`, or `.rejected` when an entry action failed (the machine\nthen takes no events).")
-        out.line("\(access)private(set) var start = StepResult(outcome: .started, outputs: [])")
+        out.doc("Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when\nits start emitted or failed.")
+        out.line("private var startSaysMore = false")
         out.line()
     }
 
@@ -187,30 +189,62 @@ extension FlatMachineWriter {
         out.line()
     }
 
-    /// `Chosen`: the transitions a selection enabled. Most microsteps take one, so the first is
-    /// kept inline and only the others in a list (whose storage is kept from step to step).
+    /// The most atomic states active at once: a selection enables at most one transition per
+    /// active atomic state, so no microstep takes more transitions than this.
+    func mostActiveLeaves(_ s: StateID) -> Int {
+        let state = machine[s]
+        switch state.kind {
+        case .atomic, .final: return 1
+        case .history: return 0
+        case .parallel: return machine.childStates(s).reduce(0) { $0 + mostActiveLeaves($1) }
+        case .compound: return machine.childStates(s).map(mostActiveLeaves).max() ?? 1
+        }
+    }
+
+    /// How many transitions `Chosen` keeps in slots of its own: all it can ever hold when that
+    /// is a few, so that it needs no list (a machine copies no list storage).
+    var chosenSlots: Int {
+        let most = mostActiveLeaves(machine.root)
+        return most <= 4 ? Swift.max(1, most) : 1
+    }
+
+    /// `Chosen`: the transitions a selection enabled. Most microsteps take one, so the first
+    /// ones are kept inline, and a list only when more could be enabled at once than that
+    /// (its storage kept from step to step).
     mutating func chosenType() {
+        let slots = chosenSlots
+        let list = mostActiveLeaves(machine.root) > slots
+        let names = (0..<slots).map { "t\($0)" }
         out.doc("The transitions selected for a microstep, in selection order. A step's working list, not\npart of the machine's value (two machines that differ only here are equal).")
         out.open("struct Chosen: Sendable, Hashable")
             out.line("private(set) var count = 0")
-            out.line("private var first = 0")
-            out.line("private var more: [Int] = []")
+            out.line("private var " + names.map { "\($0) = 0" }.joined(separator: ", "))
+            if list { out.line("private var more: [Int] = []") }
             out.line()
+            func cases(_ body: (String) -> String) -> String {
+                if slots == 1 && !list { return body("t0") }
+                var parts = (0..<slots).map { "case \($0): " + body("t\($0)") }
+                parts.append("default: " + (list ? body("more[k - \(slots)]") : body("t\(slots - 1)")))
+                return "switch k { " + parts.joined(separator: "; ") + " }"
+            }
             out.open("subscript(k: Int) -> Int")
-                out.line("@inline(__always) get { k == 0 ? first : more[k - 1] }")
-                out.line("@inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }")
+                out.line("@inline(__always) get { " + cases { $0 } + " }")
+                out.line("@inline(__always) set { " + cases { "\($0) = newValue" } + " }")
             out.close()
             out.line("@inline(__always) mutating func removeAll() { count = 0 }")
             out.line("@inline(__always) mutating func removeLast(_ n: Int) { count -= n }")
             out.open("@inline(__always) mutating func append(_ t: Int)")
-                out.line("if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }")
+                if list {
+                    out.line("if count < \(slots) || count - \(slots) < more.count { self[count] = t } else { more.append(t) }")
+                } else {
+                    out.line("self[count] = t")
+                }
                 out.line("count += 1")
             out.close()
             out.open("func contains(_ t: Int) -> Bool")
-                out.line("if count > 0 && first == t { return true }")
-                out.line("var k = 1")
+                out.line("var k = 0")
                 out.open("while k < count")
-                    out.line("if more[k - 1] == t { return true }")
+                    out.line("if self[k] == t { return true }")
                     out.line("k += 1")
                 out.close()
                 out.line("return false")
@@ -227,11 +261,32 @@ extension FlatMachineWriter {
         let a = access
         let atomics = states.filter { machine.isAtomic($0.id) }
         let firstLeaf = machine.initialEntrySet.first { machine.isAtomic($0) } ?? atomics.first?.id
-        out.doc("Enters the initial configuration, running its entry actions and then its eventless transitions\nand raised events until it is stable (`start` says what that did).")
+        out.doc("""
+            Enters the initial configuration, running its entry actions and then its eventless transitions
+            and raised events until it is stable (`start` says what that did). Starting reads nothing
+            from outside, so it ends the same way every time: it runs once, and each new machine is a
+            copy of that one.
+            """)
         out.open("\(a)init()")
-            out.line("let outcome = startMachine()")
-            out.line("start = StepResult(outcome: outcome, outputs: pending.all)")
-            out.line("if !pending.isEmpty { pending.removeAll() }")
+            out.line("self = Self.started.machine")
+        out.close()
+        out.line()
+        out.doc("The machine as starting left it, and what starting did.")
+        out.open("private static let started: (machine: \(typeName), result: StepResult) =")
+            out.line("var machine = \(typeName)(unstarted: ())")
+            out.line("let outcome = machine.startMachine()")
+            out.line("let result = StepResult(outcome: outcome, outputs: machine.pending.all)")
+            out.line("if !machine.pending.isEmpty { machine.pending.removeAll() }")
+            out.line("machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])")
+            out.line("return (machine, result)")
+        out.close("}()")
+        out.line()
+        out.doc("A machine that has not entered any state yet.")
+        out.line("private init(unstarted: Void) {}")
+        out.line()
+        out.doc("What starting did: `.started`, or `.rejected` when an entry action failed (the machine\nthen takes no events); with the outputs it emitted. A machine restored from a snapshot did\nnot start: `.started`, no outputs.")
+        out.open("\(a)var start: StepResult")
+            out.line("startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])")
         out.close()
         out.line()
         out.doc("The first active atomic state in document order (the initial one if starting failed).")
@@ -261,13 +316,21 @@ extension FlatMachineWriter {
         out.doc("Sends `event` now as one macrostep (its transitions, then eventless transitions and raised\nevents until the configuration is stable), handing its outputs to `emit` in order.")
         out.open("\(a)mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome")
             out.line("if core.isFinished { return .afterFinal }")
-            out.line("let before = core")
             out.line("beginStep()")
+            out.line("// Selection only reads (guards change nothing): an event no transition takes needs no copy.")
+            out.line("let selected: Bool")
             out.open("do")
-                out.line("guard try select(event) else { return .ignored }")
+                out.line("selected = try select(event)")
+            out.reopen("catch")
+                out.line("endStep()")
+                out.line("return .rejected(error)")
+            out.close()
+            out.line("guard selected else { return .ignored }")
+            out.line("let before = core")
+            out.open("do")
                 out.line("let first = chosen[0]")
                 out.line("try microstep(event)")
-                out.line("if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }")
+                out.line(usesInternalQueue ? "if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }" : "if eventlessMayHold { try completeMacrostep() }")
                 out.line("if !pending.isEmpty { deliver(emit) }")
                 out.line("return .taken(transition: first)")
             out.reopen("catch")

@@ -229,24 +229,22 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -282,16 +280,36 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: Fixture_completion_reached, result: StepResult) = {
+        var machine = Fixture_completion_reached(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -343,10 +361,18 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -428,7 +454,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x6))
+            core.active = core.active | Bits(0x6)  // flow, choosing
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -550,11 +576,8 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -569,6 +592,60 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 38: done(done) in flow -> watcher
+            eventlessMayHold = true
+            if core.active.contains(11) { try exit(11) }  // summary
+            core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Upload
+            core.active = core.active | Bits(0x2000)  // watcher
+        case 1:  // line 14: on pick in choosing -> uploading
+            eventlessMayHold = true
+            if core.active.contains(11) { try exit(11) }  // summary
+            core.active = core.active & ~Bits(0x1FFC)  // the 11 states below flow
+            core.active = core.active | Bits(0x1B8)  // uploading, transfer, sending, check, checking
+        case 2:  // line 29: done(uploading) in uploading -> done
+            eventlessMayHold = true
+            if core.active.contains(11) { try exit(11) }  // summary
+            core.active = core.active & ~Bits(0x1FFC)  // the 11 states below flow
+            try runActions(2, event)
+            core.active = core.active | Bits(0xC00)  // done, summary
+            try enter(11)  // summary
+        case 3:  // line 20: on sent in sending -> transferred
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x60)  // sending, transferred
+            try runActions(3, event)
+            core.active = core.active | Bits(0x40)  // transferred
+            try enter(6)  // transferred
+        case 4:  // line 21: on sent in sending
+            try runActions(4, event)
+        case 5:  // line 26: on verified in checking -> checked
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x300)  // checking, checked
+            core.active = core.active | Bits(0x200)  // checked
+            try enter(9)  // checked
+        case 6:  // line 34: after in summary -> closing
+            eventlessMayHold = true
+            if core.active.contains(11) { try exit(11) }  // summary
+            core.active = core.active & ~Bits(0x1800)  // summary, closing
+            core.active = core.active | Bits(0x1000)  // closing
+            try enter(12)  // closing
+        case 7:  // line 42: on retry in watcher -> flow
+            eventlessMayHold = true
+            if core.active.contains(11) { try exit(11) }  // summary
+            core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Upload
+            try runActions(7, event)
+            core.active = core.active | Bits(0x6)  // flow, choosing
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -682,6 +759,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 6:  // transferred
@@ -705,6 +783,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 11:  // summary

@@ -221,24 +221,22 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { t0 }
+            @inline(__always) set { t0 = newValue }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -273,16 +271,36 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: Fixture_default_entry_actions, result: StepResult) = {
+        var machine = Fixture_default_entry_actions(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -332,10 +350,18 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -399,7 +425,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x2))
+            core.active = core.active | Bits(0x2)  // idle
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -520,11 +546,8 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -540,6 +563,56 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 17: on start in idle -> tour
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3E))
+            core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
+            core.active = core.active | Bits(0x4)  // tour
+            try enter(2)  // tour
+            try enterByDefault(2, Bits(0x20C))
+            core.active = core.active | Bits(0x8)  // welcome
+            try enter(3)  // welcome
+        case 2:  // line 19: on skip in idle -> details
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3E))
+            core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
+            core.active = core.active | Bits(0x4)  // tour
+            try enter(2)  // tour
+            try enterByDefault(2, Bits(0x14))
+            core.active = core.active | Bits(0x10)  // details
+        case 3:  // line 25: on pause in tour -> idle
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3E))
+            core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
+            core.active = core.active | Bits(0x2)  // idle
+        case 4:  // line 35: done(tour) in tour -> idle
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3E))
+            core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
+            core.active = core.active | Bits(0x2)  // idle
+        case 5:  // line 28: on next in welcome -> details
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x38))
+            core.active = core.active & ~Bits(0x38)  // welcome, details, finished
+            core.active = core.active | Bits(0x10)  // details
+        case 6:  // line 31: on next in details -> finished
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x38))
+            core.active = core.active & ~Bits(0x38)  // welcome, details, finished
+            core.active = core.active | Bits(0x20)  // finished
+            try enter(5)  // finished
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -607,6 +680,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 2:  // tour
@@ -622,6 +696,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         default:

@@ -215,36 +215,28 @@ public struct Fixture_history_entry: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { t0 }
+            @inline(__always) set { t0 = newValue }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
         }
         static func == (a: Chosen, b: Chosen) -> Bool { true }
         func hash(into hasher: inout Hasher) {}
-    }
-
-    /// An event on the internal queue: a raised event, or a state's completion (`done`).
-    enum Internal: Sendable, Hashable {
-        case event(Event)
-        case done(Int)
     }
 
     /// Everything a step changes: a failing step puts it back as it was.
@@ -261,21 +253,40 @@ public struct Fixture_history_entry: Sendable, Hashable {
     private(set) var core = Core()
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
     private var chosen = Chosen()
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: Fixture_history_entry, result: StepResult) = {
+        var machine = Fixture_history_entry(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -322,13 +333,21 @@ public struct Fixture_history_entry: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
-            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+            if eventlessMayHold { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -386,7 +405,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x6))
+            core.active = core.active | Bits(0x6)  // book, chapter1
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -406,7 +425,6 @@ public struct Fixture_history_entry: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
         chosen.removeAll()
     }
 
@@ -505,11 +523,8 @@ public struct Fixture_history_entry: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -527,6 +542,42 @@ public struct Fixture_history_entry: Sendable, Hashable {
         try enterStates(entrySet())
     }
 
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 24: on away in book -> menu
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x27E))
+            core.active = core.active & ~Bits(0x27E)  // the 7 states below Reader
+            core.active = core.active | Bits(0x200)  // menu
+        case 1:  // line 12: on next in chapter1 -> chapter2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x7C))
+            core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
+            core.active = core.active | Bits(0x18)  // chapter2, page1
+        case 3:  // line 16: on next in page1 -> page2
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x30)  // page1, page2
+            core.active = core.active | Bits(0x20)  // page2
+        case 4:  // line 17: on next in page2 -> chapter1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x7C))
+            core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
+            core.active = core.active | Bits(0x4)  // chapter1
+        case 5:  // line 20: on next in appendix -> chapter1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x7C))
+            core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
+            core.active = core.active | Bits(0x4)  // chapter1
+        default:
+            return false
+        }
+        return true
+    }
+
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
     /// timers, in document order.
     private mutating func enterStates(_ states: Bits) throws(Failure) {
@@ -541,25 +592,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
-        var head = 0
-        while !core.isFinished {
-            var found = false
-            var event: Event? = nil
-            if !found {
-                guard head < internalQueue.count else { break }
-                let item = internalQueue[head]
-                head += 1
-                switch item {
-                case .event(let e):
-                    found = try select(e)
-                    event = e
-                case .done(let x):
-                    found = try selectCompletion(of: x)
-                }
-            }
-            if found { try microstep(event) }
-        }
-        if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
+        // (No eventless transition, and nothing is ever queued.)
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
@@ -571,6 +604,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         default:
@@ -580,6 +614,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         default:

@@ -270,24 +270,22 @@ public struct Fixture_player: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -325,16 +323,36 @@ public struct Fixture_player: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: Fixture_player, result: StepResult) = {
+        var machine = Fixture_player(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -386,10 +404,18 @@ public struct Fixture_player: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -471,7 +497,7 @@ public struct Fixture_player: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x2))
+            core.active = core.active | Bits(0x2)  // loading
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -618,11 +644,8 @@ public struct Fixture_player: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -638,6 +661,75 @@ public struct Fixture_player: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 16: on loaded in loading -> ready
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x37FE))
+            if core.active.contains(6) { try exit(6) }  // playing
+            core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
+            core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
+        case 1:  // line 20: on interrupt in ready -> interrupted
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x37FE))
+            if core.active.contains(6) { try exit(6) }  // playing
+            core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
+            core.active = core.active | Bits(0x1000)  // interrupted
+        case 2:  // line 34: done(playback) in session -> idle
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x37FE))
+            if core.active.contains(6) { try exit(6) }  // playing
+            core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
+            try runActions(2, event)
+            core.active = core.active | Bits(0x2000)  // idle
+        case 3:  // line 23: on play in paused -> playing
+            eventlessMayHold = true
+            if core.active.contains(6) { try exit(6) }  // playing
+            core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
+            core.active = core.active | Bits(0x40)  // playing
+            try enter(6)  // playing
+        case 4:  // line 25: on pause in playing -> paused
+            eventlessMayHold = true
+            if core.active.contains(6) { try exit(6) }  // playing
+            core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
+            core.active = core.active | Bits(0x20)  // paused
+        case 5:  // line 26: after in playing -> finished
+            eventlessMayHold = true
+            if core.active.contains(6) { try exit(6) }  // playing
+            core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
+            core.active = core.active | Bits(0x80)  // finished
+            try enter(7)  // finished
+        case 6:  // line 31: on mute in unmuted -> muted
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x600)  // unmuted, muted
+            core.active = core.active | Bits(0x400)  // muted
+        case 7:  // line 32: on unmute in muted -> unmuted
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x600)  // unmuted, muted
+            core.active = core.active | Bits(0x200)  // unmuted
+        case 9:  // line 44: always in idle -> interrupted
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x37FE))
+            if core.active.contains(6) { try exit(6) }  // playing
+            core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
+            core.active = core.active | Bits(0x1000)  // interrupted
+        case 10:  // line 45: on play in idle -> ready
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x37FE))
+            if core.active.contains(6) { try exit(6) }  // playing
+            core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
+            try runActions(10, event)
+            core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -741,6 +833,7 @@ public struct Fixture_player: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 6:  // playing
@@ -759,6 +852,7 @@ public struct Fixture_player: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 6:  // playing

@@ -270,24 +270,22 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -318,16 +316,36 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: Fixture_unhandled_raise, result: StepResult) = {
+        var machine = Fixture_unhandled_raise(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -374,10 +392,18 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -438,7 +464,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x2))
+            core.active = core.active | Bits(0x2)  // idle
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -600,11 +626,8 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -619,6 +642,76 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 14: on edit in idle -> editing
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+            core.active = core.active | Bits(0x4)  // editing
+        case 1:  // line 15: on close in idle -> closed
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+            core.active = core.active | Bits(0x1000)  // closed
+            try enter(12)  // closed
+        case 2:  // line 20: on save in editing -> idle
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+            try runActions(2, event)
+            core.active = core.active | Bits(0x2)  // idle
+        case 3:  // line 21: on saved in editing
+            break
+        case 4:  // line 23: on sync in editing
+            try runActions(4, event)
+        case 5:  // line 24: on synced in editing -> reviewing
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+            core.active = core.active | Bits(0x8)  // reviewing
+            try enter(3)  // reviewing
+        case 6:  // line 31: on save in reviewing -> passing
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+            try runActions(6, event)
+            core.active = core.active | Bits(0x10)  // passing
+        case 7:  // line 33: on discard in reviewing
+            try runActions(7, event)
+        case 8:  // line 37: always in passing -> waiting
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+            core.active = core.active | Bits(0x20)  // waiting
+        case 9:  // line 41: on check in waiting
+            break
+        case 10:  // line 42: on sync in waiting -> both
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+            core.active = core.active | Bits(0x7C0)  // both, left, l1, right, r1
+        case 11:  // line 43: on edit in waiting -> idle
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+            core.active = core.active | Bits(0x2)  // idle
+        case 12:  // line 55: on checked in both -> idle
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+            core.active = core.active | Bits(0x2)  // idle
+        case 13:  // line 49: on edit in l1
+            try runActions(13, event)
+        case 14:  // line 52: on sync in r1 -> r2
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xC00)  // r1, r2
+            core.active = core.active | Bits(0x800)  // r2
+        case 15:  // line 53: on sync in r2 -> r1
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xC00)  // r1, r2
+            core.active = core.active | Bits(0x400)  // r1
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -712,6 +805,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 3:  // reviewing
@@ -725,6 +819,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         default:

@@ -399,24 +399,22 @@ public struct MediaPlayer: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0, t2 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; case 2: t2; default: t2 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; case 2: t2 = newValue; default: t2 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -459,16 +457,36 @@ public struct MediaPlayer: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: MediaPlayer, result: StepResult) = {
+        var machine = MediaPlayer(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -524,10 +542,18 @@ public struct MediaPlayer: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -613,7 +639,9 @@ public struct MediaPlayer: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x7603E))
+            core.active = core.active | Bits(0x1E)  // player, session, playback, loading
+            try enter(4)  // loading
+            core.active = core.active | Bits(0x76020)  // fetching, sound, unmuted, screen, layout, inline
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -853,15 +881,8 @@ public struct MediaPlayer: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 17, 20: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -877,6 +898,167 @@ public struct MediaPlayer: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 55: on interruptionBegan in player -> interrupted
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1AFFFFE))
+            core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+            if core.active.contains(4) { try exit(4) }  // loading
+            core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
+            core.active = core.active | Bits(0x800000)  // interrupted
+        case 1:  // line 56: on close in player -> closed
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1AFFFFE))
+            core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+            if core.active.contains(4) { try exit(4) }  // loading
+            core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
+            core.active = core.active | Bits(0x1000000)  // closed
+            try enter(24)  // closed
+        case 2:  // line 149: done(playback) in session
+            try runActions(2, event)
+        case 3:  // line 112: on seek in playback
+            try runActions(3, event)
+        case 4:  // line 116: on replay in playback -> playing
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1000)  // ended
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+            if core.active.contains(4) { try exit(4) }  // loading
+            core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+            try runActions(4, event)
+            core.active = core.active | Bits(0x600)  // playing, streaming
+        case 5:  // line 76: done(loading) in loading -> paused
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1000)  // ended
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+            if core.active.contains(4) { try exit(4) }  // loading
+            core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+            try runActions(5, event)
+            core.active = core.active | Bits(0x100)  // paused
+        case 6:  // line 66: on loaded in fetching -> prerolling
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xE0)  // fetching, prerolling, ready
+            try runActions(6, event)
+            core.active = core.active | Bits(0x40)  // prerolling
+        case 7:  // line 72: on prerolled in prerolling -> ready
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xE0)  // fetching, prerolling, ready
+            core.active = core.active | Bits(0x80)  // ready
+            try enter(7)  // ready
+        case 8:  // line 80: on play in paused -> playing
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1000)  // ended
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+            if core.active.contains(4) { try exit(4) }  // loading
+            core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+            core.active = core.active | Bits(0x600)  // playing, streaming
+        case 9:  // line 84: on pause in playing -> paused
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1000)  // ended
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+            if core.active.contains(4) { try exit(4) }  // loading
+            core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+            core.active = core.active | Bits(0x100)  // paused
+        case 10:  // line 85: on tick in playing
+            try runActions(10, event)
+        case 11:  // line 86: on reachedEnd in playing -> ended
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1000)  // ended
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+            if core.active.contains(4) { try exit(4) }  // loading
+            core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+            core.active = core.active | Bits(0x1000)  // ended
+            try enter(12)  // ended
+        case 12:  // line 89: on seek in playing -> buffering
+            eventlessMayHold = true
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xC00)  // streaming, buffering
+            try runActions(12, event)
+            core.active = core.active | Bits(0x800)  // buffering
+            try enter(11)  // buffering
+        case 13:  // line 92: on stalled in streaming -> buffering
+            eventlessMayHold = true
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xC00)  // streaming, buffering
+            try runActions(13, event)
+            core.active = core.active | Bits(0x800)  // buffering
+            try enter(11)  // buffering
+        case 14:  // line 100: on seek in buffering
+            try runActions(14, event)
+        case 15:  // line 101: on likelyToKeepUp in buffering -> streaming
+            eventlessMayHold = true
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xC00)  // streaming, buffering
+            core.active = core.active | Bits(0x400)  // streaming
+        case 16:  // line 102: after in buffering -> paused
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1000)  // ended
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+            if core.active.contains(4) { try exit(4) }  // loading
+            core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+            try runActions(16, event)
+            core.active = core.active | Bits(0x100)  // paused
+        case 17:  // line 128: on volumeChanged in sound
+            eventlessMayHold = true
+            try runActions(17, event)
+        case 18:  // line 122: always in unmuted -> muted
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xC000)  // unmuted, muted
+            core.active = core.active | Bits(0x8000)  // muted
+        case 19:  // line 123: on mute in unmuted -> muted
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xC000)  // unmuted, muted
+            core.active = core.active | Bits(0x8000)  // muted
+        case 20:  // line 126: on unmute in muted -> unmuted
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xC000)  // unmuted, muted
+            try runActions(20, event)
+            core.active = core.active | Bits(0x4000)  // unmuted
+        case 21:  // line 141: on startPictureInPicture in layout -> pictureInPicture
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x2E0000))
+            core.active = core.active & ~Bits(0x2E0000)  // layout, inline, fullscreen, pictureInPicture
+            core.active = core.active | Bits(0x200000)  // pictureInPicture
+        case 22:  // line 134: on enterFullscreen in inline -> fullscreen
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xC0000))
+            core.active = core.active & ~Bits(0xC0000)  // inline, fullscreen
+            core.active = core.active | Bits(0x80000)  // fullscreen
+        case 23:  // line 137: on exitFullscreen in fullscreen -> inline
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xC0000))
+            core.active = core.active & ~Bits(0xC0000)  // inline, fullscreen
+            core.active = core.active | Bits(0x40000)  // inline
+        case 27:  // line 161: on close in interrupted -> closed
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1AFFFFE))
+            core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+            if core.active.contains(11) { try exit(11) }  // buffering
+            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+            if core.active.contains(4) { try exit(4) }  // loading
+            core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
+            core.active = core.active | Bits(0x1000000)  // closed
+            try enter(24)  // closed
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -1080,6 +1262,7 @@ public struct MediaPlayer: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 4:  // loading
@@ -1107,6 +1290,7 @@ public struct MediaPlayer: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 4:  // loading

@@ -277,24 +277,22 @@ public struct RandomChart_116: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -343,16 +341,36 @@ public struct RandomChart_116: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: RandomChart_116, result: StepResult) = {
+        var machine = RandomChart_116(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -411,10 +429,18 @@ public struct RandomChart_116: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -503,7 +529,7 @@ public struct RandomChart_116: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x18E))
+            core.active = core.active | Bits(0x18E)  // s0, s1, s2, s6, s7
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -725,15 +751,8 @@ public struct RandomChart_116: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 5, 8, 11, 18: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -749,6 +768,231 @@ public struct RandomChart_116: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 14: done(s18) in s0 -> s21
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x77FE7BE))
+            if core.active.contains(26) { try exit(26) }  // s25
+            core.active = core.active & ~Bits(0x4000000)  // s25
+            if core.active.contains(25) { try exit(25) }  // s24
+            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x200000)  // s20
+            if core.active.contains(20) { try exit(20) }  // s19
+            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
+            try runActions(0, event)
+            core.active = core.active | Bits(0x8E000)  // s12, s13, s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x400000)  // s21
+        case 1:  // line 16: done(s1) in s1 -> s9
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x77FE7BE))
+            if core.active.contains(26) { try exit(26) }  // s25
+            core.active = core.active & ~Bits(0x4000000)  // s25
+            if core.active.contains(25) { try exit(25) }  // s24
+            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x200000)  // s20
+            if core.active.contains(20) { try exit(20) }  // s19
+            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
+            core.active = core.active | Bits(0x48E)  // s0, s1, s2, s6, s9
+            try enter(10)  // s9
+        case 3:  // line 22: after in s3 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x77FE7BE))
+            if core.active.contains(26) { try exit(26) }  // s25
+            core.active = core.active & ~Bits(0x4000000)  // s25
+            if core.active.contains(25) { try exit(25) }  // s24
+            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x200000)  // s20
+            if core.active.contains(20) { try exit(20) }  // s19
+            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
+            core.active = core.active | Bits(0x18E)  // s0, s1, s2, s6, s7
+        case 4:  // line 28: on tick in s6
+            try runActions(4, event)
+        case 5:  // line 29: on back in s6 -> s20
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x77FE7BE))
+            if core.active.contains(26) { try exit(26) }  // s25
+            core.active = core.active & ~Bits(0x4000000)  // s25
+            if core.active.contains(25) { try exit(25) }  // s24
+            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x200000)  // s20
+            if core.active.contains(20) { try exit(20) }  // s19
+            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
+            try runActions(5, event)
+            core.active = core.active | Bits(0x8E000)  // s12, s13, s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x200000)  // s20
+            try enter(21)  // s20
+        case 6:  // line 34: after in s8 -> s8
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x700))
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x600)  // s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x700)  // s7, s8, s9
+            try runActions(6, event)
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+        case 8:  // line 43: on back in s12 -> s24
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x77FE7BE))
+            if core.active.contains(26) { try exit(26) }  // s25
+            core.active = core.active & ~Bits(0x4000000)  // s25
+            if core.active.contains(25) { try exit(25) }  // s24
+            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x200000)  // s20
+            if core.active.contains(20) { try exit(20) }  // s19
+            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
+            try runActions(8, event)
+            core.active = core.active | Bits(0x3000000)  // s23, s24
+            try enter(25)  // s24
+            core.active = core.active | Bits(0x4000000)  // s25
+            try enter(26)  // s25
+        case 9:  // line 44: on move in s12 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x77FE7BE))
+            if core.active.contains(26) { try exit(26) }  // s25
+            core.active = core.active & ~Bits(0x4000000)  // s25
+            if core.active.contains(25) { try exit(25) }  // s24
+            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x200000)  // s20
+            if core.active.contains(20) { try exit(20) }  // s19
+            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
+            core.active = core.active | Bits(0x18E)  // s0, s1, s2, s6, s7
+        case 10:  // line 45: done(s0) in s12 -> s19
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x77FE7BE))
+            if core.active.contains(26) { try exit(26) }  // s25
+            core.active = core.active & ~Bits(0x4000000)  // s25
+            if core.active.contains(25) { try exit(25) }  // s24
+            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x200000)  // s20
+            if core.active.contains(20) { try exit(20) }  // s19
+            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
+            core.active = core.active | Bits(0x8E000)  // s12, s13, s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x100000)  // s19
+            try enter(20)  // s19
+        case 11:  // line 49: always in s14 -> s16
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x70000)  // s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x78000)  // s14, s15, s16, s17
+            try runActions(11, event)
+            core.active = core.active | Bits(0x20000)  // s16
+        case 12:  // line 55: on back in s16
+            break
+        case 13:  // line 56: on tick, move in s16
+            break
+        case 19:  // line 82: done(s23) in s23 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x77FE7BE))
+            if core.active.contains(26) { try exit(26) }  // s25
+            core.active = core.active & ~Bits(0x4000000)  // s25
+            if core.active.contains(25) { try exit(25) }  // s24
+            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x200000)  // s20
+            if core.active.contains(20) { try exit(20) }  // s19
+            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
+            core.active = core.active | Bits(0x18E)  // s0, s1, s2, s6, s7
+        case 22:  // line 90: after in s25 -> s25
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x77FE7BE))
+            if core.active.contains(26) { try exit(26) }  // s25
+            core.active = core.active & ~Bits(0x4000000)  // s25
+            if core.active.contains(25) { try exit(25) }  // s24
+            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x200000)  // s20
+            if core.active.contains(20) { try exit(20) }  // s19
+            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
+            try runActions(22, event)
+            core.active = core.active | Bits(0x3000000)  // s23, s24
+            try enter(25)  // s24
+            core.active = core.active | Bits(0x4000000)  // s25
+            try enter(26)  // s25
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -940,6 +1184,7 @@ public struct RandomChart_116: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 4:  // s3
@@ -998,6 +1243,7 @@ public struct RandomChart_116: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 4:  // s3

@@ -247,24 +247,22 @@ public struct RandomChart_12: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -310,16 +308,36 @@ public struct RandomChart_12: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: RandomChart_12, result: StepResult) = {
+        var machine = RandomChart_12(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -378,10 +396,18 @@ public struct RandomChart_12: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -470,7 +496,8 @@ public struct RandomChart_12: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x2))
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -651,15 +678,8 @@ public struct RandomChart_12: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 8, 11, 15, 16: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -675,6 +695,218 @@ public struct RandomChart_12: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 14: after in s0
+            try runActions(0, event)
+        case 1:  // line 15: after in s0 -> s11
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            core.active = core.active | Bits(0x1000)  // s11
+            try enter(12)  // s11
+        case 3:  // line 21: on tick in s1 -> s2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        case 4:  // line 22: on back in s1 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        case 5:  // line 23: done(s1) in s1 -> s1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        case 6:  // line 27: after in s3
+            try runActions(6, event)
+        case 8:  // line 29: always in s3 -> s5
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            try runActions(8, event)
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        case 9:  // line 33: after in s4 -> s5
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            try runActions(9, event)
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        case 10:  // line 34: after in s4
+            break
+        case 12:  // line 39: on note in s5 -> s2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        case 13:  // line 40: done(s5) in s5 -> s2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            try runActions(13, event)
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        case 14:  // line 43: on move in s6 -> s4
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x28)  // s2, s4
+            try enter(5)  // s4
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        case 15:  // line 44: on go in s6 -> s1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            try runActions(15, event)
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        case 16:  // line 45: always in s6 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x380))
+            core.active = core.active & ~Bits(0x380)  // s6, s7, s8
+            try runActions(16, event)
+            core.active = core.active | Bits(0x100)  // s7
+            try enter(8)  // s7
+        case 17:  // line 59: on tick, move in s11 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x13FE))
+            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x18)  // s3, s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+            core.active = core.active | Bits(0x140)  // s5, s7
+            try enter(8)  // s7
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -855,6 +1087,7 @@ public struct RandomChart_12: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0
@@ -903,6 +1136,7 @@ public struct RandomChart_12: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0

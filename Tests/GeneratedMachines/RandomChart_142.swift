@@ -253,24 +253,22 @@ public struct RandomChart_142: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -314,16 +312,36 @@ public struct RandomChart_142: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: RandomChart_142, result: StepResult) = {
+        var machine = RandomChart_142(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -381,10 +399,18 @@ public struct RandomChart_142: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -472,7 +498,7 @@ public struct RandomChart_142: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x1E))
+            core.active = core.active | Bits(0x1E)  // s0, s1, s2, s3
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -714,15 +740,8 @@ public struct RandomChart_142: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 2, 3, 4, 9, 12, 18, 19, 20, 24: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -738,6 +757,414 @@ public struct RandomChart_142: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 16: on go in s1 -> s9
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x400)  // s9
+            try enter(10)  // s9
+            core.active = core.active | Bits(0x1800)  // s10, s11
+            try enter(12)  // s11
+        case 1:  // line 20: on back in s2
+            try runActions(1, event)
+        case 3:  // line 22: on back in s2 -> s4
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x70))
+            core.active = core.active & ~Bits(0x40)  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x70)  // s3, s4, s5
+            try runActions(3, event)
+            core.active = core.active | Bits(0x20)  // s4
+        case 5:  // line 25: on move in s3 -> s12
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+        case 7:  // line 27: on go in s3 -> s8
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x400)  // s9
+            try enter(10)  // s9
+            core.active = core.active | Bits(0x1800)  // s10, s11
+            try enter(12)  // s11
+        case 8:  // line 31: on back in s4 -> s8
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x400)  // s9
+            try enter(10)  // s9
+            core.active = core.active | Bits(0x1800)  // s10, s11
+            try enter(12)  // s11
+        case 9:  // line 39: always in s7 -> s13
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            try runActions(9, event)
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+        case 10:  // line 42: on go in s8 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            core.active = core.active | Bits(0x1E)  // s0, s1, s2, s3
+        case 11:  // line 43: after in s8 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            try runActions(11, event)
+            core.active = core.active | Bits(0x100)  // s7
+            try enter(8)  // s7
+        case 12:  // line 44: on go in s8 -> s12
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            try runActions(12, event)
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+        case 13:  // line 45: done(s8) in s8 -> s8
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x400)  // s9
+            try enter(10)  // s9
+            core.active = core.active | Bits(0x1800)  // s10, s11
+            try enter(12)  // s11
+        case 14:  // line 47: after in s9 -> s1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            try runActions(14, event)
+            core.active = core.active | Bits(0x1E)  // s0, s1, s2, s3
+        case 15:  // line 48: on tick, move in s9 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            try runActions(15, event)
+            core.active = core.active | Bits(0x100)  // s7
+            try enter(8)  // s7
+        case 16:  // line 49: on go in s9 -> s5
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            try runActions(16, event)
+            core.active = core.active | Bits(0x4E)  // s0, s1, s2, s5
+        case 18:  // line 52: always in s10 -> s1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            try runActions(18, event)
+            core.active = core.active | Bits(0x1E)  // s0, s1, s2, s3
+        case 19:  // line 60: always in s12 -> s8
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFF7E))
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x30)  // s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x8)  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+            try runActions(19, event)
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x400)  // s9
+            try enter(10)  // s9
+            core.active = core.active | Bits(0x1800)  // s10, s11
+            try enter(12)  // s11
+        case 20:  // line 61: on move in s12
+            eventlessMayHold = true
+            try runActions(20, event)
+        case 21:  // line 62: after in s12 -> s9
+            eventlessMayHold = true
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0xFC00)  // s9, s10, s11, s12, s13, s14
+            core.active = core.active | Bits(0x400)  // s9
+            try enter(10)  // s9
+            core.active = core.active | Bits(0x1800)  // s10, s11
+            try enter(12)  // s11
+        case 22:  // line 63: done(s12) in s12 -> s13
+            eventlessMayHold = true
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0xFC00)  // s9, s10, s11, s12, s13, s14
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+        case 24:  // line 71: always in s14 -> s13
+            eventlessMayHold = true
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0xFC00)  // s9, s10, s11, s12, s13, s14
+            try runActions(24, event)
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+        case 25:  // line 72: after in s14 -> s9
+            eventlessMayHold = true
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6000)  // s13, s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0xFC00)  // s9, s10, s11, s12, s13, s14
+            core.active = core.active | Bits(0x400)  // s9
+            try enter(10)  // s9
+            core.active = core.active | Bits(0x1800)  // s10, s11
+            try enter(12)  // s11
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -960,6 +1387,7 @@ public struct RandomChart_142: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 8:  // s7
@@ -1000,6 +1428,7 @@ public struct RandomChart_142: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 2:  // s1

@@ -271,24 +271,22 @@ public struct RandomChart_164: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -336,16 +334,36 @@ public struct RandomChart_164: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: RandomChart_164, result: StepResult) = {
+        var machine = RandomChart_164(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -405,10 +423,18 @@ public struct RandomChart_164: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -498,7 +524,11 @@ public struct RandomChart_164: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x1E))
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x18)  // s2, s3
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -826,15 +856,8 @@ public struct RandomChart_164: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 2, 5, 10, 13, 16, 17, 18, 31: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -850,6 +873,423 @@ public struct RandomChart_164: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 1:  // line 16: on back in s0 -> s19
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F7DDFE))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
+            try runActions(1, event)
+            core.active = core.active | Bits(0x108000)  // s14, s19
+            try enter(20)  // s19
+            core.active = core.active | Bits(0x200000)  // s20
+            try enter(21)  // s20
+        case 2:  // line 17: after in s0
+            eventlessMayHold = true
+            try runActions(2, event)
+        case 3:  // line 20: after in s1
+            try runActions(3, event)
+        case 5:  // line 26: on go in s3 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x5DFC))
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
+            try runActions(5, event)
+            core.active = core.active | Bits(0x20)  // s4
+            try enter(5)  // s4
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
+        case 8:  // line 32: on tick in s4 -> s5
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x5DFC))
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
+            try runActions(8, event)
+            core.active = core.active | Bits(0x20)  // s4
+            try enter(5)  // s4
+            core.active = core.active | Bits(0x40)  // s5
+            try enter(6)  // s5
+        case 11:  // line 39: after in s6 -> s9
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x5DFC))
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
+            try runActions(11, event)
+            core.active = core.active | Bits(0x1C00)  // s9, s10, s11
+        case 12:  // line 40: on go in s6 -> s23
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F7DDFE))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
+            core.active = core.active | Bits(0x108000)  // s14, s19
+            try enter(20)  // s19
+            core.active = core.active | Bits(0x1000000)  // s23
+            try enter(24)  // s23
+        case 13:  // line 41: on tick, move in s6 -> s23
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F7DDFE))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
+            try runActions(13, event)
+            core.active = core.active | Bits(0x108000)  // s14, s19
+            try enter(20)  // s19
+            core.active = core.active | Bits(0x1000000)  // s23
+            try enter(24)  // s23
+        case 14:  // line 44: on back in s7 -> s10
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x5DFC))
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
+            core.active = core.active | Bits(0x1C00)  // s9, s10, s11
+        case 15:  // line 45: on go in s7
+            break
+        case 18:  // line 53: on back in s9
+            eventlessMayHold = true
+            try runActions(18, event)
+        case 19:  // line 54: done(s9) in s9 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x5DFC))
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
+            core.active = core.active | Bits(0x20)  // s4
+            try enter(5)  // s4
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
+        case 20:  // line 57: on tick, move in s11 -> s21
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F7DDFE))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
+            core.active = core.active | Bits(0x108000)  // s14, s19
+            try enter(20)  // s19
+            core.active = core.active | Bits(0x400000)  // s21
+        case 21:  // line 58: on go in s11 -> s10
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x5DFC))
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
+            core.active = core.active | Bits(0x1C00)  // s9, s10, s11
+        case 22:  // line 68: on back in s14 -> s13
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F7DDFE))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+        case 23:  // line 69: on back in s14 -> s9
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F7DDFE))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C00)  // s9, s10, s11
+        case 24:  // line 71: done(s0) in s15 -> s15
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F70000))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x1F70000)  // the 8 states below s14
+            core.active = core.active | Bits(0x70000)  // s15, s16, s17
+            try enter(18)  // s17
+        case 25:  // line 74: on back in s16 -> s21
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F70000))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x1F70000)  // the 8 states below s14
+            try runActions(25, event)
+            core.active = core.active | Bits(0x100000)  // s19
+            try enter(20)  // s19
+            core.active = core.active | Bits(0x400000)  // s21
+        case 26:  // line 75: on go in s16 -> s19
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F70000))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x1F70000)  // the 8 states below s14
+            core.active = core.active | Bits(0x100000)  // s19
+            try enter(20)  // s19
+            core.active = core.active | Bits(0x200000)  // s20
+            try enter(21)  // s20
+        case 28:  // line 85: on tick, move in s19 -> s22
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F70000))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x1F70000)  // the 8 states below s14
+            try runActions(28, event)
+            core.active = core.active | Bits(0x100000)  // s19
+            try enter(20)  // s19
+            core.active = core.active | Bits(0x800000)  // s22
+        case 29:  // line 86: done(s19) in s19 -> s10
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F7DDFE))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C00)  // s9, s10, s11
+        case 30:  // line 90: after in s20 -> s23
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x1E00000)  // s20, s21, s22, s23
+            try runActions(30, event)
+            core.active = core.active | Bits(0x1000000)  // s23
+            try enter(24)  // s23
+        case 31:  // line 91: on back in s20
+            eventlessMayHold = true
+            try runActions(31, event)
+        case 32:  // line 98: on go in s22 -> s11
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1F7DDFE))
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C00)  // s9, s10, s11
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -1108,6 +1548,7 @@ public struct RandomChart_164: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0
@@ -1166,6 +1607,7 @@ public struct RandomChart_164: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0

@@ -273,24 +273,22 @@ public struct RandomChart_20: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0, t2 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; case 2: t2; default: t2 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; case 2: t2 = newValue; default: t2 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -350,16 +348,36 @@ public struct RandomChart_20: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: RandomChart_20, result: StepResult) = {
+        var machine = RandomChart_20(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -420,10 +438,18 @@ public struct RandomChart_20: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -531,7 +557,10 @@ public struct RandomChart_20: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0xA02))
+            core.active = core.active | Bits(0x202)  // s0, s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x800)  // s10
+            try enter(11)  // s10
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -862,15 +891,8 @@ public struct RandomChart_20: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 5, 16, 21, 26, 29, 30, 31, 37: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -886,6 +908,833 @@ public struct RandomChart_20: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 14: on move in s0 -> s23
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(0, event)
+            core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
+            try enter(22)  // s21
+            core.active = core.active | Bits(0x1800000)  // s22, s23
+            try enter(24)  // s23
+        case 1:  // line 15: on back in s0
+            try runActions(1, event)
+        case 3:  // line 20: done(s1) in s1 -> s5
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3FFC))
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
+            core.active = core.active | Bits(0x60)  // s4, s5
+            try enter(6)  // s5
+        case 5:  // line 24: on go in s2 -> s1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3FFC))
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
+            try runActions(5, event)
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x8)  // s2
+            try enter(3)  // s2
+            core.active = core.active | Bits(0x10)  // s3
+            try enter(4)  // s3
+        case 7:  // line 28: after in s3
+            break
+        case 8:  // line 29: on go in s3 -> s16
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
+            try enter(22)  // s21
+            core.active = core.active | Bits(0x1800000)  // s22, s23
+            try enter(24)  // s23
+        case 10:  // line 34: on tick, move in s4 -> s12
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3FFC))
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+        case 11:  // line 35: done(s4) in s4 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            core.active = core.active | Bits(0x202)  // s0, s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x800)  // s10
+            try enter(11)  // s10
+        case 12:  // line 39: after in s5
+            break
+        case 13:  // line 40: on tick, move in s5 -> s9
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3FFC))
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
+            try runActions(13, event)
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x400)  // s9
+            try enter(10)  // s9
+        case 15:  // line 45: after in s6 -> s17
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
+            try enter(22)  // s21
+            core.active = core.active | Bits(0x1800000)  // s22, s23
+            try enter(24)  // s23
+        case 16:  // line 52: on move in s8 -> s12
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3FFC))
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
+            try runActions(16, event)
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+        case 17:  // line 53: on back in s8 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3FFC))
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
+            try runActions(17, event)
+            core.active = core.active | Bits(0xA0)  // s4, s6
+            try enter(7)  // s6
+        case 18:  // line 54: done(s15) in s8 -> s10
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3FFC))
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
+            core.active = core.active | Bits(0x200)  // s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x800)  // s10
+            try enter(11)  // s10
+        case 19:  // line 59: on back in s9 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3FFC))
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
+            core.active = core.active | Bits(0x120)  // s4, s7
+            try enter(8)  // s7
+        case 20:  // line 60: on back in s9
+            break
+        case 21:  // line 65: on tick, move in s10 -> s22
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(21, event)
+            core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
+            try enter(22)  // s21
+            core.active = core.active | Bits(0x1800000)  // s22, s23
+            try enter(24)  // s23
+        case 22:  // line 66: on move in s10 -> s17
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(22, event)
+            core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
+            try enter(22)  // s21
+            core.active = core.active | Bits(0x1800000)  // s22, s23
+            try enter(24)  // s23
+        case 23:  // line 80: done(s15) in s15 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(23, event)
+            core.active = core.active | Bits(0x122)  // s0, s4, s7
+            try enter(8)  // s7
+        case 24:  // line 83: on back in s16
+            break
+        case 25:  // line 85: on go in s17
+            break
+        case 26:  // line 86: on go in s17 -> s23
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(26, event)
+            core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
+            try enter(22)  // s21
+            core.active = core.active | Bits(0x1800000)  // s22, s23
+            try enter(24)  // s23
+        case 27:  // line 87: on go in s17 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(27, event)
+            core.active = core.active | Bits(0x202)  // s0, s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x800)  // s10
+            try enter(11)  // s10
+        case 28:  // line 92: on go in s18 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            core.active = core.active | Bits(0x122)  // s0, s4, s7
+            try enter(8)  // s7
+        case 29:  // line 93: always in s18 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(29, event)
+            core.active = core.active | Bits(0xA2)  // s0, s4, s6
+            try enter(7)  // s6
+        case 30:  // line 96: on go in s19 -> s1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(30, event)
+            core.active = core.active | Bits(0x6)  // s0, s1
+            try enter(2)  // s1
+            core.active = core.active | Bits(0x8)  // s2
+            try enter(3)  // s2
+            core.active = core.active | Bits(0x10)  // s3
+            try enter(4)  // s3
+        case 31:  // line 97: always in s19 -> s20
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x300000)  // s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x3C0000)  // s17, s18, s19, s20
+            try runActions(31, event)
+            core.active = core.active | Bits(0x200000)  // s20
+            try enter(21)  // s20
+        case 32:  // line 103: after in s21 -> s17
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(32, event)
+            core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
+            try enter(22)  // s21
+            core.active = core.active | Bits(0x1800000)  // s22, s23
+            try enter(24)  // s23
+        case 33:  // line 104: on back in s21 -> s20
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            core.active = core.active | Bits(0x230000)  // s15, s16, s20
+            try enter(21)  // s20
+            core.active = core.active | Bits(0x400000)  // s21
+            try enter(22)  // s21
+            core.active = core.active | Bits(0x1800000)  // s22, s23
+            try enter(24)  // s23
+        case 34:  // line 105: done(s21) in s21 -> s21
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(34, event)
+            core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
+            try enter(22)  // s21
+            core.active = core.active | Bits(0x1800000)  // s22, s23
+            try enter(24)  // s23
+        case 35:  // line 108: on note in s22 -> s4
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            core.active = core.active | Bits(0xA2)  // s0, s4, s6
+            try enter(7)  // s6
+        case 36:  // line 109: on go in s22
+            break
+        case 37:  // line 110: on back in s22 -> s4
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            try runActions(37, event)
+            core.active = core.active | Bits(0xA2)  // s0, s4, s6
+            try enter(7)  // s6
+        case 38:  // line 113: after in s23 -> s10
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+            if core.active.contains(24) { try exit(24) }  // s23
+            core.active = core.active & ~Bits(0x1000000)  // s23
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0xC0000)  // s18, s17
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            core.active = core.active & ~Bits(0x10000)  // s15
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x2000)  // s12
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x800)  // s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            if core.active.contains(9) { try exit(9) }  // s8
+            core.active = core.active & ~Bits(0x300)  // s8, s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            if core.active.contains(6) { try exit(6) }  // s5
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+            core.active = core.active | Bits(0x202)  // s0, s8
+            try enter(9)  // s8
+            core.active = core.active | Bits(0x800)  // s10
+            try enter(11)  // s10
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -1155,6 +2004,7 @@ public struct RandomChart_20: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 2:  // s1
@@ -1220,6 +2070,7 @@ public struct RandomChart_20: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 3:  // s2

@@ -271,24 +271,22 @@ public struct RandomChart_38: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -352,16 +350,36 @@ public struct RandomChart_38: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: RandomChart_38, result: StepResult) = {
+        var machine = RandomChart_38(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -425,10 +443,18 @@ public struct RandomChart_38: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -542,7 +568,8 @@ public struct RandomChart_38: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x6))
+            core.active = core.active | Bits(0x6)  // s0, s1
+            try enter(2)  // s1
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -829,15 +856,8 @@ public struct RandomChart_38: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 6, 11, 19, 25: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -853,6 +873,491 @@ public struct RandomChart_38: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 15: on tick, move in s0 -> s19
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x88000)  // s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x100000)  // s19
+            try enter(20)  // s19
+        case 1:  // line 16: done(s0) in s0 -> s10
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            try runActions(1, event)
+            core.active = core.active | Bits(0x802)  // s0, s10
+            try enter(11)  // s10
+        case 3:  // line 20: on go in s1 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xBFC))
+            core.active = core.active & ~Bits(0xA00)  // s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
+            core.active = core.active | Bits(0x100)  // s7
+            try enter(8)  // s7
+        case 5:  // line 26: after in s3
+            try runActions(5, event)
+        case 6:  // line 27: always in s3
+            eventlessMayHold = true
+            try runActions(6, event)
+        case 8:  // line 38: after in s6 -> s20
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            try runActions(8, event)
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x88000)  // s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x200000)  // s20
+            try enter(21)  // s20
+        case 9:  // line 39: done(s18) in s6 -> s1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xBFC))
+            core.active = core.active & ~Bits(0xA00)  // s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+        case 10:  // line 42: on back in s7 -> s1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xBFC))
+            core.active = core.active & ~Bits(0xA00)  // s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
+            core.active = core.active | Bits(0x4)  // s1
+            try enter(2)  // s1
+        case 11:  // line 43: always in s7 -> s20
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            try runActions(11, event)
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x88000)  // s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x200000)  // s20
+            try enter(21)  // s20
+        case 12:  // line 44: after in s7 -> s19
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x88000)  // s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x100000)  // s19
+            try enter(20)  // s19
+        case 13:  // line 47: on tick in s8 -> s3
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xBFC))
+            core.active = core.active & ~Bits(0xA00)  // s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+        case 14:  // line 57: on move in s12 -> s13
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x88000)  // s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x100000)  // s19
+            try enter(20)  // s19
+        case 15:  // line 58: after in s12 -> s21
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x88000)  // s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x400000)  // s21
+            try enter(22)  // s21
+        case 16:  // line 59: after in s12 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x82)  // s0, s6
+            try enter(7)  // s6
+            core.active = core.active | Bits(0x100)  // s7
+            try enter(8)  // s7
+        case 17:  // line 63: on tick, move in s13 -> s3
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x1A)  // s0, s2, s3
+            try enter(4)  // s3
+        case 18:  // line 64: after in s13 -> s18
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            try runActions(18, event)
+            core.active = core.active | Bits(0x2000)  // s12
+            try enter(13)  // s12
+            core.active = core.active | Bits(0x4000)  // s13
+            try enter(14)  // s13
+            core.active = core.active | Bits(0x88000)  // s14, s18
+            try enter(19)  // s18
+            core.active = core.active | Bits(0x100000)  // s19
+            try enter(20)  // s19
+        case 19:  // line 67: on go in s14
+            eventlessMayHold = true
+            try runActions(19, event)
+        case 21:  // line 78: after in s18 -> s4
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x2A)  // s0, s2, s4
+            try enter(5)  // s4
+        case 22:  // line 79: done(s12) in s18 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x82)  // s0, s6
+            try enter(7)  // s6
+            core.active = core.active | Bits(0x100)  // s7
+            try enter(8)  // s7
+        case 23:  // line 81: after in s19 -> s4
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x2A)  // s0, s2, s4
+            try enter(5)  // s4
+        case 25:  // line 86: always in s20
+            eventlessMayHold = true
+            try runActions(25, event)
+        case 28:  // line 93: on tick in s21 -> s3
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x1A)  // s0, s2, s3
+            try enter(4)  // s3
+        case 29:  // line 94: on note in s21 -> s3
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFBEBFE))
+            if core.active.contains(23) { try exit(23) }  // s22
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            if core.active.contains(20) { try exit(20) }  // s19
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            core.active = core.active & ~Bits(0x8000)  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(13) { try exit(13) }  // s12
+            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(7) { try exit(7) }  // s6
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
+            core.active = core.active | Bits(0x1A)  // s0, s2, s3
+            try enter(4)  // s3
+        case 30:  // line 95: on go in s21
+            break
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -1080,6 +1585,7 @@ public struct RandomChart_38: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 2:  // s1
@@ -1169,6 +1675,7 @@ public struct RandomChart_38: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0

@@ -259,24 +259,22 @@ public struct RandomChart_41: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -324,16 +322,36 @@ public struct RandomChart_41: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: RandomChart_41, result: StepResult) = {
+        var machine = RandomChart_41(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -392,10 +410,18 @@ public struct RandomChart_41: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -484,7 +510,10 @@ public struct RandomChart_41: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x1E))
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+            try enter(4)  // s3
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -780,15 +809,8 @@ public struct RandomChart_41: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 0, 6, 8, 12, 15, 17, 26, 29: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -804,6 +826,410 @@ public struct RandomChart_41: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 16: always in s0 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            try runActions(0, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C0)  // s5, s6, s7
+            try enter(8)  // s7
+        case 1:  // line 17: on go in s0
+            break
+        case 2:  // line 18: after in s0
+            break
+        case 3:  // line 19: done(s5) in s0 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            try runActions(3, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C0)  // s5, s6, s7
+            try enter(8)  // s7
+        case 4:  // line 21: on go in s1 -> s11
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1DDC))
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
+            core.active = core.active | Bits(0xC00)  // s9, s10
+            try enter(11)  // s10
+            core.active = core.active | Bits(0x1000)  // s11
+            try enter(12)  // s11
+        case 5:  // line 22: on go in s1 -> s14
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+            core.active = core.active | Bits(0x10000)  // s15
+            try enter(16)  // s15
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+        case 7:  // line 24: done(s9) in s1 -> s3
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1DDC))
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+            try enter(4)  // s3
+        case 9:  // line 28: on tick, move in s2 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+            try enter(4)  // s3
+        case 13:  // line 39: on back in s5
+            try runActions(13, event)
+        case 14:  // line 40: on back in s5 -> s11
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1DDC))
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
+            try runActions(14, event)
+            core.active = core.active | Bits(0xC00)  // s9, s10
+            try enter(11)  // s10
+            core.active = core.active | Bits(0x1000)  // s11
+            try enter(12)  // s11
+        case 15:  // line 42: on back in s6 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1DDC))
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
+            try runActions(15, event)
+            core.active = core.active | Bits(0x1C0)  // s5, s6, s7
+            try enter(8)  // s7
+        case 16:  // line 43: on go in s6
+            try runActions(16, event)
+        case 17:  // line 44: on go in s6 -> s14
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            try runActions(17, event)
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+            core.active = core.active | Bits(0x10000)  // s15
+            try enter(16)  // s15
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+        case 18:  // line 48: on tick, move in s7 -> s5
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1DDC))
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
+            core.active = core.active | Bits(0x1C0)  // s5, s6, s7
+            try enter(8)  // s7
+        case 19:  // line 54: on back in s9 -> s9
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1DDC))
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
+            try runActions(19, event)
+            core.active = core.active | Bits(0xC00)  // s9, s10
+            try enter(11)  // s10
+            core.active = core.active | Bits(0x1000)  // s11
+            try enter(12)  // s11
+        case 20:  // line 55: on back in s9 -> s16
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            try runActions(20, event)
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+            core.active = core.active | Bits(0x10000)  // s15
+            try enter(16)  // s15
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+        case 21:  // line 56: done(s9) in s9 -> s10
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1DDC))
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
+            try runActions(21, event)
+            core.active = core.active | Bits(0xC00)  // s9, s10
+            try enter(11)  // s10
+            core.active = core.active | Bits(0x1000)  // s11
+            try enter(12)  // s11
+        case 22:  // line 58: after in s10 -> s2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1DDC))
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+            try enter(4)  // s3
+        case 23:  // line 59: after in s10 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1DDC))
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
+            try runActions(23, event)
+            core.active = core.active | Bits(0x1C0)  // s5, s6, s7
+            try enter(8)  // s7
+        case 24:  // line 63: on note in s11 -> s16
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            try runActions(24, event)
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+            core.active = core.active | Bits(0x10000)  // s15
+            try enter(16)  // s15
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+        case 25:  // line 64: on go in s11
+            try runActions(25, event)
+        case 26:  // line 65: always in s11 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            try runActions(26, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+            try enter(4)  // s3
+        case 27:  // line 73: on tick, move in s14 -> s14
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+            core.active = core.active | Bits(0x10000)  // s15
+            try enter(16)  // s15
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+        case 28:  // line 74: after in s14 -> s3
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+            try enter(4)  // s3
+        case 29:  // line 75: always in s14 -> s1
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            try runActions(29, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+            try enter(4)  // s3
+        case 30:  // line 79: on back in s15
+            try runActions(30, event)
+        case 31:  // line 82: after in s16 -> s16
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+            core.active = core.active | Bits(0x10000)  // s15
+            try enter(16)  // s15
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+        case 32:  // line 83: on tick, move in s16 -> s16
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x3DDDE))
+            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x20000)  // s16
+            if core.active.contains(16) { try exit(16) }  // s15
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(11) { try exit(11) }  // s10
+            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0xC)  // s2, s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+            core.active = core.active | Bits(0x8000)  // s14
+            try enter(15)  // s14
+            core.active = core.active | Bits(0x10000)  // s15
+            try enter(16)  // s15
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -1056,6 +1482,7 @@ public struct RandomChart_41: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0
@@ -1104,6 +1531,7 @@ public struct RandomChart_41: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0

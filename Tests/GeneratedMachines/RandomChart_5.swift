@@ -269,24 +269,22 @@ public struct RandomChart_5: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -351,16 +349,36 @@ public struct RandomChart_5: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: RandomChart_5, result: StepResult) = {
+        var machine = RandomChart_5(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -426,10 +444,18 @@ public struct RandomChart_5: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -547,7 +573,12 @@ public struct RandomChart_5: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0xC2))
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x40)  // s5
+            try enter(6)  // s5
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -804,15 +835,8 @@ public struct RandomChart_5: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 2, 6, 10, 18, 19, 20, 24, 27, 34, 36: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -828,6 +852,471 @@ public struct RandomChart_5: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 14: after in s0
+            try runActions(0, event)
+        case 1:  // line 15: done(s16) in s0 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            try runActions(1, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x40)  // s5
+            try enter(6)  // s5
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
+        case 2:  // line 18: after in s1 -> s20
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            try runActions(2, event)
+            core.active = core.active | Bits(0x201000)  // s11, s20
+            try enter(21)  // s20
+            core.active = core.active | Bits(0xC00000)  // s21, s22
+            try enter(23)  // s22
+        case 3:  // line 19: on go in s1
+            break
+        case 4:  // line 22: done(s2) in s2 -> s14
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            try runActions(4, event)
+            core.active = core.active | Bits(0xB000)  // s11, s12, s14
+            try enter(15)  // s14
+        case 5:  // line 25: on back in s3 -> s4
+            eventlessMayHold = true
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x30)  // s3, s4
+            core.active = core.active | Bits(0x20)  // s4
+            try enter(5)  // s4
+        case 6:  // line 26: on back in s3
+            eventlessMayHold = true
+            try runActions(6, event)
+        case 7:  // line 27: after in s3
+            break
+        case 8:  // line 30: after in s4 -> s10
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xBFC))
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
+            core.active = core.active | Bits(0x800)  // s10
+            try enter(11)  // s10
+        case 9:  // line 35: done(s5) in s5 -> s14
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            core.active = core.active | Bits(0xB000)  // s11, s12, s14
+            try enter(15)  // s14
+        case 11:  // line 42: after in s7 -> s4
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xBFC))
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
+            core.active = core.active | Bits(0x28)  // s2, s4
+            try enter(5)  // s4
+        case 13:  // line 53: on go in s13 -> s2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            try runActions(13, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+        case 15:  // line 55: on back in s13
+            break
+        case 16:  // line 58: after in s14 -> s2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            try runActions(16, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+        case 17:  // line 59: after in s14 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x40)  // s5
+            try enter(6)  // s5
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
+        case 18:  // line 60: always in s14 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            try runActions(18, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x40)  // s5
+            try enter(6)  // s5
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
+        case 19:  // line 66: on go in s16 -> s3
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            try runActions(19, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+        case 20:  // line 67: always in s16 -> s13
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEE000))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
+            try runActions(20, event)
+            core.active = core.active | Bits(0x6000)  // s12, s13
+            try enter(14)  // s13
+        case 21:  // line 68: on tick in s16 -> s13
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEE000))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
+            core.active = core.active | Bits(0x6000)  // s12, s13
+            try enter(14)  // s13
+        case 22:  // line 69: done(s16) in s16 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x40)  // s5
+            try enter(6)  // s5
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
+        case 23:  // line 73: after in s17 -> s18
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEE000))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
+            try runActions(23, event)
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+            core.active = core.active | Bits(0x40000)  // s17
+            try enter(18)  // s17
+            core.active = core.active | Bits(0x80000)  // s18
+            try enter(19)  // s18
+        case 25:  // line 77: after in s18 -> s18
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEE000))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+            core.active = core.active | Bits(0x40000)  // s17
+            try enter(18)  // s17
+            core.active = core.active | Bits(0x80000)  // s18
+            try enter(19)  // s18
+        case 27:  // line 79: always in s18
+            eventlessMayHold = true
+            try runActions(27, event)
+        case 28:  // line 86: after in s20 -> s2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x18)  // s2, s3
+            try enter(4)  // s3
+        case 30:  // line 88: done(s0) in s20 -> s14
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEE000))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
+            core.active = core.active | Bits(0xA000)  // s12, s14
+            try enter(15)  // s14
+        case 31:  // line 91: on tick, move in s21 -> s17
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEE000))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
+            try runActions(31, event)
+            core.active = core.active | Bits(0x20000)  // s16
+            try enter(17)  // s16
+            core.active = core.active | Bits(0x40000)  // s17
+            try enter(18)  // s17
+            core.active = core.active | Bits(0x80000)  // s18
+            try enter(19)  // s18
+        case 32:  // line 92: on tick, move in s21 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            try runActions(32, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x40)  // s5
+            try enter(6)  // s5
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
+        case 33:  // line 93: on tick in s21
+            break
+        case 35:  // line 98: on go in s22 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xEEFBFE))
+            core.active = core.active & ~Bits(0x800000)  // s22
+            if core.active.contains(22) { try exit(22) }  // s21
+            core.active = core.active & ~Bits(0x400000)  // s21
+            if core.active.contains(21) { try exit(21) }  // s20
+            if core.active.contains(19) { try exit(19) }  // s18
+            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            if core.active.contains(18) { try exit(18) }  // s17
+            if core.active.contains(15) { try exit(15) }  // s14
+            if core.active.contains(14) { try exit(14) }  // s13
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(2) { try exit(2) }  // s1
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x40)  // s5
+            try enter(6)  // s5
+            core.active = core.active | Bits(0x80)  // s6
+            try enter(7)  // s6
+        case 36:  // line 99: on tick, move in s22
+            eventlessMayHold = true
+            try runActions(36, event)
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -1109,6 +1598,7 @@ public struct RandomChart_5: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0
@@ -1198,6 +1688,7 @@ public struct RandomChart_5: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0

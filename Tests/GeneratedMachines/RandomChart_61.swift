@@ -251,24 +251,22 @@ public struct RandomChart_61: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -313,16 +311,36 @@ public struct RandomChart_61: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: RandomChart_61, result: StepResult) = {
+        var machine = RandomChart_61(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -379,10 +397,18 @@ public struct RandomChart_61: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -469,7 +495,9 @@ public struct RandomChart_61: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x1E))
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -643,15 +671,8 @@ public struct RandomChart_61: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            switch chosen[0] {
-            case 4, 6, 7, 8, 11: eventlessMayHold = true
-            default: break
-            }
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -667,6 +688,149 @@ public struct RandomChart_61: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 1:  // line 15: after in s0 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            core.active = core.active | Bits(0x80)  // s6
+        case 2:  // line 16: done(s0) in s0 -> s4
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x2C)  // s1, s2, s4
+        case 3:  // line 18: on go in s1 -> s7
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            core.active = core.active | Bits(0x100)  // s7
+            try enter(8)  // s7
+            core.active = core.active | Bits(0x600)  // s8, s9
+            try enter(10)  // s9
+            core.active = core.active | Bits(0x800)  // s10
+        case 4:  // line 22: on go in s3 -> s3
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x30)  // s3, s4
+            try runActions(4, event)
+            core.active = core.active | Bits(0x10)  // s3
+        case 5:  // line 31: after in s7
+            break
+        case 6:  // line 32: always in s7 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            try runActions(6, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+        case 7:  // line 36: always in s9
+            eventlessMayHold = true
+            try runActions(7, event)
+        case 9:  // line 38: done(s9) in s9 -> s0
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+        case 10:  // line 40: on go in s10 -> s9
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            core.active = core.active | Bits(0x100)  // s7
+            try enter(8)  // s7
+            core.active = core.active | Bits(0x600)  // s8, s9
+            try enter(10)  // s9
+            core.active = core.active | Bits(0x800)  // s10
+        case 11:  // line 41: on go in s10 -> s2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            try runActions(11, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+        case 12:  // line 45: on tick, move in s11 -> s2
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            try runActions(12, event)
+            core.active = core.active | Bits(0x2)  // s0
+            try enter(1)  // s0
+            core.active = core.active | Bits(0x1C)  // s1, s2, s3
+        case 13:  // line 46: on tick, move in s11 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            core.active = core.active | Bits(0x80)  // s6
+        case 14:  // line 47: on back in s11 -> s6
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0x1FBE))
+            if core.active.contains(12) { try exit(12) }  // s11
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            if core.active.contains(10) { try exit(10) }  // s9
+            if core.active.contains(8) { try exit(8) }  // s7
+            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+            core.active = core.active | Bits(0x80)  // s6
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -809,6 +973,7 @@ public struct RandomChart_61: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0
@@ -838,6 +1003,7 @@ public struct RandomChart_61: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 1:  // s0

@@ -395,24 +395,22 @@ public struct WideChart: Sendable, Hashable {
     /// part of the machine's value (two machines that differ only here are equal).
     struct Chosen: Sendable, Hashable {
         private(set) var count = 0
-        private var first = 0
-        private var more: [Int] = []
+        private var t0 = 0, t1 = 0, t2 = 0
 
         subscript(k: Int) -> Int {
-            @inline(__always) get { k == 0 ? first : more[k - 1] }
-            @inline(__always) set { if k == 0 { first = newValue } else { more[k - 1] = newValue } }
+            @inline(__always) get { switch k { case 0: t0; case 1: t1; case 2: t2; default: t2 } }
+            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; case 2: t2 = newValue; default: t2 = newValue } }
         }
         @inline(__always) mutating func removeAll() { count = 0 }
         @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
         @inline(__always) mutating func append(_ t: Int) {
-            if count == 0 { first = t } else if count - 1 < more.count { more[count - 1] = t } else { more.append(t) }
+            self[count] = t
             count += 1
         }
         func contains(_ t: Int) -> Bool {
-            if count > 0 && first == t { return true }
-            var k = 1
+            var k = 0
             while k < count {
-                if more[k - 1] == t { return true }
+                if self[k] == t { return true }
                 k += 1
             }
             return false
@@ -450,16 +448,36 @@ public struct WideChart: Sendable, Hashable {
     private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
-    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
-    /// then takes no events).
-    public private(set) var start = StepResult(outcome: .started, outputs: [])
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
-    /// and raised events until it is stable (`start` says what that did).
+    /// and raised events until it is stable (`start` says what that did). Starting reads nothing
+    /// from outside, so it ends the same way every time: it runs once, and each new machine is a
+    /// copy of that one.
     public init() {
-        let outcome = startMachine()
-        start = StepResult(outcome: outcome, outputs: pending.all)
-        if !pending.isEmpty { pending.removeAll() }
+        self = Self.started.machine
+    }
+
+    /// The machine as starting left it, and what starting did.
+    private static let started: (machine: WideChart, result: StepResult) = {
+        var machine = WideChart(unstarted: ())
+        let outcome = machine.startMachine()
+        let result = StepResult(outcome: outcome, outputs: machine.pending.all)
+        if !machine.pending.isEmpty { machine.pending.removeAll() }
+        machine.startSaysMore = result != StepResult(outcome: .started, outputs: [])
+        return (machine, result)
+    }()
+
+    /// A machine that has not entered any state yet.
+    private init(unstarted: Void) {}
+
+    /// What starting did: `.started`, or `.rejected` when an entry action failed (the machine
+    /// then takes no events); with the outputs it emitted. A machine restored from a snapshot did
+    /// not start: `.started`, no outputs.
+    public var start: StepResult {
+        startSaysMore ? Self.started.result : StepResult(outcome: .started, outputs: [])
     }
 
     /// The first active atomic state in document order (the initial one if starting failed).
@@ -511,10 +529,18 @@ public struct WideChart: Sendable, Hashable {
     /// events until the configuration is stable), handing its outputs to `emit` in order.
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
-        let before = core
         beginStep()
+        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        let selected: Bool
         do {
-            guard try select(event) else { return .ignored }
+            selected = try select(event)
+        } catch {
+            endStep()
+            return .rejected(error)
+        }
+        guard selected else { return .ignored }
+        let before = core
+        do {
             let first = chosen[0]
             try microstep(event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -596,7 +622,7 @@ public struct WideChart: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            try enterStates(Bits(0x18000006000001E, 0x0))
+            core.active = core.active | Bits(0x18000006000001E, 0x0)  // 8 states, top first
             eventlessMayHold = true
             try completeMacrostep()
             return .started
@@ -1245,11 +1271,8 @@ public struct WideChart: Sendable, Hashable {
     private mutating func microstep(_ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
-        // A lone targetless transition (the usual way to update a variable) exits and enters nothing.
-        if chosen.count == 1 && Self.targetState(chosen[0]) < 0 {
-            try runActions(chosen[0], event)
-            return
-        }
+        // Most microsteps take one transition, whose exits and entries are known ahead.
+        if chosen.count == 1, try takeAlone(chosen[0], event) { return }
         eventlessMayHold = true
         var exits = Bits()
         for k in 0..<chosen.count {
@@ -1265,6 +1288,616 @@ public struct WideChart: Sendable, Hashable {
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
         try enterStates(entrySet())
+    }
+
+    /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
+    /// this file was written; false when they depend on history (the general `microstep` then
+    /// works them out).
+    @inline(__always)
+    private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
+        switch t {
+        case 0:  // line 11: on leave in top -> away
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF))
+            if core.active.contains(82) { try exit(82) }  // away
+            core.active = core.active & ~Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF)  // the 81 states below WideChart
+            core.active = core.active | Bits(0x0, 0x40000)  // away
+            try enter(82)  // away
+        case 1:  // line 104: on bump in r0
+            try runActions(1, event)
+        case 2:  // line 15: on next in r0s0 -> r0s1
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(2, event)
+            core.active = core.active | Bits(0x20, 0x0)  // r0s1
+        case 3:  // line 16: on back in r0s0 -> r0s24
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(3, event)
+            core.active = core.active | Bits(0x10000000, 0x0)  // r0s24
+            try enter(28)  // r0s24
+        case 4:  // line 17: on skip in r0s0 -> r0s7
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(4, event)
+            core.active = core.active | Bits(0x800, 0x0)  // r0s7
+        case 5:  // line 20: on next in r0s1 -> r0s2
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(5, event)
+            core.active = core.active | Bits(0x40, 0x0)  // r0s2
+        case 6:  // line 23: on next in r0s2 -> r0s3
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(6, event)
+            core.active = core.active | Bits(0x80, 0x0)  // r0s3
+        case 7:  // line 26: on next in r0s3 -> r0s4
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(7, event)
+            core.active = core.active | Bits(0x100, 0x0)  // r0s4
+        case 8:  // line 27: on back in r0s3 -> r0s2
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(8, event)
+            core.active = core.active | Bits(0x40, 0x0)  // r0s2
+        case 9:  // line 30: on next in r0s4 -> r0s5
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(9, event)
+            core.active = core.active | Bits(0x200, 0x0)  // r0s5
+        case 10:  // line 33: on next in r0s5 -> r0s6
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(10, event)
+            core.active = core.active | Bits(0x400, 0x0)  // r0s6
+        case 11:  // line 34: on skip in r0s5 -> r0s12
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(11, event)
+            core.active = core.active | Bits(0x10000, 0x0)  // r0s12
+        case 12:  // line 37: on next in r0s6 -> r0s7
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(12, event)
+            core.active = core.active | Bits(0x800, 0x0)  // r0s7
+        case 13:  // line 38: on back in r0s6 -> r0s5
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(13, event)
+            core.active = core.active | Bits(0x200, 0x0)  // r0s5
+        case 14:  // line 41: on next in r0s7 -> r0s8
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(14, event)
+            core.active = core.active | Bits(0x1000, 0x0)  // r0s8
+        case 15:  // line 44: on next in r0s8 -> r0s9
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(15, event)
+            core.active = core.active | Bits(0x2000, 0x0)  // r0s9
+        case 16:  // line 47: on next in r0s9 -> r0s10
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(16, event)
+            core.active = core.active | Bits(0x4000, 0x0)  // r0s10
+        case 17:  // line 48: on back in r0s9 -> r0s8
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(17, event)
+            core.active = core.active | Bits(0x1000, 0x0)  // r0s8
+        case 18:  // line 51: on next in r0s10 -> r0s11
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(18, event)
+            core.active = core.active | Bits(0x8000, 0x0)  // r0s11
+        case 19:  // line 52: on skip in r0s10 -> r0s17
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(19, event)
+            core.active = core.active | Bits(0x200000, 0x0)  // r0s17
+        case 20:  // line 55: on next in r0s11 -> r0s12
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(20, event)
+            core.active = core.active | Bits(0x10000, 0x0)  // r0s12
+        case 21:  // line 58: on next in r0s12 -> r0s13
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(21, event)
+            core.active = core.active | Bits(0x20000, 0x0)  // r0s13
+        case 22:  // line 59: on back in r0s12 -> r0s11
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(22, event)
+            core.active = core.active | Bits(0x8000, 0x0)  // r0s11
+        case 23:  // line 62: on next in r0s13 -> r0s14
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(23, event)
+            core.active = core.active | Bits(0x40000, 0x0)  // r0s14
+        case 24:  // line 65: on next in r0s14 -> r0s15
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(24, event)
+            core.active = core.active | Bits(0x80000, 0x0)  // r0s15
+        case 25:  // line 68: on next in r0s15 -> r0s16
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(25, event)
+            core.active = core.active | Bits(0x100000, 0x0)  // r0s16
+        case 26:  // line 69: on back in r0s15 -> r0s14
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(26, event)
+            core.active = core.active | Bits(0x40000, 0x0)  // r0s14
+        case 27:  // line 70: on skip in r0s15 -> r0s22
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(27, event)
+            core.active = core.active | Bits(0x4000000, 0x0)  // r0s22
+        case 28:  // line 73: on next in r0s16 -> r0s17
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(28, event)
+            core.active = core.active | Bits(0x200000, 0x0)  // r0s17
+        case 29:  // line 76: on next in r0s17 -> r0s18
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(29, event)
+            core.active = core.active | Bits(0x400000, 0x0)  // r0s18
+        case 30:  // line 79: on next in r0s18 -> r0s19
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(30, event)
+            core.active = core.active | Bits(0x800000, 0x0)  // r0s19
+        case 31:  // line 80: on back in r0s18 -> r0s17
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(31, event)
+            core.active = core.active | Bits(0x200000, 0x0)  // r0s17
+        case 32:  // line 83: on next in r0s19 -> r0s20
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(32, event)
+            core.active = core.active | Bits(0x1000000, 0x0)  // r0s20
+        case 33:  // line 86: on next in r0s20 -> r0s21
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(33, event)
+            core.active = core.active | Bits(0x2000000, 0x0)  // r0s21
+        case 34:  // line 87: on skip in r0s20 -> r0s2
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(34, event)
+            core.active = core.active | Bits(0x40, 0x0)  // r0s2
+        case 35:  // line 90: on next in r0s21 -> r0s22
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(35, event)
+            core.active = core.active | Bits(0x4000000, 0x0)  // r0s22
+        case 36:  // line 91: on back in r0s21 -> r0s20
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(36, event)
+            core.active = core.active | Bits(0x1000000, 0x0)  // r0s20
+        case 37:  // line 94: on next in r0s22 -> r0s23
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(37, event)
+            core.active = core.active | Bits(0x8000000, 0x0)  // r0s23
+        case 38:  // line 97: on next in r0s23 -> r0s24
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(38, event)
+            core.active = core.active | Bits(0x10000000, 0x0)  // r0s24
+            try enter(28)  // r0s24
+        case 39:  // line 100: on next in r0s24 -> r0s0
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(39, event)
+            core.active = core.active | Bits(0x10, 0x0)  // r0s0
+        case 40:  // line 101: on back in r0s24 -> r0s23
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
+            try runActions(40, event)
+            core.active = core.active | Bits(0x8000000, 0x0)  // r0s23
+        case 41:  // line 196: on bump in r1
+            try runActions(41, event)
+        case 42:  // line 108: on next in r1s0 -> r1s1
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(42, event)
+            core.active = core.active | Bits(0x80000000, 0x0)  // r1s1
+        case 43:  // line 109: on skip in r1s0 -> r1s7
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(43, event)
+            core.active = core.active | Bits(0x2000000000, 0x0)  // r1s7
+        case 44:  // line 112: on next in r1s1 -> r1s2
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(44, event)
+            core.active = core.active | Bits(0x100000000, 0x0)  // r1s2
+        case 45:  // line 113: on back in r1s1 -> r1s0
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(45, event)
+            core.active = core.active | Bits(0x40000000, 0x0)  // r1s0
+        case 46:  // line 116: on next in r1s2 -> r1s3
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(46, event)
+            core.active = core.active | Bits(0x200000000, 0x0)  // r1s3
+        case 47:  // line 119: on next in r1s3 -> r1s4
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(47, event)
+            core.active = core.active | Bits(0x400000000, 0x0)  // r1s4
+        case 48:  // line 122: on next in r1s4 -> r1s5
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(48, event)
+            core.active = core.active | Bits(0x800000000, 0x0)  // r1s5
+        case 49:  // line 123: on back in r1s4 -> r1s3
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(49, event)
+            core.active = core.active | Bits(0x200000000, 0x0)  // r1s3
+        case 50:  // line 126: on next in r1s5 -> r1s6
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(50, event)
+            core.active = core.active | Bits(0x1000000000, 0x0)  // r1s6
+        case 51:  // line 127: on skip in r1s5 -> r1s12
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(51, event)
+            core.active = core.active | Bits(0x40000000000, 0x0)  // r1s12
+        case 52:  // line 130: on next in r1s6 -> r1s7
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(52, event)
+            core.active = core.active | Bits(0x2000000000, 0x0)  // r1s7
+        case 53:  // line 133: on next in r1s7 -> r1s8
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(53, event)
+            core.active = core.active | Bits(0x4000000000, 0x0)  // r1s8
+        case 54:  // line 134: on back in r1s7 -> r1s6
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(54, event)
+            core.active = core.active | Bits(0x1000000000, 0x0)  // r1s6
+        case 55:  // line 137: on next in r1s8 -> r1s9
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(55, event)
+            core.active = core.active | Bits(0x8000000000, 0x0)  // r1s9
+        case 56:  // line 140: on next in r1s9 -> r1s10
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(56, event)
+            core.active = core.active | Bits(0x10000000000, 0x0)  // r1s10
+        case 57:  // line 143: on next in r1s10 -> r1s11
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(57, event)
+            core.active = core.active | Bits(0x20000000000, 0x0)  // r1s11
+        case 58:  // line 144: on back in r1s10 -> r1s9
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(58, event)
+            core.active = core.active | Bits(0x8000000000, 0x0)  // r1s9
+        case 59:  // line 145: on skip in r1s10 -> r1s17
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(59, event)
+            core.active = core.active | Bits(0x800000000000, 0x0)  // r1s17
+        case 60:  // line 148: on next in r1s11 -> r1s12
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(60, event)
+            core.active = core.active | Bits(0x40000000000, 0x0)  // r1s12
+        case 61:  // line 151: on next in r1s12 -> r1s13
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(61, event)
+            core.active = core.active | Bits(0x80000000000, 0x0)  // r1s13
+        case 62:  // line 154: on next in r1s13 -> r1s14
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(62, event)
+            core.active = core.active | Bits(0x100000000000, 0x0)  // r1s14
+        case 63:  // line 155: on back in r1s13 -> r1s12
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(63, event)
+            core.active = core.active | Bits(0x40000000000, 0x0)  // r1s12
+        case 64:  // line 158: on next in r1s14 -> r1s15
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(64, event)
+            core.active = core.active | Bits(0x200000000000, 0x0)  // r1s15
+        case 65:  // line 161: on next in r1s15 -> r1s16
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(65, event)
+            core.active = core.active | Bits(0x400000000000, 0x0)  // r1s16
+        case 66:  // line 162: on skip in r1s15 -> r1s22
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(66, event)
+            core.active = core.active | Bits(0x10000000000000, 0x0)  // r1s22
+        case 67:  // line 165: on next in r1s16 -> r1s17
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(67, event)
+            core.active = core.active | Bits(0x800000000000, 0x0)  // r1s17
+        case 68:  // line 166: on back in r1s16 -> r1s15
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(68, event)
+            core.active = core.active | Bits(0x200000000000, 0x0)  // r1s15
+        case 69:  // line 169: on next in r1s17 -> r1s18
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(69, event)
+            core.active = core.active | Bits(0x1000000000000, 0x0)  // r1s18
+        case 70:  // line 172: on next in r1s18 -> r1s19
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(70, event)
+            core.active = core.active | Bits(0x2000000000000, 0x0)  // r1s19
+        case 71:  // line 175: on next in r1s19 -> r1s20
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(71, event)
+            core.active = core.active | Bits(0x4000000000000, 0x0)  // r1s20
+        case 72:  // line 176: on back in r1s19 -> r1s18
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(72, event)
+            core.active = core.active | Bits(0x1000000000000, 0x0)  // r1s18
+        case 73:  // line 179: on next in r1s20 -> r1s21
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(73, event)
+            core.active = core.active | Bits(0x8000000000000, 0x0)  // r1s21
+        case 74:  // line 180: on skip in r1s20 -> r1s2
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(74, event)
+            core.active = core.active | Bits(0x100000000, 0x0)  // r1s2
+        case 75:  // line 183: on next in r1s21 -> r1s22
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(75, event)
+            core.active = core.active | Bits(0x10000000000000, 0x0)  // r1s22
+        case 76:  // line 186: on next in r1s22 -> r1s23
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(76, event)
+            core.active = core.active | Bits(0x20000000000000, 0x0)  // r1s23
+        case 77:  // line 187: on back in r1s22 -> r1s21
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(77, event)
+            core.active = core.active | Bits(0x8000000000000, 0x0)  // r1s21
+        case 78:  // line 190: on next in r1s23 -> r1s24
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(78, event)
+            core.active = core.active | Bits(0x40000000000000, 0x0)  // r1s24
+            try enter(54)  // r1s24
+        case 79:  // line 193: on next in r1s24 -> r1s0
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
+            try runActions(79, event)
+            core.active = core.active | Bits(0x40000000, 0x0)  // r1s0
+        case 80:  // line 288: on bump in r2
+            try runActions(80, event)
+        case 81:  // line 200: on next in r2s0 -> r2s1
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(81, event)
+            core.active = core.active | Bits(0x200000000000000, 0x0)  // r2s1
+        case 82:  // line 201: on skip in r2s0 -> r2s7
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(82, event)
+            core.active = core.active | Bits(0x8000000000000000, 0x0)  // r2s7
+        case 83:  // line 204: on next in r2s1 -> r2s2
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(83, event)
+            core.active = core.active | Bits(0x400000000000000, 0x0)  // r2s2
+        case 84:  // line 207: on next in r2s2 -> r2s3
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(84, event)
+            core.active = core.active | Bits(0x800000000000000, 0x0)  // r2s3
+        case 85:  // line 208: on back in r2s2 -> r2s1
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(85, event)
+            core.active = core.active | Bits(0x200000000000000, 0x0)  // r2s1
+        case 86:  // line 211: on next in r2s3 -> r2s4
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(86, event)
+            core.active = core.active | Bits(0x1000000000000000, 0x0)  // r2s4
+        case 87:  // line 214: on next in r2s4 -> r2s5
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(87, event)
+            core.active = core.active | Bits(0x2000000000000000, 0x0)  // r2s5
+        case 88:  // line 217: on next in r2s5 -> r2s6
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(88, event)
+            core.active = core.active | Bits(0x4000000000000000, 0x0)  // r2s6
+        case 89:  // line 218: on back in r2s5 -> r2s4
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(89, event)
+            core.active = core.active | Bits(0x1000000000000000, 0x0)  // r2s4
+        case 90:  // line 219: on skip in r2s5 -> r2s12
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(90, event)
+            core.active = core.active | Bits(0x0, 0x10)  // r2s12
+        case 91:  // line 222: on next in r2s6 -> r2s7
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(91, event)
+            core.active = core.active | Bits(0x8000000000000000, 0x0)  // r2s7
+        case 92:  // line 225: on next in r2s7 -> r2s8
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(92, event)
+            core.active = core.active | Bits(0x0, 0x1)  // r2s8
+        case 93:  // line 228: on next in r2s8 -> r2s9
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(93, event)
+            core.active = core.active | Bits(0x0, 0x2)  // r2s9
+        case 94:  // line 229: on back in r2s8 -> r2s7
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(94, event)
+            core.active = core.active | Bits(0x8000000000000000, 0x0)  // r2s7
+        case 95:  // line 232: on next in r2s9 -> r2s10
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(95, event)
+            core.active = core.active | Bits(0x0, 0x4)  // r2s10
+        case 96:  // line 235: on next in r2s10 -> r2s11
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(96, event)
+            core.active = core.active | Bits(0x0, 0x8)  // r2s11
+        case 97:  // line 236: on skip in r2s10 -> r2s17
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(97, event)
+            core.active = core.active | Bits(0x0, 0x200)  // r2s17
+        case 98:  // line 239: on next in r2s11 -> r2s12
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(98, event)
+            core.active = core.active | Bits(0x0, 0x10)  // r2s12
+        case 99:  // line 240: on back in r2s11 -> r2s10
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(99, event)
+            core.active = core.active | Bits(0x0, 0x4)  // r2s10
+        case 100:  // line 243: on next in r2s12 -> r2s13
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(100, event)
+            core.active = core.active | Bits(0x0, 0x20)  // r2s13
+        case 101:  // line 246: on next in r2s13 -> r2s14
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(101, event)
+            core.active = core.active | Bits(0x0, 0x40)  // r2s14
+        case 102:  // line 249: on next in r2s14 -> r2s15
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(102, event)
+            core.active = core.active | Bits(0x0, 0x80)  // r2s15
+        case 103:  // line 250: on back in r2s14 -> r2s13
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(103, event)
+            core.active = core.active | Bits(0x0, 0x20)  // r2s13
+        case 104:  // line 253: on next in r2s15 -> r2s16
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(104, event)
+            core.active = core.active | Bits(0x0, 0x100)  // r2s16
+        case 105:  // line 254: on skip in r2s15 -> r2s22
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(105, event)
+            core.active = core.active | Bits(0x0, 0x4000)  // r2s22
+        case 106:  // line 257: on next in r2s16 -> r2s17
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(106, event)
+            core.active = core.active | Bits(0x0, 0x200)  // r2s17
+        case 107:  // line 260: on next in r2s17 -> r2s18
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(107, event)
+            core.active = core.active | Bits(0x0, 0x400)  // r2s18
+        case 108:  // line 261: on back in r2s17 -> r2s16
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(108, event)
+            core.active = core.active | Bits(0x0, 0x100)  // r2s16
+        case 109:  // line 264: on next in r2s18 -> r2s19
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(109, event)
+            core.active = core.active | Bits(0x0, 0x800)  // r2s19
+        case 110:  // line 267: on next in r2s19 -> r2s20
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(110, event)
+            core.active = core.active | Bits(0x0, 0x1000)  // r2s20
+        case 111:  // line 270: on next in r2s20 -> r2s21
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(111, event)
+            core.active = core.active | Bits(0x0, 0x2000)  // r2s21
+        case 112:  // line 271: on back in r2s20 -> r2s19
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(112, event)
+            core.active = core.active | Bits(0x0, 0x800)  // r2s19
+        case 113:  // line 272: on skip in r2s20 -> r2s2
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(113, event)
+            core.active = core.active | Bits(0x400000000000000, 0x0)  // r2s2
+        case 114:  // line 275: on next in r2s21 -> r2s22
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(114, event)
+            core.active = core.active | Bits(0x0, 0x4000)  // r2s22
+        case 115:  // line 278: on next in r2s22 -> r2s23
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(115, event)
+            core.active = core.active | Bits(0x0, 0x8000)  // r2s23
+        case 116:  // line 281: on next in r2s23 -> r2s24
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(116, event)
+            core.active = core.active | Bits(0x0, 0x10000)  // r2s24
+            try enter(80)  // r2s24
+        case 117:  // line 282: on back in r2s23 -> r2s22
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(117, event)
+            core.active = core.active | Bits(0x0, 0x4000)  // r2s22
+        case 118:  // line 285: on next in r2s24 -> r2s0
+            eventlessMayHold = true
+            core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
+            try runActions(118, event)
+            core.active = core.active | Bits(0x100000000000000, 0x0)  // r2s0
+        case 120:  // line 295: after in away -> top
+            eventlessMayHold = true
+            recordHistory(exiting: core.active & Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF))
+            if core.active.contains(82) { try exit(82) }  // away
+            core.active = core.active & ~Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF)  // the 81 states below WideChart
+            core.active = core.active | Bits(0x18000006000001E, 0x0)  // 8 states, top first
+        default:
+            return false
+        }
+        return true
     }
 
     /// Appendix D `enterStates`: each state becomes active, runs its entry actions and arms its
@@ -2176,6 +2809,7 @@ public struct WideChart: Sendable, Hashable {
     /// State `s` has just become active: its entry actions run, its timers are armed; a final state
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
+    @inline(__always)
     private mutating func enter(_ s: Int) throws(Failure) {
         switch s {
         case 28:  // r0s24
@@ -2197,6 +2831,7 @@ public struct WideChart: Sendable, Hashable {
 
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
+    @inline(__always)
     private mutating func exit(_ s: Int) throws(Failure) {
         switch s {
         case 82:  // away

@@ -1,0 +1,85 @@
+import Statecraft
+import Testing
+
+/// What `statecraft swift` writes for a statechart's microstep of one transition
+/// (`takeAlone`): its exits and entries as constants when they do not depend on history, the
+/// general `microstep` otherwise. The differential tests hold both to the runtime; these hold
+/// the shape that makes the common case fast.
+@Suite struct GeneratedChartStepTests {
+    static let spec = """
+        machine Shape {
+            var n: Number = 0
+            event go
+            event back
+            event poke
+            initial parallel state both {
+                state left {
+                    initial state a {
+                        exit { n = n + 1 }
+                        on go -> b
+                    }
+                    state b {
+                        on back -> h
+                    }
+                    history state h
+                }
+                state right {
+                    initial state c {
+                        entry { n = 2 }
+                        on poke { n = 3 }
+                    }
+                }
+            }
+        }
+        """
+
+    static func takeAlone() throws -> String {
+        let text = try GeneratedStepPlanTests.swift(spec)
+        return try #require(GeneratedStepPlanTests.function("func takeAlone(", in: text))
+    }
+
+    /// The lines of `takeAlone`'s case for transition `t`, up to the next case.
+    static func caseLines(_ t: Int, in body: String) -> [Substring] {
+        let lines = body.split(separator: "\n")
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("        case \(t):") }) else { return [] }
+        let end = lines[(start + 1)...].firstIndex(where: { $0.hasPrefix("        case ") || $0.hasPrefix("        default:") }) ?? lines.endIndex
+        return Array(lines[start..<end])
+    }
+
+    @Test func aTargetedTransitionClearsAndSetsConstantBitsAndRunsOnlyTheExitsWithWork() throws {
+        // go: a -> b in left. Its domain is left: a and b may be exited, only a has an exit
+        // action; b is entered with nothing to run.
+        let go = Self.caseLines(0, in: try Self.takeAlone()).joined(separator: "\n")
+        #expect(go.contains("on go in a -> b"), "\(go)")
+        #expect(go.contains("if core.active.contains(3) { try exit(3) }  // a"), "\(go)")
+        #expect(go.contains("core.active = core.active & ~Bits(0x18)  // a, b"), "\(go)")
+        #expect(go.contains("core.active = core.active | Bits(0x10)  // b"), "\(go)")
+        #expect(!go.contains("enter("), "\(go)")
+        #expect(!go.contains("transitionDomain") && !go.contains("entrySet"), "\(go)")
+    }
+
+    @Test func aTargetlessTransitionOnlyRunsItsActions() throws {
+        let poke = Self.caseLines(2, in: try Self.takeAlone())
+        #expect(poke.count == 2, "\(poke)")
+        #expect(poke.last?.contains("try runActions(2, event)") == true, "\(poke)")
+    }
+
+    @Test func aHistoryTargetIsLeftToTheGeneralMicrostep() throws {
+        // back -> h depends on what h recorded: no case of its own, so takeAlone returns false.
+        let body = try Self.takeAlone()
+        #expect(Self.caseLines(1, in: body).isEmpty, "\(body)")
+        #expect(body.contains("default:\n            return false"), "\(body)")
+        let text = try GeneratedStepPlanTests.swift(Self.spec)
+        #expect(text.contains("if chosen.count == 1, try takeAlone(chosen[0], event) { return }"))
+        #expect(text.contains("try enterStates(entrySet())"), "the general path stays")
+    }
+
+    @Test func theStartEntersItsConfigurationInDocumentOrderAndRunsOnce() throws {
+        // c's entry action runs after every state before it has joined the configuration.
+        let text = try GeneratedStepPlanTests.swift(Self.spec)
+        let start = try #require(GeneratedStepPlanTests.function("func startMachine(", in: text))
+        #expect(start.contains("core.active = core.active | Bits(0xCE)  // both, left, a, right, c"), "\(start)")
+        #expect(start.contains("try enter(7)  // c"), "\(start)")
+        #expect(text.contains("self = Self.started.machine"), "init copies the one start")
+    }
+}
