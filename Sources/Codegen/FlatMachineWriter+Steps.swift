@@ -156,8 +156,7 @@ extension FlatMachineWriter {
 
     func arguments(_ t: Transition, _ e: Event) -> String {
         let used = usedFields(e, in: [t], guards: false)
-        // The label in backticks too: Swift takes most keywords as labels, but not `inout`.
-        return e.fields.filter { used.contains($0.name) }.map { "\(SwiftName.quoted($0.name)): \(SwiftName.quoted($0.name))" }
+        return e.fields.filter { used.contains($0.name) }.map { "\(SwiftName.label($0.name)): \(SwiftName.quoted($0.name))" }
             .joined(separator: ", ")
     }
 
