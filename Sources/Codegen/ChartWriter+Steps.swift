@@ -581,7 +581,7 @@ extension FlatMachineWriter {
                         let bindings = e.fields.map { mine.contains($0.name) ? "let \(SwiftName.quoted($0.name))" : "_" }
                         let pattern = mine.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
                         let arguments = e.fields.filter { mine.contains($0.name) }
-                            .map { "\(SwiftName.quoted($0.name)): \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
+                            .map { "\(SwiftName.label($0.name)): \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
                         out.line("case .\(SwiftName.quoted(e.name))\(pattern)?: try \(chartFunctionName(t, e))(\(arguments))")
                     }
                     out.line("default: break")
@@ -665,7 +665,7 @@ extension FlatMachineWriter {
                             let (code, throwing) = expression(field.value, fields: [])
                             out.line("let value\(k): \(Self.swiftType(field.value.type)) = \(throwing ? "try " : "")\(code)")
                         }
-                        let arguments = s.doneData.enumerated().map { "\(SwiftName.quoted($1.name)): value\($0)" }
+                        let arguments = s.doneData.enumerated().map { "\(SwiftName.label($1.name)): value\($0)" }
                         out.line("internalQueue.append(.done\(parent.index)(\(arguments.joined(separator: ", "))))")
                         if let grandparent = machine[parent].parent, machine.isParallel(grandparent) {
                             out.line("if isInFinalState(\(grandparent.index)) { internalQueue.append(.done(\(grandparent.index))) }")

@@ -193,7 +193,7 @@ extension FlatMachineWriter {
                     return "case .\(kind)(let \(SwiftName.quoted(f.name))) = fields[\(k)]"
                 }
                 out.line("guard fields.count == \(e.fields.count), " + conditions.joined(separator: ", ") + " else { return nil }")
-                let labels = e.fields.map { "\(SwiftName.quoted($0.name)): \(SwiftName.quoted($0.name))" }
+                let labels = e.fields.map { "\(SwiftName.label($0.name)): \(SwiftName.quoted($0.name))" }
                 out.line("self = .\(SwiftName.quoted(e.name))(\(labels.joined(separator: ", ")))")
             }
             out.dedent()

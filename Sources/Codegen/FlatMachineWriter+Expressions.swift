@@ -35,7 +35,7 @@ extension FlatMachineWriter {
                 var throwing = false
                 for (field, arg) in zip(output.fields, args) {
                     let (code, t) = expression(arg, fields: fields)
-                    parts.append("\(SwiftName.quoted(field.name)): \(code)")
+                    parts.append("\(SwiftName.label(field.name)): \(code)")
                     throwing = throwing || t
                 }
                 let value = ".\(SwiftName.quoted(output.name))\(parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")")"
@@ -62,7 +62,7 @@ extension FlatMachineWriter {
                 var throwing = false
                 for (field, arg) in zip(event.fields, args) {
                     let (code, t) = expression(arg, fields: fields)
-                    parts.append("\(SwiftName.quoted(field.name)): \(code)")
+                    parts.append("\(SwiftName.label(field.name)): \(code)")
                     throwing = throwing || t
                 }
                 let value = ".event(.\(SwiftName.quoted(event.name))\(parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")"))"
@@ -71,7 +71,7 @@ extension FlatMachineWriter {
                 // The arguments, then the delay, are evaluated now; the event waits beside the timers.
                 let event = machine[e]
                 var parts: [String] = []
-                for (field, arg) in zip(event.fields, args) { parts.append("\(SwiftName.quoted(field.name)): \(expression(arg, fields: fields).0)") }
+                for (field, arg) in zip(event.fields, args) { parts.append("\(SwiftName.label(field.name)): \(expression(arg, fields: fields).0)") }
                 let value = ".\(SwiftName.quoted(event.name))\(parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")")"
                 let after = delay.map { expression($0, fields: fields).0 } ?? "0"
                 let at = machine.source.location(of: range.start)

@@ -156,7 +156,8 @@ extension FlatMachineWriter {
 
     func arguments(_ t: Transition, _ e: Event) -> String {
         let used = usedFields(e, in: [t], guards: false)
-        return e.fields.filter { used.contains($0.name) }.map { "\($0.name): \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
+        return e.fields.filter { used.contains($0.name) }.map { "\(SwiftName.label($0.name)): \(SwiftName.quoted($0.name))" }
+            .joined(separator: ", ")
     }
 
     /// The payload fields of `e` that the transitions' guards (and actions) read.

@@ -109,15 +109,76 @@ struct FlatMachineWriter {
             throw SwiftGenerator.Unsupported(
                 message: "constant '\(c.name)' has the name of a member of the generated type; rename it", range: c.range)
         }
-        // A `done` reads a completion field as a local of that name, which would hide the
-        // member (or the slot the value is kept in, `completionN_K`).
-        for s in machine.states {
-            for field in s.doneData where Self.memberNames.contains(field.name) || field.name.hasPrefix("completion") {
-                throw SwiftGenerator.Unsupported(
-                    message: "field '\(field.name)' of final state '\(s.name)' has the name of a member of the generated type; rename it",
-                    range: field.range)
+        // The generated code binds an event's payload fields, and a completion's, as locals of
+        // their own names, in functions that also use the type's members and locals of their
+        // own: a field of one of those names would hide them, and the file would not compile
+        // (or, for a `let` value's slot, would read the wrong value).
+        for e in machine.events {
+            for field in e.fields {
+                if let why = Self.fieldNameProblem(field.name) {
+                    throw SwiftGenerator.Unsupported(message: "field '\(field.name)' of event '\(e.name)' \(why); rename it",
+                                                     range: field.range)
+                }
             }
         }
+        for s in machine.states {
+            for field in s.doneData {
+                if let why = Self.fieldNameProblem(field.name) {
+                    throw SwiftGenerator.Unsupported(
+                        message: "field '\(field.name)' of final state '\(s.name)' \(why); rename it", range: field.range)
+                }
+            }
+        }
+        // An output's fields are only ever labels (`.shown(label: …)`), which backticks make
+        // safe, except for the one name Swift never takes as a label.
+        for o in machine.outputs {
+            for field in o.fields where field.name == "_" {
+                throw SwiftGenerator.Unsupported(
+                    message: "field '_' of output '\(o.name)' \(Self.unspeakable); rename it", range: field.range)
+            }
+        }
+    }
+
+    /// The locals the generated code declares, or the parameters it takes, and uses after
+    /// payload fields are bound beside them: `before` (a failing step's copy of `core`), and
+    /// those of the event initializer (`fields`), of `Recorded.forEachField` (`body`) and of a
+    /// snapshot's sent events (`payload`). (Its other locals, `event`, `name`, `error`, are
+    /// not read where a field could hide them.)
+    static let localNames: Set<String> = ["before", "fields", "body", "payload"]
+
+    /// What expressions name unqualified besides the type's members: `Double.pi`,
+    /// `Swift.min(…)`, `atan2(…)`.
+    static let freeNames: Set<String> = ["Double", "Swift", "atan2"]
+
+    /// The members the generated code only ever names through `Self.` (`Self.text(count)`,
+    /// `Self.add(…)`), which a local of the same name does not hide: a field may be called
+    /// `text`.
+    static let qualifiedMembers: Set<String> = ["text", "add", "subtract", "multiply", "divide", "remainder", "squareRoot"]
+
+    static let unspeakable = "is a name Swift keeps for itself, even in backticks"
+
+    /// Why a payload field (an event's or a completion's) of this name cannot be written, if
+    /// it cannot: it is bound as a local of its name, so it may not be the name of a member
+    /// the code names unqualified (nor that of a completion's slot, `completionN_K`, or of a
+    /// transition's function, `transitionN_event`), of a local or of what expressions call
+    /// (nor that of a `let` value, `localN`), nor a word that backticks do not make a name.
+    static func fieldNameProblem(_ name: String) -> String? {
+        if memberNames.contains(name) && !qualifiedMembers.contains(name) || name.hasPrefix("completion")
+            || numbered(name, "transition") {
+            return "has the name of a member of the generated type"
+        }
+        if localNames.contains(name) || numbered(name, "local") {
+            return "has the name of a local value of the generated code"
+        }
+        if freeNames.contains(name) { return "has a name the generated code uses for Swift's '\(name)'" }
+        if name == "self" || name == "Self" || name == "_" { return unspeakable }
+        return nil
+    }
+
+    /// Whether `name` is `prefix` followed by a digit (`local3`, `transition12_tap`).
+    private static func numbered(_ name: String, _ prefix: String) -> Bool {
+        name.hasPrefix(prefix) && name.dropFirst(prefix.count).first?.isASCII == true
+            && name.dropFirst(prefix.count).first?.isNumber == true
     }
 
     // MARK: - Names and places

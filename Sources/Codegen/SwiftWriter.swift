@@ -54,6 +54,10 @@ enum SwiftName {
     /// `name`, in backticks if Swift reserves it.
     static func quoted(_ name: String) -> String { keywords.contains(name) ? "`\(name)`" : name }
 
+    /// `name` as an argument label in a call (`.shown(in: x)`): Swift takes any keyword there
+    /// but `inout`, `var` and `let`, and warns about backticks around the others.
+    static func label(_ name: String) -> String { ["inout", "var", "let"].contains(name) ? "`\(name)`" : name }
+
     /// A Swift string literal holding `s` exactly: the spec's own escapes (`\"`, `\\`, `\n`,
     /// `\u{1B}`) are Swift's.
     static func literal(_ s: String) -> String { StringEscaping.quoted(s, style: .spec) }

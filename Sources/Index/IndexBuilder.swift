@@ -211,9 +211,16 @@ struct IndexBuilder {
             for argument in arguments { resolveExpr(argument, scope) }
             if let delay { resolveExpr(delay, scope) }
         case .sendNamed(let name, let delay, _):
-            // The event is known only when the action runs; no occurrence of it here (a
-            // rename must not rewrite a string).
-            resolveExpr(name, scope)
+            // A computed name (`send "\(kind)"`) is known only when the action runs: no
+            // occurrence. A plain literal spelling an event's own name (`send "lap"`) names it
+            // as surely as `send lap`, so its characters inside the quotes are an occurrence
+            // that a rename rewrites. A literal spelling an external name (`send "watch.reset"`)
+            // is not: renaming the event leaves that name, and the send, as they are.
+            if let (event, inside) = plainEventName(name) {
+                use(.event, Identifier(event, inside))
+            } else {
+                resolveExpr(name, scope)
+            }
             if let delay { resolveExpr(delay, scope) }
         case .cancel(let event, _):
             use(.event, event)
@@ -278,6 +285,18 @@ struct IndexBuilder {
         if let symbol = values[name] {
             occurrences.append(Occurrence(symbol: symbol, range: range, isDeclaration: false))
         }
+    }
+
+    /// The event name a send by name's string literal spells exactly, and the range inside its
+    /// quotes: nil for an interpolated string, or one whose source text differs from its value
+    /// (an escape, `"l\u{61}p"`), which a rename could not rewrite in place.
+    private func plainEventName(_ e: ExprSyntax) -> (String, SourceRange)? {
+        guard case .string(let value) = e.kind, e.range.end - e.range.start == value.utf8.count + 2,
+              e.range.end <= file.bytes.count, file.bytes[e.range.start] == UInt8(ascii: "\""),
+              file.bytes[e.range.end - 1] == UInt8(ascii: "\"") else { return nil }
+        let inside = SourceRange(e.range.start + 1, e.range.end - 1)
+        guard text(inside) == value else { return nil }
+        return (value, inside)
     }
 
     /// A use of a state, event or output name, recorded only when the name is declared.

@@ -262,7 +262,7 @@ public struct TraceStep: Sendable {
 
 /// One microstep of a statechart's step (SCXML's microstep): its trigger, the transitions it
 /// took (in the order their actions ran), the states it exited (children first) and
-/// entered (parents first).
+/// entered (parents first), and for a completion the values it carries.
 public struct TraceMicrostep: Sendable, Equatable {
     /// What started the microstep: the event, a timer, a raised event, a completion, eventless transitions or
     /// the start.
@@ -273,13 +273,18 @@ public struct TraceMicrostep: Sendable, Equatable {
     public var exited: [StateID]
     /// The states entered, parents before children.
     public var entered: [StateID]
+    /// For a completion, the values its final state gave, in the order of the completion's
+    /// fields (`Machine.completionFields`); empty otherwise.
+    public var values: [Value]
 
     /// Creates a record.
-    public init(trigger: MicrostepLog.Trigger, transitions: [TransitionID], exited: [StateID], entered: [StateID]) {
+    public init(trigger: MicrostepLog.Trigger, transitions: [TransitionID], exited: [StateID], entered: [StateID],
+                values: [Value] = []) {
         self.trigger = trigger
         self.transitions = transitions
         self.exited = exited
         self.entered = entered
+        self.values = values
     }
 }
 

@@ -309,7 +309,7 @@ public struct TraceBatch: Sendable {
         guard let log else { return }
         for k in 0..<log.count {
             microsteps.append(TraceMicrostep(trigger: log.trigger(k), transitions: log.transitions(k),
-                                             exited: log.exited(k), entered: log.entered(k)))
+                                             exited: log.exited(k), entered: log.entered(k), values: Array(log.values(k))))
         }
         entries[entries.count - 1].microstepsEnd = Int32(truncatingIfNeeded: microsteps.count)
     }

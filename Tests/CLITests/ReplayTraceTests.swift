@@ -137,4 +137,58 @@ import TestSupport
         #expect(objects[402..<702].allSatisfy { $0["log"] as? String == "two.jsonl" })
         #expect((objects[702]["report"] as? [String: Any])?["log"] as? String == "two.jsonl")
     }
+
+    /// A completion carries the values its final state gave (`final state settled(code: 200, …)`):
+    /// its `done` microstep shows them as a step shows its event's payload, in text (`done(x)(code:
+    /// 200, …)`) and in JSON Lines (`"payload"`), taken or lost.
+    @Test func aCompletionShowsItsValues() throws {
+        let spec = """
+            machine Request {
+                var total: Number = 1
+                public var status: String = ""
+                event ok
+                event fail
+                event again
+                initial state loading {
+                    initial state waiting {
+                        on ok -> settled
+                        on fail -> failed
+                    }
+                    final state settled(code: 200, count: total + 1, fine: true, note: "fine")
+                    final state failed(code: 500, count: 0, fine: false, note: "bad \\"x\\"")
+                    done if fine -> shown { status = note }
+                }
+                state shown { on again -> loading }
+            }
+
+            """
+        let log = """
+            {"time": 0, "event": "ok"}
+            {"time": 1, "event": "again"}
+            {"time": 2, "event": "fail"}
+
+            """
+        let dir = try ReplayCommandTests.folder(["request.machine": spec, "request.jsonl": log])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = try CLI.run(["replay", "--trace", "request.machine", "request.jsonl"], in: dir)
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("    done(loading)(code: 200, count: 2, fine: true, note: \"fine\"): exited settled, loading; "
+                               + "took loading -> shown (line 14); entered shown"), "\(text.stdout)")
+        #expect(lines.contains("    done(loading)(code: 500, count: 0, fine: false, note: \"bad \\\"x\\\"\"): lost, no transition takes it"),
+                "\(text.stdout)")
+        let jsonl = try CLI.run(["replay", "--trace", "--format", "jsonl", "request.machine", "request.jsonl"], in: dir)
+        #expect(jsonl.status == 0)
+        let objects = try ReplayTraceTests.jsonObjects(jsonl.stdout)
+        let done = objects.prefix(3).compactMap { ($0["microsteps"] as? [[String: Any]])?.first { $0["trigger"] as? String == "done" } }
+        #expect(done.count == 2)
+        let taken = try #require(done.first?["payload"] as? [String: Any])
+        #expect(taken["code"] as? Int == 200 && taken["count"] as? Int == 2 && taken["fine"] as? Bool == true
+                && taken["note"] as? String == "fine", "\(taken)")
+        let lost = try #require(done.last?["payload"] as? [String: Any])
+        #expect(lost["code"] as? Int == 500 && lost["fine"] as? Bool == false && lost["note"] as? String == "bad \"x\"", "\(lost)")
+        // Other microsteps carry no payload.
+        let first = try #require(objects.first?["microsteps"] as? [[String: Any]])
+        #expect(first.first?["payload"] == nil)
+    }
 }

@@ -29,7 +29,7 @@ struct PublicSymbolCountTests {
         "StatecraftIndex": 63,
         "StatecraftModel": 462,
         "StatecraftRecording": 74,
-        "StatecraftReplay": 355,
+        "StatecraftReplay": 356,
         "StatecraftReport": 126,
         "StatecraftRuntime": 164,
         "StatecraftSCXML": 12,

@@ -123,4 +123,89 @@ import TestSupport
         #expect(original.status == 0, "\(original.output)")
         #expect(again.status == 0, "\(again.output)\n\(back.stdout)")
     }
+
+    static let cancelled = """
+        machine Watch {
+            event reset as "watch.reset"
+            event lap
+            event pick(name: String)
+            event next
+            event later
+            event stop
+            var kind: String = "lap"
+            var laps: Number = 0
+            var resets: Number = 0
+            initial state running {
+                on pick { kind = name }
+                on next { send "\\(kind)" after 1s }
+                on later { send "lap" after 2s }
+                on stop { cancel lap; cancel reset }
+                on lap { laps += 1 }
+                on reset { resets += 1 }
+            }
+        }
+
+        """
+
+    /// `stop` cancels the lap and the reset that a send by name scheduled, then a literal's lap;
+    /// the last lap is not cancelled.
+    static let cancelledLog = """
+        {"event": "next"}
+        {"time": 0.5, "event": "stop"}
+        {"time": 0.5, "event": "pick", "name": "watch.reset"}
+        {"time": 0.5, "event": "next"}
+        {"time": 1, "event": "later"}
+        {"time": 1.2, "event": "stop"}
+        {"time": 2, "expect": {"vars": {"laps": 0, "resets": 0}}}
+        {"time": 2, "event": "pick", "name": "lap"}
+        {"time": 2, "event": "next"}
+        {"time": 4, "expect": {"vars": {"laps": 1, "resets": 0}}}
+
+        """
+
+    /// A `cancel e` cancels by send id, so a send by name that may send a cancelled event
+    /// carries that event's id in the document: a literal is written as `send e` is, a computed
+    /// name is tested against the names of each cancelled event first (its own and its external
+    /// name), and every `<cancel>` of the event names the new ids. The document imports back to
+    /// a machine that runs as the spec does, and an SCXML engine we did not write
+    /// (python-statemachine, when installed) cancels what the spec cancels.
+    @Test func aCancelReachesASendByNameInTheDocument() throws {
+        let scxml = try CLI.run(["scxml", "-"], input: Self.cancelled)
+        #expect(scxml.status == 0, "\(scxml.stderr)")
+        let lines = scxml.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let next = try #require(lines.firstIndex(of: "<transition event=\"next\">"), "\(scxml.stdout)")
+        #expect(Array(lines[(next + 1)...].prefix(8)) == [
+            "<if cond=\"kind === 'reset' || kind === 'watch.reset'\">",
+            "<send event=\"watch.reset\" id=\"send.reset\" delay=\"1000ms\"/>",
+            "<elseif cond=\"kind === 'lap'\"/>",
+            "<send event=\"lap\" id=\"send.lap\" delay=\"1000ms\"/>",
+            "<else/>",
+            "<send eventexpr=\"kind === 'reset' ? 'watch.reset' : kind\" delay=\"1000ms\"/>",
+            "</if>",
+            "</transition>",
+        ], "\(scxml.stdout)")
+        #expect(lines.contains("<send event=\"lap\" id=\"send.lap.2\" delay=\"2000ms\"/>"), "\(scxml.stdout)")
+        let stop = try #require(lines.firstIndex(of: "<transition event=\"stop\">"))
+        #expect(Array(lines[(stop + 1)...].prefix(3))
+                == ["<cancel sendid=\"send.lap\"/>", "<cancel sendid=\"send.lap.2\"/>", "<cancel sendid=\"send.reset\"/>"])
+
+        let original = try Self.replay(Self.cancelled, Self.cancelledLog)
+        #expect(original.status == 0, "\(original.output)")
+        let back = try CLI.run(["import", "-"], input: scxml.stdout)
+        #expect(back.status == 0, "\(back.stderr)")
+        let again = try Self.replay(back.stdout, Self.cancelledLog)
+        #expect(again.status == 0, "\(again.output)\n\(back.stdout)")
+
+        guard CrossRunTests.isAvailable else { return }
+        let spec = try TemporaryFile(name: "watch.machine", contents: Self.cancelled)
+        defer { spec.remove() }
+        let log = try TemporaryFile(name: "watch.jsonl", contents: Self.cancelledLog)
+        defer { log.remove() }
+        let machine = try #require(SCXMLFixtures.machine(spec.url))
+        let (steps, finals) = try CrossRunTests.crossRun(scxml.stdout, log: log.url, machine)
+        #expect(steps.allSatisfy { $0.error == nil }, "\(steps.compactMap(\.error))")
+        let laps = (finals.values.first?["laps"] as? NSNumber)?.doubleValue
+        #expect(laps == 1, "python-statemachine: \(finals)")
+        #expect(try CrossRunTests.variableDifferences(finals, machine, spec: spec.url, log: log.url).isEmpty)
+    }
 }

@@ -55,6 +55,9 @@ package final class TraceNames {
     /// By state: its name quoted for JSON; by transition: `{"source": …, "target": …, "line": N}`.
     private let quotedStates: [Piece]
     private let transitionObjects: [Piece]
+    /// By state: the fields of its completion (its final children's values), whose values a
+    /// `done` microstep shows as an event's payload is shown.
+    private let completionFields: [[String]]
 
     package init(_ machine: Machine) {
         self.machine = machine
@@ -91,6 +94,7 @@ package final class TraceNames {
         textVariableKeys = machine.variables.map { piece("\($0.name) = ") }
         textOutputs = machine.outputs.map { piece($0.name) }
         quotedStates = machine.states.map { piece(q($0.name)) }
+        completionFields = machine.states.map { machine.completionFields($0.id).map(\.name) }
         transitionObjects = machine.transitions.map { t in
             piece("{\"source\": \(q(machine[t.source].name)), \"target\": "
                   + (t.target.map { q(machine[$0].name) } ?? "null")
@@ -205,6 +209,17 @@ package final class TraceNames {
             out.append(contentsOf: kind)
             out.append("\", \"name\": ")
             if let name { JSONWriter.appendQuoted(name, to: &out) } else { out.append("null") }
+            // A completion's values, as a step's payload: `"payload": {"code": 200}`.
+            if case .completion(let s) = m.trigger, !m.values.isEmpty {
+                out.append(", \"payload\": {")
+                for (j, (field, value)) in zip(completionFields[s.index], m.values).enumerated() {
+                    if j > 0 { out.append(", ") }
+                    JSONWriter.appendQuoted(field, to: &out)
+                    out.append(": ")
+                    value.appendJSON(to: &out)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
             out.append(", \"transitions\": [")
             for (j, t) in m.transitions.enumerated() {
                 if j > 0 { out.append(", ") }
@@ -323,6 +338,12 @@ package final class TraceNames {
         for m in batch.microsteps(k) { out.append(contentsOf: microstepText(m) + "\n") }
     }
 
+    /// A completion's values as a step's line shows its event's payload, `(code: 200, note: "ok")`;
+    /// nothing without values.
+    private func payload(_ fields: [String], _ values: [Value]) -> String {
+        values.isEmpty ? "" : "(" + zip(fields, values).map { "\($0): \($1.description)" }.joined(separator: ", ") + ")"
+    }
+
     /// The active atomic states of a configuration, comma separated (`playing, muted`).
     private func leaves(_ configuration: [StateID]) -> String {
         let names = configuration.filter { machine.isAtomic($0) }.map { machine[$0].name }
@@ -336,7 +357,7 @@ package final class TraceNames {
         case .event: "on " + (name ?? "")
         case .timer: name ?? "after"
         case .raised: "raised " + (name ?? "")
-        case .completion: "done(" + (name ?? "") + ")"
+        case .completion(let s): "done(" + (name ?? "") + ")" + payload(completionFields[s.index], m.values)
         case .eventless, .start: kind
         }
         var text = "    " + head

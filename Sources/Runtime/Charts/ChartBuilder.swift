@@ -53,6 +53,8 @@ struct ChartBuilder {
     /// Where a `done(x)` transition reads the fields of `x`'s completion (its payload
     /// registers, in field order): `completionRegisters[completionPayloadStart[x] ..< …]`.
     var completionPayloadStart: [Int32] = [0], completionRegisters: [Register] = []
+    /// The type of each of `completionRegisters` (a `Bool` is held as a number).
+    var completionTypes: [ValueType] = []
     var timers: [Pending] = []
     var source: [Int32] = []
     var target: [Int32] = []
@@ -142,6 +144,7 @@ struct ChartBuilder {
             doneValueStart.append(Int32(doneValuePC.count))
             for (k, field) in machine.completionFields(s.id).enumerated() {
                 completionRegisters.append(Register(file: field.type == .string ? .string : .number, index: g.payloadBase + Int32(k)))
+                completionTypes.append(field.type)
             }
             completionPayloadStart.append(Int32(completionRegisters.count))
         }

@@ -95,6 +95,8 @@ package final class ChartProgram: @unchecked Sendable {  // immutable; its table
     /// `completionRegisters[completionPayloadStart[x] ..< completionPayloadStart[x + 1]]`.
     let completionPayloadStart: FrozenTable<Int32>
     let completionRegisters: FrozenTable<Register>
+    /// The type of each of `completionRegisters`' values, for a trace (a `Bool` is a number there).
+    let completionTypes: FrozenTable<ValueType>
     /// Timer `k` (an index of `Program.timers`) as a candidate.
     let timerCandidates: FrozenTable<Candidate>
 
@@ -165,6 +167,7 @@ package final class ChartProgram: @unchecked Sendable {  // immutable; its table
         doneValueRegister = FrozenTable(b.doneValueRegister.map(relocate))
         completionPayloadStart = FrozenTable(b.completionPayloadStart)
         completionRegisters = FrozenTable(b.completionRegisters)
+        completionTypes = FrozenTable(b.completionTypes)
         timerCandidates = relocated(b.timers)
         source = FrozenTable(b.source)
         target = FrozenTable(b.target)
@@ -189,7 +192,7 @@ package final class ChartProgram: @unchecked Sendable {  // immutable; its table
                       historyStart.free, histories.free, historySlot.free, defaultStart.free, historyDefaults.free,
                       isDeep.free, entryPC.free, exitPC.free, initialPC.free, historyPC.free, hasTimers.free, eventActions.free, hasCandidates.free,
                       eventlessStart.free, eventless.free, hasEventlessChain.free, eventlessReads.free, completionStart.free, completion.free, completionOf.free,
-                      doneValueStart.free, doneValuePC.free, doneValueRegister.free, completionPayloadStart.free, completionRegisters.free,
+                      doneValueStart.free, doneValuePC.free, doneValueRegister.free, completionPayloadStart.free, completionRegisters.free, completionTypes.free,
                       timerCandidates.free, source.free, target.free, isInternal.free, staticDomain.free, entryStart.free, entryEnd.free,
                       entryLists.free, isLeaf.free] as [() -> Void] {
             table()

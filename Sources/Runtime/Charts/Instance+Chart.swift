@@ -181,6 +181,7 @@ extension Instance {
                     (kind, subject) = (.raised, item)
                 } else {
                     loadCompletionPayload(Int(-1 - item), at: payload, chart, run)
+                    if let log = run.log { noteCompletionValues(Int(-1 - item), chart, log) }
                     found = try selectCompletionTransitions(of: -1 - item, chart, run)
                     (kind, subject) = (.completion, -1 - item)
                 }
@@ -220,6 +221,20 @@ extension Instance {
             } else {
                 registers.strings[Int(r.index)] = run.queueStrings[Int(slot)]
             }
+        }
+    }
+
+    /// Hands `log` the values completion `x` carries, now in its payload registers, for the
+    /// microstep it starts (a trace shows them).
+    private func noteCompletionValues(_ x: Int, _ chart: ChartProgram, _ log: MicrostepLog) {
+        for k in Int(chart.completionPayloadStart[x])..<Int(chart.completionPayloadStart[x + 1]) {
+            let r = chart.completionRegisters[k]
+            let value: Value = switch chart.completionTypes[k] {
+            case .string: .string(registers.strings[Int(r.index)])
+            case .bool: .bool(registers.numbers[Int(r.index)] != 0)
+            case .number: .number(registers.numbers[Int(r.index)])
+            }
+            log.noteValue(value)
         }
     }
 

@@ -3,8 +3,8 @@ import StatecraftModel
 /// What the microsteps of a statechart's step did, recorded by `Instance` when it is given a
 /// log (the replayer gives one for coverage and traces): for each microstep, what triggered
 /// it, the transitions it took, the states it exited (in exit order) and entered (in entry
-/// order). Flat storage, emptied per step and reused, so recording allocates nothing once
-/// it has grown.
+/// order), and for a completion the values its final state gave. Flat storage, emptied per
+/// step and reused, so recording allocates nothing once it has grown.
 public final class MicrostepLog: @unchecked Sendable {  // owned by one replay run at a time
     /// What started a microstep.
     public enum Trigger: Sendable, Equatable {
@@ -32,10 +32,15 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         var transitionsEnd: Int32
         var exitedEnd: Int32
         var enteredEnd: Int32
+        /// The end of its values in `values` (which start where the last entry's end).
+        var valuesEnd: Int32
     }
 
     @exclusivity(unchecked) private(set) var entries = RawList<Entry>(capacity: 8)
     @exclusivity(unchecked) private(set) var ids = IntList(capacity: 32)
+    /// The values of completions, in field order, microstep after microstep: noted
+    /// (`noteValue`) before the microstep they start is recorded.
+    private(set) var values: [Value] = []
 
     /// An empty log.
     public init() {}
@@ -52,6 +57,13 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
     func removeAll() {
         entries.removeAll()
         ids.removeAll()
+        values.removeAll(keepingCapacity: true)
+    }
+
+    /// Notes a value of the completion whose microstep is recorded next (`record` or
+    /// `recordLost`), in field order.
+    func noteValue(_ value: Value) {
+        values.append(value)
     }
 
     /// Records a microstep: its trigger (a kind, and the event, timer transition or state
@@ -63,7 +75,7 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         let exitedEnd = Int32(ids.count)
         for k in 0..<entered.count { ids.append(entered[k]) }
         entries.append(Entry(kind: kind, subject: subject, transitionsEnd: transitionsEnd, exitedEnd: exitedEnd,
-                             enteredEnd: Int32(ids.count)))
+                             enteredEnd: Int32(ids.count), valuesEnd: Int32(values.count)))
     }
 
     /// Records a raised event or a completion (`kind` `.raised` or `.completion`) that no
@@ -71,7 +83,8 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
     /// lost rather than leaving it out.
     func recordLost(kind: Kind, subject: Int32) {
         let end = Int32(ids.count)
-        entries.append(Entry(kind: kind, subject: subject, transitionsEnd: end, exitedEnd: end, enteredEnd: end))
+        entries.append(Entry(kind: kind, subject: subject, transitionsEnd: end, exitedEnd: end, enteredEnd: end,
+                             valuesEnd: Int32(values.count)))
     }
 
     /// Where microstep `k`'s lists start in `ids`.
@@ -89,6 +102,12 @@ public final class MicrostepLog: @unchecked Sendable {  // owned by one replay r
         case .eventless: return .eventless
         case .start: return .start
         }
+    }
+
+    /// The values microstep `k`'s completion carries (its final state's, in field order);
+    /// empty for another trigger, or a completion without values.
+    package func values(_ k: Int) -> ArraySlice<Value> {
+        values[(k == 0 ? 0 : Int(entries[k - 1].valuesEnd))..<Int(entries[k].valuesEnd)]
     }
 
     /// The transitions microstep `k` took, in the order their actions ran.

@@ -8,7 +8,8 @@ import StatecraftModel
 /// - `send e` is `<send id="send.e">`; when a machine sends `e` from more than one place,
 ///   the first (in document order) keeps `send.e` and the others are `send.e.2`,
 ///   `send.e.3`, …, because SCXML's schema makes a send id unique in the document; `cancel e`
-///   then cancels every one of them.
+///   then cancels every one of them. A send by name that may send an event some `cancel`
+///   names counts as a place that sends it (`SCXMLDocument.writeNamedSend`).
 /// - completion of state x is SCXML's `done.state.x`.
 /// - `let y` is stored in the data item `let_y` (with `_` added while that name is taken by a
 ///   constant, variable or state).

@@ -26,6 +26,9 @@ struct SCXMLDocument {
     private let sendIDs: [EventID: [String]]
     /// The send id of each `send` action, by the source position of the action.
     private let sendIDAt: [Int: String]
+    /// The send ids of each send by name, by the source position of the action: one per event
+    /// that some `cancel` names and that it may send (see `namedSendTargets`).
+    private let namedSendIDs: [Int: [(event: EventID, id: String)]]
     /// Each event's name in the document (see `documentNames`).
     private let documentName: [String]
     private(set) var text = ""
@@ -40,7 +43,7 @@ struct SCXMLDocument {
         var all: [Action] = []
         for list in lists { for a in list { a.visit { all.append($0) } } }
         letItems = Self.letItems(machine, all)
-        (sendIDs, sendIDAt) = Self.sendIDs(machine, all)
+        (sendIDs, sendIDAt, namedSendIDs) = Self.sendIDs(machine, all)
         documentName = Self.documentNames(machine)
     }
 
@@ -85,21 +88,57 @@ struct SCXMLDocument {
         return items
     }
 
-    /// The send ids of each event, and of each `send` action by its source position:
-    /// numbered per event in source order (see `SCXMLNames`).
-    private static func sendIDs(_ machine: Machine, _ actions: [Action]) -> ([EventID: [String]], [Int: String]) {
+    /// The send ids of each event, of each `send` action and of each send by name by its source
+    /// position: numbered per event in source order (see `SCXMLNames`).
+    private static func sendIDs(_ machine: Machine, _ actions: [Action])
+        -> ([EventID: [String]], [Int: String], [Int: [(event: EventID, id: String)]]) {
         var ids: [EventID: [String]] = [:]
         var at: [Int: String] = [:]
-        let sends = actions.compactMap { action -> (EventID, Int)? in
-            if case .send(let e, _, _, let range) = action { return (e, range.start) }
-            return nil
-        }
-        for (event, start) in sends.sorted(by: { $0.1 < $1.1 }) where at[start] == nil {
+        var named: [Int: [(event: EventID, id: String)]] = [:]
+        func next(_ event: EventID) -> String {
             let id = SCXMLNames.send(machine[event].name, occurrence: (ids[event]?.count ?? 0) + 1)
             ids[event, default: []].append(id)
-            at[start] = id
+            return id
         }
-        return (ids, at)
+        let cancelled = Self.cancelledEvents(machine, actions)
+        var sends: [(start: Int, action: Action)] = []
+        for action in actions {
+            switch action {
+            case .send(_, _, _, let range), .sendNamed(_, _, let range): sends.append((range.start, action))
+            default: break
+            }
+        }
+        for (start, action) in sends.sorted(by: { $0.start < $1.start }) where at[start] == nil && named[start] == nil {
+            switch action {
+            case .send(let event, _, _, _):
+                at[start] = next(event)
+            case .sendNamed(let name, _, _):
+                let targets = namedSendTargets(name, machine, cancelled: cancelled)
+                if !targets.isEmpty { named[start] = targets.map { ($0, next($0)) } }
+            default:
+                break
+            }
+        }
+        return (ids, at, named)
+    }
+
+    /// The events some `cancel` names, in declaration order.
+    private static func cancelledEvents(_ machine: Machine, _ actions: [Action]) -> [EventID] {
+        var cancelled = Set<EventID>()
+        for case .cancel(let e, _) in actions { cancelled.insert(e) }
+        return machine.events.map(\.id).filter { cancelled.contains($0) }
+    }
+
+    /// The events a send by name may send that a `cancel` must reach: a cancelled event (it has
+    /// no fields, or nothing could send it by name) that the literal names, or for a computed
+    /// name each such event. Empty when no `cancel` could target the send, which is then written
+    /// as before, with `eventexpr` alone.
+    private static func namedSendTargets(_ name: Expr, _ machine: Machine, cancelled: [EventID]) -> [EventID] {
+        let sendable = cancelled.filter { machine[$0].fields.isEmpty }
+        if case .literal(.string(let text)) = name.kind {
+            return LogNameTable(machine).event(text).map { sendable.contains($0) ? [$0] : [] } ?? []
+        }
+        return sendable
     }
 
     /// The name declared by `let NAME = …` (the action's source text).
@@ -355,8 +394,8 @@ struct SCXMLDocument {
             let id = sendIDAt[range.start] ?? SCXMLNames.send(machine[e].name)
             let attributes = [("event", scxmlName(e)), ("id", id)] + (delay.map { delayAttributes($0, js) } ?? [])
             writeSend(e, args, attributes, js)
-        case .sendNamed(let name, let delay, _):
-            writeNamedSend(name, delay, js)
+        case .sendNamed(let name, let delay, let range):
+            writeNamedSend(name, delay, namedSendIDs[range.start] ?? [], js)
         case .cancel(let e, _):
             for id in sendIDs[e] ?? [SCXMLNames.send(machine[e].name)] { empty("cancel", [("sendid", id)]) }
         case .ifAction(let condition, let then, let otherwise, _):
@@ -385,19 +424,37 @@ struct SCXMLDocument {
     /// `send "\(kind)"`: `<send eventexpr="…">`. The runtime looks the string up as a log's
     /// name, so a declared name stands for its event too; where an event's name in the
     /// document is not its declared name (`event watch_reset as "watch.reset"`), the
-    /// expression maps the one to the other (`k === 'watch_reset' ? 'watch.reset' : k`). No
-    /// `id`: which event it sends is known only when it runs, so a `cancel` (written per
-    /// event, by send id) does not reach it.
-    private mutating func writeNamedSend(_ name: Expr, _ delay: Expr?, _ js: ECMAScript) {
+    /// expression maps the one to the other (`k === 'watch_reset' ? 'watch.reset' : k`).
+    ///
+    /// A `cancel e` cancels by send id, so a send by name that may send `e` must carry one of
+    /// `e`'s ids (`ids`): a literal naming `e` is written as `send e` is, `<send event="e"
+    /// id="send.e.2">`; a computed name is tested against each name of each such event first,
+    /// `<if cond="k === 'e'"><send event="e" id="send.e.2"/>…<else/><send eventexpr="…"/></if>`.
+    /// (Only against exact names: ECMAScript as we write it cannot test a prefix, so a name that
+    /// extends an `as "x.*"` name is still sent by `eventexpr`, without an id.)
+    private mutating func writeNamedSend(_ name: Expr, _ delay: Expr?, _ ids: [(event: EventID, id: String)], _ js: ECMAScript) {
+        let delayed = delay.map { delayAttributes($0, js) } ?? []
+        if case .literal(.string) = name.kind, ids.count == 1 {
+            return empty("send", [("event", scxmlName(ids[0].event)), ("id", ids[0].id)] + delayed)
+        }
         let renamed = machine.events.filter { $0.fields.isEmpty && scxmlName($0.id) != $0.name }
         var expr = js.text(name, atLeast: .conditional)
+        let value = js.text(name, atLeast: .equality)
         if !renamed.isEmpty {
-            let value = js.text(name, atLeast: .equality)
             expr = renamed.reversed().reduce(expr) { rest, e in
                 value + " === " + ECMAScript.string(e.name) + " ? " + ECMAScript.string(scxmlName(e.id)) + " : " + rest
             }
         }
-        empty("send", [("eventexpr", expr)] + (delay.map { delayAttributes($0, js) } ?? []))
+        guard !ids.isEmpty else { return empty("send", [("eventexpr", expr)] + delayed) }
+        for (k, (event, id)) in ids.enumerated() {
+            let names = machine.logNames.filter { $0.event == event }.map(\.name)
+            let condition = names.map { value + " === " + ECMAScript.string($0) }.joined(separator: " || ")
+            if k == 0 { open("if", [("cond", condition)]) } else { empty("elseif", [("cond", condition)]) }
+            empty("send", [("event", scxmlName(event)), ("id", id)] + delayed)
+        }
+        empty("else", [])
+        empty("send", [("eventexpr", expr)] + delayed)
+        close("if")
     }
 
     /// `<send>` with a `<param>` per argument, named by the event's fields.
