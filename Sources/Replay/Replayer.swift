@@ -552,7 +552,17 @@ public struct Replayer {
     private mutating func apply<L: ReplayLine>(_ event: EventID, to run: Run, loading payload: StagedPayload?,
                                                nameOffset: Int, _ source: L, sink: TraceSink) {
         let before = options.trace && program.chart != nil ? run.instance.configuration.states : nil
-        let step = if let payload { run.instance.apply(event.index, loading: payload) } else { run.instance.apply(event.index) }
+        let step: Instance.RawStep
+        var payloadBefore: [Value]?
+        if before != nil {
+            // A statechart's step may write the event's payload registers again (a raised
+            // event's payload, a completion's values): the trace reads them before the step.
+            if let payload { run.instance.loadPayload(event.index, payload) }
+            payloadBefore = payloadValues(of: event.index, in: run)
+            step = run.instance.apply(event.index)
+        } else {
+            step = if let payload { run.instance.apply(event.index, loading: payload) } else { run.instance.apply(event.index) }
+        }
         var result = StepVerdict.applied
         var message: String?
         switch step.result {
@@ -609,7 +619,7 @@ public struct Replayer {
             trace(run, line: source.lineNumber, time: run.instance.now, event: Int32(event.index), timer: -1,
                   from: step.from, to: step.to, result: result, message: message,
                   transition: step.result == .applied ? step.transition : -1, payloadOf: event.index,
-                  before: before ?? [], sink: sink)
+                  payload: payloadBefore, before: before ?? [], sink: sink)
         }
     }
 
@@ -637,17 +647,34 @@ public struct Replayer {
     /// registers) and the variables it changed.
     private mutating func trace(_ run: Run, line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
                                 result: StepVerdict, message: String?, transition: Int32, payloadOf: Int?,
-                                before: [StateID], sink: TraceSink) {
+                                payload: [Value]? = nil, before: [StateID], sink: TraceSink) {
         traceBatch.beginStep(line: line, time: time, event: event, timer: timer, from: from, to: to, result: result,
                              caseKey: run.report.key, message: message, transition: transition)
         if program.chart != nil {
             traceBatch.addMicrosteps(result == .applied ? run.instance.microstepLog : nil, before: before,
                                      after: run.instance.configuration.states)
         }
-        if let payloadOf { recordPayload(of: payloadOf, in: run) }
+        if let payload {
+            for value in payload {
+                if case .string(let text) = value { traceBatch.addPayload(text) } else { traceBatch.addPayload(value.number ?? 0) }
+            }
+        } else if let payloadOf {
+            recordPayload(of: payloadOf, in: run)
+        }
         if result == .applied { recordOutputs(of: run) }
         recordChanges(of: run)
         tracedStep(sink)
+    }
+
+    /// The payload of `event` in the run's registers, as `recordPayload` records it (a Bool as
+    /// its number).
+    private func payloadValues(of event: Int, in run: Run) -> [Value] {
+        let registers = run.instance.registers
+        return (Int(program.payloadStart[event])..<Int(program.payloadStart[event + 1])).map { k in
+            let register = program.payloadRegisters[k]
+            return register.file == .string ? .string(registers.string(at: Int(register.index)))
+                : .number(registers.numbers[Int(register.index)])
+        }
     }
 
     /// Records the payload of the event just applied, from its registers.

@@ -191,4 +191,32 @@ import TestSupport
         let first = try #require(objects.first?["microsteps"] as? [[String: Any]])
         #expect(first.first?["payload"] == nil)
     }
+
+    /// A statechart's step may write its event's payload registers again (a completion's
+    /// values go there): the trace shows the payload the line gave, not what the step left.
+    @Test func aStepShowsTheEventsPayloadEvenWhereACompletionReusedItsRegisters() throws {
+        let spec = """
+            machine Till {
+                public var paid: Number = 0
+                event pay(amount: Number)
+                initial state open {
+                    initial state waiting {
+                        on pay if amount >= 0 -> settled { paid = amount }
+                    }
+                    final state settled(ok: true)
+                    done -> closed
+                }
+                state closed
+            }
+
+            """
+        let dir = try ReplayCommandTests.folder(["till.machine": spec, "till.jsonl": "{\"time\": 0, \"event\": \"pay\", \"amount\": 30}\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = try CLI.run(["replay", "--trace", "till.machine", "till.jsonl"], in: dir)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("pay(amount: 30)"), "\(text.stdout)")
+        let jsonl = try CLI.run(["replay", "--trace", "--format", "jsonl", "till.machine", "till.jsonl"], in: dir)
+        let step = try #require(try ReplayTraceTests.jsonObjects(jsonl.stdout).first)
+        #expect((step["payload"] as? [String: Any])?["amount"] as? Int == 30, "\(step)")
+    }
 }
