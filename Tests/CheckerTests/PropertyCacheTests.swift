@@ -274,33 +274,20 @@ import TestSupport
         #expect(settled("nanIn") == 0, "a NaN payload makes q NaN, which breaks the property")
         #expect(settled("scaled") == 0, "v / 1000 is any finite number")
 
-        var instance = Instance(program)
-        _ = instance.start()
-        var plain = PropertyMonitor(program), cached = PropertyMonitor(program)
-        let cache = PropertyInputCache(program)
-        var plainFound: [PropertyViolation] = [], cachedFound: [PropertyViolation] = []
-        plain.observe(&instance, program, at: 0, took: -1, violations: &plainFound)
-        cached.observe(&instance, program, at: 0, took: -1, fired: -1, cache: cache, violations: &cachedFound)
+        var pair = MonitorPair(program)
         let values: [Double] = [.nan, .infinity, -.infinity, -5, 0, 0.5, 1, 5, 2000]
         var steps: [String] = []
         for _ in 0..<3 {
             for event in machine.events {
                 for v in event.fields.isEmpty ? [0] : values {
-                    let step = instance.send(event.id, payload: event.fields.isEmpty ? [] : [.number(v)])
-                    guard case .applied(let t) = step.result else { continue }
+                    guard pair.send(event.id, event.fields.isEmpty ? [] : [.number(v)], at: 0) != nil else { continue }
                     steps.append("\(event.name)(\(v))")
-                    let took = Int32(event.id.index)
-                    plain.observe(&instance, program, at: 0, took: took, violations: &plainFound)
-                    cached.observe(&instance, program, at: 0, took: took, fired: Int32(t.index), cache: cache, violations: &cachedFound)
-                    #expect(plainFound == cachedFound && plain == cached, "after \(steps.joined(separator: ", "))")
-                    if plainFound != cachedFound || plain != cached { return }
+                    #expect(pair.agree, "after \(steps.joined(separator: ", "))")
+                    if !pair.agree { return }
                 }
             }
             // Each property is reported once per run: a fresh pair of monitors for the next round.
-            plain = PropertyMonitor(program)
-            cached = PropertyMonitor(program)
-            plainFound = []
-            cachedFound = []
+            pair.renewMonitors()
         }
     }
 
@@ -349,30 +336,19 @@ import TestSupport
             let program = Program(machine)
             guard let watch = program.propertyWatch else { continue }
             programs += 1
-            var instance = Instance(program)
-            _ = instance.start()
-            var plain = PropertyMonitor(program), cached = PropertyMonitor(program)
-            let cache = PropertyInputCache(program)
-            var plainFound: [PropertyViolation] = [], cachedFound: [PropertyViolation] = []
-            plain.observe(&instance, program, at: 0, took: -1, violations: &plainFound)
-            cached.observe(&instance, program, at: 0, took: -1, fired: -1, cache: cache, violations: &cachedFound)
+            var pair = MonitorPair(program)
             let values: [Double] = [.nan, .infinity, -.infinity, -1e300, -5, -0.5, 0, 0.25, 1, 3, 100, 1e300]
             for step in 0..<60 {
-                let e = Int(rng.next() % 4)
-                let event = machine.events[e]
-                let before = plainFound.count
-                let result = instance.send(event.id, payload: [.number(pick(values))]).result
-                guard case .applied(let t) = result else { continue }
-                plain.observe(&instance, program, at: Double(step), took: Int32(e), violations: &plainFound)
-                cached.observe(&instance, program, at: Double(step), took: Int32(e), fired: Int32(t.index), cache: cache,
-                               violations: &cachedFound)
-                let settles = watch.settledBy[t.index]
+                let event = machine.events[Int(rng.next() % 4)]
+                let before = pair.plainFound.count
+                guard let t = pair.send(event.id, [.number(pick(values))], at: Double(step)) else { continue }
+                let settles = watch.settledBy[t]
                 settled += settles.nonzeroBitCount
-                for v in plainFound[before...] {
+                for v in pair.plainFound[before...] {
                     let k = program.properties.firstIndex { $0.property == v.property } ?? 63
                     #expect(settles & (UInt64(1) << UInt64(k)) == 0, "a step said to settle \(machine.properties[v.property].name) broke it\n\(text)")
                 }
-                if plainFound != cachedFound {
+                if !pair.agree {
                     Issue.record("the monitors differ after step \(step)\n\(text)")
                     return
                 }
@@ -380,6 +356,49 @@ import TestSupport
         }
         #expect(programs > 60)
         #expect(settled > 200, "steps settle properties")
+    }
+
+    /// One run watched by the plain monitor and the cached one side by side, from its start.
+    struct MonitorPair {
+        let program: Program
+        var instance: Instance
+        var plain: PropertyMonitor
+        var cached: PropertyMonitor
+        let cache: PropertyInputCache
+        var plainFound: [PropertyViolation] = []
+        var cachedFound: [PropertyViolation] = []
+
+        init(_ program: Program) {
+            self.program = program
+            instance = Instance(program)
+            _ = instance.start()
+            plain = PropertyMonitor(program)
+            cached = PropertyMonitor(program)
+            cache = PropertyInputCache(program)
+            plain.observe(&instance, program, at: 0, took: -1, violations: &plainFound)
+            cached.observe(&instance, program, at: 0, took: -1, fired: -1, cache: cache, violations: &cachedFound)
+        }
+
+        /// Whether the two found the same violations and hold the same state.
+        var agree: Bool { plainFound == cachedFound && plain == cached }
+
+        /// Sends `event` at `time` and has both monitors judge what it left; the transition it
+        /// fired, or nil when it was not applied (nothing to judge).
+        mutating func send(_ event: EventID, _ payload: [Value], at time: Double) -> Int? {
+            guard case .applied(let t) = instance.send(event, payload: payload).result else { return nil }
+            plain.observe(&instance, program, at: time, took: Int32(event.index), violations: &plainFound)
+            cached.observe(&instance, program, at: time, took: Int32(event.index), fired: Int32(t.index), cache: cache,
+                           violations: &cachedFound)
+            return t.index
+        }
+
+        /// Fresh monitors for the run as it stands (each reports a property once).
+        mutating func renewMonitors() {
+            plain = PropertyMonitor(program)
+            cached = PropertyMonitor(program)
+            plainFound = []
+            cachedFound = []
+        }
     }
 
     /// One random run watched by both monitors; the first difference, if any.
