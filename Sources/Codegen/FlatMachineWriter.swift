@@ -74,7 +74,15 @@ struct FlatMachineWriter {
         "staticEntry", "microstepLimit", "regionsOf", "addDescendantStatesToEnter", "addAncestorStatesToEnter", "enterUncoveredRegions", "addAncestorsOfHistoryTargets", "finalChildren", "effectiveTargets", "historyDomain", "timerSites", "SnapshotError", "SnapshotJSON",
         "specFingerprint", "snapshotJSON", "Sent", "sent", "sendToSelf", "sentEntry", "firstSendSite", "statePath", "stateNumber", "isHistoryState", "parentNumber", "afterCount", "timerSlot",
         "unrepresentableDeadline", "DeadlineRefusal", "deadlineHolds", "onEachStep", "fireNext", "OutputQueue",
+        "takeAlone", "started", "startSaysMore", "enterByDefault", "faultText", "fieldTypes",
     ]
+
+    /// Whether a variable or constant of this name would be declared twice in the generated
+    /// type: a member's name, or the numbered names of its transitions' functions
+    /// (`transition3`, `transition3_tap`) and of its completion slots (`completion1_0`).
+    static func clashesWithMember(_ name: String) -> Bool {
+        memberNames.contains(name) || numbered(name, "transition") || numbered(name, "completion")
+    }
 
     mutating func write() throws(SwiftGenerator.Unsupported) -> String {
         try checkSupported()
@@ -101,11 +109,11 @@ struct FlatMachineWriter {
     // MARK: - What cannot be generated
 
     func checkSupported() throws(SwiftGenerator.Unsupported) {
-        for v in machine.variables where Self.memberNames.contains(v.name) {
+        for v in machine.variables where Self.clashesWithMember(v.name) {
             throw SwiftGenerator.Unsupported(
                 message: "variable '\(v.name)' has the name of a member of the generated type; rename it", range: v.range)
         }
-        for c in machine.constants where Self.memberNames.contains(c.name) {
+        for c in machine.constants where Self.clashesWithMember(c.name) {
             throw SwiftGenerator.Unsupported(
                 message: "constant '\(c.name)' has the name of a member of the generated type; rename it", range: c.range)
         }

@@ -49,6 +49,34 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: out.path), "no file is written")
     }
 
+    /// A variable is a member of the generated type: one named like another member (the
+    /// statechart's `takeAlone` and `started` too) or like a numbered transition function or
+    /// completion slot would be declared twice.
+    @Test(arguments: ["takeAlone", "started", "transition0", "completion1_0"])
+    func aVariableNamedLikeAGeneratedMemberIsRefused(name: String) throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = folder.appendingPathComponent("clash.machine")
+        let text = """
+            machine Clash {
+                public var \(name): Number = 0
+                event go
+                initial parallel state p {
+                    state r1 { initial state a { on go -> b { \(name) = 1 } } state b }
+                    state r2 { initial state c }
+                }
+            }
+
+            """
+        try Data(text.utf8).write(to: spec)
+        let out = folder.appendingPathComponent("Clash.swift")
+        let run = try CLI.run(["swift", spec.path, "-o", out.path])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("clash.machine:2:16: error: variable '\(name)' has the name of a member of the generated type; rename it"),
+                "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path), "no file is written")
+    }
+
     @Test func aCompletionFieldNamedSelfTypeIsRefused() throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
