@@ -378,7 +378,11 @@ public struct Replayer {
         var firedAtOnce = 0
         let tracesChart = options.trace && program.chart != nil
         var before = tracesChart ? run.instance.configuration.states : []
-        while let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) {
+        while true {
+            // A statechart's step may write the sent event's payload registers again: the
+            // trace takes the payload from the event still pending, before the step.
+            let nextSent = tracesChart ? run.instance.pendingSent.first : nil
+            guard let step = run.instance.fireNextTimer(dueBy: time, firedAtOnce: &firedAtOnce) else { break }
             collectOutputs(run)
             if watchesProperties {
                 // A deadline passed before the timer fired is certain at the timer's time; the
@@ -423,7 +427,8 @@ public struct Replayer {
                 trace(run, line: source.lineNumber, time: step.time,
                       event: step.sent.map { Int32(truncatingIfNeeded: $0.index) } ?? -1, timer: timer,
                       from: Int32(step.from.index), to: Int32(step.to.index), result: result, message: message,
-                      transition: fired, payloadOf: step.sent?.index, before: before, sink: sink)
+                      transition: fired, payloadOf: step.sent?.index,
+                      payload: step.sent != nil && nextSent?.event == step.sent ? nextSent?.payload : nil, before: before, sink: sink)
                 if tracesChart { before = run.instance.configuration.states }
             }
         }
@@ -644,7 +649,8 @@ public struct Replayer {
     /// statechart's microsteps and configurations (`before` the step and now), the payload
     /// of the event it took (`payloadOf`, none for a timer), its outputs (only a step that
     /// fired has any: an event after the final state leaves the last step's in the
-    /// registers) and the variables it changed.
+    /// registers) and the variables it changed. `payload`, where given, is that payload as it
+    /// was before the step (a statechart's step may write its registers again).
     private mutating func trace(_ run: Run, line: Int, time: Double, event: Int32, timer: Int32, from: Int32, to: Int32,
                                 result: StepVerdict, message: String?, transition: Int32, payloadOf: Int?,
                                 payload: [Value]? = nil, before: [StateID], sink: TraceSink) {
@@ -656,7 +662,11 @@ public struct Replayer {
         }
         if let payload {
             for value in payload {
-                if case .string(let text) = value { traceBatch.addPayload(text) } else { traceBatch.addPayload(value.number ?? 0) }
+                switch value {
+                case .string(let text): traceBatch.addPayload(text)
+                case .number(let n): traceBatch.addPayload(n)
+                case .bool(let b): traceBatch.addPayload(b ? 1 : 0)  // as the registers hold it
+                }
             }
         } else if let payloadOf {
             recordPayload(of: payloadOf, in: run)

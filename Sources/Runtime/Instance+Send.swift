@@ -95,7 +95,7 @@ extension Instance {
     }
 
     /// The pending sent events, in the order they come due: event, payload, time left.
-    var pendingSent: [(event: EventID, payload: [Value], remaining: Double)] {
+    package var pendingSent: [(event: EventID, payload: [Value], remaining: Double)] {
         pending.elements.filter { $0.event >= 0 }
             .sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
             .map { sent in

@@ -218,5 +218,15 @@ import TestSupport
         let jsonl = try CLI.run(["replay", "--trace", "--format", "jsonl", "till.machine", "till.jsonl"], in: dir)
         let step = try #require(try ReplayTraceTests.jsonObjects(jsonl.stdout).first)
         #expect((step["payload"] as? [String: Any])?["amount"] as? Int == 30, "\(step)")
+
+        // The same for an event the machine sent itself, taken when its timer fires.
+        let sent = spec.replacingOccurrences(of: "event pay(amount: Number)", with: "event pay(amount: Number)\n    event start")
+            .replacingOccurrences(of: "initial state waiting {", with: "initial state waiting {\n            on start { send pay(30) after 1s }")
+        try Data(sent.utf8).write(to: dir.appendingPathComponent("sent.machine"))
+        try Data("{\"time\": 0, \"event\": \"start\"}\n{\"time\": 2, \"expect\": {\"state\": \"closed\"}}\n".utf8)
+            .write(to: dir.appendingPathComponent("sent.jsonl"))
+        let timed = try CLI.run(["replay", "--trace", "sent.machine", "sent.jsonl"], in: dir)
+        #expect(timed.status == 0, "\(timed.stderr)")
+        #expect(timed.stdout.contains("pay(amount: 30)") && !timed.stdout.contains("pay(amount: 1)"), "\(timed.stdout)")
     }
 }
