@@ -180,7 +180,26 @@ extension FlatMachineWriter {
                     out.line("problems.append(\"field 'finished' is true, but no final state at the top level is active\")")
                 out.close()
             } else {
-                out.line("_ = problemsBefore")
+                // A statechart's configuration is one it can be in: an active compound state (the
+                // machine itself, once anything is active) has exactly one of its states active,
+                // an active parallel state every region.
+                let groups = [machine[machine.root]] + states.filter { ($0.kind == .compound || $0.kind == .parallel) && $0.id != machine.root }
+                let rows = groups.map { g -> String in
+                    let children = machine.childStates(g.id).filter { !machine[$0].isHistory }.map { String($0.index) }
+                    return "(\(g.id.index), [\(children.joined(separator: ", "))], \(g.kind == .parallel && g.id != machine.root))"
+                }
+                out.open("if problems.count == problemsBefore && !configuration.isEmpty")
+                    out.line("let groups: [(state: Int, children: [Int], parallel: Bool)] = [\(rows.joined(separator: ", "))]")
+                    out.open("for g in groups where g.state == 0 || active.contains(g.state)")
+                        out.line("let on = g.children.filter(active.contains).count")
+                        out.line("let name = g.state == 0 ? \"the machine\" : \"'\\(Self.statePath(g.state))'\"")
+                        out.open("if g.parallel")
+                            out.line("if on != g.children.count { problems.append(\"configuration: \\(name) is active but not every one of its regions is\") }")
+                        out.reopen("else if on != 1")
+                            out.line("problems.append(\"configuration: \\(name) is active but \" + (on == 0 ? \"none of its states is\" : \"more than one of its states is\"))")
+                        out.close()
+                    out.close()
+                out.close()
             }
             // History.
             out.line(isChart && !historyStates.isEmpty ? "var history: [(h: Int, states: [Int])] = []" : "let history: [(h: Int, states: [Int])] = []")

@@ -1246,7 +1246,18 @@ public struct Fixture_player: Sendable, Hashable {
             if p > 0 && !active.contains(p) { problems.append("configuration: '\(Self.statePath(s))' is active but its parent '\(Self.statePath(p))' is not") }
         }
         let configuration = active.sorted()
-        _ = problemsBefore
+        if problems.count == problemsBefore && !configuration.isEmpty {
+            let groups: [(state: Int, children: [Int], parallel: Bool)] = [(0, [1, 2, 12, 13], false), (2, [3], false), (3, [4, 8], true), (4, [5, 6, 7], false), (8, [9, 10], false)]
+            for g in groups where g.state == 0 || active.contains(g.state) {
+                let on = g.children.filter(active.contains).count
+                let name = g.state == 0 ? "the machine" : "'\(Self.statePath(g.state))'"
+                if g.parallel {
+                    if on != g.children.count { problems.append("configuration: \(name) is active but not every one of its regions is") }
+                } else if on != 1 {
+                    problems.append("configuration: \(name) is active but " + (on == 0 ? "none of its states is" : "more than one of its states is"))
+                }
+            }
+        }
         var history: [(h: Int, states: [Int])] = []
         if case .object(let members)? = field("history") {
             for (path, recorded) in members {

@@ -1865,7 +1865,18 @@ public struct RandomChart_116: Sendable, Hashable {
             if p > 0 && !active.contains(p) { problems.append("configuration: '\(Self.statePath(s))' is active but its parent '\(Self.statePath(p))' is not") }
         }
         let configuration = active.sorted()
-        _ = problemsBefore
+        if problems.count == problemsBefore && !configuration.isEmpty {
+            let groups: [(state: Int, children: [Int], parallel: Bool)] = [(0, [1, 13, 24], false), (1, [2, 7], true), (2, [3, 4, 5], false), (7, [8, 9, 10], false), (13, [14, 19], true), (14, [15, 16, 17, 18], false), (19, [20, 21, 22], false), (24, [25, 26], true)]
+            for g in groups where g.state == 0 || active.contains(g.state) {
+                let on = g.children.filter(active.contains).count
+                let name = g.state == 0 ? "the machine" : "'\(Self.statePath(g.state))'"
+                if g.parallel {
+                    if on != g.children.count { problems.append("configuration: \(name) is active but not every one of its regions is") }
+                } else if on != 1 {
+                    problems.append("configuration: \(name) is active but " + (on == 0 ? "none of its states is" : "more than one of its states is"))
+                }
+            }
+        }
         var history: [(h: Int, states: [Int])] = []
         if case .object(let members)? = field("history") {
             for (path, recorded) in members {

@@ -2713,7 +2713,18 @@ public struct RandomChart_20: Sendable, Hashable {
             if p > 0 && !active.contains(p) { problems.append("configuration: '\(Self.statePath(s))' is active but its parent '\(Self.statePath(p))' is not") }
         }
         let configuration = active.sorted()
-        _ = problemsBefore
+        if problems.count == problemsBefore && !configuration.isEmpty {
+            let groups: [(state: Int, children: [Int], parallel: Bool)] = [(0, [1, 16], false), (1, [2, 5, 9], false), (2, [3, 4], true), (5, [6, 7, 8], false), (9, [10, 11, 12, 13], false), (16, [17, 22], true), (17, [18, 19, 20, 21], false), (22, [23, 24], true)]
+            for g in groups where g.state == 0 || active.contains(g.state) {
+                let on = g.children.filter(active.contains).count
+                let name = g.state == 0 ? "the machine" : "'\(Self.statePath(g.state))'"
+                if g.parallel {
+                    if on != g.children.count { problems.append("configuration: \(name) is active but not every one of its regions is") }
+                } else if on != 1 {
+                    problems.append("configuration: \(name) is active but " + (on == 0 ? "none of its states is" : "more than one of its states is"))
+                }
+            }
+        }
         var history: [(h: Int, states: [Int])] = []
         if case .object(let members)? = field("history") {
             for (path, recorded) in members {

@@ -2141,7 +2141,18 @@ public struct RandomChart_41: Sendable, Hashable {
             if p > 0 && !active.contains(p) { problems.append("configuration: '\(Self.statePath(s))' is active but its parent '\(Self.statePath(p))' is not") }
         }
         let configuration = active.sorted()
-        _ = problemsBefore
+        if problems.count == problemsBefore && !configuration.isEmpty {
+            let groups: [(state: Int, children: [Int], parallel: Bool)] = [(0, [1, 14, 15], false), (1, [2, 6, 10], false), (2, [3, 4], true), (6, [7, 8], true), (10, [11, 12], true), (15, [16, 17], true)]
+            for g in groups where g.state == 0 || active.contains(g.state) {
+                let on = g.children.filter(active.contains).count
+                let name = g.state == 0 ? "the machine" : "'\(Self.statePath(g.state))'"
+                if g.parallel {
+                    if on != g.children.count { problems.append("configuration: \(name) is active but not every one of its regions is") }
+                } else if on != 1 {
+                    problems.append("configuration: \(name) is active but " + (on == 0 ? "none of its states is" : "more than one of its states is"))
+                }
+            }
+        }
         var history: [(h: Int, states: [Int])] = []
         if case .object(let members)? = field("history") {
             for (path, recorded) in members {

@@ -3838,7 +3838,18 @@ public struct WideChart: Sendable, Hashable {
             if p > 0 && !active.contains(p) { problems.append("configuration: '\(Self.statePath(s))' is active but its parent '\(Self.statePath(p))' is not") }
         }
         let configuration = active.sorted()
-        _ = problemsBefore
+        if problems.count == problemsBefore && !configuration.isEmpty {
+            let groups: [(state: Int, children: [Int], parallel: Bool)] = [(0, [1, 82], false), (1, [2], false), (2, [3, 29, 55], true), (3, [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28], false), (29, [30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54], false), (55, [56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80], false)]
+            for g in groups where g.state == 0 || active.contains(g.state) {
+                let on = g.children.filter(active.contains).count
+                let name = g.state == 0 ? "the machine" : "'\(Self.statePath(g.state))'"
+                if g.parallel {
+                    if on != g.children.count { problems.append("configuration: \(name) is active but not every one of its regions is") }
+                } else if on != 1 {
+                    problems.append("configuration: \(name) is active but " + (on == 0 ? "none of its states is" : "more than one of its states is"))
+                }
+            }
+        }
         var history: [(h: Int, states: [Int])] = []
         if case .object(let members)? = field("history") {
             for (path, recorded) in members {

@@ -198,6 +198,47 @@ import TestSupport
         }
     }
 
+    /// A statechart's snapshot restores only a configuration the machine can be in: an active
+    /// compound state (the machine itself too) with exactly one active state, an active
+    /// parallel state with every region. The generated types count on it.
+    @Test func aStatechartsConfigurationMustBeOneItCanBeIn() throws {
+        let program = try program(source: """
+            machine Panel {
+                event go
+                initial parallel state p {
+                    state a {
+                        initial state a1 { on go -> a2 }
+                        state a2
+                    }
+                    state b {
+                        initial state b1
+                        state b2
+                    }
+                }
+                state done
+            }
+            """)
+        func problems(_ configuration: String) -> [String] {
+            let json = """
+                {"snapshot": 1, "machine": "Panel", "spec": "0000000000000000", "now": 0, "finished": false,
+                 "configuration": [\(configuration)], "history": {}, "variables": {}, "pending": []}
+                """
+            do {
+                _ = try Instance(restoring: json, program: program)
+                return []
+            } catch {
+                return error.problems
+            }
+        }
+        #expect(problems(#""p", "p.a", "p.a.a1", "p.b", "p.b.b2""#) == [])
+        #expect(problems(#""p", "p.a", "p.a.a1", "p.b""#) == ["configuration: 'p.b' is active but none of its states is"])
+        #expect(problems(#""p", "p.a", "p.a.a1""#) == ["configuration: 'p' is active but not every one of its regions is"])
+        #expect(problems(#""p", "p.a", "p.a.a1", "p.a.a2", "p.b", "p.b.b1""#)
+                == ["configuration: 'p.a' is active but more than one of its states is"])
+        #expect(problems(#""p", "p.a", "p.a.a1", "p.b", "p.b.b1", "done""#)
+                == ["configuration: the machine is active but more than one of its states is"])
+    }
+
     @Test func aSnapshotOfAnotherMachineIsRefused() throws {
         let drawer = try program(spec: "Drawer")
         var instance = Instance(try program(source: Self.spec))

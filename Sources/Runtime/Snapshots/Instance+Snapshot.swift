@@ -192,6 +192,23 @@ extension Instance {
             }
         }
         let configuration = active.sorted()
+        // A statechart's configuration is one it can be in: an active compound state (the
+        // machine itself, once anything is active) has exactly one of its states active, an
+        // active parallel state every region. (Only when every state resolved.)
+        if program.chart != nil, problems.count == problemsBefore, !configuration.isEmpty {
+            for s in [machine.root.index] + configuration {
+                let state = machine.states[s]
+                guard state.kind == .compound || state.kind == .parallel || s == machine.root.index else { continue }
+                let children = machine.childStates(state.id).filter { !machine[$0].isHistory }.map(\.index)
+                let on = children.filter(active.contains).count
+                let name = s == machine.root.index ? "the machine" : "'\(snapshotPath(of: s))'"
+                if state.kind == .parallel && s != machine.root.index {
+                    if on != children.count { problems.append("configuration: \(name) is active but not every one of its regions is") }
+                } else if on != 1 {
+                    problems.append("configuration: \(name) is active but " + (on == 0 ? "none of its states is" : "more than one of its states is"))
+                }
+            }
+        }
         // (Only when every state resolved: a missing one is the problem to report.)
         if program.chart == nil, problems.count == problemsBefore, let deepest = configuration.last {
             let chain = program.selfAndAncestors(deepest, upTo: 0).map { $0 }.sorted()
