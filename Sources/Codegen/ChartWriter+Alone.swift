@@ -155,12 +155,17 @@ extension FlatMachineWriter {
     /// written order), when at most one can be enabled in any configuration and every one's
     /// exits and entries are known ahead; nil otherwise.
     func loneCandidates(_ e: Event) -> [(StateID, [Transition])]? {
+        loneCandidates { t in
+            guard case .events(let events) = t.trigger else { return false }
+            return events.contains(e.id)
+        }
+    }
+
+    /// The same for the transitions `accepts` keeps (an event's, or the `always` ones).
+    func loneCandidates(_ accepts: (Transition) -> Bool) -> [(StateID, [Transition])]? {
         var bySource: [(StateID, [Transition])] = []
         for s in states where !s.isHistory && s.id != machine.root {
-            var list = s.transitions.map { machine[$0] }.filter { t in
-                guard !t.isBroken, case .events(let events) = t.trigger else { return false }
-                return events.contains(e.id)
-            }
+            var list = s.transitions.map { machine[$0] }.filter { !$0.isBroken && accepts($0) }
             // Selection never looks past a transition without a guard.
             if let open = list.firstIndex(where: { $0.guardExpr == nil }) { list.removeSubrange((open + 1)...) }
             if !list.isEmpty { bySource.append((s.id, list)) }
@@ -249,7 +254,8 @@ extension FlatMachineWriter {
 
     /// `let t`: the enabled transition, as `select` finds it (the active source's first whose
     /// guard holds); `.ignored` when there is none, `.rejected` when a guard fails.
-    mutating func loneSelection(_ bySource: [(StateID, [Transition])], fields: Set<String>) {
+    mutating func loneSelection(_ bySource: [(StateID, [Transition])], fields: Set<String>,
+                                none: String = "return .ignored", catching: Bool = true) {
         var throwing = false
         var lines: [String] = []
         for (k, (source, list)) in bySource.enumerated() {
@@ -274,17 +280,17 @@ extension FlatMachineWriter {
             if !settled {
                 // Every guard was false: nothing takes the event.
                 lines.append("    } else {")
-                lines.append("        return .ignored")
+                lines.append("        " + none)
                 lines.append("    }")
             } else if !first {
                 lines.append("    }")
             }
         }
         lines.append("} else {")
-        lines.append("    return .ignored")
+        lines.append("    " + none)
         lines.append("}")
         out.line("let t: Int")
-        if throwing {
+        if throwing && catching {
             out.open("do")
             for l in lines { out.line(l) }
             out.reopen("catch")
@@ -309,5 +315,42 @@ extension FlatMachineWriter {
             call = "try \(chartFunctionName(t, e))(\(arguments))"
         }
         aloneLines(t, known, waking: waking, actions: call, emptyLine: inSwitch ? "break" : nil)
+    }
+}
+
+// The same for eventless transitions: when the `always` transitions lie in states never active
+// together, each round of `completeMacrostep` finds at most one, and takes it in place.
+extension FlatMachineWriter {
+    /// `completeMacrostep`'s loop for a machine that queues nothing, when its `always`
+    /// transitions are lone (`loneCandidates`); false (nothing written) otherwise.
+    mutating func loneEventlessLoop() -> Bool {
+        guard let bySource = loneCandidates({ $0.trigger == .always }) else { return false }
+        let candidates = bySource.flatMap(\.1)
+        guard !candidates.isEmpty else { return false }
+        let waking = Set(wakingTransitions.map(\.id))
+        out.line("// At most one `always` transition is enabled at a time: it is taken in place (see `takeAlone`).")
+        out.open("while eventlessMayHold && !core.isFinished")
+            out.line("eventlessMayHold = false")
+            loneSelection(bySource, fields: [], none: "break", catching: false)
+            out.line("microstepCount += 1")
+            out.line("if microstepCount > 10_000 { throw Self.microstepLimit(t) }")
+            func take(_ t: Transition, inSwitch: Bool) {
+                guard let known = knownSteps(t) else { return }
+                aloneLines(t, known, waking: waking, actions: "try \(chartFunctionName(t, nil))()", emptyLine: inSwitch ? "break" : nil)
+            }
+            if candidates.count == 1 {
+                take(candidates[0], inSwitch: false)
+            } else {
+                out.line("switch t {")
+                for (k, t) in candidates.enumerated() {
+                    out.line((k == candidates.count - 1 ? "default" : "case \(t.id.index)") + ":  // line \(line(t.range)): \(describe(t))")
+                    out.indent()
+                    take(t, inSwitch: true)
+                    out.dedent()
+                }
+                out.line("}")
+            }
+        out.close()
+        return true
     }
 }

@@ -71,4 +71,45 @@ import Testing
         #expect(send.contains("        default:\n            break\n        }"), "\(send)")
         #expect(send.contains("selected = try select(event)"), "\(send)")
     }
+
+    @Test func alwaysTransitionsOfStatesNeverActiveTogetherAreTakenInPlace() throws {
+        // x and y are siblings: one round finds at most one of their `always` transitions.
+        let lone = """
+            machine Flip {
+                var lit: Bool = false
+                event toggle
+                initial state x {
+                    on toggle { lit = !lit }
+                    always if lit -> y
+                }
+                state y {
+                    always if !lit -> x
+                }
+            }
+            """
+        let text = try GeneratedStepPlanTests.swift(lone)
+        let loop = try #require(GeneratedStepPlanTests.function("func completeMacrostep(", in: text))
+        #expect(!loop.contains("selectEventless()") && !loop.contains("microstep(nil)"), "\(loop)")
+        #expect(loop.contains("if microstepCount > 10_000 { throw Self.microstepLimit(t) }"), "the bound stays: \(loop)")
+        // In two regions of a parallel state both may be enabled in one round: the general loop.
+        let regions = """
+            machine Both {
+                var lit: Bool = false
+                event toggle
+                initial parallel state p {
+                    state r1 {
+                        initial state x { on toggle { lit = !lit }
+                            always if lit -> y }
+                        state y
+                    }
+                    state r2 {
+                        initial state u { always if lit -> v }
+                        state v
+                    }
+                }
+            }
+            """
+        let general = try #require(GeneratedStepPlanTests.function("func completeMacrostep(", in: try GeneratedStepPlanTests.swift(regions)))
+        #expect(general.contains("guard try selectEventless() else { break }"), "\(general)")
+    }
 }

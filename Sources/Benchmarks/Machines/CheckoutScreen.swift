@@ -754,10 +754,39 @@ struct CheckoutScreen: Sendable, Hashable {
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
+        // At most one `always` transition is enabled at a time: it is taken in place (see `takeAlone`).
         while eventlessMayHold && !core.isFinished {
             eventlessMayHold = false
-            guard try selectEventless() else { break }
-            try microstep(nil)
+            let t: Int
+            if core.active.contains(6) /* bannerHidden */ {
+                // line 54: always in bannerHidden -> errorBanner
+                if (!core.errorMessage.isEmpty) {
+                    t = 5
+                } else {
+                    break
+                }
+            } else if core.active.contains(7) /* errorBanner */ {
+                // line 57: always in errorBanner -> bannerHidden
+                if (core.errorMessage.isEmpty) {
+                    t = 6
+                } else {
+                    break
+                }
+            } else {
+                break
+            }
+            microstepCount += 1
+            if microstepCount > 10_000 { throw Self.microstepLimit(t) }
+            switch t {
+            case 5:  // line 54: always in bannerHidden -> errorBanner
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xC0)  // bannerHidden, errorBanner
+                core.active = core.active | Bits(0x80)  // errorBanner
+            default:  // line 57: always in errorBanner -> bannerHidden
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xC0)  // bannerHidden, errorBanner
+                core.active = core.active | Bits(0x40)  // bannerHidden
+            }
         }
     }
 
