@@ -99,6 +99,23 @@ extension FlatMachineWriter {
         join()
     }
 
+    /// The body of transition `t`'s microstep taken alone: its exits, `actions` (the line that
+    /// runs its actions), its entries; `break` when that is nothing.
+    mutating func aloneLines(_ t: Transition, _ known: (domain: StateID?, entry: [StateID], defaults: DefaultEntries),
+                             waking: Set<TransitionID>, actions: String, emptyLine: String? = "break") {
+        if let domain = known.domain {
+            out.line("eventlessMayHold = true")
+            exitLines(below: domain)
+        } else if hasAlways && waking.contains(t.id) {
+            // A targetless transition changes no state: only a variable an `always`
+            // guard reads can enable one.
+            out.line("eventlessMayHold = true")
+        }
+        if !t.actions.isEmpty { out.line(actions) }
+        entryLines(known.entry, known.defaults)
+        if let emptyLine, known.domain == nil && t.actions.isEmpty && !(hasAlways && waking.contains(t.id)) { out.line(emptyLine) }
+    }
+
     mutating func takeAloneFunction() {
         let waking = Set(wakingTransitions.map(\.id))
         out.doc("""
@@ -114,17 +131,7 @@ extension FlatMachineWriter {
                 guard let known = knownSteps(t) else { continue }
                 out.line("case \(t.id.index):  // line \(line(t.range)): \(describe(t))")
                 out.indent()
-                if let domain = known.domain {
-                    out.line("eventlessMayHold = true")
-                    exitLines(below: domain)
-                } else if hasAlways && waking.contains(t.id) {
-                    // A targetless transition changes no state: only a variable an `always`
-                    // guard reads can enable one.
-                    out.line("eventlessMayHold = true")
-                }
-                if !t.actions.isEmpty { out.line("try runActions(\(t.id.index), event)") }
-                entryLines(known.entry, known.defaults)
-                if known.domain == nil && t.actions.isEmpty && !(hasAlways && waking.contains(t.id)) { out.line("break") }
+                aloneLines(t, known, waking: waking, actions: "try runActions(\(t.id.index), event)")
                 out.dedent()
             }
             out.line("default:")
@@ -133,5 +140,217 @@ extension FlatMachineWriter {
             out.line("return true")
         out.close()
         out.line()
+    }
+}
+
+// An event whose transitions all lie in states that are never active together (the same
+// state, or states in different children of a compound state) enables at most one
+// transition: the first of the active one's, in written order, whose guard holds. Selection
+// then has nothing to gather and no conflicts to remove, and the microstep's exits and
+// entries are known here, so `send` takes that transition in place: no `chosen` list, the
+// payload bound once, the actions called with it, and the machine copied (to undo a failing
+// step) only once a transition is taken.
+extension FlatMachineWriter {
+    /// The transitions `e` may trigger, by source state in document order (each source's in
+    /// written order), when at most one can be enabled in any configuration and every one's
+    /// exits and entries are known ahead; nil otherwise.
+    func loneCandidates(_ e: Event) -> [(StateID, [Transition])]? {
+        loneCandidates { t in
+            guard case .events(let events) = t.trigger else { return false }
+            return events.contains(e.id)
+        }
+    }
+
+    /// The same for the transitions `accepts` keeps (an event's, or the `always` ones).
+    func loneCandidates(_ accepts: (Transition) -> Bool) -> [(StateID, [Transition])]? {
+        var bySource: [(StateID, [Transition])] = []
+        for s in states where !s.isHistory && s.id != machine.root {
+            var list = s.transitions.map { machine[$0] }.filter { !$0.isBroken && accepts($0) }
+            // Selection never looks past a transition without a guard.
+            if let open = list.firstIndex(where: { $0.guardExpr == nil }) { list.removeSubrange((open + 1)...) }
+            if !list.isEmpty { bySource.append((s.id, list)) }
+        }
+        for (i, (a, _)) in bySource.enumerated() {
+            for (b, _) in bySource[(i + 1)...] {
+                // Two states can be active together when one contains the other, or when
+                // they meet in a parallel state.
+                if machine.isDescendant(b, of: a) || machine.isDescendant(a, of: b) { return nil }
+                if machine.isParallel(machine.innermostContainer([a, b])) { return nil }
+            }
+        }
+        for (source, list) in bySource {
+            // Selection finds a source's transitions from an active atomic state below it:
+            // `send` asks whether the source is active, the same question only when entering
+            // it always reaches an atomic state.
+            for s in source.index...machine.lastDescendant(source).index {
+                let id = StateID(s)
+                if !machine.isAtomic(id) && !machine[id].isHistory && machine.childStates(id).isEmpty { return nil }
+            }
+            for t in list where knownSteps(t) == nil { return nil }
+        }
+        return bySource
+    }
+
+    /// The cases of `send` for the events with a lone transition (`loneCandidates`), each
+    /// returning the step's outcome; true when that is every event (`send` then needs no
+    /// general path).
+    mutating func loneSendCases() -> Bool {
+        let lone = machine.events.map { loneCandidates($0) }
+        guard lone.contains(where: { $0 != nil }) else { return false }
+        let waking = Set(wakingTransitions.map(\.id))
+        out.line("// At most one transition takes each of these events: it is taken in place (see `takeAlone`).")
+        out.line("switch event {")
+        for (e, found) in zip(machine.events, lone) {
+            guard let bySource = found else { continue }
+            let candidates = bySource.flatMap(\.1)
+            var used = Set<String>()
+            for t in candidates {
+                t.guardExpr?.visit { if case .field(let name) = $0.kind { used.insert(name) } }
+                used.formUnion(actionFields(t))
+            }
+            used.formIntersection(e.fields.map(\.name))
+            let bindings = e.fields.map { used.contains($0.name) ? "let \(SwiftName.quoted($0.name))" : "_" }
+            let pattern = used.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
+            out.line("case .\(SwiftName.quoted(e.name))\(pattern):")
+            out.indent()
+            defer { out.dedent() }
+            guard !candidates.isEmpty else {
+                out.line("return .ignored")
+                continue
+            }
+            loneSelection(bySource, fields: used)
+            out.line("let before = core")
+            out.open("do")
+                out.line("microstepCount = 1")
+                if candidates.count == 1 {
+                    loneTake(candidates[0], e, waking: waking, inSwitch: false)
+                } else {
+                    out.line("switch t {")
+                    for (k, t) in candidates.enumerated() {
+                        out.line((k == candidates.count - 1 ? "default" : "case \(t.id.index)") + ":  // line \(line(t.range)): \(describe(t))")
+                        out.indent()
+                        loneTake(t, e, waking: waking, inSwitch: true)
+                        out.dedent()
+                    }
+                    out.line("}")
+                }
+                out.line(usesInternalQueue ? "if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }" : "if eventlessMayHold { try completeMacrostep() }")
+                out.line("if !pending.isEmpty { deliver(emit) }")
+                out.line("return .taken(transition: t)")
+            out.reopen("catch")
+                out.line("core = before")
+                out.line("endStep()")
+                out.line("return .rejected(error)")
+            out.close()
+        }
+        let all = !lone.contains { $0 == nil }
+        if !all {
+            out.line("default:")
+            out.line("    break")
+        }
+        out.line("}")
+        return all
+    }
+
+    /// `let t`: the enabled transition, as `select` finds it (the active source's first whose
+    /// guard holds); `.ignored` when there is none, `.rejected` when a guard fails.
+    mutating func loneSelection(_ bySource: [(StateID, [Transition])], fields: Set<String>,
+                                none: String = "return .ignored", catching: Bool = true) {
+        var throwing = false
+        var lines: [String] = []
+        for (k, (source, list)) in bySource.enumerated() {
+            lines.append((k == 0 ? "if " : "} else if ") + "core.active.contains(\(source.index)) /* \(machine[source].name) */ {")
+            var first = true
+            var settled = false
+            for t in list {
+                lines.append("    // line \(line(t.range)): \(describe(t))")
+                if let g = t.guardExpr {
+                    let (code, throwsHere) = expression(g, fields: fields)
+                    throwing = throwing || throwsHere
+                    lines.append("    " + (first ? "if " : "} else if ") + (throwsHere ? "try " : "") + code + " {")
+                    lines.append("        t = \(t.id.index)")
+                    first = false
+                } else {
+                    lines.append(first ? "    t = \(t.id.index)" : "    } else {")
+                    if !first { lines.append("        t = \(t.id.index)") }
+                    settled = true
+                    break
+                }
+            }
+            if !settled {
+                // Every guard was false: nothing takes the event.
+                lines.append("    } else {")
+                lines.append("        " + none)
+                lines.append("    }")
+            } else if !first {
+                lines.append("    }")
+            }
+        }
+        lines.append("} else {")
+        lines.append("    " + none)
+        lines.append("}")
+        out.line("let t: Int")
+        if throwing && catching {
+            out.open("do")
+            for l in lines { out.line(l) }
+            out.reopen("catch")
+                out.line("endStep()")
+                out.line("return .rejected(error)")
+            out.close()
+        } else {
+            for l in lines { out.line(l) }
+        }
+    }
+
+    /// Transition `t`'s microstep in `send`, for event `e`: `takeAlone`'s case, with the
+    /// actions called on the payload bound by the event's case.
+    mutating func loneTake(_ t: Transition, _ e: Event, waking: Set<TransitionID>, inSwitch: Bool) {
+        guard let known = knownSteps(t) else { return }
+        let used = actionFields(t)
+        var call = "try \(chartFunctionName(t, nil))()"
+        if !used.isEmpty {
+            let mine = used.intersection(e.fields.map(\.name))
+            let arguments = e.fields.filter { mine.contains($0.name) }
+                .map { "\(SwiftName.quoted($0.name)): \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
+            call = "try \(chartFunctionName(t, e))(\(arguments))"
+        }
+        aloneLines(t, known, waking: waking, actions: call, emptyLine: inSwitch ? "break" : nil)
+    }
+}
+
+// The same for eventless transitions: when the `always` transitions lie in states never active
+// together, each round of `completeMacrostep` finds at most one, and takes it in place.
+extension FlatMachineWriter {
+    /// `completeMacrostep`'s loop for a machine that queues nothing, when its `always`
+    /// transitions are lone (`loneCandidates`); false (nothing written) otherwise.
+    mutating func loneEventlessLoop() -> Bool {
+        guard let bySource = loneCandidates({ $0.trigger == .always }) else { return false }
+        let candidates = bySource.flatMap(\.1)
+        guard !candidates.isEmpty else { return false }
+        let waking = Set(wakingTransitions.map(\.id))
+        out.line("// At most one `always` transition is enabled at a time: it is taken in place (see `takeAlone`).")
+        out.open("while eventlessMayHold && !core.isFinished")
+            out.line("eventlessMayHold = false")
+            loneSelection(bySource, fields: [], none: "break", catching: false)
+            out.line("microstepCount += 1")
+            out.line("if microstepCount > 10_000 { throw Self.microstepLimit(t) }")
+            func take(_ t: Transition, inSwitch: Bool) {
+                guard let known = knownSteps(t) else { return }
+                aloneLines(t, known, waking: waking, actions: "try \(chartFunctionName(t, nil))()", emptyLine: inSwitch ? "break" : nil)
+            }
+            if candidates.count == 1 {
+                take(candidates[0], inSwitch: false)
+            } else {
+                out.line("switch t {")
+                for (k, t) in candidates.enumerated() {
+                    out.line((k == candidates.count - 1 ? "default" : "case \(t.id.index)") + ":  // line \(line(t.range)): \(describe(t))")
+                    out.indent()
+                    take(t, inSwitch: true)
+                    out.dedent()
+                }
+                out.line("}")
+            }
+        out.close()
+        return true
     }
 }

@@ -385,13 +385,13 @@ extension FlatMachineWriter {
         out.open("private mutating func completeMacrostep() throws(Failure)")
             guard usesInternalQueue else {
                 // Nothing is ever queued: only eventless transitions can follow.
-                if hasAlways {
+                if hasAlways && !loneEventlessLoop() {
                     out.open("while eventlessMayHold && !core.isFinished")
                         out.line("eventlessMayHold = false")
                         out.line("guard try selectEventless() else { break }")
                         out.line("try microstep(nil)")
                     out.close()
-                } else {
+                } else if !hasAlways {
                     out.line("// (No eventless transition, and nothing is ever queued.)")
                 }
                 out.close()

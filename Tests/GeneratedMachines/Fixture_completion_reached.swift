@@ -362,26 +362,112 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
-        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
-        let selected: Bool
-        do {
-            selected = try select(event)
-        } catch {
-            endStep()
-            return .rejected(error)
-        }
-        guard selected else { return .ignored }
-        let before = core
-        do {
-            let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
-            if !pending.isEmpty { deliver(emit) }
-            return .taken(transition: first)
-        } catch {
-            core = before
-            endStep()
-            return .rejected(error)
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .pick:
+            let t: Int
+            if core.active.contains(2) /* choosing */ {
+                // line 14: on pick in choosing -> uploading
+                t = 1
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(11) { try exit(11) }  // summary
+                core.active = core.active & ~Bits(0x1FFC)  // the 11 states below flow
+                core.active = core.active | Bits(0x1B8)  // uploading, transfer, sending, check, checking
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .sent:
+            let t: Int
+            if core.active.contains(5) /* sending */ {
+                // line 20: on sent in sending -> transferred
+                if (core.parts >= 1) {
+                    t = 3
+                // line 21: on sent in sending
+                } else {
+                    t = 4
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 3:  // line 20: on sent in sending -> transferred
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x60)  // sending, transferred
+                    try transition3()
+                    core.active = core.active | Bits(0x40)  // transferred
+                    try enter(6)  // transferred
+                default:  // line 21: on sent in sending
+                    try transition4()
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .verified:
+            let t: Int
+            if core.active.contains(8) /* checking */ {
+                // line 26: on verified in checking -> checked
+                t = 5
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x300)  // checking, checked
+                core.active = core.active | Bits(0x200)  // checked
+                try enter(9)  // checked
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .retry:
+            let t: Int
+            if core.active.contains(13) /* watcher */ {
+                // line 42: on retry in watcher -> flow
+                t = 7
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(11) { try exit(11) }  // summary
+                core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Upload
+                try transition7()
+                core.active = core.active | Bits(0x6)  // flow, choosing
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
         }
     }
 

@@ -361,6 +361,171 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .play:
+            let t: Int
+            if core.active.contains(3) /* paused */ {
+                // line 15: on play in paused -> playing
+                t = 3
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x28))
+                core.active = core.active & ~Bits(0x28)  // paused, playing
+                core.active = core.active | Bits(0x20)  // playing
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .pause:
+            let t: Int
+            if core.active.contains(5) /* playing */ {
+                // line 18: on pause in playing -> paused
+                t = 4
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x28))
+                core.active = core.active & ~Bits(0x28)  // paused, playing
+                core.active = core.active | Bits(0x8)  // paused
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .unmute:
+            let t: Int
+            if core.active.contains(8) /* muted */ {
+                // line 30: on unmute in muted -> unmuted
+                t = 7
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x180)  // unmuted, muted
+                core.active = core.active | Bits(0x80)  // unmuted
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .reset:
+            let t: Int
+            if core.active.contains(2) /* playback */ {
+                // line 23: on reset in playback -> paused
+                t = 1
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x1EE))
+                core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
+                core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .restart:
+            let t: Int
+            if core.active.contains(2) /* playback */ {
+                // line 25: on restart in playback -> paused
+                t = 2
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x28))
+                core.active = core.active & ~Bits(0x28)  // paused, playing
+                core.active = core.active | Bits(0x8)  // paused
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .rewind:
+            let t: Int
+            if core.active.contains(8) /* muted */ {
+                // line 32: on rewind in muted -> sound
+                t = 8
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x1EE))
+                core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
+                core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .again:
+            let t: Int
+            if core.active.contains(1) /* session */ {
+                // line 38: on again in session -> session
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x1EE))
+                core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
+                core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

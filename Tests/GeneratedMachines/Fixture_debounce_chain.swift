@@ -363,26 +363,261 @@ public struct Fixture_debounce_chain: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
-        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
-        let selected: Bool
-        do {
-            selected = try select(event)
-        } catch {
-            endStep()
-            return .rejected(error)
-        }
-        guard selected else { return .ignored }
-        let before = core
-        do {
-            let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
-            if !pending.isEmpty { deliver(emit) }
-            return .taken(transition: first)
-        } catch {
-            core = before
-            endStep()
-            return .rejected(error)
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .typed(let length):
+            let t: Int
+            if core.active.contains(1) /* step1 */ {
+                // line 14: on typed in step1
+                t = 0
+            } else if core.active.contains(2) /* step2 */ {
+                // line 19: on typed in step2
+                t = 3
+            } else if core.active.contains(3) /* step3 */ {
+                // line 24: on typed in step3
+                t = 6
+            } else if core.active.contains(4) /* step4 */ {
+                // line 29: on typed in step4
+                t = 9
+            } else if core.active.contains(5) /* step5 */ {
+                // line 34: on typed in step5
+                t = 12
+            } else if core.active.contains(6) /* step6 */ {
+                // line 39: on typed in step6
+                t = 15
+            } else if core.active.contains(7) /* step7 */ {
+                // line 44: on typed in step7
+                t = 18
+            } else if core.active.contains(8) /* step8 */ {
+                // line 49: on typed in step8
+                t = 21
+            } else if core.active.contains(9) /* step9 */ {
+                // line 54: on typed in step9
+                t = 24
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 0:  // line 14: on typed in step1
+                    try transition0_typed(length: length)
+                case 3:  // line 19: on typed in step2
+                    try transition3_typed(length: length)
+                case 6:  // line 24: on typed in step3
+                    try transition6_typed(length: length)
+                case 9:  // line 29: on typed in step4
+                    try transition9_typed(length: length)
+                case 12:  // line 34: on typed in step5
+                    try transition12_typed(length: length)
+                case 15:  // line 39: on typed in step6
+                    try transition15_typed(length: length)
+                case 18:  // line 44: on typed in step7
+                    try transition18_typed(length: length)
+                case 21:  // line 49: on typed in step8
+                    try transition21_typed(length: length)
+                default:  // line 54: on typed in step9
+                    try transition24_typed(length: length)
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .validate(let length):
+            let t: Int
+            if core.active.contains(1) /* step1 */ {
+                // line 15: on validate in step1
+                t = 1
+            } else if core.active.contains(2) /* step2 */ {
+                // line 20: on validate in step2
+                t = 4
+            } else if core.active.contains(3) /* step3 */ {
+                // line 25: on validate in step3
+                t = 7
+            } else if core.active.contains(4) /* step4 */ {
+                // line 30: on validate in step4
+                t = 10
+            } else if core.active.contains(5) /* step5 */ {
+                // line 35: on validate in step5
+                t = 13
+            } else if core.active.contains(6) /* step6 */ {
+                // line 40: on validate in step6
+                t = 16
+            } else if core.active.contains(7) /* step7 */ {
+                // line 45: on validate in step7
+                t = 19
+            } else if core.active.contains(8) /* step8 */ {
+                // line 50: on validate in step8
+                t = 22
+            } else if core.active.contains(9) /* step9 */ {
+                // line 55: on validate in step9
+                t = 25
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 1:  // line 15: on validate in step1
+                    try transition1_validate(length: length)
+                case 4:  // line 20: on validate in step2
+                    try transition4_validate(length: length)
+                case 7:  // line 25: on validate in step3
+                    try transition7_validate(length: length)
+                case 10:  // line 30: on validate in step4
+                    try transition10_validate(length: length)
+                case 13:  // line 35: on validate in step5
+                    try transition13_validate(length: length)
+                case 16:  // line 40: on validate in step6
+                    try transition16_validate(length: length)
+                case 19:  // line 45: on validate in step7
+                    try transition19_validate(length: length)
+                case 22:  // line 50: on validate in step8
+                    try transition22_validate(length: length)
+                default:  // line 55: on validate in step9
+                    try transition25_validate(length: length)
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .next:
+            let t: Int
+            if core.active.contains(1) /* step1 */ {
+                // line 16: on next in step1 -> step2
+                if core.valid {
+                    t = 2
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(2) /* step2 */ {
+                // line 21: on next in step2 -> step3
+                if core.valid {
+                    t = 5
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(3) /* step3 */ {
+                // line 26: on next in step3 -> step4
+                if core.valid {
+                    t = 8
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(4) /* step4 */ {
+                // line 31: on next in step4 -> step5
+                if core.valid {
+                    t = 11
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(5) /* step5 */ {
+                // line 36: on next in step5 -> step6
+                if core.valid {
+                    t = 14
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(6) /* step6 */ {
+                // line 41: on next in step6 -> step7
+                if core.valid {
+                    t = 17
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(7) /* step7 */ {
+                // line 46: on next in step7 -> step8
+                if core.valid {
+                    t = 20
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(8) /* step8 */ {
+                // line 51: on next in step8 -> step9
+                if core.valid {
+                    t = 23
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(9) /* step9 */ {
+                // line 56: on next in step9 -> done
+                if core.valid {
+                    t = 26
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 2:  // line 16: on next in step1 -> step2
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
+                    try transition2()
+                    core.active = core.active | Bits(0x4)  // step2
+                case 5:  // line 21: on next in step2 -> step3
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
+                    try transition5()
+                    core.active = core.active | Bits(0x8)  // step3
+                case 8:  // line 26: on next in step3 -> step4
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
+                    try transition8()
+                    core.active = core.active | Bits(0x10)  // step4
+                case 11:  // line 31: on next in step4 -> step5
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
+                    try transition11()
+                    core.active = core.active | Bits(0x20)  // step5
+                case 14:  // line 36: on next in step5 -> step6
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
+                    try transition14()
+                    core.active = core.active | Bits(0x40)  // step6
+                case 17:  // line 41: on next in step6 -> step7
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
+                    try transition17()
+                    core.active = core.active | Bits(0x80)  // step7
+                case 20:  // line 46: on next in step7 -> step8
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
+                    try transition20()
+                    core.active = core.active | Bits(0x100)  // step8
+                case 23:  // line 51: on next in step8 -> step9
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
+                    try transition23()
+                    core.active = core.active | Bits(0x200)  // step9
+                default:  // line 56: on next in step9 -> done
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
+                    try transition26()
+                    core.active = core.active | Bits(0x400)  // done
+                    try enter(10)  // done
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
         }
     }
 

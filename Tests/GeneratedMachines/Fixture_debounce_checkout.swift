@@ -425,26 +425,283 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
-        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
-        let selected: Bool
-        do {
-            selected = try select(event)
-        } catch {
-            endStep()
-            return .rejected(error)
-        }
-        guard selected else { return .ignored }
-        let before = core
-        do {
-            let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
-            if !pending.isEmpty { deliver(emit) }
-            return .taken(transition: first)
-        } catch {
-            core = before
-            endStep()
-            return .rejected(error)
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .add:
+            let t: Int
+            if core.active.contains(1) /* cart */ {
+                // line 22: on add in cart
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition0()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .remove:
+            let t: Int
+            if core.active.contains(1) /* cart */ {
+                // line 23: on remove in cart
+                if (core.items > 0) {
+                    t = 1
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition1()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .checkout:
+            let t: Int
+            if core.active.contains(1) /* cart */ {
+                // line 24: on checkout in cart -> shipping
+                if (core.items > 0) {
+                    t = 2
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                core.active = core.active | Bits(0x1C)  // form, shipping, address
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .typed(let length):
+            let t: Int
+            if core.active.contains(2) /* form */ {
+                // line 28: on typed in form
+                t = 4
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition4_typed(length: length)
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .validate(let length):
+            let t: Int
+            if core.active.contains(4) /* address */ {
+                // line 31: on validate in address
+                t = 5
+            } else if core.active.contains(7) /* card */ {
+                // line 40: on validate in card
+                t = 8
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 5:  // line 31: on validate in address
+                    try transition5_validate(length: length)
+                default:  // line 40: on validate in card
+                    try transition8_validate(length: length)
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .next:
+            let t: Int
+            if core.active.contains(4) /* address */ {
+                // line 32: on next in address -> confirmAddress
+                if core.addressOK {
+                    t = 6
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(5) /* confirmAddress */ {
+                // line 35: on next in confirmAddress -> payment
+                t = 7
+            } else if core.active.contains(7) /* card */ {
+                // line 41: on next in card -> review
+                if core.cardOK {
+                    t = 9
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 6:  // line 32: on next in address -> confirmAddress
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x30)  // address, confirmAddress
+                    core.active = core.active | Bits(0x20)  // confirmAddress
+                case 7:  // line 35: on next in confirmAddress -> payment
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0xF8)  // shipping, address, confirmAddress, payment, card
+                    core.active = core.active | Bits(0xC0)  // payment, card
+                default:  // line 41: on next in card -> review
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                    core.active = core.active | Bits(0x100)  // review
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .back:
+            let t: Int
+            if core.active.contains(2) /* form */ {
+                // line 27: on back in form -> cart
+                t = 3
+            } else if core.active.contains(8) /* review */ {
+                // line 47: on back in review -> card
+                t = 11
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 3:  // line 27: on back in form -> cart
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                    core.active = core.active | Bits(0x2)  // cart
+                default:  // line 47: on back in review -> card
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                    core.active = core.active | Bits(0xC4)  // form, payment, card
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .pay:
+            let t: Int
+            if core.active.contains(8) /* review */ {
+                // line 46: on pay in review -> paying
+                t = 10
+            } else if core.active.contains(11) /* failed */ {
+                // line 55: on pay in failed -> paying
+                t = 14
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 10:  // line 46: on pay in review -> paying
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                    core.active = core.active | Bits(0x200)  // paying
+                default:  // line 55: on pay in failed -> paying
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                    core.active = core.active | Bits(0x200)  // paying
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .approved:
+            let t: Int
+            if core.active.contains(9) /* paying */ {
+                // line 50: on approved in paying -> paid
+                t = 12
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                try transition12()
+                core.active = core.active | Bits(0x400)  // paid
+                try enter(10)  // paid
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .declined:
+            let t: Int
+            if core.active.contains(9) /* paying */ {
+                // line 51: on declined in paying -> failed
+                t = 13
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                core.active = core.active | Bits(0x800)  // failed
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
         }
     }
 

@@ -351,6 +351,122 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .start:
+            let t: Int
+            if core.active.contains(1) /* idle */ {
+                // line 17: on start in idle -> tour
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x3E))
+                core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
+                core.active = core.active | Bits(0x4)  // tour
+                try enter(2)  // tour
+                try enterByDefault(2, Bits(0x20C))
+                core.active = core.active | Bits(0x8)  // welcome
+                try enter(3)  // welcome
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .next:
+            let t: Int
+            if core.active.contains(3) /* welcome */ {
+                // line 28: on next in welcome -> details
+                t = 5
+            } else if core.active.contains(4) /* details */ {
+                // line 31: on next in details -> finished
+                t = 6
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 5:  // line 28: on next in welcome -> details
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x38))
+                    core.active = core.active & ~Bits(0x38)  // welcome, details, finished
+                    core.active = core.active | Bits(0x10)  // details
+                default:  // line 31: on next in details -> finished
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x38))
+                    core.active = core.active & ~Bits(0x38)  // welcome, details, finished
+                    core.active = core.active | Bits(0x20)  // finished
+                    try enter(5)  // finished
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .pause:
+            let t: Int
+            if core.active.contains(2) /* tour */ {
+                // line 25: on pause in tour -> idle
+                t = 3
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x3E))
+                core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
+                core.active = core.active | Bits(0x2)  // idle
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .skip:
+            let t: Int
+            if core.active.contains(1) /* idle */ {
+                // line 19: on skip in idle -> details
+                t = 2
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x3E))
+                core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
+                core.active = core.active | Bits(0x4)  // tour
+                try enter(2)  // tour
+                try enterByDefault(2, Bits(0x14))
+                core.active = core.active | Bits(0x10)  // details
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

@@ -380,6 +380,106 @@ public struct Fixture_done_data: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .pay(let amount):
+            let t: Int
+            if core.active.contains(2) /* charging */ {
+                // line 18: on pay in charging -> settled
+                if (amount >= 0) {
+                    t = 2
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x1C)  // charging, settled, declined
+                try transition2_pay(amount: amount)
+                core.active = core.active | Bits(0x8)  // settled
+                try enter(3)  // settled
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .refuse:
+            let t: Int
+            if core.active.contains(2) /* charging */ {
+                // line 19: on refuse in charging -> declined
+                t = 3
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x1C)  // charging, settled, declined
+                core.active = core.active | Bits(0x10)  // declined
+                try enter(4)  // declined
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .retry:
+            let t: Int
+            if core.active.contains(5) /* failed */ {
+                // line 28: on retry in failed -> payment
+                t = 4
+            } else if core.active.contains(11) /* printing */ {
+                // line 39: on retry in printing -> printed
+                t = 9
+            } else if core.active.contains(13) /* finished */ {
+                // line 48: on retry in finished -> payment
+                t = 10
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 4:  // line 28: on retry in failed -> payment
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
+                    core.active = core.active | Bits(0x2)  // payment
+                    try enter(1)  // payment
+                    core.active = core.active | Bits(0x4)  // charging
+                case 9:  // line 39: on retry in printing -> printed
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x1800)  // printing, printed
+                    core.active = core.active | Bits(0x1000)  // printed
+                    try enter(12)  // printed
+                default:  // line 48: on retry in finished -> payment
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
+                    core.active = core.active | Bits(0x2)  // payment
+                    try enter(1)  // payment
+                    core.active = core.active | Bits(0x4)  // charging
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

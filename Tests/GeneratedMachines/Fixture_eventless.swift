@@ -333,26 +333,86 @@ public struct Fixture_eventless: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
-        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
-        let selected: Bool
-        do {
-            selected = try select(event)
-        } catch {
-            endStep()
-            return .rejected(error)
-        }
-        guard selected else { return .ignored }
-        let before = core
-        do {
-            let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
-            if !pending.isEmpty { deliver(emit) }
-            return .taken(transition: first)
-        } catch {
-            core = before
-            endStep()
-            return .rejected(error)
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .add:
+            let t: Int
+            if core.active.contains(1) /* idle */ {
+                // line 13: on add in idle -> counting
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x3E)  // idle, counting, saturated, full, routing
+                try transition0()
+                core.active = core.active | Bits(0x4)  // counting
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .reset:
+            let t: Int
+            if core.active.contains(1) /* idle */ {
+                // line 14: on reset in idle -> routing
+                t = 1
+            } else if core.active.contains(4) /* full */ {
+                // line 27: on reset in full -> routing
+                t = 5
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 1:  // line 14: on reset in idle -> routing
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x3E)  // idle, counting, saturated, full, routing
+                    core.active = core.active | Bits(0x20)  // routing
+                default:  // line 27: on reset in full -> routing
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x3E)  // idle, counting, saturated, full, routing
+                    core.active = core.active | Bits(0x20)  // routing
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .overflow:
+            let t: Int
+            if core.active.contains(3) /* saturated */ {
+                // line 23: on overflow in saturated -> full
+                t = 4
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x3E)  // idle, counting, saturated, full, routing
+                try transition4()
+                core.active = core.active | Bits(0x10)  // full
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
         }
     }
 

@@ -378,6 +378,53 @@ public struct Fixture_history_always_default: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .leave:
+            let t: Int
+            if core.active.contains(1) /* settings */ {
+                // line 23: on leave in settings -> media
+                t = 0
+            } else if core.active.contains(13) /* stopped */ {
+                // line 31: on leave in stopped -> away
+                t = 6
+            } else if core.active.contains(16) /* away */ {
+                // line 43: on leave in away -> wizard
+                t = 12
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 0:  // line 23: on leave in settings -> media
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x2F779FE))
+                    core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
+                    core.active = core.active | Bits(0x3800)  // media, player, stopped
+                case 6:  // line 31: on leave in stopped -> away
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x2F779FE))
+                    core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
+                    core.active = core.active | Bits(0x10000)  // away
+                default:  // line 43: on leave in away -> wizard
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x2F779FE))
+                    core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
+                    core.active = core.active | Bits(0x700000)  // wizard, steps, first
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

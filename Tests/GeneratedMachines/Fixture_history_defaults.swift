@@ -370,6 +370,111 @@ public struct Fixture_history_defaults: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .close:
+            let t: Int
+            if core.active.contains(2) /* editor */ {
+                // line 19: on close in editor -> closed
+                t = 2
+            } else if core.active.contains(11) /* desk */ {
+                // line 44: on close in desk -> closed
+                t = 7
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 2:  // line 19: on close in editor -> closed
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0xFFBFE))
+                    core.active = core.active & ~Bits(0xFFBFE)  // the 18 states below Studio
+                    core.active = core.active | Bits(0x2)  // closed
+                default:  // line 44: on close in desk -> closed
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0xFFBFE))
+                    core.active = core.active & ~Bits(0xFFBFE)  // the 18 states below Studio
+                    core.active = core.active | Bits(0x2)  // closed
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .bold:
+            let t: Int
+            if core.active.contains(5) /* plain */ {
+                // line 23: on bold in plain -> strong
+                t = 3
+            } else if core.active.contains(6) /* strong */ {
+                // line 27: on bold in strong -> plain
+                t = 4
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 3:  // line 23: on bold in plain -> strong
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x60)  // plain, strong
+                    core.active = core.active | Bits(0x40)  // strong
+                    try enter(6)  // strong
+                default:  // line 27: on bold in strong -> plain
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x60)  // plain, strong
+                    core.active = core.active | Bits(0x20)  // plain
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .spell:
+            let t: Int
+            if core.active.contains(8) /* off */ {
+                // line 32: on spell in off -> spelling
+                t = 5
+            } else if core.active.contains(9) /* spelling */ {
+                // line 36: on spell in spelling -> off
+                t = 6
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 5:  // line 32: on spell in off -> spelling
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x300)  // off, spelling
+                    core.active = core.active | Bits(0x200)  // spelling
+                    try enter(9)  // spelling
+                default:  // line 36: on spell in spelling -> off
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x300)  // off, spelling
+                    core.active = core.active | Bits(0x100)  // off
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

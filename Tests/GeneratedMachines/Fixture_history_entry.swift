@@ -334,6 +334,83 @@ public struct Fixture_history_entry: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .next:
+            let t: Int
+            if core.active.contains(2) /* chapter1 */ {
+                // line 12: on next in chapter1 -> chapter2
+                t = 1
+            } else if core.active.contains(4) /* page1 */ {
+                // line 16: on next in page1 -> page2
+                t = 3
+            } else if core.active.contains(5) /* page2 */ {
+                // line 17: on next in page2 -> chapter1
+                t = 4
+            } else if core.active.contains(6) /* appendix */ {
+                // line 20: on next in appendix -> chapter1
+                t = 5
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 1:  // line 12: on next in chapter1 -> chapter2
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x7C))
+                    core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
+                    core.active = core.active | Bits(0x18)  // chapter2, page1
+                case 3:  // line 16: on next in page1 -> page2
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x30)  // page1, page2
+                    core.active = core.active | Bits(0x20)  // page2
+                case 4:  // line 17: on next in page2 -> chapter1
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x7C))
+                    core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
+                    core.active = core.active | Bits(0x4)  // chapter1
+                default:  // line 20: on next in appendix -> chapter1
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x7C))
+                    core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
+                    core.active = core.active | Bits(0x4)  // chapter1
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .away:
+            let t: Int
+            if core.active.contains(1) /* book */ {
+                // line 24: on away in book -> menu
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x27E))
+                core.active = core.active & ~Bits(0x27E)  // the 7 states below Reader
+                core.active = core.active | Bits(0x200)  // menu
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

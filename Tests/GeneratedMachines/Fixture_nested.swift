@@ -359,6 +359,85 @@ public struct Fixture_nested: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .pause:
+            let t: Int
+            if core.active.contains(1) /* ready */ {
+                // line 13: on pause in ready -> away
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x4E))
+                core.active = core.active & ~Bits(0x4E)  // ready, paused, playing, away
+                core.active = core.active | Bits(0x40)  // away
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .seek:
+            let t: Int
+            if core.active.contains(1) /* ready */ {
+                // line 14: on seek in ready -> paused
+                t = 1
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0xC))
+                core.active = core.active & ~Bits(0xC)  // paused, playing
+                core.active = core.active | Bits(0x4)  // paused
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .tick(let at):
+            let t: Int
+            if core.active.contains(3) /* playing */ {
+                // line 17: on tick in playing -> paused
+                if core.active.contains(3) {
+                    t = 3
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0xC))
+                core.active = core.active & ~Bits(0xC)  // paused, playing
+                try transition3_tick(at: at)
+                core.active = core.active | Bits(0x4)  // paused
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

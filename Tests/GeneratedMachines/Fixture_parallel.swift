@@ -356,6 +356,96 @@ public struct Fixture_parallel: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .bold:
+            let t: Int
+            if core.active.contains(7) /* plain */ {
+                // line 29: on bold in plain -> strong
+                t = 5
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x180)  // plain, strong
+                core.active = core.active | Bits(0x100)  // strong
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .save:
+            let t: Int
+            if core.active.contains(4) /* typing */ {
+                // line 21: on save in typing -> clean
+                t = 3
+            } else if core.active.contains(9) /* closed */ {
+                // line 39: on save in closed -> typing
+                if (core.words > 3) {
+                    t = 8
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 3:  // line 21: on save in typing -> clean
+                    eventlessMayHold = true
+                    if core.active.contains(5) { try exit(5) }  // clean
+                    core.active = core.active & ~Bits(0x38)  // empty, typing, clean
+                    try transition3()
+                    core.active = core.active | Bits(0x20)  // clean
+                    try enter(5)  // clean
+                default:  // line 39: on save in closed -> typing
+                    eventlessMayHold = true
+                    if core.active.contains(5) { try exit(5) }  // clean
+                    core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
+                    core.active = core.active | Bits(0xD6)  // editing, text, typing, format, plain
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .close:
+            let t: Int
+            if core.active.contains(1) /* editing */ {
+                // line 34: on close in editing -> closed
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(5) { try exit(5) }  // clean
+                core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
+                core.active = core.active | Bits(0x200)  // closed
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

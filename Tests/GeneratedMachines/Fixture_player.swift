@@ -405,6 +405,169 @@ public struct Fixture_player: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .play:
+            let t: Int
+            if core.active.contains(5) /* paused */ {
+                // line 23: on play in paused -> playing
+                t = 3
+            } else if core.active.contains(13) /* idle */ {
+                // line 45: on play in idle -> ready
+                t = 10
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 3:  // line 23: on play in paused -> playing
+                    eventlessMayHold = true
+                    if core.active.contains(6) { try exit(6) }  // playing
+                    core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
+                    core.active = core.active | Bits(0x40)  // playing
+                    try enter(6)  // playing
+                default:  // line 45: on play in idle -> ready
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x37FE))
+                    if core.active.contains(6) { try exit(6) }  // playing
+                    core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
+                    try transition10()
+                    core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .pause:
+            let t: Int
+            if core.active.contains(6) /* playing */ {
+                // line 25: on pause in playing -> paused
+                t = 4
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(6) { try exit(6) }  // playing
+                core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
+                core.active = core.active | Bits(0x20)  // paused
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .interrupt:
+            let t: Int
+            if core.active.contains(2) /* ready */ {
+                // line 20: on interrupt in ready -> interrupted
+                t = 1
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x37FE))
+                if core.active.contains(6) { try exit(6) }  // playing
+                core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
+                core.active = core.active | Bits(0x1000)  // interrupted
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .mute:
+            let t: Int
+            if core.active.contains(9) /* unmuted */ {
+                // line 31: on mute in unmuted -> muted
+                t = 6
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x600)  // unmuted, muted
+                core.active = core.active | Bits(0x400)  // muted
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .unmute:
+            let t: Int
+            if core.active.contains(10) /* muted */ {
+                // line 32: on unmute in muted -> unmuted
+                t = 7
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x600)  // unmuted, muted
+                core.active = core.active | Bits(0x200)  // unmuted
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .loaded(let duration):
+            let t: Int
+            if core.active.contains(1) /* loading */ {
+                // line 16: on loaded in loading -> ready
+                if (duration > 0) {
+                    t = 0
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x37FE))
+                if core.active.contains(6) { try exit(6) }  // playing
+                core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
+                core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .tick:
+            return .ignored
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

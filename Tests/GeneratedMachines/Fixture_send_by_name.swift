@@ -403,26 +403,208 @@ public struct Fixture_send_by_name: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
-        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
-        let selected: Bool
-        do {
-            selected = try select(event)
-        } catch {
-            endStep()
-            return .rejected(error)
-        }
-        guard selected else { return .ignored }
-        let before = core
-        do {
-            let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
-            if !pending.isEmpty { deliver(emit) }
-            return .taken(transition: first)
-        } catch {
-            core = before
-            endStep()
-            return .rejected(error)
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .reset:
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 29: on reset in running
+                t = 7
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition7()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .lap:
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 28: on lap in running
+                t = 6
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition6()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .digit:
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 30: on digit in running
+                t = 8
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition8()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .key:
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 31: on key in running
+                t = 9
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition9()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .pick(let name):
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 22: on pick in running
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition0_pick(name: name)
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .next:
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 23: on next in running
+                t = 1
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition1()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .fixed:
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 24: on fixed in running
+                t = 2
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition2()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .stop:
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 25: on stop in running
+                t = 3
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition3()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .wrong:
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 26: on wrong in running
+                t = 4
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition4()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .keyed:
+            let t: Int
+            if core.active.contains(1) /* running */ {
+                // line 27: on keyed in running
+                t = 5
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition5()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
         }
     }
 

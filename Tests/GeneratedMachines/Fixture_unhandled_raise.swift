@@ -393,26 +393,249 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
-        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
-        let selected: Bool
-        do {
-            selected = try select(event)
-        } catch {
-            endStep()
-            return .rejected(error)
-        }
-        guard selected else { return .ignored }
-        let before = core
-        do {
-            let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
-            if !pending.isEmpty { deliver(emit) }
-            return .taken(transition: first)
-        } catch {
-            core = before
-            endStep()
-            return .rejected(error)
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .edit:
+            let t: Int
+            if core.active.contains(1) /* idle */ {
+                // line 14: on edit in idle -> editing
+                t = 0
+            } else if core.active.contains(5) /* waiting */ {
+                // line 43: on edit in waiting -> idle
+                t = 11
+            } else if core.active.contains(8) /* l1 */ {
+                // line 49: on edit in l1
+                t = 13
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 0:  // line 14: on edit in idle -> editing
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+                    core.active = core.active | Bits(0x4)  // editing
+                case 11:  // line 43: on edit in waiting -> idle
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+                    core.active = core.active | Bits(0x2)  // idle
+                default:  // line 49: on edit in l1
+                    try transition13()
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .save:
+            let t: Int
+            if core.active.contains(2) /* editing */ {
+                // line 20: on save in editing -> idle
+                t = 2
+            } else if core.active.contains(3) /* reviewing */ {
+                // line 31: on save in reviewing -> passing
+                t = 6
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 2:  // line 20: on save in editing -> idle
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+                    try transition2()
+                    core.active = core.active | Bits(0x2)  // idle
+                default:  // line 31: on save in reviewing -> passing
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+                    try transition6()
+                    core.active = core.active | Bits(0x10)  // passing
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .saved:
+            let t: Int
+            if core.active.contains(2) /* editing */ {
+                // line 21: on saved in editing
+                t = 3
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .check:
+            let t: Int
+            if core.active.contains(5) /* waiting */ {
+                // line 41: on check in waiting
+                t = 9
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .checked:
+            let t: Int
+            if core.active.contains(6) /* both */ {
+                // line 55: on checked in both -> idle
+                t = 12
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+                core.active = core.active | Bits(0x2)  // idle
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .sync:
+            let t: Int
+            if core.active.contains(2) /* editing */ {
+                // line 23: on sync in editing
+                t = 4
+            } else if core.active.contains(5) /* waiting */ {
+                // line 42: on sync in waiting -> both
+                t = 10
+            } else if core.active.contains(10) /* r1 */ {
+                // line 52: on sync in r1 -> r2
+                t = 14
+            } else if core.active.contains(11) /* r2 */ {
+                // line 53: on sync in r2 -> r1
+                t = 15
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 4:  // line 23: on sync in editing
+                    try transition4()
+                case 10:  // line 42: on sync in waiting -> both
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+                    core.active = core.active | Bits(0x7C0)  // both, left, l1, right, r1
+                case 14:  // line 52: on sync in r1 -> r2
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0xC00)  // r1, r2
+                    core.active = core.active | Bits(0x800)  // r2
+                default:  // line 53: on sync in r2 -> r1
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0xC00)  // r1, r2
+                    core.active = core.active | Bits(0x400)  // r1
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .synced:
+            let t: Int
+            if core.active.contains(2) /* editing */ {
+                // line 24: on synced in editing -> reviewing
+                t = 5
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+                core.active = core.active | Bits(0x8)  // reviewing
+                try enter(3)  // reviewing
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .close:
+            let t: Int
+            if core.active.contains(1) /* idle */ {
+                // line 15: on close in idle -> closed
+                t = 1
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
+                core.active = core.active | Bits(0x1000)  // closed
+                try enter(12)  // closed
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .discard(let force):
+            let t: Int
+            if core.active.contains(3) /* reviewing */ {
+                // line 33: on discard in reviewing
+                t = 7
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition7_discard(force: force)
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
         }
     }
 

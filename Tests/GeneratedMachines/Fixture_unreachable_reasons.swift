@@ -315,26 +315,101 @@ public struct Fixture_unreachable_reasons: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
-        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
-        let selected: Bool
-        do {
-            selected = try select(event)
-        } catch {
-            endStep()
-            return .rejected(error)
-        }
-        guard selected else { return .ignored }
-        let before = core
-        do {
-            let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
-            if !pending.isEmpty { deliver(emit) }
-            return .taken(transition: first)
-        } catch {
-            core = before
-            endStep()
-            return .rejected(error)
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .start:
+            let t: Int
+            if core.active.contains(1) /* idle */ {
+                // line 8: on start in idle -> uploading
+                t = 0
+            } else if core.active.contains(2) /* uploading */ {
+                // line 18: on start in uploading -> retrying
+                if Self.enabled {
+                    t = 3
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(4) /* uploaded */ {
+                // line 22: on start in uploaded -> idle
+                t = 5
+            } else if core.active.contains(5) /* waiting */ {
+                // line 26: on start in waiting -> idle
+                t = 6
+            } else if core.active.contains(6) /* retrying */ {
+                // line 31: on start in retrying -> idle
+                t = 8
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 0:  // line 8: on start in idle -> uploading
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7E)  // idle, uploading, sending, uploaded, waiting, retrying
+                    core.active = core.active | Bits(0xC)  // uploading, sending
+                case 3:  // line 18: on start in uploading -> retrying
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7E)  // idle, uploading, sending, uploaded, waiting, retrying
+                    core.active = core.active | Bits(0x40)  // retrying
+                case 5:  // line 22: on start in uploaded -> idle
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7E)  // idle, uploading, sending, uploaded, waiting, retrying
+                    core.active = core.active | Bits(0x2)  // idle
+                case 6:  // line 26: on start in waiting -> idle
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7E)  // idle, uploading, sending, uploaded, waiting, retrying
+                    core.active = core.active | Bits(0x2)  // idle
+                default:  // line 31: on start in retrying -> idle
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7E)  // idle, uploading, sending, uploaded, waiting, retrying
+                    core.active = core.active | Bits(0x2)  // idle
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .cancel:
+            let t: Int
+            if core.active.contains(1) /* idle */ {
+                // line 9: on cancel in idle -> retrying
+                if (Self.enabled ? true : false) {
+                    t = 1
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(3) /* sending */ {
+                // line 14: on cancel in sending -> idle
+                t = 4
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 1:  // line 9: on cancel in idle -> retrying
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7E)  // idle, uploading, sending, uploaded, waiting, retrying
+                    core.active = core.active | Bits(0x40)  // retrying
+                default:  // line 14: on cancel in sending -> idle
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x7E)  // idle, uploading, sending, uploaded, waiting, retrying
+                    core.active = core.active | Bits(0x2)  // idle
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
         }
     }
 

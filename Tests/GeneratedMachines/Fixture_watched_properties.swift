@@ -401,26 +401,200 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
-        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
-        let selected: Bool
-        do {
-            selected = try select(event)
-        } catch {
-            endStep()
-            return .rejected(error)
-        }
-        guard selected else { return .ignored }
-        let before = core
-        do {
-            let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
-            if !pending.isEmpty { deliver(emit) }
-            return .taken(transition: first)
-        } catch {
-            core = before
-            endStep()
-            return .rejected(error)
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .arm:
+            let t: Int
+            if core.active.contains(3) /* off */ {
+                // line 26: on arm in off -> lit
+                t = 3
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(5) { try exit(5) }  // cooling
+                if core.active.contains(4) { try exit(4) }  // lit
+                core.active = core.active & ~Bits(0x38)  // off, lit, cooling
+                core.active = core.active | Bits(0x10)  // lit
+                try enter(4)  // lit
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .disarm:
+            let t: Int
+            if core.active.contains(2) /* power */ {
+                // line 24: on disarm in power -> off
+                t = 2
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(5) { try exit(5) }  // cooling
+                if core.active.contains(4) { try exit(4) }  // lit
+                core.active = core.active & ~Bits(0x38)  // off, lit, cooling
+                core.active = core.active | Bits(0x8)  // off
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .bump:
+            let t: Int
+            if core.active.contains(7) /* low */ {
+                // line 38: on bump in low
+                if (core.level < Self.limit) {
+                    t = 7
+                // line 39: on bump in low -> high
+                } else {
+                    t = 8
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 7:  // line 38: on bump in low
+                    try transition7()
+                default:  // line 39: on bump in low -> high
+                    eventlessMayHold = true
+                    core.active = core.active & ~Bits(0x180)  // low, high
+                    core.active = core.active | Bits(0x100)  // high
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .drop:
+            let t: Int
+            if core.active.contains(8) /* high */ {
+                // line 43: on drop in high -> low
+                t = 10
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x180)  // low, high
+                try transition10()
+                core.active = core.active | Bits(0x80)  // low
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .shrink:
+            let t: Int
+            if core.active.contains(7) /* low */ {
+                // line 40: on shrink in low
+                t = 9
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition9()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .ping:
+            let t: Int
+            if core.active.contains(5) /* cooling */ {
+                // line 32: on ping in cooling -> off
+                if (core.level < 2) {
+                    t = 5
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(5) { try exit(5) }  // cooling
+                if core.active.contains(4) { try exit(4) }  // lit
+                core.active = core.active & ~Bits(0x38)  // off, lit, cooling
+                core.active = core.active | Bits(0x8)  // off
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .split(let by):
+            let t: Int
+            if core.active.contains(1) /* panel */ {
+                // line 21: on split in panel
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition0_split(by: by)
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .tag(let text):
+            let t: Int
+            if core.active.contains(1) /* panel */ {
+                // line 22: on tag in panel
+                t = 1
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition1_tag(text: text)
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
         }
     }
 

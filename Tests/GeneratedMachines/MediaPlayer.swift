@@ -543,6 +543,449 @@ public struct MediaPlayer: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .loaded(let itemDuration):
+            let t: Int
+            if core.active.contains(5) /* fetching */ {
+                // line 66: on loaded in fetching -> prerolling
+                if (itemDuration > 0) {
+                    t = 6
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xE0)  // fetching, prerolling, ready
+                try transition6_loaded(itemDuration: itemDuration)
+                core.active = core.active | Bits(0x40)  // prerolling
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .prerolled:
+            let t: Int
+            if core.active.contains(6) /* prerolling */ {
+                // line 72: on prerolled in prerolling -> ready
+                t = 7
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xE0)  // fetching, prerolling, ready
+                core.active = core.active | Bits(0x80)  // ready
+                try enter(7)  // ready
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .play:
+            let t: Int
+            if core.active.contains(8) /* paused */ {
+                // line 80: on play in paused -> playing
+                t = 8
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x1000)  // ended
+                if core.active.contains(11) { try exit(11) }  // buffering
+                core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+                if core.active.contains(4) { try exit(4) }  // loading
+                core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+                core.active = core.active | Bits(0x600)  // playing, streaming
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .pause:
+            let t: Int
+            if core.active.contains(9) /* playing */ {
+                // line 84: on pause in playing -> paused
+                t = 9
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x1000)  // ended
+                if core.active.contains(11) { try exit(11) }  // buffering
+                core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+                if core.active.contains(4) { try exit(4) }  // loading
+                core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+                core.active = core.active | Bits(0x100)  // paused
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .tick(let seconds):
+            let t: Int
+            if core.active.contains(9) /* playing */ {
+                // line 85: on tick in playing
+                t = 10
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                try transition10_tick(seconds: seconds)
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .stalled:
+            let t: Int
+            if core.active.contains(10) /* streaming */ {
+                // line 92: on stalled in streaming -> buffering
+                t = 13
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(11) { try exit(11) }  // buffering
+                core.active = core.active & ~Bits(0xC00)  // streaming, buffering
+                try transition13()
+                core.active = core.active | Bits(0x800)  // buffering
+                try enter(11)  // buffering
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .likelyToKeepUp:
+            let t: Int
+            if core.active.contains(11) /* buffering */ {
+                // line 101: on likelyToKeepUp in buffering -> streaming
+                t = 15
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(11) { try exit(11) }  // buffering
+                core.active = core.active & ~Bits(0xC00)  // streaming, buffering
+                core.active = core.active | Bits(0x400)  // streaming
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .reachedEnd:
+            let t: Int
+            if core.active.contains(9) /* playing */ {
+                // line 86: on reachedEnd in playing -> ended
+                t = 11
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x1000)  // ended
+                if core.active.contains(11) { try exit(11) }  // buffering
+                core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+                if core.active.contains(4) { try exit(4) }  // loading
+                core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+                core.active = core.active | Bits(0x1000)  // ended
+                try enter(12)  // ended
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .mute:
+            let t: Int
+            if core.active.contains(14) /* unmuted */ {
+                // line 123: on mute in unmuted -> muted
+                t = 19
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xC000)  // unmuted, muted
+                core.active = core.active | Bits(0x8000)  // muted
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .unmute:
+            let t: Int
+            if core.active.contains(15) /* muted */ {
+                // line 126: on unmute in muted -> unmuted
+                t = 20
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xC000)  // unmuted, muted
+                try transition20()
+                core.active = core.active | Bits(0x4000)  // unmuted
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .volumeChanged(let level):
+            let t: Int
+            if core.active.contains(13) /* sound */ {
+                // line 128: on volumeChanged in sound
+                t = 17
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                try transition17_volumeChanged(level: level)
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .enterFullscreen:
+            let t: Int
+            if core.active.contains(18) /* inline */ {
+                // line 134: on enterFullscreen in inline -> fullscreen
+                t = 22
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0xC0000))
+                core.active = core.active & ~Bits(0xC0000)  // inline, fullscreen
+                core.active = core.active | Bits(0x80000)  // fullscreen
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .exitFullscreen:
+            let t: Int
+            if core.active.contains(19) /* fullscreen */ {
+                // line 137: on exitFullscreen in fullscreen -> inline
+                t = 23
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0xC0000))
+                core.active = core.active & ~Bits(0xC0000)  // inline, fullscreen
+                core.active = core.active | Bits(0x40000)  // inline
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .startPictureInPicture:
+            let t: Int
+            if core.active.contains(17) /* layout */ {
+                // line 141: on startPictureInPicture in layout -> pictureInPicture
+                if core.active.contains(9) {
+                    t = 21
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x2E0000))
+                core.active = core.active & ~Bits(0x2E0000)  // layout, inline, fullscreen, pictureInPicture
+                core.active = core.active | Bits(0x200000)  // pictureInPicture
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .interruptionBegan:
+            let t: Int
+            if core.active.contains(1) /* player */ {
+                // line 55: on interruptionBegan in player -> interrupted
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x1AFFFFE))
+                core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+                if core.active.contains(11) { try exit(11) }  // buffering
+                core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+                if core.active.contains(4) { try exit(4) }  // loading
+                core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
+                core.active = core.active | Bits(0x800000)  // interrupted
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .replay:
+            let t: Int
+            if core.active.contains(3) /* playback */ {
+                // line 116: on replay in playback -> playing
+                if core.active.contains(12) {
+                    t = 4
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0x1000)  // ended
+                if core.active.contains(11) { try exit(11) }  // buffering
+                core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+                if core.active.contains(4) { try exit(4) }  // loading
+                core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
+                try transition4()
+                core.active = core.active | Bits(0x600)  // playing, streaming
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .close:
+            let t: Int
+            if core.active.contains(1) /* player */ {
+                // line 56: on close in player -> closed
+                t = 1
+            } else if core.active.contains(23) /* interrupted */ {
+                // line 161: on close in interrupted -> closed
+                t = 27
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 1:  // line 56: on close in player -> closed
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x1AFFFFE))
+                    core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+                    if core.active.contains(11) { try exit(11) }  // buffering
+                    core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+                    if core.active.contains(4) { try exit(4) }  // loading
+                    core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
+                    core.active = core.active | Bits(0x1000000)  // closed
+                    try enter(24)  // closed
+                default:  // line 161: on close in interrupted -> closed
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x1AFFFFE))
+                    core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+                    if core.active.contains(11) { try exit(11) }  // buffering
+                    core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
+                    if core.active.contains(4) { try exit(4) }  // loading
+                    core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
+                    core.active = core.active | Bits(0x1000000)  // closed
+                    try enter(24)  // closed
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

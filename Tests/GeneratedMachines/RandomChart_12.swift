@@ -397,6 +397,170 @@ public struct RandomChart_12: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .tick:
+            let t: Int
+            if core.active.contains(2) /* s1 */ {
+                // line 21: on tick in s1 -> s2
+                if (!core.trail.isEmpty) {
+                    t = 3
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(12) /* s11 */ {
+                // line 59: on tick, move in s11 -> s7
+                t = 17
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 3:  // line 21: on tick in s1 -> s2
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x13FE))
+                    core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+                    if core.active.contains(5) { try exit(5) }  // s4
+                    core.active = core.active & ~Bits(0x20)  // s4
+                    if core.active.contains(4) { try exit(4) }  // s3
+                    core.active = core.active & ~Bits(0x18)  // s3, s2
+                    if core.active.contains(2) { try exit(2) }  // s1
+                    if core.active.contains(1) { try exit(1) }  // s0
+                    core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+                    core.active = core.active | Bits(0x4)  // s1
+                    try enter(2)  // s1
+                    core.active = core.active | Bits(0x18)  // s2, s3
+                    try enter(4)  // s3
+                    core.active = core.active | Bits(0x140)  // s5, s7
+                    try enter(8)  // s7
+                default:  // line 59: on tick, move in s11 -> s7
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x13FE))
+                    core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+                    if core.active.contains(5) { try exit(5) }  // s4
+                    core.active = core.active & ~Bits(0x20)  // s4
+                    if core.active.contains(4) { try exit(4) }  // s3
+                    core.active = core.active & ~Bits(0x18)  // s3, s2
+                    if core.active.contains(2) { try exit(2) }  // s1
+                    if core.active.contains(1) { try exit(1) }  // s0
+                    core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+                    core.active = core.active | Bits(0x4)  // s1
+                    try enter(2)  // s1
+                    core.active = core.active | Bits(0x18)  // s2, s3
+                    try enter(4)  // s3
+                    core.active = core.active | Bits(0x140)  // s5, s7
+                    try enter(8)  // s7
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .move:
+            let t: Int
+            if core.active.contains(7) /* s6 */ {
+                // line 43: on move in s6 -> s4
+                if (!core.trail.isEmpty) {
+                    t = 14
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(12) /* s11 */ {
+                // line 59: on tick, move in s11 -> s7
+                t = 17
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 14:  // line 43: on move in s6 -> s4
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x13FE))
+                    core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+                    if core.active.contains(5) { try exit(5) }  // s4
+                    core.active = core.active & ~Bits(0x20)  // s4
+                    if core.active.contains(4) { try exit(4) }  // s3
+                    core.active = core.active & ~Bits(0x18)  // s3, s2
+                    if core.active.contains(2) { try exit(2) }  // s1
+                    if core.active.contains(1) { try exit(1) }  // s0
+                    core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+                    core.active = core.active | Bits(0x4)  // s1
+                    try enter(2)  // s1
+                    core.active = core.active | Bits(0x28)  // s2, s4
+                    try enter(5)  // s4
+                    core.active = core.active | Bits(0x140)  // s5, s7
+                    try enter(8)  // s7
+                default:  // line 59: on tick, move in s11 -> s7
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x13FE))
+                    core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+                    if core.active.contains(5) { try exit(5) }  // s4
+                    core.active = core.active & ~Bits(0x20)  // s4
+                    if core.active.contains(4) { try exit(4) }  // s3
+                    core.active = core.active & ~Bits(0x18)  // s3, s2
+                    if core.active.contains(2) { try exit(2) }  // s1
+                    if core.active.contains(1) { try exit(1) }  // s0
+                    core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+                    core.active = core.active | Bits(0x4)  // s1
+                    try enter(2)  // s1
+                    core.active = core.active | Bits(0x18)  // s2, s3
+                    try enter(4)  // s3
+                    core.active = core.active | Bits(0x140)  // s5, s7
+                    try enter(8)  // s7
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .note:
+            let t: Int
+            if core.active.contains(6) /* s5 */ {
+                // line 39: on note in s5 -> s2
+                t = 12
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x13FE))
+                core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+                if core.active.contains(5) { try exit(5) }  // s4
+                core.active = core.active & ~Bits(0x20)  // s4
+                if core.active.contains(4) { try exit(4) }  // s3
+                core.active = core.active & ~Bits(0x18)  // s3, s2
+                if core.active.contains(2) { try exit(2) }  // s1
+                if core.active.contains(1) { try exit(1) }  // s0
+                core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
+                core.active = core.active | Bits(0x4)  // s1
+                try enter(2)  // s1
+                core.active = core.active | Bits(0x18)  // s2, s3
+                try enter(4)  // s3
+                core.active = core.active | Bits(0x140)  // s5, s7
+                try enter(8)  // s7
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

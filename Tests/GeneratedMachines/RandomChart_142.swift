@@ -400,6 +400,137 @@ public struct RandomChart_142: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .tick:
+            let t: Int
+            if core.active.contains(10) /* s9 */ {
+                // line 48: on tick, move in s9 -> s7
+                t = 15
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0xFF7E))
+                if core.active.contains(15) { try exit(15) }  // s14
+                core.active = core.active & ~Bits(0x8000)  // s14
+                if core.active.contains(14) { try exit(14) }  // s13
+                if core.active.contains(13) { try exit(13) }  // s12
+                core.active = core.active & ~Bits(0x6000)  // s13, s12
+                if core.active.contains(12) { try exit(12) }  // s11
+                if core.active.contains(10) { try exit(10) }  // s9
+                if core.active.contains(9) { try exit(9) }  // s8
+                core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+                if core.active.contains(5) { try exit(5) }  // s4
+                core.active = core.active & ~Bits(0x30)  // s4, s3
+                if core.active.contains(3) { try exit(3) }  // s2
+                core.active = core.active & ~Bits(0x8)  // s2
+                if core.active.contains(2) { try exit(2) }  // s1
+                core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+                try transition15()
+                core.active = core.active | Bits(0x100)  // s7
+                try enter(8)  // s7
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .move(let x):
+            let t: Int
+            if core.active.contains(4) /* s3 */ {
+                // line 25: on move in s3 -> s12
+                if core.flag {
+                    t = 5
+                } else {
+                    return .ignored
+                }
+            } else if core.active.contains(10) /* s9 */ {
+                // line 48: on tick, move in s9 -> s7
+                t = 15
+            } else if core.active.contains(13) /* s12 */ {
+                // line 61: on move in s12
+                if (x > 0) {
+                    t = 20
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 5:  // line 25: on move in s3 -> s12
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0xFF7E))
+                    if core.active.contains(15) { try exit(15) }  // s14
+                    core.active = core.active & ~Bits(0x8000)  // s14
+                    if core.active.contains(14) { try exit(14) }  // s13
+                    if core.active.contains(13) { try exit(13) }  // s12
+                    core.active = core.active & ~Bits(0x6000)  // s13, s12
+                    if core.active.contains(12) { try exit(12) }  // s11
+                    if core.active.contains(10) { try exit(10) }  // s9
+                    if core.active.contains(9) { try exit(9) }  // s8
+                    core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+                    if core.active.contains(5) { try exit(5) }  // s4
+                    core.active = core.active & ~Bits(0x30)  // s4, s3
+                    if core.active.contains(3) { try exit(3) }  // s2
+                    core.active = core.active & ~Bits(0x8)  // s2
+                    if core.active.contains(2) { try exit(2) }  // s1
+                    core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+                    core.active = core.active | Bits(0x200)  // s8
+                    try enter(9)  // s8
+                    core.active = core.active | Bits(0x2000)  // s12
+                    try enter(13)  // s12
+                    core.active = core.active | Bits(0x4000)  // s13
+                    try enter(14)  // s13
+                    core.active = core.active | Bits(0x8000)  // s14
+                    try enter(15)  // s14
+                case 15:  // line 48: on tick, move in s9 -> s7
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0xFF7E))
+                    if core.active.contains(15) { try exit(15) }  // s14
+                    core.active = core.active & ~Bits(0x8000)  // s14
+                    if core.active.contains(14) { try exit(14) }  // s13
+                    if core.active.contains(13) { try exit(13) }  // s12
+                    core.active = core.active & ~Bits(0x6000)  // s13, s12
+                    if core.active.contains(12) { try exit(12) }  // s11
+                    if core.active.contains(10) { try exit(10) }  // s9
+                    if core.active.contains(9) { try exit(9) }  // s8
+                    core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+                    if core.active.contains(5) { try exit(5) }  // s4
+                    core.active = core.active & ~Bits(0x30)  // s4, s3
+                    if core.active.contains(3) { try exit(3) }  // s2
+                    core.active = core.active & ~Bits(0x8)  // s2
+                    if core.active.contains(2) { try exit(2) }  // s1
+                    core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
+                    try transition15()
+                    core.active = core.active | Bits(0x100)  // s7
+                    try enter(8)  // s7
+                default:  // line 61: on move in s12
+                    eventlessMayHold = true
+                    try transition20()
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .note:
+            return .ignored
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

@@ -424,6 +424,13 @@ public struct RandomChart_164: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .note:
+            return .ignored
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

@@ -439,6 +439,61 @@ public struct RandomChart_20: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .note:
+            let t: Int
+            if core.active.contains(23) /* s22 */ {
+                // line 108: on note in s22 -> s4
+                t = 35
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x1FF3FFE))
+                if core.active.contains(24) { try exit(24) }  // s23
+                core.active = core.active & ~Bits(0x1000000)  // s23
+                if core.active.contains(23) { try exit(23) }  // s22
+                core.active = core.active & ~Bits(0x800000)  // s22
+                if core.active.contains(22) { try exit(22) }  // s21
+                core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
+                if core.active.contains(19) { try exit(19) }  // s18
+                core.active = core.active & ~Bits(0xC0000)  // s18, s17
+                if core.active.contains(17) { try exit(17) }  // s16
+                core.active = core.active & ~Bits(0x20000)  // s16
+                if core.active.contains(16) { try exit(16) }  // s15
+                core.active = core.active & ~Bits(0x10000)  // s15
+                if core.active.contains(13) { try exit(13) }  // s12
+                core.active = core.active & ~Bits(0x2000)  // s12
+                if core.active.contains(12) { try exit(12) }  // s11
+                core.active = core.active & ~Bits(0x1000)  // s11
+                if core.active.contains(11) { try exit(11) }  // s10
+                core.active = core.active & ~Bits(0x800)  // s10
+                if core.active.contains(10) { try exit(10) }  // s9
+                core.active = core.active & ~Bits(0x400)  // s9
+                if core.active.contains(9) { try exit(9) }  // s8
+                core.active = core.active & ~Bits(0x300)  // s8, s7
+                if core.active.contains(7) { try exit(7) }  // s6
+                if core.active.contains(6) { try exit(6) }  // s5
+                if core.active.contains(4) { try exit(4) }  // s3
+                if core.active.contains(3) { try exit(3) }  // s2
+                core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
+                core.active = core.active | Bits(0xA2)  // s0, s4, s6
+                try enter(7)  // s6
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

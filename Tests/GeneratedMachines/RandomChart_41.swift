@@ -411,6 +411,55 @@ public struct RandomChart_41: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .note(let text):
+            let t: Int
+            if core.active.contains(12) /* s11 */ {
+                // line 63: on note in s11 -> s16
+                if (text == "a") {
+                    t = 24
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x3DDDE))
+                if core.active.contains(17) { try exit(17) }  // s16
+                core.active = core.active & ~Bits(0x20000)  // s16
+                if core.active.contains(16) { try exit(16) }  // s15
+                if core.active.contains(15) { try exit(15) }  // s14
+                if core.active.contains(11) { try exit(11) }  // s10
+                core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+                if core.active.contains(10) { try exit(10) }  // s9
+                core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+                if core.active.contains(3) { try exit(3) }  // s2
+                core.active = core.active & ~Bits(0xC)  // s2, s1
+                if core.active.contains(1) { try exit(1) }  // s0
+                core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
+                try transition24()
+                core.active = core.active | Bits(0x8000)  // s14
+                try enter(15)  // s14
+                core.active = core.active | Bits(0x10000)  // s15
+                try enter(16)  // s15
+                core.active = core.active | Bits(0x20000)  // s16
+                try enter(17)  // s16
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

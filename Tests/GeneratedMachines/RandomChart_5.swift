@@ -445,6 +445,58 @@ public struct RandomChart_5: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .back:
+            let t: Int
+            if core.active.contains(4) /* s3 */ {
+                // line 25: on back in s3 -> s4
+                if core.flag {
+                    t = 5
+                // line 26: on back in s3
+                } else {
+                    t = 6
+                }
+            } else if core.active.contains(14) /* s13 */ {
+                // line 55: on back in s13
+                if (core.b != 0) {
+                    t = 15
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 5:  // line 25: on back in s3 -> s4
+                    eventlessMayHold = true
+                    if core.active.contains(5) { try exit(5) }  // s4
+                    if core.active.contains(4) { try exit(4) }  // s3
+                    core.active = core.active & ~Bits(0x30)  // s3, s4
+                    core.active = core.active | Bits(0x20)  // s4
+                    try enter(5)  // s4
+                case 6:  // line 26: on back in s3
+                    eventlessMayHold = true
+                    try transition6()
+                default:  // line 55: on back in s13
+                    break
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .note:
+            return .ignored
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

@@ -398,6 +398,145 @@ public struct RandomChart_61: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .tick:
+            let t: Int
+            if core.active.contains(12) /* s11 */ {
+                // line 45: on tick, move in s11 -> s2
+                if core.active.contains(4) {
+                    t = 12
+                // line 46: on tick, move in s11 -> s6
+                } else if (!core.trail.isEmpty) {
+                    t = 13
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 12:  // line 45: on tick, move in s11 -> s2
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x1FBE))
+                    if core.active.contains(12) { try exit(12) }  // s11
+                    core.active = core.active & ~Bits(0x1800)  // s11, s10
+                    if core.active.contains(10) { try exit(10) }  // s9
+                    if core.active.contains(8) { try exit(8) }  // s7
+                    if core.active.contains(1) { try exit(1) }  // s0
+                    core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+                    try transition12()
+                    core.active = core.active | Bits(0x2)  // s0
+                    try enter(1)  // s0
+                    core.active = core.active | Bits(0x1C)  // s1, s2, s3
+                default:  // line 46: on tick, move in s11 -> s6
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x1FBE))
+                    if core.active.contains(12) { try exit(12) }  // s11
+                    core.active = core.active & ~Bits(0x1800)  // s11, s10
+                    if core.active.contains(10) { try exit(10) }  // s9
+                    if core.active.contains(8) { try exit(8) }  // s7
+                    if core.active.contains(1) { try exit(1) }  // s0
+                    core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+                    core.active = core.active | Bits(0x80)  // s6
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .back:
+            let t: Int
+            if core.active.contains(12) /* s11 */ {
+                // line 47: on back in s11 -> s6
+                if (core.b != 0) {
+                    t = 14
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0x1FBE))
+                if core.active.contains(12) { try exit(12) }  // s11
+                core.active = core.active & ~Bits(0x1800)  // s11, s10
+                if core.active.contains(10) { try exit(10) }  // s9
+                if core.active.contains(8) { try exit(8) }  // s7
+                if core.active.contains(1) { try exit(1) }  // s0
+                core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+                core.active = core.active | Bits(0x80)  // s6
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .move:
+            let t: Int
+            if core.active.contains(12) /* s11 */ {
+                // line 45: on tick, move in s11 -> s2
+                if core.active.contains(4) {
+                    t = 12
+                // line 46: on tick, move in s11 -> s6
+                } else if (!core.trail.isEmpty) {
+                    t = 13
+                } else {
+                    return .ignored
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 12:  // line 45: on tick, move in s11 -> s2
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x1FBE))
+                    if core.active.contains(12) { try exit(12) }  // s11
+                    core.active = core.active & ~Bits(0x1800)  // s11, s10
+                    if core.active.contains(10) { try exit(10) }  // s9
+                    if core.active.contains(8) { try exit(8) }  // s7
+                    if core.active.contains(1) { try exit(1) }  // s0
+                    core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+                    try transition12()
+                    core.active = core.active | Bits(0x2)  // s0
+                    try enter(1)  // s0
+                    core.active = core.active | Bits(0x1C)  // s1, s2, s3
+                default:  // line 46: on tick, move in s11 -> s6
+                    eventlessMayHold = true
+                    recordHistory(exiting: core.active & Bits(0x1FBE))
+                    if core.active.contains(12) { try exit(12) }  // s11
+                    core.active = core.active & ~Bits(0x1800)  // s11, s10
+                    if core.active.contains(10) { try exit(10) }  // s9
+                    if core.active.contains(8) { try exit(8) }  // s7
+                    if core.active.contains(1) { try exit(1) }  // s0
+                    core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
+                    core.active = core.active | Bits(0x80)  // s6
+                }
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

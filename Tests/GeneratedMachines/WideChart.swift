@@ -530,6 +530,36 @@ public struct WideChart: Sendable, Hashable {
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .leave:
+            let t: Int
+            if core.active.contains(1) /* top */ {
+                // line 11: on leave in top -> away
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                recordHistory(exiting: core.active & Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF))
+                if core.active.contains(82) { try exit(82) }  // away
+                core.active = core.active & ~Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF)  // the 81 states below WideChart
+                core.active = core.active | Bits(0x0, 0x40000)  // away
+                try enter(82)  // away
+                if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        default:
+            break
+        }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
         let selected: Bool
         do {

@@ -361,26 +361,116 @@ struct CheckoutScreen: Sendable, Hashable {
     mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
-        // Selection only reads (guards change nothing): an event no transition takes needs no copy.
-        let selected: Bool
-        do {
-            selected = try select(event)
-        } catch {
-            endStep()
-            return .rejected(error)
-        }
-        guard selected else { return .ignored }
-        let before = core
-        do {
-            let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
-            if !pending.isEmpty { deliver(emit) }
-            return .taken(transition: first)
-        } catch {
-            core = before
-            endStep()
-            return .rejected(error)
+        // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
+        switch event {
+        case .tapPay:
+            let t: Int
+            if core.active.contains(3) /* reviewing */ {
+                // line 35: on tapPay in reviewing -> paying
+                t = 0
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(4) { try exit(4) }  // paying
+                core.active = core.active & ~Bits(0x18)  // reviewing, paying
+                try transition0()
+                core.active = core.active | Bits(0x10)  // paying
+                try enter(4)  // paying
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .paid:
+            let t: Int
+            if core.active.contains(4) /* paying */ {
+                // line 40: on paid in paying -> receipt
+                t = 1
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                if core.active.contains(4) { try exit(4) }  // paying
+                core.active = core.active & ~Bits(0x1FE)  // the 8 states below CheckoutScreen
+                core.active = core.active | Bits(0x100)  // receipt
+                try enter(8)  // receipt
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .failed(let message):
+            let t: Int
+            if core.active.contains(4) /* paying */ {
+                // line 41: on failed in paying -> reviewing
+                if (!message.isEmpty) {
+                    t = 2
+                // line 43: on failed in paying -> reviewing
+                } else {
+                    t = 3
+                }
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                switch t {
+                case 2:  // line 41: on failed in paying -> reviewing
+                    eventlessMayHold = true
+                    if core.active.contains(4) { try exit(4) }  // paying
+                    core.active = core.active & ~Bits(0x18)  // reviewing, paying
+                    try transition2_failed(message: message)
+                    core.active = core.active | Bits(0x8)  // reviewing
+                default:  // line 43: on failed in paying -> reviewing
+                    eventlessMayHold = true
+                    if core.active.contains(4) { try exit(4) }  // paying
+                    core.active = core.active & ~Bits(0x18)  // reviewing, paying
+                    try transition3()
+                    core.active = core.active | Bits(0x8)  // reviewing
+                }
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
+        case .closeBanner:
+            let t: Int
+            if core.active.contains(7) /* errorBanner */ {
+                // line 58: on closeBanner in errorBanner
+                t = 7
+            } else {
+                return .ignored
+            }
+            let before = core
+            do {
+                microstepCount = 1
+                eventlessMayHold = true
+                try transition7()
+                if eventlessMayHold { try completeMacrostep() }
+                if !pending.isEmpty { deliver(emit) }
+                return .taken(transition: t)
+            } catch {
+                core = before
+                endStep()
+                return .rejected(error)
+            }
         }
     }
 
@@ -664,10 +754,39 @@ struct CheckoutScreen: Sendable, Hashable {
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
+        // At most one `always` transition is enabled at a time: it is taken in place (see `takeAlone`).
         while eventlessMayHold && !core.isFinished {
             eventlessMayHold = false
-            guard try selectEventless() else { break }
-            try microstep(nil)
+            let t: Int
+            if core.active.contains(6) /* bannerHidden */ {
+                // line 54: always in bannerHidden -> errorBanner
+                if (!core.errorMessage.isEmpty) {
+                    t = 5
+                } else {
+                    break
+                }
+            } else if core.active.contains(7) /* errorBanner */ {
+                // line 57: always in errorBanner -> bannerHidden
+                if (core.errorMessage.isEmpty) {
+                    t = 6
+                } else {
+                    break
+                }
+            } else {
+                break
+            }
+            microstepCount += 1
+            if microstepCount > 10_000 { throw Self.microstepLimit(t) }
+            switch t {
+            case 5:  // line 54: always in bannerHidden -> errorBanner
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xC0)  // bannerHidden, errorBanner
+                core.active = core.active | Bits(0x80)  // errorBanner
+            default:  // line 57: always in errorBanner -> bannerHidden
+                eventlessMayHold = true
+                core.active = core.active & ~Bits(0xC0)  // bannerHidden, errorBanner
+                core.active = core.active | Bits(0x40)  // bannerHidden
+            }
         }
     }
 
