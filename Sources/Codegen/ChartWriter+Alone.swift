@@ -311,7 +311,7 @@ extension FlatMachineWriter {
         if !used.isEmpty {
             let mine = used.intersection(e.fields.map(\.name))
             let arguments = e.fields.filter { mine.contains($0.name) }
-                .map { "\(SwiftName.quoted($0.name)): \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
+                .map { "\(SwiftName.label($0.name)): \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
             call = "try \(chartFunctionName(t, e))(\(arguments))"
         }
         aloneLines(t, known, waking: waking, actions: call, emptyLine: inSwitch ? "break" : nil)
