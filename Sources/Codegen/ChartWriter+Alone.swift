@@ -203,15 +203,8 @@ extension FlatMachineWriter {
         for (e, found) in zip(machine.events, lone) {
             guard let bySource = found else { continue }
             let candidates = bySource.flatMap(\.1)
-            var used = Set<String>()
-            for t in candidates {
-                t.guardExpr?.visit { if case .field(let name) = $0.kind { used.insert(name) } }
-                used.formUnion(actionFields(t))
-            }
-            used.formIntersection(e.fields.map(\.name))
-            let bindings = e.fields.map { used.contains($0.name) ? "let \(SwiftName.quoted($0.name))" : "_" }
-            let pattern = used.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
-            out.line("case .\(SwiftName.quoted(e.name))\(pattern):")
+            let used = usedFields(e, in: candidates)
+            out.line("case .\(SwiftName.quoted(e.name))\(bindingPattern(e, used)):")
             out.indent()
             defer { out.dedent() }
             guard !candidates.isEmpty else {
@@ -222,17 +215,10 @@ extension FlatMachineWriter {
             out.line("let before = core")
             out.open("do")
                 out.line("microstepCount = 1")
-                if candidates.count == 1 {
-                    loneTake(candidates[0], e, waking: waking, inSwitch: false)
-                } else {
-                    out.line("switch t {")
-                    for (k, t) in candidates.enumerated() {
-                        out.line((k == candidates.count - 1 ? "default" : "case \(t.id.index)") + ":  // line \(line(t.range)): \(describe(t))")
-                        out.indent()
-                        loneTake(t, e, waking: waking, inSwitch: true)
-                        out.dedent()
-                    }
-                    out.line("}")
+                takeLines(candidates, waking: waking) { writer, t in
+                    // The actions are called on the payload the event's case bound.
+                    writer.actionFields(t).isEmpty ? "try \(writer.chartFunctionName(t, nil))()"
+                        : "try \(writer.chartFunctionName(t, e))(\(writer.arguments(t, e)))"
                 }
                 out.line(usesInternalQueue ? "if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }" : "if eventlessMayHold { try completeMacrostep() }")
                 out.line("if !pending.isEmpty { deliver(emit) }")
@@ -302,19 +288,27 @@ extension FlatMachineWriter {
         }
     }
 
-    /// Transition `t`'s microstep in `send`, for event `e`: `takeAlone`'s case, with the
-    /// actions called on the payload bound by the event's case.
-    mutating func loneTake(_ t: Transition, _ e: Event, waking: Set<TransitionID>, inSwitch: Bool) {
-        guard let known = knownSteps(t) else { return }
-        let used = actionFields(t)
-        var call = "try \(chartFunctionName(t, nil))()"
-        if !used.isEmpty {
-            let mine = used.intersection(e.fields.map(\.name))
-            let arguments = e.fields.filter { mine.contains($0.name) }
-                .map { "\(SwiftName.label($0.name)): \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
-            call = "try \(chartFunctionName(t, e))(\(arguments))"
+    /// The microstep of whichever of `candidates` is `t` (selected already): `takeAlone`'s case
+    /// for each, in a `switch` when there are several, the last as its `default`. `actions`
+    /// gives the line that runs a transition's actions.
+    mutating func takeLines(_ candidates: [Transition], waking: Set<TransitionID>,
+                            actions: (Self, Transition) -> String) {
+        func take(_ t: Transition, inSwitch: Bool) {
+            guard let known = knownSteps(t) else { return }
+            aloneLines(t, known, waking: waking, actions: actions(self, t), emptyLine: inSwitch ? "break" : nil)
         }
-        aloneLines(t, known, waking: waking, actions: call, emptyLine: inSwitch ? "break" : nil)
+        guard candidates.count > 1 else {
+            if let t = candidates.first { take(t, inSwitch: false) }
+            return
+        }
+        out.line("switch t {")
+        for (k, t) in candidates.enumerated() {
+            out.line((k == candidates.count - 1 ? "default" : "case \(t.id.index)") + ":  // line \(line(t.range)): \(describe(t))")
+            out.indent()
+            take(t, inSwitch: true)
+            out.dedent()
+        }
+        out.line("}")
     }
 }
 
@@ -334,22 +328,7 @@ extension FlatMachineWriter {
             loneSelection(bySource, fields: [], none: "break", catching: false)
             out.line("microstepCount += 1")
             out.line("if microstepCount > 10_000 { throw Self.microstepLimit(t) }")
-            func take(_ t: Transition, inSwitch: Bool) {
-                guard let known = knownSteps(t) else { return }
-                aloneLines(t, known, waking: waking, actions: "try \(chartFunctionName(t, nil))()", emptyLine: inSwitch ? "break" : nil)
-            }
-            if candidates.count == 1 {
-                take(candidates[0], inSwitch: false)
-            } else {
-                out.line("switch t {")
-                for (k, t) in candidates.enumerated() {
-                    out.line((k == candidates.count - 1 ? "default" : "case \(t.id.index)") + ":  // line \(line(t.range)): \(describe(t))")
-                    out.indent()
-                    take(t, inSwitch: true)
-                    out.dedent()
-                }
-                out.line("}")
-            }
+            takeLines(candidates, waking: waking) { writer, t in "try \(writer.chartFunctionName(t, nil))()" }
         out.close()
         return true
     }

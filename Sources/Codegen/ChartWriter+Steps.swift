@@ -142,9 +142,7 @@ extension FlatMachineWriter {
                         t.guardExpr?.visit { if case .field(let name) = $0.kind { used.insert(name) } }
                     }
                     used.formIntersection(e.fields.map(\.name))
-                    let bindings = e.fields.map { used.contains($0.name) ? "let \(SwiftName.quoted($0.name))" : "_" }
-                    let pattern = used.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
-                    out.line("case .\(SwiftName.quoted(e.name))\(pattern):")
+                    out.line("case .\(SwiftName.quoted(e.name))\(bindingPattern(e, used)):")
                     out.indent()
                     if chains.isEmpty { out.line("break") }
                     selectChains(chains, fields: used)
@@ -577,12 +575,7 @@ extension FlatMachineWriter {
                     out.line("switch event {")
                     for id in events {
                         let e = machine[id]
-                        let mine = used.intersection(e.fields.map(\.name))
-                        let bindings = e.fields.map { mine.contains($0.name) ? "let \(SwiftName.quoted($0.name))" : "_" }
-                        let pattern = mine.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
-                        let arguments = e.fields.filter { mine.contains($0.name) }
-                            .map { "\(SwiftName.label($0.name)): \(SwiftName.quoted($0.name))" }.joined(separator: ", ")
-                        out.line("case .\(SwiftName.quoted(e.name))\(pattern)?: try \(chartFunctionName(t, e))(\(arguments))")
+                        out.line("case .\(SwiftName.quoted(e.name))\(bindingPattern(e, used))?: try \(chartFunctionName(t, e))(\(arguments(t, e)))")
                     }
                     out.line("default: break")
                     out.line("}")

@@ -82,9 +82,7 @@ extension FlatMachineWriter {
                     if !list.isEmpty { candidates.append((leaf.id, list)) }
                 }
                 let used = usedFields(e, in: candidates.flatMap(\.1))
-                let bindings = e.fields.map { used.contains($0.name) ? "let \(SwiftName.quoted($0.name))" : "_" }
-                let pattern = e.fields.isEmpty || used.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
-                out.line("case .\(SwiftName.quoted(e.name))\(pattern):")
+                out.line("case .\(SwiftName.quoted(e.name))\(bindingPattern(e, used)):")
                 out.indent()
                 if candidates.isEmpty {
                     out.line("return nil")
@@ -169,6 +167,13 @@ extension FlatMachineWriter {
             for a in t.actions { a.visitExpressions(look) }
         }
         return used.intersection(e.fields.map(\.name))
+    }
+
+    /// The payload pattern of `e`'s case that binds the fields in `used` (`(let y, _)`), or
+    /// nothing when it binds none.
+    func bindingPattern(_ e: Event, _ used: Set<String>) -> String {
+        let bindings = e.fields.map { used.contains($0.name) ? "let \(SwiftName.quoted($0.name))" : "_" }
+        return e.fields.contains(where: { used.contains($0.name) }) ? "(" + bindings.joined(separator: ", ") + ")" : ""
     }
 
     /// One function per transition and event it takes: exit, actions, enter.
