@@ -212,22 +212,14 @@ extension FlatMachineWriter {
                 continue
             }
             loneSelection(bySource, fields: used)
-            out.line("let before = core")
-            out.open("do")
-                out.line("microstepCount = 1")
-                takeLines(candidates, waking: waking) { writer, t in
+            takenStep(transition: "t") { writer in
+                writer.out.line("microstepCount = 1")
+                writer.takeLines(candidates, waking: waking) { writer, t in
                     // The actions are called on the payload the event's case bound.
                     writer.actionFields(t).isEmpty ? "try \(writer.chartFunctionName(t, nil))()"
                         : "try \(writer.chartFunctionName(t, e))(\(writer.arguments(t, e)))"
                 }
-                out.line(usesInternalQueue ? "if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }" : "if eventlessMayHold { try completeMacrostep() }")
-                out.line("if !pending.isEmpty { deliver(emit) }")
-                out.line("return .taken(transition: t)")
-            out.reopen("catch")
-                out.line("core = before")
-                out.line("endStep()")
-                out.line("return .rejected(error)")
-            out.close()
+            }
         }
         let all = !lone.contains { $0 == nil }
         if !all {
@@ -286,6 +278,23 @@ extension FlatMachineWriter {
         } else {
             for l in lines { out.line(l) }
         }
+    }
+
+    /// The rest of `send` once a transition is chosen: the copy that undoes a failing step,
+    /// `microstep` (the lines that take it), the eventless transitions and raised events it
+    /// left, its outputs, and `.taken(transition:)` with the transition named `transition`.
+    mutating func takenStep(transition: String, _ microstep: (inout Self) -> Void) {
+        out.line("let before = core")
+        out.open("do")
+            microstep(&self)
+            out.line(usesInternalQueue ? "if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }" : "if eventlessMayHold { try completeMacrostep() }")
+            out.line("if !pending.isEmpty { deliver(emit) }")
+            out.line("return .taken(transition: \(transition))")
+        out.reopen("catch")
+            out.line("core = before")
+            out.line("endStep()")
+            out.line("return .rejected(error)")
+        out.close()
     }
 
     /// The microstep of whichever of `candidates` is `t` (selected already): `takeAlone`'s case

@@ -328,18 +328,10 @@ extension FlatMachineWriter {
                     out.line("return .rejected(error)")
                 out.close()
                 out.line("guard selected else { return .ignored }")
-                out.line("let before = core")
-                out.open("do")
-                    out.line("let first = chosen[0]")
-                    out.line("try microstep(event)")
-                    out.line(usesInternalQueue ? "if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }" : "if eventlessMayHold { try completeMacrostep() }")
-                    out.line("if !pending.isEmpty { deliver(emit) }")
-                    out.line("return .taken(transition: first)")
-                out.reopen("catch")
-                    out.line("core = before")
-                    out.line("endStep()")
-                    out.line("return .rejected(error)")
-                out.close()
+                takenStep(transition: "first") { writer in
+                    writer.out.line("let first = chosen[0]")
+                    writer.out.line("try microstep(event)")
+                }
             }
         out.close()
         out.line()
