@@ -212,7 +212,7 @@ extension FlatMachineWriter {
                 continue
             }
             loneSelection(bySource, fields: used)
-            takenStep(transition: "t") { writer in
+            takenStep(transition: Self.selectedLocal) { writer in
                 writer.out.line("microstepCount = 1")
                 writer.takeLines(candidates, waking: waking) { writer, t in
                     // The actions are called on the payload the event's case bound.
@@ -230,7 +230,7 @@ extension FlatMachineWriter {
         return all
     }
 
-    /// `let t`: the enabled transition, as `select` finds it (the active source's first whose
+    /// `let taken` (`selectedLocal`): the enabled transition, as `select` finds it (the active source's first whose
     /// guard holds); `.ignored` when there is none, `.rejected` when a guard fails.
     mutating func loneSelection(_ bySource: [(StateID, [Transition])], fields: Set<String>,
                                 none: String = "return .ignored", catching: Bool = true) {
@@ -246,11 +246,11 @@ extension FlatMachineWriter {
                     let (code, throwsHere) = expression(g, fields: fields)
                     throwing = throwing || throwsHere
                     lines.append("    " + (first ? "if " : "} else if ") + (throwsHere ? "try " : "") + code + " {")
-                    lines.append("        t = \(t.id.index)")
+                    lines.append("        \(Self.selectedLocal) = \(t.id.index)")
                     first = false
                 } else {
-                    lines.append(first ? "    t = \(t.id.index)" : "    } else {")
-                    if !first { lines.append("        t = \(t.id.index)") }
+                    lines.append(first ? "    \(Self.selectedLocal) = \(t.id.index)" : "    } else {")
+                    if !first { lines.append("        \(Self.selectedLocal) = \(t.id.index)") }
                     settled = true
                     break
                 }
@@ -267,7 +267,7 @@ extension FlatMachineWriter {
         lines.append("} else {")
         lines.append("    " + none)
         lines.append("}")
-        out.line("let t: Int")
+        out.line("let \(Self.selectedLocal): Int")
         if throwing && catching {
             out.open("do")
             for l in lines { out.line(l) }
@@ -279,6 +279,11 @@ extension FlatMachineWriter {
             for l in lines { out.line(l) }
         }
     }
+
+    /// The local that holds the transition a lone selection chose. It sits beside the event's
+    /// payload fields, bound as locals of their own names, so a field may not have this name
+    /// (`localNames`), and it is not one a spec writes often (`t` is).
+    static let selectedLocal = "taken"
 
     /// The rest of `send` once a transition is chosen: the copy that undoes a failing step,
     /// `microstep` (the lines that take it), the eventless transitions and raised events it
@@ -297,7 +302,7 @@ extension FlatMachineWriter {
         out.close()
     }
 
-    /// The microstep of whichever of `candidates` is `t` (selected already): `takeAlone`'s case
+    /// The microstep of whichever of `candidates` is `taken` (selected already): `takeAlone`'s case
     /// for each, in a `switch` when there are several, the last as its `default`. `actions`
     /// gives the line that runs a transition's actions.
     mutating func takeLines(_ candidates: [Transition], waking: Set<TransitionID>,
@@ -310,7 +315,7 @@ extension FlatMachineWriter {
             if let t = candidates.first { take(t, inSwitch: false) }
             return
         }
-        out.line("switch t {")
+        out.line("switch \(Self.selectedLocal) {")
         for (k, t) in candidates.enumerated() {
             out.line((k == candidates.count - 1 ? "default" : "case \(t.id.index)") + ":  // line \(line(t.range)): \(describe(t))")
             out.indent()
@@ -336,7 +341,7 @@ extension FlatMachineWriter {
             out.line("eventlessMayHold = false")
             loneSelection(bySource, fields: [], none: "break", catching: false)
             out.line("microstepCount += 1")
-            out.line("if microstepCount > 10_000 { throw Self.microstepLimit(t) }")
+            out.line("if microstepCount > 10_000 { throw Self.microstepLimit(\(Self.selectedLocal)) }")
             takeLines(candidates, waking: waking) { writer, t in "try \(writer.chartFunctionName(t, nil))()" }
         out.close()
         return true

@@ -199,7 +199,8 @@ extension FlatMachineWriter {
         }
     }
 
-    /// The completion fields of `x` that `exprs` read.
+    /// The completion fields of `x` that the transitions' guards read, or with `actions` their
+    /// actions.
     func completionFieldsRead(of x: StateID, in transitions: [Transition], actions: Bool) -> Set<String> {
         var used = Set<String>()
         let names = Set(machine.completionFields(x).map(\.name))

@@ -148,11 +148,12 @@ struct FlatMachineWriter {
     }
 
     /// The locals the generated code declares, or the parameters it takes, and uses after
-    /// payload fields are bound beside them: `before` (a failing step's copy of `core`), and
-    /// those of the event initializer (`fields`), of `Recorded.forEachField` (`body`) and of a
-    /// snapshot's sent events (`payload`). (Its other locals, `event`, `name`, `error`, are
-    /// not read where a field could hide them.)
-    static let localNames: Set<String> = ["before", "fields", "body", "payload"]
+    /// payload fields are bound beside them: `before` (a failing step's copy of `core`), the
+    /// transition a statechart's lone selection chose (`selectedLocal`), and those of the event
+    /// initializer (`fields`), of `Recorded.forEachField` (`body`) and of a snapshot's sent
+    /// events (`payload`). (Its other locals, `event`, `name`, `error`, are not read where a
+    /// field could hide them.)
+    static let localNames: Set<String> = ["before", selectedLocal, "fields", "body", "payload"]
 
     /// What expressions name unqualified besides the type's members: `Double.pi`,
     /// `Swift.min(…)`, `atan2(…)`.

@@ -22,6 +22,7 @@ import TestSupport
         ("transition0_go", "has the name of a member of the generated type"),
         ("before", "has the name of a local value of the generated code"),
         ("fields", "has the name of a local value of the generated code"),
+        ("taken", "has the name of a local value of the generated code"),
         ("local0", "has the name of a local value of the generated code"),
         ("Double", "has a name the generated code uses for Swift's 'Double'"),
         ("self", "is a name Swift keeps for itself, even in backticks"),
@@ -47,6 +48,38 @@ import TestSupport
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains("clash.machine:3:29: error: field '\(name)' of event 'go' \(why); rename it"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "no file is written")
+    }
+
+    /// A statechart's `send` binds a lone event's payload fields beside the local holding the
+    /// transition it chose: a field with a short name (`t`) must not be hidden by it, nor hide it.
+    @Test(.enabled(if: ExternalTool.find("swiftc") != nil, "needs swiftc"))
+    func aShortFieldNameBesideALoneSendCompiles() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = folder.appendingPathComponent("short.machine")
+        let text = """
+            machine Short {
+                public var n: Number = 0
+                event go(t: Number)
+                initial parallel state p {
+                    state r1 {
+                        initial state a { on go if t > 1 -> b { n = t } }
+                        state b
+                    }
+                    state r2 { initial state c }
+                }
+            }
+
+            """
+        try Data(text.utf8).write(to: spec)
+        let swift = folder.appendingPathComponent("Short.swift")
+        let run = try CLI.run(["swift", spec.path, "-o", swift.path])
+        try #require(run.status == 0, "\(run.stderr)")
+        let generated = try String(contentsOf: swift, encoding: .utf8)
+        #expect(generated.contains("case .go(let t):\n            let taken: Int"), "the lone path binds the field beside its own local")
+        let swiftc = try #require(ExternalTool.find("swiftc"))
+        let compile = try swiftc.run(["-swift-version", "6", "-warnings-as-errors", "-typecheck", swift.path])
+        #expect(compile.status == 0, "\(compile.stdout)\(compile.stderr)")
     }
 
     /// A variable is a member of the generated type: one named like another member (the

@@ -51,7 +51,7 @@ import Testing
         let go = Self.caseLines("go", in: try Self.send())
         #expect(go.hasPrefix("        case .go(let k):"), "\(go)")
         // The first of a's transitions whose guard holds, as selection finds it.
-        #expect(go.contains("if (k > 1) {\n                    t = 0\n                // line 11: on go in a -> b\n                } else {\n                    t = 1"), "\(go)")
+        #expect(go.contains("if (k > 1) {\n                    taken = 0\n                // line 11: on go in a -> b\n                } else {\n                    taken = 1"), "\(go)")
         #expect(go.contains("try transition0_go(k: k)"), "the actions get the bound payload: \(go)")
         #expect(go.contains("core.active = core.active & ~Bits(0x18)  // a, b"), "\(go)")
         #expect(!go.contains("select(") && !go.contains("chosen") && !go.contains("microstep("), "\(go)")
@@ -90,7 +90,7 @@ import Testing
         let text = try GeneratedStepPlanTests.swift(lone)
         let loop = try #require(GeneratedStepPlanTests.function("func completeMacrostep(", in: text))
         #expect(!loop.contains("selectEventless()") && !loop.contains("microstep(nil)"), "\(loop)")
-        #expect(loop.contains("if microstepCount > 10_000 { throw Self.microstepLimit(t) }"), "the bound stays: \(loop)")
+        #expect(loop.contains("if microstepCount > 10_000 { throw Self.microstepLimit(taken) }"), "the bound stays: \(loop)")
         // In two regions of a parallel state both may be enabled in one round: the general loop.
         let regions = """
             machine Both {

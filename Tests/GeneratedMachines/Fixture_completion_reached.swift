@@ -365,10 +365,10 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .pick:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* choosing */ {
                 // line 14: on pick in choosing -> uploading
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -381,21 +381,21 @@ public struct Fixture_completion_reached: Sendable, Hashable {
                 core.active = core.active | Bits(0x1B8)  // uploading, transfer, sending, check, checking
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .sent:
-            let t: Int
+            let taken: Int
             if core.active.contains(5) /* sending */ {
                 // line 20: on sent in sending -> transferred
                 if (core.parts >= 1) {
-                    t = 3
+                    taken = 3
                 // line 21: on sent in sending
                 } else {
-                    t = 4
+                    taken = 4
                 }
             } else {
                 return .ignored
@@ -403,7 +403,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 3:  // line 20: on sent in sending -> transferred
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x60)  // sending, transferred
@@ -415,17 +415,17 @@ public struct Fixture_completion_reached: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .verified:
-            let t: Int
+            let taken: Int
             if core.active.contains(8) /* checking */ {
                 // line 26: on verified in checking -> checked
-                t = 5
+                taken = 5
             } else {
                 return .ignored
             }
@@ -438,17 +438,17 @@ public struct Fixture_completion_reached: Sendable, Hashable {
                 try enter(9)  // checked
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .retry:
-            let t: Int
+            let taken: Int
             if core.active.contains(13) /* watcher */ {
                 // line 42: on retry in watcher -> flow
-                t = 7
+                taken = 7
             } else {
                 return .ignored
             }
@@ -462,7 +462,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
                 core.active = core.active | Bits(0x6)  // flow, choosing
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

@@ -364,10 +364,10 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .play:
-            let t: Int
+            let taken: Int
             if core.active.contains(3) /* paused */ {
                 // line 15: on play in paused -> playing
-                t = 3
+                taken = 3
             } else {
                 return .ignored
             }
@@ -380,17 +380,17 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
                 core.active = core.active | Bits(0x20)  // playing
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .pause:
-            let t: Int
+            let taken: Int
             if core.active.contains(5) /* playing */ {
                 // line 18: on pause in playing -> paused
-                t = 4
+                taken = 4
             } else {
                 return .ignored
             }
@@ -403,17 +403,17 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
                 core.active = core.active | Bits(0x8)  // paused
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .unmute:
-            let t: Int
+            let taken: Int
             if core.active.contains(8) /* muted */ {
                 // line 30: on unmute in muted -> unmuted
-                t = 7
+                taken = 7
             } else {
                 return .ignored
             }
@@ -425,17 +425,17 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
                 core.active = core.active | Bits(0x80)  // unmuted
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .reset:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* playback */ {
                 // line 23: on reset in playback -> paused
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -448,17 +448,17 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
                 core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .restart:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* playback */ {
                 // line 25: on restart in playback -> paused
-                t = 2
+                taken = 2
             } else {
                 return .ignored
             }
@@ -471,17 +471,17 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
                 core.active = core.active | Bits(0x8)  // paused
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .rewind:
-            let t: Int
+            let taken: Int
             if core.active.contains(8) /* muted */ {
                 // line 32: on rewind in muted -> sound
-                t = 8
+                taken = 8
             } else {
                 return .ignored
             }
@@ -494,17 +494,17 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
                 core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .again:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* session */ {
                 // line 38: on again in session -> session
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -517,7 +517,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
                 core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

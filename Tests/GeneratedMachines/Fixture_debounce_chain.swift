@@ -366,41 +366,41 @@ public struct Fixture_debounce_chain: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .typed(let length):
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* step1 */ {
                 // line 14: on typed in step1
-                t = 0
+                taken = 0
             } else if core.active.contains(2) /* step2 */ {
                 // line 19: on typed in step2
-                t = 3
+                taken = 3
             } else if core.active.contains(3) /* step3 */ {
                 // line 24: on typed in step3
-                t = 6
+                taken = 6
             } else if core.active.contains(4) /* step4 */ {
                 // line 29: on typed in step4
-                t = 9
+                taken = 9
             } else if core.active.contains(5) /* step5 */ {
                 // line 34: on typed in step5
-                t = 12
+                taken = 12
             } else if core.active.contains(6) /* step6 */ {
                 // line 39: on typed in step6
-                t = 15
+                taken = 15
             } else if core.active.contains(7) /* step7 */ {
                 // line 44: on typed in step7
-                t = 18
+                taken = 18
             } else if core.active.contains(8) /* step8 */ {
                 // line 49: on typed in step8
-                t = 21
+                taken = 21
             } else if core.active.contains(9) /* step9 */ {
                 // line 54: on typed in step9
-                t = 24
+                taken = 24
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 0:  // line 14: on typed in step1
                     try transition0_typed(length: length)
                 case 3:  // line 19: on typed in step2
@@ -422,48 +422,48 @@ public struct Fixture_debounce_chain: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .validate(let length):
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* step1 */ {
                 // line 15: on validate in step1
-                t = 1
+                taken = 1
             } else if core.active.contains(2) /* step2 */ {
                 // line 20: on validate in step2
-                t = 4
+                taken = 4
             } else if core.active.contains(3) /* step3 */ {
                 // line 25: on validate in step3
-                t = 7
+                taken = 7
             } else if core.active.contains(4) /* step4 */ {
                 // line 30: on validate in step4
-                t = 10
+                taken = 10
             } else if core.active.contains(5) /* step5 */ {
                 // line 35: on validate in step5
-                t = 13
+                taken = 13
             } else if core.active.contains(6) /* step6 */ {
                 // line 40: on validate in step6
-                t = 16
+                taken = 16
             } else if core.active.contains(7) /* step7 */ {
                 // line 45: on validate in step7
-                t = 19
+                taken = 19
             } else if core.active.contains(8) /* step8 */ {
                 // line 50: on validate in step8
-                t = 22
+                taken = 22
             } else if core.active.contains(9) /* step9 */ {
                 // line 55: on validate in step9
-                t = 25
+                taken = 25
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 1:  // line 15: on validate in step1
                     try transition1_validate(length: length)
                 case 4:  // line 20: on validate in step2
@@ -485,74 +485,74 @@ public struct Fixture_debounce_chain: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .next:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* step1 */ {
                 // line 16: on next in step1 -> step2
                 if core.valid {
-                    t = 2
+                    taken = 2
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(2) /* step2 */ {
                 // line 21: on next in step2 -> step3
                 if core.valid {
-                    t = 5
+                    taken = 5
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(3) /* step3 */ {
                 // line 26: on next in step3 -> step4
                 if core.valid {
-                    t = 8
+                    taken = 8
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(4) /* step4 */ {
                 // line 31: on next in step4 -> step5
                 if core.valid {
-                    t = 11
+                    taken = 11
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(5) /* step5 */ {
                 // line 36: on next in step5 -> step6
                 if core.valid {
-                    t = 14
+                    taken = 14
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(6) /* step6 */ {
                 // line 41: on next in step6 -> step7
                 if core.valid {
-                    t = 17
+                    taken = 17
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(7) /* step7 */ {
                 // line 46: on next in step7 -> step8
                 if core.valid {
-                    t = 20
+                    taken = 20
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(8) /* step8 */ {
                 // line 51: on next in step8 -> step9
                 if core.valid {
-                    t = 23
+                    taken = 23
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(9) /* step9 */ {
                 // line 56: on next in step9 -> done
                 if core.valid {
-                    t = 26
+                    taken = 26
                 } else {
                     return .ignored
                 }
@@ -562,7 +562,7 @@ public struct Fixture_debounce_chain: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 2:  // line 16: on next in step1 -> step2
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x7FE)  // the 10 states below Debounce
@@ -612,7 +612,7 @@ public struct Fixture_debounce_chain: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

@@ -428,10 +428,10 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .add:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* cart */ {
                 // line 22: on add in cart
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -441,18 +441,18 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 try transition0()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .remove:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* cart */ {
                 // line 23: on remove in cart
                 if (core.items > 0) {
-                    t = 1
+                    taken = 1
                 } else {
                     return .ignored
                 }
@@ -465,18 +465,18 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 try transition1()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .checkout:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* cart */ {
                 // line 24: on checkout in cart -> shipping
                 if (core.items > 0) {
-                    t = 2
+                    taken = 2
                 } else {
                     return .ignored
                 }
@@ -491,17 +491,17 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 core.active = core.active | Bits(0x1C)  // form, shipping, address
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .typed(let length):
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* form */ {
                 // line 28: on typed in form
-                t = 4
+                taken = 4
             } else {
                 return .ignored
             }
@@ -511,27 +511,27 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 try transition4_typed(length: length)
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .validate(let length):
-            let t: Int
+            let taken: Int
             if core.active.contains(4) /* address */ {
                 // line 31: on validate in address
-                t = 5
+                taken = 5
             } else if core.active.contains(7) /* card */ {
                 // line 40: on validate in card
-                t = 8
+                taken = 8
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 5:  // line 31: on validate in address
                     try transition5_validate(length: length)
                 default:  // line 40: on validate in card
@@ -539,28 +539,28 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .next:
-            let t: Int
+            let taken: Int
             if core.active.contains(4) /* address */ {
                 // line 32: on next in address -> confirmAddress
                 if core.addressOK {
-                    t = 6
+                    taken = 6
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(5) /* confirmAddress */ {
                 // line 35: on next in confirmAddress -> payment
-                t = 7
+                taken = 7
             } else if core.active.contains(7) /* card */ {
                 // line 41: on next in card -> review
                 if core.cardOK {
-                    t = 9
+                    taken = 9
                 } else {
                     return .ignored
                 }
@@ -570,7 +570,7 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 6:  // line 32: on next in address -> confirmAddress
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x30)  // address, confirmAddress
@@ -586,27 +586,27 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .back:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* form */ {
                 // line 27: on back in form -> cart
-                t = 3
+                taken = 3
             } else if core.active.contains(8) /* review */ {
                 // line 47: on back in review -> card
-                t = 11
+                taken = 11
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 3:  // line 27: on back in form -> cart
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
@@ -618,27 +618,27 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .pay:
-            let t: Int
+            let taken: Int
             if core.active.contains(8) /* review */ {
                 // line 46: on pay in review -> paying
-                t = 10
+                taken = 10
             } else if core.active.contains(11) /* failed */ {
                 // line 55: on pay in failed -> paying
-                t = 14
+                taken = 14
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 10:  // line 46: on pay in review -> paying
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
@@ -650,17 +650,17 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .approved:
-            let t: Int
+            let taken: Int
             if core.active.contains(9) /* paying */ {
                 // line 50: on approved in paying -> paid
-                t = 12
+                taken = 12
             } else {
                 return .ignored
             }
@@ -674,17 +674,17 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 try enter(10)  // paid
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .declined:
-            let t: Int
+            let taken: Int
             if core.active.contains(9) /* paying */ {
                 // line 51: on declined in paying -> failed
-                t = 13
+                taken = 13
             } else {
                 return .ignored
             }
@@ -696,7 +696,7 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
                 core.active = core.active | Bits(0x800)  // failed
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

@@ -354,10 +354,10 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .start:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 17: on start in idle -> tour
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -374,27 +374,27 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
                 try enter(3)  // welcome
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .next:
-            let t: Int
+            let taken: Int
             if core.active.contains(3) /* welcome */ {
                 // line 28: on next in welcome -> details
-                t = 5
+                taken = 5
             } else if core.active.contains(4) /* details */ {
                 // line 31: on next in details -> finished
-                t = 6
+                taken = 6
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 5:  // line 28: on next in welcome -> details
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x38))
@@ -409,17 +409,17 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .pause:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* tour */ {
                 // line 25: on pause in tour -> idle
-                t = 3
+                taken = 3
             } else {
                 return .ignored
             }
@@ -432,17 +432,17 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
                 core.active = core.active | Bits(0x2)  // idle
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .skip:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 19: on skip in idle -> details
-                t = 2
+                taken = 2
             } else {
                 return .ignored
             }
@@ -458,7 +458,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
                 core.active = core.active | Bits(0x10)  // details
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

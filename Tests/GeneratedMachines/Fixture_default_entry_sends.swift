@@ -330,10 +330,10 @@ public struct Fixture_default_entry_sends: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .start:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 10: on start in idle -> playing
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -347,17 +347,17 @@ public struct Fixture_default_entry_sends: Sendable, Hashable {
                 core.active = core.active | Bits(0x8)  // quiet
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .ring:
-            let t: Int
+            let taken: Int
             if core.active.contains(3) /* quiet */ {
                 // line 16: on ring in quiet -> idle
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -370,7 +370,7 @@ public struct Fixture_default_entry_sends: Sendable, Hashable {
                 core.active = core.active | Bits(0x2)  // idle
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

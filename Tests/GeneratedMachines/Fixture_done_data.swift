@@ -383,11 +383,11 @@ public struct Fixture_done_data: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .pay(let amount):
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* charging */ {
                 // line 18: on pay in charging -> settled
                 if (amount >= 0) {
-                    t = 2
+                    taken = 2
                 } else {
                     return .ignored
                 }
@@ -404,17 +404,17 @@ public struct Fixture_done_data: Sendable, Hashable {
                 try enter(3)  // settled
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .refuse:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* charging */ {
                 // line 19: on refuse in charging -> declined
-                t = 3
+                taken = 3
             } else {
                 return .ignored
             }
@@ -427,30 +427,30 @@ public struct Fixture_done_data: Sendable, Hashable {
                 try enter(4)  // declined
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .retry:
-            let t: Int
+            let taken: Int
             if core.active.contains(5) /* failed */ {
                 // line 28: on retry in failed -> payment
-                t = 4
+                taken = 4
             } else if core.active.contains(11) /* printing */ {
                 // line 39: on retry in printing -> printed
-                t = 9
+                taken = 9
             } else if core.active.contains(13) /* finished */ {
                 // line 48: on retry in finished -> payment
-                t = 10
+                taken = 10
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 4:  // line 28: on retry in failed -> payment
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
@@ -471,7 +471,7 @@ public struct Fixture_done_data: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

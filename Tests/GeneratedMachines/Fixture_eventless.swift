@@ -336,10 +336,10 @@ public struct Fixture_eventless: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .add:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 13: on add in idle -> counting
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -352,27 +352,27 @@ public struct Fixture_eventless: Sendable, Hashable {
                 core.active = core.active | Bits(0x4)  // counting
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .reset:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 14: on reset in idle -> routing
-                t = 1
+                taken = 1
             } else if core.active.contains(4) /* full */ {
                 // line 27: on reset in full -> routing
-                t = 5
+                taken = 5
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 1:  // line 14: on reset in idle -> routing
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x3E)  // idle, counting, saturated, full, routing
@@ -384,17 +384,17 @@ public struct Fixture_eventless: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .overflow:
-            let t: Int
+            let taken: Int
             if core.active.contains(3) /* saturated */ {
                 // line 23: on overflow in saturated -> full
-                t = 4
+                taken = 4
             } else {
                 return .ignored
             }
@@ -407,7 +407,7 @@ public struct Fixture_eventless: Sendable, Hashable {
                 core.active = core.active | Bits(0x10)  // full
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

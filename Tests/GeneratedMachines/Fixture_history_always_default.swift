@@ -381,23 +381,23 @@ public struct Fixture_history_always_default: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .leave:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* settings */ {
                 // line 23: on leave in settings -> media
-                t = 0
+                taken = 0
             } else if core.active.contains(13) /* stopped */ {
                 // line 31: on leave in stopped -> away
-                t = 6
+                taken = 6
             } else if core.active.contains(16) /* away */ {
                 // line 43: on leave in away -> wizard
-                t = 12
+                taken = 12
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 0:  // line 23: on leave in settings -> media
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x2F779FE))
@@ -416,7 +416,7 @@ public struct Fixture_history_always_default: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

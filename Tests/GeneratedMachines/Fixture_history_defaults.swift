@@ -373,20 +373,20 @@ public struct Fixture_history_defaults: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .close:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* editor */ {
                 // line 19: on close in editor -> closed
-                t = 2
+                taken = 2
             } else if core.active.contains(11) /* desk */ {
                 // line 44: on close in desk -> closed
-                t = 7
+                taken = 7
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 2:  // line 19: on close in editor -> closed
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0xFFBFE))
@@ -400,27 +400,27 @@ public struct Fixture_history_defaults: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .bold:
-            let t: Int
+            let taken: Int
             if core.active.contains(5) /* plain */ {
                 // line 23: on bold in plain -> strong
-                t = 3
+                taken = 3
             } else if core.active.contains(6) /* strong */ {
                 // line 27: on bold in strong -> plain
-                t = 4
+                taken = 4
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 3:  // line 23: on bold in plain -> strong
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x60)  // plain, strong
@@ -433,27 +433,27 @@ public struct Fixture_history_defaults: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .spell:
-            let t: Int
+            let taken: Int
             if core.active.contains(8) /* off */ {
                 // line 32: on spell in off -> spelling
-                t = 5
+                taken = 5
             } else if core.active.contains(9) /* spelling */ {
                 // line 36: on spell in spelling -> off
-                t = 6
+                taken = 6
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 5:  // line 32: on spell in off -> spelling
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x300)  // off, spelling
@@ -466,7 +466,7 @@ public struct Fixture_history_defaults: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

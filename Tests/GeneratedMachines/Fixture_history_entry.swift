@@ -337,26 +337,26 @@ public struct Fixture_history_entry: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .next:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* chapter1 */ {
                 // line 12: on next in chapter1 -> chapter2
-                t = 1
+                taken = 1
             } else if core.active.contains(4) /* page1 */ {
                 // line 16: on next in page1 -> page2
-                t = 3
+                taken = 3
             } else if core.active.contains(5) /* page2 */ {
                 // line 17: on next in page2 -> chapter1
-                t = 4
+                taken = 4
             } else if core.active.contains(6) /* appendix */ {
                 // line 20: on next in appendix -> chapter1
-                t = 5
+                taken = 5
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 1:  // line 12: on next in chapter1 -> chapter2
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x7C))
@@ -379,17 +379,17 @@ public struct Fixture_history_entry: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .away:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* book */ {
                 // line 24: on away in book -> menu
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -402,7 +402,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
                 core.active = core.active | Bits(0x200)  // menu
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

@@ -362,10 +362,10 @@ public struct Fixture_nested: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .pause:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* ready */ {
                 // line 13: on pause in ready -> away
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -378,17 +378,17 @@ public struct Fixture_nested: Sendable, Hashable {
                 core.active = core.active | Bits(0x40)  // away
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .seek:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* ready */ {
                 // line 14: on seek in ready -> paused
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -401,18 +401,18 @@ public struct Fixture_nested: Sendable, Hashable {
                 core.active = core.active | Bits(0x4)  // paused
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .tick(let at):
-            let t: Int
+            let taken: Int
             if core.active.contains(3) /* playing */ {
                 // line 17: on tick in playing -> paused
                 if core.active.contains(3) {
-                    t = 3
+                    taken = 3
                 } else {
                     return .ignored
                 }
@@ -429,7 +429,7 @@ public struct Fixture_nested: Sendable, Hashable {
                 core.active = core.active | Bits(0x4)  // paused
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

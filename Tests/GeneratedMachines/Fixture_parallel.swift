@@ -359,10 +359,10 @@ public struct Fixture_parallel: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .bold:
-            let t: Int
+            let taken: Int
             if core.active.contains(7) /* plain */ {
                 // line 29: on bold in plain -> strong
-                t = 5
+                taken = 5
             } else {
                 return .ignored
             }
@@ -374,21 +374,21 @@ public struct Fixture_parallel: Sendable, Hashable {
                 core.active = core.active | Bits(0x100)  // strong
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .save:
-            let t: Int
+            let taken: Int
             if core.active.contains(4) /* typing */ {
                 // line 21: on save in typing -> clean
-                t = 3
+                taken = 3
             } else if core.active.contains(9) /* closed */ {
                 // line 39: on save in closed -> typing
                 if (core.words > 3) {
-                    t = 8
+                    taken = 8
                 } else {
                     return .ignored
                 }
@@ -398,7 +398,7 @@ public struct Fixture_parallel: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 3:  // line 21: on save in typing -> clean
                     eventlessMayHold = true
                     if core.active.contains(5) { try exit(5) }  // clean
@@ -414,17 +414,17 @@ public struct Fixture_parallel: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .close:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* editing */ {
                 // line 34: on close in editing -> closed
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -437,7 +437,7 @@ public struct Fixture_parallel: Sendable, Hashable {
                 core.active = core.active | Bits(0x200)  // closed
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

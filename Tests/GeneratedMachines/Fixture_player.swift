@@ -408,20 +408,20 @@ public struct Fixture_player: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .play:
-            let t: Int
+            let taken: Int
             if core.active.contains(5) /* paused */ {
                 // line 23: on play in paused -> playing
-                t = 3
+                taken = 3
             } else if core.active.contains(13) /* idle */ {
                 // line 45: on play in idle -> ready
-                t = 10
+                taken = 10
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 3:  // line 23: on play in paused -> playing
                     eventlessMayHold = true
                     if core.active.contains(6) { try exit(6) }  // playing
@@ -438,17 +438,17 @@ public struct Fixture_player: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .pause:
-            let t: Int
+            let taken: Int
             if core.active.contains(6) /* playing */ {
                 // line 25: on pause in playing -> paused
-                t = 4
+                taken = 4
             } else {
                 return .ignored
             }
@@ -461,17 +461,17 @@ public struct Fixture_player: Sendable, Hashable {
                 core.active = core.active | Bits(0x20)  // paused
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .interrupt:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* ready */ {
                 // line 20: on interrupt in ready -> interrupted
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -485,17 +485,17 @@ public struct Fixture_player: Sendable, Hashable {
                 core.active = core.active | Bits(0x1000)  // interrupted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .mute:
-            let t: Int
+            let taken: Int
             if core.active.contains(9) /* unmuted */ {
                 // line 31: on mute in unmuted -> muted
-                t = 6
+                taken = 6
             } else {
                 return .ignored
             }
@@ -507,17 +507,17 @@ public struct Fixture_player: Sendable, Hashable {
                 core.active = core.active | Bits(0x400)  // muted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .unmute:
-            let t: Int
+            let taken: Int
             if core.active.contains(10) /* muted */ {
                 // line 32: on unmute in muted -> unmuted
-                t = 7
+                taken = 7
             } else {
                 return .ignored
             }
@@ -529,18 +529,18 @@ public struct Fixture_player: Sendable, Hashable {
                 core.active = core.active | Bits(0x200)  // unmuted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .loaded(let duration):
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* loading */ {
                 // line 16: on loaded in loading -> ready
                 if (duration > 0) {
-                    t = 0
+                    taken = 0
                 } else {
                     return .ignored
                 }
@@ -557,7 +557,7 @@ public struct Fixture_player: Sendable, Hashable {
                 core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

@@ -406,10 +406,10 @@ public struct Fixture_send_by_name: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .reset:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 29: on reset in running
-                t = 7
+                taken = 7
             } else {
                 return .ignored
             }
@@ -419,17 +419,17 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition7()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .lap:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 28: on lap in running
-                t = 6
+                taken = 6
             } else {
                 return .ignored
             }
@@ -439,17 +439,17 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition6()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .digit:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 30: on digit in running
-                t = 8
+                taken = 8
             } else {
                 return .ignored
             }
@@ -459,17 +459,17 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition8()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .key:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 31: on key in running
-                t = 9
+                taken = 9
             } else {
                 return .ignored
             }
@@ -479,17 +479,17 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition9()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .pick(let name):
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 22: on pick in running
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -499,17 +499,17 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition0_pick(name: name)
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .next:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 23: on next in running
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -519,17 +519,17 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition1()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .fixed:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 24: on fixed in running
-                t = 2
+                taken = 2
             } else {
                 return .ignored
             }
@@ -539,17 +539,17 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition2()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .stop:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 25: on stop in running
-                t = 3
+                taken = 3
             } else {
                 return .ignored
             }
@@ -559,17 +559,17 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition3()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .wrong:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 26: on wrong in running
-                t = 4
+                taken = 4
             } else {
                 return .ignored
             }
@@ -579,17 +579,17 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition4()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .keyed:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* running */ {
                 // line 27: on keyed in running
-                t = 5
+                taken = 5
             } else {
                 return .ignored
             }
@@ -599,7 +599,7 @@ public struct Fixture_send_by_name: Sendable, Hashable {
                 try transition5()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

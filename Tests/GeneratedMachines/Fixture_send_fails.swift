@@ -340,10 +340,10 @@ public struct Fixture_send_fails: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .go:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 15: on go in idle
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -353,17 +353,17 @@ public struct Fixture_send_fails: Sendable, Hashable {
                 try transition0()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .ping:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 16: on ping in idle
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -373,17 +373,17 @@ public struct Fixture_send_fails: Sendable, Hashable {
                 try transition1()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .fix:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 17: on fix in idle
-                t = 2
+                taken = 2
             } else {
                 return .ignored
             }
@@ -393,18 +393,18 @@ public struct Fixture_send_fails: Sendable, Hashable {
                 try transition2()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .loop:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 18: on loop in idle
                 if (core.spins < 10500) {
-                    t = 3
+                    taken = 3
                 } else {
                     return .ignored
                 }
@@ -417,7 +417,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
                 try transition3()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

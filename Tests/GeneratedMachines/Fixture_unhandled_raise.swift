@@ -396,23 +396,23 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .edit:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 14: on edit in idle -> editing
-                t = 0
+                taken = 0
             } else if core.active.contains(5) /* waiting */ {
                 // line 43: on edit in waiting -> idle
-                t = 11
+                taken = 11
             } else if core.active.contains(8) /* l1 */ {
                 // line 49: on edit in l1
-                t = 13
+                taken = 13
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 0:  // line 14: on edit in idle -> editing
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
@@ -426,27 +426,27 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .save:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* editing */ {
                 // line 20: on save in editing -> idle
-                t = 2
+                taken = 2
             } else if core.active.contains(3) /* reviewing */ {
                 // line 31: on save in reviewing -> passing
-                t = 6
+                taken = 6
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 2:  // line 20: on save in editing -> idle
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
@@ -460,17 +460,17 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .saved:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* editing */ {
                 // line 21: on saved in editing
-                t = 3
+                taken = 3
             } else {
                 return .ignored
             }
@@ -479,17 +479,17 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 microstepCount = 1
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .check:
-            let t: Int
+            let taken: Int
             if core.active.contains(5) /* waiting */ {
                 // line 41: on check in waiting
-                t = 9
+                taken = 9
             } else {
                 return .ignored
             }
@@ -498,17 +498,17 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 microstepCount = 1
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .checked:
-            let t: Int
+            let taken: Int
             if core.active.contains(6) /* both */ {
                 // line 55: on checked in both -> idle
-                t = 12
+                taken = 12
             } else {
                 return .ignored
             }
@@ -520,33 +520,33 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 core.active = core.active | Bits(0x2)  // idle
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .sync:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* editing */ {
                 // line 23: on sync in editing
-                t = 4
+                taken = 4
             } else if core.active.contains(5) /* waiting */ {
                 // line 42: on sync in waiting -> both
-                t = 10
+                taken = 10
             } else if core.active.contains(10) /* r1 */ {
                 // line 52: on sync in r1 -> r2
-                t = 14
+                taken = 14
             } else if core.active.contains(11) /* r2 */ {
                 // line 53: on sync in r2 -> r1
-                t = 15
+                taken = 15
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 4:  // line 23: on sync in editing
                     try transition4()
                 case 10:  // line 42: on sync in waiting -> both
@@ -564,17 +564,17 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .synced:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* editing */ {
                 // line 24: on synced in editing -> reviewing
-                t = 5
+                taken = 5
             } else {
                 return .ignored
             }
@@ -587,17 +587,17 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 try enter(3)  // reviewing
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .close:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 15: on close in idle -> closed
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -610,17 +610,17 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 try enter(12)  // closed
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .discard(let force):
-            let t: Int
+            let taken: Int
             if core.active.contains(3) /* reviewing */ {
                 // line 33: on discard in reviewing
-                t = 7
+                taken = 7
             } else {
                 return .ignored
             }
@@ -630,7 +630,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 try transition7_discard(force: force)
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

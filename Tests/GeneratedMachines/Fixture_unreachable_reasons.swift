@@ -318,33 +318,33 @@ public struct Fixture_unreachable_reasons: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .start:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 8: on start in idle -> uploading
-                t = 0
+                taken = 0
             } else if core.active.contains(2) /* uploading */ {
                 // line 18: on start in uploading -> retrying
                 if Self.enabled {
-                    t = 3
+                    taken = 3
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(4) /* uploaded */ {
                 // line 22: on start in uploaded -> idle
-                t = 5
+                taken = 5
             } else if core.active.contains(5) /* waiting */ {
                 // line 26: on start in waiting -> idle
-                t = 6
+                taken = 6
             } else if core.active.contains(6) /* retrying */ {
                 // line 31: on start in retrying -> idle
-                t = 8
+                taken = 8
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 0:  // line 8: on start in idle -> uploading
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x7E)  // idle, uploading, sending, uploaded, waiting, retrying
@@ -368,31 +368,31 @@ public struct Fixture_unreachable_reasons: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .cancel:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* idle */ {
                 // line 9: on cancel in idle -> retrying
                 if (Self.enabled ? true : false) {
-                    t = 1
+                    taken = 1
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(3) /* sending */ {
                 // line 14: on cancel in sending -> idle
-                t = 4
+                taken = 4
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 1:  // line 9: on cancel in idle -> retrying
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x7E)  // idle, uploading, sending, uploaded, waiting, retrying
@@ -404,7 +404,7 @@ public struct Fixture_unreachable_reasons: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

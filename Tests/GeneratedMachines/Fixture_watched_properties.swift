@@ -404,10 +404,10 @@ public struct Fixture_watched_properties: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .arm:
-            let t: Int
+            let taken: Int
             if core.active.contains(3) /* off */ {
                 // line 26: on arm in off -> lit
-                t = 3
+                taken = 3
             } else {
                 return .ignored
             }
@@ -422,17 +422,17 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 try enter(4)  // lit
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .disarm:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* power */ {
                 // line 24: on disarm in power -> off
-                t = 2
+                taken = 2
             } else {
                 return .ignored
             }
@@ -446,21 +446,21 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 core.active = core.active | Bits(0x8)  // off
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .bump:
-            let t: Int
+            let taken: Int
             if core.active.contains(7) /* low */ {
                 // line 38: on bump in low
                 if (core.level < Self.limit) {
-                    t = 7
+                    taken = 7
                 // line 39: on bump in low -> high
                 } else {
-                    t = 8
+                    taken = 8
                 }
             } else {
                 return .ignored
@@ -468,7 +468,7 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 7:  // line 38: on bump in low
                     try transition7()
                 default:  // line 39: on bump in low -> high
@@ -478,17 +478,17 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .drop:
-            let t: Int
+            let taken: Int
             if core.active.contains(8) /* high */ {
                 // line 43: on drop in high -> low
-                t = 10
+                taken = 10
             } else {
                 return .ignored
             }
@@ -501,17 +501,17 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 core.active = core.active | Bits(0x80)  // low
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .shrink:
-            let t: Int
+            let taken: Int
             if core.active.contains(7) /* low */ {
                 // line 40: on shrink in low
-                t = 9
+                taken = 9
             } else {
                 return .ignored
             }
@@ -521,18 +521,18 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 try transition9()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .ping:
-            let t: Int
+            let taken: Int
             if core.active.contains(5) /* cooling */ {
                 // line 32: on ping in cooling -> off
                 if (core.level < 2) {
-                    t = 5
+                    taken = 5
                 } else {
                     return .ignored
                 }
@@ -549,17 +549,17 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 core.active = core.active | Bits(0x8)  // off
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .split(let by):
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* panel */ {
                 // line 21: on split in panel
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -569,17 +569,17 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 try transition0_split(by: by)
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .tag(let text):
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* panel */ {
                 // line 22: on tag in panel
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -589,7 +589,7 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 try transition1_tag(text: text)
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

@@ -400,24 +400,24 @@ public struct RandomChart_12: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .tick:
-            let t: Int
+            let taken: Int
             if core.active.contains(2) /* s1 */ {
                 // line 21: on tick in s1 -> s2
                 if (!core.trail.isEmpty) {
-                    t = 3
+                    taken = 3
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(12) /* s11 */ {
                 // line 59: on tick, move in s11 -> s7
-                t = 17
+                taken = 17
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 3:  // line 21: on tick in s1 -> s2
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
@@ -455,31 +455,31 @@ public struct RandomChart_12: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .move:
-            let t: Int
+            let taken: Int
             if core.active.contains(7) /* s6 */ {
                 // line 43: on move in s6 -> s4
                 if (!core.trail.isEmpty) {
-                    t = 14
+                    taken = 14
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(12) /* s11 */ {
                 // line 59: on tick, move in s11 -> s7
-                t = 17
+                taken = 17
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 14:  // line 43: on move in s6 -> s4
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
@@ -517,17 +517,17 @@ public struct RandomChart_12: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .note:
-            let t: Int
+            let taken: Int
             if core.active.contains(6) /* s5 */ {
                 // line 39: on note in s5 -> s2
-                t = 12
+                taken = 12
             } else {
                 return .ignored
             }
@@ -552,7 +552,7 @@ public struct RandomChart_12: Sendable, Hashable {
                 try enter(8)  // s7
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

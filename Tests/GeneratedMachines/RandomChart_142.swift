@@ -403,10 +403,10 @@ public struct RandomChart_142: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .tick:
-            let t: Int
+            let taken: Int
             if core.active.contains(10) /* s9 */ {
                 // line 48: on tick, move in s9 -> s7
-                t = 15
+                taken = 15
             } else {
                 return .ignored
             }
@@ -435,28 +435,28 @@ public struct RandomChart_142: Sendable, Hashable {
                 try enter(8)  // s7
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .move(let x):
-            let t: Int
+            let taken: Int
             if core.active.contains(4) /* s3 */ {
                 // line 25: on move in s3 -> s12
                 if core.flag {
-                    t = 5
+                    taken = 5
                 } else {
                     return .ignored
                 }
             } else if core.active.contains(10) /* s9 */ {
                 // line 48: on tick, move in s9 -> s7
-                t = 15
+                taken = 15
             } else if core.active.contains(13) /* s12 */ {
                 // line 61: on move in s12
                 if (x > 0) {
-                    t = 20
+                    taken = 20
                 } else {
                     return .ignored
                 }
@@ -466,7 +466,7 @@ public struct RandomChart_142: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 5:  // line 25: on move in s3 -> s12
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0xFF7E))
@@ -520,7 +520,7 @@ public struct RandomChart_142: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

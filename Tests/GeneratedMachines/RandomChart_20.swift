@@ -442,10 +442,10 @@ public struct RandomChart_20: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .note:
-            let t: Int
+            let taken: Int
             if core.active.contains(23) /* s22 */ {
                 // line 108: on note in s22 -> s4
-                t = 35
+                taken = 35
             } else {
                 return .ignored
             }
@@ -485,7 +485,7 @@ public struct RandomChart_20: Sendable, Hashable {
                 try enter(7)  // s6
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

@@ -414,11 +414,11 @@ public struct RandomChart_41: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .note(let text):
-            let t: Int
+            let taken: Int
             if core.active.contains(12) /* s11 */ {
                 // line 63: on note in s11 -> s16
                 if (text == "a") {
-                    t = 24
+                    taken = 24
                 } else {
                     return .ignored
                 }
@@ -451,7 +451,7 @@ public struct RandomChart_41: Sendable, Hashable {
                 try enter(17)  // s16
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

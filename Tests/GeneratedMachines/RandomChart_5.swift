@@ -448,19 +448,19 @@ public struct RandomChart_5: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .back:
-            let t: Int
+            let taken: Int
             if core.active.contains(4) /* s3 */ {
                 // line 25: on back in s3 -> s4
                 if core.flag {
-                    t = 5
+                    taken = 5
                 // line 26: on back in s3
                 } else {
-                    t = 6
+                    taken = 6
                 }
             } else if core.active.contains(14) /* s13 */ {
                 // line 55: on back in s13
                 if (core.b != 0) {
-                    t = 15
+                    taken = 15
                 } else {
                     return .ignored
                 }
@@ -470,7 +470,7 @@ public struct RandomChart_5: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 5:  // line 25: on back in s3 -> s4
                     eventlessMayHold = true
                     if core.active.contains(5) { try exit(5) }  // s4
@@ -486,7 +486,7 @@ public struct RandomChart_5: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

@@ -401,14 +401,14 @@ public struct RandomChart_61: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .tick:
-            let t: Int
+            let taken: Int
             if core.active.contains(12) /* s11 */ {
                 // line 45: on tick, move in s11 -> s2
                 if core.active.contains(4) {
-                    t = 12
+                    taken = 12
                 // line 46: on tick, move in s11 -> s6
                 } else if (!core.trail.isEmpty) {
-                    t = 13
+                    taken = 13
                 } else {
                     return .ignored
                 }
@@ -418,7 +418,7 @@ public struct RandomChart_61: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 12:  // line 45: on tick, move in s11 -> s2
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
@@ -445,18 +445,18 @@ public struct RandomChart_61: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .back:
-            let t: Int
+            let taken: Int
             if core.active.contains(12) /* s11 */ {
                 // line 47: on back in s11 -> s6
                 if (core.b != 0) {
-                    t = 14
+                    taken = 14
                 } else {
                     return .ignored
                 }
@@ -477,21 +477,21 @@ public struct RandomChart_61: Sendable, Hashable {
                 core.active = core.active | Bits(0x80)  // s6
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .move:
-            let t: Int
+            let taken: Int
             if core.active.contains(12) /* s11 */ {
                 // line 45: on tick, move in s11 -> s2
                 if core.active.contains(4) {
-                    t = 12
+                    taken = 12
                 // line 46: on tick, move in s11 -> s6
                 } else if (!core.trail.isEmpty) {
-                    t = 13
+                    taken = 13
                 } else {
                     return .ignored
                 }
@@ -501,7 +501,7 @@ public struct RandomChart_61: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 12:  // line 45: on tick, move in s11 -> s2
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
@@ -528,7 +528,7 @@ public struct RandomChart_61: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

@@ -533,10 +533,10 @@ public struct WideChart: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .leave:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* top */ {
                 // line 11: on leave in top -> away
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -551,7 +551,7 @@ public struct WideChart: Sendable, Hashable {
                 try enter(82)  // away
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()

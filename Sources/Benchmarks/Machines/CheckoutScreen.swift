@@ -364,10 +364,10 @@ struct CheckoutScreen: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .tapPay:
-            let t: Int
+            let taken: Int
             if core.active.contains(3) /* reviewing */ {
                 // line 35: on tapPay in reviewing -> paying
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -382,17 +382,17 @@ struct CheckoutScreen: Sendable, Hashable {
                 try enter(4)  // paying
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .paid:
-            let t: Int
+            let taken: Int
             if core.active.contains(4) /* paying */ {
                 // line 40: on paid in paying -> receipt
-                t = 1
+                taken = 1
             } else {
                 return .ignored
             }
@@ -406,21 +406,21 @@ struct CheckoutScreen: Sendable, Hashable {
                 try enter(8)  // receipt
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .failed(let message):
-            let t: Int
+            let taken: Int
             if core.active.contains(4) /* paying */ {
                 // line 41: on failed in paying -> reviewing
                 if (!message.isEmpty) {
-                    t = 2
+                    taken = 2
                 // line 43: on failed in paying -> reviewing
                 } else {
-                    t = 3
+                    taken = 3
                 }
             } else {
                 return .ignored
@@ -428,7 +428,7 @@ struct CheckoutScreen: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 2:  // line 41: on failed in paying -> reviewing
                     eventlessMayHold = true
                     if core.active.contains(4) { try exit(4) }  // paying
@@ -444,17 +444,17 @@ struct CheckoutScreen: Sendable, Hashable {
                 }
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .closeBanner:
-            let t: Int
+            let taken: Int
             if core.active.contains(7) /* errorBanner */ {
                 // line 58: on closeBanner in errorBanner
-                t = 7
+                taken = 7
             } else {
                 return .ignored
             }
@@ -465,7 +465,7 @@ struct CheckoutScreen: Sendable, Hashable {
                 try transition7()
                 if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
@@ -757,18 +757,18 @@ struct CheckoutScreen: Sendable, Hashable {
         // At most one `always` transition is enabled at a time: it is taken in place (see `takeAlone`).
         while eventlessMayHold && !core.isFinished {
             eventlessMayHold = false
-            let t: Int
+            let taken: Int
             if core.active.contains(6) /* bannerHidden */ {
                 // line 54: always in bannerHidden -> errorBanner
                 if (!core.errorMessage.isEmpty) {
-                    t = 5
+                    taken = 5
                 } else {
                     break
                 }
             } else if core.active.contains(7) /* errorBanner */ {
                 // line 57: always in errorBanner -> bannerHidden
                 if (core.errorMessage.isEmpty) {
-                    t = 6
+                    taken = 6
                 } else {
                     break
                 }
@@ -776,8 +776,8 @@ struct CheckoutScreen: Sendable, Hashable {
                 break
             }
             microstepCount += 1
-            if microstepCount > 10_000 { throw Self.microstepLimit(t) }
-            switch t {
+            if microstepCount > 10_000 { throw Self.microstepLimit(taken) }
+            switch taken {
             case 5:  // line 54: always in bannerHidden -> errorBanner
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0xC0)  // bannerHidden, errorBanner

@@ -546,11 +546,11 @@ struct MediaPlayer: Sendable, Hashable {
         // At most one transition takes each of these events: it is taken in place (see `takeAlone`).
         switch event {
         case .loaded(let itemDuration):
-            let t: Int
+            let taken: Int
             if core.active.contains(5) /* fetching */ {
                 // line 66: on loaded in fetching -> prerolling
                 if (itemDuration > 0) {
-                    t = 6
+                    taken = 6
                 } else {
                     return .ignored
                 }
@@ -566,17 +566,17 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x40)  // prerolling
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .prerolled:
-            let t: Int
+            let taken: Int
             if core.active.contains(6) /* prerolling */ {
                 // line 72: on prerolled in prerolling -> ready
-                t = 7
+                taken = 7
             } else {
                 return .ignored
             }
@@ -589,17 +589,17 @@ struct MediaPlayer: Sendable, Hashable {
                 try enter(7)  // ready
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .play:
-            let t: Int
+            let taken: Int
             if core.active.contains(8) /* paused */ {
                 // line 80: on play in paused -> playing
-                t = 8
+                taken = 8
             } else {
                 return .ignored
             }
@@ -615,17 +615,17 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x600)  // playing, streaming
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .pause:
-            let t: Int
+            let taken: Int
             if core.active.contains(9) /* playing */ {
                 // line 84: on pause in playing -> paused
-                t = 9
+                taken = 9
             } else {
                 return .ignored
             }
@@ -641,17 +641,17 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x100)  // paused
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .tick(let seconds):
-            let t: Int
+            let taken: Int
             if core.active.contains(9) /* playing */ {
                 // line 85: on tick in playing
-                t = 10
+                taken = 10
             } else {
                 return .ignored
             }
@@ -661,17 +661,17 @@ struct MediaPlayer: Sendable, Hashable {
                 try transition10_tick(seconds: seconds)
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .stalled:
-            let t: Int
+            let taken: Int
             if core.active.contains(10) /* streaming */ {
                 // line 92: on stalled in streaming -> buffering
-                t = 13
+                taken = 13
             } else {
                 return .ignored
             }
@@ -686,17 +686,17 @@ struct MediaPlayer: Sendable, Hashable {
                 try enter(11)  // buffering
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .likelyToKeepUp:
-            let t: Int
+            let taken: Int
             if core.active.contains(11) /* buffering */ {
                 // line 101: on likelyToKeepUp in buffering -> streaming
-                t = 15
+                taken = 15
             } else {
                 return .ignored
             }
@@ -709,17 +709,17 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x400)  // streaming
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .reachedEnd:
-            let t: Int
+            let taken: Int
             if core.active.contains(9) /* playing */ {
                 // line 86: on reachedEnd in playing -> ended
-                t = 11
+                taken = 11
             } else {
                 return .ignored
             }
@@ -736,17 +736,17 @@ struct MediaPlayer: Sendable, Hashable {
                 try enter(12)  // ended
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .mute:
-            let t: Int
+            let taken: Int
             if core.active.contains(14) /* unmuted */ {
                 // line 123: on mute in unmuted -> muted
-                t = 19
+                taken = 19
             } else {
                 return .ignored
             }
@@ -758,17 +758,17 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x8000)  // muted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .unmute:
-            let t: Int
+            let taken: Int
             if core.active.contains(15) /* muted */ {
                 // line 126: on unmute in muted -> unmuted
-                t = 20
+                taken = 20
             } else {
                 return .ignored
             }
@@ -781,17 +781,17 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x4000)  // unmuted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .volumeChanged(let level):
-            let t: Int
+            let taken: Int
             if core.active.contains(13) /* sound */ {
                 // line 128: on volumeChanged in sound
-                t = 17
+                taken = 17
             } else {
                 return .ignored
             }
@@ -802,17 +802,17 @@ struct MediaPlayer: Sendable, Hashable {
                 try transition17_volumeChanged(level: level)
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .enterFullscreen:
-            let t: Int
+            let taken: Int
             if core.active.contains(18) /* inline */ {
                 // line 134: on enterFullscreen in inline -> fullscreen
-                t = 22
+                taken = 22
             } else {
                 return .ignored
             }
@@ -825,17 +825,17 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x80000)  // fullscreen
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .exitFullscreen:
-            let t: Int
+            let taken: Int
             if core.active.contains(19) /* fullscreen */ {
                 // line 137: on exitFullscreen in fullscreen -> inline
-                t = 23
+                taken = 23
             } else {
                 return .ignored
             }
@@ -848,18 +848,18 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x40000)  // inline
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .startPictureInPicture:
-            let t: Int
+            let taken: Int
             if core.active.contains(17) /* layout */ {
                 // line 141: on startPictureInPicture in layout -> pictureInPicture
                 if core.active.contains(9) {
-                    t = 21
+                    taken = 21
                 } else {
                     return .ignored
                 }
@@ -875,17 +875,17 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x200000)  // pictureInPicture
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .interruptionBegan:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* player */ {
                 // line 55: on interruptionBegan in player -> interrupted
-                t = 0
+                taken = 0
             } else {
                 return .ignored
             }
@@ -902,18 +902,18 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x800000)  // interrupted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .replay:
-            let t: Int
+            let taken: Int
             if core.active.contains(3) /* playback */ {
                 // line 116: on replay in playback -> playing
                 if core.active.contains(12) {
-                    t = 4
+                    taken = 4
                 } else {
                     return .ignored
                 }
@@ -933,27 +933,27 @@ struct MediaPlayer: Sendable, Hashable {
                 core.active = core.active | Bits(0x600)  // playing, streaming
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
                 return .rejected(error)
             }
         case .close:
-            let t: Int
+            let taken: Int
             if core.active.contains(1) /* player */ {
                 // line 56: on close in player -> closed
-                t = 1
+                taken = 1
             } else if core.active.contains(23) /* interrupted */ {
                 // line 161: on close in interrupted -> closed
-                t = 27
+                taken = 27
             } else {
                 return .ignored
             }
             let before = core
             do {
                 microstepCount = 1
-                switch t {
+                switch taken {
                 case 1:  // line 56: on close in player -> closed
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1AFFFFE))
@@ -977,7 +977,7 @@ struct MediaPlayer: Sendable, Hashable {
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: t)
+                return .taken(transition: taken)
             } catch {
                 core = before
                 endStep()
