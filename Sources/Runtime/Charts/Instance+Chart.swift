@@ -228,13 +228,8 @@ extension Instance {
     /// microstep it starts (a trace shows them).
     private func noteCompletionValues(_ x: Int, _ chart: ChartProgram, _ log: MicrostepLog) {
         for k in Int(chart.completionPayloadStart[x])..<Int(chart.completionPayloadStart[x + 1]) {
-            let r = chart.completionRegisters[k]
-            let value: Value = switch chart.completionTypes[k] {
-            case .string: .string(registers.strings[Int(r.index)])
-            case .bool: .bool(registers.numbers[Int(r.index)] != 0)
-            case .number: .number(registers.numbers[Int(r.index)])
-            }
-            log.noteValue(value)
+            let r = Int(chart.completionRegisters[k].index), type = chart.completionTypes[k]
+            log.noteValue(Program.value(type, number: registers.numbers[r], string: type == .string ? registers.strings[r] : ""))
         }
     }
 
