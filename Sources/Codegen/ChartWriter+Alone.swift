@@ -68,7 +68,7 @@ extension FlatMachineWriter {
                     out.line("core.active = core.active & ~\(bits(gone))  // " + names(gone, below: nil))
                     gone = []
                 }
-                out.line("if core.active.contains(\(s.id.index)) { try exit(\(s.id.index)) }  // \(s.name)")
+                out.line("if core.active.contains(\(s.id.index)) { \(Self.tryIf(chartPlan.exitThrows))exit(\(s.id.index)) }  // \(s.name)")
             }
             gone.append(s.id)
         }
@@ -93,18 +93,22 @@ extension FlatMachineWriter {
             let defaultWork = hasDefaultEntryWork(s)
             guard entryWork || defaultWork else { continue }
             join()
-            if entryWork { out.line("try enter(\(id.index))  // \(s.name)") }
-            if defaultWork { out.line("try enterByDefault(\(id.index), \(marks))") }
+            if entryWork { out.line("\(Self.tryIf(chartPlan.enterThrows))enter(\(id.index))  // \(s.name)") }
+            if defaultWork { out.line("\(Self.tryIf(chartPlan.defaultsThrow))enterByDefault(\(id.index), \(marks))") }
         }
         join()
     }
 
     /// The body of transition `t`'s microstep taken alone: its exits, `actions` (the line that
-    /// runs its actions), its entries; `break` when that is nothing.
+    /// runs its actions), its entries; `break` when that is nothing. After a transition that
+    /// `settles` the eventless phase, or one that ends the run, selection does not look for
+    /// `always` transitions again.
     mutating func aloneLines(_ t: Transition, _ known: (domain: StateID?, entry: [StateID], defaults: DefaultEntries),
-                             waking: Set<TransitionID>, actions: String, emptyLine: String? = "break") {
+                             waking: Set<TransitionID>, settles: Bool = false, actions: String, emptyLine: String? = "break") {
+        let start = out.text.utf8.count
+        let endsRun = known.entry.contains { machine[$0].isFinal && machine[$0].parent == machine.root }
         if let domain = known.domain {
-            out.line("eventlessMayHold = true")
+            if hasAlways && !settles && !endsRun { out.line("eventlessMayHold = true") }
             exitLines(below: domain)
         } else if hasAlways && waking.contains(t.id) {
             // A targetless transition changes no state: only a variable an `always`
@@ -113,7 +117,13 @@ extension FlatMachineWriter {
         }
         if !t.actions.isEmpty { out.line(actions) }
         entryLines(known.entry, known.defaults)
-        if let emptyLine, known.domain == nil && t.actions.isEmpty && !(hasAlways && waking.contains(t.id)) { out.line(emptyLine) }
+        if let emptyLine, out.text.utf8.count == start { out.line(emptyLine) }
+    }
+
+    /// Whether entering `entry` calls something that throws: an entry or a default entry.
+    func entryThrows(_ entry: [StateID]) -> Bool {
+        chartPlan.enterThrows && entry.contains { hasEntryWork(machine[$0]) }
+            || chartPlan.defaultsThrow && entry.contains { hasDefaultEntryWork(machine[$0]) }
     }
 
     mutating func takeAloneFunction() {
@@ -131,7 +141,7 @@ extension FlatMachineWriter {
                 guard let known = knownSteps(t) else { continue }
                 out.line("case \(t.id.index):  // line \(line(t.range)): \(describe(t))")
                 out.indent()
-                aloneLines(t, known, waking: waking, actions: "try runActions(\(t.id.index), event)")
+                aloneLines(t, known, waking: waking, actions: "\(Self.tryIf(chartPlan.runActionsThrows))runActions(\(t.id.index), event)")
                 out.dedent()
             }
             out.line("default:")
@@ -212,12 +222,14 @@ extension FlatMachineWriter {
                 continue
             }
             loneSelection(bySource, fields: used)
-            takenStep(transition: Self.selectedLocal) { writer in
+            let throwing = candidates.contains { aloneThrows($0, chartPlan) }
+            takenStep(transition: Self.selectedLocal, throwing: throwing) { writer in
                 writer.out.line("microstepCount = 1")
                 writer.takeLines(candidates, waking: waking) { writer, t in
                     // The actions are called on the payload the event's case bound.
-                    writer.actionFields(t).isEmpty ? "try \(writer.chartFunctionName(t, nil))()"
-                        : "try \(writer.chartFunctionName(t, e))(\(writer.arguments(t, e)))"
+                    let call = Self.tryIf(writer.chartPlan.throwingActions.contains(t.id))
+                    return writer.actionFields(t).isEmpty ? "\(call)\(writer.chartFunctionName(t, nil))()"
+                        : "\(call)\(writer.chartFunctionName(t, e))(\(writer.arguments(t, e)))"
                 }
             }
         }
@@ -285,16 +297,28 @@ extension FlatMachineWriter {
     /// (`localNames`), and it is not one a spec writes often (`t` is).
     static let selectedLocal = "taken"
 
-    /// The rest of `send` once a transition is chosen: the copy that undoes a failing step,
-    /// `microstep` (the lines that take it), the eventless transitions and raised events it
-    /// left, its outputs, and `.taken(transition:)` with the transition named `transition`.
-    mutating func takenStep(transition: String, _ microstep: (inout Self) -> Void) {
+    /// The rest of `send` once a transition is chosen: `microstep` (the lines that take it), the
+    /// eventless transitions and raised events it left, its outputs, and `.taken(transition:)`
+    /// with the transition named `transition`. When `throwing` (the microstep calls something
+    /// that throws) or the eventless phase can fail, `core` is copied first and a failure
+    /// puts the copy back; otherwise the step needs neither.
+    mutating func takenStep(transition: String, throwing: Bool, _ microstep: (inout Self) -> Void) {
+        let complete = Self.tryIf(chartPlan.completeThrows) + "completeMacrostep()"
+        let phase = usesInternalQueue ? "if eventlessMayHold || !internalQueue.isEmpty { \(complete) }"
+            : hasAlways ? "if eventlessMayHold { \(complete) }" : nil
+        func rest(_ writer: inout Self) {
+            microstep(&writer)
+            if let phase { writer.out.line(phase) }
+            writer.out.line("if !pending.isEmpty { deliver(emit) }")
+            writer.out.line("return .taken(transition: \(transition))")
+        }
+        guard throwing || (phase != nil && chartPlan.completeThrows) else {
+            rest(&self)
+            return
+        }
         out.line("let before = core")
         out.open("do")
-            microstep(&self)
-            out.line(usesInternalQueue ? "if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }" : "if eventlessMayHold { try completeMacrostep() }")
-            out.line("if !pending.isEmpty { deliver(emit) }")
-            out.line("return .taken(transition: \(transition))")
+            rest(&self)
         out.reopen("catch")
             out.line("core = before")
             out.line("endStep()")
@@ -305,11 +329,12 @@ extension FlatMachineWriter {
     /// The microstep of whichever of `candidates` is `taken` (selected already): `takeAlone`'s case
     /// for each, in a `switch` when there are several, the last as its `default`. `actions`
     /// gives the line that runs a transition's actions.
-    mutating func takeLines(_ candidates: [Transition], waking: Set<TransitionID>,
+    mutating func takeLines(_ candidates: [Transition], waking: Set<TransitionID>, settling: Set<TransitionID> = [],
                             actions: (Self, Transition) -> String) {
         func take(_ t: Transition, inSwitch: Bool) {
             guard let known = knownSteps(t) else { return }
-            aloneLines(t, known, waking: waking, actions: actions(self, t), emptyLine: inSwitch ? "break" : nil)
+            aloneLines(t, known, waking: waking, settles: settling.contains(t.id), actions: actions(self, t),
+                       emptyLine: inSwitch ? "break" : nil)
         }
         guard candidates.count > 1 else {
             if let t = candidates.first { take(t, inSwitch: false) }
@@ -337,12 +362,20 @@ extension FlatMachineWriter {
         guard !candidates.isEmpty else { return false }
         let waking = Set(wakingTransitions.map(\.id))
         out.line("// At most one `always` transition is enabled at a time: it is taken in place (see `takeAlone`).")
-        out.open("while eventlessMayHold && !core.isFinished")
+        let once = chartPlan.phaseTakesOne
+        if once { out.line("// Each one settles the phase (`ChartPlan.settling`): a phase takes one at most.") }
+        out.open(once ? "if eventlessMayHold && !core.isFinished" : "while eventlessMayHold && !core.isFinished")
             out.line("eventlessMayHold = false")
-            loneSelection(bySource, fields: [], none: "break", catching: false)
+            loneSelection(bySource, fields: [], none: once ? "return" : "break", catching: false)
             out.line("microstepCount += 1")
-            out.line("if microstepCount > 10_000 { throw Self.microstepLimit(\(Self.selectedLocal)) }")
-            takeLines(candidates, waking: waking) { writer, t in "try \(writer.chartFunctionName(t, nil))()" }
+            // A phase of transitions that all settle it takes one: it cannot reach the bound.
+            let settling = chartPlan.settling
+            if !once {
+                out.line("if microstepCount > 10_000 { throw Self.microstepLimit(\(Self.selectedLocal)) }")
+            }
+            takeLines(candidates, waking: waking, settling: settling) { writer, t in
+                "\(Self.tryIf(writer.chartPlan.throwingActions.contains(t.id)))\(writer.chartFunctionName(t, nil))()"
+            }
         out.close()
         return true
     }

@@ -32,13 +32,24 @@ extension FlatMachineWriter {
 
     mutating func chartStart() {
         out.open("private mutating func startMachine() -> Outcome")
+            let initial = machine.initialEntry
+            guard entryThrows(initial.states) || chartPlan.completeThrows else {
+                // Nothing in starting can fail.
+                out.line("beginStep()")
+                entryLines(initial.states, initial.defaults)
+                out.line("eventlessMayHold = true")
+                out.line("completeMacrostep()")
+                out.line("return .started")
+                out.close()
+                out.line()
+                return
+            }
             out.line("let before = core")
             out.line("beginStep()")
             out.open("do")
-                let initial = machine.initialEntry
                 entryLines(initial.states, initial.defaults)
                 out.line("eventlessMayHold = true")
-                out.line("try completeMacrostep()")
+                out.line("\(Self.tryIf(chartPlan.completeThrows))completeMacrostep()")
                 out.line("return .started")
             out.reopen("catch")
                 out.line("core = before")
@@ -60,7 +71,6 @@ extension FlatMachineWriter {
         out.open("private mutating func endStep()")
             out.line("if !pending.isEmpty { pending.removeAll() }")
             if usesInternalQueue { out.line("if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }") }
-            out.line("chosen.removeAll()")
         out.close()
         out.line()
     }
@@ -105,14 +115,14 @@ extension FlatMachineWriter {
                     let (code, throwing) = expression(g, fields: fields)
                     let condition = (throwing ? "try " : "") + code
                     out.line(first ? "if \(condition) {" : "} else if \(condition) {")
-                    out.line("    addEnabled(\(t.id.index))")
+                    out.line("    addEnabled(\(t.id.index), &chosen)")
                     first = false
                 } else {
                     if first {
-                        out.line("addEnabled(\(t.id.index))")
+                        out.line("addEnabled(\(t.id.index), &chosen)")
                     } else {
                         out.line("} else {")
-                        out.line("    addEnabled(\(t.id.index))")
+                        out.line("    addEnabled(\(t.id.index), &chosen)")
                         out.line("}")
                     }
                     first = true
@@ -126,7 +136,7 @@ extension FlatMachineWriter {
 
     mutating func selectFunction() {
         out.doc("Appendix D `selectTransitions`: for each active atomic state in document order, the first\ntransition of it or an ancestor (innermost first, in written order) that takes `event` and\nwhose guard holds; then the conflicts are removed. False when none is enabled.")
-        out.open("@inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool")
+        out.open("@inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool")
             out.line("chosen.removeAll()")
             if !machine.events.isEmpty {
                 out.line("switch event {")
@@ -150,7 +160,7 @@ extension FlatMachineWriter {
                 }
                 out.line("}")
             }
-            out.line("return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1")
+            out.line("return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1")
         out.close()
         out.line()
     }
@@ -171,14 +181,14 @@ extension FlatMachineWriter {
     mutating func selectEventlessFunction() {
         guard hasAlways else { return }
         out.doc("Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.")
-        out.open("private mutating func selectEventless() throws(Failure) -> Bool")
+        out.open("private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool")
             out.line("chosen.removeAll()")
             let chains: [(StateID, [Transition])] = chartLeaves.compactMap { leaf in
                 let list = chain(leaf.id) { $0.trigger == .always }
                 return list.isEmpty ? nil : (leaf.id, list)
             }
             selectChains(chains, fields: [])
-            out.line("return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1")
+            out.line("return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1")
         out.close()
         out.line()
     }
@@ -217,7 +227,7 @@ extension FlatMachineWriter {
 
     mutating func selectCompletionFunction() {
         out.doc("`selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).")
-        out.open("private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool")
+        out.open("private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool")
             out.line("chosen.removeAll()")
             var completed: [StateID] = []
             for t in machine.transitions where !t.isBroken {
@@ -242,18 +252,18 @@ extension FlatMachineWriter {
                 out.line("    break")
                 out.line("}")
             }
-            out.line("return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1")
+            out.line("return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1")
         out.close()
         out.line()
     }
 
     mutating func conflictFunctions() {
-        out.open("@inline(__always) private mutating func addEnabled(_ t: Int)")
+        out.open("@inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen)")
             out.line("if !chosen.contains(t) { chosen.append(t) }")
         out.close()
         out.line()
         out.doc("Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly\nwhen one domain is the other or inside it; the later one then wins only if its source is\ninside the earlier one's.")
-        out.open("private mutating func removeConflictingTransitions() -> Bool")
+        out.open("private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool")
             out.line("guard chosen.count > 1 else { return chosen.count == 1 }")
             out.line("var kept = 0")
             out.open("for k in 0..<chosen.count")
@@ -306,7 +316,7 @@ extension FlatMachineWriter {
 
     mutating func microstepFunction() {
         out.doc("Appendix D `microstep`: exit the exit set (recording history first), run the transitions'\nactions in order, enter the entry set.")
-        out.open("private mutating func microstep(_ event: Event?) throws(Failure)")
+        out.open("private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure)")
             out.line("microstepCount += 1")
             out.line("if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }")
             out.line("// Most microsteps take one transition, whose exits and entries are known ahead.")
@@ -320,12 +330,12 @@ extension FlatMachineWriter {
             out.open("if !exits.isEmpty")
                 if !historyStates.isEmpty { out.line("recordHistory(exiting: exits)") }
                 out.open("while let s = exits.popLast()")
-                    out.line("try exit(s)")
+                    out.line("\(Self.tryIf(chartPlan.exitThrows))exit(s)")
                     out.line("core.active.remove(s)")
                 out.close()
             out.close()
-            out.line("for k in 0..<chosen.count { try runActions(chosen[k], event) }")
-            out.line("try enterStates(entrySet())")
+            out.line("for k in 0..<chosen.count { \(Self.tryIf(chartPlan.runActionsThrows))runActions(chosen[k], event) }")
+            out.line("try enterStates(entrySet(chosen))")
         out.close()
         out.line()
         takeAloneFunction()
@@ -338,8 +348,8 @@ extension FlatMachineWriter {
             }
             out.open("while let s = entering.popFirst()")
                 out.line("core.active.insert(s)")
-                out.line("try enter(s)")
-                if hasDefaultActions { out.line("try enterByDefault(s, states)") }
+                out.line("\(Self.tryIf(chartPlan.enterThrows))enter(s)")
+                if hasDefaultActions { out.line("\(Self.tryIf(chartPlan.defaultsThrow))enterByDefault(s, states)") }
             out.close()
         out.close()
         out.line()
@@ -352,7 +362,7 @@ extension FlatMachineWriter {
     mutating func defaultEntryFunction() {
         let n = machine.states.count
         out.doc("The actions of `s`'s default entry and of its history states' defaults, when `marks` (the\nentry set) holds them: after `s`'s entry actions, as SCXML's `enterStates` runs them.")
-        out.open("private mutating func enterByDefault(_ s: Int, _ marks: Bits) throws(Failure)")
+        out.open("private mutating func enterByDefault(_ s: Int, _ marks: Bits)\(Self.throwsIf(chartPlan.defaultsThrow))")
             out.line("switch s {")
             for s in states where !s.isHistory {
                 let histories = machine.historyStates(s.id).filter { !machine[$0].historyActions.isEmpty }
@@ -381,14 +391,17 @@ extension FlatMachineWriter {
 
     mutating func completeMacrostepFunction() {
         out.doc("Eventless transitions, then internal events one at a time, until neither applies or the run\nhas ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion\nthat nothing takes is dropped.")
-        out.open("private mutating func completeMacrostep() throws(Failure)")
+        // A phase of one transition at most is a few tests: inlined, it costs no call.
+        if chartPlan.phaseTakesOne { out.line("@inline(__always)") }
+        out.open("private mutating func completeMacrostep()\(Self.throwsIf(chartPlan.completeThrows))")
             guard usesInternalQueue else {
                 // Nothing is ever queued: only eventless transitions can follow.
                 if hasAlways && !loneEventlessLoop() {
+                    out.line("var chosen = Chosen()")
                     out.open("while eventlessMayHold && !core.isFinished")
                         out.line("eventlessMayHold = false")
-                        out.line("guard try selectEventless() else { break }")
-                        out.line("try microstep(nil)")
+                        out.line("guard try selectEventless(&chosen) else { break }")
+                        out.line("try microstep(chosen, nil)")
                     out.close()
                 } else if !hasAlways {
                     out.line("// (No eventless transition, and nothing is ever queued.)")
@@ -398,13 +411,14 @@ extension FlatMachineWriter {
                 return
             }
             out.line("var head = 0")
+            out.line("var chosen = Chosen()")
             out.open("while !core.isFinished")
                 out.line("var found = false")
                 out.line("var event: Event? = nil")
                 if hasAlways {
                     out.open("if eventlessMayHold")
                         out.line("eventlessMayHold = false")
-                        out.line("found = try selectEventless()")
+                        out.line("found = try selectEventless(&chosen)")
                     out.close()
                 }
                 out.open("if !found")
@@ -413,19 +427,19 @@ extension FlatMachineWriter {
                     out.line("head += 1")
                     out.line("switch item {")
                     out.line("case .event(let e):")
-                    out.line("    found = try select(e)")
+                    out.line("    found = try select(e, &chosen)")
                     out.line("    event = e")
                     out.line("case .done(let x):")
-                    out.line("    found = try selectCompletion(of: x)")
+                    out.line("    found = try selectCompletion(of: x, &chosen)")
                     for x in completionsWithData {
                         let count = machine.completionFields(x).count
                         out.line("case .done\(x.index)(\((0..<count).map { "let v\($0)" }.joined(separator: ", "))):")
                         for k in 0..<count { out.line("    \(completionSlot(x, k)) = v\(k)") }
-                        out.line("    found = try selectCompletion(of: \(x.index))")
+                        out.line("    found = try selectCompletion(of: \(x.index), &chosen)")
                     }
                     out.line("}")
                 out.close()
-                out.line("if found { try microstep(event) }")
+                out.line("if found { try microstep(chosen, event) }")
             out.close()
             out.line("if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }")
         out.close()
@@ -449,7 +463,7 @@ extension FlatMachineWriter {
             out.line("let before = core")
             out.line("beginStep()")
             out.open("do")
-                out.line("chosen.removeAll()")
+                out.line("var chosen = Chosen()")
                 out.line("switch slot {")
                     for (k, t) in timers.enumerated() {
                         out.line("case \(k):")
@@ -463,8 +477,8 @@ extension FlatMachineWriter {
                     out.line("    return .ignored")
                 out.line("}")
                 out.line("let fired = chosen[0]")
-                out.line("try microstep(nil)")
-                out.line("try completeMacrostep()")
+                out.line("try microstep(chosen, nil)")
+                out.line("\(Self.tryIf(chartPlan.completeThrows))completeMacrostep()")
                 out.line("return .taken(transition: fired)")
             out.reopen("catch")
                 out.line("core = before")
@@ -486,7 +500,7 @@ extension FlatMachineWriter {
                 out.line("throw Failure(message: \"100 sent events are pending already; this 'send' would add one more\", line: line, column: column)")
             out.close()
             out.line("let delay = Swift.max(0, delay)")
-            out.line("if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }")
+            out.line("if delay > 0 && !Self.deadlineHolds(at: core.now, after: delay) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay) }")
             out.line("core.sequence += 1")
             out.line("core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))")
         out.close()
@@ -559,7 +573,7 @@ extension FlatMachineWriter {
 
     mutating func actionDispatch() {
         out.doc("Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a\ntimer, an eventless transition or a completion).")
-        out.open("@inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure)")
+        out.open("@inline(__always) private mutating func runActions(_ t: Int, _ event: Event?)\(Self.throwsIf(chartPlan.runActionsThrows))")
             let withActions = machine.transitions.filter { !$0.isBroken && !$0.actions.isEmpty }
             if withActions.isEmpty {
                 out.line("_ = (t, event)")
@@ -572,16 +586,17 @@ extension FlatMachineWriter {
                 out.line("case \(t.id.index):  // line \(line(t.range)): \(describe(t))")
                 out.indent()
                 let used = actionFields(t)
+                let call = Self.tryIf(chartPlan.throwingActions.contains(t.id))
                 if case .events(let events) = t.trigger, !used.isEmpty {
                     out.line("switch event {")
                     for id in events {
                         let e = machine[id]
-                        out.line("case .\(SwiftName.quoted(e.name))\(bindingPattern(e, used))?: try \(chartFunctionName(t, e))(\(arguments(t, e)))")
+                        out.line("case .\(SwiftName.quoted(e.name))\(bindingPattern(e, used))?: \(call)\(chartFunctionName(t, e))(\(arguments(t, e)))")
                     }
                     out.line("default: break")
                     out.line("}")
                 } else {
-                    out.line("try \(chartFunctionName(t, nil))()")
+                    out.line("\(call)\(chartFunctionName(t, nil))()")
                 }
                 out.dedent()
             }
@@ -601,6 +616,7 @@ extension FlatMachineWriter {
     mutating func chartTransitionFunction(_ t: Transition) {
         guard !t.isBroken, !t.actions.isEmpty else { return }
         let used = actionFields(t)
+        let effect = Self.throwsIf(chartPlan.throwingActions.contains(t.id))
         if case .events(let events) = t.trigger, !used.isEmpty {
             for id in events {
                 let e = machine[id]
@@ -608,7 +624,7 @@ extension FlatMachineWriter {
                 let parameters = e.fields.filter { mine.contains($0.name) }
                     .map { "\(SwiftName.quoted($0.name)): \(Self.swiftType($0.type))" }.joined(separator: ", ")
                 out.doc("Line \(line(t.range)): \(describe(t)).")
-                out.open("private mutating func \(chartFunctionName(t, e))(\(parameters)) throws(Failure)")
+                out.open("private mutating func \(chartFunctionName(t, e))(\(parameters))\(effect)")
                 actions(t.actions, fields: mine)
                 out.close()
                 out.line()
@@ -616,7 +632,7 @@ extension FlatMachineWriter {
             return
         }
         out.doc("Line \(line(t.range)): \(describe(t)).")
-        out.open("private mutating func \(chartFunctionName(t, nil))() throws(Failure)")
+        out.open("private mutating func \(chartFunctionName(t, nil))()\(effect)")
         var fields = Set<String>()
         if case .done(let x) = t.trigger {
             fields = completionFieldsRead(of: x, in: [t], actions: true)
@@ -631,7 +647,7 @@ extension FlatMachineWriter {
         let timerSlots = Dictionary(uniqueKeysWithValues: timers.enumerated().map { ($0.element.id, $0.offset) })
         out.doc("State `s` has just become active: its entry actions run, its timers are armed; a final state\nqueues its parent's completion (and a parallel grandparent's once every region is complete),\nor at the top level ends the run.")
         out.line("@inline(__always)")
-        out.open("private mutating func enter(_ s: Int) throws(Failure)")
+        out.open("private mutating func enter(_ s: Int)\(Self.throwsIf(chartPlan.enterThrows))")
             out.line("switch s {")
             for s in states where !s.isHistory {
                 let armsTimers = s.transitions.contains { timerSlots[$0] != nil }
@@ -643,10 +659,12 @@ extension FlatMachineWriter {
                     guard let slot = timerSlots[id], case .after(let delay) = machine[id].trigger else { continue }
                     let (code, throwing) = expression(delay, fields: [])
                     out.line("let delay\(slot): Double = \(throwing ? "try " : "")\(code)")
-                    out.line("if delay\(slot) > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay\(slot)) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay\(slot)) }")
+                    out.line("if delay\(slot) > 0 && !Self.deadlineHolds(at: core.now, after: delay\(slot)) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay\(slot)) }")
                     out.line("core.deadline\(slot) = core.now + Swift.max(0, delay\(slot))")
-                    out.line("core.sequence += 1")
-                    out.line("core.armed\(slot) = core.sequence")
+                    if ordersTimers {
+                        out.line("core.sequence += 1")
+                        out.line("core.armed\(slot) = core.sequence")
+                    }
                 }
                 if s.isFinal, let parent = s.parent {
                     if parent == machine.root {
@@ -680,7 +698,7 @@ extension FlatMachineWriter {
         out.line()
         out.doc("State `s` is being exited (a child before its parent): its exit actions run, its timers\nare cancelled.")
         out.line("@inline(__always)")
-        out.open("private mutating func exit(_ s: Int) throws(Failure)")
+        out.open("private mutating func exit(_ s: Int)\(Self.throwsIf(chartPlan.exitThrows))")
             out.line("switch s {")
             for s in states where !s.isHistory {
                 let armsTimers = s.transitions.contains { timerSlots[$0] != nil }

@@ -118,7 +118,7 @@ extension FlatMachineWriter {
     /// `addAncestorStatesToEnter` and the regions of parallel states.
     mutating func entrySetFunctions() {
         out.doc("Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.")
-        out.open("private func entrySet() -> Bits")
+        out.open("private func entrySet(_ chosen: Chosen) -> Bits")
             out.line("if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }")
             out.line("var toEnter = Bits()")
             out.open("for k in 0..<chosen.count")

@@ -89,7 +89,6 @@ extension FlatMachineWriter {
         out.open("struct Core: Sendable, Hashable")
             out.line("/// The active states (bit `i` is state `i` of the spec, in document order).")
             out.line("var active = Bits()")
-            out.line("var isFinished = false")
             out.line("var now: Double = 0")
             for v in machine.variables {
                 out.line("var \(SwiftName.quoted(v.name)): \(Self.swiftType(v.type)) = \(literal(v.initialValue))")
@@ -100,23 +99,26 @@ extension FlatMachineWriter {
                     out.line("var history\(k) = Bits(), recorded\(k) = false  // \(h.name), line \(line(h.range))")
                 }
             }
-            if !timers.isEmpty {
-                out.line("/// Each `after` transition's deadline while its state is active (NaN when not armed),")
-                out.line("/// and the order it was armed in (earlier first among equal deadlines).")
-                for (k, t) in timers.enumerated() {
-                    out.line("var deadline\(k) = Double.nan, armed\(k) = 0  // line \(line(t.keywordRange))")
-                }
-            }
+            timerStorage()
             if sendsEvents {
                 out.line("/// The events sent and not taken yet, in the order they were sent.")
                 out.line("var sent: [Sent] = []")
             }
-            if !timers.isEmpty || sendsEvents { out.line("var sequence = 0") }
+            if ordersTimers { out.line("var sequence = 0") }
+            // Last, where a flag takes one byte rather than eight.
+            out.line("var isFinished = false")
         out.close()
         out.line()
+        // The step's working state comes after `core` in order of size, which keeps the
+        // machine small: an app may keep one per cell or per screen, and copy it.
         out.line("private(set) var core = Core()")
+        out.line("/// Whether an `always` transition may have become enabled since selection last looked.")
+        out.line("private var eventlessMayHold = false")
+        out.doc("Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when\nits start emitted or failed.")
+        out.line("private var startSaysMore = false")
         out.line("/// A step's working lists, empty between steps (kept to reuse their storage).")
         out.line("private var pending = OutputQueue()")
+        out.line("private var microstepCount: Int32 = 0")
         if usesInternalQueue { out.line("private var internalQueue: [Internal] = []") }
         for x in completionsWithData {
             out.line("/// The values of the completion of `\(machine[x].name)` being taken (what its `done` transitions read).")
@@ -124,12 +126,6 @@ extension FlatMachineWriter {
                 out.line("private var \(completionSlot(x, k)): \(Self.swiftType(f.type)) = \(literal(f.type.zero))  // \(f.name)")
             }
         }
-        out.line("private var chosen = Chosen()")
-        out.line("private var microstepCount = 0")
-        out.line("/// Whether an `always` transition may have become enabled since selection last looked.")
-        out.line("private var eventlessMayHold = false")
-        out.doc("Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when\nits start emitted or failed.")
-        out.line("private var startSaysMore = false")
         out.line()
     }
 
@@ -201,45 +197,45 @@ extension FlatMachineWriter {
         }
     }
 
-    /// How many transitions `Chosen` keeps in slots of its own: all it can ever hold when that
-    /// is a few, so that it needs no list (a machine copies no list storage).
-    var chosenSlots: Int {
-        let most = mostActiveLeaves(machine.root)
-        return most <= 4 ? Swift.max(1, most) : 1
-    }
+    /// How many transitions `Chosen` keeps in slots of its own: all it can ever hold, up to 16,
+    /// so that a step needs no list (a list's storage would be allocated by the step).
+    var chosenSlots: Int { Swift.min(Swift.max(1, mostActiveLeaves(machine.root)), 16) }
 
-    /// `Chosen`: the transitions a selection enabled. Most microsteps take one, so the first
-    /// ones are kept inline, and a list only when more could be enabled at once than that
-    /// (its storage kept from step to step).
+    /// `Chosen`: the transitions a selection enabled, a local of the step that selects them (the
+    /// machine, which an app may copy, does not carry it). They are kept in slots, and in a list
+    /// only when more than 16 could be enabled at once.
     mutating func chosenType() {
         let slots = chosenSlots
         let list = mostActiveLeaves(machine.root) > slots
         let names = (0..<slots).map { "t\($0)" }
-        out.doc("The transitions selected for a microstep, in selection order. A step's working list, not\npart of the machine's value (two machines that differ only here are equal).")
-        out.open("struct Chosen: Sendable, Hashable")
-            out.line("private(set) var count = 0")
-            out.line("private var " + names.map { "\($0) = 0" }.joined(separator: ", "))
+        out.doc("The transitions selected for a microstep, in selection order.")
+        out.open("struct Chosen")
+            // Transition numbers in 32 bits: up to 16 slots of them are a small local.
+            out.line("private var n: Int32 = 0")
+            out.line("private var " + names.map { "\($0): Int32 = 0" }.joined(separator: ", "))
             if list { out.line("private var more: [Int] = []") }
             out.line()
-            func cases(_ body: (String) -> String) -> String {
-                if slots == 1 && !list { return body("t0") }
-                var parts = (0..<slots).map { "case \($0): " + body("t\($0)") }
-                parts.append("default: " + (list ? body("more[k - \(slots)]") : body("t\(slots - 1)")))
+            out.line("var count: Int { Int(n) }")
+            func cases(_ get: Bool) -> String {
+                func slot(_ name: String) -> String { get ? "Int(\(name))" : "\(name) = Int32(truncatingIfNeeded: newValue)" }
+                if slots == 1 && !list { return slot("t0") }
+                var parts = (0..<slots).map { "case \($0): " + slot("t\($0)") }
+                parts.append("default: " + (list ? (get ? "more[k - \(slots)]" : "more[k - \(slots)] = newValue") : slot("t\(slots - 1)")))
                 return "switch k { " + parts.joined(separator: "; ") + " }"
             }
             out.open("subscript(k: Int) -> Int")
-                out.line("@inline(__always) get { " + cases { $0 } + " }")
-                out.line("@inline(__always) set { " + cases { "\($0) = newValue" } + " }")
+                out.line("@inline(__always) get { " + cases(true) + " }")
+                out.line("@inline(__always) set { " + cases(false) + " }")
             out.close()
-            out.line("@inline(__always) mutating func removeAll() { count = 0 }")
-            out.line("@inline(__always) mutating func removeLast(_ n: Int) { count -= n }")
+            out.line("@inline(__always) mutating func removeAll() { n = 0 }")
+            out.line("@inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }")
             out.open("@inline(__always) mutating func append(_ t: Int)")
                 if list {
                     out.line("if count < \(slots) || count - \(slots) < more.count { self[count] = t } else { more.append(t) }")
                 } else {
                     out.line("self[count] = t")
                 }
-                out.line("count += 1")
+                out.line("n += 1")
             out.close()
             out.open("func contains(_ t: Int) -> Bool")
                 out.line("var k = 0")
@@ -249,8 +245,6 @@ extension FlatMachineWriter {
                 out.close()
                 out.line("return false")
             out.close()
-            out.line("static func == (a: Chosen, b: Chosen) -> Bool { true }")
-            out.line("func hash(into hasher: inout Hasher) {}")
         out.close()
         out.line()
     }
@@ -320,17 +314,18 @@ extension FlatMachineWriter {
             // Without a general path when every event has its case there.
             if !loneSendCases() {
                 out.line("// Selection only reads (guards change nothing): an event no transition takes needs no copy.")
+                out.line("var chosen = Chosen()")
                 out.line("let selected: Bool")
                 out.open("do")
-                    out.line("selected = try select(event)")
+                    out.line("selected = try select(event, &chosen)")
                 out.reopen("catch")
                     out.line("endStep()")
                     out.line("return .rejected(error)")
                 out.close()
                 out.line("guard selected else { return .ignored }")
-                takenStep(transition: "first") { writer in
+                takenStep(transition: "first", throwing: true) { writer in
                     writer.out.line("let first = chosen[0]")
-                    writer.out.line("try microstep(event)")
+                    writer.out.line("try microstep(chosen, event)")
                 }
             }
         out.close()
@@ -381,9 +376,11 @@ extension FlatMachineWriter {
             out.line("var found = false")
             out.line("var slot = -1")
             out.line("var deadline = 0.0")
-            out.line("var order = 0")
+            if ordersTimers { out.line("var order = 0") }
             for k in timers.indices {
-                out.line("if core.deadline\(k) <= time && (!found || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { found = true; slot = \(k); deadline = core.deadline\(k); order = core.armed\(k) }")
+                out.line(ordersTimers
+                    ? "if core.deadline\(k) <= time && (!found || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { found = true; slot = \(k); deadline = core.deadline\(k); order = core.armed\(k) }"
+                    : "if core.deadline\(k) <= time { found = true; slot = \(k); deadline = core.deadline\(k) }")
             }
             if sendsEvents {
                 out.open("for (k, s) in core.sent.enumerated() where s.deadline <= time && (!found || s.deadline < deadline || (s.deadline == deadline && s.order < order))")

@@ -260,14 +260,8 @@ extension FlatMachineWriter {
             for v in machine.variables {
                 out.line("var \(SwiftName.quoted(v.name)): \(Self.swiftType(v.type)) = \(literal(v.initialValue))")
             }
-            if !timers.isEmpty {
-                out.line("/// Each `after` transition's deadline while its state is active (NaN when not armed),")
-                out.line("/// and the order it was armed in (earlier first among equal deadlines).")
-                for (k, t) in timers.enumerated() {
-                    out.line("var deadline\(k) = Double.nan, armed\(k) = 0  // line \(line(t.keywordRange))")
-                }
-                out.line("var sequence = 0")
-            }
+            timerStorage()
+            if ordersTimers { out.line("var sequence = 0") }
         out.close()
         out.line()
         out.line("private(set) var core = Core()")
@@ -275,6 +269,17 @@ extension FlatMachineWriter {
         out.doc("What starting did: `.started`, or `.rejected` when an entry action failed (the machine\nthen takes no events).")
         out.line("\(access)private(set) var start = StepResult(outcome: .started, outputs: [])")
         out.line()
+    }
+
+    /// `core`'s fields for the timers: each `after` transition's deadline, and the order it was
+    /// armed in when that can matter (`ordersTimers`).
+    mutating func timerStorage() {
+        guard !timers.isEmpty else { return }
+        out.line("/// Each `after` transition's deadline while its state is active (NaN when not armed)\(ordersTimers ? "," : ".")")
+        if ordersTimers { out.line("/// and the order it was armed in (earlier first among equal deadlines).") }
+        for (k, t) in timers.enumerated() {
+            out.line("var deadline\(k) = Double.nan\(ordersTimers ? ", armed\(k) = 0" : "")  // line \(line(t.keywordRange))")
+        }
     }
 
     func literal(_ v: Value) -> String {
@@ -387,9 +392,11 @@ extension FlatMachineWriter {
             out.line("guard !core.isFinished else { return nil }")
             out.line("var next = -1")
             out.line("var deadline = Double.nan")
-            out.line("var order = 0")
+            if ordersTimers { out.line("var order = 0") }
             for k in timers.indices {
-                out.line("if core.deadline\(k) <= time && (next < 0 || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { next = \(k); deadline = core.deadline\(k); order = core.armed\(k) }")
+                out.line(ordersTimers
+                    ? "if core.deadline\(k) <= time && (next < 0 || core.deadline\(k) < deadline || (core.deadline\(k) == deadline && core.armed\(k) < order)) { next = \(k); deadline = core.deadline\(k); order = core.armed\(k) }"
+                    : "if core.deadline\(k) <= time { next = \(k); deadline = core.deadline\(k) }")
             }
             out.line("guard next >= 0 else { return nil }")
             out.line("let instant = core.now")
@@ -451,9 +458,12 @@ extension FlatMachineWriter {
             with what delay. The first one only; a failing step does not undo it. Nil while every
             deadline held.
             """)
-        out.line("\(a)private(set) var unrepresentableDeadline: DeadlineRefusal?")
+        out.line("\(a)var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }")
         out.doc("When a timer was armed, and its delay.")
         out.line("\(a)struct DeadlineRefusal: Sendable, Hashable { \(a)var time: Double; \(a)var delay: Double }")
+        // Kept without an optional's tag byte (a refusal's delay is above 0): the machine is
+        // copied whole, so every byte counts.
+        out.line("private var refusal = DeadlineRefusal(time: 0, delay: 0)")
         out.line()
     }
 

@@ -89,6 +89,50 @@ extension FlatMachineWriter {
         }
     }
 
+    /// The most outputs one step can emit (an event's, a timer's, or starting), or nil when
+    /// nothing bounds it here: a raised event or a completion can be followed by any number of
+    /// microsteps, and so can an eventless phase that does not settle after one transition.
+    /// Each microstep is bounded by what its transition runs when its exits and entries are
+    /// known ahead, and otherwise by everything every state and transition emits (each runs
+    /// once a microstep at most).
+    var outputsPerStep: Int? {
+        func emits(_ list: [Action]) -> Int {
+            list.reduce(0) { n, a in
+                switch a {
+                case .emit: n + 1
+                case .ifAction(_, let then, let otherwise, _): n + Swift.max(emits(then), emits(otherwise))
+                default: n
+                }
+            }
+        }
+        let anyMicrostep = machine.states.reduce(0) { n, s in
+            n + emits(s.entry) + emits(s.exit) + emits(s.initialActions) + emits(s.historyActions)
+        } + machine.transitions.reduce(0) { $0 + emits($1.actions) }
+        func microstep(_ t: Transition) -> Int {
+            guard let known = knownSteps(t) else { return anyMicrostep }
+            var n = emits(t.actions)
+            if let domain = known.domain {
+                for s in machine.states where machine.isDescendant(s.id, of: domain) { n += emits(s.exit) }
+            }
+            for s in known.entry { n += emits(machine[s].entry) + emits(known.defaults.actions(after: s, in: machine)) }
+            return n
+        }
+        var phase = 0
+        if isChart {
+            guard !usesInternalQueue else { return nil }
+            if hasAlways {
+                guard chartPlan.phaseTakesOne else { return nil }
+                phase = machine.transitions.filter { !$0.isBroken && $0.trigger == .always }.map(microstep).max() ?? 0
+            }
+        }
+        let initial = machine.initialEntry
+        var most = initial.states.reduce(0) { n, s in n + emits(machine[s].entry) + emits(initial.defaults.actions(after: s, in: machine)) }
+        for t in machine.transitions where !t.isBroken && t.trigger != .always { most = Swift.max(most, microstep(t)) }
+        // In a statechart an event that can enable two transitions at once takes them in one microstep.
+        if isChart && machine.events.contains(where: { loneCandidates($0) == nil }) { most = Swift.max(most, anyMicrostep) }
+        return most + phase
+    }
+
     /// Writes `body`'s lines one level deeper.
     mutating func indentBlock(_ body: (inout FlatMachineWriter) -> Void) {
         out.indent()
@@ -302,6 +346,25 @@ extension FlatMachineWriter {
                 out.line("mutating func removeAll() {}")
             out.close()
             out.line()
+        } else if let most = outputsPerStep, most <= 1 {
+            // No step emits more than one output: one slot holds them, with no list to keep
+            // (and copy with the machine).
+            out.doc("Hands the step's output, if any, to `emit`. (It waits in `pending` until the step succeeds:\na failing step emits nothing. Out of line: most steps emit nothing.)")
+            out.line("@inline(never)")
+            out.open("private mutating func deliver(_ emit: (Output) -> Void)")
+                out.line("if let first = pending.first { emit(first) }")
+                out.line("pending.removeAll()")
+            out.close()
+            out.line()
+            out.doc("The output of the step under way: no step of this machine emits more than one.")
+            out.open("private struct OutputQueue: Sendable, Hashable")
+                out.line("var first: Output?")
+                out.line("var isEmpty: Bool { first == nil }")
+                out.line("var all: [Output] { first.map { [$0] } ?? [] }")
+                out.line("@inline(__always) mutating func append(_ output: Output) { first = output }")
+                out.line("@inline(__always) mutating func removeAll() { first = nil }")
+            out.close()
+            out.line()
         } else {
             out.doc("Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step\nsucceeds: a failing step emits nothing. Out of line: most steps emit nothing.)")
             out.line("@inline(never)")
@@ -315,8 +378,8 @@ extension FlatMachineWriter {
             // test, where an array's append and empty cost a uniqueness check and a call each.
             out.doc("The outputs of the step under way, in order: the first in a slot of its own (most steps\nemit one at most), the others after it.")
             out.open("private struct OutputQueue: Sendable, Hashable")
-                out.line("var first: Output?")
                 out.line("var rest: [Output] = []")
+                out.line("var first: Output?")
                 out.line("var isEmpty: Bool { first == nil }")
                 out.line("var all: [Output] { first.map { [$0] + rest } ?? [] }")
                 out.line("@inline(__always)")
@@ -350,6 +413,8 @@ extension FlatMachineWriter {
             out.doc("Whether a timer armed at `now` with `delay` (> 0) seconds gets a deadline that means its delay\n(as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).")
             out.open("private static func deadlineHolds(at now: Double, after delay: Double) -> Bool")
             out.line("let sum = now + delay")
+            out.line("// Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.")
+            out.line("if Swift.abs(sum) < 4_294_967_296 { return true }")
             out.line("guard sum.isFinite else { return false }")
             out.line("let delayPart = sum - now")
             out.line("let nowPart = sum - delayPart")

@@ -257,10 +257,12 @@ extension FlatMachineWriter {
                             guard let slot = timerSlots[id], case .after(let delay) = machine[id].trigger else { continue }
                             let (code, throwing) = expression(delay, fields: [])
                             out.line("let delay\(slot): Double = \(throwing ? "try " : "")\(code)")
-                            out.line("if delay\(slot) > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay\(slot)) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay\(slot)) }")
+                            out.line("if delay\(slot) > 0 && !Self.deadlineHolds(at: core.now, after: delay\(slot)) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay\(slot)) }")
                             out.line("core.deadline\(slot) = core.now + Swift.max(0, delay\(slot))")
-                            out.line("core.sequence += 1")
-                            out.line("core.armed\(slot) = core.sequence")
+                            if ordersTimers {
+                                out.line("core.sequence += 1")
+                                out.line("core.armed\(slot) = core.sequence")
+                            }
                         }
                         if s.isFinal && s.parent == machine.root {
                             out.line("core.isFinished = true")
@@ -488,8 +490,13 @@ extension FlatMachineWriter {
                 actionEffects(otherwise, &b)
                 effects = StepEffects(mayFail: a.mayFail || b.mayFail, failsAfterChange: a.failsAfterChange || b.failsAfterChange,
                                       changed: a.changed || b.changed, emits: a.emits || b.emits)
-            case .raise, .send, .sendNamed, .cancel:
-                break  // only in a statechart (`isChart`), whose steps do not use these effects
+            // Only in a statechart (`isChart`), whose plan asks only whether they can fail.
+            case .raise(_, let args, _):
+                effects.evaluate(throwing: args.contains { expression($0, fields: []).1 })
+            case .send, .sendNamed:
+                effects.evaluate(throwing: true)  // `sendToSelf` refuses a 101st pending event
+            case .cancel:
+                effects.change()
             }
         }
     }

@@ -27,7 +27,14 @@ struct FlatMachineWriter {
     let namedSendSites: [SourceRange]
     /// Whether the machine sends itself events (it has a `send` or a `cancel`).
     let sendsEvents: Bool
+    /// For a statechart: what in its step can fail (`ChartPlan`).
+    private(set) var chartPlan = ChartPlan()
     var out = SwiftWriter()
+
+    /// Whether timers keep the order they were armed in (`armedK` and `sequence`): it breaks a tie
+    /// between two equal deadlines, so it takes two timers, or a timer and an event the machine
+    /// sent itself (whose order is kept the same way).
+    var ordersTimers: Bool { timers.count > 1 || sendsEvents }
 
     /// Whether entering a state can end the run (a final state at the top level). Without one,
     /// a flat machine finishes only when its start fails.
@@ -58,6 +65,7 @@ struct FlatMachineWriter {
         // A machine that sends itself events keeps them in a queue beside its timers: the
         // chart step has one (a flat machine is a statechart with one active leaf).
         isChart = machine.firstStatechartConstruct != nil || sendsEvents
+        if isChart { chartPlan = chartPlanned() }
     }
 
     /// The members the file declares on the machine type: a variable or constant of the spec
@@ -73,7 +81,7 @@ struct FlatMachineWriter {
         "atomicStates", "compoundStates", "parallelStates", "lastDescendant", "isDescendant", "descendants", "sourceState", "targetState",
         "staticEntry", "microstepLimit", "regionsOf", "addDescendantStatesToEnter", "addAncestorStatesToEnter", "enterUncoveredRegions", "addAncestorsOfHistoryTargets", "finalChildren", "effectiveTargets", "historyDomain", "timerSites", "SnapshotError", "SnapshotJSON",
         "specFingerprint", "snapshotJSON", "Sent", "sent", "sendToSelf", "sentEntry", "firstSendSite", "statePath", "stateNumber", "isHistoryState", "parentNumber", "afterCount", "timerSlot",
-        "unrepresentableDeadline", "DeadlineRefusal", "deadlineHolds", "onEachStep", "fireNext", "OutputQueue",
+        "unrepresentableDeadline", "refusal", "DeadlineRefusal", "deadlineHolds", "onEachStep", "fireNext", "OutputQueue",
         "takeAlone", "started", "startSaysMore", "enterByDefault", "faultText", "fieldTypes",
     ]
 

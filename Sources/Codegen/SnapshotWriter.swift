@@ -77,7 +77,7 @@ extension FlatMachineWriter {
                 out.line("var due: [(deadline: Double, order: Int, entry: String)] = []")
                 for (k, place) in timerPlaces.enumerated() {
                     let head = "{\"after\": " + StringEscaping.quoted(snapshotPath(place.state), style: .json) + ", \"index\": \(place.index), \"deadline\": "
-                    out.line("if !core.deadline\(k).isNaN { due.append((core.deadline\(k), core.armed\(k), \(SwiftName.literal(head)) + SnapshotJSON.number(core.deadline\(k)) + \"}\")) }")
+                    out.line("if !core.deadline\(k).isNaN { due.append((core.deadline\(k), \(ordersTimers ? "core.armed\(k)" : "0"), \(SwiftName.literal(head)) + SnapshotJSON.number(core.deadline\(k)) + \"}\")) }")
                 }
                 if sendsEvents {
                     out.line("for s in core.sent { due.append((s.deadline, s.order, Self.sentEntry(s))) }")
@@ -354,7 +354,7 @@ extension FlatMachineWriter {
                 out.line("_ = armed")
             } else {
                 out.open("for (deadline, slot, event) in armed")
-                    out.line("core.sequence += 1")
+                    if ordersTimers { out.line("core.sequence += 1") }
                     if sendsEvents {
                         out.open("if let event")
                             out.line("let (line, column) = Self.firstSendSite(event.name)")
@@ -367,7 +367,7 @@ extension FlatMachineWriter {
                     if !timers.isEmpty {
                         out.line("switch slot {")
                         for k in timers.indices {
-                            out.line("case \(k): core.deadline\(k) = deadline; core.armed\(k) = core.sequence")
+                            out.line("case \(k): core.deadline\(k) = deadline" + (ordersTimers ? "; core.armed\(k) = core.sequence" : ""))
                         }
                         out.line("default: break")
                         out.line("}")

@@ -89,6 +89,7 @@ let generatedMachines: [(spec: String, type: any GeneratedMachine.Type)] = [
     ("Tests/CheckerTests/Fixtures/cross-region-transition.machine", Fixture_cross_region_transition.self),
     ("Tests/CheckerTests/Fixtures/depth-frontier.machine", Fixture_depth_frontier.self),
     ("Tests/CheckerTests/Fixtures/eventless.machine", Fixture_eventless.self),
+    ("Tests/CheckerTests/Fixtures/eventless-settles.machine", Fixture_eventless_settles.self),
     ("Tests/CheckerTests/Fixtures/exhaustive-proof.machine", Fixture_exhaustive_proof.self),
     ("Tests/CheckerTests/Fixtures/external-names.machine", Fixture_external_names.self),
     ("Tests/CheckerTests/Fixtures/guard-clamp.machine", Fixture_guard_clamp.self),
@@ -242,6 +243,14 @@ extension Fixture_eventless.Output: GeneratedOutput {}
 extension Fixture_eventless.Event: GeneratedEvent {}
 extension Fixture_eventless.StepResult: GeneratedStepResult {}
 extension Fixture_eventless.Recorded: GeneratedRecorded {}
+extension Fixture_eventless_settles: GeneratedMachine {}
+extension Fixture_eventless_settles.Value: GeneratedValue {}
+extension Fixture_eventless_settles.Failure: GeneratedFailure {}
+extension Fixture_eventless_settles.Outcome: GeneratedOutcome {}
+extension Fixture_eventless_settles.Output: GeneratedOutput {}
+extension Fixture_eventless_settles.Event: GeneratedEvent {}
+extension Fixture_eventless_settles.StepResult: GeneratedStepResult {}
+extension Fixture_eventless_settles.Recorded: GeneratedRecorded {}
 
 extension Fixture_exhaustive_proof: GeneratedMachine {}
 extension Fixture_exhaustive_proof.Value: GeneratedValue {}

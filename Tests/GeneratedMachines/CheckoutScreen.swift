@@ -231,21 +231,21 @@ public struct CheckoutScreen: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -255,33 +255,28 @@ public struct CheckoutScreen: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// Everything a step changes: a failing step puts it back as it was.
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var errorMessage: String = ""
-        /// Each `after` transition's deadline while its state is active (NaN when not armed),
-        /// and the order it was armed in (earlier first among equal deadlines).
-        var deadline0 = Double.nan, armed0 = 0  // line 44
-        var sequence = 0
+        /// Each `after` transition's deadline while its state is active (NaN when not armed).
+        var deadline0 = Double.nan  // line 44
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -371,23 +366,16 @@ public struct CheckoutScreen: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                if core.active.contains(4) { try exit(4) }  // paying
-                core.active = core.active & ~Bits(0x18)  // reviewing, paying
-                try transition0()
-                core.active = core.active | Bits(0x10)  // paying
-                try enter(4)  // paying
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            eventlessMayHold = true
+            if core.active.contains(4) { exit(4) }  // paying
+            core.active = core.active & ~Bits(0x18)  // reviewing, paying
+            transition0()
+            core.active = core.active | Bits(0x10)  // paying
+            enter(4)  // paying
+            if eventlessMayHold { completeMacrostep() }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .paid:
             let taken: Int
             if core.active.contains(4) /* paying */ {
@@ -396,22 +384,14 @@ public struct CheckoutScreen: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                if core.active.contains(4) { try exit(4) }  // paying
-                core.active = core.active & ~Bits(0x1FE)  // the 8 states below CheckoutScreen
-                core.active = core.active | Bits(0x100)  // receipt
-                try enter(8)  // receipt
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            if core.active.contains(4) { exit(4) }  // paying
+            core.active = core.active & ~Bits(0x1FE)  // the 8 states below CheckoutScreen
+            core.active = core.active | Bits(0x100)  // receipt
+            enter(8)  // receipt
+            if eventlessMayHold { completeMacrostep() }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .failed(let message):
             let taken: Int
             if core.active.contains(4) /* paying */ {
@@ -425,31 +405,24 @@ public struct CheckoutScreen: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 2:  // line 41: on failed in paying -> reviewing
-                    eventlessMayHold = true
-                    if core.active.contains(4) { try exit(4) }  // paying
-                    core.active = core.active & ~Bits(0x18)  // reviewing, paying
-                    try transition2_failed(message: message)
-                    core.active = core.active | Bits(0x8)  // reviewing
-                default:  // line 43: on failed in paying -> reviewing
-                    eventlessMayHold = true
-                    if core.active.contains(4) { try exit(4) }  // paying
-                    core.active = core.active & ~Bits(0x18)  // reviewing, paying
-                    try transition3()
-                    core.active = core.active | Bits(0x8)  // reviewing
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 2:  // line 41: on failed in paying -> reviewing
+                eventlessMayHold = true
+                if core.active.contains(4) { exit(4) }  // paying
+                core.active = core.active & ~Bits(0x18)  // reviewing, paying
+                transition2_failed(message: message)
+                core.active = core.active | Bits(0x8)  // reviewing
+            default:  // line 43: on failed in paying -> reviewing
+                eventlessMayHold = true
+                if core.active.contains(4) { exit(4) }  // paying
+                core.active = core.active & ~Bits(0x18)  // reviewing, paying
+                transition3()
+                core.active = core.active | Bits(0x8)  // reviewing
             }
+            if eventlessMayHold { completeMacrostep() }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .closeBanner:
             let taken: Int
             if core.active.contains(7) /* errorBanner */ {
@@ -458,19 +431,12 @@ public struct CheckoutScreen: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                try transition7()
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            eventlessMayHold = true
+            transition7()
+            if eventlessMayHold { completeMacrostep() }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         }
     }
 
@@ -494,9 +460,10 @@ public struct CheckoutScreen: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -516,8 +483,7 @@ public struct CheckoutScreen: Sendable, Hashable {
         var found = false
         var slot = -1
         var deadline = 0.0
-        var order = 0
-        if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline0 <= time { found = true; slot = 0; deadline = core.deadline0 }
         guard found else { return nil }
         let instant = core.now
         if deadline > core.now { core.now = deadline }
@@ -540,19 +506,11 @@ public struct CheckoutScreen: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
         beginStep()
-        do {
-            core.active = core.active | Bits(0x6E)  // checkout, button, reviewing, banner, bannerHidden
-            eventlessMayHold = true
-            try completeMacrostep()
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            endStep()
-            return .rejected(error)
-        }
+        core.active = core.active | Bits(0x6E)  // checkout, button, reviewing, banner, bannerHidden
+        eventlessMayHold = true
+        completeMacrostep()
+        return .started
     }
 
     private mutating func beginStep() {
@@ -563,76 +521,75 @@ public struct CheckoutScreen: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tapPay:
             if core.active.contains(3) /* reviewing */ {
                 // line 35: on tapPay in reviewing -> paying
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .paid:
             if core.active.contains(4) /* paying */ {
                 // line 40: on paid in paying -> receipt
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case .failed(let message):
             if core.active.contains(4) /* paying */ {
                 // line 41: on failed in paying -> reviewing
                 if (!message.isEmpty) {
-                    addEnabled(2)
+                    addEnabled(2, &chosen)
                 // line 43: on failed in paying -> reviewing
                 } else {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
         case .closeBanner:
             if core.active.contains(7) /* errorBanner */ {
                 // line 58: on closeBanner in errorBanner
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(6) /* bannerHidden */ {
             // line 54: always in bannerHidden -> errorBanner
             if (!core.errorMessage.isEmpty) {
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
         }
         if core.active.contains(7) /* errorBanner */ {
             // line 57: always in errorBanner -> bannerHidden
             if (core.errorMessage.isEmpty) {
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -665,7 +622,7 @@ public struct CheckoutScreen: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -678,12 +635,12 @@ public struct CheckoutScreen: Sendable, Hashable {
         }
         if !exits.isEmpty {
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -694,34 +651,33 @@ public struct CheckoutScreen: Sendable, Hashable {
         switch t {
         case 0:  // line 35: on tapPay in reviewing -> paying
             eventlessMayHold = true
-            if core.active.contains(4) { try exit(4) }  // paying
+            if core.active.contains(4) { exit(4) }  // paying
             core.active = core.active & ~Bits(0x18)  // reviewing, paying
-            try runActions(0, event)
+            runActions(0, event)
             core.active = core.active | Bits(0x10)  // paying
-            try enter(4)  // paying
+            enter(4)  // paying
         case 1:  // line 40: on paid in paying -> receipt
-            eventlessMayHold = true
-            if core.active.contains(4) { try exit(4) }  // paying
+            if core.active.contains(4) { exit(4) }  // paying
             core.active = core.active & ~Bits(0x1FE)  // the 8 states below CheckoutScreen
             core.active = core.active | Bits(0x100)  // receipt
-            try enter(8)  // receipt
+            enter(8)  // receipt
         case 2:  // line 41: on failed in paying -> reviewing
             eventlessMayHold = true
-            if core.active.contains(4) { try exit(4) }  // paying
+            if core.active.contains(4) { exit(4) }  // paying
             core.active = core.active & ~Bits(0x18)  // reviewing, paying
-            try runActions(2, event)
+            runActions(2, event)
             core.active = core.active | Bits(0x8)  // reviewing
         case 3:  // line 43: on failed in paying -> reviewing
             eventlessMayHold = true
-            if core.active.contains(4) { try exit(4) }  // paying
+            if core.active.contains(4) { exit(4) }  // paying
             core.active = core.active & ~Bits(0x18)  // reviewing, paying
-            try runActions(3, event)
+            runActions(3, event)
             core.active = core.active | Bits(0x8)  // reviewing
         case 4:  // line 44: after in paying -> reviewing
             eventlessMayHold = true
-            if core.active.contains(4) { try exit(4) }  // paying
+            if core.active.contains(4) { exit(4) }  // paying
             core.active = core.active & ~Bits(0x18)  // reviewing, paying
-            try runActions(4, event)
+            runActions(4, event)
             core.active = core.active | Bits(0x8)  // reviewing
         case 5:  // line 54: always in bannerHidden -> errorBanner
             eventlessMayHold = true
@@ -733,7 +689,7 @@ public struct CheckoutScreen: Sendable, Hashable {
             core.active = core.active | Bits(0x40)  // bannerHidden
         case 7:  // line 58: on closeBanner in errorBanner
             eventlessMayHold = true
-            try runActions(7, event)
+            runActions(7, event)
         default:
             return false
         }
@@ -746,16 +702,18 @@ public struct CheckoutScreen: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
     /// Eventless transitions, then internal events one at a time, until neither applies or the run
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
-    private mutating func completeMacrostep() throws(Failure) {
+    @inline(__always)
+    private mutating func completeMacrostep() {
         // At most one `always` transition is enabled at a time: it is taken in place (see `takeAlone`).
-        while eventlessMayHold && !core.isFinished {
+        // Each one settles the phase (`ChartPlan.settling`): a phase takes one at most.
+        if eventlessMayHold && !core.isFinished {
             eventlessMayHold = false
             let taken: Int
             if core.active.contains(6) /* bannerHidden */ {
@@ -763,27 +721,24 @@ public struct CheckoutScreen: Sendable, Hashable {
                 if (!core.errorMessage.isEmpty) {
                     taken = 5
                 } else {
-                    break
+                    return
                 }
             } else if core.active.contains(7) /* errorBanner */ {
                 // line 57: always in errorBanner -> bannerHidden
                 if (core.errorMessage.isEmpty) {
                     taken = 6
                 } else {
-                    break
+                    return
                 }
             } else {
-                break
+                return
             }
             microstepCount += 1
-            if microstepCount > 10_000 { throw Self.microstepLimit(taken) }
             switch taken {
             case 5:  // line 54: always in bannerHidden -> errorBanner
-                eventlessMayHold = true
                 core.active = core.active & ~Bits(0xC0)  // bannerHidden, errorBanner
                 core.active = core.active | Bits(0x80)  // errorBanner
             default:  // line 57: always in errorBanner -> bannerHidden
-                eventlessMayHold = true
                 core.active = core.active & ~Bits(0xC0)  // bannerHidden, errorBanner
                 core.active = core.active | Bits(0x40)  // bannerHidden
             }
@@ -806,7 +761,7 @@ public struct CheckoutScreen: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 chosen.append(4)
@@ -814,8 +769,8 @@ public struct CheckoutScreen: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
-            try completeMacrostep()
+            try microstep(chosen, nil)
+            completeMacrostep()
             return .taken(transition: fired)
         } catch {
             core = before
@@ -828,49 +783,49 @@ public struct CheckoutScreen: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         switch t {
         case 0:  // line 35: on tapPay in reviewing -> paying
-            try transition0()
+            transition0()
         case 2:  // line 41: on failed in paying -> reviewing
             switch event {
-            case .failed(let message)?: try transition2_failed(message: message)
+            case .failed(let message)?: transition2_failed(message: message)
             default: break
             }
         case 3:  // line 43: on failed in paying -> reviewing
-            try transition3()
+            transition3()
         case 4:  // line 44: after in paying -> reviewing
-            try transition4()
+            transition4()
         case 7:  // line 58: on closeBanner in errorBanner
-            try transition7()
+            transition7()
         default:
             break
         }
     }
 
     /// Line 35: on tapPay in reviewing -> paying.
-    private mutating func transition0() throws(Failure) {
+    private mutating func transition0() {
         core.errorMessage = ""
     }
 
     /// Line 41: on failed in paying -> reviewing.
-    private mutating func transition2_failed(message: String) throws(Failure) {
+    private mutating func transition2_failed(message: String) {
         core.errorMessage = message
     }
 
     /// Line 43: on failed in paying -> reviewing.
-    private mutating func transition3() throws(Failure) {
+    private mutating func transition3() {
         core.errorMessage = Self.genericFailure
     }
 
     /// Line 44: after in paying -> reviewing.
-    private mutating func transition4() throws(Failure) {
+    private mutating func transition4() {
         pending.append(.cancelPayment)
         core.errorMessage = Self.timedOutMessage
     }
 
     /// Line 58: on closeBanner in errorBanner.
-    private mutating func transition7() throws(Failure) {
+    private mutating func transition7() {
         core.errorMessage = ""
     }
 
@@ -878,15 +833,13 @@ public struct CheckoutScreen: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         case 4:  // paying
             pending.append(.startPayment)
             let delay0: Double = Self.paymentTimeout
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
-            core.sequence += 1
-            core.armed0 = core.sequence
         case 8:  // receipt
             core.isFinished = true
             core.deadline0 = .nan
@@ -898,7 +851,7 @@ public struct CheckoutScreen: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         case 4:  // paying
             core.deadline0 = .nan
@@ -1019,7 +972,7 @@ public struct CheckoutScreen: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1118,7 +1071,7 @@ public struct CheckoutScreen: Sendable, Hashable {
         variables.append("\"errorMessage\": " + SnapshotJSON.quoted(core.errorMessage))
         text += "\n    " + variables.joined(separator: ",\n    ") + "\n  },\n  \"pending\": ["
         var due: [(deadline: Double, order: Int, entry: String)] = []
-        if !core.deadline0.isNaN { due.append((core.deadline0, core.armed0, "{\"after\": \"checkout.button.paying\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
+        if !core.deadline0.isNaN { due.append((core.deadline0, 0, "{\"after\": \"checkout.button.paying\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
         due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         text += due.isEmpty ? "]\n}\n" : "\n    " + due.map(\.entry).joined(separator: ",\n    ") + "\n  ]\n}\n"
         return text
@@ -1268,10 +1221,9 @@ public struct CheckoutScreen: Sendable, Hashable {
         for s in configuration { core.active.insert(s) }
         _ = history
         for (deadline, slot, event) in armed {
-            core.sequence += 1
             _ = event
             switch slot {
-            case 0: core.deadline0 = deadline; core.armed0 = core.sequence
+            case 0: core.deadline0 = deadline
             default: break
             }
         }
@@ -1549,31 +1501,21 @@ public struct CheckoutScreen: Sendable, Hashable {
             }
         }
     }
-    /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    /// Hands the step's output, if any, to `emit`. (It waits in `pending` until the step succeeds:
+    /// a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         if let first = pending.first { emit(first) }
-        for output in pending.rest { emit(output) }
         pending.removeAll()
     }
 
-    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
-    /// emit one at most), the others after it.
+    /// The output of the step under way: no step of this machine emits more than one.
     private struct OutputQueue: Sendable, Hashable {
         var first: Output?
-        var rest: [Output] = []
         var isEmpty: Bool { first == nil }
-        var all: [Output] { first.map { [$0] + rest } ?? [] }
-        @inline(__always)
-        mutating func append(_ output: Output) {
-            if first == nil { first = output } else { rest.append(output) }
-        }
-        @inline(__always)
-        mutating func removeAll() {
-            first = nil
-            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
-        }
+        var all: [Output] { first.map { [$0] } ?? [] }
+        @inline(__always) mutating func append(_ output: Output) { first = output }
+        @inline(__always) mutating func removeAll() { first = nil }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
@@ -1619,6 +1561,8 @@ public struct CheckoutScreen: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

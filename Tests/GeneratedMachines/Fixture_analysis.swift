@@ -185,10 +185,8 @@ public struct Fixture_analysis: Sendable, Hashable {
         var progress: Double = 0
         var written: Double = 0
         var shown: Double = 0
-        /// Each `after` transition's deadline while its state is active (NaN when not armed),
-        /// and the order it was armed in (earlier first among equal deadlines).
-        var deadline0 = Double.nan, armed0 = 0  // line 26
-        var sequence = 0
+        /// Each `after` transition's deadline while its state is active (NaN when not armed).
+        var deadline0 = Double.nan  // line 26
     }
 
     private(set) var core = Core()
@@ -292,9 +290,10 @@ public struct Fixture_analysis: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -313,8 +312,7 @@ public struct Fixture_analysis: Sendable, Hashable {
         guard !core.isFinished else { return nil }
         var next = -1
         var deadline = Double.nan
-        var order = 0
-        if core.deadline0 <= time && (next < 0 || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { next = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline0 <= time { next = 0; deadline = core.deadline0 }
         guard next >= 0 else { return nil }
         let instant = core.now
         if deadline > core.now { core.now = deadline }
@@ -477,10 +475,8 @@ public struct Fixture_analysis: Sendable, Hashable {
                 core.progress = 0
             }
             let delay0: Double = 2
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
-            core.sequence += 1
-            core.armed0 = core.sequence
         case .stuck:
             break
         case .hidden:
@@ -569,7 +565,7 @@ public struct Fixture_analysis: Sendable, Hashable {
         variables.append("\"shown\": " + SnapshotJSON.number(core.shown))
         text += "\n    " + variables.joined(separator: ",\n    ") + "\n  },\n  \"pending\": ["
         var due: [(deadline: Double, order: Int, entry: String)] = []
-        if !core.deadline0.isNaN { due.append((core.deadline0, core.armed0, "{\"after\": \"refreshing\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
+        if !core.deadline0.isNaN { due.append((core.deadline0, 0, "{\"after\": \"refreshing\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
         due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         text += due.isEmpty ? "]\n}\n" : "\n    " + due.map(\.entry).joined(separator: ",\n    ") + "\n  ]\n}\n"
         return text
@@ -725,10 +721,9 @@ public struct Fixture_analysis: Sendable, Hashable {
         _ = history
         core.state = configuration.last.flatMap { State(rawValue: $0 - 1) }
         for (deadline, slot, event) in armed {
-            core.sequence += 1
             _ = event
             switch slot {
-            case 0: core.deadline0 = deadline; core.armed0 = core.sequence
+            case 0: core.deadline0 = deadline
             default: break
             }
         }
@@ -1004,31 +999,21 @@ public struct Fixture_analysis: Sendable, Hashable {
             }
         }
     }
-    /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    /// Hands the step's output, if any, to `emit`. (It waits in `pending` until the step succeeds:
+    /// a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         if let first = pending.first { emit(first) }
-        for output in pending.rest { emit(output) }
         pending.removeAll()
     }
 
-    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
-    /// emit one at most), the others after it.
+    /// The output of the step under way: no step of this machine emits more than one.
     private struct OutputQueue: Sendable, Hashable {
         var first: Output?
-        var rest: [Output] = []
         var isEmpty: Bool { first == nil }
-        var all: [Output] { first.map { [$0] + rest } ?? [] }
-        @inline(__always)
-        mutating func append(_ output: Output) {
-            if first == nil { first = output } else { rest.append(output) }
-        }
-        @inline(__always)
-        mutating func removeAll() {
-            first = nil
-            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
-        }
+        var all: [Output] { first.map { [$0] } ?? [] }
+        @inline(__always) mutating func append(_ output: Output) { first = output }
+        @inline(__always) mutating func removeAll() { first = nil }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
@@ -1074,6 +1059,8 @@ public struct Fixture_analysis: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

@@ -225,21 +225,21 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -249,8 +249,6 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -263,26 +261,23 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var parts: Double = 0
-        /// Each `after` transition's deadline while its state is active (NaN when not armed),
-        /// and the order it was armed in (earlier first among equal deadlines).
-        var deadline0 = Double.nan, armed0 = 0  // line 34
-        var sequence = 0
+        /// Each `after` transition's deadline while its state is active (NaN when not armed).
+        var deadline0 = Double.nan  // line 34
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -375,8 +370,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
-                if core.active.contains(11) { try exit(11) }  // summary
+                if core.active.contains(11) { exit(11) }  // summary
                 core.active = core.active & ~Bits(0x1FFC)  // the 11 states below flow
                 core.active = core.active | Bits(0x1B8)  // uploading, transfer, sending, check, checking
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -405,11 +399,10 @@ public struct Fixture_completion_reached: Sendable, Hashable {
                 microstepCount = 1
                 switch taken {
                 case 3:  // line 20: on sent in sending -> transferred
-                    eventlessMayHold = true
                     core.active = core.active & ~Bits(0x60)  // sending, transferred
                     try transition3()
                     core.active = core.active | Bits(0x40)  // transferred
-                    try enter(6)  // transferred
+                    enter(6)  // transferred
                 default:  // line 21: on sent in sending
                     try transition4()
                 }
@@ -432,10 +425,9 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 core.active = core.active & ~Bits(0x300)  // checking, checked
                 core.active = core.active | Bits(0x200)  // checked
-                try enter(9)  // checked
+                enter(9)  // checked
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
@@ -455,10 +447,9 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
-                if core.active.contains(11) { try exit(11) }  // summary
+                if core.active.contains(11) { exit(11) }  // summary
                 core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Upload
-                try transition7()
+                transition7()
                 core.active = core.active | Bits(0x6)  // flow, choosing
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
@@ -491,9 +482,10 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -513,8 +505,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         var found = false
         var slot = -1
         var deadline = 0.0
-        var order = 0
-        if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline0 <= time { found = true; slot = 0; deadline = core.deadline0 }
         guard found else { return nil }
         let instant = core.now
         if deadline > core.now { core.now = deadline }
@@ -561,72 +552,71 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .pick:
             if core.active.contains(2) /* choosing */ {
                 // line 14: on pick in choosing -> uploading
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case .sent:
             if core.active.contains(5) /* sending */ {
                 // line 20: on sent in sending -> transferred
                 if (core.parts >= 1) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 // line 21: on sent in sending
                 } else {
-                    addEnabled(4)
+                    addEnabled(4, &chosen)
                 }
             }
         case .verified:
             if core.active.contains(8) /* checking */ {
                 // line 26: on verified in checking -> checked
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
         case .retry:
             if core.active.contains(13) /* watcher */ {
                 // line 42: on retry in watcher -> flow
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 3:  // uploading
             if !(core.active & Bits(0x360)).isEmpty /* sending, transferred, checking, checked */ {
                 // line 29: done(uploading) in uploading -> done
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         case 10:  // done
             if !(core.active & Bits(0x1B64)).isEmpty /* choosing, sending, transferred, checking, checked, summary, closing */ {
                 // line 38: done(done) in flow -> watcher
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -659,7 +649,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -672,12 +662,12 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         }
         if !exits.isEmpty {
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -687,44 +677,37 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 0:  // line 38: done(done) in flow -> watcher
-            eventlessMayHold = true
-            if core.active.contains(11) { try exit(11) }  // summary
+            if core.active.contains(11) { exit(11) }  // summary
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Upload
             core.active = core.active | Bits(0x2000)  // watcher
         case 1:  // line 14: on pick in choosing -> uploading
-            eventlessMayHold = true
-            if core.active.contains(11) { try exit(11) }  // summary
+            if core.active.contains(11) { exit(11) }  // summary
             core.active = core.active & ~Bits(0x1FFC)  // the 11 states below flow
             core.active = core.active | Bits(0x1B8)  // uploading, transfer, sending, check, checking
         case 2:  // line 29: done(uploading) in uploading -> done
-            eventlessMayHold = true
-            if core.active.contains(11) { try exit(11) }  // summary
+            if core.active.contains(11) { exit(11) }  // summary
             core.active = core.active & ~Bits(0x1FFC)  // the 11 states below flow
             try runActions(2, event)
             core.active = core.active | Bits(0xC00)  // done, summary
-            try enter(11)  // summary
+            enter(11)  // summary
         case 3:  // line 20: on sent in sending -> transferred
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x60)  // sending, transferred
             try runActions(3, event)
             core.active = core.active | Bits(0x40)  // transferred
-            try enter(6)  // transferred
+            enter(6)  // transferred
         case 4:  // line 21: on sent in sending
             try runActions(4, event)
         case 5:  // line 26: on verified in checking -> checked
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x300)  // checking, checked
             core.active = core.active | Bits(0x200)  // checked
-            try enter(9)  // checked
+            enter(9)  // checked
         case 6:  // line 34: after in summary -> closing
-            eventlessMayHold = true
-            if core.active.contains(11) { try exit(11) }  // summary
+            if core.active.contains(11) { exit(11) }  // summary
             core.active = core.active & ~Bits(0x1800)  // summary, closing
             core.active = core.active | Bits(0x1000)  // closing
-            try enter(12)  // closing
+            enter(12)  // closing
         case 7:  // line 42: on retry in watcher -> flow
-            eventlessMayHold = true
-            if core.active.contains(11) { try exit(11) }  // summary
+            if core.active.contains(11) { exit(11) }  // summary
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Upload
             try runActions(7, event)
             core.active = core.active | Bits(0x6)  // flow, choosing
@@ -740,7 +723,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
@@ -749,6 +732,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
@@ -758,13 +742,13 @@ public struct Fixture_completion_reached: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -785,7 +769,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 chosen.append(6)
@@ -793,7 +777,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -810,20 +794,20 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 2:  // line 29: done(uploading) in uploading -> done
-            try transition2()
+            transition2()
         case 3:  // line 20: on sent in sending -> transferred
             try transition3()
         case 4:  // line 21: on sent in sending
             try transition4()
         case 7:  // line 42: on retry in watcher -> flow
-            try transition7()
+            transition7()
         default:
             break
         }
     }
 
     /// Line 29: done(uploading) in uploading -> done.
-    private mutating func transition2() throws(Failure) {
+    private mutating func transition2() {
         pending.append(.finished(parts: core.parts))
     }
 
@@ -838,7 +822,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     }
 
     /// Line 42: on retry in watcher -> flow.
-    private mutating func transition7() throws(Failure) {
+    private mutating func transition7() {
         core.parts = 0
     }
 
@@ -846,7 +830,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         case 6:  // transferred
             internalQueue.append(.done(4))
@@ -856,10 +840,8 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             if isInFinalState(3) { internalQueue.append(.done(3)) }
         case 11:  // summary
             let delay0: Double = 2
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
-            core.sequence += 1
-            core.armed0 = core.sequence
         case 12:  // closing
             internalQueue.append(.done(10))
         default:
@@ -870,7 +852,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         case 11:  // summary
             core.deadline0 = .nan
@@ -998,7 +980,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1106,7 +1088,7 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         variables.append("\"parts\": " + SnapshotJSON.number(core.parts))
         text += "\n    " + variables.joined(separator: ",\n    ") + "\n  },\n  \"pending\": ["
         var due: [(deadline: Double, order: Int, entry: String)] = []
-        if !core.deadline0.isNaN { due.append((core.deadline0, core.armed0, "{\"after\": \"flow.done.summary\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
+        if !core.deadline0.isNaN { due.append((core.deadline0, 0, "{\"after\": \"flow.done.summary\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
         due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         text += due.isEmpty ? "]\n}\n" : "\n    " + due.map(\.entry).joined(separator: ",\n    ") + "\n  ]\n}\n"
         return text
@@ -1256,10 +1238,9 @@ public struct Fixture_completion_reached: Sendable, Hashable {
         for s in configuration { core.active.insert(s) }
         _ = history
         for (deadline, slot, event) in armed {
-            core.sequence += 1
             _ = event
             switch slot {
-            case 0: core.deadline0 = deadline; core.armed0 = core.sequence
+            case 0: core.deadline0 = deadline
             default: break
             }
         }
@@ -1559,8 +1540,8 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -1617,6 +1598,8 @@ public struct Fixture_completion_reached: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

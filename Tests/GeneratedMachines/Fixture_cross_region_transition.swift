@@ -239,21 +239,21 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -263,30 +263,27 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// Everything a step changes: a failing step puts it back as it was.
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         /// What each history state recorded when its parent was last exited, and whether it has.
         var history0 = Bits(), recorded0 = false  // lastPlayback, line 16
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -371,21 +368,12 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                recordHistory(exiting: core.active & Bits(0x28))
-                core.active = core.active & ~Bits(0x28)  // paused, playing
-                core.active = core.active | Bits(0x20)  // playing
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            recordHistory(exiting: core.active & Bits(0x28))
+            core.active = core.active & ~Bits(0x28)  // paused, playing
+            core.active = core.active | Bits(0x20)  // playing
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .pause:
             let taken: Int
             if core.active.contains(5) /* playing */ {
@@ -394,21 +382,12 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                recordHistory(exiting: core.active & Bits(0x28))
-                core.active = core.active & ~Bits(0x28)  // paused, playing
-                core.active = core.active | Bits(0x8)  // paused
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            recordHistory(exiting: core.active & Bits(0x28))
+            core.active = core.active & ~Bits(0x28)  // paused, playing
+            core.active = core.active | Bits(0x8)  // paused
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .unmute:
             let taken: Int
             if core.active.contains(8) /* muted */ {
@@ -417,20 +396,11 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                core.active = core.active & ~Bits(0x180)  // unmuted, muted
-                core.active = core.active | Bits(0x80)  // unmuted
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            core.active = core.active & ~Bits(0x180)  // unmuted, muted
+            core.active = core.active | Bits(0x80)  // unmuted
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .reset:
             let taken: Int
             if core.active.contains(2) /* playback */ {
@@ -439,21 +409,12 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                recordHistory(exiting: core.active & Bits(0x1EE))
-                core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
-                core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            recordHistory(exiting: core.active & Bits(0x1EE))
+            core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
+            core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .restart:
             let taken: Int
             if core.active.contains(2) /* playback */ {
@@ -462,21 +423,12 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                recordHistory(exiting: core.active & Bits(0x28))
-                core.active = core.active & ~Bits(0x28)  // paused, playing
-                core.active = core.active | Bits(0x8)  // paused
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            recordHistory(exiting: core.active & Bits(0x28))
+            core.active = core.active & ~Bits(0x28)  // paused, playing
+            core.active = core.active | Bits(0x8)  // paused
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .rewind:
             let taken: Int
             if core.active.contains(8) /* muted */ {
@@ -485,21 +437,12 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                recordHistory(exiting: core.active & Bits(0x1EE))
-                core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
-                core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            recordHistory(exiting: core.active & Bits(0x1EE))
+            core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
+            core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .again:
             let taken: Int
             if core.active.contains(1) /* session */ {
@@ -508,28 +451,20 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                recordHistory(exiting: core.active & Bits(0x1EE))
-                core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
-                core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            recordHistory(exiting: core.active & Bits(0x1EE))
+            core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
+            core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         default:
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -538,8 +473,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
+            try microstep(chosen, event)
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -562,9 +496,10 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -594,19 +529,11 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
         beginStep()
-        do {
-            core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
-            eventlessMayHold = true
-            try completeMacrostep()
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            endStep()
-            return .rejected(error)
-        }
+        core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
+        eventlessMayHold = true
+        completeMacrostep()
+        return .started
     }
 
     private mutating func beginStep() {
@@ -617,82 +544,81 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .play:
             if core.active.contains(3) /* paused */ {
                 // line 15: on play in paused -> playing
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
         case .pause:
             if core.active.contains(5) /* playing */ {
                 // line 18: on pause in playing -> paused
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
         case .mute:
             if core.active.contains(5) /* playing */ {
                 // line 20: on mute in playing -> muted
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
             if core.active.contains(7) /* unmuted */ {
                 // line 28: on mute in unmuted -> muted
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         case .unmute:
             if core.active.contains(8) /* muted */ {
                 // line 30: on unmute in muted -> unmuted
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
         case .reset:
             if !(core.active & Bits(0x28)).isEmpty /* paused, playing */ {
                 // line 23: on reset in playback -> paused
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case .restart:
             if !(core.active & Bits(0x28)).isEmpty /* paused, playing */ {
                 // line 25: on restart in playback -> paused
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         case .back:
             if core.active.contains(8) /* muted */ {
                 // line 34: on back in muted -> lastPlayback
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
         case .rewind:
             if core.active.contains(8) /* muted */ {
                 // line 32: on rewind in muted -> sound
-                addEnabled(8)
+                addEnabled(8, &chosen)
             }
         case .again:
             if !(core.active & Bits(0x1A8)).isEmpty /* paused, playing, unmuted, muted */ {
                 // line 38: on again in session -> session
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -725,7 +651,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -739,12 +665,12 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -754,45 +680,36 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 0:  // line 38: on again in session -> session
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1EE))
             core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
             core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
         case 1:  // line 23: on reset in playback -> paused
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1EE))
             core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
             core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
         case 2:  // line 25: on restart in playback -> paused
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x28))
             core.active = core.active & ~Bits(0x28)  // paused, playing
             core.active = core.active | Bits(0x8)  // paused
         case 3:  // line 15: on play in paused -> playing
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x28))
             core.active = core.active & ~Bits(0x28)  // paused, playing
             core.active = core.active | Bits(0x20)  // playing
         case 4:  // line 18: on pause in playing -> paused
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x28))
             core.active = core.active & ~Bits(0x28)  // paused, playing
             core.active = core.active | Bits(0x8)  // paused
         case 5:  // line 20: on mute in playing -> muted
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1EE))
             core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
             core.active = core.active | Bits(0x14E)  // session, playback, paused, sound, muted
         case 6:  // line 28: on mute in unmuted -> muted
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x180)  // unmuted, muted
             core.active = core.active | Bits(0x100)  // muted
         case 7:  // line 30: on unmute in muted -> unmuted
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x180)  // unmuted, muted
             core.active = core.active | Bits(0x80)  // unmuted
         case 8:  // line 32: on rewind in muted -> sound
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1EE))
             core.active = core.active & ~Bits(0x1EE)  // the 7 states below Player
             core.active = core.active | Bits(0xCE)  // session, playback, paused, sound, unmuted
@@ -808,20 +725,20 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
     /// Eventless transitions, then internal events one at a time, until neither applies or the run
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
-    private mutating func completeMacrostep() throws(Failure) {
+    private mutating func completeMacrostep() {
         // (No eventless transition, and nothing is ever queued.)
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         _ = (t, event)
     }
 
@@ -829,7 +746,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         default:
             break
@@ -839,7 +756,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -970,7 +887,7 @@ public struct Fixture_cross_region_transition: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {

@@ -278,21 +278,21 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { t0 }
-            @inline(__always) set { t0 = newValue }
+            @inline(__always) get { Int(t0) }
+            @inline(__always) set { t0 = Int32(truncatingIfNeeded: newValue) }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -302,8 +302,6 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event the machine sent itself (`send`), waiting to be taken at its deadline.
@@ -320,7 +318,6 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var items: Double = 0
         var addressOK: Bool = false
@@ -330,18 +327,18 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
         /// The events sent and not taken yet, in the order they were sent.
         var sent: [Sent] = []
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -439,7 +436,6 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             do {
                 microstepCount = 1
                 try transition0()
-                if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
             } catch {
@@ -463,7 +459,6 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             do {
                 microstepCount = 1
                 try transition1()
-                if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
             } catch {
@@ -483,20 +478,11 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
-                core.active = core.active | Bits(0x1C)  // form, shipping, address
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+            core.active = core.active | Bits(0x1C)  // form, shipping, address
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .typed(let length):
             let taken: Int
             if core.active.contains(2) /* form */ {
@@ -509,7 +495,6 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             do {
                 microstepCount = 1
                 try transition4_typed(length: length)
-                if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
             } catch {
@@ -528,23 +513,15 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 5:  // line 31: on validate in address
-                    try transition5_validate(length: length)
-                default:  // line 40: on validate in card
-                    try transition8_validate(length: length)
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 5:  // line 31: on validate in address
+                transition5_validate(length: length)
+            default:  // line 40: on validate in card
+                transition8_validate(length: length)
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .next:
             let taken: Int
             if core.active.contains(4) /* address */ {
@@ -567,31 +544,20 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 6:  // line 32: on next in address -> confirmAddress
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0x30)  // address, confirmAddress
-                    core.active = core.active | Bits(0x20)  // confirmAddress
-                case 7:  // line 35: on next in confirmAddress -> payment
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0xF8)  // shipping, address, confirmAddress, payment, card
-                    core.active = core.active | Bits(0xC0)  // payment, card
-                default:  // line 41: on next in card -> review
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
-                    core.active = core.active | Bits(0x100)  // review
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 6:  // line 32: on next in address -> confirmAddress
+                core.active = core.active & ~Bits(0x30)  // address, confirmAddress
+                core.active = core.active | Bits(0x20)  // confirmAddress
+            case 7:  // line 35: on next in confirmAddress -> payment
+                core.active = core.active & ~Bits(0xF8)  // shipping, address, confirmAddress, payment, card
+                core.active = core.active | Bits(0xC0)  // payment, card
+            default:  // line 41: on next in card -> review
+                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                core.active = core.active | Bits(0x100)  // review
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .back:
             let taken: Int
             if core.active.contains(2) /* form */ {
@@ -603,27 +569,17 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 3:  // line 27: on back in form -> cart
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
-                    core.active = core.active | Bits(0x2)  // cart
-                default:  // line 47: on back in review -> card
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
-                    core.active = core.active | Bits(0xC4)  // form, payment, card
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 3:  // line 27: on back in form -> cart
+                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                core.active = core.active | Bits(0x2)  // cart
+            default:  // line 47: on back in review -> card
+                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                core.active = core.active | Bits(0xC4)  // form, payment, card
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .pay:
             let taken: Int
             if core.active.contains(8) /* review */ {
@@ -635,27 +591,17 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 10:  // line 46: on pay in review -> paying
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
-                    core.active = core.active | Bits(0x200)  // paying
-                default:  // line 55: on pay in failed -> paying
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
-                    core.active = core.active | Bits(0x200)  // paying
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 10:  // line 46: on pay in review -> paying
+                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                core.active = core.active | Bits(0x200)  // paying
+            default:  // line 55: on pay in failed -> paying
+                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+                core.active = core.active | Bits(0x200)  // paying
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .approved:
             let taken: Int
             if core.active.contains(9) /* paying */ {
@@ -664,22 +610,13 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
-                try transition12()
-                core.active = core.active | Bits(0x400)  // paid
-                try enter(10)  // paid
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+            transition12()
+            core.active = core.active | Bits(0x400)  // paid
+            enter(10)  // paid
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .declined:
             let taken: Int
             if core.active.contains(9) /* paying */ {
@@ -688,20 +625,11 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
-                core.active = core.active | Bits(0x800)  // failed
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
+            core.active = core.active | Bits(0x800)  // failed
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         }
     }
 
@@ -731,9 +659,10 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
     /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
@@ -784,19 +713,11 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
         beginStep()
-        do {
-            core.active = core.active | Bits(0x2)  // cart
-            eventlessMayHold = true
-            try completeMacrostep()
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            endStep()
-            return .rejected(error)
-        }
+        core.active = core.active | Bits(0x2)  // cart
+        eventlessMayHold = true
+        completeMacrostep()
+        return .started
     }
 
     private mutating func beginStep() {
@@ -807,111 +728,110 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .add:
             if core.active.contains(1) /* cart */ {
                 // line 22: on add in cart
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .remove:
             if core.active.contains(1) /* cart */ {
                 // line 23: on remove in cart
                 if (core.items > 0) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
         case .checkout:
             if core.active.contains(1) /* cart */ {
                 // line 24: on checkout in cart -> shipping
                 if (core.items > 0) {
-                    addEnabled(2)
+                    addEnabled(2, &chosen)
                 }
             }
         case .typed:
             if !(core.active & Bits(0xB0)).isEmpty /* address, confirmAddress, card */ {
                 // line 28: on typed in form
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
         case .validate:
             if core.active.contains(4) /* address */ {
                 // line 31: on validate in address
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
             if core.active.contains(7) /* card */ {
                 // line 40: on validate in card
-                addEnabled(8)
+                addEnabled(8, &chosen)
             }
         case .next:
             if core.active.contains(4) /* address */ {
                 // line 32: on next in address -> confirmAddress
                 if core.addressOK {
-                    addEnabled(6)
+                    addEnabled(6, &chosen)
                 }
             }
             if core.active.contains(5) /* confirmAddress */ {
                 // line 35: on next in confirmAddress -> payment
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
             if core.active.contains(7) /* card */ {
                 // line 41: on next in card -> review
                 if core.cardOK {
-                    addEnabled(9)
+                    addEnabled(9, &chosen)
                 }
             }
         case .back:
             if !(core.active & Bits(0xB0)).isEmpty /* address, confirmAddress, card */ {
                 // line 27: on back in form -> cart
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
             if core.active.contains(8) /* review */ {
                 // line 47: on back in review -> card
-                addEnabled(11)
+                addEnabled(11, &chosen)
             }
         case .pay:
             if core.active.contains(8) /* review */ {
                 // line 46: on pay in review -> paying
-                addEnabled(10)
+                addEnabled(10, &chosen)
             }
             if core.active.contains(11) /* failed */ {
                 // line 55: on pay in failed -> paying
-                addEnabled(14)
+                addEnabled(14, &chosen)
             }
         case .approved:
             if core.active.contains(9) /* paying */ {
                 // line 50: on approved in paying -> paid
-                addEnabled(12)
+                addEnabled(12, &chosen)
             }
         case .declined:
             if core.active.contains(9) /* paying */ {
                 // line 51: on declined in paying -> failed
-                addEnabled(13)
+                addEnabled(13, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -944,7 +864,7 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -957,12 +877,12 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
         }
         if !exits.isEmpty {
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -976,11 +896,9 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
         case 1:  // line 23: on remove in cart
             try runActions(1, event)
         case 2:  // line 24: on checkout in cart -> shipping
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
             core.active = core.active | Bits(0x1C)  // form, shipping, address
         case 3:  // line 27: on back in form -> cart
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
             core.active = core.active | Bits(0x2)  // cart
         case 4:  // line 28: on typed in form
@@ -988,39 +906,31 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
         case 5:  // line 31: on validate in address
             try runActions(5, event)
         case 6:  // line 32: on next in address -> confirmAddress
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x30)  // address, confirmAddress
             core.active = core.active | Bits(0x20)  // confirmAddress
         case 7:  // line 35: on next in confirmAddress -> payment
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xF8)  // shipping, address, confirmAddress, payment, card
             core.active = core.active | Bits(0xC0)  // payment, card
         case 8:  // line 40: on validate in card
             try runActions(8, event)
         case 9:  // line 41: on next in card -> review
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
             core.active = core.active | Bits(0x100)  // review
         case 10:  // line 46: on pay in review -> paying
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
             core.active = core.active | Bits(0x200)  // paying
         case 11:  // line 47: on back in review -> card
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
             core.active = core.active | Bits(0xC4)  // form, payment, card
         case 12:  // line 50: on approved in paying -> paid
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
             try runActions(12, event)
             core.active = core.active | Bits(0x400)  // paid
-            try enter(10)  // paid
+            enter(10)  // paid
         case 13:  // line 51: on declined in paying -> failed
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
             core.active = core.active | Bits(0x800)  // failed
         case 14:  // line 55: on pay in failed -> paying
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFFE)  // the 11 states below Checkout
             core.active = core.active | Bits(0x200)  // paying
         default:
@@ -1035,14 +945,14 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
     /// Eventless transitions, then internal events one at a time, until neither applies or the run
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
-    private mutating func completeMacrostep() throws(Failure) {
+    private mutating func completeMacrostep() {
         // (No eventless transition, and nothing is ever queued.)
     }
 
@@ -1053,7 +963,7 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             throw Failure(message: "100 sent events are pending already; this 'send' would add one more", line: line, column: column)
         }
         let delay = Swift.max(0, delay)
-        if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }
+        if delay > 0 && !Self.deadlineHolds(at: core.now, after: delay) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay) }
         core.sequence += 1
         core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))
     }
@@ -1073,16 +983,16 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             }
         case 5:  // line 31: on validate in address
             switch event {
-            case .validate(let length)?: try transition5_validate(length: length)
+            case .validate(let length)?: transition5_validate(length: length)
             default: break
             }
         case 8:  // line 40: on validate in card
             switch event {
-            case .validate(let length)?: try transition8_validate(length: length)
+            case .validate(let length)?: transition8_validate(length: length)
             default: break
             }
         case 12:  // line 50: on approved in paying -> paid
-            try transition12()
+            transition12()
         default:
             break
         }
@@ -1107,17 +1017,17 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     }
 
     /// Line 31: on validate in address.
-    private mutating func transition5_validate(length: Double) throws(Failure) {
+    private mutating func transition5_validate(length: Double) {
         core.addressOK = (length >= 5)
     }
 
     /// Line 40: on validate in card.
-    private mutating func transition8_validate(length: Double) throws(Failure) {
+    private mutating func transition8_validate(length: Double) {
         core.cardOK = (length == 16)
     }
 
     /// Line 50: on approved in paying -> paid.
-    private mutating func transition12() throws(Failure) {
+    private mutating func transition12() {
         pending.append(.charged(items: core.items, edits: core.edits))
     }
 
@@ -1125,7 +1035,7 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         case 10:  // paid
             core.isFinished = true
@@ -1138,7 +1048,7 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -1283,7 +1193,7 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1871,31 +1781,21 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
             }
         }
     }
-    /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    /// Hands the step's output, if any, to `emit`. (It waits in `pending` until the step succeeds:
+    /// a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         if let first = pending.first { emit(first) }
-        for output in pending.rest { emit(output) }
         pending.removeAll()
     }
 
-    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
-    /// emit one at most), the others after it.
+    /// The output of the step under way: no step of this machine emits more than one.
     private struct OutputQueue: Sendable, Hashable {
         var first: Output?
-        var rest: [Output] = []
         var isEmpty: Bool { first == nil }
-        var all: [Output] { first.map { [$0] + rest } ?? [] }
-        @inline(__always)
-        mutating func append(_ output: Output) {
-            if first == nil { first = output } else { rest.append(output) }
-        }
-        @inline(__always)
-        mutating func removeAll() {
-            first = nil
-            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
-        }
+        var all: [Output] { first.map { [$0] } ?? [] }
+        @inline(__always) mutating func append(_ output: Output) { first = output }
+        @inline(__always) mutating func removeAll() { first = nil }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
@@ -1941,6 +1841,8 @@ public struct Fixture_debounce_checkout: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

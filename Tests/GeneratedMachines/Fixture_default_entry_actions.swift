@@ -217,21 +217,21 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { t0 }
-            @inline(__always) set { t0 = newValue }
+            @inline(__always) get { Int(t0) }
+            @inline(__always) set { t0 = Int32(truncatingIfNeeded: newValue) }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -241,8 +241,6 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -255,25 +253,24 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var order: Double = 0
         var hints: Double = 0
         /// What each history state recorded when its parent was last exited, and whether it has.
         var history0 = Bits(), recorded0 = false  // resumePoint, line 34
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -364,7 +361,6 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x3E))
                 core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
                 core.active = core.active | Bits(0x4)  // tour
@@ -396,12 +392,10 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
                 microstepCount = 1
                 switch taken {
                 case 5:  // line 28: on next in welcome -> details
-                    eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x38))
                     core.active = core.active & ~Bits(0x38)  // welcome, details, finished
                     core.active = core.active | Bits(0x10)  // details
                 default:  // line 31: on next in details -> finished
-                    eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x38))
                     core.active = core.active & ~Bits(0x38)  // welcome, details, finished
                     core.active = core.active | Bits(0x20)  // finished
@@ -426,7 +420,6 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x3E))
                 core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
                 core.active = core.active | Bits(0x2)  // idle
@@ -449,7 +442,6 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x3E))
                 core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
                 core.active = core.active | Bits(0x4)  // tour
@@ -468,9 +460,10 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -479,7 +472,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -503,9 +496,10 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -562,71 +556,70 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .start:
             if core.active.contains(1) /* idle */ {
                 // line 17: on start in idle -> tour
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .next:
             if core.active.contains(3) /* welcome */ {
                 // line 28: on next in welcome -> details
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
             if core.active.contains(4) /* details */ {
                 // line 31: on next in details -> finished
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         case .pause:
             if !(core.active & Bits(0x38)).isEmpty /* welcome, details, finished */ {
                 // line 25: on pause in tour -> idle
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
         case .resume:
             if core.active.contains(1) /* idle */ {
                 // line 18: on resume in idle -> resumePoint
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case .skip:
             if core.active.contains(1) /* idle */ {
                 // line 19: on skip in idle -> details
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 2:  // tour
             if !(core.active & Bits(0x38)).isEmpty /* welcome, details, finished */ {
                 // line 35: done(tour) in tour -> idle
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -659,7 +652,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -673,12 +666,12 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -688,7 +681,6 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 0:  // line 17: on start in idle -> tour
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3E))
             core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
             core.active = core.active | Bits(0x4)  // tour
@@ -697,7 +689,6 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
             core.active = core.active | Bits(0x8)  // welcome
             try enter(3)  // welcome
         case 2:  // line 19: on skip in idle -> details
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3E))
             core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
             core.active = core.active | Bits(0x4)  // tour
@@ -705,22 +696,18 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
             try enterByDefault(2, Bits(0x14))
             core.active = core.active | Bits(0x10)  // details
         case 3:  // line 25: on pause in tour -> idle
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3E))
             core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
             core.active = core.active | Bits(0x2)  // idle
         case 4:  // line 35: done(tour) in tour -> idle
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3E))
             core.active = core.active & ~Bits(0x3E)  // idle, tour, welcome, details, finished
             core.active = core.active | Bits(0x2)  // idle
         case 5:  // line 28: on next in welcome -> details
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x38))
             core.active = core.active & ~Bits(0x38)  // welcome, details, finished
             core.active = core.active | Bits(0x10)  // details
         case 6:  // line 31: on next in details -> finished
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x38))
             core.active = core.active & ~Bits(0x38)  // welcome, details, finished
             core.active = core.active | Bits(0x20)  // finished
@@ -767,6 +754,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
@@ -776,20 +764,20 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         _ = (t, event)
     }
 
@@ -813,7 +801,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -925,7 +913,7 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1520,8 +1508,8 @@ public struct Fixture_default_entry_actions: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)

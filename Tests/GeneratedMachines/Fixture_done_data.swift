@@ -234,21 +234,21 @@ public struct Fixture_done_data: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -258,8 +258,6 @@ public struct Fixture_done_data: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`), with the
@@ -275,17 +273,23 @@ public struct Fixture_done_data: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var attempts: Double = 0
         var paid: Double = 0
         var receipt: String = ""
         var approved: Bool = false
+        var isFinished = false
     }
 
     private(set) var core = Core()
+    /// Whether an `always` transition may have become enabled since selection last looked.
+    private var eventlessMayHold = false
+    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
+    /// its start emitted or failed.
+    private var startSaysMore = false
     /// A step's working lists, empty between steps (kept to reuse their storage).
     private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
     private var internalQueue: [Internal] = []
     /// The values of the completion of `payment` being taken (what its `done` transitions read).
     private var completion1_0: Bool = false  // ok
@@ -294,13 +298,6 @@ public struct Fixture_done_data: Sendable, Hashable {
     /// The values of the completion of `packing` being taken (what its `done` transitions read).
     private var completion7_0: Double = 0  // share
     private var completion7_1: Bool = false  // labelled
-    private var chosen = Chosen()
-    private var microstepCount = 0
-    /// Whether an `always` transition may have become enabled since selection last looked.
-    private var eventlessMayHold = false
-    /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
-    /// its start emitted or failed.
-    private var startSaysMore = false
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -397,9 +394,8 @@ public struct Fixture_done_data: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 core.active = core.active & ~Bits(0x1C)  // charging, settled, declined
-                try transition2_pay(amount: amount)
+                transition2_pay(amount: amount)
                 core.active = core.active | Bits(0x8)  // settled
                 try enter(3)  // settled
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -421,7 +417,6 @@ public struct Fixture_done_data: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 core.active = core.active & ~Bits(0x1C)  // charging, settled, declined
                 core.active = core.active | Bits(0x10)  // declined
                 try enter(4)  // declined
@@ -452,18 +447,15 @@ public struct Fixture_done_data: Sendable, Hashable {
                 microstepCount = 1
                 switch taken {
                 case 4:  // line 28: on retry in failed -> payment
-                    eventlessMayHold = true
                     core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
                     core.active = core.active | Bits(0x2)  // payment
                     try enter(1)  // payment
                     core.active = core.active | Bits(0x4)  // charging
                 case 9:  // line 39: on retry in printing -> printed
-                    eventlessMayHold = true
                     core.active = core.active & ~Bits(0x1800)  // printing, printed
                     core.active = core.active | Bits(0x1000)  // printed
                     try enter(12)  // printed
                 default:  // line 48: on retry in finished -> payment
-                    eventlessMayHold = true
                     core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
                     core.active = core.active | Bits(0x2)  // payment
                     try enter(1)  // payment
@@ -481,9 +473,10 @@ public struct Fixture_done_data: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -492,7 +485,7 @@ public struct Fixture_done_data: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -516,9 +509,10 @@ public struct Fixture_done_data: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -579,55 +573,54 @@ public struct Fixture_done_data: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .pay(let amount):
             if core.active.contains(2) /* charging */ {
                 // line 18: on pay in charging -> settled
                 if (amount >= 0) {
-                    addEnabled(2)
+                    addEnabled(2, &chosen)
                 }
             }
         case .refuse:
             if core.active.contains(2) /* charging */ {
                 // line 19: on refuse in charging -> declined
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
         case .retry:
             if core.active.contains(5) /* failed */ {
                 // line 28: on retry in failed -> payment
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
             if core.active.contains(11) /* printing */ {
                 // line 39: on retry in printing -> printed
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
             if core.active.contains(13) /* finished */ {
                 // line 48: on retry in finished -> payment
-                addEnabled(10)
+                addEnabled(10, &chosen)
             }
         case .ship:
             if core.active.contains(8) /* boxing */ {
                 // line 33: on ship in boxing -> boxed
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
             if core.active.contains(11) /* printing */ {
                 // line 38: on ship in printing -> printed
-                addEnabled(8)
+                addEnabled(8, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 1:  // payment
@@ -635,39 +628,39 @@ public struct Fixture_done_data: Sendable, Hashable {
             if !(core.active & Bits(0x1C)).isEmpty /* charging, settled, declined */ {
                 // line 23: done(payment) in payment -> shipping
                 if ok {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 // line 24: done(payment) in payment -> failed
                 } else {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
         case 6:  // shipping
             if !(core.active & Bits(0x1B00)).isEmpty /* boxing, boxed, printing, printed */ {
                 // line 44: done(shipping) in shipping -> finished
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         case 7:  // packing
             let share = completion7_0
             if !(core.active & Bits(0x1B00)).isEmpty /* boxing, boxed, printing, printed */ {
                 // line 43: done(packing) in shipping -> shipping
                 if (share > 0.5) {
-                    addEnabled(5)
+                    addEnabled(5, &chosen)
                 }
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -700,7 +693,7 @@ public struct Fixture_done_data: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -713,12 +706,12 @@ public struct Fixture_done_data: Sendable, Hashable {
         }
         if !exits.isEmpty {
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -728,58 +721,47 @@ public struct Fixture_done_data: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 0:  // line 23: done(payment) in payment -> shipping
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
-            try runActions(0, event)
+            runActions(0, event)
             core.active = core.active | Bits(0xDC0)  // shipping, packing, boxing, labels, printing
         case 1:  // line 24: done(payment) in payment -> failed
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
-            try runActions(1, event)
+            runActions(1, event)
             core.active = core.active | Bits(0x20)  // failed
         case 2:  // line 18: on pay in charging -> settled
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1C)  // charging, settled, declined
-            try runActions(2, event)
+            runActions(2, event)
             core.active = core.active | Bits(0x8)  // settled
             try enter(3)  // settled
         case 3:  // line 19: on refuse in charging -> declined
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1C)  // charging, settled, declined
             core.active = core.active | Bits(0x10)  // declined
             try enter(4)  // declined
         case 4:  // line 28: on retry in failed -> payment
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
             core.active = core.active | Bits(0x2)  // payment
             try enter(1)  // payment
             core.active = core.active | Bits(0x4)  // charging
         case 5:  // line 43: done(packing) in shipping -> shipping
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
-            try runActions(5, event)
+            runActions(5, event)
             core.active = core.active | Bits(0xDC0)  // shipping, packing, boxing, labels, printing
         case 6:  // line 44: done(shipping) in shipping -> finished
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
             core.active = core.active | Bits(0x2000)  // finished
         case 7:  // line 33: on ship in boxing -> boxed
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x300)  // boxing, boxed
             core.active = core.active | Bits(0x200)  // boxed
             try enter(9)  // boxed
         case 8:  // line 38: on ship in printing -> printed
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1800)  // printing, printed
             core.active = core.active | Bits(0x1000)  // printed
             try enter(12)  // printed
         case 9:  // line 39: on retry in printing -> printed
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1800)  // printing, printed
             core.active = core.active | Bits(0x1000)  // printed
             try enter(12)  // printed
         case 10:  // line 48: on retry in finished -> payment
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Checkout
             core.active = core.active | Bits(0x2)  // payment
             try enter(1)  // payment
@@ -805,6 +787,7 @@ public struct Fixture_done_data: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
@@ -814,48 +797,48 @@ public struct Fixture_done_data: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 case .done1(let v0, let v1, let v2):
                     completion1_0 = v0
                     completion1_1 = v1
                     completion1_2 = v2
-                    found = try selectCompletion(of: 1)
+                    found = try selectCompletion(of: 1, &chosen)
                 case .done7(let v0, let v1):
                     completion7_0 = v0
                     completion7_1 = v1
-                    found = try selectCompletion(of: 7)
+                    found = try selectCompletion(of: 7, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         switch t {
         case 0:  // line 23: done(payment) in payment -> shipping
-            try transition0()
+            transition0()
         case 1:  // line 24: done(payment) in payment -> failed
-            try transition1()
+            transition1()
         case 2:  // line 18: on pay in charging -> settled
             switch event {
-            case .pay(let amount)?: try transition2_pay(amount: amount)
+            case .pay(let amount)?: transition2_pay(amount: amount)
             default: break
             }
         case 5:  // line 43: done(packing) in shipping -> shipping
-            try transition5()
+            transition5()
         default:
             break
         }
     }
 
     /// Line 23: done(payment) in payment -> shipping.
-    private mutating func transition0() throws(Failure) {
+    private mutating func transition0() {
         let ok = completion1_0
         let total = completion1_1
         let note = completion1_2
@@ -865,18 +848,18 @@ public struct Fixture_done_data: Sendable, Hashable {
     }
 
     /// Line 24: done(payment) in payment -> failed.
-    private mutating func transition1() throws(Failure) {
+    private mutating func transition1() {
         let note = completion1_2
         core.receipt = note
     }
 
     /// Line 18: on pay in charging -> settled.
-    private mutating func transition2_pay(amount: Double) throws(Failure) {
+    private mutating func transition2_pay(amount: Double) {
         core.paid = amount
     }
 
     /// Line 43: done(packing) in shipping -> shipping.
-    private mutating func transition5() throws(Failure) {
+    private mutating func transition5() {
         let share = completion7_0
         let labelled = completion7_1
         core.receipt = (core.receipt + (((" / " + Self.text(share)) + " ") + (labelled ? "true" : "false")))
@@ -916,7 +899,7 @@ public struct Fixture_done_data: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -1059,7 +1042,7 @@ public struct Fixture_done_data: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1614,8 +1597,8 @@ public struct Fixture_done_data: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)

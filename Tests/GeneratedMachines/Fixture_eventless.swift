@@ -203,21 +203,21 @@ public struct Fixture_eventless: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { t0 }
-            @inline(__always) set { t0 = newValue }
+            @inline(__always) get { Int(t0) }
+            @inline(__always) set { t0 = Int32(truncatingIfNeeded: newValue) }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -227,8 +227,6 @@ public struct Fixture_eventless: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -241,22 +239,21 @@ public struct Fixture_eventless: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var count: Double = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -403,7 +400,7 @@ public struct Fixture_eventless: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0x3E)  // idle, counting, saturated, full, routing
-                try transition4()
+                transition4()
                 core.active = core.active | Bits(0x10)  // full
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
@@ -429,9 +426,10 @@ public struct Fixture_eventless: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -487,71 +485,70 @@ public struct Fixture_eventless: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .add:
             if core.active.contains(1) /* idle */ {
                 // line 13: on add in idle -> counting
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .reset:
             if core.active.contains(1) /* idle */ {
                 // line 14: on reset in idle -> routing
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
             if core.active.contains(4) /* full */ {
                 // line 27: on reset in full -> routing
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
         case .overflow:
             if core.active.contains(3) /* saturated */ {
                 // line 23: on overflow in saturated -> full
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(2) /* counting */ {
             // line 18: always in counting -> saturated
             if (core.count >= 3) {
-                addEnabled(2)
+                addEnabled(2, &chosen)
             // line 19: always in counting -> idle
             } else if (core.count < 3) {
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
         }
         if core.active.contains(5) /* routing */ {
             // line 31: always in routing -> idle
-            addEnabled(6)
+            addEnabled(6, &chosen)
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -584,7 +581,7 @@ public struct Fixture_eventless: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -597,12 +594,12 @@ public struct Fixture_eventless: Sendable, Hashable {
         }
         if !exits.isEmpty {
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -655,7 +652,7 @@ public struct Fixture_eventless: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
@@ -664,12 +661,13 @@ public struct Fixture_eventless: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -677,13 +675,13 @@ public struct Fixture_eventless: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -695,11 +693,11 @@ public struct Fixture_eventless: Sendable, Hashable {
         case 0:  // line 13: on add in idle -> counting
             try transition0()
         case 2:  // line 18: always in counting -> saturated
-            try transition2()
+            transition2()
         case 4:  // line 23: on overflow in saturated -> full
-            try transition4()
+            transition4()
         case 6:  // line 31: always in routing -> idle
-            try transition6()
+            transition6()
         default:
             break
         }
@@ -711,17 +709,17 @@ public struct Fixture_eventless: Sendable, Hashable {
     }
 
     /// Line 18: always in counting -> saturated.
-    private mutating func transition2() throws(Failure) {
+    private mutating func transition2() {
         internalQueue.append(.event(.overflow))
     }
 
     /// Line 23: on overflow in saturated -> full.
-    private mutating func transition4() throws(Failure) {
+    private mutating func transition4() {
         pending.append(.full)
     }
 
     /// Line 31: always in routing -> idle.
-    private mutating func transition6() throws(Failure) {
+    private mutating func transition6() {
         core.count = 0
     }
 
@@ -729,7 +727,7 @@ public struct Fixture_eventless: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         default:
             break
@@ -739,7 +737,7 @@ public struct Fixture_eventless: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -850,7 +848,7 @@ public struct Fixture_eventless: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1347,8 +1345,8 @@ public struct Fixture_eventless: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)

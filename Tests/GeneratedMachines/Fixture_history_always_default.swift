@@ -251,21 +251,21 @@ public struct Fixture_history_always_default: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -275,15 +275,12 @@ public struct Fixture_history_always_default: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// Everything a step changes: a failing step puts it back as it was.
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         /// What each history state recorded when its parent was last exited, and whether it has.
         var history0 = Bits(), recorded0 = false  // panesBack, line 20
@@ -292,18 +289,18 @@ public struct Fixture_history_always_default: Sendable, Hashable {
         var history3 = Bits(), recorded3 = false  // aloneBack, line 48
         var history4 = Bits(), recorded4 = false  // step, line 61
         var history5 = Bits(), recorded5 = false  // last, line 67
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -394,41 +391,31 @@ public struct Fixture_history_always_default: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 0:  // line 23: on leave in settings -> media
-                    eventlessMayHold = true
-                    recordHistory(exiting: core.active & Bits(0x2F779FE))
-                    core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
-                    core.active = core.active | Bits(0x3800)  // media, player, stopped
-                case 6:  // line 31: on leave in stopped -> away
-                    eventlessMayHold = true
-                    recordHistory(exiting: core.active & Bits(0x2F779FE))
-                    core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
-                    core.active = core.active | Bits(0x10000)  // away
-                default:  // line 43: on leave in away -> wizard
-                    eventlessMayHold = true
-                    recordHistory(exiting: core.active & Bits(0x2F779FE))
-                    core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
-                    core.active = core.active | Bits(0x700000)  // wizard, steps, first
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 0:  // line 23: on leave in settings -> media
+                recordHistory(exiting: core.active & Bits(0x2F779FE))
+                core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
+                core.active = core.active | Bits(0x3800)  // media, player, stopped
+            case 6:  // line 31: on leave in stopped -> away
+                recordHistory(exiting: core.active & Bits(0x2F779FE))
+                core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
+                core.active = core.active | Bits(0x10000)  // away
+            default:  // line 43: on leave in away -> wizard
+                recordHistory(exiting: core.active & Bits(0x2F779FE))
+                core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
+                core.active = core.active | Bits(0x700000)  // wizard, steps, first
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         default:
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -437,8 +424,7 @@ public struct Fixture_history_always_default: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
+            try microstep(chosen, event)
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -461,9 +447,10 @@ public struct Fixture_history_always_default: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -493,19 +480,11 @@ public struct Fixture_history_always_default: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
         beginStep()
-        do {
-            core.active = core.active | Bits(0xDE)  // settings, panes, left, a, right, c
-            eventlessMayHold = true
-            try completeMacrostep()
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            endStep()
-            return .rejected(error)
-        }
+        core.active = core.active | Bits(0xDE)  // settings, panes, left, a, right, c
+        eventlessMayHold = true
+        completeMacrostep()
+        return .started
     }
 
     private mutating func beginStep() {
@@ -516,118 +495,117 @@ public struct Fixture_history_always_default: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .next:
             if core.active.contains(16) /* away */ {
                 // line 40: on next in away -> panesBack
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
             if core.active.contains(22) /* first */ {
                 // line 55: on next in first -> second
-                addEnabled(15)
+                addEnabled(15, &chosen)
             }
             if core.active.contains(23) /* second */ {
                 // line 57: on next in second -> first
-                addEnabled(16)
+                addEnabled(16, &chosen)
             }
             if core.active.contains(25) /* helping */ {
                 // line 65: on next in helping -> step
-                addEnabled(19)
+                addEnabled(19, &chosen)
             }
         case .help:
             if core.active.contains(16) /* away */ {
                 // line 41: on help in away -> panesDeep
-                addEnabled(10)
+                addEnabled(10, &chosen)
             }
             if core.active.contains(23) /* second */ {
                 // line 58: on help in second -> helping
-                addEnabled(17)
+                addEnabled(17, &chosen)
             }
         case .back:
             if core.active.contains(16) /* away */ {
                 // line 39: on back in away -> resume
-                addEnabled(8)
+                addEnabled(8, &chosen)
             }
             if core.active.contains(18) /* only */ {
                 // line 49: on back in alone -> aloneBack
-                addEnabled(13)
+                addEnabled(13, &chosen)
             }
             if core.active.contains(25) /* helping */ {
                 // line 64: on back in helping -> last
-                addEnabled(18)
+                addEnabled(18, &chosen)
             }
         case .leave:
             if !(core.active & Bits(0x1B0)).isEmpty /* a, b, c, d */ {
                 // line 23: on leave in settings -> media
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
             if core.active.contains(13) /* stopped */ {
                 // line 31: on leave in stopped -> away
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
             if core.active.contains(16) /* away */ {
                 // line 43: on leave in away -> wizard
-                addEnabled(12)
+                addEnabled(12, &chosen)
             }
         case .toggle:
             if core.active.contains(4) /* a */ {
                 // line 13: on toggle in a -> b
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
             if core.active.contains(5) /* b */ {
                 // line 14: on toggle in b -> a
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
             if core.active.contains(7) /* c */ {
                 // line 17: on toggle in c -> d
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
             if core.active.contains(8) /* d */ {
                 // line 18: on toggle in d -> c
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
             if core.active.contains(13) /* stopped */ {
                 // line 30: on toggle in stopped -> playing
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
             if core.active.contains(14) /* playing */ {
                 // line 33: on toggle in playing -> stopped
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
             if core.active.contains(16) /* away */ {
                 // line 42: on toggle in away -> alone
-                addEnabled(11)
+                addEnabled(11, &chosen)
             }
             if core.active.contains(18) /* only */ {
                 // line 47: on toggle in only -> away
-                addEnabled(14)
+                addEnabled(14, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -660,7 +638,7 @@ public struct Fixture_history_always_default: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -674,12 +652,12 @@ public struct Fixture_history_always_default: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -689,68 +667,54 @@ public struct Fixture_history_always_default: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 0:  // line 23: on leave in settings -> media
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x2F779FE))
             core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
             core.active = core.active | Bits(0x3800)  // media, player, stopped
         case 1:  // line 13: on toggle in a -> b
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x30)  // a, b
             core.active = core.active | Bits(0x20)  // b
         case 2:  // line 14: on toggle in b -> a
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x30)  // a, b
             core.active = core.active | Bits(0x10)  // a
         case 3:  // line 17: on toggle in c -> d
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x180)  // c, d
             core.active = core.active | Bits(0x100)  // d
         case 4:  // line 18: on toggle in d -> c
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x180)  // c, d
             core.active = core.active | Bits(0x80)  // c
         case 5:  // line 30: on toggle in stopped -> playing
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x6000))
             core.active = core.active & ~Bits(0x6000)  // stopped, playing
             core.active = core.active | Bits(0x4000)  // playing
         case 6:  // line 31: on leave in stopped -> away
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x2F779FE))
             core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
             core.active = core.active | Bits(0x10000)  // away
         case 7:  // line 33: on toggle in playing -> stopped
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x6000))
             core.active = core.active & ~Bits(0x6000)  // stopped, playing
             core.active = core.active | Bits(0x2000)  // stopped
         case 11:  // line 42: on toggle in away -> alone
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x2F779FE))
             core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
             core.active = core.active | Bits(0x60000)  // alone, only
         case 12:  // line 43: on leave in away -> wizard
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x2F779FE))
             core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
             core.active = core.active | Bits(0x700000)  // wizard, steps, first
         case 14:  // line 47: on toggle in only -> away
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x2F779FE))
             core.active = core.active & ~Bits(0x2F779FE)  // the 20 states below Recall
             core.active = core.active | Bits(0x10000)  // away
         case 15:  // line 55: on next in first -> second
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xC00000))
             core.active = core.active & ~Bits(0xC00000)  // first, second
             core.active = core.active | Bits(0x800000)  // second
         case 16:  // line 57: on next in second -> first
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xC00000))
             core.active = core.active & ~Bits(0xC00000)  // first, second
             core.active = core.active | Bits(0x400000)  // first
         case 17:  // line 58: on help in second -> helping
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x2E00000))
             core.active = core.active & ~Bits(0x2E00000)  // steps, first, second, helping
             core.active = core.active | Bits(0x2000000)  // helping
@@ -766,20 +730,20 @@ public struct Fixture_history_always_default: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
     /// Eventless transitions, then internal events one at a time, until neither applies or the run
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
-    private mutating func completeMacrostep() throws(Failure) {
+    private mutating func completeMacrostep() {
         // (No eventless transition, and nothing is ever queued.)
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         _ = (t, event)
     }
 
@@ -787,7 +751,7 @@ public struct Fixture_history_always_default: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         default:
             break
@@ -797,7 +761,7 @@ public struct Fixture_history_always_default: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -997,7 +961,7 @@ public struct Fixture_history_always_default: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {

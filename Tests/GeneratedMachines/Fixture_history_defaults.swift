@@ -245,21 +245,21 @@ public struct Fixture_history_defaults: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -269,32 +269,29 @@ public struct Fixture_history_defaults: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// Everything a step changes: a failing step puts it back as it was.
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var trail: String = ""
         /// What each history state recorded when its parent was last exited, and whether it has.
         var history0 = Bits(), recorded0 = false  // lastLayout, line 39
         var history1 = Bits(), recorded1 = false  // lastDesk, line 62
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -383,29 +380,19 @@ public struct Fixture_history_defaults: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 2:  // line 19: on close in editor -> closed
-                    eventlessMayHold = true
-                    recordHistory(exiting: core.active & Bits(0xFFBFE))
-                    core.active = core.active & ~Bits(0xFFBFE)  // the 18 states below Studio
-                    core.active = core.active | Bits(0x2)  // closed
-                default:  // line 44: on close in desk -> closed
-                    eventlessMayHold = true
-                    recordHistory(exiting: core.active & Bits(0xFFBFE))
-                    core.active = core.active & ~Bits(0xFFBFE)  // the 18 states below Studio
-                    core.active = core.active | Bits(0x2)  // closed
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 2:  // line 19: on close in editor -> closed
+                recordHistory(exiting: core.active & Bits(0xFFBFE))
+                core.active = core.active & ~Bits(0xFFBFE)  // the 18 states below Studio
+                core.active = core.active | Bits(0x2)  // closed
+            default:  // line 44: on close in desk -> closed
+                recordHistory(exiting: core.active & Bits(0xFFBFE))
+                core.active = core.active & ~Bits(0xFFBFE)  // the 18 states below Studio
+                core.active = core.active | Bits(0x2)  // closed
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .bold:
             let taken: Int
             if core.active.contains(5) /* plain */ {
@@ -417,28 +404,18 @@ public struct Fixture_history_defaults: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 3:  // line 23: on bold in plain -> strong
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0x60)  // plain, strong
-                    core.active = core.active | Bits(0x40)  // strong
-                    try enter(6)  // strong
-                default:  // line 27: on bold in strong -> plain
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0x60)  // plain, strong
-                    core.active = core.active | Bits(0x20)  // plain
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 3:  // line 23: on bold in plain -> strong
+                core.active = core.active & ~Bits(0x60)  // plain, strong
+                core.active = core.active | Bits(0x40)  // strong
+                enter(6)  // strong
+            default:  // line 27: on bold in strong -> plain
+                core.active = core.active & ~Bits(0x60)  // plain, strong
+                core.active = core.active | Bits(0x20)  // plain
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .spell:
             let taken: Int
             if core.active.contains(8) /* off */ {
@@ -450,35 +427,26 @@ public struct Fixture_history_defaults: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 5:  // line 32: on spell in off -> spelling
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0x300)  // off, spelling
-                    core.active = core.active | Bits(0x200)  // spelling
-                    try enter(9)  // spelling
-                default:  // line 36: on spell in spelling -> off
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0x300)  // off, spelling
-                    core.active = core.active | Bits(0x100)  // off
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 5:  // line 32: on spell in off -> spelling
+                core.active = core.active & ~Bits(0x300)  // off, spelling
+                core.active = core.active | Bits(0x200)  // spelling
+                enter(9)  // spelling
+            default:  // line 36: on spell in spelling -> off
+                core.active = core.active & ~Bits(0x300)  // off, spelling
+                core.active = core.active | Bits(0x100)  // off
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         default:
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -487,8 +455,7 @@ public struct Fixture_history_defaults: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
+            try microstep(chosen, event)
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -511,9 +478,10 @@ public struct Fixture_history_defaults: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -545,19 +513,11 @@ public struct Fixture_history_defaults: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
         beginStep()
-        do {
-            core.active = core.active | Bits(0x2)  // closed
-            eventlessMayHold = true
-            try completeMacrostep()
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            endStep()
-            return .rejected(error)
-        }
+        core.active = core.active | Bits(0x2)  // closed
+        eventlessMayHold = true
+        completeMacrostep()
+        return .started
     }
 
     private mutating func beginStep() {
@@ -568,83 +528,82 @@ public struct Fixture_history_defaults: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .`open`:
             if core.active.contains(1) /* closed */ {
                 // line 14: on open in closed -> lastLayout
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .close:
             if !(core.active & Bits(0x360)).isEmpty /* plain, strong, off, spelling */ {
                 // line 19: on close in editor -> closed
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
             if !(core.active & Bits(0xD9000)).isEmpty /* idle, dry, wet, mono, stereo */ {
                 // line 44: on close in desk -> closed
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
         case .bold:
             if core.active.contains(5) /* plain */ {
                 // line 23: on bold in plain -> strong
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
             if core.active.contains(6) /* strong */ {
                 // line 27: on bold in strong -> plain
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
         case .spell:
             if core.active.contains(8) /* off */ {
                 // line 32: on spell in off -> spelling
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
             if core.active.contains(9) /* spelling */ {
                 // line 36: on spell in spelling -> off
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         case .rewind:
             if core.active.contains(1) /* closed */ {
                 // line 15: on rewind in closed -> lastDesk
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case .mix:
             if core.active.contains(12) /* idle */ {
                 // line 46: on mix in idle -> mixing
-                addEnabled(8)
+                addEnabled(8, &chosen)
             }
             if core.active.contains(16) /* wet */ {
                 // line 52: on mix in wet -> dry
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
             if core.active.contains(19) /* stereo */ {
                 // line 58: on mix in stereo -> idle
-                addEnabled(10)
+                addEnabled(10, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -677,7 +636,7 @@ public struct Fixture_history_defaults: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -691,12 +650,12 @@ public struct Fixture_history_defaults: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -706,44 +665,35 @@ public struct Fixture_history_defaults: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 2:  // line 19: on close in editor -> closed
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFFBFE))
             core.active = core.active & ~Bits(0xFFBFE)  // the 18 states below Studio
             core.active = core.active | Bits(0x2)  // closed
         case 3:  // line 23: on bold in plain -> strong
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x60)  // plain, strong
             core.active = core.active | Bits(0x40)  // strong
-            try enter(6)  // strong
+            enter(6)  // strong
         case 4:  // line 27: on bold in strong -> plain
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x60)  // plain, strong
             core.active = core.active | Bits(0x20)  // plain
         case 5:  // line 32: on spell in off -> spelling
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x300)  // off, spelling
             core.active = core.active | Bits(0x200)  // spelling
-            try enter(9)  // spelling
+            enter(9)  // spelling
         case 6:  // line 36: on spell in spelling -> off
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x300)  // off, spelling
             core.active = core.active | Bits(0x100)  // off
         case 7:  // line 44: on close in desk -> closed
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFFBFE))
             core.active = core.active & ~Bits(0xFFBFE)  // the 18 states below Studio
             core.active = core.active | Bits(0x2)  // closed
         case 8:  // line 46: on mix in idle -> mixing
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF000))
             core.active = core.active & ~Bits(0xFF000)  // the 8 states below desk
             core.active = core.active | Bits(0x6E000)  // mixing, left, dry, right, mono
         case 9:  // line 52: on mix in wet -> dry
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x18000)  // dry, wet
             core.active = core.active | Bits(0x8000)  // dry
         case 10:  // line 58: on mix in stereo -> idle
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF000))
             core.active = core.active & ~Bits(0xFF000)  // the 8 states below desk
             core.active = core.active | Bits(0x1000)  // idle
@@ -759,20 +709,20 @@ public struct Fixture_history_defaults: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
     /// Eventless transitions, then internal events one at a time, until neither applies or the run
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
-    private mutating func completeMacrostep() throws(Failure) {
+    private mutating func completeMacrostep() {
         // (No eventless transition, and nothing is ever queued.)
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         _ = (t, event)
     }
 
@@ -780,7 +730,7 @@ public struct Fixture_history_defaults: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         case 6:  // strong
             core.trail = (core.trail + "strong;")
@@ -794,7 +744,7 @@ public struct Fixture_history_defaults: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -946,7 +896,7 @@ public struct Fixture_history_defaults: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {

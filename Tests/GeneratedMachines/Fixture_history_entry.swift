@@ -211,21 +211,21 @@ public struct Fixture_history_entry: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { t0 }
-            @inline(__always) set { t0 = newValue }
+            @inline(__always) get { Int(t0) }
+            @inline(__always) set { t0 = Int32(truncatingIfNeeded: newValue) }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -235,31 +235,28 @@ public struct Fixture_history_entry: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// Everything a step changes: a failing step puts it back as it was.
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         /// What each history state recorded when its parent was last exited, and whether it has.
         var history0 = Bits(), recorded0 = false  // last, line 22
         var history1 = Bits(), recorded1 = false  // resume, line 23
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -353,38 +350,26 @@ public struct Fixture_history_entry: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 1:  // line 12: on next in chapter1 -> chapter2
-                    eventlessMayHold = true
-                    recordHistory(exiting: core.active & Bits(0x7C))
-                    core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
-                    core.active = core.active | Bits(0x18)  // chapter2, page1
-                case 3:  // line 16: on next in page1 -> page2
-                    eventlessMayHold = true
-                    core.active = core.active & ~Bits(0x30)  // page1, page2
-                    core.active = core.active | Bits(0x20)  // page2
-                case 4:  // line 17: on next in page2 -> chapter1
-                    eventlessMayHold = true
-                    recordHistory(exiting: core.active & Bits(0x7C))
-                    core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
-                    core.active = core.active | Bits(0x4)  // chapter1
-                default:  // line 20: on next in appendix -> chapter1
-                    eventlessMayHold = true
-                    recordHistory(exiting: core.active & Bits(0x7C))
-                    core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
-                    core.active = core.active | Bits(0x4)  // chapter1
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 1:  // line 12: on next in chapter1 -> chapter2
+                recordHistory(exiting: core.active & Bits(0x7C))
+                core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
+                core.active = core.active | Bits(0x18)  // chapter2, page1
+            case 3:  // line 16: on next in page1 -> page2
+                core.active = core.active & ~Bits(0x30)  // page1, page2
+                core.active = core.active | Bits(0x20)  // page2
+            case 4:  // line 17: on next in page2 -> chapter1
+                recordHistory(exiting: core.active & Bits(0x7C))
+                core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
+                core.active = core.active | Bits(0x4)  // chapter1
+            default:  // line 20: on next in appendix -> chapter1
+                recordHistory(exiting: core.active & Bits(0x7C))
+                core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
+                core.active = core.active | Bits(0x4)  // chapter1
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .away:
             let taken: Int
             if core.active.contains(1) /* book */ {
@@ -393,28 +378,20 @@ public struct Fixture_history_entry: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                recordHistory(exiting: core.active & Bits(0x27E))
-                core.active = core.active & ~Bits(0x27E)  // the 7 states below Reader
-                core.active = core.active | Bits(0x200)  // menu
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            recordHistory(exiting: core.active & Bits(0x27E))
+            core.active = core.active & ~Bits(0x27E)  // the 7 states below Reader
+            core.active = core.active | Bits(0x200)  // menu
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         default:
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -423,8 +400,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
+            try microstep(chosen, event)
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -447,9 +423,10 @@ public struct Fixture_history_entry: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -479,19 +456,11 @@ public struct Fixture_history_entry: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
         beginStep()
-        do {
-            core.active = core.active | Bits(0x6)  // book, chapter1
-            eventlessMayHold = true
-            try completeMacrostep()
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            endStep()
-            return .rejected(error)
-        }
+        core.active = core.active | Bits(0x6)  // book, chapter1
+        eventlessMayHold = true
+        completeMacrostep()
+        return .started
     }
 
     private mutating func beginStep() {
@@ -502,69 +471,68 @@ public struct Fixture_history_entry: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .next:
             if core.active.contains(2) /* chapter1 */ {
                 // line 12: on next in chapter1 -> chapter2
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
             if core.active.contains(4) /* page1 */ {
                 // line 16: on next in page1 -> page2
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
             if core.active.contains(5) /* page2 */ {
                 // line 17: on next in page2 -> chapter1
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
             if core.active.contains(6) /* appendix */ {
                 // line 20: on next in appendix -> chapter1
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
         case .away:
             if !(core.active & Bits(0x74)).isEmpty /* chapter1, page1, page2, appendix */ {
                 // line 24: on away in book -> menu
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .back:
             if core.active.contains(9) /* menu */ {
                 // line 28: on back in menu -> last
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         case .jump:
             if core.active.contains(2) /* chapter1 */ {
                 // line 13: on jump in chapter1 -> resume
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
             if core.active.contains(9) /* menu */ {
                 // line 29: on jump in menu -> resume
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -597,7 +565,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -611,12 +579,12 @@ public struct Fixture_history_entry: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -626,26 +594,21 @@ public struct Fixture_history_entry: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 0:  // line 24: on away in book -> menu
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x27E))
             core.active = core.active & ~Bits(0x27E)  // the 7 states below Reader
             core.active = core.active | Bits(0x200)  // menu
         case 1:  // line 12: on next in chapter1 -> chapter2
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x7C))
             core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
             core.active = core.active | Bits(0x18)  // chapter2, page1
         case 3:  // line 16: on next in page1 -> page2
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x30)  // page1, page2
             core.active = core.active | Bits(0x20)  // page2
         case 4:  // line 17: on next in page2 -> chapter1
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x7C))
             core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
             core.active = core.active | Bits(0x4)  // chapter1
         case 5:  // line 20: on next in appendix -> chapter1
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x7C))
             core.active = core.active & ~Bits(0x7C)  // chapter1, chapter2, page1, page2, appendix
             core.active = core.active | Bits(0x4)  // chapter1
@@ -661,20 +624,20 @@ public struct Fixture_history_entry: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
     /// Eventless transitions, then internal events one at a time, until neither applies or the run
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
-    private mutating func completeMacrostep() throws(Failure) {
+    private mutating func completeMacrostep() {
         // (No eventless transition, and nothing is ever queued.)
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         _ = (t, event)
     }
 
@@ -682,7 +645,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         default:
             break
@@ -692,7 +655,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -811,7 +774,7 @@ public struct Fixture_history_entry: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {

@@ -228,21 +228,21 @@ public struct Fixture_nested: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { t0 }
-            @inline(__always) set { t0 = newValue }
+            @inline(__always) get { Int(t0) }
+            @inline(__always) set { t0 = Int32(truncatingIfNeeded: newValue) }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -252,8 +252,6 @@ public struct Fixture_nested: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -266,24 +264,23 @@ public struct Fixture_nested: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         /// What each history state recorded when its parent was last exited, and whether it has.
         var history0 = Bits(), recorded0 = false  // last, line 20
         var history1 = Bits(), recorded1 = false  // lastDeep, line 21
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -372,7 +369,6 @@ public struct Fixture_nested: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x4E))
                 core.active = core.active & ~Bits(0x4E)  // ready, paused, playing, away
                 core.active = core.active | Bits(0x40)  // away
@@ -395,7 +391,6 @@ public struct Fixture_nested: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0xC))
                 core.active = core.active & ~Bits(0xC)  // paused, playing
                 core.active = core.active | Bits(0x4)  // paused
@@ -422,10 +417,9 @@ public struct Fixture_nested: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0xC))
                 core.active = core.active & ~Bits(0xC)  // paused, playing
-                try transition3_tick(at: at)
+                transition3_tick(at: at)
                 core.active = core.active | Bits(0x4)  // paused
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
@@ -439,9 +433,10 @@ public struct Fixture_nested: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -450,7 +445,7 @@ public struct Fixture_nested: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -474,9 +469,10 @@ public struct Fixture_nested: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -530,68 +526,67 @@ public struct Fixture_nested: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .play:
             if core.active.contains(2) /* paused */ {
                 // line 15: on play in paused -> playing
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
             if core.active.contains(3) /* playing */ {
                 // line 18: on play in playing
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
             if core.active.contains(6) /* away */ {
                 // line 26: on play in away -> lastDeep
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         case .pause:
             if !(core.active & Bits(0xC)).isEmpty /* paused, playing */ {
                 // line 13: on pause in ready -> away
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .resume:
             if core.active.contains(6) /* away */ {
                 // line 25: on resume in away -> last
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
         case .seek:
             if !(core.active & Bits(0xC)).isEmpty /* paused, playing */ {
                 // line 14: on seek in ready -> paused
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case .tick:
             if core.active.contains(3) /* playing */ {
                 // line 17: on tick in playing -> paused
                 if core.active.contains(3) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -624,7 +619,7 @@ public struct Fixture_nested: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -638,12 +633,12 @@ public struct Fixture_nested: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -653,28 +648,24 @@ public struct Fixture_nested: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 0:  // line 13: on pause in ready -> away
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x4E))
             core.active = core.active & ~Bits(0x4E)  // ready, paused, playing, away
             core.active = core.active | Bits(0x40)  // away
         case 1:  // line 14: on seek in ready -> paused
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xC))
             core.active = core.active & ~Bits(0xC)  // paused, playing
             core.active = core.active | Bits(0x4)  // paused
         case 2:  // line 15: on play in paused -> playing
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xC))
             core.active = core.active & ~Bits(0xC)  // paused, playing
             core.active = core.active | Bits(0x8)  // playing
         case 3:  // line 17: on tick in playing -> paused
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xC))
             core.active = core.active & ~Bits(0xC)  // paused, playing
-            try runActions(3, event)
+            runActions(3, event)
             core.active = core.active | Bits(0x4)  // paused
         case 4:  // line 18: on play in playing
-            try runActions(4, event)
+            runActions(4, event)
         default:
             return false
         }
@@ -687,7 +678,7 @@ public struct Fixture_nested: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
@@ -696,6 +687,7 @@ public struct Fixture_nested: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
@@ -705,40 +697,40 @@ public struct Fixture_nested: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         switch t {
         case 3:  // line 17: on tick in playing -> paused
             switch event {
-            case .tick(let at)?: try transition3_tick(at: at)
+            case .tick(let at)?: transition3_tick(at: at)
             default: break
             }
         case 4:  // line 18: on play in playing
-            try transition4()
+            transition4()
         default:
             break
         }
     }
 
     /// Line 17: on tick in playing -> paused.
-    private mutating func transition3_tick(at: Double) throws(Failure) {
+    private mutating func transition3_tick(at: Double) {
         pending.append(.moved(to: at))
     }
 
     /// Line 18: on play in playing.
-    private mutating func transition4() throws(Failure) {
+    private mutating func transition4() {
         internalQueue.append(.event(.tick(at: 1)))
     }
 
@@ -746,7 +738,7 @@ public struct Fixture_nested: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         default:
             break
@@ -756,7 +748,7 @@ public struct Fixture_nested: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -864,7 +856,7 @@ public struct Fixture_nested: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1470,8 +1462,8 @@ public struct Fixture_nested: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)

@@ -226,21 +226,21 @@ public struct Fixture_parallel: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -250,33 +250,28 @@ public struct Fixture_parallel: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// Everything a step changes: a failing step puts it back as it was.
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var words: Double = 0
-        /// Each `after` transition's deadline while its state is active (NaN when not armed),
-        /// and the order it was armed in (earlier first among equal deadlines).
-        var deadline0 = Double.nan, armed0 = 0  // line 24
-        var sequence = 0
+        /// Each `after` transition's deadline while its state is active (NaN when not armed).
+        var deadline0 = Double.nan  // line 24
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -366,20 +361,11 @@ public struct Fixture_parallel: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                core.active = core.active & ~Bits(0x180)  // plain, strong
-                core.active = core.active | Bits(0x100)  // strong
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            core.active = core.active & ~Bits(0x180)  // plain, strong
+            core.active = core.active | Bits(0x100)  // strong
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .save:
             let taken: Int
             if core.active.contains(4) /* typing */ {
@@ -395,31 +381,21 @@ public struct Fixture_parallel: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                switch taken {
-                case 3:  // line 21: on save in typing -> clean
-                    eventlessMayHold = true
-                    if core.active.contains(5) { try exit(5) }  // clean
-                    core.active = core.active & ~Bits(0x38)  // empty, typing, clean
-                    try transition3()
-                    core.active = core.active | Bits(0x20)  // clean
-                    try enter(5)  // clean
-                default:  // line 39: on save in closed -> typing
-                    eventlessMayHold = true
-                    if core.active.contains(5) { try exit(5) }  // clean
-                    core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
-                    core.active = core.active | Bits(0xD6)  // editing, text, typing, format, plain
-                }
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
+            microstepCount = 1
+            switch taken {
+            case 3:  // line 21: on save in typing -> clean
+                if core.active.contains(5) { exit(5) }  // clean
+                core.active = core.active & ~Bits(0x38)  // empty, typing, clean
+                transition3()
+                core.active = core.active | Bits(0x20)  // clean
+                enter(5)  // clean
+            default:  // line 39: on save in closed -> typing
+                if core.active.contains(5) { exit(5) }  // clean
+                core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
+                core.active = core.active | Bits(0xD6)  // editing, text, typing, format, plain
             }
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .close:
             let taken: Int
             if core.active.contains(1) /* editing */ {
@@ -428,28 +404,20 @@ public struct Fixture_parallel: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                if core.active.contains(5) { try exit(5) }  // clean
-                core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
-                core.active = core.active | Bits(0x200)  // closed
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            if core.active.contains(5) { exit(5) }  // clean
+            core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
+            core.active = core.active | Bits(0x200)  // closed
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         default:
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -458,8 +426,7 @@ public struct Fixture_parallel: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
-            if eventlessMayHold { try completeMacrostep() }
+            try microstep(chosen, event)
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
         } catch {
@@ -489,9 +456,10 @@ public struct Fixture_parallel: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -511,8 +479,7 @@ public struct Fixture_parallel: Sendable, Hashable {
         var found = false
         var slot = -1
         var deadline = 0.0
-        var order = 0
-        if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline0 <= time { found = true; slot = 0; deadline = core.deadline0 }
         guard found else { return nil }
         let instant = core.now
         if deadline > core.now { core.now = deadline }
@@ -535,19 +502,11 @@ public struct Fixture_parallel: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
         beginStep()
-        do {
-            core.active = core.active | Bits(0xCE)  // editing, text, empty, format, plain
-            eventlessMayHold = true
-            try completeMacrostep()
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            endStep()
-            return .rejected(error)
-        }
+        core.active = core.active | Bits(0xCE)  // editing, text, empty, format, plain
+        eventlessMayHold = true
+        completeMacrostep()
+        return .started
     }
 
     private mutating func beginStep() {
@@ -558,77 +517,76 @@ public struct Fixture_parallel: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .key(let printable):
             if core.active.contains(3) /* empty */ {
                 // line 17: on key in empty -> typing
                 if printable {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if core.active.contains(4) /* typing */ {
                 // line 20: on key in typing
                 if printable {
-                    addEnabled(2)
+                    addEnabled(2, &chosen)
                 }
             }
             if core.active.contains(7) /* plain */ {
                 // line 30: on key in plain
                 if (printable ? core.active.contains(4) : false) {
-                    addEnabled(6)
+                    addEnabled(6, &chosen)
                 }
             }
             if core.active.contains(9) /* closed */ {
                 // line 38: on key in closed -> strong
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
         case .bold:
             if core.active.contains(7) /* plain */ {
                 // line 29: on bold in plain -> strong
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
         case .save:
             if core.active.contains(4) /* typing */ {
                 // line 21: on save in typing -> clean
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
             if core.active.contains(9) /* closed */ {
                 // line 39: on save in closed -> typing
                 if (core.words > 3) {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
         case .close:
             if !(core.active & Bits(0x1B8)).isEmpty /* empty, typing, clean, plain, strong */ {
                 // line 34: on close in editing -> closed
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -661,7 +619,7 @@ public struct Fixture_parallel: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -674,12 +632,12 @@ public struct Fixture_parallel: Sendable, Hashable {
         }
         if !exits.isEmpty {
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -689,44 +647,37 @@ public struct Fixture_parallel: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 0:  // line 34: on close in editing -> closed
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // clean
+            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
             core.active = core.active | Bits(0x200)  // closed
         case 1:  // line 17: on key in empty -> typing
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // clean
+            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x38)  // empty, typing, clean
             try runActions(1, event)
             core.active = core.active | Bits(0x10)  // typing
         case 2:  // line 20: on key in typing
             try runActions(2, event)
         case 3:  // line 21: on save in typing -> clean
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // clean
+            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x38)  // empty, typing, clean
             try runActions(3, event)
             core.active = core.active | Bits(0x20)  // clean
-            try enter(5)  // clean
+            enter(5)  // clean
         case 4:  // line 24: after in clean -> empty
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // clean
+            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x38)  // empty, typing, clean
             core.active = core.active | Bits(0x8)  // empty
         case 5:  // line 29: on bold in plain -> strong
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x180)  // plain, strong
             core.active = core.active | Bits(0x100)  // strong
         case 6:  // line 30: on key in plain
             break
         case 7:  // line 38: on key in closed -> strong
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // clean
+            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
             core.active = core.active | Bits(0x14E)  // editing, text, empty, format, strong
         case 8:  // line 39: on save in closed -> typing
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // clean
+            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
             core.active = core.active | Bits(0xD6)  // editing, text, typing, format, plain
         default:
@@ -741,14 +692,14 @@ public struct Fixture_parallel: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
     /// Eventless transitions, then internal events one at a time, until neither applies or the run
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
-    private mutating func completeMacrostep() throws(Failure) {
+    private mutating func completeMacrostep() {
         // (No eventless transition, and nothing is ever queued.)
     }
 
@@ -768,7 +719,7 @@ public struct Fixture_parallel: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 chosen.append(4)
@@ -776,8 +727,8 @@ public struct Fixture_parallel: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
-            try completeMacrostep()
+            try microstep(chosen, nil)
+            completeMacrostep()
             return .taken(transition: fired)
         } catch {
             core = before
@@ -797,7 +748,7 @@ public struct Fixture_parallel: Sendable, Hashable {
         case 2:  // line 20: on key in typing
             try transition2()
         case 3:  // line 21: on save in typing -> clean
-            try transition3()
+            transition3()
         default:
             break
         }
@@ -814,7 +765,7 @@ public struct Fixture_parallel: Sendable, Hashable {
     }
 
     /// Line 21: on save in typing -> clean.
-    private mutating func transition3() throws(Failure) {
+    private mutating func transition3() {
         pending.append(.saved(count: core.words))
     }
 
@@ -822,14 +773,12 @@ public struct Fixture_parallel: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         case 5:  // clean
             let delay0: Double = 5
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
-            core.sequence += 1
-            core.armed0 = core.sequence
         default:
             break
         }
@@ -838,7 +787,7 @@ public struct Fixture_parallel: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         case 5:  // clean
             core.deadline0 = .nan
@@ -962,7 +911,7 @@ public struct Fixture_parallel: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1061,7 +1010,7 @@ public struct Fixture_parallel: Sendable, Hashable {
         variables.append("\"words\": " + SnapshotJSON.number(core.words))
         text += "\n    " + variables.joined(separator: ",\n    ") + "\n  },\n  \"pending\": ["
         var due: [(deadline: Double, order: Int, entry: String)] = []
-        if !core.deadline0.isNaN { due.append((core.deadline0, core.armed0, "{\"after\": \"editing.text.clean\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
+        if !core.deadline0.isNaN { due.append((core.deadline0, 0, "{\"after\": \"editing.text.clean\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
         due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         text += due.isEmpty ? "]\n}\n" : "\n    " + due.map(\.entry).joined(separator: ",\n    ") + "\n  ]\n}\n"
         return text
@@ -1211,10 +1160,9 @@ public struct Fixture_parallel: Sendable, Hashable {
         for s in configuration { core.active.insert(s) }
         _ = history
         for (deadline, slot, event) in armed {
-            core.sequence += 1
             _ = event
             switch slot {
-            case 0: core.deadline0 = deadline; core.armed0 = core.sequence
+            case 0: core.deadline0 = deadline
             default: break
             }
         }
@@ -1494,31 +1442,21 @@ public struct Fixture_parallel: Sendable, Hashable {
             }
         }
     }
-    /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    /// Hands the step's output, if any, to `emit`. (It waits in `pending` until the step succeeds:
+    /// a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         if let first = pending.first { emit(first) }
-        for output in pending.rest { emit(output) }
         pending.removeAll()
     }
 
-    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
-    /// emit one at most), the others after it.
+    /// The output of the step under way: no step of this machine emits more than one.
     private struct OutputQueue: Sendable, Hashable {
         var first: Output?
-        var rest: [Output] = []
         var isEmpty: Bool { first == nil }
-        var all: [Output] { first.map { [$0] + rest } ?? [] }
-        @inline(__always)
-        mutating func append(_ output: Output) {
-            if first == nil { first = output } else { rest.append(output) }
-        }
-        @inline(__always)
-        mutating func removeAll() {
-            first = nil
-            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
-        }
+        var all: [Output] { first.map { [$0] } ?? [] }
+        @inline(__always) mutating func append(_ output: Output) { first = output }
+        @inline(__always) mutating func removeAll() { first = nil }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails
@@ -1564,6 +1502,8 @@ public struct Fixture_parallel: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

@@ -266,21 +266,21 @@ public struct Fixture_player: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -290,8 +290,6 @@ public struct Fixture_player: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -304,28 +302,25 @@ public struct Fixture_player: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var volume: Double = 5
         /// What each history state recorded when its parent was last exited, and whether it has.
         var history0 = Bits(), recorded0 = false  // resumePoint, line 36
-        /// Each `after` transition's deadline while its state is active (NaN when not armed),
-        /// and the order it was armed in (earlier first among equal deadlines).
-        var deadline0 = Double.nan, armed0 = 0  // line 26
-        var sequence = 0
+        /// Each `after` transition's deadline while its state is active (NaN when not armed).
+        var deadline0 = Double.nan  // line 26
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -424,16 +419,16 @@ public struct Fixture_player: Sendable, Hashable {
                 switch taken {
                 case 3:  // line 23: on play in paused -> playing
                     eventlessMayHold = true
-                    if core.active.contains(6) { try exit(6) }  // playing
+                    if core.active.contains(6) { exit(6) }  // playing
                     core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
                     core.active = core.active | Bits(0x40)  // playing
-                    try enter(6)  // playing
+                    enter(6)  // playing
                 default:  // line 45: on play in idle -> ready
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x37FE))
-                    if core.active.contains(6) { try exit(6) }  // playing
+                    if core.active.contains(6) { exit(6) }  // playing
                     core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
-                    try transition10()
+                    transition10()
                     core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -456,7 +451,7 @@ public struct Fixture_player: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                if core.active.contains(6) { try exit(6) }  // playing
+                if core.active.contains(6) { exit(6) }  // playing
                 core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
                 core.active = core.active | Bits(0x20)  // paused
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -480,7 +475,7 @@ public struct Fixture_player: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x37FE))
-                if core.active.contains(6) { try exit(6) }  // playing
+                if core.active.contains(6) { exit(6) }  // playing
                 core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
                 core.active = core.active | Bits(0x1000)  // interrupted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -552,7 +547,7 @@ public struct Fixture_player: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x37FE))
-                if core.active.contains(6) { try exit(6) }  // playing
+                if core.active.contains(6) { exit(6) }  // playing
                 core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
                 core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -569,9 +564,10 @@ public struct Fixture_player: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -580,7 +576,7 @@ public struct Fixture_player: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -611,9 +607,10 @@ public struct Fixture_player: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -633,8 +630,7 @@ public struct Fixture_player: Sendable, Hashable {
         var found = false
         var slot = -1
         var deadline = 0.0
-        var order = 0
-        if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline0 <= time { found = true; slot = 0; deadline = core.deadline0 }
         guard found else { return nil }
         let instant = core.now
         if deadline > core.now { core.now = deadline }
@@ -681,97 +677,96 @@ public struct Fixture_player: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .play:
             if core.active.contains(5) /* paused */ {
                 // line 23: on play in paused -> playing
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
             if core.active.contains(13) /* idle */ {
                 // line 45: on play in idle -> ready
-                addEnabled(10)
+                addEnabled(10, &chosen)
             }
         case .pause:
             if core.active.contains(6) /* playing */ {
                 // line 25: on pause in playing -> paused
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
         case .interrupt:
             if !(core.active & Bits(0x6E0)).isEmpty /* paused, playing, finished, unmuted, muted */ {
                 // line 20: on interrupt in ready -> interrupted
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case .resume:
             if core.active.contains(12) /* interrupted */ {
                 // line 40: on resume in interrupted -> resumePoint
-                addEnabled(8)
+                addEnabled(8, &chosen)
             }
         case .mute:
             if core.active.contains(9) /* unmuted */ {
                 // line 31: on mute in unmuted -> muted
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         case .unmute:
             if core.active.contains(10) /* muted */ {
                 // line 32: on unmute in muted -> unmuted
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
         case .loaded(let duration):
             if core.active.contains(1) /* loading */ {
                 // line 16: on loaded in loading -> ready
                 if (duration > 0) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
         case .tick:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(13) /* idle */ {
             // line 44: always in idle -> interrupted
             if (core.volume == 0) {
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 4:  // playback
             if !(core.active & Bits(0x6E0)).isEmpty /* paused, playing, finished, unmuted, muted */ {
                 // line 34: done(playback) in session -> idle
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -804,7 +799,7 @@ public struct Fixture_player: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -818,12 +813,12 @@ public struct Fixture_player: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -835,39 +830,39 @@ public struct Fixture_player: Sendable, Hashable {
         case 0:  // line 16: on loaded in loading -> ready
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x37FE))
-            if core.active.contains(6) { try exit(6) }  // playing
+            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
             core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
         case 1:  // line 20: on interrupt in ready -> interrupted
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x37FE))
-            if core.active.contains(6) { try exit(6) }  // playing
+            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
             core.active = core.active | Bits(0x1000)  // interrupted
         case 2:  // line 34: done(playback) in session -> idle
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x37FE))
-            if core.active.contains(6) { try exit(6) }  // playing
+            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
-            try runActions(2, event)
+            runActions(2, event)
             core.active = core.active | Bits(0x2000)  // idle
         case 3:  // line 23: on play in paused -> playing
             eventlessMayHold = true
-            if core.active.contains(6) { try exit(6) }  // playing
+            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
             core.active = core.active | Bits(0x40)  // playing
-            try enter(6)  // playing
+            enter(6)  // playing
         case 4:  // line 25: on pause in playing -> paused
             eventlessMayHold = true
-            if core.active.contains(6) { try exit(6) }  // playing
+            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
             core.active = core.active | Bits(0x20)  // paused
         case 5:  // line 26: after in playing -> finished
             eventlessMayHold = true
-            if core.active.contains(6) { try exit(6) }  // playing
+            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
             core.active = core.active | Bits(0x80)  // finished
-            try enter(7)  // finished
+            enter(7)  // finished
         case 6:  // line 31: on mute in unmuted -> muted
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x600)  // unmuted, muted
@@ -879,15 +874,15 @@ public struct Fixture_player: Sendable, Hashable {
         case 9:  // line 44: always in idle -> interrupted
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x37FE))
-            if core.active.contains(6) { try exit(6) }  // playing
+            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
             core.active = core.active | Bits(0x1000)  // interrupted
         case 10:  // line 45: on play in idle -> ready
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x37FE))
-            if core.active.contains(6) { try exit(6) }  // playing
+            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
-            try runActions(10, event)
+            runActions(10, event)
             core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
         default:
             return false
@@ -901,7 +896,7 @@ public struct Fixture_player: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
@@ -910,12 +905,13 @@ public struct Fixture_player: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -923,13 +919,13 @@ public struct Fixture_player: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -950,7 +946,7 @@ public struct Fixture_player: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 chosen.append(5)
@@ -958,7 +954,7 @@ public struct Fixture_player: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -972,24 +968,24 @@ public struct Fixture_player: Sendable, Hashable {
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         switch t {
         case 2:  // line 34: done(playback) in session -> idle
-            try transition2()
+            transition2()
         case 10:  // line 45: on play in idle -> ready
-            try transition10()
+            transition10()
         default:
             break
         }
     }
 
     /// Line 34: done(playback) in session -> idle.
-    private mutating func transition2() throws(Failure) {
+    private mutating func transition2() {
         pending.append(.ended)
     }
 
     /// Line 45: on play in idle -> ready.
-    private mutating func transition10() throws(Failure) {
+    private mutating func transition10() {
         internalQueue.append(.event(.tick))
     }
 
@@ -997,14 +993,12 @@ public struct Fixture_player: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         case 6:  // playing
             let delay0: Double = 30
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
-            core.sequence += 1
-            core.armed0 = core.sequence
         case 7:  // finished
             internalQueue.append(.done(4))
             if isInFinalState(3) { internalQueue.append(.done(3)) }
@@ -1016,7 +1010,7 @@ public struct Fixture_player: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         case 6:  // playing
             core.deadline0 = .nan
@@ -1160,7 +1154,7 @@ public struct Fixture_player: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1332,7 +1326,7 @@ public struct Fixture_player: Sendable, Hashable {
         variables.append("\"volume\": " + SnapshotJSON.number(core.volume))
         text += "\n    " + variables.joined(separator: ",\n    ") + "\n  },\n  \"pending\": ["
         var due: [(deadline: Double, order: Int, entry: String)] = []
-        if !core.deadline0.isNaN { due.append((core.deadline0, core.armed0, "{\"after\": \"ready.session.playback.playing\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
+        if !core.deadline0.isNaN { due.append((core.deadline0, 0, "{\"after\": \"ready.session.playback.playing\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
         due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         text += due.isEmpty ? "]\n}\n" : "\n    " + due.map(\.entry).joined(separator: ",\n    ") + "\n  ]\n}\n"
         return text
@@ -1500,10 +1494,9 @@ public struct Fixture_player: Sendable, Hashable {
             }
         }
         for (deadline, slot, event) in armed {
-            core.sequence += 1
             _ = event
             switch slot {
-            case 0: core.deadline0 = deadline; core.armed0 = core.sequence
+            case 0: core.deadline0 = deadline
             default: break
             }
         }
@@ -1803,8 +1796,8 @@ public struct Fixture_player: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -1861,6 +1854,8 @@ public struct Fixture_player: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

@@ -195,21 +195,21 @@ public struct Fixture_send_fails: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { t0 }
-            @inline(__always) set { t0 = newValue }
+            @inline(__always) get { Int(t0) }
+            @inline(__always) set { t0 = Int32(truncatingIfNeeded: newValue) }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -219,8 +219,6 @@ public struct Fixture_send_fails: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event the machine sent itself (`send`), waiting to be taken at its deadline.
@@ -237,7 +235,6 @@ public struct Fixture_send_fails: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var d: Double = 0
         var n: Double = 1
@@ -245,18 +242,18 @@ public struct Fixture_send_fails: Sendable, Hashable {
         /// The events sent and not taken yet, in the order they were sent.
         var sent: [Sent] = []
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -351,7 +348,6 @@ public struct Fixture_send_fails: Sendable, Hashable {
             do {
                 microstepCount = 1
                 try transition0()
-                if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
             } catch {
@@ -371,7 +367,6 @@ public struct Fixture_send_fails: Sendable, Hashable {
             do {
                 microstepCount = 1
                 try transition1()
-                if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
             } catch {
@@ -387,18 +382,10 @@ public struct Fixture_send_fails: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                try transition2()
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            transition2()
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .loop:
             let taken: Int
             if core.active.contains(1) /* idle */ {
@@ -415,7 +402,6 @@ public struct Fixture_send_fails: Sendable, Hashable {
             do {
                 microstepCount = 1
                 try transition3()
-                if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
             } catch {
@@ -452,9 +438,10 @@ public struct Fixture_send_fails: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
     /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
@@ -503,19 +490,11 @@ public struct Fixture_send_fails: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
         beginStep()
-        do {
-            core.active = core.active | Bits(0x2)  // idle
-            eventlessMayHold = true
-            try completeMacrostep()
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            endStep()
-            return .rejected(error)
-        }
+        core.active = core.active | Bits(0x2)  // idle
+        eventlessMayHold = true
+        completeMacrostep()
+        return .started
     }
 
     private mutating func beginStep() {
@@ -526,55 +505,54 @@ public struct Fixture_send_fails: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .go:
             if core.active.contains(1) /* idle */ {
                 // line 15: on go in idle
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .ping:
             if core.active.contains(1) /* idle */ {
                 // line 16: on ping in idle
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case .fix:
             if core.active.contains(1) /* idle */ {
                 // line 17: on fix in idle
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         case .loop:
             if core.active.contains(1) /* idle */ {
                 // line 18: on loop in idle
                 if (core.spins < 10500) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -607,7 +585,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -620,12 +598,12 @@ public struct Fixture_send_fails: Sendable, Hashable {
         }
         if !exits.isEmpty {
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -654,14 +632,14 @@ public struct Fixture_send_fails: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
     /// Eventless transitions, then internal events one at a time, until neither applies or the run
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
-    private mutating func completeMacrostep() throws(Failure) {
+    private mutating func completeMacrostep() {
         // (No eventless transition, and nothing is ever queued.)
     }
 
@@ -672,7 +650,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
             throw Failure(message: "100 sent events are pending already; this 'send' would add one more", line: line, column: column)
         }
         let delay = Swift.max(0, delay)
-        if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }
+        if delay > 0 && !Self.deadlineHolds(at: core.now, after: delay) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay) }
         core.sequence += 1
         core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))
     }
@@ -686,7 +664,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
         case 1:  // line 16: on ping in idle
             try transition1()
         case 2:  // line 17: on fix in idle
-            try transition2()
+            transition2()
         case 3:  // line 18: on loop in idle
             try transition3()
         default:
@@ -705,7 +683,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
     }
 
     /// Line 17: on fix in idle.
-    private mutating func transition2() throws(Failure) {
+    private mutating func transition2() {
         core.d = 1
     }
 
@@ -719,7 +697,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         default:
             break
@@ -729,7 +707,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -809,7 +787,7 @@ public struct Fixture_send_fails: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1409,6 +1387,8 @@ public struct Fixture_send_fails: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

@@ -152,10 +152,8 @@ public struct Fixture_timer_fails: Sendable, Hashable {
         var now: Double = 0
         var d: Double = 0
         var n: Double = 1
-        /// Each `after` transition's deadline while its state is active (NaN when not armed),
-        /// and the order it was armed in (earlier first among equal deadlines).
-        var deadline0 = Double.nan, armed0 = 0  // line 14
-        var sequence = 0
+        /// Each `after` transition's deadline while its state is active (NaN when not armed).
+        var deadline0 = Double.nan  // line 14
     }
 
     private(set) var core = Core()
@@ -256,9 +254,10 @@ public struct Fixture_timer_fails: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -277,8 +276,7 @@ public struct Fixture_timer_fails: Sendable, Hashable {
         guard !core.isFinished else { return nil }
         var next = -1
         var deadline = Double.nan
-        var order = 0
-        if core.deadline0 <= time && (next < 0 || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { next = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline0 <= time { next = 0; deadline = core.deadline0 }
         guard next >= 0 else { return nil }
         let instant = core.now
         if deadline > core.now { core.now = deadline }
@@ -371,10 +369,8 @@ public struct Fixture_timer_fails: Sendable, Hashable {
             break
         case .waiting:
             let delay0: Double = 1
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
-            core.sequence += 1
-            core.armed0 = core.sequence
         }
     }
 
@@ -454,7 +450,7 @@ public struct Fixture_timer_fails: Sendable, Hashable {
         variables.append("\"n\": " + SnapshotJSON.number(core.n))
         text += "\n    " + variables.joined(separator: ",\n    ") + "\n  },\n  \"pending\": ["
         var due: [(deadline: Double, order: Int, entry: String)] = []
-        if !core.deadline0.isNaN { due.append((core.deadline0, core.armed0, "{\"after\": \"waiting\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
+        if !core.deadline0.isNaN { due.append((core.deadline0, 0, "{\"after\": \"waiting\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
         due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         text += due.isEmpty ? "]\n}\n" : "\n    " + due.map(\.entry).joined(separator: ",\n    ") + "\n  ]\n}\n"
         return text
@@ -608,10 +604,9 @@ public struct Fixture_timer_fails: Sendable, Hashable {
         _ = history
         core.state = configuration.last.flatMap { State(rawValue: $0 - 1) }
         for (deadline, slot, event) in armed {
-            core.sequence += 1
             _ = event
             switch slot {
-            case 0: core.deadline0 = deadline; core.armed0 = core.sequence
+            case 0: core.deadline0 = deadline
             default: break
             }
         }
@@ -935,6 +930,8 @@ public struct Fixture_timer_fails: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

@@ -266,21 +266,21 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -290,8 +290,6 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -304,21 +302,20 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -422,7 +419,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                     core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
                     core.active = core.active | Bits(0x2)  // idle
                 default:  // line 49: on edit in l1
-                    try transition13()
+                    transition13()
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
@@ -450,12 +447,12 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 case 2:  // line 20: on save in editing -> idle
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
-                    try transition2()
+                    transition2()
                     core.active = core.active | Bits(0x2)  // idle
                 default:  // line 31: on save in reviewing -> passing
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
-                    try transition6()
+                    transition6()
                     core.active = core.active | Bits(0x10)  // passing
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -548,7 +545,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 microstepCount = 1
                 switch taken {
                 case 4:  // line 23: on sync in editing
-                    try transition4()
+                    transition4()
                 case 10:  // line 42: on sync in waiting -> both
                     eventlessMayHold = true
                     core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
@@ -584,7 +581,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
                 core.active = core.active | Bits(0x8)  // reviewing
-                try enter(3)  // reviewing
+                enter(3)  // reviewing
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
@@ -604,10 +601,9 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
                 core.active = core.active | Bits(0x1000)  // closed
-                try enter(12)  // closed
+                enter(12)  // closed
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
@@ -627,7 +623,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                try transition7_discard(force: force)
+                transition7_discard(force: force)
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
@@ -652,9 +648,10 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -708,112 +705,111 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .edit:
             if core.active.contains(1) /* idle */ {
                 // line 14: on edit in idle -> editing
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
             if core.active.contains(5) /* waiting */ {
                 // line 43: on edit in waiting -> idle
-                addEnabled(11)
+                addEnabled(11, &chosen)
             }
             if core.active.contains(8) /* l1 */ {
                 // line 49: on edit in l1
-                addEnabled(13)
+                addEnabled(13, &chosen)
             }
         case .save:
             if core.active.contains(2) /* editing */ {
                 // line 20: on save in editing -> idle
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
             if core.active.contains(3) /* reviewing */ {
                 // line 31: on save in reviewing -> passing
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         case .saved:
             if core.active.contains(2) /* editing */ {
                 // line 21: on saved in editing
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
         case .check:
             if core.active.contains(5) /* waiting */ {
                 // line 41: on check in waiting
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
         case .checked:
             if !(core.active & Bits(0xD00)).isEmpty /* l1, r1, r2 */ {
                 // line 55: on checked in both -> idle
-                addEnabled(12)
+                addEnabled(12, &chosen)
             }
         case .sync:
             if core.active.contains(2) /* editing */ {
                 // line 23: on sync in editing
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
             if core.active.contains(5) /* waiting */ {
                 // line 42: on sync in waiting -> both
-                addEnabled(10)
+                addEnabled(10, &chosen)
             }
             if core.active.contains(10) /* r1 */ {
                 // line 52: on sync in r1 -> r2
-                addEnabled(14)
+                addEnabled(14, &chosen)
             }
             if core.active.contains(11) /* r2 */ {
                 // line 53: on sync in r2 -> r1
-                addEnabled(15)
+                addEnabled(15, &chosen)
             }
         case .synced:
             if core.active.contains(2) /* editing */ {
                 // line 24: on synced in editing -> reviewing
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
         case .close:
             if core.active.contains(1) /* idle */ {
                 // line 15: on close in idle -> closed
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case .discard:
             if core.active.contains(3) /* reviewing */ {
                 // line 33: on discard in reviewing
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(4) /* passing */ {
             // line 37: always in passing -> waiting
-            addEnabled(8)
+            addEnabled(8, &chosen)
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -846,7 +842,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -859,12 +855,12 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
         }
         if !exits.isEmpty {
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
-        for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        for k in 0..<chosen.count { runActions(chosen[k], event) }
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -878,31 +874,30 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
             core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
             core.active = core.active | Bits(0x4)  // editing
         case 1:  // line 15: on close in idle -> closed
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
             core.active = core.active | Bits(0x1000)  // closed
-            try enter(12)  // closed
+            enter(12)  // closed
         case 2:  // line 20: on save in editing -> idle
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
-            try runActions(2, event)
+            runActions(2, event)
             core.active = core.active | Bits(0x2)  // idle
         case 3:  // line 21: on saved in editing
             break
         case 4:  // line 23: on sync in editing
-            try runActions(4, event)
+            runActions(4, event)
         case 5:  // line 24: on synced in editing -> reviewing
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
             core.active = core.active | Bits(0x8)  // reviewing
-            try enter(3)  // reviewing
+            enter(3)  // reviewing
         case 6:  // line 31: on save in reviewing -> passing
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
-            try runActions(6, event)
+            runActions(6, event)
             core.active = core.active | Bits(0x10)  // passing
         case 7:  // line 33: on discard in reviewing
-            try runActions(7, event)
+            runActions(7, event)
         case 8:  // line 37: always in passing -> waiting
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
@@ -922,7 +917,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
             core.active = core.active & ~Bits(0x1FFE)  // the 12 states below Editor
             core.active = core.active | Bits(0x2)  // idle
         case 13:  // line 49: on edit in l1
-            try runActions(13, event)
+            runActions(13, event)
         case 14:  // line 52: on sync in r1 -> r2
             eventlessMayHold = true
             core.active = core.active & ~Bits(0xC00)  // r1, r2
@@ -943,7 +938,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
@@ -952,12 +947,13 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -965,63 +961,63 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
 
     /// Runs transition `t`'s actions, with the payload of `event` (the event being taken; nil for a
     /// timer, an eventless transition or a completion).
-    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
+    @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) {
         switch t {
         case 2:  // line 20: on save in editing -> idle
-            try transition2()
+            transition2()
         case 4:  // line 23: on sync in editing
-            try transition4()
+            transition4()
         case 6:  // line 31: on save in reviewing -> passing
-            try transition6()
+            transition6()
         case 7:  // line 33: on discard in reviewing
             switch event {
-            case .discard(let force)?: try transition7_discard(force: force)
+            case .discard(let force)?: transition7_discard(force: force)
             default: break
             }
         case 13:  // line 49: on edit in l1
-            try transition13()
+            transition13()
         default:
             break
         }
     }
 
     /// Line 20: on save in editing -> idle.
-    private mutating func transition2() throws(Failure) {
+    private mutating func transition2() {
         internalQueue.append(.event(.saved))
     }
 
     /// Line 23: on sync in editing.
-    private mutating func transition4() throws(Failure) {
+    private mutating func transition4() {
         internalQueue.append(.event(.synced))
     }
 
     /// Line 31: on save in reviewing -> passing.
-    private mutating func transition6() throws(Failure) {
+    private mutating func transition6() {
         internalQueue.append(.event(.check))
     }
 
     /// Line 33: on discard in reviewing.
-    private mutating func transition7_discard(force: Bool) throws(Failure) {
+    private mutating func transition7_discard(force: Bool) {
         if force {
             internalQueue.append(.event(.close))
         }
     }
 
     /// Line 49: on edit in l1.
-    private mutating func transition13() throws(Failure) {
+    private mutating func transition13() {
         internalQueue.append(.event(.sync))
     }
 
@@ -1029,7 +1025,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         case 3:  // reviewing
             internalQueue.append(.event(.checked))
@@ -1043,7 +1039,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         default:
             break
@@ -1194,7 +1190,7 @@ public struct Fixture_unhandled_raise: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {

@@ -253,21 +253,21 @@ public struct Fixture_watched_properties: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -277,8 +277,6 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event the machine sent itself (`send`), waiting to be taken at its deadline.
@@ -295,7 +293,6 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var level: Double = 0
         var divisor: Double = 1
@@ -307,18 +304,18 @@ public struct Fixture_watched_properties: Sendable, Hashable {
         /// The events sent and not taken yet, in the order they were sent.
         var sent: [Sent] = []
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -411,23 +408,14 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                if core.active.contains(5) { try exit(5) }  // cooling
-                if core.active.contains(4) { try exit(4) }  // lit
-                core.active = core.active & ~Bits(0x38)  // off, lit, cooling
-                core.active = core.active | Bits(0x10)  // lit
-                try enter(4)  // lit
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            if core.active.contains(5) { exit(5) }  // cooling
+            if core.active.contains(4) { exit(4) }  // lit
+            core.active = core.active & ~Bits(0x38)  // off, lit, cooling
+            core.active = core.active | Bits(0x10)  // lit
+            enter(4)  // lit
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .disarm:
             let taken: Int
             if core.active.contains(2) /* power */ {
@@ -436,22 +424,13 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                if core.active.contains(5) { try exit(5) }  // cooling
-                if core.active.contains(4) { try exit(4) }  // lit
-                core.active = core.active & ~Bits(0x38)  // off, lit, cooling
-                core.active = core.active | Bits(0x8)  // off
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            if core.active.contains(5) { exit(5) }  // cooling
+            if core.active.contains(4) { exit(4) }  // lit
+            core.active = core.active & ~Bits(0x38)  // off, lit, cooling
+            core.active = core.active | Bits(0x8)  // off
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .bump:
             let taken: Int
             if core.active.contains(7) /* low */ {
@@ -472,11 +451,9 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 case 7:  // line 38: on bump in low
                     try transition7()
                 default:  // line 39: on bump in low -> high
-                    eventlessMayHold = true
                     core.active = core.active & ~Bits(0x180)  // low, high
                     core.active = core.active | Bits(0x100)  // high
                 }
-                if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
             } catch {
@@ -492,21 +469,12 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                core.active = core.active & ~Bits(0x180)  // low, high
-                try transition10()
-                core.active = core.active | Bits(0x80)  // low
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            core.active = core.active & ~Bits(0x180)  // low, high
+            transition10()
+            core.active = core.active | Bits(0x80)  // low
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .shrink:
             let taken: Int
             if core.active.contains(7) /* low */ {
@@ -519,7 +487,6 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             do {
                 microstepCount = 1
                 try transition9()
-                if eventlessMayHold { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
             } catch {
@@ -539,22 +506,13 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                eventlessMayHold = true
-                if core.active.contains(5) { try exit(5) }  // cooling
-                if core.active.contains(4) { try exit(4) }  // lit
-                core.active = core.active & ~Bits(0x38)  // off, lit, cooling
-                core.active = core.active | Bits(0x8)  // off
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            if core.active.contains(5) { exit(5) }  // cooling
+            if core.active.contains(4) { exit(4) }  // lit
+            core.active = core.active & ~Bits(0x38)  // off, lit, cooling
+            core.active = core.active | Bits(0x8)  // off
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .split(let by):
             let taken: Int
             if core.active.contains(1) /* panel */ {
@@ -563,18 +521,10 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                try transition0_split(by: by)
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            transition0_split(by: by)
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         case .tag(let text):
             let taken: Int
             if core.active.contains(1) /* panel */ {
@@ -583,18 +533,10 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             } else {
                 return .ignored
             }
-            let before = core
-            do {
-                microstepCount = 1
-                try transition1_tag(text: text)
-                if eventlessMayHold { try completeMacrostep() }
-                if !pending.isEmpty { deliver(emit) }
-                return .taken(transition: taken)
-            } catch {
-                core = before
-                endStep()
-                return .rejected(error)
-            }
+            microstepCount = 1
+            transition1_tag(text: text)
+            if !pending.isEmpty { deliver(emit) }
+            return .taken(transition: taken)
         }
     }
 
@@ -624,9 +566,10 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
     /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
@@ -681,19 +624,11 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     // MARK: - Steps
 
     private mutating func startMachine() -> Outcome {
-        let before = core
         beginStep()
-        do {
-            core.active = core.active | Bits(0xCE)  // panel, power, off, counter, low
-            eventlessMayHold = true
-            try completeMacrostep()
-            return .started
-        } catch {
-            core = before
-            core.isFinished = true
-            endStep()
-            return .rejected(error)
-        }
+        core.active = core.active | Bits(0xCE)  // panel, power, off, counter, low
+        eventlessMayHold = true
+        completeMacrostep()
+        return .started
     }
 
     private mutating func beginStep() {
@@ -704,80 +639,79 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     /// After a failed step: nothing of it stays (no output, no queued event).
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .arm:
             if core.active.contains(3) /* off */ {
                 // line 26: on arm in off -> lit
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
         case .disarm:
             if !(core.active & Bits(0x38)).isEmpty /* off, lit, cooling */ {
                 // line 24: on disarm in power -> off
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         case .bump:
             if core.active.contains(7) /* low */ {
                 // line 38: on bump in low
                 if (core.level < Self.limit) {
-                    addEnabled(7)
+                    addEnabled(7, &chosen)
                 // line 39: on bump in low -> high
                 } else {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
         case .drop:
             if core.active.contains(8) /* high */ {
                 // line 43: on drop in high -> low
-                addEnabled(10)
+                addEnabled(10, &chosen)
             }
         case .shrink:
             if core.active.contains(7) /* low */ {
                 // line 40: on shrink in low
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
         case .ping:
             if core.active.contains(5) /* cooling */ {
                 // line 32: on ping in cooling -> off
                 if (core.level < 2) {
-                    addEnabled(5)
+                    addEnabled(5, &chosen)
                 }
             }
         case .split:
             if !(core.active & Bits(0x1B8)).isEmpty /* off, lit, cooling, low, high */ {
                 // line 21: on split in panel
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .tag:
             if !(core.active & Bits(0x1B8)).isEmpty /* off, lit, cooling, low, high */ {
                 // line 22: on tag in panel
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -810,7 +744,7 @@ public struct Fixture_watched_properties: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -823,12 +757,12 @@ public struct Fixture_watched_properties: Sendable, Hashable {
         }
         if !exits.isEmpty {
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -842,48 +776,41 @@ public struct Fixture_watched_properties: Sendable, Hashable {
         case 1:  // line 22: on tag in panel
             try runActions(1, event)
         case 2:  // line 24: on disarm in power -> off
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // cooling
-            if core.active.contains(4) { try exit(4) }  // lit
+            if core.active.contains(5) { exit(5) }  // cooling
+            if core.active.contains(4) { exit(4) }  // lit
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x8)  // off
         case 3:  // line 26: on arm in off -> lit
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // cooling
-            if core.active.contains(4) { try exit(4) }  // lit
+            if core.active.contains(5) { exit(5) }  // cooling
+            if core.active.contains(4) { exit(4) }  // lit
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x10)  // lit
-            try enter(4)  // lit
+            enter(4)  // lit
         case 4:  // line 29: after in lit -> cooling
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // cooling
-            if core.active.contains(4) { try exit(4) }  // lit
+            if core.active.contains(5) { exit(5) }  // cooling
+            if core.active.contains(4) { exit(4) }  // lit
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             try runActions(4, event)
             core.active = core.active | Bits(0x20)  // cooling
-            try enter(5)  // cooling
+            enter(5)  // cooling
         case 5:  // line 32: on ping in cooling -> off
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // cooling
-            if core.active.contains(4) { try exit(4) }  // lit
+            if core.active.contains(5) { exit(5) }  // cooling
+            if core.active.contains(4) { exit(4) }  // lit
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x8)  // off
         case 6:  // line 33: after in cooling -> off
-            eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // cooling
-            if core.active.contains(4) { try exit(4) }  // lit
+            if core.active.contains(5) { exit(5) }  // cooling
+            if core.active.contains(4) { exit(4) }  // lit
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x8)  // off
         case 7:  // line 38: on bump in low
             try runActions(7, event)
         case 8:  // line 39: on bump in low -> high
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x180)  // low, high
             core.active = core.active | Bits(0x100)  // high
         case 9:  // line 40: on shrink in low
             try runActions(9, event)
         case 10:  // line 43: on drop in high -> low
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x180)  // low, high
             try runActions(10, event)
             core.active = core.active | Bits(0x80)  // low
@@ -899,14 +826,14 @@ public struct Fixture_watched_properties: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
     /// Eventless transitions, then internal events one at a time, until neither applies or the run
     /// has ended (the inner loop of Appendix D's `mainEventLoop`). A raised event or a completion
     /// that nothing takes is dropped.
-    private mutating func completeMacrostep() throws(Failure) {
+    private mutating func completeMacrostep() {
         // (No eventless transition, and nothing is ever queued.)
     }
 
@@ -929,7 +856,7 @@ public struct Fixture_watched_properties: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 chosen.append(4)
@@ -939,8 +866,8 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
-            try completeMacrostep()
+            try microstep(chosen, nil)
+            completeMacrostep()
             return .taken(transition: fired)
         } catch {
             core = before
@@ -958,7 +885,7 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             throw Failure(message: "100 sent events are pending already; this 'send' would add one more", line: line, column: column)
         }
         let delay = Swift.max(0, delay)
-        if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }
+        if delay > 0 && !Self.deadlineHolds(at: core.now, after: delay) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay) }
         core.sequence += 1
         core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))
     }
@@ -969,12 +896,12 @@ public struct Fixture_watched_properties: Sendable, Hashable {
         switch t {
         case 0:  // line 21: on split in panel
             switch event {
-            case .split(let by)?: try transition0_split(by: by)
+            case .split(let by)?: transition0_split(by: by)
             default: break
             }
         case 1:  // line 22: on tag in panel
             switch event {
-            case .tag(let text)?: try transition1_tag(text: text)
+            case .tag(let text)?: transition1_tag(text: text)
             default: break
             }
         case 4:  // line 29: after in lit -> cooling
@@ -984,19 +911,19 @@ public struct Fixture_watched_properties: Sendable, Hashable {
         case 9:  // line 40: on shrink in low
             try transition9()
         case 10:  // line 43: on drop in high -> low
-            try transition10()
+            transition10()
         default:
             break
         }
     }
 
     /// Line 21: on split in panel.
-    private mutating func transition0_split(by: Double) throws(Failure) {
+    private mutating func transition0_split(by: Double) {
         core.divisor = by
     }
 
     /// Line 22: on tag in panel.
-    private mutating func transition1_tag(text: String) throws(Failure) {
+    private mutating func transition1_tag(text: String) {
         core.note = text
     }
 
@@ -1016,7 +943,7 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     }
 
     /// Line 43: on drop in high -> low.
-    private mutating func transition10() throws(Failure) {
+    private mutating func transition10() {
         core.level = 0
     }
 
@@ -1024,17 +951,17 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         case 4:  // lit
             let delay0: Double = 1
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
         case 5:  // cooling
             let delay1: Double = 3
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
@@ -1046,7 +973,7 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         case 4:  // lit
             core.deadline0 = .nan
@@ -1175,7 +1102,7 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -1831,6 +1758,8 @@ public struct Fixture_watched_properties: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

@@ -395,21 +395,21 @@ public struct MediaPlayer: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0, t2 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0, t2: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; case 2: t2; default: t2 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; case 2: t2 = newValue; default: t2 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); case 2: Int(t2); default: Int(t2) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); case 2: t2 = Int32(truncatingIfNeeded: newValue); default: t2 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -419,8 +419,6 @@ public struct MediaPlayer: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -433,7 +431,6 @@ public struct MediaPlayer: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var position: Double = 0
         var duration: Double = 0
@@ -443,23 +440,21 @@ public struct MediaPlayer: Sendable, Hashable {
         /// What each history state recorded when its parent was last exited, and whether it has.
         var history0 = Bits(), recorded0 = false  // beforePictureInPicture, line 140
         var history1 = Bits(), recorded1 = false  // resumePoint, line 153
-        /// Each `after` transition's deadline while its state is active (NaN when not armed),
-        /// and the order it was armed in (earlier first among equal deadlines).
-        var deadline0 = Double.nan, armed0 = 0  // line 102
-        var sequence = 0
+        /// Each `after` transition's deadline while its state is active (NaN when not armed).
+        var deadline0 = Double.nan  // line 102
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -562,7 +557,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0xE0)  // fetching, prerolling, ready
-                try transition6_loaded(itemDuration: itemDuration)
+                transition6_loaded(itemDuration: itemDuration)
                 core.active = core.active | Bits(0x40)  // prerolling
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
@@ -586,7 +581,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0xE0)  // fetching, prerolling, ready
                 core.active = core.active | Bits(0x80)  // ready
-                try enter(7)  // ready
+                enter(7)  // ready
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
@@ -608,9 +603,9 @@ public struct MediaPlayer: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0x1000)  // ended
-                if core.active.contains(11) { try exit(11) }  // buffering
+                if core.active.contains(11) { exit(11) }  // buffering
                 core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                if core.active.contains(4) { try exit(4) }  // loading
+                if core.active.contains(4) { exit(4) }  // loading
                 core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
                 core.active = core.active | Bits(0x600)  // playing, streaming
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -634,9 +629,9 @@ public struct MediaPlayer: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0x1000)  // ended
-                if core.active.contains(11) { try exit(11) }  // buffering
+                if core.active.contains(11) { exit(11) }  // buffering
                 core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                if core.active.contains(4) { try exit(4) }  // loading
+                if core.active.contains(4) { exit(4) }  // loading
                 core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
                 core.active = core.active | Bits(0x100)  // paused
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -658,7 +653,7 @@ public struct MediaPlayer: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                try transition10_tick(seconds: seconds)
+                transition10_tick(seconds: seconds)
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
@@ -679,11 +674,11 @@ public struct MediaPlayer: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                if core.active.contains(11) { try exit(11) }  // buffering
+                if core.active.contains(11) { exit(11) }  // buffering
                 core.active = core.active & ~Bits(0xC00)  // streaming, buffering
                 try transition13()
                 core.active = core.active | Bits(0x800)  // buffering
-                try enter(11)  // buffering
+                enter(11)  // buffering
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
@@ -704,7 +699,7 @@ public struct MediaPlayer: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                if core.active.contains(11) { try exit(11) }  // buffering
+                if core.active.contains(11) { exit(11) }  // buffering
                 core.active = core.active & ~Bits(0xC00)  // streaming, buffering
                 core.active = core.active | Bits(0x400)  // streaming
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -728,12 +723,12 @@ public struct MediaPlayer: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0x1000)  // ended
-                if core.active.contains(11) { try exit(11) }  // buffering
+                if core.active.contains(11) { exit(11) }  // buffering
                 core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                if core.active.contains(4) { try exit(4) }  // loading
+                if core.active.contains(4) { exit(4) }  // loading
                 core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
                 core.active = core.active | Bits(0x1000)  // ended
-                try enter(12)  // ended
+                enter(12)  // ended
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
@@ -777,7 +772,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0xC000)  // unmuted, muted
-                try transition20()
+                transition20()
                 core.active = core.active | Bits(0x4000)  // unmuted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
@@ -799,7 +794,7 @@ public struct MediaPlayer: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                try transition17_volumeChanged(level: level)
+                transition17_volumeChanged(level: level)
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
                 return .taken(transition: taken)
@@ -895,9 +890,9 @@ public struct MediaPlayer: Sendable, Hashable {
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x1AFFFFE))
                 core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
-                if core.active.contains(11) { try exit(11) }  // buffering
+                if core.active.contains(11) { exit(11) }  // buffering
                 core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                if core.active.contains(4) { try exit(4) }  // loading
+                if core.active.contains(4) { exit(4) }  // loading
                 core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
                 core.active = core.active | Bits(0x800000)  // interrupted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -925,11 +920,11 @@ public struct MediaPlayer: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 core.active = core.active & ~Bits(0x1000)  // ended
-                if core.active.contains(11) { try exit(11) }  // buffering
+                if core.active.contains(11) { exit(11) }  // buffering
                 core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                if core.active.contains(4) { try exit(4) }  // loading
+                if core.active.contains(4) { exit(4) }  // loading
                 core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
-                try transition4()
+                transition4()
                 core.active = core.active | Bits(0x600)  // playing, streaming
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
@@ -955,25 +950,23 @@ public struct MediaPlayer: Sendable, Hashable {
                 microstepCount = 1
                 switch taken {
                 case 1:  // line 56: on close in player -> closed
-                    eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1AFFFFE))
                     core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
-                    if core.active.contains(11) { try exit(11) }  // buffering
+                    if core.active.contains(11) { exit(11) }  // buffering
                     core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                    if core.active.contains(4) { try exit(4) }  // loading
+                    if core.active.contains(4) { exit(4) }  // loading
                     core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
                     core.active = core.active | Bits(0x1000000)  // closed
-                    try enter(24)  // closed
+                    enter(24)  // closed
                 default:  // line 161: on close in interrupted -> closed
-                    eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1AFFFFE))
                     core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
-                    if core.active.contains(11) { try exit(11) }  // buffering
+                    if core.active.contains(11) { exit(11) }  // buffering
                     core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                    if core.active.contains(4) { try exit(4) }  // loading
+                    if core.active.contains(4) { exit(4) }  // loading
                     core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
                     core.active = core.active | Bits(0x1000000)  // closed
-                    try enter(24)  // closed
+                    enter(24)  // closed
                 }
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
                 if !pending.isEmpty { deliver(emit) }
@@ -987,9 +980,10 @@ public struct MediaPlayer: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -998,7 +992,7 @@ public struct MediaPlayer: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -1029,9 +1023,10 @@ public struct MediaPlayer: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -1051,8 +1046,7 @@ public struct MediaPlayer: Sendable, Hashable {
         var found = false
         var slot = -1
         var deadline = 0.0
-        var order = 0
-        if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline0 <= time { found = true; slot = 0; deadline = core.deadline0 }
         guard found else { return nil }
         let instant = core.now
         if deadline > core.now { core.now = deadline }
@@ -1083,7 +1077,7 @@ public struct MediaPlayer: Sendable, Hashable {
         beginStep()
         do {
             core.active = core.active | Bits(0x1E)  // player, session, playback, loading
-            try enter(4)  // loading
+            enter(4)  // loading
             core.active = core.active | Bits(0x76020)  // fetching, sound, unmuted, screen, layout, inline
             eventlessMayHold = true
             try completeMacrostep()
@@ -1105,190 +1099,189 @@ public struct MediaPlayer: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .loaded(let itemDuration):
             if core.active.contains(5) /* fetching */ {
                 // line 66: on loaded in fetching -> prerolling
                 if (itemDuration > 0) {
-                    addEnabled(6)
+                    addEnabled(6, &chosen)
                 }
             }
         case .prerolled:
             if core.active.contains(6) /* prerolling */ {
                 // line 72: on prerolled in prerolling -> ready
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
         case .play:
             if core.active.contains(8) /* paused */ {
                 // line 80: on play in paused -> playing
-                addEnabled(8)
+                addEnabled(8, &chosen)
             }
         case .pause:
             if !(core.active & Bits(0xC00)).isEmpty /* streaming, buffering */ {
                 // line 84: on pause in playing -> paused
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
         case .tick:
             if !(core.active & Bits(0xC00)).isEmpty /* streaming, buffering */ {
                 // line 85: on tick in playing
-                addEnabled(10)
+                addEnabled(10, &chosen)
             }
         case .seek:
             if !(core.active & Bits(0x1E0)).isEmpty /* fetching, prerolling, ready, paused */ {
                 // line 112: on seek in playback
                 if !core.active.contains(9) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
             if core.active.contains(10) /* streaming */ {
                 // line 89: on seek in playing -> buffering
-                addEnabled(12)
+                addEnabled(12, &chosen)
             }
             if core.active.contains(11) /* buffering */ {
                 // line 100: on seek in buffering
-                addEnabled(14)
+                addEnabled(14, &chosen)
             }
             if core.active.contains(12) /* ended */ {
                 // line 112: on seek in playback
                 if !core.active.contains(9) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
         case .stalled:
             if core.active.contains(10) /* streaming */ {
                 // line 92: on stalled in streaming -> buffering
-                addEnabled(13)
+                addEnabled(13, &chosen)
             }
         case .likelyToKeepUp:
             if core.active.contains(11) /* buffering */ {
                 // line 101: on likelyToKeepUp in buffering -> streaming
-                addEnabled(15)
+                addEnabled(15, &chosen)
             }
         case .reachedEnd:
             if !(core.active & Bits(0xC00)).isEmpty /* streaming, buffering */ {
                 // line 86: on reachedEnd in playing -> ended
-                addEnabled(11)
+                addEnabled(11, &chosen)
             }
         case .mute:
             if core.active.contains(14) /* unmuted */ {
                 // line 123: on mute in unmuted -> muted
-                addEnabled(19)
+                addEnabled(19, &chosen)
             }
         case .unmute:
             if core.active.contains(15) /* muted */ {
                 // line 126: on unmute in muted -> unmuted
-                addEnabled(20)
+                addEnabled(20, &chosen)
             }
         case .volumeChanged:
             if !(core.active & Bits(0xC000)).isEmpty /* unmuted, muted */ {
                 // line 128: on volumeChanged in sound
-                addEnabled(17)
+                addEnabled(17, &chosen)
             }
         case .enterFullscreen:
             if core.active.contains(18) /* inline */ {
                 // line 134: on enterFullscreen in inline -> fullscreen
-                addEnabled(22)
+                addEnabled(22, &chosen)
             }
         case .exitFullscreen:
             if core.active.contains(19) /* fullscreen */ {
                 // line 137: on exitFullscreen in fullscreen -> inline
-                addEnabled(23)
+                addEnabled(23, &chosen)
             }
         case .startPictureInPicture:
             if !(core.active & Bits(0xC0000)).isEmpty /* inline, fullscreen */ {
                 // line 141: on startPictureInPicture in layout -> pictureInPicture
                 if core.active.contains(9) {
-                    addEnabled(21)
+                    addEnabled(21, &chosen)
                 }
             }
         case .stopPictureInPicture:
             if core.active.contains(21) /* pictureInPicture */ {
                 // line 144: on stopPictureInPicture in pictureInPicture -> beforePictureInPicture
-                addEnabled(24)
+                addEnabled(24, &chosen)
             }
         case .interruptionBegan:
             if !(core.active & Bits(0x2CDDE0)).isEmpty /* fetching, prerolling, ready, paused, streaming, buffering, ended, unmuted, muted, inline, fullscreen, pictureInPicture */ {
                 // line 55: on interruptionBegan in player -> interrupted
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .interruptionEnded(let shouldResume):
             if core.active.contains(23) /* interrupted */ {
                 // line 159: on interruptionEnded in interrupted -> resumePoint
                 if shouldResume {
-                    addEnabled(25)
+                    addEnabled(25, &chosen)
                 // line 160: on interruptionEnded in interrupted -> resumePoint
                 } else {
-                    addEnabled(26)
+                    addEnabled(26, &chosen)
                 }
             }
         case .replay:
             if !(core.active & Bits(0x1DE0)).isEmpty /* fetching, prerolling, ready, paused, streaming, buffering, ended */ {
                 // line 116: on replay in playback -> playing
                 if core.active.contains(12) {
-                    addEnabled(4)
+                    addEnabled(4, &chosen)
                 }
             }
         case .close:
             if !(core.active & Bits(0x2CDDE0)).isEmpty /* fetching, prerolling, ready, paused, streaming, buffering, ended, unmuted, muted, inline, fullscreen, pictureInPicture */ {
                 // line 56: on close in player -> closed
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
             if core.active.contains(23) /* interrupted */ {
                 // line 161: on close in interrupted -> closed
-                addEnabled(27)
+                addEnabled(27, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(14) /* unmuted */ {
             // line 122: always in unmuted -> muted
             if (core.volume == 0) {
-                addEnabled(18)
+                addEnabled(18, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 3:  // playback
             if !(core.active & Bits(0x2CDDE0)).isEmpty /* fetching, prerolling, ready, paused, streaming, buffering, ended, unmuted, muted, inline, fullscreen, pictureInPicture */ {
                 // line 149: done(playback) in session
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         case 4:  // loading
             if !(core.active & Bits(0xE0)).isEmpty /* fetching, prerolling, ready */ {
                 // line 76: done(loading) in loading -> paused
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -1321,7 +1314,7 @@ public struct MediaPlayer: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -1335,12 +1328,12 @@ public struct MediaPlayer: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -1353,21 +1346,20 @@ public struct MediaPlayer: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1AFFFFE))
             core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { try exit(4) }  // loading
+            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
             core.active = core.active | Bits(0x800000)  // interrupted
         case 1:  // line 56: on close in player -> closed
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1AFFFFE))
             core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { try exit(4) }  // loading
+            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
             core.active = core.active | Bits(0x1000000)  // closed
-            try enter(24)  // closed
+            enter(24)  // closed
         case 2:  // line 149: done(playback) in session
             try runActions(2, event)
         case 3:  // line 112: on seek in playback
@@ -1375,18 +1367,18 @@ public struct MediaPlayer: Sendable, Hashable {
         case 4:  // line 116: on replay in playback -> playing
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1000)  // ended
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { try exit(4) }  // loading
+            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             try runActions(4, event)
             core.active = core.active | Bits(0x600)  // playing, streaming
         case 5:  // line 76: done(loading) in loading -> paused
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1000)  // ended
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { try exit(4) }  // loading
+            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             try runActions(5, event)
             core.active = core.active | Bits(0x100)  // paused
@@ -1399,21 +1391,21 @@ public struct MediaPlayer: Sendable, Hashable {
             eventlessMayHold = true
             core.active = core.active & ~Bits(0xE0)  // fetching, prerolling, ready
             core.active = core.active | Bits(0x80)  // ready
-            try enter(7)  // ready
+            enter(7)  // ready
         case 8:  // line 80: on play in paused -> playing
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1000)  // ended
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { try exit(4) }  // loading
+            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             core.active = core.active | Bits(0x600)  // playing, streaming
         case 9:  // line 84: on pause in playing -> paused
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1000)  // ended
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { try exit(4) }  // loading
+            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             core.active = core.active | Bits(0x100)  // paused
         case 10:  // line 85: on tick in playing
@@ -1421,39 +1413,39 @@ public struct MediaPlayer: Sendable, Hashable {
         case 11:  // line 86: on reachedEnd in playing -> ended
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1000)  // ended
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { try exit(4) }  // loading
+            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             core.active = core.active | Bits(0x1000)  // ended
-            try enter(12)  // ended
+            enter(12)  // ended
         case 12:  // line 89: on seek in playing -> buffering
             eventlessMayHold = true
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xC00)  // streaming, buffering
             try runActions(12, event)
             core.active = core.active | Bits(0x800)  // buffering
-            try enter(11)  // buffering
+            enter(11)  // buffering
         case 13:  // line 92: on stalled in streaming -> buffering
             eventlessMayHold = true
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xC00)  // streaming, buffering
             try runActions(13, event)
             core.active = core.active | Bits(0x800)  // buffering
-            try enter(11)  // buffering
+            enter(11)  // buffering
         case 14:  // line 100: on seek in buffering
             try runActions(14, event)
         case 15:  // line 101: on likelyToKeepUp in buffering -> streaming
             eventlessMayHold = true
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xC00)  // streaming, buffering
             core.active = core.active | Bits(0x400)  // streaming
         case 16:  // line 102: after in buffering -> paused
             eventlessMayHold = true
             core.active = core.active & ~Bits(0x1000)  // ended
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { try exit(4) }  // loading
+            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             try runActions(16, event)
             core.active = core.active | Bits(0x100)  // paused
@@ -1489,15 +1481,14 @@ public struct MediaPlayer: Sendable, Hashable {
             core.active = core.active & ~Bits(0xC0000)  // inline, fullscreen
             core.active = core.active | Bits(0x40000)  // inline
         case 27:  // line 161: on close in interrupted -> closed
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1AFFFFE))
             core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
-            if core.active.contains(11) { try exit(11) }  // buffering
+            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { try exit(4) }  // loading
+            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
             core.active = core.active | Bits(0x1000000)  // closed
-            try enter(24)  // closed
+            enter(24)  // closed
         default:
             return false
         }
@@ -1510,7 +1501,7 @@ public struct MediaPlayer: Sendable, Hashable {
         var entering = states
         while let s = entering.popFirst() {
             core.active.insert(s)
-            try enter(s)
+            enter(s)
         }
     }
 
@@ -1519,12 +1510,13 @@ public struct MediaPlayer: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1532,13 +1524,13 @@ public struct MediaPlayer: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1559,7 +1551,7 @@ public struct MediaPlayer: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 chosen.append(16)
@@ -1567,7 +1559,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1584,89 +1576,89 @@ public struct MediaPlayer: Sendable, Hashable {
     @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 2:  // line 149: done(playback) in session
-            try transition2()
+            transition2()
         case 3:  // line 112: on seek in playback
             switch event {
-            case .seek(let to)?: try transition3_seek(to: to)
+            case .seek(let to)?: transition3_seek(to: to)
             default: break
             }
         case 4:  // line 116: on replay in playback -> playing
-            try transition4()
+            transition4()
         case 5:  // line 76: done(loading) in loading -> paused
-            try transition5()
+            transition5()
         case 6:  // line 66: on loaded in fetching -> prerolling
             switch event {
-            case .loaded(let itemDuration)?: try transition6_loaded(itemDuration: itemDuration)
+            case .loaded(let itemDuration)?: transition6_loaded(itemDuration: itemDuration)
             default: break
             }
         case 10:  // line 85: on tick in playing
             switch event {
-            case .tick(let seconds)?: try transition10_tick(seconds: seconds)
+            case .tick(let seconds)?: transition10_tick(seconds: seconds)
             default: break
             }
         case 12:  // line 89: on seek in playing -> buffering
             switch event {
-            case .seek(let to)?: try transition12_seek(to: to)
+            case .seek(let to)?: transition12_seek(to: to)
             default: break
             }
         case 13:  // line 92: on stalled in streaming -> buffering
             try transition13()
         case 14:  // line 100: on seek in buffering
             switch event {
-            case .seek(let to)?: try transition14_seek(to: to)
+            case .seek(let to)?: transition14_seek(to: to)
             default: break
             }
         case 16:  // line 102: after in buffering -> paused
-            try transition16()
+            transition16()
         case 17:  // line 128: on volumeChanged in sound
             switch event {
-            case .volumeChanged(let level)?: try transition17_volumeChanged(level: level)
+            case .volumeChanged(let level)?: transition17_volumeChanged(level: level)
             default: break
             }
         case 20:  // line 126: on unmute in muted -> unmuted
-            try transition20()
+            transition20()
         case 26:  // line 160: on interruptionEnded in interrupted -> resumePoint
-            try transition26()
+            transition26()
         default:
             break
         }
     }
 
     /// Line 149: done(playback) in session.
-    private mutating func transition2() throws(Failure) {
+    private mutating func transition2() {
         pending.append(.finished)
     }
 
     /// Line 112: on seek in playback.
-    private mutating func transition3_seek(to: Double) throws(Failure) {
+    private mutating func transition3_seek(to: Double) {
         core.position = Swift.min(Swift.max(to, 0), core.duration)
     }
 
     /// Line 116: on replay in playback -> playing.
-    private mutating func transition4() throws(Failure) {
+    private mutating func transition4() {
         core.position = 0
     }
 
     /// Line 76: done(loading) in loading -> paused.
-    private mutating func transition5() throws(Failure) {
+    private mutating func transition5() {
         if core.autoplay {
             internalQueue.append(.event(.play))
         }
     }
 
     /// Line 66: on loaded in fetching -> prerolling.
-    private mutating func transition6_loaded(itemDuration: Double) throws(Failure) {
+    private mutating func transition6_loaded(itemDuration: Double) {
         core.duration = itemDuration
         core.position = 0
     }
 
     /// Line 85: on tick in playing.
-    private mutating func transition10_tick(seconds: Double) throws(Failure) {
+    private mutating func transition10_tick(seconds: Double) {
         core.position = Swift.min(seconds, core.duration)
     }
 
     /// Line 89: on seek in playing -> buffering.
-    private mutating func transition12_seek(to: Double) throws(Failure) {
+    private mutating func transition12_seek(to: Double) {
         core.position = to
     }
 
@@ -1676,29 +1668,29 @@ public struct MediaPlayer: Sendable, Hashable {
     }
 
     /// Line 100: on seek in buffering.
-    private mutating func transition14_seek(to: Double) throws(Failure) {
+    private mutating func transition14_seek(to: Double) {
         core.position = to
     }
 
     /// Line 102: after in buffering -> paused.
-    private mutating func transition16() throws(Failure) {
+    private mutating func transition16() {
         pending.append(.gaveUpBuffering)
     }
 
     /// Line 128: on volumeChanged in sound.
-    private mutating func transition17_volumeChanged(level: Double) throws(Failure) {
+    private mutating func transition17_volumeChanged(level: Double) {
         core.volume = Swift.min(Swift.max(level, 0), 1)
     }
 
     /// Line 126: on unmute in muted -> unmuted.
-    private mutating func transition20() throws(Failure) {
+    private mutating func transition20() {
         if (core.volume == 0) {
             core.volume = 0.5
         }
     }
 
     /// Line 160: on interruptionEnded in interrupted -> resumePoint.
-    private mutating func transition26() throws(Failure) {
+    private mutating func transition26() {
         internalQueue.append(.event(.pause))
     }
 
@@ -1706,7 +1698,7 @@ public struct MediaPlayer: Sendable, Hashable {
     /// queues its parent's completion (and a parallel grandparent's once every region is complete),
     /// or at the top level ends the run.
     @inline(__always)
-    private mutating func enter(_ s: Int) throws(Failure) {
+    private mutating func enter(_ s: Int) {
         switch s {
         case 4:  // loading
             pending.append(.showSpinner)
@@ -1715,10 +1707,8 @@ public struct MediaPlayer: Sendable, Hashable {
         case 11:  // buffering
             pending.append(.showSpinner)
             let delay0: Double = Self.bufferingLimit
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
-            core.sequence += 1
-            core.armed0 = core.sequence
         case 12:  // ended
             core.position = core.duration
             internalQueue.append(.done(3))
@@ -1734,7 +1724,7 @@ public struct MediaPlayer: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         case 4:  // loading
             pending.append(.hideSpinner)
@@ -1964,7 +1954,7 @@ public struct MediaPlayer: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -2183,7 +2173,7 @@ public struct MediaPlayer: Sendable, Hashable {
         variables.append("\"stalls\": " + SnapshotJSON.number(core.stalls))
         text += "\n    " + variables.joined(separator: ",\n    ") + "\n  },\n  \"pending\": ["
         var due: [(deadline: Double, order: Int, entry: String)] = []
-        if !core.deadline0.isNaN { due.append((core.deadline0, core.armed0, "{\"after\": \"player.session.playback.playing.buffering\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
+        if !core.deadline0.isNaN { due.append((core.deadline0, 0, "{\"after\": \"player.session.playback.playing.buffering\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
         due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         text += due.isEmpty ? "]\n}\n" : "\n    " + due.map(\.entry).joined(separator: ",\n    ") + "\n  ]\n}\n"
         return text
@@ -2360,10 +2350,9 @@ public struct MediaPlayer: Sendable, Hashable {
             }
         }
         for (deadline, slot, event) in armed {
-            core.sequence += 1
             _ = event
             switch slot {
-            case 0: core.deadline0 = deadline; core.armed0 = core.sequence
+            case 0: core.deadline0 = deadline
             default: break
             }
         }
@@ -2685,8 +2674,8 @@ public struct MediaPlayer: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -2743,6 +2732,8 @@ public struct MediaPlayer: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

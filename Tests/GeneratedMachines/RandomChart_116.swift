@@ -273,21 +273,21 @@ public struct RandomChart_116: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -297,8 +297,6 @@ public struct RandomChart_116: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -311,7 +309,6 @@ public struct RandomChart_116: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var a: Double = 0
         var b: Double = 1
@@ -331,19 +328,19 @@ public struct RandomChart_116: Sendable, Hashable {
         var deadline3 = Double.nan, armed3 = 0  // line 89
         var deadline4 = Double.nan, armed4 = 0  // line 90
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -431,9 +428,10 @@ public struct RandomChart_116: Sendable, Hashable {
         if core.isFinished { return .afterFinal }
         beginStep()
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -442,7 +440,7 @@ public struct RandomChart_116: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -473,9 +471,10 @@ public struct RandomChart_116: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -550,172 +549,171 @@ public struct RandomChart_116: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tick:
             if !(core.active & Bits(0x700)).isEmpty /* s7, s8, s9 */ {
                 // line 28: on tick in s6
                 if (core.b != 0) {
-                    addEnabled(4)
+                    addEnabled(4, &chosen)
                 }
             }
             if core.active.contains(17) /* s16 */ {
                 // line 56: on tick, move in s16
-                addEnabled(13)
+                addEnabled(13, &chosen)
             }
             if core.active.contains(25) /* s24 */ {
                 // line 86: on tick, move in s24 -> h11
                 if (core.b != 0) {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 }
             }
         case .go:
             if core.active.contains(4) /* s3 */ {
                 // line 21: on go in s3 -> h26
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
             if core.active.contains(9) /* s8 */ {
                 // line 35: on go in s8 -> h11
                 if !core.active.contains(18) {
-                    addEnabled(7)
+                    addEnabled(7, &chosen)
                 }
             }
             if core.active.contains(21) /* s20 */ {
                 // line 74: on go in s20 -> h22
                 if (core.a > 1) {
-                    addEnabled(17)
+                    addEnabled(17, &chosen)
                 }
             }
         case .back:
             if !(core.active & Bits(0x700)).isEmpty /* s7, s8, s9 */ {
                 // line 29: on back in s6 -> s20
                 if core.flag {
-                    addEnabled(5)
+                    addEnabled(5, &chosen)
                 }
             }
             if !(core.active & Bits(0x18000)).isEmpty /* s14, s15 */ {
                 // line 43: on back in s12 -> s24
                 if core.flag {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
             if core.active.contains(17) /* s16 */ {
                 // line 55: on back in s16
                 if !core.active.contains(18) {
-                    addEnabled(12)
+                    addEnabled(12, &chosen)
                 // line 57: on back in s16 -> h5
                 } else if (core.b != 0) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 // line 43: on back in s12 -> s24
                 } else if core.flag {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
             if !(core.active & Bits(0x740000)).isEmpty /* s17, s19, s20, s21 */ {
                 // line 43: on back in s12 -> s24
                 if core.flag {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
         case .move:
             if !(core.active & Bits(0x18000)).isEmpty /* s14, s15 */ {
                 // line 44: on move in s12 -> s7
                 if core.flag {
-                    addEnabled(9)
+                    addEnabled(9, &chosen)
                 }
             }
             if core.active.contains(17) /* s16 */ {
                 // line 56: on tick, move in s16
-                addEnabled(13)
+                addEnabled(13, &chosen)
             }
             if !(core.active & Bits(0x740000)).isEmpty /* s17, s19, s20, s21 */ {
                 // line 44: on move in s12 -> s7
                 if core.flag {
-                    addEnabled(9)
+                    addEnabled(9, &chosen)
                 }
             }
             if core.active.contains(25) /* s24 */ {
                 // line 86: on tick, move in s24 -> h11
                 if (core.b != 0) {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 }
             }
         case .note:
             if core.active.contains(20) /* s19 */ {
                 // line 69: on note in s19 -> h11
                 if (core.b != 0) {
-                    addEnabled(16)
+                    addEnabled(16, &chosen)
                 }
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(15) /* s14 */ {
             // line 49: always in s14 -> s16
             if (core.a < 3) {
-                addEnabled(11)
+                addEnabled(11, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 1:  // s0
             if !(core.active & Bits(0x778000)).isEmpty /* s14, s15, s16, s17, s19, s20, s21 */ {
                 // line 45: done(s0) in s12 -> s19
                 if (core.a < 5) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 }
             }
         case 2:  // s1
             if !(core.active & Bits(0x38)).isEmpty /* s2, s3, s4 */ {
                 // line 16: done(s1) in s1 -> s9
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case 19:  // s18
             if !(core.active & Bits(0x738)).isEmpty /* s2, s3, s4, s7, s8, s9 */ {
                 // line 14: done(s18) in s0 -> s21
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
             if !(core.active & Bits(0x700000)).isEmpty /* s19, s20, s21 */ {
                 // line 65: done(s18) in s18 -> h11
-                addEnabled(15)
+                addEnabled(15, &chosen)
             }
         case 24:  // s23
             if !(core.active & Bits(0x6000000)).isEmpty /* s24, s25 */ {
                 // line 82: done(s23) in s23 -> s6
                 if (core.a < 5) {
-                    addEnabled(19)
+                    addEnabled(19, &chosen)
                 }
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -748,7 +746,7 @@ public struct RandomChart_116: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -767,7 +765,7 @@ public struct RandomChart_116: Sendable, Hashable {
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -1010,12 +1008,13 @@ public struct RandomChart_116: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1023,13 +1022,13 @@ public struct RandomChart_116: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1058,7 +1057,7 @@ public struct RandomChart_116: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 guard (core.b != 0) else { return .ignored }
@@ -1077,7 +1076,7 @@ public struct RandomChart_116: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1094,25 +1093,25 @@ public struct RandomChart_116: Sendable, Hashable {
     @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 0:  // line 14: done(s18) in s0 -> s21
-            try transition0()
+            transition0()
         case 4:  // line 28: on tick in s6
-            try transition4()
+            transition4()
         case 5:  // line 29: on back in s6 -> s20
             try transition5()
         case 6:  // line 34: after in s8 -> s8
             try transition6()
         case 7:  // line 35: on go in s8 -> h11
-            try transition7()
+            transition7()
         case 8:  // line 43: on back in s12 -> s24
             try transition8()
         case 11:  // line 49: always in s14 -> s16
             try transition11()
         case 18:  // line 75: after in s20 -> h26
-            try transition18()
+            transition18()
         case 20:  // line 86: on tick, move in s24 -> h11
-            try transition20()
+            transition20()
         case 21:  // line 89: after in s25 -> h11
-            try transition21()
+            transition21()
         case 22:  // line 90: after in s25 -> s25
             try transition22()
         default:
@@ -1121,12 +1120,12 @@ public struct RandomChart_116: Sendable, Hashable {
     }
 
     /// Line 14: done(s18) in s0 -> s21.
-    private mutating func transition0() throws(Failure) {
+    private mutating func transition0() {
         pending.append(.out(v: core.a))
     }
 
     /// Line 28: on tick in s6.
-    private mutating func transition4() throws(Failure) {
+    private mutating func transition4() {
         core.trail = "s20"
     }
 
@@ -1142,7 +1141,7 @@ public struct RandomChart_116: Sendable, Hashable {
     }
 
     /// Line 35: on go in s8 -> h11.
-    private mutating func transition7() throws(Failure) {
+    private mutating func transition7() {
         core.flag = (core.a > core.b)
     }
 
@@ -1157,7 +1156,7 @@ public struct RandomChart_116: Sendable, Hashable {
     }
 
     /// Line 75: after in s20 -> h26.
-    private mutating func transition18() throws(Failure) {
+    private mutating func transition18() {
         if (core.a > 2) {
             core.a = 0
         } else {
@@ -1166,12 +1165,12 @@ public struct RandomChart_116: Sendable, Hashable {
     }
 
     /// Line 86: on tick, move in s24 -> h11.
-    private mutating func transition20() throws(Failure) {
+    private mutating func transition20() {
         internalQueue.append(.event(.move(x: core.a)))
     }
 
     /// Line 89: after in s25 -> h11.
-    private mutating func transition21() throws(Failure) {
+    private mutating func transition21() {
         internalQueue.append(.event(.move(x: core.a)))
     }
 
@@ -1190,7 +1189,7 @@ public struct RandomChart_116: Sendable, Hashable {
         case 4:  // s3
             core.flag = !core.flag
             let delay0: Double = 0.1
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
@@ -1199,7 +1198,7 @@ public struct RandomChart_116: Sendable, Hashable {
             if isInFinalState(1) { internalQueue.append(.done(1)) }
         case 9:  // s8
             let delay1: Double = 0.1
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
@@ -1219,7 +1218,7 @@ public struct RandomChart_116: Sendable, Hashable {
         case 21:  // s20
             internalQueue.append(.event(.move(x: core.a)))
             let delay2: Double = 0.5
-            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
+            if delay2 > 0 && !Self.deadlineHolds(at: core.now, after: delay2) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
@@ -1227,12 +1226,12 @@ public struct RandomChart_116: Sendable, Hashable {
             core.flag = !core.flag
         case 26:  // s25
             let delay3: Double = 2
-            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
+            if delay3 > 0 && !Self.deadlineHolds(at: core.now, after: delay3) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
             let delay4: Double = 2
-            if delay4 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay4) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay4) }
+            if delay4 > 0 && !Self.deadlineHolds(at: core.now, after: delay4) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay4) }
             core.deadline4 = core.now + Swift.max(0, delay4)
             core.sequence += 1
             core.armed4 = core.sequence
@@ -1467,7 +1466,7 @@ public struct RandomChart_116: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -2308,8 +2307,8 @@ public struct RandomChart_116: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -2366,6 +2365,8 @@ public struct RandomChart_116: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

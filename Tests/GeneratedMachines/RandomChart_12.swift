@@ -243,21 +243,21 @@ public struct RandomChart_12: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -267,8 +267,6 @@ public struct RandomChart_12: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -281,7 +279,6 @@ public struct RandomChart_12: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var a: Double = 0
         var b: Double = 0
@@ -298,19 +295,19 @@ public struct RandomChart_12: Sendable, Hashable {
         var deadline3 = Double.nan, armed3 = 0  // line 33
         var deadline4 = Double.nan, armed4 = 0  // line 34
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -422,12 +419,12 @@ public struct RandomChart_12: Sendable, Hashable {
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
                     core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-                    if core.active.contains(5) { try exit(5) }  // s4
+                    if core.active.contains(5) { exit(5) }  // s4
                     core.active = core.active & ~Bits(0x20)  // s4
-                    if core.active.contains(4) { try exit(4) }  // s3
+                    if core.active.contains(4) { exit(4) }  // s3
                     core.active = core.active & ~Bits(0x18)  // s3, s2
-                    if core.active.contains(2) { try exit(2) }  // s1
-                    if core.active.contains(1) { try exit(1) }  // s0
+                    if core.active.contains(2) { exit(2) }  // s1
+                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                     core.active = core.active | Bits(0x4)  // s1
                     try enter(2)  // s1
@@ -439,12 +436,12 @@ public struct RandomChart_12: Sendable, Hashable {
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
                     core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-                    if core.active.contains(5) { try exit(5) }  // s4
+                    if core.active.contains(5) { exit(5) }  // s4
                     core.active = core.active & ~Bits(0x20)  // s4
-                    if core.active.contains(4) { try exit(4) }  // s3
+                    if core.active.contains(4) { exit(4) }  // s3
                     core.active = core.active & ~Bits(0x18)  // s3, s2
-                    if core.active.contains(2) { try exit(2) }  // s1
-                    if core.active.contains(1) { try exit(1) }  // s0
+                    if core.active.contains(2) { exit(2) }  // s1
+                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                     core.active = core.active | Bits(0x4)  // s1
                     try enter(2)  // s1
@@ -484,12 +481,12 @@ public struct RandomChart_12: Sendable, Hashable {
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
                     core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-                    if core.active.contains(5) { try exit(5) }  // s4
+                    if core.active.contains(5) { exit(5) }  // s4
                     core.active = core.active & ~Bits(0x20)  // s4
-                    if core.active.contains(4) { try exit(4) }  // s3
+                    if core.active.contains(4) { exit(4) }  // s3
                     core.active = core.active & ~Bits(0x18)  // s3, s2
-                    if core.active.contains(2) { try exit(2) }  // s1
-                    if core.active.contains(1) { try exit(1) }  // s0
+                    if core.active.contains(2) { exit(2) }  // s1
+                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                     core.active = core.active | Bits(0x4)  // s1
                     try enter(2)  // s1
@@ -501,12 +498,12 @@ public struct RandomChart_12: Sendable, Hashable {
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
                     core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-                    if core.active.contains(5) { try exit(5) }  // s4
+                    if core.active.contains(5) { exit(5) }  // s4
                     core.active = core.active & ~Bits(0x20)  // s4
-                    if core.active.contains(4) { try exit(4) }  // s3
+                    if core.active.contains(4) { exit(4) }  // s3
                     core.active = core.active & ~Bits(0x18)  // s3, s2
-                    if core.active.contains(2) { try exit(2) }  // s1
-                    if core.active.contains(1) { try exit(1) }  // s0
+                    if core.active.contains(2) { exit(2) }  // s1
+                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                     core.active = core.active | Bits(0x4)  // s1
                     try enter(2)  // s1
@@ -537,12 +534,12 @@ public struct RandomChart_12: Sendable, Hashable {
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x13FE))
                 core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-                if core.active.contains(5) { try exit(5) }  // s4
+                if core.active.contains(5) { exit(5) }  // s4
                 core.active = core.active & ~Bits(0x20)  // s4
-                if core.active.contains(4) { try exit(4) }  // s3
+                if core.active.contains(4) { exit(4) }  // s3
                 core.active = core.active & ~Bits(0x18)  // s3, s2
-                if core.active.contains(2) { try exit(2) }  // s1
-                if core.active.contains(1) { try exit(1) }  // s0
+                if core.active.contains(2) { exit(2) }  // s1
+                if core.active.contains(1) { exit(1) }  // s0
                 core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                 core.active = core.active | Bits(0x4)  // s1
                 try enter(2)  // s1
@@ -562,9 +559,10 @@ public struct RandomChart_12: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -573,7 +571,7 @@ public struct RandomChart_12: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -604,9 +602,10 @@ public struct RandomChart_12: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -682,131 +681,130 @@ public struct RandomChart_12: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tick:
             if !(core.active & Bits(0x3B0)).isEmpty /* s3, s4, s6, s7, s8 */ {
                 // line 21: on tick in s1 -> s2
                 if (!core.trail.isEmpty) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
             if core.active.contains(12) /* s11 */ {
                 // line 59: on tick, move in s11 -> s7
-                addEnabled(17)
+                addEnabled(17, &chosen)
             }
         case .go:
             if !(core.active & Bits(0x30)).isEmpty /* s3, s4 */ {
                 // line 20: on go in s1 -> h9
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
             if core.active.contains(7) /* s6 */ {
                 // line 44: on go in s6 -> s1
                 if (core.b != 0) {
-                    addEnabled(15)
+                    addEnabled(15, &chosen)
                 // line 20: on go in s1 -> h9
                 } else {
-                    addEnabled(2)
+                    addEnabled(2, &chosen)
                 }
             }
             if !(core.active & Bits(0x300)).isEmpty /* s7, s8 */ {
                 // line 20: on go in s1 -> h9
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         case .back:
             if core.active.contains(4) /* s3 */ {
                 // line 28: on back in s3 -> h9
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
             if !(core.active & Bits(0x3A0)).isEmpty /* s4, s6, s7, s8 */ {
                 // line 22: on back in s1 -> s7
                 if (core.a > 1) {
-                    addEnabled(4)
+                    addEnabled(4, &chosen)
                 }
             }
         case .move:
             if core.active.contains(7) /* s6 */ {
                 // line 43: on move in s6 -> s4
                 if (!core.trail.isEmpty) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 }
             }
             if core.active.contains(12) /* s11 */ {
                 // line 59: on tick, move in s11 -> s7
-                addEnabled(17)
+                addEnabled(17, &chosen)
             }
         case .note:
             if !(core.active & Bits(0x380)).isEmpty /* s6, s7, s8 */ {
                 // line 39: on note in s5 -> s2
-                addEnabled(12)
+                addEnabled(12, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(4) /* s3 */ {
             // line 29: always in s3 -> s5
             if (core.a < 2) {
-                addEnabled(8)
+                addEnabled(8, &chosen)
             }
         }
         if core.active.contains(5) /* s4 */ {
             // line 35: always in s4 -> h9
             if (core.a < 3) {
-                addEnabled(11)
+                addEnabled(11, &chosen)
             }
         }
         if core.active.contains(7) /* s6 */ {
             // line 45: always in s6 -> s7
             if (core.a < 2) {
-                addEnabled(16)
+                addEnabled(16, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 2:  // s1
             if !(core.active & Bits(0x3B0)).isEmpty /* s3, s4, s6, s7, s8 */ {
                 // line 23: done(s1) in s1 -> s1
                 if (core.a < 5) {
-                    addEnabled(5)
+                    addEnabled(5, &chosen)
                 }
             }
         case 6:  // s5
             if !(core.active & Bits(0x380)).isEmpty /* s6, s7, s8 */ {
                 // line 40: done(s5) in s5 -> s2
                 if (core.a < 5) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 }
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -839,7 +837,7 @@ public struct RandomChart_12: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -853,12 +851,12 @@ public struct RandomChart_12: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -873,12 +871,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x1000)  // s11
             try enter(12)  // s11
@@ -886,12 +884,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -903,12 +901,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -920,12 +918,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -939,12 +937,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             try runActions(8, event)
             core.active = core.active | Bits(0x4)  // s1
@@ -957,12 +955,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             try runActions(9, event)
             core.active = core.active | Bits(0x4)  // s1
@@ -977,12 +975,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -994,12 +992,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             try runActions(13, event)
             core.active = core.active | Bits(0x4)  // s1
@@ -1012,12 +1010,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -1029,12 +1027,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             try runActions(15, event)
             core.active = core.active | Bits(0x4)  // s1
@@ -1054,12 +1052,12 @@ public struct RandomChart_12: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
             core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
+            if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(2) { exit(2) }  // s1
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -1088,12 +1086,13 @@ public struct RandomChart_12: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1101,13 +1100,13 @@ public struct RandomChart_12: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1136,7 +1135,7 @@ public struct RandomChart_12: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 guard core.active.contains(7) else { return .ignored }
@@ -1156,7 +1155,7 @@ public struct RandomChart_12: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1173,21 +1172,21 @@ public struct RandomChart_12: Sendable, Hashable {
     @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 0:  // line 14: after in s0
-            try transition0()
+            transition0()
         case 2:  // line 20: on go in s1 -> h9
             try transition2()
         case 6:  // line 27: after in s3
-            try transition6()
+            transition6()
         case 7:  // line 28: on back in s3 -> h9
-            try transition7()
+            transition7()
         case 8:  // line 29: always in s3 -> s5
             try transition8()
         case 9:  // line 33: after in s4 -> s5
-            try transition9()
+            transition9()
         case 11:  // line 35: always in s4 -> h9
             try transition11()
         case 13:  // line 40: done(s5) in s5 -> s2
-            try transition13()
+            transition13()
         case 15:  // line 44: on go in s6 -> s1
             try transition15()
         case 16:  // line 45: always in s6 -> s7
@@ -1198,7 +1197,7 @@ public struct RandomChart_12: Sendable, Hashable {
     }
 
     /// Line 14: after in s0.
-    private mutating func transition0() throws(Failure) {
+    private mutating func transition0() {
         core.flag = (core.a > core.b)
     }
 
@@ -1209,12 +1208,12 @@ public struct RandomChart_12: Sendable, Hashable {
     }
 
     /// Line 27: after in s3.
-    private mutating func transition6() throws(Failure) {
+    private mutating func transition6() {
         core.trail = "s5"
     }
 
     /// Line 28: on back in s3 -> h9.
-    private mutating func transition7() throws(Failure) {
+    private mutating func transition7() {
         core.flag = (core.a > core.b)
     }
 
@@ -1224,7 +1223,7 @@ public struct RandomChart_12: Sendable, Hashable {
     }
 
     /// Line 33: after in s4 -> s5.
-    private mutating func transition9() throws(Failure) {
+    private mutating func transition9() {
         pending.append(.out(v: core.a))
     }
 
@@ -1234,7 +1233,7 @@ public struct RandomChart_12: Sendable, Hashable {
     }
 
     /// Line 40: done(s5) in s5 -> s2.
-    private mutating func transition13() throws(Failure) {
+    private mutating func transition13() {
         pending.append(.out(v: core.a))
     }
 
@@ -1256,12 +1255,12 @@ public struct RandomChart_12: Sendable, Hashable {
         switch s {
         case 1:  // s0
             let delay0: Double = 1
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
             let delay1: Double = 0.5
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
@@ -1269,18 +1268,18 @@ public struct RandomChart_12: Sendable, Hashable {
             core.a = try Self.divide(10, core.b, compound: false, 18, 21)
         case 4:  // s3
             let delay2: Double = 2
-            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
+            if delay2 > 0 && !Self.deadlineHolds(at: core.now, after: delay2) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
         case 5:  // s4
             let delay3: Double = 1
-            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
+            if delay3 > 0 && !Self.deadlineHolds(at: core.now, after: delay3) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
             let delay4: Double = 1
-            if delay4 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay4) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay4) }
+            if delay4 > 0 && !Self.deadlineHolds(at: core.now, after: delay4) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay4) }
             core.deadline4 = core.now + Swift.max(0, delay4)
             core.sequence += 1
             core.armed4 = core.sequence
@@ -1301,7 +1300,7 @@ public struct RandomChart_12: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         case 1:  // s0
             core.deadline0 = .nan
@@ -1477,7 +1476,7 @@ public struct RandomChart_12: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -2170,8 +2169,8 @@ public struct RandomChart_12: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -2228,6 +2227,8 @@ public struct RandomChart_12: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

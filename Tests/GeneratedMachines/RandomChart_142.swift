@@ -249,21 +249,21 @@ public struct RandomChart_142: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -273,8 +273,6 @@ public struct RandomChart_142: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -287,7 +285,6 @@ public struct RandomChart_142: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var a: Double = 1
         var b: Double = 2
@@ -302,19 +299,19 @@ public struct RandomChart_142: Sendable, Hashable {
         var deadline2 = Double.nan, armed2 = 0  // line 62
         var deadline3 = Double.nan, armed3 = 0  // line 72
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -430,7 +427,7 @@ public struct RandomChart_142: Sendable, Hashable {
                 core.active = core.active & ~Bits(0x8)  // s2
                 if core.active.contains(2) { try exit(2) }  // s1
                 core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
-                try transition15()
+                transition15()
                 core.active = core.active | Bits(0x100)  // s7
                 try enter(8)  // s7
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -511,7 +508,7 @@ public struct RandomChart_142: Sendable, Hashable {
                     core.active = core.active & ~Bits(0x8)  // s2
                     if core.active.contains(2) { try exit(2) }  // s1
                     core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
-                    try transition15()
+                    transition15()
                     core.active = core.active | Bits(0x100)  // s7
                     try enter(8)  // s7
                 default:  // line 61: on move in s12
@@ -532,9 +529,10 @@ public struct RandomChart_142: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -543,7 +541,7 @@ public struct RandomChart_142: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -574,9 +572,10 @@ public struct RandomChart_142: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -650,192 +649,191 @@ public struct RandomChart_142: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tick:
             if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 48: on tick, move in s9 -> s7
-                addEnabled(15)
+                addEnabled(15, &chosen)
             }
         case .go:
             if core.active.contains(2) /* s1 */ {
                 // line 16: on go in s1 -> s9
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
             if core.active.contains(4) /* s3 */ {
                 // line 27: on go in s3 -> s8
                 if !core.active.contains(2) {
-                    addEnabled(7)
+                    addEnabled(7, &chosen)
                 }
             }
             if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 49: on go in s9 -> s5
                 if !core.active.contains(4) {
-                    addEnabled(16)
+                    addEnabled(16, &chosen)
                 // line 42: on go in s8 -> s0
                 } else if core.active.contains(10) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 // line 44: on go in s8 -> s12
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(12)
+                    addEnabled(12, &chosen)
                 }
             }
             if core.active.contains(14) /* s13 */ {
                 // line 42: on go in s8 -> s0
                 if core.active.contains(10) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 // line 44: on go in s8 -> s12
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(12)
+                    addEnabled(12, &chosen)
                 }
             }
             if core.active.contains(15) /* s14 */ {
                 // line 70: on go in s14 -> h6
-                addEnabled(23)
+                addEnabled(23, &chosen)
             }
         case .back:
             if core.active.contains(4) /* s3 */ {
                 // line 26: on back in s3 -> h6
                 if core.active.contains(12) {
-                    addEnabled(6)
+                    addEnabled(6, &chosen)
                 // line 20: on back in s2
                 } else if !core.active.contains(13) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 // line 22: on back in s2 -> s4
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
             if core.active.contains(5) /* s4 */ {
                 // line 31: on back in s4 -> s8
                 if core.flag {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 // line 20: on back in s2
                 } else if !core.active.contains(13) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 // line 22: on back in s2 -> s4
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
             if core.active.contains(6) /* s5 */ {
                 // line 20: on back in s2
                 if !core.active.contains(13) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 // line 22: on back in s2 -> s4
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
         case .move(let x):
             if core.active.contains(4) /* s3 */ {
                 // line 25: on move in s3 -> s12
                 if core.flag {
-                    addEnabled(5)
+                    addEnabled(5, &chosen)
                 }
             }
             if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 48: on tick, move in s9 -> s7
-                addEnabled(15)
+                addEnabled(15, &chosen)
             }
             if !(core.active & Bits(0xC000)).isEmpty /* s13, s14 */ {
                 // line 61: on move in s12
                 if (x > 0) {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 }
             }
         case .note:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if !(core.active & Bits(0x70)).isEmpty /* s3, s4, s5 */ {
             // line 21: always in s2 -> h6
             if (core.a < 2) {
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         }
         if core.active.contains(8) /* s7 */ {
             // line 39: always in s7 -> s13
             if (core.a < 2) {
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
         }
         if core.active.contains(11) /* s10 */ {
             // line 52: always in s10 -> s1
             if (core.a < 2) {
-                addEnabled(18)
+                addEnabled(18, &chosen)
             }
         }
         if core.active.contains(14) /* s13 */ {
             // line 60: always in s12 -> s8
             if (core.a < 3) {
-                addEnabled(19)
+                addEnabled(19, &chosen)
             }
         }
         if core.active.contains(15) /* s14 */ {
             // line 71: always in s14 -> s13
             if (core.a < 3) {
-                addEnabled(24)
+                addEnabled(24, &chosen)
             // line 60: always in s12 -> s8
             } else if (core.a < 3) {
-                addEnabled(19)
+                addEnabled(19, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 3:  // s2
             if !(core.active & Bits(0x70)).isEmpty /* s3, s4, s5 */ {
                 // line 23: done(s2) in s2 -> h6
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
         case 9:  // s8
             if !(core.active & Bits(0xD800)).isEmpty /* s10, s11, s13, s14 */ {
                 // line 45: done(s8) in s8 -> s8
-                addEnabled(13)
+                addEnabled(13, &chosen)
             }
         case 10:  // s9
             if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 50: done(s9) in s9 -> h6
                 if (core.a < 5) {
-                    addEnabled(17)
+                    addEnabled(17, &chosen)
                 }
             }
         case 13:  // s12
             if !(core.active & Bits(0xC000)).isEmpty /* s13, s14 */ {
                 // line 63: done(s12) in s12 -> s13
-                addEnabled(22)
+                addEnabled(22, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -868,7 +866,7 @@ public struct RandomChart_142: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -887,7 +885,7 @@ public struct RandomChart_142: Sendable, Hashable {
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -1313,12 +1311,13 @@ public struct RandomChart_142: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1326,13 +1325,13 @@ public struct RandomChart_142: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1359,7 +1358,7 @@ public struct RandomChart_142: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 chosen.append(11)
@@ -1376,7 +1375,7 @@ public struct RandomChart_142: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1397,23 +1396,23 @@ public struct RandomChart_142: Sendable, Hashable {
         case 2:  // line 21: always in s2 -> h6
             try transition2()
         case 3:  // line 22: on back in s2 -> s4
-            try transition3()
+            transition3()
         case 4:  // line 23: done(s2) in s2 -> h6
-            try transition4()
+            transition4()
         case 6:  // line 26: on back in s3 -> h6
-            try transition6()
+            transition6()
         case 9:  // line 39: always in s7 -> s13
             try transition9()
         case 11:  // line 43: after in s8 -> s7
-            try transition11()
+            transition11()
         case 12:  // line 44: on go in s8 -> s12
-            try transition12()
+            transition12()
         case 14:  // line 47: after in s9 -> s1
             try transition14()
         case 15:  // line 48: on tick, move in s9 -> s7
-            try transition15()
+            transition15()
         case 16:  // line 49: on go in s9 -> s5
-            try transition16()
+            transition16()
         case 18:  // line 52: always in s10 -> s1
             try transition18()
         case 19:  // line 60: always in s12 -> s8
@@ -1439,7 +1438,7 @@ public struct RandomChart_142: Sendable, Hashable {
     }
 
     /// Line 22: on back in s2 -> s4.
-    private mutating func transition3() throws(Failure) {
+    private mutating func transition3() {
         if (core.a > 2) {
             core.a = 0
         } else {
@@ -1448,7 +1447,7 @@ public struct RandomChart_142: Sendable, Hashable {
     }
 
     /// Line 23: done(s2) in s2 -> h6.
-    private mutating func transition4() throws(Failure) {
+    private mutating func transition4() {
         if (core.a > 2) {
             core.a = 0
         } else {
@@ -1457,7 +1456,7 @@ public struct RandomChart_142: Sendable, Hashable {
     }
 
     /// Line 26: on back in s3 -> h6.
-    private mutating func transition6() throws(Failure) {
+    private mutating func transition6() {
         core.flag = !core.flag
     }
 
@@ -1467,12 +1466,12 @@ public struct RandomChart_142: Sendable, Hashable {
     }
 
     /// Line 43: after in s8 -> s7.
-    private mutating func transition11() throws(Failure) {
+    private mutating func transition11() {
         pending.append(.out(v: core.a))
     }
 
     /// Line 44: on go in s8 -> s12.
-    private mutating func transition12() throws(Failure) {
+    private mutating func transition12() {
         if (core.a > 2) {
             core.a = 0
         } else {
@@ -1486,12 +1485,12 @@ public struct RandomChart_142: Sendable, Hashable {
     }
 
     /// Line 48: on tick, move in s9 -> s7.
-    private mutating func transition15() throws(Failure) {
+    private mutating func transition15() {
         pending.append(.out(v: core.a))
     }
 
     /// Line 49: on go in s9 -> s5.
-    private mutating func transition16() throws(Failure) {
+    private mutating func transition16() {
         core.trail = "s7"
     }
 
@@ -1525,13 +1524,13 @@ public struct RandomChart_142: Sendable, Hashable {
             core.flag = (core.a > core.b)
         case 9:  // s8
             let delay0: Double = 1
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
         case 10:  // s9
             let delay1: Double = 0
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
@@ -1539,7 +1538,7 @@ public struct RandomChart_142: Sendable, Hashable {
             core.a = try Self.add(core.a, 1, compound: true, 55, 25)
         case 13:  // s12
             let delay2: Double = 0.5
-            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
+            if delay2 > 0 && !Self.deadlineHolds(at: core.now, after: delay2) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
@@ -1548,7 +1547,7 @@ public struct RandomChart_142: Sendable, Hashable {
         case 15:  // s14
             core.a = try Self.add(core.a, 2, compound: true, 69, 25)
             let delay3: Double = 2
-            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
+            if delay3 > 0 && !Self.deadlineHolds(at: core.now, after: delay3) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
@@ -1790,7 +1789,7 @@ public struct RandomChart_142: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -2462,8 +2461,8 @@ public struct RandomChart_142: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -2520,6 +2519,8 @@ public struct RandomChart_142: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

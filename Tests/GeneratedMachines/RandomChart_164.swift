@@ -267,21 +267,21 @@ public struct RandomChart_164: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -291,8 +291,6 @@ public struct RandomChart_164: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -305,7 +303,6 @@ public struct RandomChart_164: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var a: Double = 1
         var b: Double = 0
@@ -324,19 +321,19 @@ public struct RandomChart_164: Sendable, Hashable {
         var deadline4 = Double.nan, armed4 = 0  // line 39
         var deadline5 = Double.nan, armed5 = 0  // line 90
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -432,9 +429,10 @@ public struct RandomChart_164: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -443,7 +441,7 @@ public struct RandomChart_164: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -474,9 +472,10 @@ public struct RandomChart_164: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -556,278 +555,277 @@ public struct RandomChart_164: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tick:
             if core.active.contains(6) /* s5 */ {
                 // line 32: on tick in s4 -> s5
                 if !core.active.contains(2) {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
             if core.active.contains(7) /* s6 */ {
                 // line 41: on tick, move in s6 -> s23
                 if (core.b != 0) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 // line 32: on tick in s4 -> s5
                 } else if !core.active.contains(2) {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
             if core.active.contains(8) /* s7 */ {
                 // line 32: on tick in s4 -> s5
                 if !core.active.contains(2) {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
             if core.active.contains(12) /* s11 */ {
                 // line 57: on tick, move in s11 -> s21
                 if (core.a > 1) {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 }
             }
             if !(core.active & Bits(0x1E00000)).isEmpty /* s20, s21, s22, s23 */ {
                 // line 85: on tick, move in s19 -> s22
                 if !core.active.contains(6) {
-                    addEnabled(28)
+                    addEnabled(28, &chosen)
                 }
             }
         case .go:
             if core.active.contains(3) /* s2 */ {
                 // line 15: on go in s0 -> h8
                 if (core.a < 3) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(4) /* s3 */ {
                 // line 25: on go in s3 -> h18
                 if (!core.trail.isEmpty) {
-                    addEnabled(4)
+                    addEnabled(4, &chosen)
                 // line 26: on go in s3 -> s6
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(5)
+                    addEnabled(5, &chosen)
                 // line 15: on go in s0 -> h8
                 } else if (core.a < 3) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(6) /* s5 */ {
                 // line 34: on go in s5 -> h8
                 if (core.b != 0) {
-                    addEnabled(9)
+                    addEnabled(9, &chosen)
                 // line 15: on go in s0 -> h8
                 } else if (core.a < 3) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(7) /* s6 */ {
                 // line 40: on go in s6 -> s23
-                addEnabled(12)
+                addEnabled(12, &chosen)
             }
             if core.active.contains(8) /* s7 */ {
                 // line 45: on go in s7
                 if !core.active.contains(24) {
-                    addEnabled(15)
+                    addEnabled(15, &chosen)
                 // line 15: on go in s0 -> h8
                 } else if (core.a < 3) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(11) /* s10 */ {
                 // line 15: on go in s0 -> h8
                 if (core.a < 3) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(12) /* s11 */ {
                 // line 58: on go in s11 -> s10
                 if core.flag {
-                    addEnabled(21)
+                    addEnabled(21, &chosen)
                 // line 15: on go in s0 -> h8
                 } else if (core.a < 3) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(14) /* s13 */ {
                 // line 15: on go in s0 -> h8
                 if (core.a < 3) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(17) /* s16 */ {
                 // line 75: on go in s16 -> s19
                 if (!core.trail.isEmpty) {
-                    addEnabled(26)
+                    addEnabled(26, &chosen)
                 }
             }
             if core.active.contains(23) /* s22 */ {
                 // line 98: on go in s22 -> s11
-                addEnabled(32)
+                addEnabled(32, &chosen)
             }
         case .back:
             if !(core.active & Bits(0xD8)).isEmpty /* s2, s3, s5, s6 */ {
                 // line 16: on back in s0 -> s19
                 if !core.active.contains(16) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if core.active.contains(8) /* s7 */ {
                 // line 44: on back in s7 -> s10
                 if core.active.contains(20) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 // line 16: on back in s0 -> s19
                 } else if !core.active.contains(16) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 53: on back in s9
                 if (core.a < 3) {
-                    addEnabled(18)
+                    addEnabled(18, &chosen)
                 // line 16: on back in s0 -> s19
                 } else if !core.active.contains(16) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if core.active.contains(14) /* s13 */ {
                 // line 16: on back in s0 -> s19
                 if !core.active.contains(16) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if core.active.contains(17) /* s16 */ {
                 // line 74: on back in s16 -> s21
                 if (!core.trail.isEmpty) {
-                    addEnabled(25)
+                    addEnabled(25, &chosen)
                 // line 68: on back in s14 -> s13
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(22)
+                    addEnabled(22, &chosen)
                 // line 69: on back in s14 -> s9
                 } else if (core.a > 1) {
-                    addEnabled(23)
+                    addEnabled(23, &chosen)
                 }
             }
             if core.active.contains(18) /* s17 */ {
                 // line 79: on back in s17 -> h18
                 if core.active.contains(24) {
-                    addEnabled(27)
+                    addEnabled(27, &chosen)
                 // line 68: on back in s14 -> s13
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(22)
+                    addEnabled(22, &chosen)
                 // line 69: on back in s14 -> s9
                 } else if (core.a > 1) {
-                    addEnabled(23)
+                    addEnabled(23, &chosen)
                 }
             }
             if core.active.contains(21) /* s20 */ {
                 // line 91: on back in s20
                 if core.flag {
-                    addEnabled(31)
+                    addEnabled(31, &chosen)
                 // line 68: on back in s14 -> s13
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(22)
+                    addEnabled(22, &chosen)
                 // line 69: on back in s14 -> s9
                 } else if (core.a > 1) {
-                    addEnabled(23)
+                    addEnabled(23, &chosen)
                 }
             }
             if !(core.active & Bits(0x1C00000)).isEmpty /* s21, s22, s23 */ {
                 // line 68: on back in s14 -> s13
                 if (!core.trail.isEmpty) {
-                    addEnabled(22)
+                    addEnabled(22, &chosen)
                 // line 69: on back in s14 -> s9
                 } else if (core.a > 1) {
-                    addEnabled(23)
+                    addEnabled(23, &chosen)
                 }
             }
         case .move(let x):
             if core.active.contains(4) /* s3 */ {
                 // line 27: on move in s3 -> h8
                 if (x > 0) {
-                    addEnabled(6)
+                    addEnabled(6, &chosen)
                 }
             }
             if core.active.contains(7) /* s6 */ {
                 // line 41: on tick, move in s6 -> s23
                 if (core.b != 0) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 }
             }
             if core.active.contains(12) /* s11 */ {
                 // line 57: on tick, move in s11 -> s21
                 if (core.a > 1) {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 }
             }
             if !(core.active & Bits(0x1E00000)).isEmpty /* s20, s21, s22, s23 */ {
                 // line 85: on tick, move in s19 -> s22
                 if !core.active.contains(6) {
-                    addEnabled(28)
+                    addEnabled(28, &chosen)
                 }
             }
         case .note:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
             // line 51: always in s9 -> h8
             if (core.a < 2) {
-                addEnabled(16)
+                addEnabled(16, &chosen)
             // line 52: always in s9 -> h18
             } else if (core.a < 3) {
-                addEnabled(17)
+                addEnabled(17, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 1:  // s0
             if !(core.active & Bits(0x60000)).isEmpty /* s16, s17 */ {
                 // line 71: done(s0) in s15 -> s15
-                addEnabled(24)
+                addEnabled(24, &chosen)
             }
         case 10:  // s9
             if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 54: done(s9) in s9 -> s6
                 if (core.a < 5) {
-                    addEnabled(19)
+                    addEnabled(19, &chosen)
                 }
             }
         case 20:  // s19
             if !(core.active & Bits(0x1E00000)).isEmpty /* s20, s21, s22, s23 */ {
                 // line 86: done(s19) in s19 -> s10
-                addEnabled(29)
+                addEnabled(29, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -860,7 +858,7 @@ public struct RandomChart_164: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -879,7 +877,7 @@ public struct RandomChart_164: Sendable, Hashable {
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -1314,12 +1312,13 @@ public struct RandomChart_164: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1327,13 +1326,13 @@ public struct RandomChart_164: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1364,7 +1363,7 @@ public struct RandomChart_164: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 guard (core.a > 1) else { return .ignored }
@@ -1387,7 +1386,7 @@ public struct RandomChart_164: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1404,29 +1403,29 @@ public struct RandomChart_164: Sendable, Hashable {
     @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 0:  // line 15: on go in s0 -> h8
-            try transition0()
+            transition0()
         case 1:  // line 16: on back in s0 -> s19
-            try transition1()
+            transition1()
         case 2:  // line 17: after in s0
             try transition2()
         case 3:  // line 20: after in s1
-            try transition3()
+            transition3()
         case 5:  // line 26: on go in s3 -> s6
             try transition5()
         case 6:  // line 27: on move in s3 -> h8
-            try transition6()
+            transition6()
         case 7:  // line 31: after in s4 -> h18
-            try transition7()
+            transition7()
         case 8:  // line 32: on tick in s4 -> s5
-            try transition8()
+            transition8()
         case 9:  // line 34: on go in s5 -> h8
-            try transition9()
+            transition9()
         case 10:  // line 35: after in s5 -> h8
             try transition10()
         case 11:  // line 39: after in s6 -> s9
-            try transition11()
+            transition11()
         case 13:  // line 41: on tick, move in s6 -> s23
-            try transition13()
+            transition13()
         case 16:  // line 51: always in s9 -> h8
             try transition16()
         case 17:  // line 52: always in s9 -> h18
@@ -1434,13 +1433,13 @@ public struct RandomChart_164: Sendable, Hashable {
         case 18:  // line 53: on back in s9
             try transition18()
         case 25:  // line 74: on back in s16 -> s21
-            try transition25()
+            transition25()
         case 27:  // line 79: on back in s17 -> h18
-            try transition27()
+            transition27()
         case 28:  // line 85: on tick, move in s19 -> s22
-            try transition28()
+            transition28()
         case 30:  // line 90: after in s20 -> s23
-            try transition30()
+            transition30()
         case 31:  // line 91: on back in s20
             try transition31()
         default:
@@ -1449,12 +1448,12 @@ public struct RandomChart_164: Sendable, Hashable {
     }
 
     /// Line 15: on go in s0 -> h8.
-    private mutating func transition0() throws(Failure) {
+    private mutating func transition0() {
         core.flag = (core.a > core.b)
     }
 
     /// Line 16: on back in s0 -> s19.
-    private mutating func transition1() throws(Failure) {
+    private mutating func transition1() {
         core.b = core.a
     }
 
@@ -1464,7 +1463,7 @@ public struct RandomChart_164: Sendable, Hashable {
     }
 
     /// Line 20: after in s1.
-    private mutating func transition3() throws(Failure) {
+    private mutating func transition3() {
         internalQueue.append(.event(.move(x: core.a)))
     }
 
@@ -1474,22 +1473,22 @@ public struct RandomChart_164: Sendable, Hashable {
     }
 
     /// Line 27: on move in s3 -> h8.
-    private mutating func transition6() throws(Failure) {
+    private mutating func transition6() {
         pending.append(.out(v: core.a))
     }
 
     /// Line 31: after in s4 -> h18.
-    private mutating func transition7() throws(Failure) {
+    private mutating func transition7() {
         pending.append(.out(v: core.a))
     }
 
     /// Line 32: on tick in s4 -> s5.
-    private mutating func transition8() throws(Failure) {
+    private mutating func transition8() {
         core.b = core.a
     }
 
     /// Line 34: on go in s5 -> h8.
-    private mutating func transition9() throws(Failure) {
+    private mutating func transition9() {
         core.trail = "s13"
     }
 
@@ -1499,12 +1498,12 @@ public struct RandomChart_164: Sendable, Hashable {
     }
 
     /// Line 39: after in s6 -> s9.
-    private mutating func transition11() throws(Failure) {
+    private mutating func transition11() {
         core.flag = (core.a > core.b)
     }
 
     /// Line 41: on tick, move in s6 -> s23.
-    private mutating func transition13() throws(Failure) {
+    private mutating func transition13() {
         if (core.a > 2) {
             core.a = 0
         } else {
@@ -1528,22 +1527,22 @@ public struct RandomChart_164: Sendable, Hashable {
     }
 
     /// Line 74: on back in s16 -> s21.
-    private mutating func transition25() throws(Failure) {
+    private mutating func transition25() {
         internalQueue.append(.event(.go))
     }
 
     /// Line 79: on back in s17 -> h18.
-    private mutating func transition27() throws(Failure) {
+    private mutating func transition27() {
         core.flag = !core.flag
     }
 
     /// Line 85: on tick, move in s19 -> s22.
-    private mutating func transition28() throws(Failure) {
+    private mutating func transition28() {
         core.flag = !core.flag
     }
 
     /// Line 90: after in s20 -> s23.
-    private mutating func transition30() throws(Failure) {
+    private mutating func transition30() {
         core.b = core.a
     }
 
@@ -1560,26 +1559,26 @@ public struct RandomChart_164: Sendable, Hashable {
         switch s {
         case 1:  // s0
             let delay0: Double = 0.5
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
         case 2:  // s1
             core.b = try Self.add(core.b, 1, compound: true, 19, 21)
             let delay1: Double = 2
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
         case 5:  // s4
             let delay2: Double = 0.5
-            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
+            if delay2 > 0 && !Self.deadlineHolds(at: core.now, after: delay2) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
         case 6:  // s5
             let delay3: Double = 0.5
-            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
+            if delay3 > 0 && !Self.deadlineHolds(at: core.now, after: delay3) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
@@ -1587,7 +1586,7 @@ public struct RandomChart_164: Sendable, Hashable {
             let local0 = try Self.multiply(core.a, 2, compound: false, 38, 33)
             core.b = local0
             let delay4: Double = 0.1
-            if delay4 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay4) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay4) }
+            if delay4 > 0 && !Self.deadlineHolds(at: core.now, after: delay4) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay4) }
             core.deadline4 = core.now + Swift.max(0, delay4)
             core.sequence += 1
             core.armed4 = core.sequence
@@ -1601,7 +1600,7 @@ public struct RandomChart_164: Sendable, Hashable {
         case 21:  // s20
             pending.append(.said(text: core.trail))
             let delay5: Double = 0.1
-            if delay5 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay5) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay5) }
+            if delay5 > 0 && !Self.deadlineHolds(at: core.now, after: delay5) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay5) }
             core.deadline5 = core.now + Swift.max(0, delay5)
             core.sequence += 1
             core.armed5 = core.sequence
@@ -1888,7 +1887,7 @@ public struct RandomChart_164: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -2662,8 +2661,8 @@ public struct RandomChart_164: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -2720,6 +2719,8 @@ public struct RandomChart_164: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

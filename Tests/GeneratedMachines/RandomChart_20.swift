@@ -269,21 +269,21 @@ public struct RandomChart_20: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0, t2 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0, t2: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; case 2: t2; default: t2 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; case 2: t2 = newValue; default: t2 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); case 2: Int(t2); default: Int(t2) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); case 2: t2 = Int32(truncatingIfNeeded: newValue); default: t2 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -293,8 +293,6 @@ public struct RandomChart_20: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -317,7 +315,6 @@ public struct RandomChart_20: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var a: Double = 2
         var b: Double = 1
@@ -338,19 +335,19 @@ public struct RandomChart_20: Sendable, Hashable {
         /// The events sent and not taken yet, in the order they were sent.
         var sent: [Sent] = []
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -495,9 +492,10 @@ public struct RandomChart_20: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -506,7 +504,7 @@ public struct RandomChart_20: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -543,9 +541,10 @@ public struct RandomChart_20: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
     /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
@@ -636,281 +635,280 @@ public struct RandomChart_20: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tick:
             if core.active.contains(6) /* s5 */ {
                 // line 40: on tick, move in s5 -> s9
                 if (!core.trail.isEmpty) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 // line 34: on tick, move in s4 -> s12
                 } else if !core.active.contains(9) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 }
             }
             if !(core.active & Bits(0x180)).isEmpty /* s6, s7 */ {
                 // line 34: on tick, move in s4 -> s12
                 if !core.active.contains(9) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 }
             }
             if core.active.contains(11) /* s10 */ {
                 // line 65: on tick, move in s10 -> s22
                 if (core.b != 0) {
-                    addEnabled(21)
+                    addEnabled(21, &chosen)
                 }
             }
         case .go:
             if core.active.contains(3) /* s2 */ {
                 // line 24: on go in s2 -> s1
                 if (core.a > 1) {
-                    addEnabled(5)
+                    addEnabled(5, &chosen)
                 // line 25: on go in s2 -> h14
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(6)
+                    addEnabled(6, &chosen)
                 }
             }
             if core.active.contains(4) /* s3 */ {
                 // line 29: on go in s3 -> s16
-                addEnabled(8)
+                addEnabled(8, &chosen)
             }
             if core.active.contains(18) /* s17 */ {
                 // line 85: on go in s17
                 if (core.a < 3) {
-                    addEnabled(25)
+                    addEnabled(25, &chosen)
                 // line 86: on go in s17 -> s23
                 } else if (core.b != 0) {
-                    addEnabled(26)
+                    addEnabled(26, &chosen)
                 // line 87: on go in s17 -> s0
                 } else if (core.a > 1) {
-                    addEnabled(27)
+                    addEnabled(27, &chosen)
                 }
             }
             if core.active.contains(19) /* s18 */ {
                 // line 92: on go in s18 -> s7
                 if core.active.contains(5) {
-                    addEnabled(28)
+                    addEnabled(28, &chosen)
                 }
             }
             if core.active.contains(20) /* s19 */ {
                 // line 96: on go in s19 -> s1
                 if (core.b != 0) {
-                    addEnabled(30)
+                    addEnabled(30, &chosen)
                 }
             }
             if core.active.contains(23) /* s22 */ {
                 // line 109: on go in s22
                 if core.flag {
-                    addEnabled(36)
+                    addEnabled(36, &chosen)
                 }
             }
         case .back:
             if !(core.active & Bits(0x1D8)).isEmpty /* s2, s3, s5, s6, s7 */ {
                 // line 15: on back in s0
                 if (!core.trail.isEmpty) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if core.active.contains(10) /* s9 */ {
                 // line 59: on back in s9 -> s7
                 if core.flag {
-                    addEnabled(19)
+                    addEnabled(19, &chosen)
                 // line 60: on back in s9
                 } else if (core.a < 3) {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 // line 53: on back in s8 -> s6
                 } else if !core.active.contains(9) {
-                    addEnabled(17)
+                    addEnabled(17, &chosen)
                 // line 15: on back in s0
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if !(core.active & Bits(0x3800)).isEmpty /* s10, s11, s12 */ {
                 // line 53: on back in s8 -> s6
                 if !core.active.contains(9) {
-                    addEnabled(17)
+                    addEnabled(17, &chosen)
                 // line 15: on back in s0
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if !(core.active & Bits(0x3C0000)).isEmpty /* s17, s18, s19, s20 */ {
                 // line 83: on back in s16
                 if (core.a > 1) {
-                    addEnabled(24)
+                    addEnabled(24, &chosen)
                 }
             }
             if core.active.contains(23) /* s22 */ {
                 // line 110: on back in s22 -> s4
-                addEnabled(37)
+                addEnabled(37, &chosen)
             }
             if core.active.contains(24) /* s23 */ {
                 // line 104: on back in s21 -> s20
                 if (core.b != 0) {
-                    addEnabled(33)
+                    addEnabled(33, &chosen)
                 }
             }
         case .move(let x):
             if !(core.active & Bits(0x18)).isEmpty /* s2, s3 */ {
                 // line 14: on move in s0 -> s23
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
             if core.active.contains(6) /* s5 */ {
                 // line 40: on tick, move in s5 -> s9
                 if (!core.trail.isEmpty) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 // line 34: on tick, move in s4 -> s12
                 } else if !core.active.contains(9) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 // line 14: on move in s0 -> s23
                 } else {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(7) /* s6 */ {
                 // line 44: on move in s6 -> h13
                 if (x > 0) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 // line 34: on tick, move in s4 -> s12
                 } else if !core.active.contains(9) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 // line 14: on move in s0 -> s23
                 } else {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(8) /* s7 */ {
                 // line 34: on tick, move in s4 -> s12
                 if !core.active.contains(9) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 // line 14: on move in s0 -> s23
                 } else {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(10) /* s9 */ {
                 // line 52: on move in s8 -> s12
                 if (x > 0) {
-                    addEnabled(16)
+                    addEnabled(16, &chosen)
                 // line 14: on move in s0 -> s23
                 } else {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(11) /* s10 */ {
                 // line 65: on tick, move in s10 -> s22
                 if (core.b != 0) {
-                    addEnabled(21)
+                    addEnabled(21, &chosen)
                 // line 66: on move in s10 -> s17
                 } else if core.active.contains(23) {
-                    addEnabled(22)
+                    addEnabled(22, &chosen)
                 // line 52: on move in s8 -> s12
                 } else if (x > 0) {
-                    addEnabled(16)
+                    addEnabled(16, &chosen)
                 // line 14: on move in s0 -> s23
                 } else {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if !(core.active & Bits(0x3000)).isEmpty /* s11, s12 */ {
                 // line 52: on move in s8 -> s12
                 if (x > 0) {
-                    addEnabled(16)
+                    addEnabled(16, &chosen)
                 // line 14: on move in s0 -> s23
                 } else {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
         case .note:
             if core.active.contains(23) /* s22 */ {
                 // line 108: on note in s22 -> s4
-                addEnabled(35)
+                addEnabled(35, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(19) /* s18 */ {
             // line 93: always in s18 -> s6
             if (core.a < 2) {
-                addEnabled(29)
+                addEnabled(29, &chosen)
             }
         }
         if core.active.contains(20) /* s19 */ {
             // line 97: always in s19 -> s20
             if (core.a < 2) {
-                addEnabled(31)
+                addEnabled(31, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 1:  // s0
             if !(core.active & Bits(0x3DD8)).isEmpty /* s2, s3, s5, s6, s7, s9, s10, s11, s12 */ {
                 // line 16: done(s0) in s0 -> h13
                 if (core.a < 5) {
-                    addEnabled(2)
+                    addEnabled(2, &chosen)
                 }
             }
         case 2:  // s1
             if !(core.active & Bits(0x18)).isEmpty /* s2, s3 */ {
                 // line 20: done(s1) in s1 -> s5
                 if (core.a < 5) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
         case 5:  // s4
             if !(core.active & Bits(0x1C0)).isEmpty /* s5, s6, s7 */ {
                 // line 35: done(s4) in s4 -> s0
                 if (core.a < 5) {
-                    addEnabled(11)
+                    addEnabled(11, &chosen)
                 }
             }
         case 16:  // s15
             if !(core.active & Bits(0x3C00)).isEmpty /* s9, s10, s11, s12 */ {
                 // line 54: done(s15) in s8 -> s10
-                addEnabled(18)
+                addEnabled(18, &chosen)
             }
             if !(core.active & Bits(0x1BC0000)).isEmpty /* s17, s18, s19, s20, s22, s23 */ {
                 // line 80: done(s15) in s15 -> s7
                 if (core.a < 5) {
-                    addEnabled(23)
+                    addEnabled(23, &chosen)
                 }
             }
         case 22:  // s21
             if !(core.active & Bits(0x1800000)).isEmpty /* s22, s23 */ {
                 // line 105: done(s21) in s21 -> s21
-                addEnabled(34)
+                addEnabled(34, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -943,7 +941,7 @@ public struct RandomChart_20: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -962,7 +960,7 @@ public struct RandomChart_20: Sendable, Hashable {
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -1807,12 +1805,13 @@ public struct RandomChart_20: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1820,13 +1819,13 @@ public struct RandomChart_20: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1858,7 +1857,7 @@ public struct RandomChart_20: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 guard (!core.trail.isEmpty) else { return .ignored }
@@ -1880,7 +1879,7 @@ public struct RandomChart_20: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1899,7 +1898,7 @@ public struct RandomChart_20: Sendable, Hashable {
             throw Failure(message: "100 sent events are pending already; this 'send' would add one more", line: line, column: column)
         }
         let delay = Swift.max(0, delay)
-        if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }
+        if delay > 0 && !Self.deadlineHolds(at: core.now, after: delay) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay) }
         core.sequence += 1
         core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))
     }
@@ -1909,36 +1908,36 @@ public struct RandomChart_20: Sendable, Hashable {
     @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 0:  // line 14: on move in s0 -> s23
-            try transition0()
+            transition0()
         case 1:  // line 15: on back in s0
-            try transition1()
+            transition1()
         case 5:  // line 24: on go in s2 -> s1
             try transition5()
         case 6:  // line 25: on go in s2 -> h14
             try transition6()
         case 9:  // line 30: on go in s3 -> h14
-            try transition9()
+            transition9()
         case 13:  // line 40: on tick, move in s5 -> s9
-            try transition13()
+            transition13()
         case 14:  // line 44: on move in s6 -> h13
-            try transition14()
+            transition14()
         case 16:  // line 52: on move in s8 -> s12
             try transition16()
         case 17:  // line 53: on back in s8 -> s6
-            try transition17()
+            transition17()
         case 21:  // line 65: on tick, move in s10 -> s22
             try transition21()
         case 22:  // line 66: on move in s10 -> s17
             switch event {
-            case .move(let x)?: try transition22_move(x: x)
+            case .move(let x)?: transition22_move(x: x)
             default: break
             }
         case 23:  // line 80: done(s15) in s15 -> s7
-            try transition23()
+            transition23()
         case 26:  // line 86: on go in s17 -> s23
             try transition26()
         case 27:  // line 87: on go in s17 -> s0
-            try transition27()
+            transition27()
         case 29:  // line 93: always in s18 -> s6
             try transition29()
         case 30:  // line 96: on go in s19 -> s1
@@ -1946,7 +1945,7 @@ public struct RandomChart_20: Sendable, Hashable {
         case 31:  // line 97: always in s19 -> s20
             try transition31()
         case 32:  // line 103: after in s21 -> s17
-            try transition32()
+            transition32()
         case 34:  // line 105: done(s21) in s21 -> s21
             try transition34()
         case 37:  // line 110: on back in s22 -> s4
@@ -1957,12 +1956,12 @@ public struct RandomChart_20: Sendable, Hashable {
     }
 
     /// Line 14: on move in s0 -> s23.
-    private mutating func transition0() throws(Failure) {
+    private mutating func transition0() {
         core.flag = !core.flag
     }
 
     /// Line 15: on back in s0.
-    private mutating func transition1() throws(Failure) {
+    private mutating func transition1() {
         core.flag = (core.a > core.b)
     }
 
@@ -1977,17 +1976,17 @@ public struct RandomChart_20: Sendable, Hashable {
     }
 
     /// Line 30: on go in s3 -> h14.
-    private mutating func transition9() throws(Failure) {
+    private mutating func transition9() {
         pending.append(.said(text: core.trail))
     }
 
     /// Line 40: on tick, move in s5 -> s9.
-    private mutating func transition13() throws(Failure) {
+    private mutating func transition13() {
         core.flag = !core.flag
     }
 
     /// Line 44: on move in s6 -> h13.
-    private mutating func transition14() throws(Failure) {
+    private mutating func transition14() {
         internalQueue.append(.event(.move(x: core.a)))
     }
 
@@ -1997,7 +1996,7 @@ public struct RandomChart_20: Sendable, Hashable {
     }
 
     /// Line 53: on back in s8 -> s6.
-    private mutating func transition17() throws(Failure) {
+    private mutating func transition17() {
         pending.append(.out(v: core.a))
     }
 
@@ -2007,12 +2006,12 @@ public struct RandomChart_20: Sendable, Hashable {
     }
 
     /// Line 66: on move in s10 -> s17.
-    private mutating func transition22_move(x: Double) throws(Failure) {
+    private mutating func transition22_move(x: Double) {
         core.b = x
     }
 
     /// Line 80: done(s15) in s15 -> s7.
-    private mutating func transition23() throws(Failure) {
+    private mutating func transition23() {
         internalQueue.append(.event(.go))
     }
 
@@ -2022,7 +2021,7 @@ public struct RandomChart_20: Sendable, Hashable {
     }
 
     /// Line 87: on go in s17 -> s0.
-    private mutating func transition27() throws(Failure) {
+    private mutating func transition27() {
         core.sent.removeAll { if case .move = $0.event { true } else { false } }
     }
 
@@ -2042,7 +2041,7 @@ public struct RandomChart_20: Sendable, Hashable {
     }
 
     /// Line 103: after in s21 -> s17.
-    private mutating func transition32() throws(Failure) {
+    private mutating func transition32() {
         core.b = core.a
     }
 
@@ -2068,26 +2067,26 @@ public struct RandomChart_20: Sendable, Hashable {
             let local0 = try Self.multiply(core.a, 2, compound: false, 22, 33)
             core.b = local0
             let delay0: Double = 0.5
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
         case 4:  // s3
             let delay1: Double = 0.5
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
         case 6:  // s5
             core.a = try Self.subtract(core.a, 1, compound: false, 38, 29)
             let delay2: Double = 2
-            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
+            if delay2 > 0 && !Self.deadlineHolds(at: core.now, after: delay2) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
         case 7:  // s6
             let delay3: Double = 1
-            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
+            if delay3 > 0 && !Self.deadlineHolds(at: core.now, after: delay3) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
@@ -2108,13 +2107,13 @@ public struct RandomChart_20: Sendable, Hashable {
             if isInFinalState(16) { internalQueue.append(.done(16)) }
         case 22:  // s21
             let delay4: Double = 0.5
-            if delay4 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay4) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay4) }
+            if delay4 > 0 && !Self.deadlineHolds(at: core.now, after: delay4) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay4) }
             core.deadline4 = core.now + Swift.max(0, delay4)
             core.sequence += 1
             core.armed4 = core.sequence
         case 24:  // s23
             let delay5: Double = 2
-            if delay5 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay5) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay5) }
+            if delay5 > 0 && !Self.deadlineHolds(at: core.now, after: delay5) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay5) }
             core.deadline5 = core.now + Swift.max(0, delay5)
             core.sequence += 1
             core.armed5 = core.sequence
@@ -2431,7 +2430,7 @@ public struct RandomChart_20: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -3267,8 +3266,8 @@ public struct RandomChart_20: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -3325,6 +3324,8 @@ public struct RandomChart_20: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

@@ -267,21 +267,21 @@ public struct RandomChart_38: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -291,8 +291,6 @@ public struct RandomChart_38: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -315,7 +313,6 @@ public struct RandomChart_38: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var a: Double = 2
         var b: Double = 1
@@ -340,19 +337,19 @@ public struct RandomChart_38: Sendable, Hashable {
         /// The events sent and not taken yet, in the order they were sent.
         var sent: [Sent] = []
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -445,9 +442,10 @@ public struct RandomChart_38: Sendable, Hashable {
         if core.isFinished { return .afterFinal }
         beginStep()
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -456,7 +454,7 @@ public struct RandomChart_38: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -493,9 +491,10 @@ public struct RandomChart_38: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
     /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
@@ -590,237 +589,236 @@ public struct RandomChart_38: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tick:
             if core.active.contains(2) /* s1 */ {
                 // line 19: on tick, move in s1 -> h23
                 if (core.a > 1) {
-                    addEnabled(2)
+                    addEnabled(2, &chosen)
                 // line 15: on tick, move in s0 -> s19
                 } else if (core.a > 1) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if !(core.active & Bits(0x170)).isEmpty /* s3, s4, s5, s7 */ {
                 // line 15: on tick, move in s0 -> s19
                 if (core.a > 1) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(9) /* s8 */ {
                 // line 47: on tick in s8 -> s3
                 if (core.a > 1) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 // line 15: on tick, move in s0 -> s19
                 } else if (core.a > 1) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if core.active.contains(11) /* s10 */ {
                 // line 15: on tick, move in s0 -> s19
                 if (core.a > 1) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if !(core.active & Bits(0x38000)).isEmpty /* s14, s15, s16 */ {
                 // line 63: on tick, move in s13 -> s3
                 if core.active.contains(22) {
-                    addEnabled(17)
+                    addEnabled(17, &chosen)
                 }
             }
             if core.active.contains(21) /* s20 */ {
                 // line 87: on tick, move in s20 -> h11
                 if core.flag {
-                    addEnabled(26)
+                    addEnabled(26, &chosen)
                 }
             }
             if core.active.contains(22) /* s21 */ {
                 // line 93: on tick in s21 -> s3
                 if (!core.trail.isEmpty) {
-                    addEnabled(28)
+                    addEnabled(28, &chosen)
                 }
             }
         case .go:
             if core.active.contains(2) /* s1 */ {
                 // line 20: on go in s1 -> s6
                 if (core.a > 1) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
             if core.active.contains(15) /* s14 */ {
                 // line 67: on go in s14
                 if (core.a < 3) {
-                    addEnabled(19)
+                    addEnabled(19, &chosen)
                 }
             }
             if !(core.active & Bits(0x300000)).isEmpty /* s19, s20 */ {
                 // line 77: on go in s18 -> h17
                 if !core.active.contains(15) {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 }
             }
             if core.active.contains(22) /* s21 */ {
                 // line 95: on go in s21
                 if (core.b != 0) {
-                    addEnabled(30)
+                    addEnabled(30, &chosen)
                 // line 77: on go in s18 -> h17
                 } else if !core.active.contains(15) {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 }
             }
             if core.active.contains(23) /* s22 */ {
                 // line 77: on go in s18 -> h17
                 if !core.active.contains(15) {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 }
             }
         case .back:
             if !(core.active & Bits(0x70)).isEmpty /* s3, s4, s5 */ {
                 // line 23: on back in s2 -> h11
-                addEnabled(4)
+                addEnabled(4, &chosen)
             }
             if core.active.contains(8) /* s7 */ {
                 // line 42: on back in s7 -> s1
                 if core.flag {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 }
             }
             if core.active.contains(21) /* s20 */ {
                 // line 88: on back in s20 -> h11
                 if (core.b != 0) {
-                    addEnabled(27)
+                    addEnabled(27, &chosen)
                 }
             }
         case .move:
             if core.active.contains(2) /* s1 */ {
                 // line 19: on tick, move in s1 -> h23
                 if (core.a > 1) {
-                    addEnabled(2)
+                    addEnabled(2, &chosen)
                 // line 15: on tick, move in s0 -> s19
                 } else if (core.a > 1) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if !(core.active & Bits(0xB70)).isEmpty /* s3, s4, s5, s7, s8, s10 */ {
                 // line 15: on tick, move in s0 -> s19
                 if (core.a > 1) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
             if !(core.active & Bits(0x38000)).isEmpty /* s14, s15, s16 */ {
                 // line 63: on tick, move in s13 -> s3
                 if core.active.contains(22) {
-                    addEnabled(17)
+                    addEnabled(17, &chosen)
                 // line 57: on move in s12 -> s13
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 }
             }
             if core.active.contains(20) /* s19 */ {
                 // line 57: on move in s12 -> s13
                 if (!core.trail.isEmpty) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 }
             }
             if core.active.contains(21) /* s20 */ {
                 // line 87: on tick, move in s20 -> h11
                 if core.flag {
-                    addEnabled(26)
+                    addEnabled(26, &chosen)
                 // line 57: on move in s12 -> s13
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 }
             }
             if !(core.active & Bits(0xC00000)).isEmpty /* s21, s22 */ {
                 // line 57: on move in s12 -> s13
                 if (!core.trail.isEmpty) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 }
             }
         case .note:
             if !(core.active & Bits(0x300)).isEmpty /* s7, s8 */ {
                 // line 37: on note in s6 -> h11
                 if core.flag {
-                    addEnabled(7)
+                    addEnabled(7, &chosen)
                 }
             }
             if core.active.contains(22) /* s21 */ {
                 // line 94: on note in s21 -> s3
                 if (core.b != 0) {
-                    addEnabled(29)
+                    addEnabled(29, &chosen)
                 }
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(4) /* s3 */ {
             // line 27: always in s3
             if (core.a < 4) {
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         }
         if core.active.contains(8) /* s7 */ {
             // line 43: always in s7 -> s20
             if (core.a < 4) {
-                addEnabled(11)
+                addEnabled(11, &chosen)
             }
         }
         if core.active.contains(21) /* s20 */ {
             // line 86: always in s20
             if (core.a < 4) {
-                addEnabled(25)
+                addEnabled(25, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 1:  // s0
             if !(core.active & Bits(0xB74)).isEmpty /* s1, s3, s4, s5, s7, s8, s10 */ {
                 // line 16: done(s0) in s0 -> s10
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
         case 13:  // s12
             if !(core.active & Bits(0xF00000)).isEmpty /* s19, s20, s21, s22 */ {
                 // line 79: done(s12) in s18 -> s7
                 if (core.a < 5) {
-                    addEnabled(22)
+                    addEnabled(22, &chosen)
                 }
             }
         case 19:  // s18
             if !(core.active & Bits(0x300)).isEmpty /* s7, s8 */ {
                 // line 39: done(s18) in s6 -> s1
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -853,7 +851,7 @@ public struct RandomChart_38: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -872,7 +870,7 @@ public struct RandomChart_38: Sendable, Hashable {
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -1375,12 +1373,13 @@ public struct RandomChart_38: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1388,13 +1387,13 @@ public struct RandomChart_38: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1432,7 +1431,7 @@ public struct RandomChart_38: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 guard (!core.trail.isEmpty) else { return .ignored }
@@ -1464,7 +1463,7 @@ public struct RandomChart_38: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1483,7 +1482,7 @@ public struct RandomChart_38: Sendable, Hashable {
             throw Failure(message: "100 sent events are pending already; this 'send' would add one more", line: line, column: column)
         }
         let delay = Swift.max(0, delay)
-        if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }
+        if delay > 0 && !Self.deadlineHolds(at: core.now, after: delay) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay) }
         core.sequence += 1
         core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))
     }
@@ -1493,36 +1492,36 @@ public struct RandomChart_38: Sendable, Hashable {
     @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 1:  // line 16: done(s0) in s0 -> s10
-            try transition1()
+            transition1()
         case 5:  // line 26: after in s3
             try transition5()
         case 6:  // line 27: always in s3
             try transition6()
         case 8:  // line 38: after in s6 -> s20
-            try transition8()
+            transition8()
         case 11:  // line 43: always in s7 -> s20
             try transition11()
         case 18:  // line 64: after in s13 -> s18
-            try transition18()
+            transition18()
         case 19:  // line 67: on go in s14
             try transition19()
         case 20:  // line 77: on go in s18 -> h17
-            try transition20()
+            transition20()
         case 24:  // line 82: after in s19 -> h11
             try transition24()
         case 25:  // line 86: always in s20
             try transition25()
         case 26:  // line 87: on tick, move in s20 -> h11
-            try transition26()
+            transition26()
         case 27:  // line 88: on back in s20 -> h11
-            try transition27()
+            transition27()
         default:
             break
         }
     }
 
     /// Line 16: done(s0) in s0 -> s10.
-    private mutating func transition1() throws(Failure) {
+    private mutating func transition1() {
         core.b = core.a
     }
 
@@ -1537,7 +1536,7 @@ public struct RandomChart_38: Sendable, Hashable {
     }
 
     /// Line 38: after in s6 -> s20.
-    private mutating func transition8() throws(Failure) {
+    private mutating func transition8() {
         core.trail = "s12"
     }
 
@@ -1547,7 +1546,7 @@ public struct RandomChart_38: Sendable, Hashable {
     }
 
     /// Line 64: after in s13 -> s18.
-    private mutating func transition18() throws(Failure) {
+    private mutating func transition18() {
         core.flag = (core.a > core.b)
     }
 
@@ -1557,7 +1556,7 @@ public struct RandomChart_38: Sendable, Hashable {
     }
 
     /// Line 77: on go in s18 -> h17.
-    private mutating func transition20() throws(Failure) {
+    private mutating func transition20() {
         pending.append(.said(text: core.trail))
     }
 
@@ -1573,12 +1572,12 @@ public struct RandomChart_38: Sendable, Hashable {
     }
 
     /// Line 87: on tick, move in s20 -> h11.
-    private mutating func transition26() throws(Failure) {
+    private mutating func transition26() {
         core.sent.removeAll { if case .move = $0.event { true } else { false } }
     }
 
     /// Line 88: on back in s20 -> h11.
-    private mutating func transition27() throws(Failure) {
+    private mutating func transition27() {
         core.sent.removeAll { if case .move = $0.event { true } else { false } }
     }
 
@@ -1593,7 +1592,7 @@ public struct RandomChart_38: Sendable, Hashable {
         case 4:  // s3
             try sendToSelf(.move(x: core.a), delay: 1, line: 25, column: 25)
             let delay0: Double = 0.1
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
@@ -1602,13 +1601,13 @@ public struct RandomChart_38: Sendable, Hashable {
         case 7:  // s6
             core.b = try Self.add(core.b, 1, compound: true, 36, 21)
             let delay1: Double = 1
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
         case 8:  // s7
             let delay2: Double = 0.1
-            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
+            if delay2 > 0 && !Self.deadlineHolds(at: core.now, after: delay2) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
@@ -1621,19 +1620,19 @@ public struct RandomChart_38: Sendable, Hashable {
             internalQueue.append(.done(1))
         case 13:  // s12
             let delay3: Double = 2
-            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
+            if delay3 > 0 && !Self.deadlineHolds(at: core.now, after: delay3) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
             let delay4: Double = 0.5
-            if delay4 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay4) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay4) }
+            if delay4 > 0 && !Self.deadlineHolds(at: core.now, after: delay4) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay4) }
             core.deadline4 = core.now + Swift.max(0, delay4)
             core.sequence += 1
             core.armed4 = core.sequence
         case 14:  // s13
             core.flag = (core.a > core.b)
             let delay5: Double = 0.5
-            if delay5 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay5) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay5) }
+            if delay5 > 0 && !Self.deadlineHolds(at: core.now, after: delay5) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay5) }
             core.deadline5 = core.now + Swift.max(0, delay5)
             core.sequence += 1
             core.armed5 = core.sequence
@@ -1644,18 +1643,18 @@ public struct RandomChart_38: Sendable, Hashable {
         case 19:  // s18
             core.b = try Self.add(core.b, 1, compound: true, 76, 21)
             let delay6: Double = 0.5
-            if delay6 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay6) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay6) }
+            if delay6 > 0 && !Self.deadlineHolds(at: core.now, after: delay6) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay6) }
             core.deadline6 = core.now + Swift.max(0, delay6)
             core.sequence += 1
             core.armed6 = core.sequence
         case 20:  // s19
             let delay7: Double = 2
-            if delay7 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay7) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay7) }
+            if delay7 > 0 && !Self.deadlineHolds(at: core.now, after: delay7) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay7) }
             core.deadline7 = core.now + Swift.max(0, delay7)
             core.sequence += 1
             core.armed7 = core.sequence
             let delay8: Double = 0.5
-            if delay8 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay8) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay8) }
+            if delay8 > 0 && !Self.deadlineHolds(at: core.now, after: delay8) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay8) }
             core.deadline8 = core.now + Swift.max(0, delay8)
             core.sequence += 1
             core.armed8 = core.sequence
@@ -1938,7 +1937,7 @@ public struct RandomChart_38: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -2803,8 +2802,8 @@ public struct RandomChart_38: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -2861,6 +2860,8 @@ public struct RandomChart_38: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

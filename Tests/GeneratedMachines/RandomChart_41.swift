@@ -255,21 +255,21 @@ public struct RandomChart_41: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -279,8 +279,6 @@ public struct RandomChart_41: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -293,7 +291,6 @@ public struct RandomChart_41: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var a: Double = 0
         var b: Double = 2
@@ -312,19 +309,19 @@ public struct RandomChart_41: Sendable, Hashable {
         var deadline3 = Double.nan, armed3 = 0  // line 74
         var deadline4 = Double.nan, armed4 = 0  // line 82
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -442,7 +439,7 @@ public struct RandomChart_41: Sendable, Hashable {
                 core.active = core.active & ~Bits(0xC)  // s2, s1
                 if core.active.contains(1) { try exit(1) }  // s0
                 core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
-                try transition24()
+                transition24()
                 core.active = core.active | Bits(0x8000)  // s14
                 try enter(15)  // s14
                 core.active = core.active | Bits(0x10000)  // s15
@@ -461,9 +458,10 @@ public struct RandomChart_41: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -472,7 +470,7 @@ public struct RandomChart_41: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -503,9 +501,10 @@ public struct RandomChart_41: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -583,246 +582,245 @@ public struct RandomChart_41: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tick:
             if core.active.contains(3) /* s2 */ {
                 // line 28: on tick, move in s2 -> s0
                 if !core.active.contains(12) {
-                    addEnabled(9)
+                    addEnabled(9, &chosen)
                 }
             }
             if core.active.contains(8) /* s7 */ {
                 // line 48: on tick, move in s7 -> s5
                 if (core.a > 1) {
-                    addEnabled(18)
+                    addEnabled(18, &chosen)
                 }
             }
             if core.active.contains(16) /* s15 */ {
                 // line 73: on tick, move in s14 -> s14
                 if core.active.contains(8) {
-                    addEnabled(27)
+                    addEnabled(27, &chosen)
                 }
             }
             if core.active.contains(17) /* s16 */ {
                 // line 83: on tick, move in s16 -> s16
                 if core.active.contains(7) {
-                    addEnabled(32)
+                    addEnabled(32, &chosen)
                 // line 73: on tick, move in s14 -> s14
                 } else if core.active.contains(8) {
-                    addEnabled(27)
+                    addEnabled(27, &chosen)
                 }
             }
         case .go:
             if !(core.active & Bits(0x18)).isEmpty /* s2, s3 */ {
                 // line 21: on go in s1 -> s11
                 if core.active.contains(11) {
-                    addEnabled(4)
+                    addEnabled(4, &chosen)
                 // line 22: on go in s1 -> s14
                 } else if (core.a < 3) {
-                    addEnabled(5)
+                    addEnabled(5, &chosen)
                 // line 17: on go in s0
                 } else if !core.active.contains(11) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if core.active.contains(7) /* s6 */ {
                 // line 43: on go in s6
-                addEnabled(16)
+                addEnabled(16, &chosen)
             }
             if !(core.active & Bits(0x900)).isEmpty /* s7, s10 */ {
                 // line 17: on go in s0
                 if !core.active.contains(11) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if core.active.contains(12) /* s11 */ {
                 // line 64: on go in s11
                 if (core.a > 1) {
-                    addEnabled(25)
+                    addEnabled(25, &chosen)
                 // line 17: on go in s0
                 } else if !core.active.contains(11) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
         case .back:
             if core.active.contains(3) /* s2 */ {
                 // line 27: on back in s2 -> h4
                 if core.active.contains(11) {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
             if core.active.contains(7) /* s6 */ {
                 // line 42: on back in s6 -> s7
                 if (core.b != 0) {
-                    addEnabled(15)
+                    addEnabled(15, &chosen)
                 // line 39: on back in s5
                 } else if core.flag {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 // line 40: on back in s5 -> s11
                 } else if (core.a > 1) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 }
             }
             if core.active.contains(8) /* s7 */ {
                 // line 39: on back in s5
                 if core.flag {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 // line 40: on back in s5 -> s11
                 } else if (core.a > 1) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 }
             }
             if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 54: on back in s9 -> s9
                 if !core.active.contains(6) {
-                    addEnabled(19)
+                    addEnabled(19, &chosen)
                 // line 55: on back in s9 -> s16
                 } else {
-                    addEnabled(20)
+                    addEnabled(20, &chosen)
                 }
             }
             if core.active.contains(16) /* s15 */ {
                 // line 79: on back in s15
-                addEnabled(30)
+                addEnabled(30, &chosen)
             }
         case .move:
             if core.active.contains(3) /* s2 */ {
                 // line 28: on tick, move in s2 -> s0
                 if !core.active.contains(12) {
-                    addEnabled(9)
+                    addEnabled(9, &chosen)
                 // line 29: on move in s2 -> h4
                 } else if !core.active.contains(15) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 }
             }
             if core.active.contains(4) /* s3 */ {
                 // line 33: on move in s3 -> h4
                 if (core.a > 1) {
-                    addEnabled(11)
+                    addEnabled(11, &chosen)
                 }
             }
             if core.active.contains(8) /* s7 */ {
                 // line 48: on tick, move in s7 -> s5
                 if (core.a > 1) {
-                    addEnabled(18)
+                    addEnabled(18, &chosen)
                 }
             }
             if core.active.contains(16) /* s15 */ {
                 // line 73: on tick, move in s14 -> s14
                 if core.active.contains(8) {
-                    addEnabled(27)
+                    addEnabled(27, &chosen)
                 }
             }
             if core.active.contains(17) /* s16 */ {
                 // line 83: on tick, move in s16 -> s16
                 if core.active.contains(7) {
-                    addEnabled(32)
+                    addEnabled(32, &chosen)
                 // line 73: on tick, move in s14 -> s14
                 } else if core.active.contains(8) {
-                    addEnabled(27)
+                    addEnabled(27, &chosen)
                 }
             }
         case .note(let text):
             if core.active.contains(12) /* s11 */ {
                 // line 63: on note in s11 -> s16
                 if (text == "a") {
-                    addEnabled(24)
+                    addEnabled(24, &chosen)
                 }
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(3) /* s2 */ {
             // line 23: always in s1 -> h4
             if (core.a < 4) {
-                addEnabled(6)
+                addEnabled(6, &chosen)
             // line 16: always in s0 -> s7
             } else if (core.a < 3) {
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         }
         if core.active.contains(4) /* s3 */ {
             // line 34: always in s3 -> h12
             if (core.a < 2) {
-                addEnabled(12)
+                addEnabled(12, &chosen)
             // line 23: always in s1 -> h4
             } else if (core.a < 4) {
-                addEnabled(6)
+                addEnabled(6, &chosen)
             // line 16: always in s0 -> s7
             } else if (core.a < 3) {
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         }
         if !(core.active & Bits(0x980)).isEmpty /* s6, s7, s10 */ {
             // line 16: always in s0 -> s7
             if (core.a < 3) {
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         }
         if core.active.contains(12) /* s11 */ {
             // line 65: always in s11 -> s0
             if (core.a < 2) {
-                addEnabled(26)
+                addEnabled(26, &chosen)
             // line 16: always in s0 -> s7
             } else if (core.a < 3) {
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         }
         if !(core.active & Bits(0x30000)).isEmpty /* s15, s16 */ {
             // line 75: always in s14 -> s1
             if (core.a < 3) {
-                addEnabled(29)
+                addEnabled(29, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 6:  // s5
             if !(core.active & Bits(0x1998)).isEmpty /* s2, s3, s6, s7, s10, s11 */ {
                 // line 19: done(s5) in s0 -> s6
-                addEnabled(3)
+                addEnabled(3, &chosen)
             }
         case 10:  // s9
             if !(core.active & Bits(0x18)).isEmpty /* s2, s3 */ {
                 // line 24: done(s9) in s1 -> s3
                 if (core.a < 5) {
-                    addEnabled(7)
+                    addEnabled(7, &chosen)
                 }
             }
             if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 56: done(s9) in s9 -> s10
-                addEnabled(21)
+                addEnabled(21, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -855,7 +853,7 @@ public struct RandomChart_41: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -874,7 +872,7 @@ public struct RandomChart_41: Sendable, Hashable {
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -1296,12 +1294,13 @@ public struct RandomChart_41: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1309,13 +1308,13 @@ public struct RandomChart_41: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1344,7 +1343,7 @@ public struct RandomChart_41: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 guard (core.a < 3) else { return .ignored }
@@ -1364,7 +1363,7 @@ public struct RandomChart_41: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1383,7 +1382,7 @@ public struct RandomChart_41: Sendable, Hashable {
         case 0:  // line 16: always in s0 -> s7
             try transition0()
         case 3:  // line 19: done(s5) in s0 -> s6
-            try transition3()
+            transition3()
         case 6:  // line 23: always in s1 -> h4
             try transition6()
         case 8:  // line 27: on back in s2 -> h4
@@ -1393,27 +1392,27 @@ public struct RandomChart_41: Sendable, Hashable {
         case 12:  // line 34: always in s3 -> h12
             try transition12()
         case 13:  // line 39: on back in s5
-            try transition13()
+            transition13()
         case 14:  // line 40: on back in s5 -> s11
-            try transition14()
+            transition14()
         case 15:  // line 42: on back in s6 -> s7
             try transition15()
         case 16:  // line 43: on go in s6
-            try transition16()
+            transition16()
         case 17:  // line 44: on go in s6 -> s14
             try transition17()
         case 19:  // line 54: on back in s9 -> s9
             try transition19()
         case 20:  // line 55: on back in s9 -> s16
-            try transition20()
+            transition20()
         case 21:  // line 56: done(s9) in s9 -> s10
-            try transition21()
+            transition21()
         case 23:  // line 59: after in s10 -> s6
-            try transition23()
+            transition23()
         case 24:  // line 63: on note in s11 -> s16
-            try transition24()
+            transition24()
         case 25:  // line 64: on go in s11
-            try transition25()
+            transition25()
         case 26:  // line 65: always in s11 -> s0
             try transition26()
         case 29:  // line 75: always in s14 -> s1
@@ -1431,7 +1430,7 @@ public struct RandomChart_41: Sendable, Hashable {
     }
 
     /// Line 19: done(s5) in s0 -> s6.
-    private mutating func transition3() throws(Failure) {
+    private mutating func transition3() {
         internalQueue.append(.event(.move(x: core.a)))
     }
 
@@ -1457,12 +1456,12 @@ public struct RandomChart_41: Sendable, Hashable {
     }
 
     /// Line 39: on back in s5.
-    private mutating func transition13() throws(Failure) {
+    private mutating func transition13() {
         pending.append(.out(v: core.a))
     }
 
     /// Line 40: on back in s5 -> s11.
-    private mutating func transition14() throws(Failure) {
+    private mutating func transition14() {
         pending.append(.out(v: core.a))
     }
 
@@ -1472,7 +1471,7 @@ public struct RandomChart_41: Sendable, Hashable {
     }
 
     /// Line 43: on go in s6.
-    private mutating func transition16() throws(Failure) {
+    private mutating func transition16() {
         pending.append(.said(text: core.trail))
     }
 
@@ -1488,27 +1487,27 @@ public struct RandomChart_41: Sendable, Hashable {
     }
 
     /// Line 55: on back in s9 -> s16.
-    private mutating func transition20() throws(Failure) {
+    private mutating func transition20() {
         core.flag = (core.a > core.b)
     }
 
     /// Line 56: done(s9) in s9 -> s10.
-    private mutating func transition21() throws(Failure) {
+    private mutating func transition21() {
         pending.append(.out(v: core.a))
     }
 
     /// Line 59: after in s10 -> s6.
-    private mutating func transition23() throws(Failure) {
+    private mutating func transition23() {
         core.trail = "s2"
     }
 
     /// Line 63: on note in s11 -> s16.
-    private mutating func transition24() throws(Failure) {
+    private mutating func transition24() {
         internalQueue.append(.event(.move(x: core.a)))
     }
 
     /// Line 64: on go in s11.
-    private mutating func transition25() throws(Failure) {
+    private mutating func transition25() {
         internalQueue.append(.event(.go))
     }
 
@@ -1537,7 +1536,7 @@ public struct RandomChart_41: Sendable, Hashable {
         case 1:  // s0
             core.b = try Self.add(core.b, 1, compound: true, 14, 17)
             let delay0: Double = 1
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
@@ -1547,12 +1546,12 @@ public struct RandomChart_41: Sendable, Hashable {
             internalQueue.append(.event(.go))
         case 11:  // s10
             let delay1: Double = 2
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
             let delay2: Double = 1
-            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
+            if delay2 > 0 && !Self.deadlineHolds(at: core.now, after: delay2) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
@@ -1561,7 +1560,7 @@ public struct RandomChart_41: Sendable, Hashable {
         case 15:  // s14
             core.a = try Self.divide(10, core.b, compound: false, 72, 21)
             let delay3: Double = 0.1
-            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
+            if delay3 > 0 && !Self.deadlineHolds(at: core.now, after: delay3) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
@@ -1569,7 +1568,7 @@ public struct RandomChart_41: Sendable, Hashable {
             core.flag = !core.flag
         case 17:  // s16
             let delay4: Double = 0.1
-            if delay4 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay4) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay4) }
+            if delay4 > 0 && !Self.deadlineHolds(at: core.now, after: delay4) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay4) }
             core.deadline4 = core.now + Swift.max(0, delay4)
             core.sequence += 1
             core.armed4 = core.sequence
@@ -1833,7 +1832,7 @@ public struct RandomChart_41: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -2614,8 +2613,8 @@ public struct RandomChart_41: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -2672,6 +2671,8 @@ public struct RandomChart_41: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

@@ -265,21 +265,21 @@ public struct RandomChart_5: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -289,8 +289,6 @@ public struct RandomChart_5: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -313,7 +311,6 @@ public struct RandomChart_5: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var a: Double = 0
         var b: Double = 0
@@ -339,19 +336,19 @@ public struct RandomChart_5: Sendable, Hashable {
         /// The events sent and not taken yet, in the order they were sent.
         var sent: [Sent] = []
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -480,7 +477,7 @@ public struct RandomChart_5: Sendable, Hashable {
                     try enter(5)  // s4
                 case 6:  // line 26: on back in s3
                     eventlessMayHold = true
-                    try transition6()
+                    transition6()
                 default:  // line 55: on back in s13
                     break
                 }
@@ -498,9 +495,10 @@ public struct RandomChart_5: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -509,7 +507,7 @@ public struct RandomChart_5: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -546,9 +544,10 @@ public struct RandomChart_5: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// One step of `advance(to:)`: fires the timer (or takes the event the machine sent itself) due
     /// first by `time`, handing its outputs to `emit`; returns its outcome and, for a sent event,
@@ -651,207 +650,206 @@ public struct RandomChart_5: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tick:
             if core.active.contains(7) /* s6 */ {
                 // line 38: on tick, move in s6 -> h15
                 if (core.b != 0) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 }
             }
             if !(core.active & Bits(0xC0000)).isEmpty /* s17, s18 */ {
                 // line 68: on tick in s16 -> s13
-                addEnabled(21)
+                addEnabled(21, &chosen)
             }
             if core.active.contains(22) /* s21 */ {
                 // line 91: on tick, move in s21 -> s17
                 if (core.a > 1) {
-                    addEnabled(31)
+                    addEnabled(31, &chosen)
                 // line 92: on tick, move in s21 -> s0
                 } else if (core.a > 1) {
-                    addEnabled(32)
+                    addEnabled(32, &chosen)
                 // line 93: on tick in s21
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(33)
+                    addEnabled(33, &chosen)
                 // line 87: on tick, move in s20 -> h9
                 } else if core.flag {
-                    addEnabled(29)
+                    addEnabled(29, &chosen)
                 }
             }
             if core.active.contains(23) /* s22 */ {
                 // line 99: on tick, move in s22
-                addEnabled(36)
+                addEnabled(36, &chosen)
             }
         case .go:
             if core.active.contains(2) /* s1 */ {
                 // line 19: on go in s1
                 if !core.active.contains(5) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
             if core.active.contains(14) /* s13 */ {
                 // line 53: on go in s13 -> s2
                 if core.active.contains(12) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 }
             }
             if core.active.contains(18) /* s17 */ {
                 // line 66: on go in s16 -> s3
                 if core.flag {
-                    addEnabled(19)
+                    addEnabled(19, &chosen)
                 }
             }
             if core.active.contains(19) /* s18 */ {
                 // line 78: on go in s18 -> h9
-                addEnabled(26)
+                addEnabled(26, &chosen)
             }
             if core.active.contains(23) /* s22 */ {
                 // line 98: on go in s22 -> s6
                 if core.flag {
-                    addEnabled(35)
+                    addEnabled(35, &chosen)
                 }
             }
         case .back:
             if core.active.contains(4) /* s3 */ {
                 // line 25: on back in s3 -> s4
                 if core.flag {
-                    addEnabled(5)
+                    addEnabled(5, &chosen)
                 // line 26: on back in s3
                 } else {
-                    addEnabled(6)
+                    addEnabled(6, &chosen)
                 }
             }
             if core.active.contains(14) /* s13 */ {
                 // line 55: on back in s13
                 if (core.b != 0) {
-                    addEnabled(15)
+                    addEnabled(15, &chosen)
                 }
             }
         case .move:
             if core.active.contains(7) /* s6 */ {
                 // line 38: on tick, move in s6 -> h15
                 if (core.b != 0) {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 }
             }
             if core.active.contains(22) /* s21 */ {
                 // line 91: on tick, move in s21 -> s17
                 if (core.a > 1) {
-                    addEnabled(31)
+                    addEnabled(31, &chosen)
                 // line 92: on tick, move in s21 -> s0
                 } else if (core.a > 1) {
-                    addEnabled(32)
+                    addEnabled(32, &chosen)
                 // line 87: on tick, move in s20 -> h9
                 } else if core.flag {
-                    addEnabled(29)
+                    addEnabled(29, &chosen)
                 }
             }
             if core.active.contains(23) /* s22 */ {
                 // line 99: on tick, move in s22
-                addEnabled(36)
+                addEnabled(36, &chosen)
             }
         case .note:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(15) /* s14 */ {
             // line 60: always in s14 -> s6
             if (core.a < 2) {
-                addEnabled(18)
+                addEnabled(18, &chosen)
             }
         }
         if core.active.contains(18) /* s17 */ {
             // line 74: always in s17 -> h9
             if (core.a < 4) {
-                addEnabled(24)
+                addEnabled(24, &chosen)
             // line 67: always in s16 -> s13
             } else if (core.a < 2) {
-                addEnabled(20)
+                addEnabled(20, &chosen)
             }
         }
         if core.active.contains(19) /* s18 */ {
             // line 79: always in s18
             if (core.a < 2) {
-                addEnabled(27)
+                addEnabled(27, &chosen)
             // line 67: always in s16 -> s13
             } else if (core.a < 2) {
-                addEnabled(20)
+                addEnabled(20, &chosen)
             }
         }
         if core.active.contains(23) /* s22 */ {
             // line 97: always in s22 -> h19
             if (core.a < 4) {
-                addEnabled(34)
+                addEnabled(34, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 1:  // s0
             if !(core.active & Bits(0xC00000)).isEmpty /* s21, s22 */ {
                 // line 88: done(s0) in s20 -> s14
-                addEnabled(30)
+                addEnabled(30, &chosen)
             }
         case 3:  // s2
             if !(core.active & Bits(0x30)).isEmpty /* s3, s4 */ {
                 // line 22: done(s2) in s2 -> s14
                 if (core.a < 5) {
-                    addEnabled(4)
+                    addEnabled(4, &chosen)
                 }
             }
         case 6:  // s5
             if !(core.active & Bits(0x380)).isEmpty /* s6, s7, s8 */ {
                 // line 35: done(s5) in s5 -> s14
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
         case 17:  // s16
             if !(core.active & Bits(0xBB4)).isEmpty /* s1, s3, s4, s6, s7, s8, s10 */ {
                 // line 15: done(s16) in s0 -> s0
                 if (core.a < 5) {
-                    addEnabled(1)
+                    addEnabled(1, &chosen)
                 }
             }
             if !(core.active & Bits(0xC000)).isEmpty /* s13, s14 */ {
                 // line 51: done(s16) in s12 -> h15
                 if (core.a < 5) {
-                    addEnabled(12)
+                    addEnabled(12, &chosen)
                 }
             }
             if !(core.active & Bits(0xC0000)).isEmpty /* s17, s18 */ {
                 // line 69: done(s16) in s16 -> s0
-                addEnabled(22)
+                addEnabled(22, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -884,7 +882,7 @@ public struct RandomChart_5: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -903,7 +901,7 @@ public struct RandomChart_5: Sendable, Hashable {
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -1386,12 +1384,13 @@ public struct RandomChart_5: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1399,13 +1398,13 @@ public struct RandomChart_5: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1447,7 +1446,7 @@ public struct RandomChart_5: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 guard core.flag else { return .ignored }
@@ -1484,7 +1483,7 @@ public struct RandomChart_5: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1503,7 +1502,7 @@ public struct RandomChart_5: Sendable, Hashable {
             throw Failure(message: "100 sent events are pending already; this 'send' would add one more", line: line, column: column)
         }
         let delay = Swift.max(0, delay)
-        if delay > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay) }
+        if delay > 0 && !Self.deadlineHolds(at: core.now, after: delay) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay) }
         core.sequence += 1
         core.sent.append(Sent(event: event, deadline: core.now + delay, order: core.sequence, line: line, column: column))
     }
@@ -1513,21 +1512,21 @@ public struct RandomChart_5: Sendable, Hashable {
     @inline(__always) private mutating func runActions(_ t: Int, _ event: Event?) throws(Failure) {
         switch t {
         case 0:  // line 14: after in s0
-            try transition0()
+            transition0()
         case 1:  // line 15: done(s16) in s0 -> s0
-            try transition1()
+            transition1()
         case 2:  // line 18: after in s1 -> s20
             try transition2()
         case 4:  // line 22: done(s2) in s2 -> s14
             try transition4()
         case 6:  // line 26: on back in s3
-            try transition6()
+            transition6()
         case 10:  // line 38: on tick, move in s6 -> h15
             try transition10()
         case 13:  // line 53: on go in s13 -> s2
-            try transition13()
+            transition13()
         case 16:  // line 58: after in s14 -> s2
-            try transition16()
+            transition16()
         case 18:  // line 60: always in s14 -> s6
             try transition18()
         case 19:  // line 66: on go in s16 -> s3
@@ -1541,9 +1540,9 @@ public struct RandomChart_5: Sendable, Hashable {
         case 27:  // line 79: always in s18
             try transition27()
         case 31:  // line 91: on tick, move in s21 -> s17
-            try transition31()
+            transition31()
         case 32:  // line 92: on tick, move in s21 -> s0
-            try transition32()
+            transition32()
         case 34:  // line 97: always in s22 -> h19
             try transition34()
         case 36:  // line 99: on tick, move in s22
@@ -1554,12 +1553,12 @@ public struct RandomChart_5: Sendable, Hashable {
     }
 
     /// Line 14: after in s0.
-    private mutating func transition0() throws(Failure) {
+    private mutating func transition0() {
         core.b = core.a
     }
 
     /// Line 15: done(s16) in s0 -> s0.
-    private mutating func transition1() throws(Failure) {
+    private mutating func transition1() {
         core.flag = (core.a > core.b)
     }
 
@@ -1574,7 +1573,7 @@ public struct RandomChart_5: Sendable, Hashable {
     }
 
     /// Line 26: on back in s3.
-    private mutating func transition6() throws(Failure) {
+    private mutating func transition6() {
         if (core.a > 2) {
             core.a = 0
         } else {
@@ -1588,12 +1587,12 @@ public struct RandomChart_5: Sendable, Hashable {
     }
 
     /// Line 53: on go in s13 -> s2.
-    private mutating func transition13() throws(Failure) {
+    private mutating func transition13() {
         core.sent.removeAll { if case .move = $0.event { true } else { false } }
     }
 
     /// Line 58: after in s14 -> s2.
-    private mutating func transition16() throws(Failure) {
+    private mutating func transition16() {
         core.trail = "s11"
     }
 
@@ -1628,12 +1627,12 @@ public struct RandomChart_5: Sendable, Hashable {
     }
 
     /// Line 91: on tick, move in s21 -> s17.
-    private mutating func transition31() throws(Failure) {
+    private mutating func transition31() {
         pending.append(.said(text: core.trail))
     }
 
     /// Line 92: on tick, move in s21 -> s0.
-    private mutating func transition32() throws(Failure) {
+    private mutating func transition32() {
         core.flag = (core.a > core.b)
     }
 
@@ -1655,25 +1654,25 @@ public struct RandomChart_5: Sendable, Hashable {
         switch s {
         case 1:  // s0
             let delay0: Double = 0.1
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
         case 2:  // s1
             let delay1: Double = 0.5
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
         case 4:  // s3
             let delay2: Double = 2
-            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
+            if delay2 > 0 && !Self.deadlineHolds(at: core.now, after: delay2) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
         case 5:  // s4
             let delay3: Double = 0.5
-            if delay3 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay3) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay3) }
+            if delay3 > 0 && !Self.deadlineHolds(at: core.now, after: delay3) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay3) }
             core.deadline3 = core.now + Swift.max(0, delay3)
             core.sequence += 1
             core.armed3 = core.sequence
@@ -1684,7 +1683,7 @@ public struct RandomChart_5: Sendable, Hashable {
         case 8:  // s7
             core.flag = !core.flag
             let delay4: Double = 0.1
-            if delay4 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay4) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay4) }
+            if delay4 > 0 && !Self.deadlineHolds(at: core.now, after: delay4) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay4) }
             core.deadline4 = core.now + Swift.max(0, delay4)
             core.sequence += 1
             core.armed4 = core.sequence
@@ -1694,18 +1693,18 @@ public struct RandomChart_5: Sendable, Hashable {
             internalQueue.append(.done(1))
         case 14:  // s13
             let delay5: Double = 2
-            if delay5 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay5) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay5) }
+            if delay5 > 0 && !Self.deadlineHolds(at: core.now, after: delay5) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay5) }
             core.deadline5 = core.now + Swift.max(0, delay5)
             core.sequence += 1
             core.armed5 = core.sequence
         case 15:  // s14
             let delay6: Double = 1
-            if delay6 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay6) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay6) }
+            if delay6 > 0 && !Self.deadlineHolds(at: core.now, after: delay6) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay6) }
             core.deadline6 = core.now + Swift.max(0, delay6)
             core.sequence += 1
             core.armed6 = core.sequence
             let delay7: Double = 1
-            if delay7 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay7) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay7) }
+            if delay7 > 0 && !Self.deadlineHolds(at: core.now, after: delay7) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay7) }
             core.deadline7 = core.now + Swift.max(0, delay7)
             core.sequence += 1
             core.armed7 = core.sequence
@@ -1714,20 +1713,20 @@ public struct RandomChart_5: Sendable, Hashable {
         case 18:  // s17
             try sendToSelf(.move(x: core.a), delay: 0.5, line: 71, column: 25)
             let delay8: Double = 0.1
-            if delay8 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay8) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay8) }
+            if delay8 > 0 && !Self.deadlineHolds(at: core.now, after: delay8) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay8) }
             core.deadline8 = core.now + Swift.max(0, delay8)
             core.sequence += 1
             core.armed8 = core.sequence
         case 19:  // s18
             let delay9: Double = 0.1
-            if delay9 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay9) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay9) }
+            if delay9 > 0 && !Self.deadlineHolds(at: core.now, after: delay9) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay9) }
             core.deadline9 = core.now + Swift.max(0, delay9)
             core.sequence += 1
             core.armed9 = core.sequence
         case 21:  // s20
             core.trail = "s0"
             let delay10: Double = 0.1
-            if delay10 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay10) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay10) }
+            if delay10 > 0 && !Self.deadlineHolds(at: core.now, after: delay10) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay10) }
             core.deadline10 = core.now + Swift.max(0, delay10)
             core.sequence += 1
             core.armed10 = core.sequence
@@ -2021,7 +2020,7 @@ public struct RandomChart_5: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -2869,8 +2868,8 @@ public struct RandomChart_5: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -2927,6 +2926,8 @@ public struct RandomChart_5: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

@@ -247,21 +247,21 @@ public struct RandomChart_61: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; default: t1 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; default: t1 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); default: Int(t1) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); default: t1 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -271,8 +271,6 @@ public struct RandomChart_61: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -285,7 +283,6 @@ public struct RandomChart_61: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var a: Double = 0
         var b: Double = 0
@@ -301,19 +298,19 @@ public struct RandomChart_61: Sendable, Hashable {
         var deadline1 = Double.nan, armed1 = 0  // line 31
         var deadline2 = Double.nan, armed2 = 0  // line 37
         var sequence = 0
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -422,24 +419,24 @@ public struct RandomChart_61: Sendable, Hashable {
                 case 12:  // line 45: on tick, move in s11 -> s2
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
-                    if core.active.contains(12) { try exit(12) }  // s11
+                    if core.active.contains(12) { exit(12) }  // s11
                     core.active = core.active & ~Bits(0x1800)  // s11, s10
-                    if core.active.contains(10) { try exit(10) }  // s9
-                    if core.active.contains(8) { try exit(8) }  // s7
-                    if core.active.contains(1) { try exit(1) }  // s0
+                    if core.active.contains(10) { exit(10) }  // s9
+                    if core.active.contains(8) { exit(8) }  // s7
+                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
-                    try transition12()
+                    transition12()
                     core.active = core.active | Bits(0x2)  // s0
                     try enter(1)  // s0
                     core.active = core.active | Bits(0x1C)  // s1, s2, s3
                 default:  // line 46: on tick, move in s11 -> s6
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
-                    if core.active.contains(12) { try exit(12) }  // s11
+                    if core.active.contains(12) { exit(12) }  // s11
                     core.active = core.active & ~Bits(0x1800)  // s11, s10
-                    if core.active.contains(10) { try exit(10) }  // s9
-                    if core.active.contains(8) { try exit(8) }  // s7
-                    if core.active.contains(1) { try exit(1) }  // s0
+                    if core.active.contains(10) { exit(10) }  // s9
+                    if core.active.contains(8) { exit(8) }  // s7
+                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
                     core.active = core.active | Bits(0x80)  // s6
                 }
@@ -468,11 +465,11 @@ public struct RandomChart_61: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x1FBE))
-                if core.active.contains(12) { try exit(12) }  // s11
+                if core.active.contains(12) { exit(12) }  // s11
                 core.active = core.active & ~Bits(0x1800)  // s11, s10
-                if core.active.contains(10) { try exit(10) }  // s9
-                if core.active.contains(8) { try exit(8) }  // s7
-                if core.active.contains(1) { try exit(1) }  // s0
+                if core.active.contains(10) { exit(10) }  // s9
+                if core.active.contains(8) { exit(8) }  // s7
+                if core.active.contains(1) { exit(1) }  // s0
                 core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
                 core.active = core.active | Bits(0x80)  // s6
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -505,24 +502,24 @@ public struct RandomChart_61: Sendable, Hashable {
                 case 12:  // line 45: on tick, move in s11 -> s2
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
-                    if core.active.contains(12) { try exit(12) }  // s11
+                    if core.active.contains(12) { exit(12) }  // s11
                     core.active = core.active & ~Bits(0x1800)  // s11, s10
-                    if core.active.contains(10) { try exit(10) }  // s9
-                    if core.active.contains(8) { try exit(8) }  // s7
-                    if core.active.contains(1) { try exit(1) }  // s0
+                    if core.active.contains(10) { exit(10) }  // s9
+                    if core.active.contains(8) { exit(8) }  // s7
+                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
-                    try transition12()
+                    transition12()
                     core.active = core.active | Bits(0x2)  // s0
                     try enter(1)  // s0
                     core.active = core.active | Bits(0x1C)  // s1, s2, s3
                 default:  // line 46: on tick, move in s11 -> s6
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
-                    if core.active.contains(12) { try exit(12) }  // s11
+                    if core.active.contains(12) { exit(12) }  // s11
                     core.active = core.active & ~Bits(0x1800)  // s11, s10
-                    if core.active.contains(10) { try exit(10) }  // s9
-                    if core.active.contains(8) { try exit(8) }  // s7
-                    if core.active.contains(1) { try exit(1) }  // s0
+                    if core.active.contains(10) { exit(10) }  // s9
+                    if core.active.contains(8) { exit(8) }  // s7
+                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
                     core.active = core.active | Bits(0x80)  // s6
                 }
@@ -538,9 +535,10 @@ public struct RandomChart_61: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -549,7 +547,7 @@ public struct RandomChart_61: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -580,9 +578,10 @@ public struct RandomChart_61: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -657,124 +656,123 @@ public struct RandomChart_61: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .tick:
             if core.active.contains(12) /* s11 */ {
                 // line 45: on tick, move in s11 -> s2
                 if core.active.contains(4) {
-                    addEnabled(12)
+                    addEnabled(12, &chosen)
                 // line 46: on tick, move in s11 -> s6
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 }
             }
         case .go:
             if core.active.contains(2) /* s1 */ {
                 // line 18: on go in s1 -> s7
                 if !core.active.contains(3) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
             if core.active.contains(4) /* s3 */ {
                 // line 22: on go in s3 -> s3
                 if (!core.trail.isEmpty) {
-                    addEnabled(4)
+                    addEnabled(4, &chosen)
                 }
             }
             if core.active.contains(11) /* s10 */ {
                 // line 40: on go in s10 -> s9
                 if core.flag {
-                    addEnabled(10)
+                    addEnabled(10, &chosen)
                 // line 41: on go in s10 -> s2
                 } else if core.flag {
-                    addEnabled(11)
+                    addEnabled(11, &chosen)
                 }
             }
         case .back:
             if core.active.contains(12) /* s11 */ {
                 // line 47: on back in s11 -> s6
                 if (core.b != 0) {
-                    addEnabled(14)
+                    addEnabled(14, &chosen)
                 }
             }
         case .move:
             if core.active.contains(12) /* s11 */ {
                 // line 45: on tick, move in s11 -> s2
                 if core.active.contains(4) {
-                    addEnabled(12)
+                    addEnabled(12, &chosen)
                 // line 46: on tick, move in s11 -> s6
                 } else if (!core.trail.isEmpty) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 }
             }
         case .note:
             if !(core.active & Bits(0x34)).isEmpty /* s1, s3, s4 */ {
                 // line 14: on note in s0 -> h12
                 if (core.a < 3) {
-                    addEnabled(0)
+                    addEnabled(0, &chosen)
                 }
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// Appendix D `selectEventlessTransitions`: the `always` transitions whose guards hold.
-    private mutating func selectEventless() throws(Failure) -> Bool {
+    private mutating func selectEventless(_ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         if core.active.contains(9) /* s8 */ {
             // line 32: always in s7 -> s0
             if (core.a < 4) {
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         }
         if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
             // line 36: always in s9
             if (core.a < 4) {
-                addEnabled(7)
+                addEnabled(7, &chosen)
             // line 32: always in s7 -> s0
             } else if (core.a < 4) {
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch x {
         case 1:  // s0
             if !(core.active & Bits(0x34)).isEmpty /* s1, s3, s4 */ {
                 // line 16: done(s0) in s0 -> s4
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
         case 10:  // s9
             if !(core.active & Bits(0x1800)).isEmpty /* s10, s11 */ {
                 // line 38: done(s9) in s9 -> s0
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
         default:
             break
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -807,7 +805,7 @@ public struct RandomChart_61: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -821,12 +819,12 @@ public struct RandomChart_61: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -838,21 +836,21 @@ public struct RandomChart_61: Sendable, Hashable {
         case 1:  // line 15: after in s0 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x80)  // s6
         case 2:  // line 16: done(s0) in s0 -> s4
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -860,11 +858,11 @@ public struct RandomChart_61: Sendable, Hashable {
         case 3:  // line 18: on go in s1 -> s7
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x100)  // s7
             try enter(8)  // s7
@@ -881,11 +879,11 @@ public struct RandomChart_61: Sendable, Hashable {
         case 6:  // line 32: always in s7 -> s0
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             try runActions(6, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -897,11 +895,11 @@ public struct RandomChart_61: Sendable, Hashable {
         case 9:  // line 38: done(s9) in s9 -> s0
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -909,11 +907,11 @@ public struct RandomChart_61: Sendable, Hashable {
         case 10:  // line 40: on go in s10 -> s9
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x100)  // s7
             try enter(8)  // s7
@@ -923,11 +921,11 @@ public struct RandomChart_61: Sendable, Hashable {
         case 11:  // line 41: on go in s10 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             try runActions(11, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -936,11 +934,11 @@ public struct RandomChart_61: Sendable, Hashable {
         case 12:  // line 45: on tick, move in s11 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             try runActions(12, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -949,21 +947,21 @@ public struct RandomChart_61: Sendable, Hashable {
         case 13:  // line 46: on tick, move in s11 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x80)  // s6
         case 14:  // line 47: on back in s11 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { try exit(12) }  // s11
+            if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(1) { try exit(1) }  // s0
+            if core.active.contains(10) { exit(10) }  // s9
+            if core.active.contains(8) { exit(8) }  // s7
+            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x80)  // s6
         default:
@@ -987,12 +985,13 @@ public struct RandomChart_61: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
             if eventlessMayHold {
                 eventlessMayHold = false
-                found = try selectEventless()
+                found = try selectEventless(&chosen)
             }
             if !found {
                 guard head < internalQueue.count else { break }
@@ -1000,13 +999,13 @@ public struct RandomChart_61: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1031,7 +1030,7 @@ public struct RandomChart_61: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 guard (!core.trail.isEmpty) else { return .ignored }
@@ -1046,7 +1045,7 @@ public struct RandomChart_61: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -1073,7 +1072,7 @@ public struct RandomChart_61: Sendable, Hashable {
         case 11:  // line 41: on go in s10 -> s2
             try transition11()
         case 12:  // line 45: on tick, move in s11 -> s2
-            try transition12()
+            transition12()
         default:
             break
         }
@@ -1105,7 +1104,7 @@ public struct RandomChart_61: Sendable, Hashable {
     }
 
     /// Line 45: on tick, move in s11 -> s2.
-    private mutating func transition12() throws(Failure) {
+    private mutating func transition12() {
         internalQueue.append(.event(.go))
     }
 
@@ -1117,7 +1116,7 @@ public struct RandomChart_61: Sendable, Hashable {
         switch s {
         case 1:  // s0
             let delay0: Double = 0.1
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
             core.sequence += 1
             core.armed0 = core.sequence
@@ -1125,13 +1124,13 @@ public struct RandomChart_61: Sendable, Hashable {
             let local0 = try Self.multiply(core.a, 2, compound: false, 30, 25)
             core.b = local0
             let delay1: Double = 0.5
-            if delay1 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay1) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay1) }
+            if delay1 > 0 && !Self.deadlineHolds(at: core.now, after: delay1) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay1) }
             core.deadline1 = core.now + Swift.max(0, delay1)
             core.sequence += 1
             core.armed1 = core.sequence
         case 10:  // s9
             let delay2: Double = 0.5
-            if delay2 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay2) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay2) }
+            if delay2 > 0 && !Self.deadlineHolds(at: core.now, after: delay2) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay2) }
             core.deadline2 = core.now + Swift.max(0, delay2)
             core.sequence += 1
             core.armed2 = core.sequence
@@ -1143,7 +1142,7 @@ public struct RandomChart_61: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         case 1:  // s0
             core.deadline0 = .nan
@@ -1308,7 +1307,7 @@ public struct RandomChart_61: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -2032,8 +2031,8 @@ public struct RandomChart_61: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -2090,6 +2089,8 @@ public struct RandomChart_61: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

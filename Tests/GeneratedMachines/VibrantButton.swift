@@ -258,9 +258,10 @@ public struct VibrantButton: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -828,31 +829,21 @@ public struct VibrantButton: Sendable, Hashable {
             }
         }
     }
-    /// Hands the step's outputs to `emit`, in order. (Outputs wait in `pending` until the step
-    /// succeeds: a failing step emits nothing. Out of line: most steps emit nothing.)
+    /// Hands the step's output, if any, to `emit`. (It waits in `pending` until the step succeeds:
+    /// a failing step emits nothing. Out of line: most steps emit nothing.)
     @inline(never)
     private mutating func deliver(_ emit: (Output) -> Void) {
         if let first = pending.first { emit(first) }
-        for output in pending.rest { emit(output) }
         pending.removeAll()
     }
 
-    /// The outputs of the step under way, in order: the first in a slot of its own (most steps
-    /// emit one at most), the others after it.
+    /// The output of the step under way: no step of this machine emits more than one.
     private struct OutputQueue: Sendable, Hashable {
         var first: Output?
-        var rest: [Output] = []
         var isEmpty: Bool { first == nil }
-        var all: [Output] { first.map { [$0] + rest } ?? [] }
-        @inline(__always)
-        mutating func append(_ output: Output) {
-            if first == nil { first = output } else { rest.append(output) }
-        }
-        @inline(__always)
-        mutating func removeAll() {
-            first = nil
-            if !rest.isEmpty { rest.removeAll(keepingCapacity: true) }
-        }
+        var all: [Output] { first.map { [$0] } ?? [] }
+        @inline(__always) mutating func append(_ output: Output) { first = output }
+        @inline(__always) mutating func removeAll() { first = nil }
     }
 
     // MARK: - Arithmetic as the runtime does it: a result that is not a finite number fails

@@ -391,21 +391,21 @@ public struct WideChart: Sendable, Hashable {
         }
     }
 
-    /// The transitions selected for a microstep, in selection order. A step's working list, not
-    /// part of the machine's value (two machines that differ only here are equal).
-    struct Chosen: Sendable, Hashable {
-        private(set) var count = 0
-        private var t0 = 0, t1 = 0, t2 = 0
+    /// The transitions selected for a microstep, in selection order.
+    struct Chosen {
+        private var n: Int32 = 0
+        private var t0: Int32 = 0, t1: Int32 = 0, t2: Int32 = 0
 
+        var count: Int { Int(n) }
         subscript(k: Int) -> Int {
-            @inline(__always) get { switch k { case 0: t0; case 1: t1; case 2: t2; default: t2 } }
-            @inline(__always) set { switch k { case 0: t0 = newValue; case 1: t1 = newValue; case 2: t2 = newValue; default: t2 = newValue } }
+            @inline(__always) get { switch k { case 0: Int(t0); case 1: Int(t1); case 2: Int(t2); default: Int(t2) } }
+            @inline(__always) set { switch k { case 0: t0 = Int32(truncatingIfNeeded: newValue); case 1: t1 = Int32(truncatingIfNeeded: newValue); case 2: t2 = Int32(truncatingIfNeeded: newValue); default: t2 = Int32(truncatingIfNeeded: newValue) } }
         }
-        @inline(__always) mutating func removeAll() { count = 0 }
-        @inline(__always) mutating func removeLast(_ n: Int) { count -= n }
+        @inline(__always) mutating func removeAll() { n = 0 }
+        @inline(__always) mutating func removeLast(_ k: Int) { n -= Int32(truncatingIfNeeded: k) }
         @inline(__always) mutating func append(_ t: Int) {
             self[count] = t
-            count += 1
+            n += 1
         }
         func contains(_ t: Int) -> Bool {
             var k = 0
@@ -415,8 +415,6 @@ public struct WideChart: Sendable, Hashable {
             }
             return false
         }
-        static func == (a: Chosen, b: Chosen) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
     }
 
     /// An event on the internal queue: a raised event, or a state's completion (`done`).
@@ -429,28 +427,25 @@ public struct WideChart: Sendable, Hashable {
     struct Core: Sendable, Hashable {
         /// The active states (bit `i` is state `i` of the spec, in document order).
         var active = Bits()
-        var isFinished = false
         var now: Double = 0
         var n: Double = 0
         /// What each history state recorded when its parent was last exited, and whether it has.
         var history0 = Bits(), recorded0 = false  // resumePoint, line 291
-        /// Each `after` transition's deadline while its state is active (NaN when not armed),
-        /// and the order it was armed in (earlier first among equal deadlines).
-        var deadline0 = Double.nan, armed0 = 0  // line 295
-        var sequence = 0
+        /// Each `after` transition's deadline while its state is active (NaN when not armed).
+        var deadline0 = Double.nan  // line 295
+        var isFinished = false
     }
 
     private(set) var core = Core()
-    /// A step's working lists, empty between steps (kept to reuse their storage).
-    private var pending = OutputQueue()
-    private var internalQueue: [Internal] = []
-    private var chosen = Chosen()
-    private var microstepCount = 0
     /// Whether an `always` transition may have become enabled since selection last looked.
     private var eventlessMayHold = false
     /// Whether `start` says more than `.started` with no outputs: a machine made by `init()`, when
     /// its start emitted or failed.
     private var startSaysMore = false
+    /// A step's working lists, empty between steps (kept to reuse their storage).
+    private var pending = OutputQueue()
+    private var microstepCount: Int32 = 0
+    private var internalQueue: [Internal] = []
 
     /// Enters the initial configuration, running its entry actions and then its eventless transitions
     /// and raised events until it is stable (`start` says what that did). Starting reads nothing
@@ -543,9 +538,8 @@ public struct WideChart: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF))
-                if core.active.contains(82) { try exit(82) }  // away
+                if core.active.contains(82) { exit(82) }  // away
                 core.active = core.active & ~Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF)  // the 81 states below WideChart
                 core.active = core.active | Bits(0x0, 0x40000)  // away
                 try enter(82)  // away
@@ -561,9 +555,10 @@ public struct WideChart: Sendable, Hashable {
             break
         }
         // Selection only reads (guards change nothing): an event no transition takes needs no copy.
+        var chosen = Chosen()
         let selected: Bool
         do {
-            selected = try select(event)
+            selected = try select(event, &chosen)
         } catch {
             endStep()
             return .rejected(error)
@@ -572,7 +567,7 @@ public struct WideChart: Sendable, Hashable {
         let before = core
         do {
             let first = chosen[0]
-            try microstep(event)
+            try microstep(chosen, event)
             if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
             if !pending.isEmpty { deliver(emit) }
             return .taken(transition: first)
@@ -603,9 +598,10 @@ public struct WideChart: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    public private(set) var unrepresentableDeadline: DeadlineRefusal?
+    public var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     public struct DeadlineRefusal: Sendable, Hashable { public var time: Double; public var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
@@ -625,8 +621,7 @@ public struct WideChart: Sendable, Hashable {
         var found = false
         var slot = -1
         var deadline = 0.0
-        var order = 0
-        if core.deadline0 <= time && (!found || core.deadline0 < deadline || (core.deadline0 == deadline && core.armed0 < order)) { found = true; slot = 0; deadline = core.deadline0; order = core.armed0 }
+        if core.deadline0 <= time { found = true; slot = 0; deadline = core.deadline0 }
         guard found else { return nil }
         let instant = core.now
         if deadline > core.now { core.now = deadline }
@@ -673,599 +668,598 @@ public struct WideChart: Sendable, Hashable {
     private mutating func endStep() {
         if !pending.isEmpty { pending.removeAll() }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
-        chosen.removeAll()
     }
 
     /// Appendix D `selectTransitions`: for each active atomic state in document order, the first
     /// transition of it or an ancestor (innermost first, in written order) that takes `event` and
     /// whose guard holds; then the conflicts are removed. False when none is enabled.
-    @inline(__always) private mutating func select(_ event: Event) throws(Failure) -> Bool {
+    @inline(__always) private mutating func select(_ event: Event, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
         switch event {
         case .next:
             if core.active.contains(4) /* r0s0 */ {
                 // line 15: on next in r0s0 -> r0s1
-                addEnabled(2)
+                addEnabled(2, &chosen)
             }
             if core.active.contains(5) /* r0s1 */ {
                 // line 20: on next in r0s1 -> r0s2
-                addEnabled(5)
+                addEnabled(5, &chosen)
             }
             if core.active.contains(6) /* r0s2 */ {
                 // line 23: on next in r0s2 -> r0s3
-                addEnabled(6)
+                addEnabled(6, &chosen)
             }
             if core.active.contains(7) /* r0s3 */ {
                 // line 26: on next in r0s3 -> r0s4
-                addEnabled(7)
+                addEnabled(7, &chosen)
             }
             if core.active.contains(8) /* r0s4 */ {
                 // line 30: on next in r0s4 -> r0s5
-                addEnabled(9)
+                addEnabled(9, &chosen)
             }
             if core.active.contains(9) /* r0s5 */ {
                 // line 33: on next in r0s5 -> r0s6
-                addEnabled(10)
+                addEnabled(10, &chosen)
             }
             if core.active.contains(10) /* r0s6 */ {
                 // line 37: on next in r0s6 -> r0s7
-                addEnabled(12)
+                addEnabled(12, &chosen)
             }
             if core.active.contains(11) /* r0s7 */ {
                 // line 41: on next in r0s7 -> r0s8
-                addEnabled(14)
+                addEnabled(14, &chosen)
             }
             if core.active.contains(12) /* r0s8 */ {
                 // line 44: on next in r0s8 -> r0s9
-                addEnabled(15)
+                addEnabled(15, &chosen)
             }
             if core.active.contains(13) /* r0s9 */ {
                 // line 47: on next in r0s9 -> r0s10
-                addEnabled(16)
+                addEnabled(16, &chosen)
             }
             if core.active.contains(14) /* r0s10 */ {
                 // line 51: on next in r0s10 -> r0s11
-                addEnabled(18)
+                addEnabled(18, &chosen)
             }
             if core.active.contains(15) /* r0s11 */ {
                 // line 55: on next in r0s11 -> r0s12
-                addEnabled(20)
+                addEnabled(20, &chosen)
             }
             if core.active.contains(16) /* r0s12 */ {
                 // line 58: on next in r0s12 -> r0s13
-                addEnabled(21)
+                addEnabled(21, &chosen)
             }
             if core.active.contains(17) /* r0s13 */ {
                 // line 62: on next in r0s13 -> r0s14
-                addEnabled(23)
+                addEnabled(23, &chosen)
             }
             if core.active.contains(18) /* r0s14 */ {
                 // line 65: on next in r0s14 -> r0s15
-                addEnabled(24)
+                addEnabled(24, &chosen)
             }
             if core.active.contains(19) /* r0s15 */ {
                 // line 68: on next in r0s15 -> r0s16
-                addEnabled(25)
+                addEnabled(25, &chosen)
             }
             if core.active.contains(20) /* r0s16 */ {
                 // line 73: on next in r0s16 -> r0s17
-                addEnabled(28)
+                addEnabled(28, &chosen)
             }
             if core.active.contains(21) /* r0s17 */ {
                 // line 76: on next in r0s17 -> r0s18
-                addEnabled(29)
+                addEnabled(29, &chosen)
             }
             if core.active.contains(22) /* r0s18 */ {
                 // line 79: on next in r0s18 -> r0s19
-                addEnabled(30)
+                addEnabled(30, &chosen)
             }
             if core.active.contains(23) /* r0s19 */ {
                 // line 83: on next in r0s19 -> r0s20
-                addEnabled(32)
+                addEnabled(32, &chosen)
             }
             if core.active.contains(24) /* r0s20 */ {
                 // line 86: on next in r0s20 -> r0s21
-                addEnabled(33)
+                addEnabled(33, &chosen)
             }
             if core.active.contains(25) /* r0s21 */ {
                 // line 90: on next in r0s21 -> r0s22
-                addEnabled(35)
+                addEnabled(35, &chosen)
             }
             if core.active.contains(26) /* r0s22 */ {
                 // line 94: on next in r0s22 -> r0s23
-                addEnabled(37)
+                addEnabled(37, &chosen)
             }
             if core.active.contains(27) /* r0s23 */ {
                 // line 97: on next in r0s23 -> r0s24
-                addEnabled(38)
+                addEnabled(38, &chosen)
             }
             if core.active.contains(28) /* r0s24 */ {
                 // line 100: on next in r0s24 -> r0s0
-                addEnabled(39)
+                addEnabled(39, &chosen)
             }
             if core.active.contains(30) /* r1s0 */ {
                 // line 108: on next in r1s0 -> r1s1
-                addEnabled(42)
+                addEnabled(42, &chosen)
             }
             if core.active.contains(31) /* r1s1 */ {
                 // line 112: on next in r1s1 -> r1s2
-                addEnabled(44)
+                addEnabled(44, &chosen)
             }
             if core.active.contains(32) /* r1s2 */ {
                 // line 116: on next in r1s2 -> r1s3
-                addEnabled(46)
+                addEnabled(46, &chosen)
             }
             if core.active.contains(33) /* r1s3 */ {
                 // line 119: on next in r1s3 -> r1s4
-                addEnabled(47)
+                addEnabled(47, &chosen)
             }
             if core.active.contains(34) /* r1s4 */ {
                 // line 122: on next in r1s4 -> r1s5
-                addEnabled(48)
+                addEnabled(48, &chosen)
             }
             if core.active.contains(35) /* r1s5 */ {
                 // line 126: on next in r1s5 -> r1s6
-                addEnabled(50)
+                addEnabled(50, &chosen)
             }
             if core.active.contains(36) /* r1s6 */ {
                 // line 130: on next in r1s6 -> r1s7
-                addEnabled(52)
+                addEnabled(52, &chosen)
             }
             if core.active.contains(37) /* r1s7 */ {
                 // line 133: on next in r1s7 -> r1s8
-                addEnabled(53)
+                addEnabled(53, &chosen)
             }
             if core.active.contains(38) /* r1s8 */ {
                 // line 137: on next in r1s8 -> r1s9
-                addEnabled(55)
+                addEnabled(55, &chosen)
             }
             if core.active.contains(39) /* r1s9 */ {
                 // line 140: on next in r1s9 -> r1s10
-                addEnabled(56)
+                addEnabled(56, &chosen)
             }
             if core.active.contains(40) /* r1s10 */ {
                 // line 143: on next in r1s10 -> r1s11
-                addEnabled(57)
+                addEnabled(57, &chosen)
             }
             if core.active.contains(41) /* r1s11 */ {
                 // line 148: on next in r1s11 -> r1s12
-                addEnabled(60)
+                addEnabled(60, &chosen)
             }
             if core.active.contains(42) /* r1s12 */ {
                 // line 151: on next in r1s12 -> r1s13
-                addEnabled(61)
+                addEnabled(61, &chosen)
             }
             if core.active.contains(43) /* r1s13 */ {
                 // line 154: on next in r1s13 -> r1s14
-                addEnabled(62)
+                addEnabled(62, &chosen)
             }
             if core.active.contains(44) /* r1s14 */ {
                 // line 158: on next in r1s14 -> r1s15
-                addEnabled(64)
+                addEnabled(64, &chosen)
             }
             if core.active.contains(45) /* r1s15 */ {
                 // line 161: on next in r1s15 -> r1s16
-                addEnabled(65)
+                addEnabled(65, &chosen)
             }
             if core.active.contains(46) /* r1s16 */ {
                 // line 165: on next in r1s16 -> r1s17
-                addEnabled(67)
+                addEnabled(67, &chosen)
             }
             if core.active.contains(47) /* r1s17 */ {
                 // line 169: on next in r1s17 -> r1s18
-                addEnabled(69)
+                addEnabled(69, &chosen)
             }
             if core.active.contains(48) /* r1s18 */ {
                 // line 172: on next in r1s18 -> r1s19
-                addEnabled(70)
+                addEnabled(70, &chosen)
             }
             if core.active.contains(49) /* r1s19 */ {
                 // line 175: on next in r1s19 -> r1s20
-                addEnabled(71)
+                addEnabled(71, &chosen)
             }
             if core.active.contains(50) /* r1s20 */ {
                 // line 179: on next in r1s20 -> r1s21
-                addEnabled(73)
+                addEnabled(73, &chosen)
             }
             if core.active.contains(51) /* r1s21 */ {
                 // line 183: on next in r1s21 -> r1s22
-                addEnabled(75)
+                addEnabled(75, &chosen)
             }
             if core.active.contains(52) /* r1s22 */ {
                 // line 186: on next in r1s22 -> r1s23
-                addEnabled(76)
+                addEnabled(76, &chosen)
             }
             if core.active.contains(53) /* r1s23 */ {
                 // line 190: on next in r1s23 -> r1s24
-                addEnabled(78)
+                addEnabled(78, &chosen)
             }
             if core.active.contains(54) /* r1s24 */ {
                 // line 193: on next in r1s24 -> r1s0
-                addEnabled(79)
+                addEnabled(79, &chosen)
             }
             if core.active.contains(56) /* r2s0 */ {
                 // line 200: on next in r2s0 -> r2s1
-                addEnabled(81)
+                addEnabled(81, &chosen)
             }
             if core.active.contains(57) /* r2s1 */ {
                 // line 204: on next in r2s1 -> r2s2
-                addEnabled(83)
+                addEnabled(83, &chosen)
             }
             if core.active.contains(58) /* r2s2 */ {
                 // line 207: on next in r2s2 -> r2s3
-                addEnabled(84)
+                addEnabled(84, &chosen)
             }
             if core.active.contains(59) /* r2s3 */ {
                 // line 211: on next in r2s3 -> r2s4
-                addEnabled(86)
+                addEnabled(86, &chosen)
             }
             if core.active.contains(60) /* r2s4 */ {
                 // line 214: on next in r2s4 -> r2s5
-                addEnabled(87)
+                addEnabled(87, &chosen)
             }
             if core.active.contains(61) /* r2s5 */ {
                 // line 217: on next in r2s5 -> r2s6
-                addEnabled(88)
+                addEnabled(88, &chosen)
             }
             if core.active.contains(62) /* r2s6 */ {
                 // line 222: on next in r2s6 -> r2s7
-                addEnabled(91)
+                addEnabled(91, &chosen)
             }
             if core.active.contains(63) /* r2s7 */ {
                 // line 225: on next in r2s7 -> r2s8
-                addEnabled(92)
+                addEnabled(92, &chosen)
             }
             if core.active.contains(64) /* r2s8 */ {
                 // line 228: on next in r2s8 -> r2s9
-                addEnabled(93)
+                addEnabled(93, &chosen)
             }
             if core.active.contains(65) /* r2s9 */ {
                 // line 232: on next in r2s9 -> r2s10
-                addEnabled(95)
+                addEnabled(95, &chosen)
             }
             if core.active.contains(66) /* r2s10 */ {
                 // line 235: on next in r2s10 -> r2s11
-                addEnabled(96)
+                addEnabled(96, &chosen)
             }
             if core.active.contains(67) /* r2s11 */ {
                 // line 239: on next in r2s11 -> r2s12
-                addEnabled(98)
+                addEnabled(98, &chosen)
             }
             if core.active.contains(68) /* r2s12 */ {
                 // line 243: on next in r2s12 -> r2s13
-                addEnabled(100)
+                addEnabled(100, &chosen)
             }
             if core.active.contains(69) /* r2s13 */ {
                 // line 246: on next in r2s13 -> r2s14
-                addEnabled(101)
+                addEnabled(101, &chosen)
             }
             if core.active.contains(70) /* r2s14 */ {
                 // line 249: on next in r2s14 -> r2s15
-                addEnabled(102)
+                addEnabled(102, &chosen)
             }
             if core.active.contains(71) /* r2s15 */ {
                 // line 253: on next in r2s15 -> r2s16
-                addEnabled(104)
+                addEnabled(104, &chosen)
             }
             if core.active.contains(72) /* r2s16 */ {
                 // line 257: on next in r2s16 -> r2s17
-                addEnabled(106)
+                addEnabled(106, &chosen)
             }
             if core.active.contains(73) /* r2s17 */ {
                 // line 260: on next in r2s17 -> r2s18
-                addEnabled(107)
+                addEnabled(107, &chosen)
             }
             if core.active.contains(74) /* r2s18 */ {
                 // line 264: on next in r2s18 -> r2s19
-                addEnabled(109)
+                addEnabled(109, &chosen)
             }
             if core.active.contains(75) /* r2s19 */ {
                 // line 267: on next in r2s19 -> r2s20
-                addEnabled(110)
+                addEnabled(110, &chosen)
             }
             if core.active.contains(76) /* r2s20 */ {
                 // line 270: on next in r2s20 -> r2s21
-                addEnabled(111)
+                addEnabled(111, &chosen)
             }
             if core.active.contains(77) /* r2s21 */ {
                 // line 275: on next in r2s21 -> r2s22
-                addEnabled(114)
+                addEnabled(114, &chosen)
             }
             if core.active.contains(78) /* r2s22 */ {
                 // line 278: on next in r2s22 -> r2s23
-                addEnabled(115)
+                addEnabled(115, &chosen)
             }
             if core.active.contains(79) /* r2s23 */ {
                 // line 281: on next in r2s23 -> r2s24
-                addEnabled(116)
+                addEnabled(116, &chosen)
             }
             if core.active.contains(80) /* r2s24 */ {
                 // line 285: on next in r2s24 -> r2s0
-                addEnabled(118)
+                addEnabled(118, &chosen)
             }
         case .back:
             if core.active.contains(4) /* r0s0 */ {
                 // line 16: on back in r0s0 -> r0s24
                 if core.active.contains(30) {
-                    addEnabled(3)
+                    addEnabled(3, &chosen)
                 }
             }
             if core.active.contains(7) /* r0s3 */ {
                 // line 27: on back in r0s3 -> r0s2
                 if core.active.contains(33) {
-                    addEnabled(8)
+                    addEnabled(8, &chosen)
                 }
             }
             if core.active.contains(10) /* r0s6 */ {
                 // line 38: on back in r0s6 -> r0s5
                 if core.active.contains(36) {
-                    addEnabled(13)
+                    addEnabled(13, &chosen)
                 }
             }
             if core.active.contains(13) /* r0s9 */ {
                 // line 48: on back in r0s9 -> r0s8
                 if core.active.contains(39) {
-                    addEnabled(17)
+                    addEnabled(17, &chosen)
                 }
             }
             if core.active.contains(16) /* r0s12 */ {
                 // line 59: on back in r0s12 -> r0s11
                 if core.active.contains(42) {
-                    addEnabled(22)
+                    addEnabled(22, &chosen)
                 }
             }
             if core.active.contains(19) /* r0s15 */ {
                 // line 69: on back in r0s15 -> r0s14
                 if core.active.contains(45) {
-                    addEnabled(26)
+                    addEnabled(26, &chosen)
                 }
             }
             if core.active.contains(22) /* r0s18 */ {
                 // line 80: on back in r0s18 -> r0s17
                 if core.active.contains(48) {
-                    addEnabled(31)
+                    addEnabled(31, &chosen)
                 }
             }
             if core.active.contains(25) /* r0s21 */ {
                 // line 91: on back in r0s21 -> r0s20
                 if core.active.contains(51) {
-                    addEnabled(36)
+                    addEnabled(36, &chosen)
                 }
             }
             if core.active.contains(28) /* r0s24 */ {
                 // line 101: on back in r0s24 -> r0s23
                 if core.active.contains(54) {
-                    addEnabled(40)
+                    addEnabled(40, &chosen)
                 }
             }
             if core.active.contains(31) /* r1s1 */ {
                 // line 113: on back in r1s1 -> r1s0
                 if core.active.contains(57) {
-                    addEnabled(45)
+                    addEnabled(45, &chosen)
                 }
             }
             if core.active.contains(34) /* r1s4 */ {
                 // line 123: on back in r1s4 -> r1s3
                 if core.active.contains(60) {
-                    addEnabled(49)
+                    addEnabled(49, &chosen)
                 }
             }
             if core.active.contains(37) /* r1s7 */ {
                 // line 134: on back in r1s7 -> r1s6
                 if core.active.contains(63) {
-                    addEnabled(54)
+                    addEnabled(54, &chosen)
                 }
             }
             if core.active.contains(40) /* r1s10 */ {
                 // line 144: on back in r1s10 -> r1s9
                 if core.active.contains(66) {
-                    addEnabled(58)
+                    addEnabled(58, &chosen)
                 }
             }
             if core.active.contains(43) /* r1s13 */ {
                 // line 155: on back in r1s13 -> r1s12
                 if core.active.contains(69) {
-                    addEnabled(63)
+                    addEnabled(63, &chosen)
                 }
             }
             if core.active.contains(46) /* r1s16 */ {
                 // line 166: on back in r1s16 -> r1s15
                 if core.active.contains(72) {
-                    addEnabled(68)
+                    addEnabled(68, &chosen)
                 }
             }
             if core.active.contains(49) /* r1s19 */ {
                 // line 176: on back in r1s19 -> r1s18
                 if core.active.contains(75) {
-                    addEnabled(72)
+                    addEnabled(72, &chosen)
                 }
             }
             if core.active.contains(52) /* r1s22 */ {
                 // line 187: on back in r1s22 -> r1s21
                 if core.active.contains(78) {
-                    addEnabled(77)
+                    addEnabled(77, &chosen)
                 }
             }
             if core.active.contains(58) /* r2s2 */ {
                 // line 208: on back in r2s2 -> r2s1
                 if core.active.contains(6) {
-                    addEnabled(85)
+                    addEnabled(85, &chosen)
                 }
             }
             if core.active.contains(61) /* r2s5 */ {
                 // line 218: on back in r2s5 -> r2s4
                 if core.active.contains(9) {
-                    addEnabled(89)
+                    addEnabled(89, &chosen)
                 }
             }
             if core.active.contains(64) /* r2s8 */ {
                 // line 229: on back in r2s8 -> r2s7
                 if core.active.contains(12) {
-                    addEnabled(94)
+                    addEnabled(94, &chosen)
                 }
             }
             if core.active.contains(67) /* r2s11 */ {
                 // line 240: on back in r2s11 -> r2s10
                 if core.active.contains(15) {
-                    addEnabled(99)
+                    addEnabled(99, &chosen)
                 }
             }
             if core.active.contains(70) /* r2s14 */ {
                 // line 250: on back in r2s14 -> r2s13
                 if core.active.contains(18) {
-                    addEnabled(103)
+                    addEnabled(103, &chosen)
                 }
             }
             if core.active.contains(73) /* r2s17 */ {
                 // line 261: on back in r2s17 -> r2s16
                 if core.active.contains(21) {
-                    addEnabled(108)
+                    addEnabled(108, &chosen)
                 }
             }
             if core.active.contains(76) /* r2s20 */ {
                 // line 271: on back in r2s20 -> r2s19
                 if core.active.contains(24) {
-                    addEnabled(112)
+                    addEnabled(112, &chosen)
                 }
             }
             if core.active.contains(79) /* r2s23 */ {
                 // line 282: on back in r2s23 -> r2s22
                 if core.active.contains(27) {
-                    addEnabled(117)
+                    addEnabled(117, &chosen)
                 }
             }
         case .skip(let k):
             if core.active.contains(4) /* r0s0 */ {
                 // line 17: on skip in r0s0 -> r0s7
                 if (k > 0) {
-                    addEnabled(4)
+                    addEnabled(4, &chosen)
                 }
             }
             if core.active.contains(9) /* r0s5 */ {
                 // line 34: on skip in r0s5 -> r0s12
                 if (k > 5) {
-                    addEnabled(11)
+                    addEnabled(11, &chosen)
                 }
             }
             if core.active.contains(14) /* r0s10 */ {
                 // line 52: on skip in r0s10 -> r0s17
                 if (k > 10) {
-                    addEnabled(19)
+                    addEnabled(19, &chosen)
                 }
             }
             if core.active.contains(19) /* r0s15 */ {
                 // line 70: on skip in r0s15 -> r0s22
                 if (k > 15) {
-                    addEnabled(27)
+                    addEnabled(27, &chosen)
                 }
             }
             if core.active.contains(24) /* r0s20 */ {
                 // line 87: on skip in r0s20 -> r0s2
                 if (k > 20) {
-                    addEnabled(34)
+                    addEnabled(34, &chosen)
                 }
             }
             if core.active.contains(30) /* r1s0 */ {
                 // line 109: on skip in r1s0 -> r1s7
                 if (k > 0) {
-                    addEnabled(43)
+                    addEnabled(43, &chosen)
                 }
             }
             if core.active.contains(35) /* r1s5 */ {
                 // line 127: on skip in r1s5 -> r1s12
                 if (k > 5) {
-                    addEnabled(51)
+                    addEnabled(51, &chosen)
                 }
             }
             if core.active.contains(40) /* r1s10 */ {
                 // line 145: on skip in r1s10 -> r1s17
                 if (k > 10) {
-                    addEnabled(59)
+                    addEnabled(59, &chosen)
                 }
             }
             if core.active.contains(45) /* r1s15 */ {
                 // line 162: on skip in r1s15 -> r1s22
                 if (k > 15) {
-                    addEnabled(66)
+                    addEnabled(66, &chosen)
                 }
             }
             if core.active.contains(50) /* r1s20 */ {
                 // line 180: on skip in r1s20 -> r1s2
                 if (k > 20) {
-                    addEnabled(74)
+                    addEnabled(74, &chosen)
                 }
             }
             if core.active.contains(56) /* r2s0 */ {
                 // line 201: on skip in r2s0 -> r2s7
                 if (k > 0) {
-                    addEnabled(82)
+                    addEnabled(82, &chosen)
                 }
             }
             if core.active.contains(61) /* r2s5 */ {
                 // line 219: on skip in r2s5 -> r2s12
                 if (k > 5) {
-                    addEnabled(90)
+                    addEnabled(90, &chosen)
                 }
             }
             if core.active.contains(66) /* r2s10 */ {
                 // line 236: on skip in r2s10 -> r2s17
                 if (k > 10) {
-                    addEnabled(97)
+                    addEnabled(97, &chosen)
                 }
             }
             if core.active.contains(71) /* r2s15 */ {
                 // line 254: on skip in r2s15 -> r2s22
                 if (k > 15) {
-                    addEnabled(105)
+                    addEnabled(105, &chosen)
                 }
             }
             if core.active.contains(76) /* r2s20 */ {
                 // line 272: on skip in r2s20 -> r2s2
                 if (k > 20) {
-                    addEnabled(113)
+                    addEnabled(113, &chosen)
                 }
             }
         case .leave:
             if !(core.active & Bits(0xFF7FFFFFDFFFFFF0, 0x1FFFF)).isEmpty /* r0s0, r0s1, r0s2, r0s3, r0s4, r0s5, r0s6, r0s7, r0s8, r0s9, r0s10, r0s11, r0s12, r0s13, r0s14, r0s15, r0s16, r0s17, r0s18, r0s19, r0s20, r0s21, r0s22, r0s23, r0s24, r1s0, r1s1, r1s2, r1s3, r1s4, r1s5, r1s6, r1s7, r1s8, r1s9, r1s10, r1s11, r1s12, r1s13, r1s14, r1s15, r1s16, r1s17, r1s18, r1s19, r1s20, r1s21, r1s22, r1s23, r1s24, r2s0, r2s1, r2s2, r2s3, r2s4, r2s5, r2s6, r2s7, r2s8, r2s9, r2s10, r2s11, r2s12, r2s13, r2s14, r2s15, r2s16, r2s17, r2s18, r2s19, r2s20, r2s21, r2s22, r2s23, r2s24 */ {
                 // line 11: on leave in top -> away
-                addEnabled(0)
+                addEnabled(0, &chosen)
             }
         case .resume:
             if core.active.contains(82) /* away */ {
                 // line 294: on resume in away -> resumePoint
-                addEnabled(119)
+                addEnabled(119, &chosen)
             }
         case .bump:
             if !(core.active & Bits(0x1FFFFFF0, 0x0)).isEmpty /* r0s0, r0s1, r0s2, r0s3, r0s4, r0s5, r0s6, r0s7, r0s8, r0s9, r0s10, r0s11, r0s12, r0s13, r0s14, r0s15, r0s16, r0s17, r0s18, r0s19, r0s20, r0s21, r0s22, r0s23, r0s24 */ {
                 // line 104: on bump in r0
-                addEnabled(1)
+                addEnabled(1, &chosen)
             }
             if !(core.active & Bits(0x7FFFFFC0000000, 0x0)).isEmpty /* r1s0, r1s1, r1s2, r1s3, r1s4, r1s5, r1s6, r1s7, r1s8, r1s9, r1s10, r1s11, r1s12, r1s13, r1s14, r1s15, r1s16, r1s17, r1s18, r1s19, r1s20, r1s21, r1s22, r1s23, r1s24 */ {
                 // line 196: on bump in r1
-                addEnabled(41)
+                addEnabled(41, &chosen)
             }
             if !(core.active & Bits(0xFF00000000000000, 0x1FFFF)).isEmpty /* r2s0, r2s1, r2s2, r2s3, r2s4, r2s5, r2s6, r2s7, r2s8, r2s9, r2s10, r2s11, r2s12, r2s13, r2s14, r2s15, r2s16, r2s17, r2s18, r2s19, r2s20, r2s21, r2s22, r2s23, r2s24 */ {
                 // line 288: on bump in r2
-                addEnabled(80)
+                addEnabled(80, &chosen)
             }
         }
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
     /// `selectTransitions` for the completion of state `x` (SCXML's `done.state.x`).
-    private mutating func selectCompletion(of x: Int) throws(Failure) -> Bool {
+    private mutating func selectCompletion(of x: Int, _ chosen: inout Chosen) throws(Failure) -> Bool {
         chosen.removeAll()
-        return chosen.count > 1 ? removeConflictingTransitions() : chosen.count == 1
+        return chosen.count > 1 ? removeConflictingTransitions(&chosen) : chosen.count == 1
     }
 
-    @inline(__always) private mutating func addEnabled(_ t: Int) {
+    @inline(__always) private func addEnabled(_ t: Int, _ chosen: inout Chosen) {
         if !chosen.contains(t) { chosen.append(t) }
     }
 
     /// Appendix D `removeConflictingTransitions`. Two targeted transitions' exit sets meet exactly
     /// when one domain is the other or inside it; the later one then wins only if its source is
     /// inside the earlier one's.
-    private mutating func removeConflictingTransitions() -> Bool {
+    private func removeConflictingTransitions(_ chosen: inout Chosen) -> Bool {
         guard chosen.count > 1 else { return chosen.count == 1 }
         var kept = 0
         for k in 0..<chosen.count {
@@ -1298,7 +1292,7 @@ public struct WideChart: Sendable, Hashable {
 
     /// Appendix D `microstep`: exit the exit set (recording history first), run the transitions'
     /// actions in order, enter the entry set.
-    private mutating func microstep(_ event: Event?) throws(Failure) {
+    private mutating func microstep(_ chosen: Chosen, _ event: Event?) throws(Failure) {
         microstepCount += 1
         if microstepCount > 10_000 { throw Self.microstepLimit(chosen[chosen.count - 1]) }
         // Most microsteps take one transition, whose exits and entries are known ahead.
@@ -1312,12 +1306,12 @@ public struct WideChart: Sendable, Hashable {
         if !exits.isEmpty {
             recordHistory(exiting: exits)
             while let s = exits.popLast() {
-                try exit(s)
+                exit(s)
                 core.active.remove(s)
             }
         }
         for k in 0..<chosen.count { try runActions(chosen[k], event) }
-        try enterStates(entrySet())
+        try enterStates(entrySet(chosen))
     }
 
     /// Appendix D `microstep` for transition `t` alone, with its exit and entry sets worked out when
@@ -1327,601 +1321,484 @@ public struct WideChart: Sendable, Hashable {
     private mutating func takeAlone(_ t: Int, _ event: Event?) throws(Failure) -> Bool {
         switch t {
         case 0:  // line 11: on leave in top -> away
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF))
-            if core.active.contains(82) { try exit(82) }  // away
+            if core.active.contains(82) { exit(82) }  // away
             core.active = core.active & ~Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF)  // the 81 states below WideChart
             core.active = core.active | Bits(0x0, 0x40000)  // away
             try enter(82)  // away
         case 1:  // line 104: on bump in r0
             try runActions(1, event)
         case 2:  // line 15: on next in r0s0 -> r0s1
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(2, event)
             core.active = core.active | Bits(0x20, 0x0)  // r0s1
         case 3:  // line 16: on back in r0s0 -> r0s24
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(3, event)
             core.active = core.active | Bits(0x10000000, 0x0)  // r0s24
             try enter(28)  // r0s24
         case 4:  // line 17: on skip in r0s0 -> r0s7
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(4, event)
             core.active = core.active | Bits(0x800, 0x0)  // r0s7
         case 5:  // line 20: on next in r0s1 -> r0s2
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(5, event)
             core.active = core.active | Bits(0x40, 0x0)  // r0s2
         case 6:  // line 23: on next in r0s2 -> r0s3
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(6, event)
             core.active = core.active | Bits(0x80, 0x0)  // r0s3
         case 7:  // line 26: on next in r0s3 -> r0s4
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(7, event)
             core.active = core.active | Bits(0x100, 0x0)  // r0s4
         case 8:  // line 27: on back in r0s3 -> r0s2
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(8, event)
             core.active = core.active | Bits(0x40, 0x0)  // r0s2
         case 9:  // line 30: on next in r0s4 -> r0s5
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(9, event)
             core.active = core.active | Bits(0x200, 0x0)  // r0s5
         case 10:  // line 33: on next in r0s5 -> r0s6
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(10, event)
             core.active = core.active | Bits(0x400, 0x0)  // r0s6
         case 11:  // line 34: on skip in r0s5 -> r0s12
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(11, event)
             core.active = core.active | Bits(0x10000, 0x0)  // r0s12
         case 12:  // line 37: on next in r0s6 -> r0s7
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(12, event)
             core.active = core.active | Bits(0x800, 0x0)  // r0s7
         case 13:  // line 38: on back in r0s6 -> r0s5
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(13, event)
             core.active = core.active | Bits(0x200, 0x0)  // r0s5
         case 14:  // line 41: on next in r0s7 -> r0s8
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(14, event)
             core.active = core.active | Bits(0x1000, 0x0)  // r0s8
         case 15:  // line 44: on next in r0s8 -> r0s9
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(15, event)
             core.active = core.active | Bits(0x2000, 0x0)  // r0s9
         case 16:  // line 47: on next in r0s9 -> r0s10
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(16, event)
             core.active = core.active | Bits(0x4000, 0x0)  // r0s10
         case 17:  // line 48: on back in r0s9 -> r0s8
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(17, event)
             core.active = core.active | Bits(0x1000, 0x0)  // r0s8
         case 18:  // line 51: on next in r0s10 -> r0s11
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(18, event)
             core.active = core.active | Bits(0x8000, 0x0)  // r0s11
         case 19:  // line 52: on skip in r0s10 -> r0s17
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(19, event)
             core.active = core.active | Bits(0x200000, 0x0)  // r0s17
         case 20:  // line 55: on next in r0s11 -> r0s12
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(20, event)
             core.active = core.active | Bits(0x10000, 0x0)  // r0s12
         case 21:  // line 58: on next in r0s12 -> r0s13
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(21, event)
             core.active = core.active | Bits(0x20000, 0x0)  // r0s13
         case 22:  // line 59: on back in r0s12 -> r0s11
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(22, event)
             core.active = core.active | Bits(0x8000, 0x0)  // r0s11
         case 23:  // line 62: on next in r0s13 -> r0s14
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(23, event)
             core.active = core.active | Bits(0x40000, 0x0)  // r0s14
         case 24:  // line 65: on next in r0s14 -> r0s15
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(24, event)
             core.active = core.active | Bits(0x80000, 0x0)  // r0s15
         case 25:  // line 68: on next in r0s15 -> r0s16
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(25, event)
             core.active = core.active | Bits(0x100000, 0x0)  // r0s16
         case 26:  // line 69: on back in r0s15 -> r0s14
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(26, event)
             core.active = core.active | Bits(0x40000, 0x0)  // r0s14
         case 27:  // line 70: on skip in r0s15 -> r0s22
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(27, event)
             core.active = core.active | Bits(0x4000000, 0x0)  // r0s22
         case 28:  // line 73: on next in r0s16 -> r0s17
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(28, event)
             core.active = core.active | Bits(0x200000, 0x0)  // r0s17
         case 29:  // line 76: on next in r0s17 -> r0s18
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(29, event)
             core.active = core.active | Bits(0x400000, 0x0)  // r0s18
         case 30:  // line 79: on next in r0s18 -> r0s19
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(30, event)
             core.active = core.active | Bits(0x800000, 0x0)  // r0s19
         case 31:  // line 80: on back in r0s18 -> r0s17
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(31, event)
             core.active = core.active | Bits(0x200000, 0x0)  // r0s17
         case 32:  // line 83: on next in r0s19 -> r0s20
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(32, event)
             core.active = core.active | Bits(0x1000000, 0x0)  // r0s20
         case 33:  // line 86: on next in r0s20 -> r0s21
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(33, event)
             core.active = core.active | Bits(0x2000000, 0x0)  // r0s21
         case 34:  // line 87: on skip in r0s20 -> r0s2
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(34, event)
             core.active = core.active | Bits(0x40, 0x0)  // r0s2
         case 35:  // line 90: on next in r0s21 -> r0s22
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(35, event)
             core.active = core.active | Bits(0x4000000, 0x0)  // r0s22
         case 36:  // line 91: on back in r0s21 -> r0s20
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(36, event)
             core.active = core.active | Bits(0x1000000, 0x0)  // r0s20
         case 37:  // line 94: on next in r0s22 -> r0s23
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(37, event)
             core.active = core.active | Bits(0x8000000, 0x0)  // r0s23
         case 38:  // line 97: on next in r0s23 -> r0s24
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(38, event)
             core.active = core.active | Bits(0x10000000, 0x0)  // r0s24
             try enter(28)  // r0s24
         case 39:  // line 100: on next in r0s24 -> r0s0
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(39, event)
             core.active = core.active | Bits(0x10, 0x0)  // r0s0
         case 40:  // line 101: on back in r0s24 -> r0s23
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x1FFFFFF0, 0x0)  // the 25 states below r0
             try runActions(40, event)
             core.active = core.active | Bits(0x8000000, 0x0)  // r0s23
         case 41:  // line 196: on bump in r1
             try runActions(41, event)
         case 42:  // line 108: on next in r1s0 -> r1s1
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(42, event)
             core.active = core.active | Bits(0x80000000, 0x0)  // r1s1
         case 43:  // line 109: on skip in r1s0 -> r1s7
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(43, event)
             core.active = core.active | Bits(0x2000000000, 0x0)  // r1s7
         case 44:  // line 112: on next in r1s1 -> r1s2
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(44, event)
             core.active = core.active | Bits(0x100000000, 0x0)  // r1s2
         case 45:  // line 113: on back in r1s1 -> r1s0
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(45, event)
             core.active = core.active | Bits(0x40000000, 0x0)  // r1s0
         case 46:  // line 116: on next in r1s2 -> r1s3
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(46, event)
             core.active = core.active | Bits(0x200000000, 0x0)  // r1s3
         case 47:  // line 119: on next in r1s3 -> r1s4
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(47, event)
             core.active = core.active | Bits(0x400000000, 0x0)  // r1s4
         case 48:  // line 122: on next in r1s4 -> r1s5
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(48, event)
             core.active = core.active | Bits(0x800000000, 0x0)  // r1s5
         case 49:  // line 123: on back in r1s4 -> r1s3
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(49, event)
             core.active = core.active | Bits(0x200000000, 0x0)  // r1s3
         case 50:  // line 126: on next in r1s5 -> r1s6
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(50, event)
             core.active = core.active | Bits(0x1000000000, 0x0)  // r1s6
         case 51:  // line 127: on skip in r1s5 -> r1s12
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(51, event)
             core.active = core.active | Bits(0x40000000000, 0x0)  // r1s12
         case 52:  // line 130: on next in r1s6 -> r1s7
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(52, event)
             core.active = core.active | Bits(0x2000000000, 0x0)  // r1s7
         case 53:  // line 133: on next in r1s7 -> r1s8
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(53, event)
             core.active = core.active | Bits(0x4000000000, 0x0)  // r1s8
         case 54:  // line 134: on back in r1s7 -> r1s6
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(54, event)
             core.active = core.active | Bits(0x1000000000, 0x0)  // r1s6
         case 55:  // line 137: on next in r1s8 -> r1s9
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(55, event)
             core.active = core.active | Bits(0x8000000000, 0x0)  // r1s9
         case 56:  // line 140: on next in r1s9 -> r1s10
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(56, event)
             core.active = core.active | Bits(0x10000000000, 0x0)  // r1s10
         case 57:  // line 143: on next in r1s10 -> r1s11
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(57, event)
             core.active = core.active | Bits(0x20000000000, 0x0)  // r1s11
         case 58:  // line 144: on back in r1s10 -> r1s9
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(58, event)
             core.active = core.active | Bits(0x8000000000, 0x0)  // r1s9
         case 59:  // line 145: on skip in r1s10 -> r1s17
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(59, event)
             core.active = core.active | Bits(0x800000000000, 0x0)  // r1s17
         case 60:  // line 148: on next in r1s11 -> r1s12
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(60, event)
             core.active = core.active | Bits(0x40000000000, 0x0)  // r1s12
         case 61:  // line 151: on next in r1s12 -> r1s13
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(61, event)
             core.active = core.active | Bits(0x80000000000, 0x0)  // r1s13
         case 62:  // line 154: on next in r1s13 -> r1s14
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(62, event)
             core.active = core.active | Bits(0x100000000000, 0x0)  // r1s14
         case 63:  // line 155: on back in r1s13 -> r1s12
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(63, event)
             core.active = core.active | Bits(0x40000000000, 0x0)  // r1s12
         case 64:  // line 158: on next in r1s14 -> r1s15
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(64, event)
             core.active = core.active | Bits(0x200000000000, 0x0)  // r1s15
         case 65:  // line 161: on next in r1s15 -> r1s16
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(65, event)
             core.active = core.active | Bits(0x400000000000, 0x0)  // r1s16
         case 66:  // line 162: on skip in r1s15 -> r1s22
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(66, event)
             core.active = core.active | Bits(0x10000000000000, 0x0)  // r1s22
         case 67:  // line 165: on next in r1s16 -> r1s17
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(67, event)
             core.active = core.active | Bits(0x800000000000, 0x0)  // r1s17
         case 68:  // line 166: on back in r1s16 -> r1s15
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(68, event)
             core.active = core.active | Bits(0x200000000000, 0x0)  // r1s15
         case 69:  // line 169: on next in r1s17 -> r1s18
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(69, event)
             core.active = core.active | Bits(0x1000000000000, 0x0)  // r1s18
         case 70:  // line 172: on next in r1s18 -> r1s19
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(70, event)
             core.active = core.active | Bits(0x2000000000000, 0x0)  // r1s19
         case 71:  // line 175: on next in r1s19 -> r1s20
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(71, event)
             core.active = core.active | Bits(0x4000000000000, 0x0)  // r1s20
         case 72:  // line 176: on back in r1s19 -> r1s18
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(72, event)
             core.active = core.active | Bits(0x1000000000000, 0x0)  // r1s18
         case 73:  // line 179: on next in r1s20 -> r1s21
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(73, event)
             core.active = core.active | Bits(0x8000000000000, 0x0)  // r1s21
         case 74:  // line 180: on skip in r1s20 -> r1s2
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(74, event)
             core.active = core.active | Bits(0x100000000, 0x0)  // r1s2
         case 75:  // line 183: on next in r1s21 -> r1s22
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(75, event)
             core.active = core.active | Bits(0x10000000000000, 0x0)  // r1s22
         case 76:  // line 186: on next in r1s22 -> r1s23
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(76, event)
             core.active = core.active | Bits(0x20000000000000, 0x0)  // r1s23
         case 77:  // line 187: on back in r1s22 -> r1s21
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(77, event)
             core.active = core.active | Bits(0x8000000000000, 0x0)  // r1s21
         case 78:  // line 190: on next in r1s23 -> r1s24
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(78, event)
             core.active = core.active | Bits(0x40000000000000, 0x0)  // r1s24
             try enter(54)  // r1s24
         case 79:  // line 193: on next in r1s24 -> r1s0
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0x7FFFFFC0000000, 0x0)  // the 25 states below r1
             try runActions(79, event)
             core.active = core.active | Bits(0x40000000, 0x0)  // r1s0
         case 80:  // line 288: on bump in r2
             try runActions(80, event)
         case 81:  // line 200: on next in r2s0 -> r2s1
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(81, event)
             core.active = core.active | Bits(0x200000000000000, 0x0)  // r2s1
         case 82:  // line 201: on skip in r2s0 -> r2s7
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(82, event)
             core.active = core.active | Bits(0x8000000000000000, 0x0)  // r2s7
         case 83:  // line 204: on next in r2s1 -> r2s2
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(83, event)
             core.active = core.active | Bits(0x400000000000000, 0x0)  // r2s2
         case 84:  // line 207: on next in r2s2 -> r2s3
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(84, event)
             core.active = core.active | Bits(0x800000000000000, 0x0)  // r2s3
         case 85:  // line 208: on back in r2s2 -> r2s1
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(85, event)
             core.active = core.active | Bits(0x200000000000000, 0x0)  // r2s1
         case 86:  // line 211: on next in r2s3 -> r2s4
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(86, event)
             core.active = core.active | Bits(0x1000000000000000, 0x0)  // r2s4
         case 87:  // line 214: on next in r2s4 -> r2s5
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(87, event)
             core.active = core.active | Bits(0x2000000000000000, 0x0)  // r2s5
         case 88:  // line 217: on next in r2s5 -> r2s6
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(88, event)
             core.active = core.active | Bits(0x4000000000000000, 0x0)  // r2s6
         case 89:  // line 218: on back in r2s5 -> r2s4
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(89, event)
             core.active = core.active | Bits(0x1000000000000000, 0x0)  // r2s4
         case 90:  // line 219: on skip in r2s5 -> r2s12
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(90, event)
             core.active = core.active | Bits(0x0, 0x10)  // r2s12
         case 91:  // line 222: on next in r2s6 -> r2s7
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(91, event)
             core.active = core.active | Bits(0x8000000000000000, 0x0)  // r2s7
         case 92:  // line 225: on next in r2s7 -> r2s8
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(92, event)
             core.active = core.active | Bits(0x0, 0x1)  // r2s8
         case 93:  // line 228: on next in r2s8 -> r2s9
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(93, event)
             core.active = core.active | Bits(0x0, 0x2)  // r2s9
         case 94:  // line 229: on back in r2s8 -> r2s7
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(94, event)
             core.active = core.active | Bits(0x8000000000000000, 0x0)  // r2s7
         case 95:  // line 232: on next in r2s9 -> r2s10
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(95, event)
             core.active = core.active | Bits(0x0, 0x4)  // r2s10
         case 96:  // line 235: on next in r2s10 -> r2s11
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(96, event)
             core.active = core.active | Bits(0x0, 0x8)  // r2s11
         case 97:  // line 236: on skip in r2s10 -> r2s17
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(97, event)
             core.active = core.active | Bits(0x0, 0x200)  // r2s17
         case 98:  // line 239: on next in r2s11 -> r2s12
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(98, event)
             core.active = core.active | Bits(0x0, 0x10)  // r2s12
         case 99:  // line 240: on back in r2s11 -> r2s10
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(99, event)
             core.active = core.active | Bits(0x0, 0x4)  // r2s10
         case 100:  // line 243: on next in r2s12 -> r2s13
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(100, event)
             core.active = core.active | Bits(0x0, 0x20)  // r2s13
         case 101:  // line 246: on next in r2s13 -> r2s14
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(101, event)
             core.active = core.active | Bits(0x0, 0x40)  // r2s14
         case 102:  // line 249: on next in r2s14 -> r2s15
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(102, event)
             core.active = core.active | Bits(0x0, 0x80)  // r2s15
         case 103:  // line 250: on back in r2s14 -> r2s13
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(103, event)
             core.active = core.active | Bits(0x0, 0x20)  // r2s13
         case 104:  // line 253: on next in r2s15 -> r2s16
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(104, event)
             core.active = core.active | Bits(0x0, 0x100)  // r2s16
         case 105:  // line 254: on skip in r2s15 -> r2s22
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(105, event)
             core.active = core.active | Bits(0x0, 0x4000)  // r2s22
         case 106:  // line 257: on next in r2s16 -> r2s17
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(106, event)
             core.active = core.active | Bits(0x0, 0x200)  // r2s17
         case 107:  // line 260: on next in r2s17 -> r2s18
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(107, event)
             core.active = core.active | Bits(0x0, 0x400)  // r2s18
         case 108:  // line 261: on back in r2s17 -> r2s16
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(108, event)
             core.active = core.active | Bits(0x0, 0x100)  // r2s16
         case 109:  // line 264: on next in r2s18 -> r2s19
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(109, event)
             core.active = core.active | Bits(0x0, 0x800)  // r2s19
         case 110:  // line 267: on next in r2s19 -> r2s20
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(110, event)
             core.active = core.active | Bits(0x0, 0x1000)  // r2s20
         case 111:  // line 270: on next in r2s20 -> r2s21
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(111, event)
             core.active = core.active | Bits(0x0, 0x2000)  // r2s21
         case 112:  // line 271: on back in r2s20 -> r2s19
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(112, event)
             core.active = core.active | Bits(0x0, 0x800)  // r2s19
         case 113:  // line 272: on skip in r2s20 -> r2s2
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(113, event)
             core.active = core.active | Bits(0x400000000000000, 0x0)  // r2s2
         case 114:  // line 275: on next in r2s21 -> r2s22
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(114, event)
             core.active = core.active | Bits(0x0, 0x4000)  // r2s22
         case 115:  // line 278: on next in r2s22 -> r2s23
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(115, event)
             core.active = core.active | Bits(0x0, 0x8000)  // r2s23
         case 116:  // line 281: on next in r2s23 -> r2s24
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(116, event)
             core.active = core.active | Bits(0x0, 0x10000)  // r2s24
             try enter(80)  // r2s24
         case 117:  // line 282: on back in r2s23 -> r2s22
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(117, event)
             core.active = core.active | Bits(0x0, 0x4000)  // r2s22
         case 118:  // line 285: on next in r2s24 -> r2s0
-            eventlessMayHold = true
             core.active = core.active & ~Bits(0xFF00000000000000, 0x1FFFF)  // the 25 states below r2
             try runActions(118, event)
             core.active = core.active | Bits(0x100000000000000, 0x0)  // r2s0
         case 120:  // line 295: after in away -> top
-            eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF))
-            if core.active.contains(82) { try exit(82) }  // away
+            if core.active.contains(82) { exit(82) }  // away
             core.active = core.active & ~Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF)  // the 81 states below WideChart
             core.active = core.active | Bits(0x18000006000001E, 0x0)  // 8 states, top first
         default:
@@ -1945,6 +1822,7 @@ public struct WideChart: Sendable, Hashable {
     /// that nothing takes is dropped.
     private mutating func completeMacrostep() throws(Failure) {
         var head = 0
+        var chosen = Chosen()
         while !core.isFinished {
             var found = false
             var event: Event? = nil
@@ -1954,13 +1832,13 @@ public struct WideChart: Sendable, Hashable {
                 head += 1
                 switch item {
                 case .event(let e):
-                    found = try select(e)
+                    found = try select(e, &chosen)
                     event = e
                 case .done(let x):
-                    found = try selectCompletion(of: x)
+                    found = try selectCompletion(of: x, &chosen)
                 }
             }
-            if found { try microstep(event) }
+            if found { try microstep(chosen, event) }
         }
         if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     }
@@ -1981,7 +1859,7 @@ public struct WideChart: Sendable, Hashable {
         let before = core
         beginStep()
         do {
-            chosen.removeAll()
+            var chosen = Chosen()
             switch slot {
             case 0:
                 chosen.append(120)
@@ -1989,7 +1867,7 @@ public struct WideChart: Sendable, Hashable {
                 return .ignored
             }
             let fired = chosen[0]
-            try microstep(nil)
+            try microstep(chosen, nil)
             try completeMacrostep()
             return .taken(transition: fired)
         } catch {
@@ -2010,9 +1888,9 @@ public struct WideChart: Sendable, Hashable {
         case 2:  // line 15: on next in r0s0 -> r0s1
             try transition2()
         case 3:  // line 16: on back in r0s0 -> r0s24
-            try transition3()
+            transition3()
         case 4:  // line 17: on skip in r0s0 -> r0s7
-            try transition4()
+            transition4()
         case 5:  // line 20: on next in r0s1 -> r0s2
             try transition5()
         case 6:  // line 23: on next in r0s2 -> r0s3
@@ -2020,17 +1898,17 @@ public struct WideChart: Sendable, Hashable {
         case 7:  // line 26: on next in r0s3 -> r0s4
             try transition7()
         case 8:  // line 27: on back in r0s3 -> r0s2
-            try transition8()
+            transition8()
         case 9:  // line 30: on next in r0s4 -> r0s5
             try transition9()
         case 10:  // line 33: on next in r0s5 -> r0s6
             try transition10()
         case 11:  // line 34: on skip in r0s5 -> r0s12
-            try transition11()
+            transition11()
         case 12:  // line 37: on next in r0s6 -> r0s7
             try transition12()
         case 13:  // line 38: on back in r0s6 -> r0s5
-            try transition13()
+            transition13()
         case 14:  // line 41: on next in r0s7 -> r0s8
             try transition14()
         case 15:  // line 44: on next in r0s8 -> r0s9
@@ -2038,17 +1916,17 @@ public struct WideChart: Sendable, Hashable {
         case 16:  // line 47: on next in r0s9 -> r0s10
             try transition16()
         case 17:  // line 48: on back in r0s9 -> r0s8
-            try transition17()
+            transition17()
         case 18:  // line 51: on next in r0s10 -> r0s11
             try transition18()
         case 19:  // line 52: on skip in r0s10 -> r0s17
-            try transition19()
+            transition19()
         case 20:  // line 55: on next in r0s11 -> r0s12
             try transition20()
         case 21:  // line 58: on next in r0s12 -> r0s13
             try transition21()
         case 22:  // line 59: on back in r0s12 -> r0s11
-            try transition22()
+            transition22()
         case 23:  // line 62: on next in r0s13 -> r0s14
             try transition23()
         case 24:  // line 65: on next in r0s14 -> r0s15
@@ -2056,9 +1934,9 @@ public struct WideChart: Sendable, Hashable {
         case 25:  // line 68: on next in r0s15 -> r0s16
             try transition25()
         case 26:  // line 69: on back in r0s15 -> r0s14
-            try transition26()
+            transition26()
         case 27:  // line 70: on skip in r0s15 -> r0s22
-            try transition27()
+            transition27()
         case 28:  // line 73: on next in r0s16 -> r0s17
             try transition28()
         case 29:  // line 76: on next in r0s17 -> r0s18
@@ -2066,17 +1944,17 @@ public struct WideChart: Sendable, Hashable {
         case 30:  // line 79: on next in r0s18 -> r0s19
             try transition30()
         case 31:  // line 80: on back in r0s18 -> r0s17
-            try transition31()
+            transition31()
         case 32:  // line 83: on next in r0s19 -> r0s20
             try transition32()
         case 33:  // line 86: on next in r0s20 -> r0s21
             try transition33()
         case 34:  // line 87: on skip in r0s20 -> r0s2
-            try transition34()
+            transition34()
         case 35:  // line 90: on next in r0s21 -> r0s22
             try transition35()
         case 36:  // line 91: on back in r0s21 -> r0s20
-            try transition36()
+            transition36()
         case 37:  // line 94: on next in r0s22 -> r0s23
             try transition37()
         case 38:  // line 97: on next in r0s23 -> r0s24
@@ -2084,17 +1962,17 @@ public struct WideChart: Sendable, Hashable {
         case 39:  // line 100: on next in r0s24 -> r0s0
             try transition39()
         case 40:  // line 101: on back in r0s24 -> r0s23
-            try transition40()
+            transition40()
         case 41:  // line 196: on bump in r1
             try transition41()
         case 42:  // line 108: on next in r1s0 -> r1s1
             try transition42()
         case 43:  // line 109: on skip in r1s0 -> r1s7
-            try transition43()
+            transition43()
         case 44:  // line 112: on next in r1s1 -> r1s2
             try transition44()
         case 45:  // line 113: on back in r1s1 -> r1s0
-            try transition45()
+            transition45()
         case 46:  // line 116: on next in r1s2 -> r1s3
             try transition46()
         case 47:  // line 119: on next in r1s3 -> r1s4
@@ -2102,17 +1980,17 @@ public struct WideChart: Sendable, Hashable {
         case 48:  // line 122: on next in r1s4 -> r1s5
             try transition48()
         case 49:  // line 123: on back in r1s4 -> r1s3
-            try transition49()
+            transition49()
         case 50:  // line 126: on next in r1s5 -> r1s6
             try transition50()
         case 51:  // line 127: on skip in r1s5 -> r1s12
-            try transition51()
+            transition51()
         case 52:  // line 130: on next in r1s6 -> r1s7
             try transition52()
         case 53:  // line 133: on next in r1s7 -> r1s8
             try transition53()
         case 54:  // line 134: on back in r1s7 -> r1s6
-            try transition54()
+            transition54()
         case 55:  // line 137: on next in r1s8 -> r1s9
             try transition55()
         case 56:  // line 140: on next in r1s9 -> r1s10
@@ -2120,9 +1998,9 @@ public struct WideChart: Sendable, Hashable {
         case 57:  // line 143: on next in r1s10 -> r1s11
             try transition57()
         case 58:  // line 144: on back in r1s10 -> r1s9
-            try transition58()
+            transition58()
         case 59:  // line 145: on skip in r1s10 -> r1s17
-            try transition59()
+            transition59()
         case 60:  // line 148: on next in r1s11 -> r1s12
             try transition60()
         case 61:  // line 151: on next in r1s12 -> r1s13
@@ -2130,17 +2008,17 @@ public struct WideChart: Sendable, Hashable {
         case 62:  // line 154: on next in r1s13 -> r1s14
             try transition62()
         case 63:  // line 155: on back in r1s13 -> r1s12
-            try transition63()
+            transition63()
         case 64:  // line 158: on next in r1s14 -> r1s15
             try transition64()
         case 65:  // line 161: on next in r1s15 -> r1s16
             try transition65()
         case 66:  // line 162: on skip in r1s15 -> r1s22
-            try transition66()
+            transition66()
         case 67:  // line 165: on next in r1s16 -> r1s17
             try transition67()
         case 68:  // line 166: on back in r1s16 -> r1s15
-            try transition68()
+            transition68()
         case 69:  // line 169: on next in r1s17 -> r1s18
             try transition69()
         case 70:  // line 172: on next in r1s18 -> r1s19
@@ -2148,17 +2026,17 @@ public struct WideChart: Sendable, Hashable {
         case 71:  // line 175: on next in r1s19 -> r1s20
             try transition71()
         case 72:  // line 176: on back in r1s19 -> r1s18
-            try transition72()
+            transition72()
         case 73:  // line 179: on next in r1s20 -> r1s21
             try transition73()
         case 74:  // line 180: on skip in r1s20 -> r1s2
-            try transition74()
+            transition74()
         case 75:  // line 183: on next in r1s21 -> r1s22
             try transition75()
         case 76:  // line 186: on next in r1s22 -> r1s23
             try transition76()
         case 77:  // line 187: on back in r1s22 -> r1s21
-            try transition77()
+            transition77()
         case 78:  // line 190: on next in r1s23 -> r1s24
             try transition78()
         case 79:  // line 193: on next in r1s24 -> r1s0
@@ -2168,13 +2046,13 @@ public struct WideChart: Sendable, Hashable {
         case 81:  // line 200: on next in r2s0 -> r2s1
             try transition81()
         case 82:  // line 201: on skip in r2s0 -> r2s7
-            try transition82()
+            transition82()
         case 83:  // line 204: on next in r2s1 -> r2s2
             try transition83()
         case 84:  // line 207: on next in r2s2 -> r2s3
             try transition84()
         case 85:  // line 208: on back in r2s2 -> r2s1
-            try transition85()
+            transition85()
         case 86:  // line 211: on next in r2s3 -> r2s4
             try transition86()
         case 87:  // line 214: on next in r2s4 -> r2s5
@@ -2182,9 +2060,9 @@ public struct WideChart: Sendable, Hashable {
         case 88:  // line 217: on next in r2s5 -> r2s6
             try transition88()
         case 89:  // line 218: on back in r2s5 -> r2s4
-            try transition89()
+            transition89()
         case 90:  // line 219: on skip in r2s5 -> r2s12
-            try transition90()
+            transition90()
         case 91:  // line 222: on next in r2s6 -> r2s7
             try transition91()
         case 92:  // line 225: on next in r2s7 -> r2s8
@@ -2192,17 +2070,17 @@ public struct WideChart: Sendable, Hashable {
         case 93:  // line 228: on next in r2s8 -> r2s9
             try transition93()
         case 94:  // line 229: on back in r2s8 -> r2s7
-            try transition94()
+            transition94()
         case 95:  // line 232: on next in r2s9 -> r2s10
             try transition95()
         case 96:  // line 235: on next in r2s10 -> r2s11
             try transition96()
         case 97:  // line 236: on skip in r2s10 -> r2s17
-            try transition97()
+            transition97()
         case 98:  // line 239: on next in r2s11 -> r2s12
             try transition98()
         case 99:  // line 240: on back in r2s11 -> r2s10
-            try transition99()
+            transition99()
         case 100:  // line 243: on next in r2s12 -> r2s13
             try transition100()
         case 101:  // line 246: on next in r2s13 -> r2s14
@@ -2210,17 +2088,17 @@ public struct WideChart: Sendable, Hashable {
         case 102:  // line 249: on next in r2s14 -> r2s15
             try transition102()
         case 103:  // line 250: on back in r2s14 -> r2s13
-            try transition103()
+            transition103()
         case 104:  // line 253: on next in r2s15 -> r2s16
             try transition104()
         case 105:  // line 254: on skip in r2s15 -> r2s22
-            try transition105()
+            transition105()
         case 106:  // line 257: on next in r2s16 -> r2s17
             try transition106()
         case 107:  // line 260: on next in r2s17 -> r2s18
             try transition107()
         case 108:  // line 261: on back in r2s17 -> r2s16
-            try transition108()
+            transition108()
         case 109:  // line 264: on next in r2s18 -> r2s19
             try transition109()
         case 110:  // line 267: on next in r2s19 -> r2s20
@@ -2228,9 +2106,9 @@ public struct WideChart: Sendable, Hashable {
         case 111:  // line 270: on next in r2s20 -> r2s21
             try transition111()
         case 112:  // line 271: on back in r2s20 -> r2s19
-            try transition112()
+            transition112()
         case 113:  // line 272: on skip in r2s20 -> r2s2
-            try transition113()
+            transition113()
         case 114:  // line 275: on next in r2s21 -> r2s22
             try transition114()
         case 115:  // line 278: on next in r2s22 -> r2s23
@@ -2238,7 +2116,7 @@ public struct WideChart: Sendable, Hashable {
         case 116:  // line 281: on next in r2s23 -> r2s24
             try transition116()
         case 117:  // line 282: on back in r2s23 -> r2s22
-            try transition117()
+            transition117()
         case 118:  // line 285: on next in r2s24 -> r2s0
             try transition118()
         default:
@@ -2257,12 +2135,12 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 16: on back in r0s0 -> r0s24.
-    private mutating func transition3() throws(Failure) {
+    private mutating func transition3() {
         pending.append(.moved(region: 0, n: core.n))
     }
 
     /// Line 17: on skip in r0s0 -> r0s7.
-    private mutating func transition4() throws(Failure) {
+    private mutating func transition4() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2282,7 +2160,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 27: on back in r0s3 -> r0s2.
-    private mutating func transition8() throws(Failure) {
+    private mutating func transition8() {
         pending.append(.moved(region: 0, n: core.n))
     }
 
@@ -2297,7 +2175,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 34: on skip in r0s5 -> r0s12.
-    private mutating func transition11() throws(Failure) {
+    private mutating func transition11() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2307,7 +2185,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 38: on back in r0s6 -> r0s5.
-    private mutating func transition13() throws(Failure) {
+    private mutating func transition13() {
         pending.append(.moved(region: 0, n: core.n))
     }
 
@@ -2327,7 +2205,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 48: on back in r0s9 -> r0s8.
-    private mutating func transition17() throws(Failure) {
+    private mutating func transition17() {
         pending.append(.moved(region: 0, n: core.n))
     }
 
@@ -2337,7 +2215,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 52: on skip in r0s10 -> r0s17.
-    private mutating func transition19() throws(Failure) {
+    private mutating func transition19() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2352,7 +2230,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 59: on back in r0s12 -> r0s11.
-    private mutating func transition22() throws(Failure) {
+    private mutating func transition22() {
         pending.append(.moved(region: 0, n: core.n))
     }
 
@@ -2372,12 +2250,12 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 69: on back in r0s15 -> r0s14.
-    private mutating func transition26() throws(Failure) {
+    private mutating func transition26() {
         pending.append(.moved(region: 0, n: core.n))
     }
 
     /// Line 70: on skip in r0s15 -> r0s22.
-    private mutating func transition27() throws(Failure) {
+    private mutating func transition27() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2397,7 +2275,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 80: on back in r0s18 -> r0s17.
-    private mutating func transition31() throws(Failure) {
+    private mutating func transition31() {
         pending.append(.moved(region: 0, n: core.n))
     }
 
@@ -2412,7 +2290,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 87: on skip in r0s20 -> r0s2.
-    private mutating func transition34() throws(Failure) {
+    private mutating func transition34() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2422,7 +2300,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 91: on back in r0s21 -> r0s20.
-    private mutating func transition36() throws(Failure) {
+    private mutating func transition36() {
         pending.append(.moved(region: 0, n: core.n))
     }
 
@@ -2442,7 +2320,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 101: on back in r0s24 -> r0s23.
-    private mutating func transition40() throws(Failure) {
+    private mutating func transition40() {
         pending.append(.moved(region: 0, n: core.n))
     }
 
@@ -2457,7 +2335,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 109: on skip in r1s0 -> r1s7.
-    private mutating func transition43() throws(Failure) {
+    private mutating func transition43() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2467,7 +2345,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 113: on back in r1s1 -> r1s0.
-    private mutating func transition45() throws(Failure) {
+    private mutating func transition45() {
         pending.append(.moved(region: 1, n: core.n))
     }
 
@@ -2487,7 +2365,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 123: on back in r1s4 -> r1s3.
-    private mutating func transition49() throws(Failure) {
+    private mutating func transition49() {
         pending.append(.moved(region: 1, n: core.n))
     }
 
@@ -2497,7 +2375,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 127: on skip in r1s5 -> r1s12.
-    private mutating func transition51() throws(Failure) {
+    private mutating func transition51() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2512,7 +2390,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 134: on back in r1s7 -> r1s6.
-    private mutating func transition54() throws(Failure) {
+    private mutating func transition54() {
         pending.append(.moved(region: 1, n: core.n))
     }
 
@@ -2532,12 +2410,12 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 144: on back in r1s10 -> r1s9.
-    private mutating func transition58() throws(Failure) {
+    private mutating func transition58() {
         pending.append(.moved(region: 1, n: core.n))
     }
 
     /// Line 145: on skip in r1s10 -> r1s17.
-    private mutating func transition59() throws(Failure) {
+    private mutating func transition59() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2557,7 +2435,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 155: on back in r1s13 -> r1s12.
-    private mutating func transition63() throws(Failure) {
+    private mutating func transition63() {
         pending.append(.moved(region: 1, n: core.n))
     }
 
@@ -2572,7 +2450,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 162: on skip in r1s15 -> r1s22.
-    private mutating func transition66() throws(Failure) {
+    private mutating func transition66() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2582,7 +2460,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 166: on back in r1s16 -> r1s15.
-    private mutating func transition68() throws(Failure) {
+    private mutating func transition68() {
         pending.append(.moved(region: 1, n: core.n))
     }
 
@@ -2602,7 +2480,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 176: on back in r1s19 -> r1s18.
-    private mutating func transition72() throws(Failure) {
+    private mutating func transition72() {
         pending.append(.moved(region: 1, n: core.n))
     }
 
@@ -2612,7 +2490,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 180: on skip in r1s20 -> r1s2.
-    private mutating func transition74() throws(Failure) {
+    private mutating func transition74() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2627,7 +2505,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 187: on back in r1s22 -> r1s21.
-    private mutating func transition77() throws(Failure) {
+    private mutating func transition77() {
         pending.append(.moved(region: 1, n: core.n))
     }
 
@@ -2652,7 +2530,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 201: on skip in r2s0 -> r2s7.
-    private mutating func transition82() throws(Failure) {
+    private mutating func transition82() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2667,7 +2545,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 208: on back in r2s2 -> r2s1.
-    private mutating func transition85() throws(Failure) {
+    private mutating func transition85() {
         pending.append(.moved(region: 2, n: core.n))
     }
 
@@ -2687,12 +2565,12 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 218: on back in r2s5 -> r2s4.
-    private mutating func transition89() throws(Failure) {
+    private mutating func transition89() {
         pending.append(.moved(region: 2, n: core.n))
     }
 
     /// Line 219: on skip in r2s5 -> r2s12.
-    private mutating func transition90() throws(Failure) {
+    private mutating func transition90() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2712,7 +2590,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 229: on back in r2s8 -> r2s7.
-    private mutating func transition94() throws(Failure) {
+    private mutating func transition94() {
         pending.append(.moved(region: 2, n: core.n))
     }
 
@@ -2727,7 +2605,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 236: on skip in r2s10 -> r2s17.
-    private mutating func transition97() throws(Failure) {
+    private mutating func transition97() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2737,7 +2615,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 240: on back in r2s11 -> r2s10.
-    private mutating func transition99() throws(Failure) {
+    private mutating func transition99() {
         pending.append(.moved(region: 2, n: core.n))
     }
 
@@ -2757,7 +2635,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 250: on back in r2s14 -> r2s13.
-    private mutating func transition103() throws(Failure) {
+    private mutating func transition103() {
         pending.append(.moved(region: 2, n: core.n))
     }
 
@@ -2767,7 +2645,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 254: on skip in r2s15 -> r2s22.
-    private mutating func transition105() throws(Failure) {
+    private mutating func transition105() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2782,7 +2660,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 261: on back in r2s17 -> r2s16.
-    private mutating func transition108() throws(Failure) {
+    private mutating func transition108() {
         pending.append(.moved(region: 2, n: core.n))
     }
 
@@ -2802,12 +2680,12 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 271: on back in r2s20 -> r2s19.
-    private mutating func transition112() throws(Failure) {
+    private mutating func transition112() {
         pending.append(.moved(region: 2, n: core.n))
     }
 
     /// Line 272: on skip in r2s20 -> r2s2.
-    private mutating func transition113() throws(Failure) {
+    private mutating func transition113() {
         internalQueue.append(.event(.bump))
     }
 
@@ -2827,7 +2705,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Line 282: on back in r2s23 -> r2s22.
-    private mutating func transition117() throws(Failure) {
+    private mutating func transition117() {
         pending.append(.moved(region: 2, n: core.n))
     }
 
@@ -2850,10 +2728,8 @@ public struct WideChart: Sendable, Hashable {
             core.n = try Self.subtract(core.n, 24, compound: false, 286, 33)
         case 82:  // away
             let delay0: Double = 2
-            if delay0 > 0 && unrepresentableDeadline == nil && !Self.deadlineHolds(at: core.now, after: delay0) { unrepresentableDeadline = DeadlineRefusal(time: core.now, delay: delay0) }
+            if delay0 > 0 && !Self.deadlineHolds(at: core.now, after: delay0) && refusal.delay == 0 { refusal = DeadlineRefusal(time: core.now, delay: delay0) }
             core.deadline0 = core.now + Swift.max(0, delay0)
-            core.sequence += 1
-            core.armed0 = core.sequence
         default:
             break
         }
@@ -2862,7 +2738,7 @@ public struct WideChart: Sendable, Hashable {
     /// State `s` is being exited (a child before its parent): its exit actions run, its timers
     /// are cancelled.
     @inline(__always)
-    private mutating func exit(_ s: Int) throws(Failure) {
+    private mutating func exit(_ s: Int) {
         switch s {
         case 82:  // away
             core.deadline0 = .nan
@@ -3617,7 +3493,7 @@ public struct WideChart: Sendable, Hashable {
     }
 
     /// Appendix D `computeEntrySet` for the enabled transitions (`chosen`): the states to enter.
-    private func entrySet() -> Bits {
+    private func entrySet(_ chosen: Chosen) -> Bits {
         if chosen.count == 1, let known = Self.staticEntry(chosen[0]) { return known }
         var toEnter = Bits()
         for k in 0..<chosen.count {
@@ -3791,7 +3667,7 @@ public struct WideChart: Sendable, Hashable {
         variables.append("\"n\": " + SnapshotJSON.number(core.n))
         text += "\n    " + variables.joined(separator: ",\n    ") + "\n  },\n  \"pending\": ["
         var due: [(deadline: Double, order: Int, entry: String)] = []
-        if !core.deadline0.isNaN { due.append((core.deadline0, core.armed0, "{\"after\": \"away\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
+        if !core.deadline0.isNaN { due.append((core.deadline0, 0, "{\"after\": \"away\", \"index\": 0, \"deadline\": " + SnapshotJSON.number(core.deadline0) + "}")) }
         due.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         text += due.isEmpty ? "]\n}\n" : "\n    " + due.map(\.entry).joined(separator: ",\n    ") + "\n  ]\n}\n"
         return text
@@ -3959,10 +3835,9 @@ public struct WideChart: Sendable, Hashable {
             }
         }
         for (deadline, slot, event) in armed {
-            core.sequence += 1
             _ = event
             switch slot {
-            case 0: core.deadline0 = deadline; core.armed0 = core.sequence
+            case 0: core.deadline0 = deadline
             default: break
             }
         }
@@ -4400,8 +4275,8 @@ public struct WideChart: Sendable, Hashable {
     /// The outputs of the step under way, in order: the first in a slot of its own (most steps
     /// emit one at most), the others after it.
     private struct OutputQueue: Sendable, Hashable {
-        var first: Output?
         var rest: [Output] = []
+        var first: Output?
         var isEmpty: Bool { first == nil }
         var all: [Output] { first.map { [$0] + rest } ?? [] }
         @inline(__always)
@@ -4458,6 +4333,8 @@ public struct WideChart: Sendable, Hashable {
     /// (as the runtime's `Instance.deadlineHolds`: Knuth's two-sum gives the rounding error exactly).
     private static func deadlineHolds(at now: Double, after delay: Double) -> Bool {
         let sum = now + delay
+        // Below 2^32 the sum rounds by at most 2^-21 s: the common case needs no more.
+        if Swift.abs(sum) < 4_294_967_296 { return true }
         guard sum.isFinite else { return false }
         let delayPart = sum - now
         let nowPart = sum - delayPart

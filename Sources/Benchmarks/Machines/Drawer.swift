@@ -274,9 +274,10 @@ struct Drawer: Sendable, Hashable {
     /// rounds more than a millisecond, and more than a thousandth of the delay, away): when and
     /// with what delay. The first one only; a failing step does not undo it. Nil while every
     /// deadline held.
-    private(set) var unrepresentableDeadline: DeadlineRefusal?
+    var unrepresentableDeadline: DeadlineRefusal? { refusal.delay > 0 ? refusal : nil }
     /// When a timer was armed, and its delay.
     struct DeadlineRefusal: Sendable, Hashable { var time: Double; var delay: Double }
+    private var refusal = DeadlineRefusal(time: 0, delay: 0)
 
     /// `advance(to:emit:onStep:)`, with each step's outcome and, for the step of an event the machine
     /// sent itself, that event's name (nil for a timer's step): this machine sends none.
