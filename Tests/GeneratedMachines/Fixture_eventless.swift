@@ -327,6 +327,7 @@ public struct Fixture_eventless: Sendable, Hashable {
 
     /// Sends `event` now as one macrostep (its transitions, then eventless transitions and raised
     /// events until the configuration is stable), handing its outputs to `emit` in order.
+    @inline(__always)
     public mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()

@@ -353,6 +353,7 @@ struct CheckoutScreen: Sendable, Hashable {
 
     /// Sends `event` now as one macrostep (its transitions, then eventless transitions and raised
     /// events until the configuration is stable), handing its outputs to `emit` in order.
+    @inline(__always)
     mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome {
         if core.isFinished { return .afterFinal }
         beginStep()
