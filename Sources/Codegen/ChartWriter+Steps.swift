@@ -78,11 +78,16 @@ extension FlatMachineWriter {
     // MARK: - Selection
 
     /// The transitions of `leaf` and its ancestors (innermost first, in written order) that
-    /// `accepts` keeps.
+    /// `accepts` keeps, up to the first without a guard: selection never looks past it, so
+    /// the payload fields the others' guards read are not bound (a binding nobody reads is a
+    /// warning).
     func chain(_ leaf: StateID, _ accepts: (Transition) -> Bool) -> [Transition] {
         var list: [Transition] = []
         for s in machine.selfAndAncestors(leaf) where s != machine.root {
-            for id in machine[s].transitions where !machine[id].isBroken && accepts(machine[id]) { list.append(machine[id]) }
+            for id in machine[s].transitions where !machine[id].isBroken && accepts(machine[id]) {
+                list.append(machine[id])
+                if machine[id].guardExpr == nil { return list }
+            }
         }
         return list
     }

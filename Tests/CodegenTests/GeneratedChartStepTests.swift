@@ -64,6 +64,34 @@ import Testing
         #expect(poke.last?.contains("runActions(2, event)") == true, "\(poke)")
     }
 
+    @Test func selectionBindsNoFieldOfATransitionItNeverReaches() throws {
+        // `on move if x > 0` is written after `on tick, move -> b`, which has no guard: selection
+        // stops there, so `x` is not bound (a binding nobody reads is a warning, an error in an
+        // app built with warnings as errors).
+        let shadowed = """
+            machine Shadowed {
+                event tick
+                event move(x: Number)
+                initial parallel state p {
+                    state left {
+                        initial state a {
+                            on tick, move -> b
+                            on move if x > 0
+                        }
+                        state b
+                    }
+                    state right {
+                        initial state c { on tick -> d }
+                        state d
+                    }
+                }
+            }
+            """
+        let text = try GeneratedStepPlanTests.swift(shadowed)
+        let select = try #require(GeneratedStepPlanTests.function("func select(", in: text))
+        #expect(select.contains("case .move:") && !select.contains("let x"), "\(select)")
+    }
+
     @Test func aHistoryTargetIsLeftToTheGeneralMicrostep() throws {
         // back -> h depends on what h recorded: no case of its own, so takeAlone returns false.
         let body = try Self.takeAlone()
