@@ -105,7 +105,7 @@ extension FlatMachineWriter {
     /// `always` transitions again.
     mutating func aloneLines(_ t: Transition, _ known: (domain: StateID?, entry: [StateID], defaults: DefaultEntries),
                              waking: Set<TransitionID>, settles: Bool = false, actions: String, emptyLine: String? = "break") {
-        let start = out.text.utf8.count
+        let start = out.mark
         let endsRun = known.entry.contains { machine[$0].isFinal && machine[$0].parent == machine.root }
         if let domain = known.domain {
             if hasAlways && !settles && !endsRun { out.line("eventlessMayHold = true") }
@@ -117,7 +117,7 @@ extension FlatMachineWriter {
         }
         if !t.actions.isEmpty { out.line(actions) }
         entryLines(known.entry, known.defaults)
-        if let emptyLine, out.text.utf8.count == start { out.line(emptyLine) }
+        if let emptyLine, out.mark == start { out.line(emptyLine) }
     }
 
     /// Whether entering `entry` calls something that throws: an entry or a default entry.

@@ -251,7 +251,7 @@ extension FlatMachineWriter {
                     for s in states {
                         out.line("case .\(stateName(s.id)):")
                         out.indent()
-                        let before = out.text
+                        let before = out.mark
                         actions(s.entry, fields: [])
                         for id in s.transitions {
                             guard let slot = timerSlots[id], case .after(let delay) = machine[id].trigger else { continue }
@@ -268,7 +268,7 @@ extension FlatMachineWriter {
                             out.line("core.isFinished = true")
                             for k in timers.indices { out.line("core.deadline\(k) = .nan") }
                         }
-                        if out.text == before { out.line("break") }
+                        if out.mark == before { out.line("break") }
                         out.dedent()
                     }
                 out.line("}")
@@ -283,12 +283,12 @@ extension FlatMachineWriter {
                 for s in states {
                     out.line("case .\(stateName(s.id)):")
                     out.indent()
-                    let before = out.text
+                    let before = out.mark
                     actions(s.exit, fields: [])
                     for id in s.transitions {
                         if let slot = timerSlots[id] { out.line("core.deadline\(slot) = .nan") }
                     }
-                    if out.text == before { out.line("break") }
+                    if out.mark == before { out.line("break") }
                     out.dedent()
                 }
             out.line("}")

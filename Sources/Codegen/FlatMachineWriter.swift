@@ -27,6 +27,8 @@ struct FlatMachineWriter {
     let namedSendSites: [SourceRange]
     /// Whether the machine sends itself events (it has a `send` or a `cancel`).
     let sendsEvents: Bool
+    /// Every state but the root, in document order.
+    let states: [State]
     /// For a statechart: what in its step can fail (`ChartPlan`).
     private(set) var chartPlan = ChartPlan()
     var out = SwiftWriter()
@@ -46,6 +48,7 @@ struct FlatMachineWriter {
         typeName = options.typeName ?? machine.name
         access = options.isPublic ? "public " : ""
         timers = machine.transitions.filter { if case .after = $0.trigger { true } else { false } }
+        states = machine.states.filter { $0.id != machine.root }
         var sites: [(EventID, SourceRange)] = []
         var named: [SourceRange] = []
         var cancels = false
@@ -214,7 +217,6 @@ struct FlatMachineWriter {
         case .string: "String"
         }
     }
-    var states: [State] { machine.states.filter { $0.id != machine.root } }
     func fieldList(_ fields: [Field]) -> String {
         fields.map { "\(SwiftName.quoted($0.name)): \(Self.swiftType($0.type))" }.joined(separator: ", ")
     }

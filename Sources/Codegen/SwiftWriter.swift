@@ -5,6 +5,10 @@ struct SwiftWriter {
     private(set) var text = ""
     private var depth = 0
 
+    /// How much has been written: compare two marks to tell whether lines were written in
+    /// between (holding on to `text` itself would make the next line copy all of it).
+    var mark: Int { text.utf8.count }
+
     /// One line at the current indentation (an empty line stays empty).
     mutating func line(_ s: String = "") {
         if !s.isEmpty { text += String(repeating: "    ", count: depth) + s }
