@@ -92,10 +92,13 @@ extension FlatMachineWriter {
                 out.line("switch core.state {")
                 // Leaves with the same candidates share one case.
                 var groups: [([StateID], [Transition])] = []
+                var groupOf: [[TransitionID]: Int] = [:]
                 for (leaf, list) in candidates {
-                    if let k = groups.firstIndex(where: { $0.1.map(\.id) == list.map(\.id) }) {
+                    let key = list.map(\.id)
+                    if let k = groupOf[key] {
                         groups[k].0.append(leaf)
                     } else {
+                        groupOf[key] = groups.count
                         groups.append(([leaf], list))
                     }
                 }
@@ -418,9 +421,10 @@ extension FlatMachineWriter {
     func exitPlan(_ t: Transition, _ exitWork: Set<StateID>) -> StepPlan.Exits {
         let domain = machine.transitionDomain(t.shape, historyValue: { _ in nil })
         var plan: [StateID]?
-        for leaf in states where machine.isAtomic(leaf.id) && (leaf.id == t.source || machine.isDescendant(leaf.id, of: t.source)) {
+        // The source's leaves: the states from it to its last descendant, in document order.
+        for i in t.source.index...machine.lastDescendant(t.source).index where machine.isAtomic(StateID(i)) {
             var list: [StateID] = []
-            for s in machine.selfAndAncestors(leaf.id) {
+            for s in machine.selfAndAncestors(StateID(i)) {
                 if s == domain || s == machine.root { break }
                 if exitWork.contains(s) { list.append(s) }
             }
