@@ -51,29 +51,41 @@ extension FlatMachineWriter {
         return domain.map { "the \(ids.count) states below \($0)" } ?? "\(ids.count) states, \(machine[ids[0]].name) first"
     }
 
-    /// The states below `domain` that a transition may exit, with what exiting them takes:
-    /// history is recorded for the ones exited, each state with exit work still in the
-    /// configuration (with the states after it gone) runs it, then all leave.
-    mutating func exitLines(below domain: StateID) {
-        let below = states.filter { !$0.isHistory && machine.isDescendant($0.id, of: domain) }
+    /// The states below `domain` that a transition from `source` may exit, with what exiting
+    /// them takes: history is recorded for the ones exited, each state with exit work still in
+    /// the configuration (with the states after it gone) runs it, then all leave. Only a state
+    /// that can be active while `source` is (one of its ancestors or descendants, or a state of
+    /// another region of a parallel state they share) can be exited: the others are left out,
+    /// which keeps a transition out of a large flat chart a few lines long, not one per state.
+    /// `source` and its ancestors are active for certain: they are exited without a test.
+    mutating func exitLines(below domain: StateID, from source: StateID) {
+        let last = machine.lastDescendant(domain).index
+        guard domain.index < last else { return }
+        let below = ((domain.index + 1)...last).map(StateID.init).filter { !machine[$0].isHistory }
         guard !below.isEmpty else { return }
-        let mask = bits(below.map(\.id))
+        let mask = bits(below)
         let recorded = historyStates.contains { h in h.parent.map { $0 == domain || machine.isDescendant($0, of: domain) } ?? false }
         if recorded { out.line("recordHistory(exiting: core.active & \(mask))") }
         var gone: [StateID] = []
-        for s in below.reversed() {
+        for id in below.reversed() {
+            let onPath = id == source || machine.isDescendant(source, of: id)
+            guard onPath || machine.isDescendant(id, of: source) || machine.isParallel(machine.innermostContainer([id, source])) else {
+                continue
+            }
+            let s = machine[id]
             if hasExitWork(s) {
                 // An exit action may ask `in(...)` of the states exited before it.
                 if !s.exit.isEmpty && !gone.isEmpty {
                     out.line("core.active = core.active & ~\(bits(gone))  // " + names(gone, below: nil))
                     gone = []
                 }
-                out.line("if core.active.contains(\(s.id.index)) { \(Self.tryIf(chartPlan.exitThrows))exit(\(s.id.index)) }  // \(s.name)")
+                let call = "\(Self.tryIf(chartPlan.exitThrows))exit(\(id.index))"
+                out.line((onPath ? call : "if core.active.contains(\(id.index)) { \(call) }") + "  // \(s.name)")
             }
-            gone.append(s.id)
+            gone.append(id)
         }
         let name = domain == machine.root ? machine.name : machine[domain].name
-        out.line("core.active = core.active & ~\(mask)  // " + names(below.map(\.id), below: name))
+        out.line("core.active = core.active & ~\(mask)  // " + names(below, below: name))
     }
 
     /// Entering `entry` (document order): each state joins the configuration before its own
@@ -109,7 +121,7 @@ extension FlatMachineWriter {
         let endsRun = known.entry.contains { machine[$0].isFinal && machine[$0].parent == machine.root }
         if let domain = known.domain {
             if hasAlways && !settles && !endsRun { out.line("eventlessMayHold = true") }
-            exitLines(below: domain)
+            exitLines(below: domain, from: t.source)
         } else if hasAlways && waking.contains(t.id) {
             // A targetless transition changes no state: only a variable an `always`
             // guard reads can enable one.

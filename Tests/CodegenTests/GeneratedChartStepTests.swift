@@ -47,15 +47,54 @@ import Testing
     }
 
     @Test func aTargetedTransitionClearsAndSetsConstantBitsAndRunsOnlyTheExitsWithWork() throws {
-        // go: a -> b in left. Its domain is left: a and b may be exited, only a has an exit
-        // action; b is entered with nothing to run.
+        // go: a -> b in left. Its domain is left: a and b leave the configuration, only a has
+        // an exit action, and a, the source, is active for certain (no test); b is entered
+        // with nothing to run.
         let go = Self.caseLines(0, in: try Self.takeAlone()).joined(separator: "\n")
         #expect(go.contains("on go in a -> b"), "\(go)")
-        #expect(go.contains("if core.active.contains(3) { try exit(3) }  // a"), "\(go)")
+        #expect(go.contains("try exit(3)  // a") && !go.contains("core.active.contains(3)"), "\(go)")
         #expect(go.contains("core.active = core.active & ~Bits(0x18)  // a, b"), "\(go)")
         #expect(go.contains("core.active = core.active | Bits(0x10)  // b"), "\(go)")
         #expect(!go.contains("enter("), "\(go)")
         #expect(!go.contains("transitionDomain") && !go.contains("entrySet"), "\(go)")
+    }
+
+    @Test func onlyStatesThatCanBeActiveBesideTheSourceAreExited() throws {
+        // Every state of r1 arms a timer (exit work), but a transition from a can find only a
+        // active in r1; x, in the other region of p, may be active beside it, so leaving p
+        // tests it.
+        let spec = """
+            machine Exits {
+                var n: Number = 0
+                event next
+                event leave
+                initial state top {
+                    initial parallel state p {
+                        state r1 {
+                            initial state a {
+                                after 1s -> b
+                                on next -> b
+                                on leave -> q
+                            }
+                            state b { after 1s -> c }
+                            state c { after 1s -> a }
+                        }
+                        state r2 {
+                            initial state x { exit { n = 1 } }
+                        }
+                    }
+                    state q
+                }
+            }
+            """
+        let text = try GeneratedStepPlanTests.swift(spec)
+        let body = try #require(GeneratedStepPlanTests.function("func takeAlone(", in: text))
+        let next = Self.caseLines(1, in: body).joined(separator: "\n")
+        #expect(next.contains("on next in a -> b") && next.contains("exit(4)  // a"), "\(next)")
+        #expect(!next.contains("exit(5)") && !next.contains("exit(6)") && !next.contains("core.active.contains("), "\(next)")
+        let leave = Self.caseLines(2, in: body).joined(separator: "\n")
+        #expect(leave.contains("if core.active.contains(8) { exit(8) }  // x"), "\(leave)")
+        #expect(leave.contains("exit(4)  // a") && !leave.contains("exit(5)") && !leave.contains("exit(6)"), "\(leave)")
     }
 
     @Test func aTargetlessTransitionOnlyRunsItsActions() throws {

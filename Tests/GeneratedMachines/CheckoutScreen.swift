@@ -369,7 +369,6 @@ public struct CheckoutScreen: Sendable, Hashable {
             }
             microstepCount = 1
             eventlessMayHold = true
-            if core.active.contains(4) { exit(4) }  // paying
             core.active = core.active & ~Bits(0x18)  // reviewing, paying
             transition0()
             core.active = core.active | Bits(0x10)  // paying
@@ -386,7 +385,7 @@ public struct CheckoutScreen: Sendable, Hashable {
                 return .ignored
             }
             microstepCount = 1
-            if core.active.contains(4) { exit(4) }  // paying
+            exit(4)  // paying
             core.active = core.active & ~Bits(0x1FE)  // the 8 states below CheckoutScreen
             core.active = core.active | Bits(0x100)  // receipt
             enter(8)  // receipt
@@ -410,13 +409,13 @@ public struct CheckoutScreen: Sendable, Hashable {
             switch taken {
             case 2:  // line 41: on failed in paying -> reviewing
                 eventlessMayHold = true
-                if core.active.contains(4) { exit(4) }  // paying
+                exit(4)  // paying
                 core.active = core.active & ~Bits(0x18)  // reviewing, paying
                 transition2_failed(message: message)
                 core.active = core.active | Bits(0x8)  // reviewing
             default:  // line 43: on failed in paying -> reviewing
                 eventlessMayHold = true
-                if core.active.contains(4) { exit(4) }  // paying
+                exit(4)  // paying
                 core.active = core.active & ~Bits(0x18)  // reviewing, paying
                 transition3()
                 core.active = core.active | Bits(0x8)  // reviewing
@@ -652,31 +651,30 @@ public struct CheckoutScreen: Sendable, Hashable {
         switch t {
         case 0:  // line 35: on tapPay in reviewing -> paying
             eventlessMayHold = true
-            if core.active.contains(4) { exit(4) }  // paying
             core.active = core.active & ~Bits(0x18)  // reviewing, paying
             runActions(0, event)
             core.active = core.active | Bits(0x10)  // paying
             enter(4)  // paying
         case 1:  // line 40: on paid in paying -> receipt
-            if core.active.contains(4) { exit(4) }  // paying
+            exit(4)  // paying
             core.active = core.active & ~Bits(0x1FE)  // the 8 states below CheckoutScreen
             core.active = core.active | Bits(0x100)  // receipt
             enter(8)  // receipt
         case 2:  // line 41: on failed in paying -> reviewing
             eventlessMayHold = true
-            if core.active.contains(4) { exit(4) }  // paying
+            exit(4)  // paying
             core.active = core.active & ~Bits(0x18)  // reviewing, paying
             runActions(2, event)
             core.active = core.active | Bits(0x8)  // reviewing
         case 3:  // line 43: on failed in paying -> reviewing
             eventlessMayHold = true
-            if core.active.contains(4) { exit(4) }  // paying
+            exit(4)  // paying
             core.active = core.active & ~Bits(0x18)  // reviewing, paying
             runActions(3, event)
             core.active = core.active | Bits(0x8)  // reviewing
         case 4:  // line 44: after in paying -> reviewing
             eventlessMayHold = true
-            if core.active.contains(4) { exit(4) }  // paying
+            exit(4)  // paying
             core.active = core.active & ~Bits(0x18)  // reviewing, paying
             runActions(4, event)
             core.active = core.active | Bits(0x8)  // reviewing

@@ -371,7 +371,6 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                if core.active.contains(11) { exit(11) }  // summary
                 core.active = core.active & ~Bits(0x1FFC)  // the 11 states below flow
                 core.active = core.active | Bits(0x1B8)  // uploading, transfer, sending, check, checking
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -448,7 +447,6 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             let before = core
             do {
                 microstepCount = 1
-                if core.active.contains(11) { exit(11) }  // summary
                 core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Upload
                 transition7()
                 core.active = core.active | Bits(0x6)  // flow, choosing
@@ -682,11 +680,9 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Upload
             core.active = core.active | Bits(0x2000)  // watcher
         case 1:  // line 14: on pick in choosing -> uploading
-            if core.active.contains(11) { exit(11) }  // summary
             core.active = core.active & ~Bits(0x1FFC)  // the 11 states below flow
             core.active = core.active | Bits(0x1B8)  // uploading, transfer, sending, check, checking
         case 2:  // line 29: done(uploading) in uploading -> done
-            if core.active.contains(11) { exit(11) }  // summary
             core.active = core.active & ~Bits(0x1FFC)  // the 11 states below flow
             try runActions(2, event)
             core.active = core.active | Bits(0xC00)  // done, summary
@@ -703,12 +699,11 @@ public struct Fixture_completion_reached: Sendable, Hashable {
             core.active = core.active | Bits(0x200)  // checked
             enter(9)  // checked
         case 6:  // line 34: after in summary -> closing
-            if core.active.contains(11) { exit(11) }  // summary
+            exit(11)  // summary
             core.active = core.active & ~Bits(0x1800)  // summary, closing
             core.active = core.active | Bits(0x1000)  // closing
             enter(12)  // closing
         case 7:  // line 42: on retry in watcher -> flow
-            if core.active.contains(11) { exit(11) }  // summary
             core.active = core.active & ~Bits(0x3FFE)  // the 13 states below Upload
             try runActions(7, event)
             core.active = core.active | Bits(0x6)  // flow, choosing

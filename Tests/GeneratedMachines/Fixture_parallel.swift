@@ -384,13 +384,11 @@ public struct Fixture_parallel: Sendable, Hashable {
             microstepCount = 1
             switch taken {
             case 3:  // line 21: on save in typing -> clean
-                if core.active.contains(5) { exit(5) }  // clean
                 core.active = core.active & ~Bits(0x38)  // empty, typing, clean
                 transition3()
                 core.active = core.active | Bits(0x20)  // clean
                 enter(5)  // clean
             default:  // line 39: on save in closed -> typing
-                if core.active.contains(5) { exit(5) }  // clean
                 core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
                 core.active = core.active | Bits(0xD6)  // editing, text, typing, format, plain
             }
@@ -651,20 +649,18 @@ public struct Fixture_parallel: Sendable, Hashable {
             core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
             core.active = core.active | Bits(0x200)  // closed
         case 1:  // line 17: on key in empty -> typing
-            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x38)  // empty, typing, clean
             try runActions(1, event)
             core.active = core.active | Bits(0x10)  // typing
         case 2:  // line 20: on key in typing
             try runActions(2, event)
         case 3:  // line 21: on save in typing -> clean
-            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x38)  // empty, typing, clean
             try runActions(3, event)
             core.active = core.active | Bits(0x20)  // clean
             enter(5)  // clean
         case 4:  // line 24: after in clean -> empty
-            if core.active.contains(5) { exit(5) }  // clean
+            exit(5)  // clean
             core.active = core.active & ~Bits(0x38)  // empty, typing, clean
             core.active = core.active | Bits(0x8)  // empty
         case 5:  // line 29: on bold in plain -> strong
@@ -673,11 +669,9 @@ public struct Fixture_parallel: Sendable, Hashable {
         case 6:  // line 30: on key in plain
             break
         case 7:  // line 38: on key in closed -> strong
-            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
             core.active = core.active | Bits(0x14E)  // editing, text, empty, format, strong
         case 8:  // line 39: on save in closed -> typing
-            if core.active.contains(5) { exit(5) }  // clean
             core.active = core.active & ~Bits(0x3FE)  // the 9 states below Editor
             core.active = core.active | Bits(0xD6)  // editing, text, typing, format, plain
         default:

@@ -419,14 +419,12 @@ public struct Fixture_player: Sendable, Hashable {
                 switch taken {
                 case 3:  // line 23: on play in paused -> playing
                     eventlessMayHold = true
-                    if core.active.contains(6) { exit(6) }  // playing
                     core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
                     core.active = core.active | Bits(0x40)  // playing
                     enter(6)  // playing
                 default:  // line 45: on play in idle -> ready
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x37FE))
-                    if core.active.contains(6) { exit(6) }  // playing
                     core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
                     transition10()
                     core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
@@ -451,7 +449,7 @@ public struct Fixture_player: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                if core.active.contains(6) { exit(6) }  // playing
+                exit(6)  // playing
                 core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
                 core.active = core.active | Bits(0x20)  // paused
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -547,7 +545,6 @@ public struct Fixture_player: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x37FE))
-                if core.active.contains(6) { exit(6) }  // playing
                 core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
                 core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -830,7 +827,6 @@ public struct Fixture_player: Sendable, Hashable {
         case 0:  // line 16: on loaded in loading -> ready
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x37FE))
-            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
             core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted
         case 1:  // line 20: on interrupt in ready -> interrupted
@@ -848,18 +844,17 @@ public struct Fixture_player: Sendable, Hashable {
             core.active = core.active | Bits(0x2000)  // idle
         case 3:  // line 23: on play in paused -> playing
             eventlessMayHold = true
-            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
             core.active = core.active | Bits(0x40)  // playing
             enter(6)  // playing
         case 4:  // line 25: on pause in playing -> paused
             eventlessMayHold = true
-            if core.active.contains(6) { exit(6) }  // playing
+            exit(6)  // playing
             core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
             core.active = core.active | Bits(0x20)  // paused
         case 5:  // line 26: after in playing -> finished
             eventlessMayHold = true
-            if core.active.contains(6) { exit(6) }  // playing
+            exit(6)  // playing
             core.active = core.active & ~Bits(0xE0)  // paused, playing, finished
             core.active = core.active | Bits(0x80)  // finished
             enter(7)  // finished
@@ -874,13 +869,11 @@ public struct Fixture_player: Sendable, Hashable {
         case 9:  // line 44: always in idle -> interrupted
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x37FE))
-            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
             core.active = core.active | Bits(0x1000)  // interrupted
         case 10:  // line 45: on play in idle -> ready
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x37FE))
-            if core.active.contains(6) { exit(6) }  // playing
             core.active = core.active & ~Bits(0x37FE)  // the 12 states below Player
             runActions(10, event)
             core.active = core.active | Bits(0x33C)  // ready, session, playback, paused, sound, unmuted

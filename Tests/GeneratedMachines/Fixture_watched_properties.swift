@@ -410,8 +410,6 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 return .ignored
             }
             microstepCount = 1
-            if core.active.contains(5) { exit(5) }  // cooling
-            if core.active.contains(4) { exit(4) }  // lit
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x10)  // lit
             enter(4)  // lit
@@ -508,8 +506,7 @@ public struct Fixture_watched_properties: Sendable, Hashable {
                 return .ignored
             }
             microstepCount = 1
-            if core.active.contains(5) { exit(5) }  // cooling
-            if core.active.contains(4) { exit(4) }  // lit
+            exit(5)  // cooling
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x8)  // off
             if !pending.isEmpty { deliver(emit) }
@@ -782,26 +779,21 @@ public struct Fixture_watched_properties: Sendable, Hashable {
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x8)  // off
         case 3:  // line 26: on arm in off -> lit
-            if core.active.contains(5) { exit(5) }  // cooling
-            if core.active.contains(4) { exit(4) }  // lit
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x10)  // lit
             enter(4)  // lit
         case 4:  // line 29: after in lit -> cooling
-            if core.active.contains(5) { exit(5) }  // cooling
-            if core.active.contains(4) { exit(4) }  // lit
+            exit(4)  // lit
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             try runActions(4, event)
             core.active = core.active | Bits(0x20)  // cooling
             enter(5)  // cooling
         case 5:  // line 32: on ping in cooling -> off
-            if core.active.contains(5) { exit(5) }  // cooling
-            if core.active.contains(4) { exit(4) }  // lit
+            exit(5)  // cooling
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x8)  // off
         case 6:  // line 33: after in cooling -> off
-            if core.active.contains(5) { exit(5) }  // cooling
-            if core.active.contains(4) { exit(4) }  // lit
+            exit(5)  // cooling
             core.active = core.active & ~Bits(0x38)  // off, lit, cooling
             core.active = core.active | Bits(0x8)  // off
         case 7:  // line 38: on bump in low

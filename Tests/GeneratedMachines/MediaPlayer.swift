@@ -602,10 +602,6 @@ public struct MediaPlayer: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                core.active = core.active & ~Bits(0x1000)  // ended
-                if core.active.contains(11) { exit(11) }  // buffering
-                core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                if core.active.contains(4) { exit(4) }  // loading
                 core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
                 core.active = core.active | Bits(0x600)  // playing, streaming
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -628,10 +624,7 @@ public struct MediaPlayer: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                core.active = core.active & ~Bits(0x1000)  // ended
                 if core.active.contains(11) { exit(11) }  // buffering
-                core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                if core.active.contains(4) { exit(4) }  // loading
                 core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
                 core.active = core.active | Bits(0x100)  // paused
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -674,7 +667,6 @@ public struct MediaPlayer: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                if core.active.contains(11) { exit(11) }  // buffering
                 core.active = core.active & ~Bits(0xC00)  // streaming, buffering
                 try transition13()
                 core.active = core.active | Bits(0x800)  // buffering
@@ -699,7 +691,7 @@ public struct MediaPlayer: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                if core.active.contains(11) { exit(11) }  // buffering
+                exit(11)  // buffering
                 core.active = core.active & ~Bits(0xC00)  // streaming, buffering
                 core.active = core.active | Bits(0x400)  // streaming
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -722,10 +714,7 @@ public struct MediaPlayer: Sendable, Hashable {
             do {
                 microstepCount = 1
                 eventlessMayHold = true
-                core.active = core.active & ~Bits(0x1000)  // ended
                 if core.active.contains(11) { exit(11) }  // buffering
-                core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                if core.active.contains(4) { exit(4) }  // loading
                 core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
                 core.active = core.active | Bits(0x1000)  // ended
                 enter(12)  // ended
@@ -889,7 +878,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x1AFFFFE))
-                core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+                core.active = core.active & ~Bits(0x2FF000)  // 9 states, pictureInPicture first
                 if core.active.contains(11) { exit(11) }  // buffering
                 core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
                 if core.active.contains(4) { exit(4) }  // loading
@@ -951,7 +940,7 @@ public struct MediaPlayer: Sendable, Hashable {
                 switch taken {
                 case 1:  // line 56: on close in player -> closed
                     recordHistory(exiting: core.active & Bits(0x1AFFFFE))
-                    core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+                    core.active = core.active & ~Bits(0x2FF000)  // 9 states, pictureInPicture first
                     if core.active.contains(11) { exit(11) }  // buffering
                     core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
                     if core.active.contains(4) { exit(4) }  // loading
@@ -960,10 +949,6 @@ public struct MediaPlayer: Sendable, Hashable {
                     enter(24)  // closed
                 default:  // line 161: on close in interrupted -> closed
                     recordHistory(exiting: core.active & Bits(0x1AFFFFE))
-                    core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
-                    if core.active.contains(11) { exit(11) }  // buffering
-                    core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-                    if core.active.contains(4) { exit(4) }  // loading
                     core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
                     core.active = core.active | Bits(0x1000000)  // closed
                     enter(24)  // closed
@@ -1345,7 +1330,7 @@ public struct MediaPlayer: Sendable, Hashable {
         case 0:  // line 55: on interruptionBegan in player -> interrupted
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1AFFFFE))
-            core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+            core.active = core.active & ~Bits(0x2FF000)  // 9 states, pictureInPicture first
             if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
             if core.active.contains(4) { exit(4) }  // loading
@@ -1353,7 +1338,7 @@ public struct MediaPlayer: Sendable, Hashable {
             core.active = core.active | Bits(0x800000)  // interrupted
         case 1:  // line 56: on close in player -> closed
             recordHistory(exiting: core.active & Bits(0x1AFFFFE))
-            core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
+            core.active = core.active & ~Bits(0x2FF000)  // 9 states, pictureInPicture first
             if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
             if core.active.contains(4) { exit(4) }  // loading
@@ -1375,10 +1360,8 @@ public struct MediaPlayer: Sendable, Hashable {
             core.active = core.active | Bits(0x600)  // playing, streaming
         case 5:  // line 76: done(loading) in loading -> paused
             eventlessMayHold = true
-            core.active = core.active & ~Bits(0x1000)  // ended
-            if core.active.contains(11) { exit(11) }  // buffering
-            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { exit(4) }  // loading
+            core.active = core.active & ~Bits(0xE0)  // ready, prerolling, fetching
+            exit(4)  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             try runActions(5, event)
             core.active = core.active | Bits(0x100)  // paused
@@ -1394,28 +1377,18 @@ public struct MediaPlayer: Sendable, Hashable {
             enter(7)  // ready
         case 8:  // line 80: on play in paused -> playing
             eventlessMayHold = true
-            core.active = core.active & ~Bits(0x1000)  // ended
-            if core.active.contains(11) { exit(11) }  // buffering
-            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             core.active = core.active | Bits(0x600)  // playing, streaming
         case 9:  // line 84: on pause in playing -> paused
             eventlessMayHold = true
-            core.active = core.active & ~Bits(0x1000)  // ended
             if core.active.contains(11) { exit(11) }  // buffering
-            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             core.active = core.active | Bits(0x100)  // paused
         case 10:  // line 85: on tick in playing
             try runActions(10, event)
         case 11:  // line 86: on reachedEnd in playing -> ended
             eventlessMayHold = true
-            core.active = core.active & ~Bits(0x1000)  // ended
             if core.active.contains(11) { exit(11) }  // buffering
-            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             core.active = core.active | Bits(0x1000)  // ended
             enter(12)  // ended
@@ -1428,7 +1401,6 @@ public struct MediaPlayer: Sendable, Hashable {
             enter(11)  // buffering
         case 13:  // line 92: on stalled in streaming -> buffering
             eventlessMayHold = true
-            if core.active.contains(11) { exit(11) }  // buffering
             core.active = core.active & ~Bits(0xC00)  // streaming, buffering
             try runActions(13, event)
             core.active = core.active | Bits(0x800)  // buffering
@@ -1437,15 +1409,12 @@ public struct MediaPlayer: Sendable, Hashable {
             try runActions(14, event)
         case 15:  // line 101: on likelyToKeepUp in buffering -> streaming
             eventlessMayHold = true
-            if core.active.contains(11) { exit(11) }  // buffering
+            exit(11)  // buffering
             core.active = core.active & ~Bits(0xC00)  // streaming, buffering
             core.active = core.active | Bits(0x400)  // streaming
         case 16:  // line 102: after in buffering -> paused
             eventlessMayHold = true
-            core.active = core.active & ~Bits(0x1000)  // ended
-            if core.active.contains(11) { exit(11) }  // buffering
-            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { exit(4) }  // loading
+            exit(11)  // buffering
             core.active = core.active & ~Bits(0x1FF0)  // the 9 states below playback
             try runActions(16, event)
             core.active = core.active | Bits(0x100)  // paused
@@ -1482,10 +1451,6 @@ public struct MediaPlayer: Sendable, Hashable {
             core.active = core.active | Bits(0x40000)  // inline
         case 27:  // line 161: on close in interrupted -> closed
             recordHistory(exiting: core.active & Bits(0x1AFFFFE))
-            core.active = core.active & ~Bits(0x1AFF000)  // 11 states, closed first
-            if core.active.contains(11) { exit(11) }  // buffering
-            core.active = core.active & ~Bits(0xFE0)  // 7 states, buffering first
-            if core.active.contains(4) { exit(4) }  // loading
             core.active = core.active & ~Bits(0x1AFFFFE)  // the 22 states below MediaPlayer
             core.active = core.active | Bits(0x1000000)  // closed
             enter(24)  // closed

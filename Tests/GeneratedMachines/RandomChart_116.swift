@@ -777,17 +777,8 @@ public struct RandomChart_116: Sendable, Hashable {
         case 0:  // line 14: done(s18) in s0 -> s21
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x77FE7BE))
-            if core.active.contains(26) { try exit(26) }  // s25
-            core.active = core.active & ~Bits(0x4000000)  // s25
-            if core.active.contains(25) { try exit(25) }  // s24
-            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x200000)  // s20
-            if core.active.contains(20) { try exit(20) }  // s19
-            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
             if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            core.active = core.active & ~Bits(0x600)  // s9, s8
             if core.active.contains(8) { try exit(8) }  // s7
             core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
             if core.active.contains(4) { try exit(4) }  // s3
@@ -799,17 +790,8 @@ public struct RandomChart_116: Sendable, Hashable {
         case 1:  // line 16: done(s1) in s1 -> s9
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x77FE7BE))
-            if core.active.contains(26) { try exit(26) }  // s25
-            core.active = core.active & ~Bits(0x4000000)  // s25
-            if core.active.contains(25) { try exit(25) }  // s24
-            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x200000)  // s20
-            if core.active.contains(20) { try exit(20) }  // s19
-            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
             if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            core.active = core.active & ~Bits(0x600)  // s9, s8
             if core.active.contains(8) { try exit(8) }  // s7
             core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
             if core.active.contains(4) { try exit(4) }  // s3
@@ -819,20 +801,11 @@ public struct RandomChart_116: Sendable, Hashable {
         case 3:  // line 22: after in s3 -> s0
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x77FE7BE))
-            if core.active.contains(26) { try exit(26) }  // s25
-            core.active = core.active & ~Bits(0x4000000)  // s25
-            if core.active.contains(25) { try exit(25) }  // s24
-            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x200000)  // s20
-            if core.active.contains(20) { try exit(20) }  // s19
-            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
             if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            core.active = core.active & ~Bits(0x600)  // s9, s8
             if core.active.contains(8) { try exit(8) }  // s7
-            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            core.active = core.active & ~Bits(0x180)  // s7, s6
+            try exit(4)  // s3
             core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
             core.active = core.active | Bits(0x18E)  // s0, s1, s2, s6, s7
         case 4:  // line 28: on tick in s6
@@ -840,17 +813,8 @@ public struct RandomChart_116: Sendable, Hashable {
         case 5:  // line 29: on back in s6 -> s20
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x77FE7BE))
-            if core.active.contains(26) { try exit(26) }  // s25
-            core.active = core.active & ~Bits(0x4000000)  // s25
-            if core.active.contains(25) { try exit(25) }  // s24
-            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x200000)  // s20
-            if core.active.contains(20) { try exit(20) }  // s19
-            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
             if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
+            core.active = core.active & ~Bits(0x600)  // s9, s8
             if core.active.contains(8) { try exit(8) }  // s7
             core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
             if core.active.contains(4) { try exit(4) }  // s3
@@ -863,9 +827,7 @@ public struct RandomChart_116: Sendable, Hashable {
         case 6:  // line 34: after in s8 -> s8
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x700))
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x600)  // s9, s8
-            if core.active.contains(8) { try exit(8) }  // s7
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0x700)  // s7, s8, s9
             try runActions(6, event)
             core.active = core.active | Bits(0x200)  // s8
@@ -873,20 +835,12 @@ public struct RandomChart_116: Sendable, Hashable {
         case 8:  // line 43: on back in s12 -> s24
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x77FE7BE))
-            if core.active.contains(26) { try exit(26) }  // s25
-            core.active = core.active & ~Bits(0x4000000)  // s25
-            if core.active.contains(25) { try exit(25) }  // s24
-            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            core.active = core.active & ~Bits(0x400000)  // s21
             if core.active.contains(21) { try exit(21) }  // s20
             core.active = core.active & ~Bits(0x200000)  // s20
             if core.active.contains(20) { try exit(20) }  // s19
             core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
-            if core.active.contains(4) { try exit(4) }  // s3
             core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
             try runActions(8, event)
             core.active = core.active | Bits(0x3000000)  // s23, s24
@@ -896,39 +850,23 @@ public struct RandomChart_116: Sendable, Hashable {
         case 9:  // line 44: on move in s12 -> s7
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x77FE7BE))
-            if core.active.contains(26) { try exit(26) }  // s25
-            core.active = core.active & ~Bits(0x4000000)  // s25
-            if core.active.contains(25) { try exit(25) }  // s24
-            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            core.active = core.active & ~Bits(0x400000)  // s21
             if core.active.contains(21) { try exit(21) }  // s20
             core.active = core.active & ~Bits(0x200000)  // s20
             if core.active.contains(20) { try exit(20) }  // s19
             core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
-            if core.active.contains(4) { try exit(4) }  // s3
             core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
             core.active = core.active | Bits(0x18E)  // s0, s1, s2, s6, s7
         case 10:  // line 45: done(s0) in s12 -> s19
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x77FE7BE))
-            if core.active.contains(26) { try exit(26) }  // s25
-            core.active = core.active & ~Bits(0x4000000)  // s25
-            if core.active.contains(25) { try exit(25) }  // s24
-            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
+            core.active = core.active & ~Bits(0x400000)  // s21
             if core.active.contains(21) { try exit(21) }  // s20
             core.active = core.active & ~Bits(0x200000)  // s20
             if core.active.contains(20) { try exit(20) }  // s19
             core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
-            if core.active.contains(4) { try exit(4) }  // s3
             core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
             core.active = core.active | Bits(0x8E000)  // s12, s13, s14, s18
             try enter(19)  // s18
@@ -936,8 +874,7 @@ public struct RandomChart_116: Sendable, Hashable {
             try enter(20)  // s19
         case 11:  // line 49: always in s14 -> s16
             eventlessMayHold = true
-            core.active = core.active & ~Bits(0x70000)  // s17, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0x78000)  // s14, s15, s16, s17
             try runActions(11, event)
             core.active = core.active | Bits(0x20000)  // s16
@@ -951,36 +888,14 @@ public struct RandomChart_116: Sendable, Hashable {
             if core.active.contains(26) { try exit(26) }  // s25
             core.active = core.active & ~Bits(0x4000000)  // s25
             if core.active.contains(25) { try exit(25) }  // s24
-            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x200000)  // s20
-            if core.active.contains(20) { try exit(20) }  // s19
-            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
-            if core.active.contains(4) { try exit(4) }  // s3
             core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
             core.active = core.active | Bits(0x18E)  // s0, s1, s2, s6, s7
         case 22:  // line 90: after in s25 -> s25
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x77FE7BE))
-            if core.active.contains(26) { try exit(26) }  // s25
+            try exit(26)  // s25
             core.active = core.active & ~Bits(0x4000000)  // s25
             if core.active.contains(25) { try exit(25) }  // s24
-            core.active = core.active & ~Bits(0x3400000)  // s24, s23, s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x200000)  // s20
-            if core.active.contains(20) { try exit(20) }  // s19
-            core.active = core.active & ~Bits(0x1F0000)  // s19, s18, s17, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0xE600)  // s14, s13, s12, s9, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            core.active = core.active & ~Bits(0x1A0)  // s7, s6, s4
-            if core.active.contains(4) { try exit(4) }  // s3
             core.active = core.active & ~Bits(0x77FE7BE)  // the 22 states below RandomChart_116
             try runActions(22, event)
             core.active = core.active | Bits(0x3000000)  // s23, s24

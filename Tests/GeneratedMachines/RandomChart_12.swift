@@ -418,13 +418,12 @@ public struct RandomChart_12: Sendable, Hashable {
                 case 3:  // line 21: on tick in s1 -> s2
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
-                    core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+                    core.active = core.active & ~Bits(0x3C0)  // s8, s7, s6, s5
                     if core.active.contains(5) { exit(5) }  // s4
                     core.active = core.active & ~Bits(0x20)  // s4
                     if core.active.contains(4) { exit(4) }  // s3
                     core.active = core.active & ~Bits(0x18)  // s3, s2
-                    if core.active.contains(2) { exit(2) }  // s1
-                    if core.active.contains(1) { exit(1) }  // s0
+                    exit(2)  // s1
                     core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                     core.active = core.active | Bits(0x4)  // s1
                     try enter(2)  // s1
@@ -435,13 +434,6 @@ public struct RandomChart_12: Sendable, Hashable {
                 default:  // line 59: on tick, move in s11 -> s7
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
-                    core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-                    if core.active.contains(5) { exit(5) }  // s4
-                    core.active = core.active & ~Bits(0x20)  // s4
-                    if core.active.contains(4) { exit(4) }  // s3
-                    core.active = core.active & ~Bits(0x18)  // s3, s2
-                    if core.active.contains(2) { exit(2) }  // s1
-                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                     core.active = core.active | Bits(0x4)  // s1
                     try enter(2)  // s1
@@ -480,13 +472,12 @@ public struct RandomChart_12: Sendable, Hashable {
                 case 14:  // line 43: on move in s6 -> s4
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
-                    core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+                    core.active = core.active & ~Bits(0xC0)  // s6, s5
                     if core.active.contains(5) { exit(5) }  // s4
                     core.active = core.active & ~Bits(0x20)  // s4
                     if core.active.contains(4) { exit(4) }  // s3
                     core.active = core.active & ~Bits(0x18)  // s3, s2
-                    if core.active.contains(2) { exit(2) }  // s1
-                    if core.active.contains(1) { exit(1) }  // s0
+                    exit(2)  // s1
                     core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                     core.active = core.active | Bits(0x4)  // s1
                     try enter(2)  // s1
@@ -497,13 +488,6 @@ public struct RandomChart_12: Sendable, Hashable {
                 default:  // line 59: on tick, move in s11 -> s7
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x13FE))
-                    core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-                    if core.active.contains(5) { exit(5) }  // s4
-                    core.active = core.active & ~Bits(0x20)  // s4
-                    if core.active.contains(4) { exit(4) }  // s3
-                    core.active = core.active & ~Bits(0x18)  // s3, s2
-                    if core.active.contains(2) { exit(2) }  // s1
-                    if core.active.contains(1) { exit(1) }  // s0
                     core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                     core.active = core.active | Bits(0x4)  // s1
                     try enter(2)  // s1
@@ -533,13 +517,12 @@ public struct RandomChart_12: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x13FE))
-                core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+                core.active = core.active & ~Bits(0x3C0)  // s8, s7, s6, s5
                 if core.active.contains(5) { exit(5) }  // s4
                 core.active = core.active & ~Bits(0x20)  // s4
                 if core.active.contains(4) { exit(4) }  // s3
                 core.active = core.active & ~Bits(0x18)  // s3, s2
-                if core.active.contains(2) { exit(2) }  // s1
-                if core.active.contains(1) { exit(1) }  // s0
+                exit(2)  // s1
                 core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
                 core.active = core.active | Bits(0x4)  // s1
                 try enter(2)  // s1
@@ -870,26 +853,19 @@ public struct RandomChart_12: Sendable, Hashable {
         case 1:  // line 15: after in s0 -> s11
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { exit(5) }  // s4
-            core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { exit(4) }  // s3
-            core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(1)  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x1000)  // s11
             try enter(12)  // s11
         case 3:  // line 21: on tick in s1 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            core.active = core.active & ~Bits(0x3C0)  // s8, s7, s6, s5
             if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
             if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(2)  // s1
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -900,13 +876,12 @@ public struct RandomChart_12: Sendable, Hashable {
         case 4:  // line 22: on back in s1 -> s7
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            core.active = core.active & ~Bits(0x3C0)  // s8, s7, s6, s5
             if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
             if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(2)  // s1
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -917,13 +892,12 @@ public struct RandomChart_12: Sendable, Hashable {
         case 5:  // line 23: done(s1) in s1 -> s1
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            core.active = core.active & ~Bits(0x3C0)  // s8, s7, s6, s5
             if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
             if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(2)  // s1
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -936,13 +910,10 @@ public struct RandomChart_12: Sendable, Hashable {
         case 8:  // line 29: always in s3 -> s5
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { exit(5) }  // s4
-            core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { exit(4) }  // s3
+            core.active = core.active & ~Bits(0x3C0)  // s8, s7, s6, s5
+            exit(4)  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(2)  // s1
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             try runActions(8, event)
             core.active = core.active | Bits(0x4)  // s1
@@ -954,13 +925,10 @@ public struct RandomChart_12: Sendable, Hashable {
         case 9:  // line 33: after in s4 -> s5
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { exit(5) }  // s4
-            core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { exit(4) }  // s3
-            core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            core.active = core.active & ~Bits(0x3C0)  // s8, s7, s6, s5
+            exit(5)  // s4
+            core.active = core.active & ~Bits(0x28)  // s4, s2
+            exit(2)  // s1
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             try runActions(9, event)
             core.active = core.active | Bits(0x4)  // s1
@@ -974,13 +942,12 @@ public struct RandomChart_12: Sendable, Hashable {
         case 12:  // line 39: on note in s5 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            core.active = core.active & ~Bits(0x3C0)  // s8, s7, s6, s5
             if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
             if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(2)  // s1
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -991,13 +958,12 @@ public struct RandomChart_12: Sendable, Hashable {
         case 13:  // line 40: done(s5) in s5 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            core.active = core.active & ~Bits(0x3C0)  // s8, s7, s6, s5
             if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
             if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(2)  // s1
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             try runActions(13, event)
             core.active = core.active | Bits(0x4)  // s1
@@ -1009,13 +975,12 @@ public struct RandomChart_12: Sendable, Hashable {
         case 14:  // line 43: on move in s6 -> s4
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            core.active = core.active & ~Bits(0xC0)  // s6, s5
             if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
             if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(2)  // s1
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
@@ -1026,13 +991,12 @@ public struct RandomChart_12: Sendable, Hashable {
         case 15:  // line 44: on go in s6 -> s1
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
+            core.active = core.active & ~Bits(0xC0)  // s6, s5
             if core.active.contains(5) { exit(5) }  // s4
             core.active = core.active & ~Bits(0x20)  // s4
             if core.active.contains(4) { exit(4) }  // s3
             core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(2)  // s1
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             try runActions(15, event)
             core.active = core.active | Bits(0x4)  // s1
@@ -1051,13 +1015,6 @@ public struct RandomChart_12: Sendable, Hashable {
         case 17:  // line 59: on tick, move in s11 -> s7
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x13FE))
-            core.active = core.active & ~Bits(0x13C0)  // s11, s8, s7, s6, s5
-            if core.active.contains(5) { exit(5) }  // s4
-            core.active = core.active & ~Bits(0x20)  // s4
-            if core.active.contains(4) { exit(4) }  // s3
-            core.active = core.active & ~Bits(0x18)  // s3, s2
-            if core.active.contains(2) { exit(2) }  // s1
-            if core.active.contains(1) { exit(1) }  // s0
             core.active = core.active & ~Bits(0x13FE)  // the 10 states below RandomChart_12
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1

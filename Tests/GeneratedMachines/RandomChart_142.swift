@@ -412,20 +412,9 @@ public struct RandomChart_142: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0xFF7E))
-                if core.active.contains(15) { try exit(15) }  // s14
-                core.active = core.active & ~Bits(0x8000)  // s14
-                if core.active.contains(14) { try exit(14) }  // s13
-                if core.active.contains(13) { try exit(13) }  // s12
-                core.active = core.active & ~Bits(0x6000)  // s13, s12
                 if core.active.contains(12) { try exit(12) }  // s11
-                if core.active.contains(10) { try exit(10) }  // s9
-                if core.active.contains(9) { try exit(9) }  // s8
-                core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-                if core.active.contains(5) { try exit(5) }  // s4
-                core.active = core.active & ~Bits(0x30)  // s4, s3
-                if core.active.contains(3) { try exit(3) }  // s2
-                core.active = core.active & ~Bits(0x8)  // s2
-                if core.active.contains(2) { try exit(2) }  // s1
+                try exit(10)  // s9
+                try exit(9)  // s8
                 core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
                 transition15()
                 core.active = core.active | Bits(0x100)  // s7
@@ -467,18 +456,8 @@ public struct RandomChart_142: Sendable, Hashable {
                 case 5:  // line 25: on move in s3 -> s12
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0xFF7E))
-                    if core.active.contains(15) { try exit(15) }  // s14
-                    core.active = core.active & ~Bits(0x8000)  // s14
-                    if core.active.contains(14) { try exit(14) }  // s13
-                    if core.active.contains(13) { try exit(13) }  // s12
-                    core.active = core.active & ~Bits(0x6000)  // s13, s12
-                    if core.active.contains(12) { try exit(12) }  // s11
-                    if core.active.contains(10) { try exit(10) }  // s9
-                    if core.active.contains(9) { try exit(9) }  // s8
-                    core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-                    if core.active.contains(5) { try exit(5) }  // s4
-                    core.active = core.active & ~Bits(0x30)  // s4, s3
-                    if core.active.contains(3) { try exit(3) }  // s2
+                    core.active = core.active & ~Bits(0x10)  // s3
+                    try exit(3)  // s2
                     core.active = core.active & ~Bits(0x8)  // s2
                     if core.active.contains(2) { try exit(2) }  // s1
                     core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
@@ -493,20 +472,9 @@ public struct RandomChart_142: Sendable, Hashable {
                 case 15:  // line 48: on tick, move in s9 -> s7
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0xFF7E))
-                    if core.active.contains(15) { try exit(15) }  // s14
-                    core.active = core.active & ~Bits(0x8000)  // s14
-                    if core.active.contains(14) { try exit(14) }  // s13
-                    if core.active.contains(13) { try exit(13) }  // s12
-                    core.active = core.active & ~Bits(0x6000)  // s13, s12
                     if core.active.contains(12) { try exit(12) }  // s11
-                    if core.active.contains(10) { try exit(10) }  // s9
-                    if core.active.contains(9) { try exit(9) }  // s8
-                    core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-                    if core.active.contains(5) { try exit(5) }  // s4
-                    core.active = core.active & ~Bits(0x30)  // s4, s3
-                    if core.active.contains(3) { try exit(3) }  // s2
-                    core.active = core.active & ~Bits(0x8)  // s2
-                    if core.active.contains(2) { try exit(2) }  // s1
+                    try exit(10)  // s9
+                    try exit(9)  // s8
                     core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
                     transition15()
                     core.active = core.active | Bits(0x100)  // s7
@@ -897,20 +865,12 @@ public struct RandomChart_142: Sendable, Hashable {
         case 0:  // line 16: on go in s1 -> s9
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF7E))
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
+            core.active = core.active & ~Bits(0x40)  // s5
             if core.active.contains(5) { try exit(5) }  // s4
             core.active = core.active & ~Bits(0x30)  // s4, s3
             if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(2)  // s1
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             core.active = core.active | Bits(0x200)  // s8
             try enter(9)  // s8
@@ -931,18 +891,8 @@ public struct RandomChart_142: Sendable, Hashable {
         case 5:  // line 25: on move in s3 -> s12
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF7E))
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x10)  // s3
+            try exit(3)  // s2
             core.active = core.active & ~Bits(0x8)  // s2
             if core.active.contains(2) { try exit(2) }  // s1
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
@@ -957,18 +907,8 @@ public struct RandomChart_142: Sendable, Hashable {
         case 7:  // line 27: on go in s3 -> s8
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF7E))
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x10)  // s3
+            try exit(3)  // s2
             core.active = core.active & ~Bits(0x8)  // s2
             if core.active.contains(2) { try exit(2) }  // s1
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
@@ -981,18 +921,9 @@ public struct RandomChart_142: Sendable, Hashable {
         case 8:  // line 31: on back in s4 -> s8
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF7E))
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(5)  // s4
+            core.active = core.active & ~Bits(0x20)  // s4
+            try exit(3)  // s2
             core.active = core.active & ~Bits(0x8)  // s2
             if core.active.contains(2) { try exit(2) }  // s1
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
@@ -1005,20 +936,6 @@ public struct RandomChart_142: Sendable, Hashable {
         case 9:  // line 39: always in s7 -> s13
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF7E))
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             try runActions(9, event)
             core.active = core.active | Bits(0x200)  // s8
@@ -1039,13 +956,7 @@ public struct RandomChart_142: Sendable, Hashable {
             core.active = core.active & ~Bits(0x6000)  // s13, s12
             if core.active.contains(12) { try exit(12) }  // s11
             if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             core.active = core.active | Bits(0x1E)  // s0, s1, s2, s3
         case 11:  // line 43: after in s8 -> s7
@@ -1058,13 +969,7 @@ public struct RandomChart_142: Sendable, Hashable {
             core.active = core.active & ~Bits(0x6000)  // s13, s12
             if core.active.contains(12) { try exit(12) }  // s11
             if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             try runActions(11, event)
             core.active = core.active | Bits(0x100)  // s7
@@ -1079,13 +984,7 @@ public struct RandomChart_142: Sendable, Hashable {
             core.active = core.active & ~Bits(0x6000)  // s13, s12
             if core.active.contains(12) { try exit(12) }  // s11
             if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             try runActions(12, event)
             core.active = core.active | Bits(0x200)  // s8
@@ -1106,13 +1005,7 @@ public struct RandomChart_142: Sendable, Hashable {
             core.active = core.active & ~Bits(0x6000)  // s13, s12
             if core.active.contains(12) { try exit(12) }  // s11
             if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             core.active = core.active | Bits(0x200)  // s8
             try enter(9)  // s8
@@ -1123,40 +1016,18 @@ public struct RandomChart_142: Sendable, Hashable {
         case 14:  // line 47: after in s9 -> s1
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF7E))
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
             if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(10)  // s9
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             try runActions(14, event)
             core.active = core.active | Bits(0x1E)  // s0, s1, s2, s3
         case 15:  // line 48: on tick, move in s9 -> s7
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF7E))
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
             if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(10)  // s9
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             try runActions(15, event)
             core.active = core.active | Bits(0x100)  // s7
@@ -1164,40 +1035,18 @@ public struct RandomChart_142: Sendable, Hashable {
         case 16:  // line 49: on go in s9 -> s5
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF7E))
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
             if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(10)  // s9
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             try runActions(16, event)
             core.active = core.active | Bits(0x4E)  // s0, s1, s2, s5
         case 18:  // line 52: always in s10 -> s1
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFF7E))
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
             if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(10)  // s9
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             try runActions(18, event)
             core.active = core.active | Bits(0x1E)  // s0, s1, s2, s3
@@ -1207,17 +1056,8 @@ public struct RandomChart_142: Sendable, Hashable {
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x1F40)  // s11, s10, s9, s8, s7, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x30)  // s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0x8)  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(13)  // s12
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0xFF7E)  // the 14 states below RandomChart_142
             try runActions(19, event)
             core.active = core.active | Bits(0x200)  // s8
@@ -1234,10 +1074,7 @@ public struct RandomChart_142: Sendable, Hashable {
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFC00)  // s9, s10, s11, s12, s13, s14
             core.active = core.active | Bits(0x400)  // s9
             try enter(10)  // s9
@@ -1248,10 +1085,7 @@ public struct RandomChart_142: Sendable, Hashable {
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFC00)  // s9, s10, s11, s12, s13, s14
             core.active = core.active | Bits(0x2000)  // s12
             try enter(13)  // s12
@@ -1261,13 +1095,10 @@ public struct RandomChart_142: Sendable, Hashable {
             try enter(15)  // s14
         case 24:  // line 71: always in s14 -> s13
             eventlessMayHold = true
-            if core.active.contains(15) { try exit(15) }  // s14
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFC00)  // s9, s10, s11, s12, s13, s14
             try runActions(24, event)
             core.active = core.active | Bits(0x2000)  // s12
@@ -1278,13 +1109,10 @@ public struct RandomChart_142: Sendable, Hashable {
             try enter(15)  // s14
         case 25:  // line 72: after in s14 -> s9
             eventlessMayHold = true
-            if core.active.contains(15) { try exit(15) }  // s14
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6000)  // s13, s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            if core.active.contains(10) { try exit(10) }  // s9
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFC00)  // s9, s10, s11, s12, s13, s14
             core.active = core.active | Bits(0x400)  // s9
             try enter(10)  // s9

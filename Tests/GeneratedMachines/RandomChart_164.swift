@@ -889,15 +889,6 @@ public struct RandomChart_164: Sendable, Hashable {
         case 1:  // line 16: on back in s0 -> s19
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1F7DDFE))
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
             if core.active.contains(14) { try exit(14) }  // s13
             core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
             if core.active.contains(10) { try exit(10) }  // s9
@@ -908,7 +899,7 @@ public struct RandomChart_164: Sendable, Hashable {
             if core.active.contains(3) { try exit(3) }  // s2
             if core.active.contains(2) { try exit(2) }  // s1
             core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
             try runActions(1, event)
             core.active = core.active | Bits(0x108000)  // s14, s19
@@ -923,15 +914,9 @@ public struct RandomChart_164: Sendable, Hashable {
         case 5:  // line 26: on go in s3 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x5DFC))
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
+            core.active = core.active & ~Bits(0x10)  // s3
             if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(2)  // s1
             core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
             try runActions(5, event)
             core.active = core.active | Bits(0x20)  // s4
@@ -941,15 +926,9 @@ public struct RandomChart_164: Sendable, Hashable {
         case 8:  // line 32: on tick in s4 -> s5
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x5DFC))
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
             if core.active.contains(7) { try exit(7) }  // s6
             if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(5)  // s4
             core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
             try runActions(8, event)
             core.active = core.active | Bits(0x20)  // s4
@@ -959,41 +938,18 @@ public struct RandomChart_164: Sendable, Hashable {
         case 11:  // line 39: after in s6 -> s9
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x5DFC))
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(7)  // s6
+            try exit(5)  // s4
             core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
             try runActions(11, event)
             core.active = core.active | Bits(0x1C00)  // s9, s10, s11
         case 12:  // line 40: on go in s6 -> s23
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1F7DDFE))
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(7)  // s6
+            try exit(5)  // s4
+            core.active = core.active & ~Bits(0xA0)  // s6, s4
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
             core.active = core.active | Bits(0x108000)  // s14, s19
             try enter(20)  // s19
@@ -1002,26 +958,10 @@ public struct RandomChart_164: Sendable, Hashable {
         case 13:  // line 41: on tick, move in s6 -> s23
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1F7DDFE))
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(7)  // s6
+            try exit(5)  // s4
+            core.active = core.active & ~Bits(0xA0)  // s6, s4
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
             try runActions(13, event)
             core.active = core.active | Bits(0x108000)  // s14, s19
@@ -1031,15 +971,7 @@ public struct RandomChart_164: Sendable, Hashable {
         case 14:  // line 44: on back in s7 -> s10
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x5DFC))
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(5)  // s4
             core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
             core.active = core.active | Bits(0x1C00)  // s9, s10, s11
         case 15:  // line 45: on go in s7
@@ -1050,15 +982,8 @@ public struct RandomChart_164: Sendable, Hashable {
         case 19:  // line 54: done(s9) in s9 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x5DFC))
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            try exit(10)  // s9
             core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
             core.active = core.active | Bits(0x20)  // s4
             try enter(5)  // s4
@@ -1067,26 +992,10 @@ public struct RandomChart_164: Sendable, Hashable {
         case 20:  // line 57: on tick, move in s11 -> s21
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1F7DDFE))
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            try exit(10)  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
             core.active = core.active | Bits(0x108000)  // s14, s19
             try enter(20)  // s19
@@ -1094,15 +1003,8 @@ public struct RandomChart_164: Sendable, Hashable {
         case 21:  // line 58: on go in s11 -> s10
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x5DFC))
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            try exit(10)  // s9
             core.active = core.active & ~Bits(0x5DFC)  // the 11 states below s0
             core.active = core.active | Bits(0x1C00)  // s9, s10, s11
         case 22:  // line 68: on back in s14 -> s13
@@ -1116,18 +1018,6 @@ public struct RandomChart_164: Sendable, Hashable {
             if core.active.contains(21) { try exit(21) }  // s20
             core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
             if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
             core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -1144,18 +1034,6 @@ public struct RandomChart_164: Sendable, Hashable {
             if core.active.contains(21) { try exit(21) }  // s20
             core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
             if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
             core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -1163,13 +1041,7 @@ public struct RandomChart_164: Sendable, Hashable {
         case 24:  // line 71: done(s0) in s15 -> s15
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1F70000))
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
+            core.active = core.active & ~Bits(0x40000)  // s17
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x1F70000)  // the 8 states below s14
             core.active = core.active | Bits(0x70000)  // s15, s16, s17
@@ -1177,14 +1049,8 @@ public struct RandomChart_164: Sendable, Hashable {
         case 25:  // line 74: on back in s16 -> s21
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1F70000))
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
-            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x40000)  // s17
+            try exit(17)  // s16
             core.active = core.active & ~Bits(0x1F70000)  // the 8 states below s14
             try runActions(25, event)
             core.active = core.active | Bits(0x100000)  // s19
@@ -1193,14 +1059,8 @@ public struct RandomChart_164: Sendable, Hashable {
         case 26:  // line 75: on go in s16 -> s19
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1F70000))
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
-            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x40000)  // s17
+            try exit(17)  // s16
             core.active = core.active & ~Bits(0x1F70000)  // the 8 states below s14
             core.active = core.active | Bits(0x100000)  // s19
             try enter(20)  // s19
@@ -1215,8 +1075,6 @@ public struct RandomChart_164: Sendable, Hashable {
             if core.active.contains(22) { try exit(22) }  // s21
             core.active = core.active & ~Bits(0x400000)  // s21
             if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
-            if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x1F70000)  // the 8 states below s14
             try runActions(28, event)
             core.active = core.active | Bits(0x100000)  // s19
@@ -1231,32 +1089,13 @@ public struct RandomChart_164: Sendable, Hashable {
             if core.active.contains(22) { try exit(22) }  // s21
             core.active = core.active & ~Bits(0x400000)  // s21
             if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
             core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
             core.active = core.active | Bits(0x1C00)  // s9, s10, s11
         case 30:  // line 90: after in s20 -> s23
             eventlessMayHold = true
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
+            try exit(21)  // s20
             core.active = core.active & ~Bits(0x1E00000)  // s20, s21, s22, s23
             try runActions(30, event)
             core.active = core.active | Bits(0x1000000)  // s23
@@ -1267,26 +1106,7 @@ public struct RandomChart_164: Sendable, Hashable {
         case 32:  // line 98: on go in s22 -> s11
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1F7DDFE))
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            core.active = core.active & ~Bits(0x340000)  // s20, s19, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x38000)  // s16, s15, s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            core.active = core.active & ~Bits(0x5800)  // s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            core.active = core.active & ~Bits(0x5F0)  // s9, s7, s6, s5, s4, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            if core.active.contains(2) { try exit(2) }  // s1
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(23)  // s22
             core.active = core.active & ~Bits(0x1F7DDFE)  // the 21 states below RandomChart_164
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0

@@ -453,30 +453,15 @@ public struct RandomChart_20: Sendable, Hashable {
                 recordHistory(exiting: core.active & Bits(0x1FF3FFE))
                 if core.active.contains(24) { try exit(24) }  // s23
                 core.active = core.active & ~Bits(0x1000000)  // s23
-                if core.active.contains(23) { try exit(23) }  // s22
+                try exit(23)  // s22
                 core.active = core.active & ~Bits(0x800000)  // s22
-                if core.active.contains(22) { try exit(22) }  // s21
+                try exit(22)  // s21
                 core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
                 if core.active.contains(19) { try exit(19) }  // s18
                 core.active = core.active & ~Bits(0xC0000)  // s18, s17
                 if core.active.contains(17) { try exit(17) }  // s16
                 core.active = core.active & ~Bits(0x20000)  // s16
-                if core.active.contains(16) { try exit(16) }  // s15
-                core.active = core.active & ~Bits(0x10000)  // s15
-                if core.active.contains(13) { try exit(13) }  // s12
-                core.active = core.active & ~Bits(0x2000)  // s12
-                if core.active.contains(12) { try exit(12) }  // s11
-                core.active = core.active & ~Bits(0x1000)  // s11
-                if core.active.contains(11) { try exit(11) }  // s10
-                core.active = core.active & ~Bits(0x800)  // s10
-                if core.active.contains(10) { try exit(10) }  // s9
-                core.active = core.active & ~Bits(0x400)  // s9
-                if core.active.contains(9) { try exit(9) }  // s8
-                core.active = core.active & ~Bits(0x300)  // s8, s7
-                if core.active.contains(7) { try exit(7) }  // s6
-                if core.active.contains(6) { try exit(6) }  // s5
-                if core.active.contains(4) { try exit(4) }  // s3
-                if core.active.contains(3) { try exit(3) }  // s2
+                try exit(16)  // s15
                 core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
                 core.active = core.active | Bits(0xA2)  // s0, s4, s6
                 try enter(7)  // s6
@@ -972,18 +957,6 @@ public struct RandomChart_20: Sendable, Hashable {
         case 0:  // line 14: on move in s0 -> s23
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FF3FFE))
-            if core.active.contains(24) { try exit(24) }  // s23
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
             if core.active.contains(13) { try exit(13) }  // s12
             core.active = core.active & ~Bits(0x2000)  // s12
             if core.active.contains(12) { try exit(12) }  // s11
@@ -1009,18 +982,6 @@ public struct RandomChart_20: Sendable, Hashable {
         case 3:  // line 20: done(s1) in s1 -> s5
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3FFC))
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
             if core.active.contains(4) { try exit(4) }  // s3
             if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
@@ -1029,20 +990,8 @@ public struct RandomChart_20: Sendable, Hashable {
         case 5:  // line 24: on go in s2 -> s1
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3FFC))
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
             if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(3)  // s2
             core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
             try runActions(5, event)
             core.active = core.active | Bits(0x4)  // s1
@@ -1056,31 +1005,7 @@ public struct RandomChart_20: Sendable, Hashable {
         case 8:  // line 29: on go in s3 -> s16
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FF3FFE))
-            if core.active.contains(24) { try exit(24) }  // s23
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
+            try exit(4)  // s3
             if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
@@ -1090,20 +1015,9 @@ public struct RandomChart_20: Sendable, Hashable {
         case 10:  // line 34: on tick, move in s4 -> s12
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3FFC))
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
+            core.active = core.active & ~Bits(0x100)  // s7
             if core.active.contains(7) { try exit(7) }  // s6
             if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
             core.active = core.active | Bits(0x200)  // s8
             try enter(9)  // s8
@@ -1112,32 +1026,9 @@ public struct RandomChart_20: Sendable, Hashable {
         case 11:  // line 35: done(s4) in s4 -> s0
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FF3FFE))
-            if core.active.contains(24) { try exit(24) }  // s23
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
+            core.active = core.active & ~Bits(0x100)  // s7
             if core.active.contains(7) { try exit(7) }  // s6
             if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             core.active = core.active | Bits(0x202)  // s0, s8
             try enter(9)  // s8
@@ -1148,20 +1039,7 @@ public struct RandomChart_20: Sendable, Hashable {
         case 13:  // line 40: on tick, move in s5 -> s9
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3FFC))
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(6)  // s5
             core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
             try runActions(13, event)
             core.active = core.active | Bits(0x200)  // s8
@@ -1171,32 +1049,7 @@ public struct RandomChart_20: Sendable, Hashable {
         case 15:  // line 45: after in s6 -> s17
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FF3FFE))
-            if core.active.contains(24) { try exit(24) }  // s23
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(7)  // s6
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
             try enter(22)  // s21
@@ -1213,12 +1066,7 @@ public struct RandomChart_20: Sendable, Hashable {
             core.active = core.active & ~Bits(0x800)  // s10
             if core.active.contains(10) { try exit(10) }  // s9
             core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
             try runActions(16, event)
             core.active = core.active | Bits(0x200)  // s8
@@ -1236,12 +1084,7 @@ public struct RandomChart_20: Sendable, Hashable {
             core.active = core.active & ~Bits(0x800)  // s10
             if core.active.contains(10) { try exit(10) }  // s9
             core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
             try runActions(17, event)
             core.active = core.active | Bits(0xA0)  // s4, s6
@@ -1257,12 +1100,7 @@ public struct RandomChart_20: Sendable, Hashable {
             core.active = core.active & ~Bits(0x800)  // s10
             if core.active.contains(10) { try exit(10) }  // s9
             core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
             core.active = core.active | Bits(0x200)  // s8
             try enter(9)  // s8
@@ -1271,20 +1109,9 @@ public struct RandomChart_20: Sendable, Hashable {
         case 19:  // line 59: on back in s9 -> s7
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3FFC))
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
+            try exit(10)  // s9
             core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0x3FFC)  // the 12 states below s0
             core.active = core.active | Bits(0x120)  // s4, s7
             try enter(8)  // s7
@@ -1293,32 +1120,9 @@ public struct RandomChart_20: Sendable, Hashable {
         case 21:  // line 65: on tick, move in s10 -> s22
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FF3FFE))
-            if core.active.contains(24) { try exit(24) }  // s23
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
+            try exit(11)  // s10
             core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(21, event)
             core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
@@ -1328,32 +1132,9 @@ public struct RandomChart_20: Sendable, Hashable {
         case 22:  // line 66: on move in s10 -> s17
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FF3FFE))
-            if core.active.contains(24) { try exit(24) }  // s23
-            core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
+            try exit(11)  // s10
             core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(9)  // s8
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(22, event)
             core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
@@ -1373,22 +1154,7 @@ public struct RandomChart_20: Sendable, Hashable {
             core.active = core.active & ~Bits(0xC0000)  // s18, s17
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(23, event)
             core.active = core.active | Bits(0x122)  // s0, s4, s7
@@ -1405,27 +1171,10 @@ public struct RandomChart_20: Sendable, Hashable {
             if core.active.contains(23) { try exit(23) }  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x440000)  // s21, s17
+            try exit(17)  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(26, event)
             core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
@@ -1440,27 +1189,10 @@ public struct RandomChart_20: Sendable, Hashable {
             if core.active.contains(23) { try exit(23) }  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x440000)  // s21, s17
+            try exit(17)  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(27, event)
             core.active = core.active | Bits(0x202)  // s0, s8
@@ -1475,27 +1207,12 @@ public struct RandomChart_20: Sendable, Hashable {
             if core.active.contains(23) { try exit(23) }  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x400000)  // s21
+            try exit(19)  // s18
+            core.active = core.active & ~Bits(0x80000)  // s18
+            try exit(17)  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             core.active = core.active | Bits(0x122)  // s0, s4, s7
             try enter(8)  // s7
@@ -1507,27 +1224,12 @@ public struct RandomChart_20: Sendable, Hashable {
             if core.active.contains(23) { try exit(23) }  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x400000)  // s21
+            try exit(19)  // s18
+            core.active = core.active & ~Bits(0x80000)  // s18
+            try exit(17)  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(29, event)
             core.active = core.active | Bits(0xA2)  // s0, s4, s6
@@ -1540,27 +1242,10 @@ public struct RandomChart_20: Sendable, Hashable {
             if core.active.contains(23) { try exit(23) }  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0xC0000)  // s18, s17
-            if core.active.contains(17) { try exit(17) }  // s16
+            core.active = core.active & ~Bits(0x500000)  // s21, s19
+            try exit(17)  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(30, event)
             core.active = core.active | Bits(0x6)  // s0, s1
@@ -1571,8 +1256,6 @@ public struct RandomChart_20: Sendable, Hashable {
             try enter(4)  // s3
         case 31:  // line 97: always in s19 -> s20
             eventlessMayHold = true
-            core.active = core.active & ~Bits(0x300000)  // s20, s19
-            if core.active.contains(19) { try exit(19) }  // s18
             core.active = core.active & ~Bits(0x3C0000)  // s17, s18, s19, s20
             try runActions(31, event)
             core.active = core.active | Bits(0x200000)  // s20
@@ -1584,28 +1267,13 @@ public struct RandomChart_20: Sendable, Hashable {
             core.active = core.active & ~Bits(0x1000000)  // s23
             if core.active.contains(23) { try exit(23) }  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
+            try exit(22)  // s21
             core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
             if core.active.contains(19) { try exit(19) }  // s18
             core.active = core.active & ~Bits(0xC0000)  // s18, s17
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(32, event)
             core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
@@ -1619,28 +1287,13 @@ public struct RandomChart_20: Sendable, Hashable {
             core.active = core.active & ~Bits(0x1000000)  // s23
             if core.active.contains(23) { try exit(23) }  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
+            try exit(22)  // s21
             core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
             if core.active.contains(19) { try exit(19) }  // s18
             core.active = core.active & ~Bits(0xC0000)  // s18, s17
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             core.active = core.active | Bits(0x230000)  // s15, s16, s20
             try enter(21)  // s20
@@ -1655,28 +1308,13 @@ public struct RandomChart_20: Sendable, Hashable {
             core.active = core.active & ~Bits(0x1000000)  // s23
             if core.active.contains(23) { try exit(23) }  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
+            try exit(22)  // s21
             core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
             if core.active.contains(19) { try exit(19) }  // s18
             core.active = core.active & ~Bits(0xC0000)  // s18, s17
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(34, event)
             core.active = core.active | Bits(0x470000)  // s15, s16, s17, s21
@@ -1688,30 +1326,15 @@ public struct RandomChart_20: Sendable, Hashable {
             recordHistory(exiting: core.active & Bits(0x1FF3FFE))
             if core.active.contains(24) { try exit(24) }  // s23
             core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
+            try exit(23)  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
+            try exit(22)  // s21
             core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
             if core.active.contains(19) { try exit(19) }  // s18
             core.active = core.active & ~Bits(0xC0000)  // s18, s17
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             core.active = core.active | Bits(0xA2)  // s0, s4, s6
             try enter(7)  // s6
@@ -1722,30 +1345,15 @@ public struct RandomChart_20: Sendable, Hashable {
             recordHistory(exiting: core.active & Bits(0x1FF3FFE))
             if core.active.contains(24) { try exit(24) }  // s23
             core.active = core.active & ~Bits(0x1000000)  // s23
-            if core.active.contains(23) { try exit(23) }  // s22
+            try exit(23)  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
+            try exit(22)  // s21
             core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
             if core.active.contains(19) { try exit(19) }  // s18
             core.active = core.active & ~Bits(0xC0000)  // s18, s17
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             try runActions(37, event)
             core.active = core.active | Bits(0xA2)  // s0, s4, s6
@@ -1753,32 +1361,17 @@ public struct RandomChart_20: Sendable, Hashable {
         case 38:  // line 113: after in s23 -> s10
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FF3FFE))
-            if core.active.contains(24) { try exit(24) }  // s23
+            try exit(24)  // s23
             core.active = core.active & ~Bits(0x1000000)  // s23
             if core.active.contains(23) { try exit(23) }  // s22
             core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
+            try exit(22)  // s21
             core.active = core.active & ~Bits(0x700000)  // s21, s20, s19
             if core.active.contains(19) { try exit(19) }  // s18
             core.active = core.active & ~Bits(0xC0000)  // s18, s17
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            core.active = core.active & ~Bits(0x10000)  // s15
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x2000)  // s12
-            if core.active.contains(12) { try exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1000)  // s11
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x800)  // s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x400)  // s9
-            if core.active.contains(9) { try exit(9) }  // s8
-            core.active = core.active & ~Bits(0x300)  // s8, s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            if core.active.contains(6) { try exit(6) }  // s5
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(16)  // s15
             core.active = core.active & ~Bits(0x1FF3FFE)  // the 22 states below RandomChart_20
             core.active = core.active | Bits(0x202)  // s0, s8
             try enter(9)  // s8

@@ -882,24 +882,14 @@ public struct RandomChart_38: Sendable, Hashable {
         case 0:  // line 15: on tick, move in s0 -> s19
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFBEBFE))
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            core.active = core.active & ~Bits(0xA00)  // s10, s8
             if core.active.contains(8) { try exit(8) }  // s7
             if core.active.contains(7) { try exit(7) }  // s6
             core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
             if core.active.contains(5) { try exit(5) }  // s4
             if core.active.contains(4) { try exit(4) }  // s3
             core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x2000)  // s12
             try enter(13)  // s12
@@ -912,24 +902,14 @@ public struct RandomChart_38: Sendable, Hashable {
         case 1:  // line 16: done(s0) in s0 -> s10
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFBEBFE))
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            core.active = core.active & ~Bits(0xA00)  // s10, s8
             if core.active.contains(8) { try exit(8) }  // s7
             if core.active.contains(7) { try exit(7) }  // s6
             core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
             if core.active.contains(5) { try exit(5) }  // s4
             if core.active.contains(4) { try exit(4) }  // s3
             core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             try runActions(1, event)
             core.active = core.active | Bits(0x802)  // s0, s10
@@ -937,12 +917,6 @@ public struct RandomChart_38: Sendable, Hashable {
         case 3:  // line 20: on go in s1 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xBFC))
-            core.active = core.active & ~Bits(0xA00)  // s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
             core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
             core.active = core.active | Bits(0x80)  // s6
             try enter(7)  // s6
@@ -956,24 +930,11 @@ public struct RandomChart_38: Sendable, Hashable {
         case 8:  // line 38: after in s6 -> s20
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFBEBFE))
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
+            core.active = core.active & ~Bits(0x200)  // s8
             if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(7)  // s6
+            core.active = core.active & ~Bits(0x180)  // s7, s6
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             try runActions(8, event)
             core.active = core.active | Bits(0x2000)  // s12
@@ -987,48 +948,27 @@ public struct RandomChart_38: Sendable, Hashable {
         case 9:  // line 39: done(s18) in s6 -> s1
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xBFC))
-            core.active = core.active & ~Bits(0xA00)  // s10, s8
+            core.active = core.active & ~Bits(0x200)  // s8
             if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            try exit(7)  // s6
             core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
         case 10:  // line 42: on back in s7 -> s1
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xBFC))
-            core.active = core.active & ~Bits(0xA00)  // s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            try exit(8)  // s7
+            try exit(7)  // s6
             core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
             core.active = core.active | Bits(0x4)  // s1
             try enter(2)  // s1
         case 11:  // line 43: always in s7 -> s20
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFBEBFE))
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(8)  // s7
+            try exit(7)  // s6
+            core.active = core.active & ~Bits(0x180)  // s7, s6
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             try runActions(11, event)
             core.active = core.active | Bits(0x2000)  // s12
@@ -1042,24 +982,10 @@ public struct RandomChart_38: Sendable, Hashable {
         case 12:  // line 44: after in s7 -> s19
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFBEBFE))
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(8)  // s7
+            try exit(7)  // s6
+            core.active = core.active & ~Bits(0x180)  // s7, s6
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x2000)  // s12
             try enter(13)  // s12
@@ -1072,12 +998,7 @@ public struct RandomChart_38: Sendable, Hashable {
         case 13:  // line 47: on tick in s8 -> s3
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xBFC))
-            core.active = core.active & ~Bits(0xA00)  // s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            try exit(7)  // s6
             core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
             core.active = core.active | Bits(0x18)  // s2, s3
             try enter(4)  // s3
@@ -1093,15 +1014,7 @@ public struct RandomChart_38: Sendable, Hashable {
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x2000)  // s12
             try enter(13)  // s12
@@ -1123,15 +1036,7 @@ public struct RandomChart_38: Sendable, Hashable {
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x2000)  // s12
             try enter(13)  // s12
@@ -1153,15 +1058,7 @@ public struct RandomChart_38: Sendable, Hashable {
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x82)  // s0, s6
             try enter(7)  // s6
@@ -1178,16 +1075,8 @@ public struct RandomChart_38: Sendable, Hashable {
             core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(14)  // s13
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x1A)  // s0, s2, s3
             try enter(4)  // s3
@@ -1202,16 +1091,8 @@ public struct RandomChart_38: Sendable, Hashable {
             core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(14)  // s13
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             try runActions(18, event)
             core.active = core.active | Bits(0x2000)  // s12
@@ -1232,20 +1113,12 @@ public struct RandomChart_38: Sendable, Hashable {
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
             if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
+            try exit(19)  // s18
             core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x2A)  // s0, s2, s4
             try enter(5)  // s4
@@ -1256,20 +1129,12 @@ public struct RandomChart_38: Sendable, Hashable {
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
             if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
+            try exit(19)  // s18
             core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x82)  // s0, s6
             try enter(7)  // s6
@@ -1278,24 +1143,13 @@ public struct RandomChart_38: Sendable, Hashable {
         case 23:  // line 81: after in s19 -> s4
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFBEBFE))
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            try exit(20)  // s19
+            try exit(19)  // s18
+            core.active = core.active & ~Bits(0x1B0000)  // s19, s18, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x2A)  // s0, s2, s4
             try enter(5)  // s4
@@ -1305,48 +1159,26 @@ public struct RandomChart_38: Sendable, Hashable {
         case 28:  // line 93: on tick in s21 -> s3
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFBEBFE))
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            try exit(22)  // s21
+            try exit(19)  // s18
+            core.active = core.active & ~Bits(0x4B0000)  // s21, s18, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x1A)  // s0, s2, s3
             try enter(4)  // s3
         case 29:  // line 94: on note in s21 -> s3
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xFBEBFE))
-            if core.active.contains(23) { try exit(23) }  // s22
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            if core.active.contains(20) { try exit(20) }  // s19
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x7B0000)  // s21, s20, s19, s18, s16, s15
+            try exit(22)  // s21
+            try exit(19)  // s18
+            core.active = core.active & ~Bits(0x4B0000)  // s21, s18, s16, s15
             if core.active.contains(15) { try exit(15) }  // s14
             core.active = core.active & ~Bits(0x8000)  // s14
             if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(13) { try exit(13) }  // s12
-            core.active = core.active & ~Bits(0x6A00)  // s13, s12, s10, s8
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(7) { try exit(7) }  // s6
-            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            core.active = core.active & ~Bits(0x3C)  // s4, s3, s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(13)  // s12
             core.active = core.active & ~Bits(0xFBEBFE)  // the 20 states below RandomChart_38
             core.active = core.active | Bits(0x1A)  // s0, s2, s3
             try enter(4)  // s3

@@ -427,17 +427,11 @@ public struct RandomChart_41: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x3DDDE))
-                if core.active.contains(17) { try exit(17) }  // s16
-                core.active = core.active & ~Bits(0x20000)  // s16
-                if core.active.contains(16) { try exit(16) }  // s15
-                if core.active.contains(15) { try exit(15) }  // s14
                 if core.active.contains(11) { try exit(11) }  // s10
-                core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-                if core.active.contains(10) { try exit(10) }  // s9
-                core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-                if core.active.contains(3) { try exit(3) }  // s2
-                core.active = core.active & ~Bits(0xC)  // s2, s1
-                if core.active.contains(1) { try exit(1) }  // s0
+                core.active = core.active & ~Bits(0x1800)  // s11, s10
+                try exit(10)  // s9
+                core.active = core.active & ~Bits(0x400)  // s9
+                try exit(1)  // s0
                 core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
                 transition24()
                 core.active = core.active | Bits(0x8000)  // s14
@@ -884,17 +878,13 @@ public struct RandomChart_41: Sendable, Hashable {
         case 0:  // line 16: always in s0 -> s7
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
             if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
             if core.active.contains(10) { try exit(10) }  // s9
             core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
             if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             try runActions(0, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -908,17 +898,13 @@ public struct RandomChart_41: Sendable, Hashable {
         case 3:  // line 19: done(s5) in s0 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
             if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
             if core.active.contains(10) { try exit(10) }  // s9
             core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
             if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             try runActions(3, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -928,10 +914,7 @@ public struct RandomChart_41: Sendable, Hashable {
         case 4:  // line 21: on go in s1 -> s11
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1DDC))
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            core.active = core.active & ~Bits(0x10)  // s3
             if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
             core.active = core.active | Bits(0xC00)  // s9, s10
@@ -941,17 +924,10 @@ public struct RandomChart_41: Sendable, Hashable {
         case 5:  // line 22: on go in s1 -> s14
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            core.active = core.active & ~Bits(0x10)  // s3
             if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             core.active = core.active | Bits(0x8000)  // s14
             try enter(15)  // s14
@@ -962,10 +938,7 @@ public struct RandomChart_41: Sendable, Hashable {
         case 7:  // line 24: done(s9) in s1 -> s3
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1DDC))
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
+            core.active = core.active & ~Bits(0x10)  // s3
             if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
             core.active = core.active | Bits(0x1C)  // s1, s2, s3
@@ -973,17 +946,10 @@ public struct RandomChart_41: Sendable, Hashable {
         case 9:  // line 28: on tick, move in s2 -> s0
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            core.active = core.active & ~Bits(0x10)  // s3
+            try exit(3)  // s2
             core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -994,11 +960,6 @@ public struct RandomChart_41: Sendable, Hashable {
         case 14:  // line 40: on back in s5 -> s11
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1DDC))
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
             try runActions(14, event)
             core.active = core.active | Bits(0xC00)  // s9, s10
@@ -1008,11 +969,6 @@ public struct RandomChart_41: Sendable, Hashable {
         case 15:  // line 42: on back in s6 -> s7
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1DDC))
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
             try runActions(15, event)
             core.active = core.active | Bits(0x1C0)  // s5, s6, s7
@@ -1022,17 +978,8 @@ public struct RandomChart_41: Sendable, Hashable {
         case 17:  // line 44: on go in s6 -> s14
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1C0)  // s7, s6, s5
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             try runActions(17, event)
             core.active = core.active | Bits(0x8000)  // s14
@@ -1044,11 +991,6 @@ public struct RandomChart_41: Sendable, Hashable {
         case 18:  // line 48: on tick, move in s7 -> s5
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1DDC))
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
             core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
             core.active = core.active | Bits(0x1C0)  // s5, s6, s7
             try enter(8)  // s7
@@ -1057,9 +999,7 @@ public struct RandomChart_41: Sendable, Hashable {
             recordHistory(exiting: core.active & Bits(0x1DDC))
             if core.active.contains(11) { try exit(11) }  // s10
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(10)  // s9
             core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
             try runActions(19, event)
             core.active = core.active | Bits(0xC00)  // s9, s10
@@ -1069,17 +1009,11 @@ public struct RandomChart_41: Sendable, Hashable {
         case 20:  // line 55: on back in s9 -> s16
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
             if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            try exit(10)  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             try runActions(20, event)
             core.active = core.active | Bits(0x8000)  // s14
@@ -1093,9 +1027,7 @@ public struct RandomChart_41: Sendable, Hashable {
             recordHistory(exiting: core.active & Bits(0x1DDC))
             if core.active.contains(11) { try exit(11) }  // s10
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(10)  // s9
             core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
             try runActions(21, event)
             core.active = core.active | Bits(0xC00)  // s9, s10
@@ -1105,22 +1037,18 @@ public struct RandomChart_41: Sendable, Hashable {
         case 22:  // line 58: after in s10 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1DDC))
-            if core.active.contains(11) { try exit(11) }  // s10
+            try exit(11)  // s10
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(10)  // s9
             core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
             core.active = core.active | Bits(0x1C)  // s1, s2, s3
             try enter(4)  // s3
         case 23:  // line 59: after in s10 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1DDC))
-            if core.active.contains(11) { try exit(11) }  // s10
+            try exit(11)  // s10
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
+            try exit(10)  // s9
             core.active = core.active & ~Bits(0x1DDC)  // the 9 states below s0
             try runActions(23, event)
             core.active = core.active | Bits(0x1C0)  // s5, s6, s7
@@ -1128,17 +1056,11 @@ public struct RandomChart_41: Sendable, Hashable {
         case 24:  // line 63: on note in s11 -> s16
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
             if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            try exit(10)  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             try runActions(24, event)
             core.active = core.active | Bits(0x8000)  // s14
@@ -1152,17 +1074,11 @@ public struct RandomChart_41: Sendable, Hashable {
         case 26:  // line 65: always in s11 -> s0
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
-            core.active = core.active & ~Bits(0x20000)  // s16
-            if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
             if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            core.active = core.active & ~Bits(0x1800)  // s11, s10
+            try exit(10)  // s9
+            core.active = core.active & ~Bits(0x400)  // s9
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             try runActions(26, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -1175,14 +1091,7 @@ public struct RandomChart_41: Sendable, Hashable {
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
             if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             core.active = core.active | Bits(0x8000)  // s14
             try enter(15)  // s14
@@ -1196,14 +1105,7 @@ public struct RandomChart_41: Sendable, Hashable {
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
             if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -1215,14 +1117,7 @@ public struct RandomChart_41: Sendable, Hashable {
             if core.active.contains(17) { try exit(17) }  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
             if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             try runActions(29, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -1234,17 +1129,10 @@ public struct RandomChart_41: Sendable, Hashable {
         case 31:  // line 82: after in s16 -> s16
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
+            try exit(17)  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
             if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             core.active = core.active | Bits(0x8000)  // s14
             try enter(15)  // s14
@@ -1255,17 +1143,10 @@ public struct RandomChart_41: Sendable, Hashable {
         case 32:  // line 83: on tick, move in s16 -> s16
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x3DDDE))
-            if core.active.contains(17) { try exit(17) }  // s16
+            try exit(17)  // s16
             core.active = core.active & ~Bits(0x20000)  // s16
             if core.active.contains(16) { try exit(16) }  // s15
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(11) { try exit(11) }  // s10
-            core.active = core.active & ~Bits(0x1D800)  // s15, s14, s13, s11, s10
-            if core.active.contains(10) { try exit(10) }  // s9
-            core.active = core.active & ~Bits(0x5D0)  // s9, s7, s6, s5, s3
-            if core.active.contains(3) { try exit(3) }  // s2
-            core.active = core.active & ~Bits(0xC)  // s2, s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0x3DDDE)  // the 14 states below RandomChart_41
             core.active = core.active | Bits(0x8000)  // s14
             try enter(15)  // s14

@@ -470,8 +470,7 @@ public struct RandomChart_5: Sendable, Hashable {
                 switch taken {
                 case 5:  // line 25: on back in s3 -> s4
                     eventlessMayHold = true
-                    if core.active.contains(5) { try exit(5) }  // s4
-                    if core.active.contains(4) { try exit(4) }  // s3
+                    try exit(4)  // s3
                     core.active = core.active & ~Bits(0x30)  // s3, s4
                     core.active = core.active | Bits(0x20)  // s4
                     try enter(5)  // s4
@@ -915,20 +914,11 @@ public struct RandomChart_5: Sendable, Hashable {
         case 1:  // line 15: done(s16) in s0 -> s0
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
             if core.active.contains(8) { try exit(8) }  // s7
             if core.active.contains(5) { try exit(5) }  // s4
             if core.active.contains(4) { try exit(4) }  // s3
             if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             try runActions(1, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -940,20 +930,8 @@ public struct RandomChart_5: Sendable, Hashable {
         case 2:  // line 18: after in s1 -> s20
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(2)  // s1
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             try runActions(2, event)
             core.active = core.active | Bits(0x201000)  // s11, s20
@@ -965,28 +943,16 @@ public struct RandomChart_5: Sendable, Hashable {
         case 4:  // line 22: done(s2) in s2 -> s14
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
             if core.active.contains(5) { try exit(5) }  // s4
             if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             try runActions(4, event)
             core.active = core.active | Bits(0xB000)  // s11, s12, s14
             try enter(15)  // s14
         case 5:  // line 25: on back in s3 -> s4
             eventlessMayHold = true
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
+            try exit(4)  // s3
             core.active = core.active & ~Bits(0x30)  // s3, s4
             core.active = core.active | Bits(0x20)  // s4
             try enter(5)  // s4
@@ -998,60 +964,29 @@ public struct RandomChart_5: Sendable, Hashable {
         case 8:  // line 30: after in s4 -> s10
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xBFC))
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(5)  // s4
             core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
             core.active = core.active | Bits(0x800)  // s10
             try enter(11)  // s10
         case 9:  // line 35: done(s5) in s5 -> s14
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
             if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(1)  // s0
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             core.active = core.active | Bits(0xB000)  // s11, s12, s14
             try enter(15)  // s14
         case 11:  // line 42: after in s7 -> s4
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xBFC))
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
+            try exit(8)  // s7
             core.active = core.active & ~Bits(0xBFC)  // the 9 states below s0
             core.active = core.active | Bits(0x28)  // s2, s4
             try enter(5)  // s4
         case 13:  // line 53: on go in s13 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(14)  // s13
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             try runActions(13, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -1063,20 +998,7 @@ public struct RandomChart_5: Sendable, Hashable {
         case 16:  // line 58: after in s14 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             try runActions(16, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -1086,20 +1008,7 @@ public struct RandomChart_5: Sendable, Hashable {
         case 17:  // line 59: after in s14 -> s0
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -1110,20 +1019,7 @@ public struct RandomChart_5: Sendable, Hashable {
         case 18:  // line 60: always in s14 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(15)  // s14
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             try runActions(18, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -1135,20 +1031,9 @@ public struct RandomChart_5: Sendable, Hashable {
         case 19:  // line 66: on go in s16 -> s3
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
             if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            core.active = core.active & ~Bits(0x80000)  // s18
             if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             try runActions(19, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -1158,15 +1043,9 @@ public struct RandomChart_5: Sendable, Hashable {
         case 20:  // line 67: always in s16 -> s13
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEE000))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
             if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            core.active = core.active & ~Bits(0x80000)  // s18
             if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
             core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
             try runActions(20, event)
             core.active = core.active | Bits(0x6000)  // s12, s13
@@ -1174,35 +1053,18 @@ public struct RandomChart_5: Sendable, Hashable {
         case 21:  // line 68: on tick in s16 -> s13
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEE000))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
             if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            core.active = core.active & ~Bits(0x80000)  // s18
             if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
             core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
             core.active = core.active | Bits(0x6000)  // s12, s13
             try enter(14)  // s13
         case 22:  // line 69: done(s16) in s16 -> s0
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
             if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            core.active = core.active & ~Bits(0x80000)  // s18
             if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -1213,15 +1075,9 @@ public struct RandomChart_5: Sendable, Hashable {
         case 23:  // line 73: after in s17 -> s18
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEE000))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
             if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
+            core.active = core.active & ~Bits(0x80000)  // s18
+            try exit(18)  // s17
             core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
             try runActions(23, event)
             core.active = core.active | Bits(0x20000)  // s16
@@ -1233,15 +1089,9 @@ public struct RandomChart_5: Sendable, Hashable {
         case 25:  // line 77: after in s18 -> s18
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEE000))
-            core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
-            core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
+            try exit(19)  // s18
+            core.active = core.active & ~Bits(0x80000)  // s18
             if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
             core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
             core.active = core.active | Bits(0x20000)  // s16
             try enter(17)  // s16
@@ -1258,17 +1108,7 @@ public struct RandomChart_5: Sendable, Hashable {
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
             core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(21)  // s20
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -1280,12 +1120,7 @@ public struct RandomChart_5: Sendable, Hashable {
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
             core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
+            try exit(21)  // s20
             core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
             core.active = core.active | Bits(0xA000)  // s12, s14
             try enter(15)  // s14
@@ -1293,14 +1128,9 @@ public struct RandomChart_5: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEE000))
             core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
+            try exit(22)  // s21
             core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
+            try exit(21)  // s20
             core.active = core.active & ~Bits(0xEEE000)  // the 9 states below s11
             try runActions(31, event)
             core.active = core.active | Bits(0x20000)  // s16
@@ -1313,19 +1143,9 @@ public struct RandomChart_5: Sendable, Hashable {
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0xEEFBFE))
             core.active = core.active & ~Bits(0x800000)  // s22
-            if core.active.contains(22) { try exit(22) }  // s21
+            try exit(22)  // s21
             core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(21)  // s20
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             try runActions(32, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -1342,17 +1162,7 @@ public struct RandomChart_5: Sendable, Hashable {
             core.active = core.active & ~Bits(0x800000)  // s22
             if core.active.contains(22) { try exit(22) }  // s21
             core.active = core.active & ~Bits(0x400000)  // s21
-            if core.active.contains(21) { try exit(21) }  // s20
-            if core.active.contains(19) { try exit(19) }  // s18
-            core.active = core.active & ~Bits(0x280000)  // s20, s18
-            if core.active.contains(18) { try exit(18) }  // s17
-            if core.active.contains(15) { try exit(15) }  // s14
-            if core.active.contains(14) { try exit(14) }  // s13
-            if core.active.contains(8) { try exit(8) }  // s7
-            if core.active.contains(5) { try exit(5) }  // s4
-            if core.active.contains(4) { try exit(4) }  // s3
-            if core.active.contains(2) { try exit(2) }  // s1
-            if core.active.contains(1) { try exit(1) }  // s0
+            try exit(21)  // s20
             core.active = core.active & ~Bits(0xEEFBFE)  // the 20 states below RandomChart_5
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0

@@ -419,11 +419,10 @@ public struct RandomChart_61: Sendable, Hashable {
                 case 12:  // line 45: on tick, move in s11 -> s2
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
-                    if core.active.contains(12) { exit(12) }  // s11
-                    core.active = core.active & ~Bits(0x1800)  // s11, s10
-                    if core.active.contains(10) { exit(10) }  // s9
-                    if core.active.contains(8) { exit(8) }  // s7
-                    if core.active.contains(1) { exit(1) }  // s0
+                    exit(12)  // s11
+                    core.active = core.active & ~Bits(0x1000)  // s11
+                    exit(10)  // s9
+                    exit(8)  // s7
                     core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
                     transition12()
                     core.active = core.active | Bits(0x2)  // s0
@@ -432,11 +431,10 @@ public struct RandomChart_61: Sendable, Hashable {
                 default:  // line 46: on tick, move in s11 -> s6
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
-                    if core.active.contains(12) { exit(12) }  // s11
-                    core.active = core.active & ~Bits(0x1800)  // s11, s10
-                    if core.active.contains(10) { exit(10) }  // s9
-                    if core.active.contains(8) { exit(8) }  // s7
-                    if core.active.contains(1) { exit(1) }  // s0
+                    exit(12)  // s11
+                    core.active = core.active & ~Bits(0x1000)  // s11
+                    exit(10)  // s9
+                    exit(8)  // s7
                     core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
                     core.active = core.active | Bits(0x80)  // s6
                 }
@@ -465,11 +463,10 @@ public struct RandomChart_61: Sendable, Hashable {
                 microstepCount = 1
                 eventlessMayHold = true
                 recordHistory(exiting: core.active & Bits(0x1FBE))
-                if core.active.contains(12) { exit(12) }  // s11
-                core.active = core.active & ~Bits(0x1800)  // s11, s10
-                if core.active.contains(10) { exit(10) }  // s9
-                if core.active.contains(8) { exit(8) }  // s7
-                if core.active.contains(1) { exit(1) }  // s0
+                exit(12)  // s11
+                core.active = core.active & ~Bits(0x1000)  // s11
+                exit(10)  // s9
+                exit(8)  // s7
                 core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
                 core.active = core.active | Bits(0x80)  // s6
                 if eventlessMayHold || !internalQueue.isEmpty { try completeMacrostep() }
@@ -502,11 +499,10 @@ public struct RandomChart_61: Sendable, Hashable {
                 case 12:  // line 45: on tick, move in s11 -> s2
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
-                    if core.active.contains(12) { exit(12) }  // s11
-                    core.active = core.active & ~Bits(0x1800)  // s11, s10
-                    if core.active.contains(10) { exit(10) }  // s9
-                    if core.active.contains(8) { exit(8) }  // s7
-                    if core.active.contains(1) { exit(1) }  // s0
+                    exit(12)  // s11
+                    core.active = core.active & ~Bits(0x1000)  // s11
+                    exit(10)  // s9
+                    exit(8)  // s7
                     core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
                     transition12()
                     core.active = core.active | Bits(0x2)  // s0
@@ -515,11 +511,10 @@ public struct RandomChart_61: Sendable, Hashable {
                 default:  // line 46: on tick, move in s11 -> s6
                     eventlessMayHold = true
                     recordHistory(exiting: core.active & Bits(0x1FBE))
-                    if core.active.contains(12) { exit(12) }  // s11
-                    core.active = core.active & ~Bits(0x1800)  // s11, s10
-                    if core.active.contains(10) { exit(10) }  // s9
-                    if core.active.contains(8) { exit(8) }  // s7
-                    if core.active.contains(1) { exit(1) }  // s0
+                    exit(12)  // s11
+                    core.active = core.active & ~Bits(0x1000)  // s11
+                    exit(10)  // s9
+                    exit(8)  // s7
                     core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
                     core.active = core.active | Bits(0x80)  // s6
                 }
@@ -836,21 +831,13 @@ public struct RandomChart_61: Sendable, Hashable {
         case 1:  // line 15: after in s0 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(1)  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x80)  // s6
         case 2:  // line 16: done(s0) in s0 -> s4
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(1)  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -858,11 +845,7 @@ public struct RandomChart_61: Sendable, Hashable {
         case 3:  // line 18: on go in s1 -> s7
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(1)  // s0
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x100)  // s7
             try enter(8)  // s7
@@ -882,8 +865,7 @@ public struct RandomChart_61: Sendable, Hashable {
             if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
             if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(8)  // s7
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             try runActions(6, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -897,9 +879,8 @@ public struct RandomChart_61: Sendable, Hashable {
             recordHistory(exiting: core.active & Bits(0x1FBE))
             if core.active.contains(12) { exit(12) }  // s11
             core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(10)  // s9
+            exit(8)  // s7
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x2)  // s0
             try enter(1)  // s0
@@ -907,11 +888,9 @@ public struct RandomChart_61: Sendable, Hashable {
         case 10:  // line 40: on go in s10 -> s9
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            core.active = core.active & ~Bits(0x800)  // s10
+            exit(10)  // s9
+            exit(8)  // s7
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x100)  // s7
             try enter(8)  // s7
@@ -921,11 +900,9 @@ public struct RandomChart_61: Sendable, Hashable {
         case 11:  // line 41: on go in s10 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            core.active = core.active & ~Bits(0x800)  // s10
+            exit(10)  // s9
+            exit(8)  // s7
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             try runActions(11, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -934,11 +911,10 @@ public struct RandomChart_61: Sendable, Hashable {
         case 12:  // line 45: on tick, move in s11 -> s2
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(12)  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            exit(10)  // s9
+            exit(8)  // s7
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             try runActions(12, event)
             core.active = core.active | Bits(0x2)  // s0
@@ -947,21 +923,19 @@ public struct RandomChart_61: Sendable, Hashable {
         case 13:  // line 46: on tick, move in s11 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(12)  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            exit(10)  // s9
+            exit(8)  // s7
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x80)  // s6
         case 14:  // line 47: on back in s11 -> s6
             eventlessMayHold = true
             recordHistory(exiting: core.active & Bits(0x1FBE))
-            if core.active.contains(12) { exit(12) }  // s11
-            core.active = core.active & ~Bits(0x1800)  // s11, s10
-            if core.active.contains(10) { exit(10) }  // s9
-            if core.active.contains(8) { exit(8) }  // s7
-            if core.active.contains(1) { exit(1) }  // s0
+            exit(12)  // s11
+            core.active = core.active & ~Bits(0x1000)  // s11
+            exit(10)  // s9
+            exit(8)  // s7
             core.active = core.active & ~Bits(0x1FBE)  // the 11 states below RandomChart_61
             core.active = core.active | Bits(0x80)  // s6
         default:

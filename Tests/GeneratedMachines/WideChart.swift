@@ -539,7 +539,6 @@ public struct WideChart: Sendable, Hashable {
             do {
                 microstepCount = 1
                 recordHistory(exiting: core.active & Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF))
-                if core.active.contains(82) { exit(82) }  // away
                 core.active = core.active & ~Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF)  // the 81 states below WideChart
                 core.active = core.active | Bits(0x0, 0x40000)  // away
                 try enter(82)  // away
@@ -1322,7 +1321,6 @@ public struct WideChart: Sendable, Hashable {
         switch t {
         case 0:  // line 11: on leave in top -> away
             recordHistory(exiting: core.active & Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF))
-            if core.active.contains(82) { exit(82) }  // away
             core.active = core.active & ~Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF)  // the 81 states below WideChart
             core.active = core.active | Bits(0x0, 0x40000)  // away
             try enter(82)  // away
@@ -1798,7 +1796,7 @@ public struct WideChart: Sendable, Hashable {
             core.active = core.active | Bits(0x100000000000000, 0x0)  // r2s0
         case 120:  // line 295: after in away -> top
             recordHistory(exiting: core.active & Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF))
-            if core.active.contains(82) { exit(82) }  // away
+            exit(82)  // away
             core.active = core.active & ~Bits(0xFFFFFFFFFFFFFFFE, 0x5FFFF)  // the 81 states below WideChart
             core.active = core.active | Bits(0x18000006000001E, 0x0)  // 8 states, top first
         default:
