@@ -16,7 +16,16 @@ import StatecraftModel
 // The eventless phase can also fail by looping: the 10,000-microstep bound. It cannot when
 // every `always` transition settles the phase (`settles`): after it, no `always` transition
 // can be enabled, so a phase takes at most one.
+//
+// The plan also keeps which events, and whether the `always` transitions, are taken in place
+// (`loneCandidates`): the send cases, the eventless loop, the output bound and the choice to
+// inline `send` all ask, and the answer looks at every pair of source states.
 struct ChartPlan {
+    /// For each event, in the machine's order, its lone transitions by source
+    /// (`loneCandidates`), or nil when it takes the general path.
+    var loneEvents: [[(StateID, [Transition])]?] = []
+    /// The same for the `always` transitions, when nothing is ever queued (else nil).
+    var loneAlways: [(StateID, [Transition])]?
     /// Whether `enter(_:)` (`exit(_:)`, `enterByDefault(_:_:)`) throws: some state's entry
     /// (exit, default entry) can fail.
     var enterThrows = true
@@ -66,6 +75,7 @@ extension FlatMachineWriter {
         }
         plan.defaultsThrow = hasDefaultActions && machine.states.contains { mayFail($0.initialActions) || mayFail($0.historyActions) }
         plan.throwingActions = Set(machine.transitions.filter { !$0.isBroken && mayFail($0.actions) }.map(\.id))
+        plan.loneEvents = machine.events.map { loneCandidates($0) }
         guard !usesInternalQueue else { return plan }
         guard hasAlways else {
             plan.completeThrows = false
@@ -73,7 +83,8 @@ extension FlatMachineWriter {
         }
         // The eventless phase as `loneEventlessLoop` writes it, the only one that can be
         // written without `throws`: one `always` transition a round, taken in place.
-        guard let sources = loneCandidates({ $0.trigger == .always }) else { return plan }
+        plan.loneAlways = loneCandidates { $0.trigger == .always }
+        guard let sources = plan.loneAlways else { return plan }
         let candidates = sources.flatMap(\.1)
         for t in candidates where settles(t, sources) { plan.settling.insert(t.id) }
         plan.phaseTakesOne = !candidates.isEmpty && plan.settling.count == candidates.count

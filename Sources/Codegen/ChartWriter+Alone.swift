@@ -11,11 +11,8 @@ import StatecraftModel
 // time, innermost and last first, and join it one at a time in document order, so an
 // action that asks `in(...)` sees what it would see there.
 extension FlatMachineWriter {
-    /// The `after` transitions of `s` whose timers its entry arms and its exit cancels.
-    func armsTimers(_ s: State) -> Bool {
-        let slots = Set(timers.map(\.id))
-        return s.transitions.contains { slots.contains($0) }
-    }
+    /// Whether `s` has `after` transitions: its entry arms their timers, its exit cancels them.
+    func armsTimers(_ s: State) -> Bool { s.transitions.contains { timerSlots[$0] != nil } }
 
     /// Whether entering `s` does more than make it active (the cases of `enter(_:)`).
     func hasEntryWork(_ s: State) -> Bool { !s.isHistory && (!s.entry.isEmpty || armsTimers(s) || s.isFinal) }
@@ -68,10 +65,8 @@ extension FlatMachineWriter {
         if recorded { out.line("recordHistory(exiting: core.active & \(mask))") }
         var gone: [StateID] = []
         for id in below.reversed() {
+            guard machine.canBeActiveTogether(id, source) else { continue }
             let onPath = id == source || machine.isDescendant(source, of: id)
-            guard onPath || machine.isDescendant(id, of: source) || machine.isParallel(machine.innermostContainer([id, source])) else {
-                continue
-            }
             let s = machine[id]
             if hasExitWork(s) {
                 // An exit action may ask `in(...)` of the states exited before it.
@@ -193,12 +188,7 @@ extension FlatMachineWriter {
             if !list.isEmpty { bySource.append((s.id, list)) }
         }
         for (i, (a, _)) in bySource.enumerated() {
-            for (b, _) in bySource[(i + 1)...] {
-                // Two states can be active together when one contains the other, or when
-                // they meet in a parallel state.
-                if machine.isDescendant(b, of: a) || machine.isDescendant(a, of: b) { return nil }
-                if machine.isParallel(machine.innermostContainer([a, b])) { return nil }
-            }
+            for (b, _) in bySource[(i + 1)...] where machine.canBeActiveTogether(a, b) { return nil }
         }
         for (source, list) in bySource {
             // Selection finds a source's transitions from an active atomic state below it:
@@ -217,7 +207,7 @@ extension FlatMachineWriter {
     /// returning the step's outcome; true when that is every event (`send` then needs no
     /// general path).
     mutating func loneSendCases() -> Bool {
-        let lone = machine.events.map { loneCandidates($0) }
+        let lone = chartPlan.loneEvents
         guard lone.contains(where: { $0 != nil }) else { return false }
         let waking = Set(wakingTransitions.map(\.id))
         out.line("// At most one transition takes each of these events: it is taken in place (see `takeAlone`).")
@@ -367,9 +357,9 @@ extension FlatMachineWriter {
 // together, each round of `completeMacrostep` finds at most one, and takes it in place.
 extension FlatMachineWriter {
     /// `completeMacrostep`'s loop for a machine that queues nothing, when its `always`
-    /// transitions are lone (`loneCandidates`); false (nothing written) otherwise.
+    /// transitions are lone (`ChartPlan.loneAlways`); false (nothing written) otherwise.
     mutating func loneEventlessLoop() -> Bool {
-        guard let bySource = loneCandidates({ $0.trigger == .always }) else { return false }
+        guard let bySource = chartPlan.loneAlways else { return false }
         let candidates = bySource.flatMap(\.1)
         guard !candidates.isEmpty else { return false }
         let waking = Set(wakingTransitions.map(\.id))

@@ -649,14 +649,11 @@ extension FlatMachineWriter {
     }
 
     mutating func chartEntryAndExit() {
-        let timerSlots = Dictionary(uniqueKeysWithValues: timers.enumerated().map { ($0.element.id, $0.offset) })
         out.doc("State `s` has just become active: its entry actions run, its timers are armed; a final state\nqueues its parent's completion (and a parallel grandparent's once every region is complete),\nor at the top level ends the run.")
         out.line("@inline(__always)")
         out.open("private mutating func enter(_ s: Int)\(Self.throwsIf(chartPlan.enterThrows))")
             out.line("switch s {")
-            for s in states where !s.isHistory {
-                let armsTimers = s.transitions.contains { timerSlots[$0] != nil }
-                guard !s.entry.isEmpty || armsTimers || s.isFinal else { continue }
+            for s in states where hasEntryWork(s) {
                 out.line("case \(s.id.index):  // \(s.name)")
                 out.indent()
                 actions(s.entry, fields: [])
@@ -705,9 +702,7 @@ extension FlatMachineWriter {
         out.line("@inline(__always)")
         out.open("private mutating func exit(_ s: Int)\(Self.throwsIf(chartPlan.exitThrows))")
             out.line("switch s {")
-            for s in states where !s.isHistory {
-                let armsTimers = s.transitions.contains { timerSlots[$0] != nil }
-                guard !s.exit.isEmpty || armsTimers else { continue }
+            for s in states where hasExitWork(s) {
                 out.line("case \(s.id.index):  // \(s.name)")
                 out.indent()
                 actions(s.exit, fields: [])

@@ -44,9 +44,6 @@ extension FlatMachineWriter {
         return "Bits(" + words.map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: ", ") + ")"
     }
 
-    /// The history states, each with its slot in `Core` (`history0`, `history1`, …).
-    var historyStates: [State] { machine.states.filter(\.isHistory) }
-
     // MARK: - Storage
 
     mutating func chartStorage() {
@@ -312,7 +309,7 @@ extension FlatMachineWriter {
         // case is a few tests and stores: written into its callers, the step costs no call, no
         // spilled registers and no outcome in memory (a third of a small step), for the size
         // of a short switch per call site.
-        if machine.events.count <= 16 && machine.events.allSatisfy({ loneCandidates($0) != nil }) {
+        if machine.events.count <= 16 && chartPlan.loneEvents.allSatisfy({ $0 != nil }) {
             out.line("@inline(__always)")
         }
         out.open("\(a)mutating func send(_ event: Event, emit: (Output) -> Void) -> Outcome")

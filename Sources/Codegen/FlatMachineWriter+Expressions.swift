@@ -108,11 +108,13 @@ extension FlatMachineWriter {
         let anyMicrostep = machine.states.reduce(0) { n, s in
             n + emits(s.entry) + emits(s.exit) + emits(s.initialActions) + emits(s.historyActions)
         } + machine.transitions.reduce(0) { $0 + emits($1.actions) }
+        // Each state's exit, counted once: a transition's bound adds those of the states below its domain.
+        let exitEmits = machine.states.map { emits($0.exit) }
         func microstep(_ t: Transition) -> Int {
             guard let known = knownSteps(t) else { return anyMicrostep }
             var n = emits(t.actions)
-            if let domain = known.domain {
-                for s in machine.states where machine.isDescendant(s.id, of: domain) { n += emits(s.exit) }
+            if let domain = known.domain, domain.index < machine.lastDescendant(domain).index {
+                n += exitEmits[(domain.index + 1)...machine.lastDescendant(domain).index].reduce(0, +)
             }
             for s in known.entry { n += emits(machine[s].entry) + emits(known.defaults.actions(after: s, in: machine)) }
             return n
@@ -129,7 +131,7 @@ extension FlatMachineWriter {
         var most = initial.states.reduce(0) { n, s in n + emits(machine[s].entry) + emits(initial.defaults.actions(after: s, in: machine)) }
         for t in machine.transitions where !t.isBroken && t.trigger != .always { most = Swift.max(most, microstep(t)) }
         // In a statechart an event that can enable two transitions at once takes them in one microstep.
-        if isChart && machine.events.contains(where: { loneCandidates($0) == nil }) { most = Swift.max(most, anyMicrostep) }
+        if isChart && chartPlan.loneEvents.contains(where: { $0 == nil }) { most = Swift.max(most, anyMicrostep) }
         return most + phase
     }
 

@@ -245,7 +245,6 @@ extension FlatMachineWriter {
     }
 
     mutating func entryAndExit(_ plan: StepPlan) {
-        let timerSlots = self.timerSlots
         if !plan.entryWork.isEmpty {
             out.doc("Enters `s`: its entry actions run, its timers are armed. (The transition sets the active\nleaf once it has entered every state.)")
             out.line("@inline(__always)")
@@ -374,21 +373,14 @@ extension FlatMachineWriter {
 
     // MARK: - What a step can do, decided at generation time
 
-    /// The timer slot of each `after` transition.
-    var timerSlots: [TransitionID: Int] {
-        Dictionary(uniqueKeysWithValues: timers.enumerated().map { ($0.element.id, $0.offset) })
-    }
-
-    func hasTimer(_ s: State) -> Bool { s.transitions.contains { id in timers.contains { $0.id == id } } }
-
     /// The machine's step plan (see `StepPlan`).
     func stepPlan() -> StepPlan {
         var plan = StepPlan()
         for s in states {
             // Entering does something: entry actions, timers to arm, or the end of the run;
             // exiting: exit actions, or timers to cancel.
-            if !s.entry.isEmpty || hasTimer(s) || (s.isFinal && s.parent == machine.root) { plan.entryWork.insert(s.id) }
-            if !s.exit.isEmpty || hasTimer(s) { plan.exitWork.insert(s.id) }
+            if !s.entry.isEmpty || armsTimers(s) || (s.isFinal && s.parent == machine.root) { plan.entryWork.insert(s.id) }
+            if !s.exit.isEmpty || armsTimers(s) { plan.exitWork.insert(s.id) }
             var entry = StepEffects(), exit = StepEffects()
             enterEffects(s, &entry)
             exitEffects(s, &exit)
@@ -466,7 +458,7 @@ extension FlatMachineWriter {
 
     func exitEffects(_ s: State, _ effects: inout StepEffects) {
         actionEffects(s.exit, &effects)
-        if hasTimer(s) { effects.change() }
+        if armsTimers(s) { effects.change() }
     }
 
     /// What `actions` does, as `emit(_:fields:readLocals:)` writes it: an assignment changes

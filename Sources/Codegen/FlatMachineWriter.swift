@@ -29,6 +29,10 @@ struct FlatMachineWriter {
     let sendsEvents: Bool
     /// Every state but the root, in document order.
     let states: [State]
+    /// The history states, each with its slot in `Core` (`history0`, `history1`, …).
+    let historyStates: [State]
+    /// The timer slot of each `after` transition.
+    let timerSlots: [TransitionID: Int]
     /// For a statechart: what in its step can fail (`ChartPlan`).
     private(set) var chartPlan = ChartPlan()
     var out = SwiftWriter()
@@ -49,6 +53,8 @@ struct FlatMachineWriter {
         access = options.isPublic ? "public " : ""
         timers = machine.transitions.filter { if case .after = $0.trigger { true } else { false } }
         states = machine.states.filter { $0.id != machine.root }
+        historyStates = machine.states.filter(\.isHistory)
+        timerSlots = Dictionary(uniqueKeysWithValues: timers.enumerated().map { ($0.element.id, $0.offset) })
         var sites: [(EventID, SourceRange)] = []
         var named: [SourceRange] = []
         var cancels = false

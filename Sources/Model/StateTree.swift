@@ -125,6 +125,12 @@ extension Machine {
         return root
     }
 
+    /// Whether `a` and `b` can be active at the same time: one of them holds the other, or
+    /// they are in different regions of a parallel state.
+    package func canBeActiveTogether(_ a: StateID, _ b: StateID) -> Bool {
+        a == b || isDescendant(a, of: b) || isDescendant(b, of: a) || isParallel(innermostContainer([a, b]))
+    }
+
     // MARK: - Transitions
 
     /// The states a transition really enters, with history targets replaced by what they
