@@ -97,8 +97,11 @@ extension FlatMachineWriter {
     /// throws: an exit, its actions, an entry or a default entry.
     func aloneThrows(_ t: Transition, _ plan: ChartPlan) -> Bool {
         guard let known = knownSteps(t) else { return true }
-        if let domain = known.domain, plan.exitThrows,
-           states.contains(where: { machine.isDescendant($0.id, of: domain) && hasExitWork($0) }) { return true }
+        // The exits `exitLines` calls: states below the domain, with exit work, that can be
+        // active beside the source.
+        if let domain = known.domain, plan.exitThrows, states.contains(where: {
+            machine.isDescendant($0.id, of: domain) && hasExitWork($0) && machine.canBeActiveTogether($0.id, t.source)
+        }) { return true }
         if !t.actions.isEmpty && plan.throwingActions.contains(t.id) { return true }
         if plan.enterThrows && known.entry.contains(where: { hasEntryWork(machine[$0]) }) { return true }
         if plan.defaultsThrow && known.entry.contains(where: { hasDefaultEntryWork(machine[$0]) }) { return true }

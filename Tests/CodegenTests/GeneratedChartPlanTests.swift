@@ -115,6 +115,37 @@ import Testing
         #expect(!close.contains("before") && !close.contains("try "), "\(close)")
     }
 
+    @Test func anExitThatCannotRunMakesNoStepFail() throws {
+        // b's exit can fail (checked arithmetic), but `go` leaves a, and b is never active
+        // beside a: `go` calls no exit, so its step takes no copy (and a `catch` with nothing
+        // to catch would not compile). `hop` leaves c, whose exit cannot fail either.
+        let spec = """
+            machine Exits {
+                var n: Number = 0
+                event go
+                event back
+                initial parallel state p {
+                    state r1 {
+                        initial state a { on go -> c }
+                        state b {
+                            exit { n += 1 }
+                            on back -> a
+                        }
+                        state c { on back -> b }
+                    }
+                    state r2 { initial state x }
+                }
+            }
+            """
+        let text = try GeneratedStepPlanTests.swift(spec)
+        let send = try #require(GeneratedStepPlanTests.function("mutating func send(_ event: Event, emit:", in: text))
+        let go = GeneratedLoneSendTests.caseLines("go", in: send)
+        #expect(!go.contains("before") && !go.contains("catch") && !go.contains("exit("), "\(go)")
+        // `back` may leave b, whose exit throws: that step keeps its copy.
+        let back = GeneratedLoneSendTests.caseLines("back", in: send)
+        #expect(back.contains("let before = core") && back.contains("try exit(4)  // b"), "\(back)")
+    }
+
     @Test func anEventlessPhaseOfSettlingTransitionsTakesOneAtMostAndCannotFail() throws {
         let text = try GeneratedStepPlanTests.swift(Self.banner)
         let phase = try #require(GeneratedStepPlanTests.function("func completeMacrostep()", in: text))
